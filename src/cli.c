@@ -1,0 +1,31 @@
+#include "src/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool gb_cli_parse_long(const char *opt, const char *value, long min, long max, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (errno || !end || *end || end == value || v < min || v > max) {
+        fprintf(stderr, "genebench: %s expects an integer in [%ld, %ld], got '%s'\n", opt, min, max, value);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool gb_cli_parse_double(const char *opt, const char *value, double min, double max, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (errno || !end || *end || end == value || v < min || v > max) {
+        fprintf(stderr, "genebench: %s expects a number in [%g, %g], got '%s'\n", opt, min, max, value);
+        return false;
+    }
+    *out = v;
+    return true;
+}

@@ -1,0 +1,21 @@
+#pragma once
+/* tree-sitter glue for Python. One TSParser per thread (tree-sitter parsers are not
+ * thread-safe); trees and nodes are read-only and may be shared after parsing. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+/* The tree-sitter-python@0.23.6 language (static; never freed). */
+const TSLanguage *gb_python_language(void);
+/* A new parser set to Python (owned; free with ts_parser_delete). */
+TSParser *gb_parser_new(void);
+/* Parse source (len bytes, UTF-8). Returns an owned tree (ts_tree_delete). */
+TSTree *gb_parse(TSParser *parser, const char *source, size_t len);
+/* True when the tree has an ERROR or MISSING node; row and col (0-based) get the first. */
+bool gb_tree_has_error(TSTree *tree, unsigned *row, unsigned *col);
+/* Convenience: parse and check; on error fills row/col and returns false. */
+bool gb_source_parses(TSParser *parser, const char *source, size_t len, unsigned *row, unsigned *col);
+/* Node text as an owned string. */
+char *gb_node_text(TSNode node, const char *source);
+/* True when node's text equals s. */
+bool gb_node_text_eq(TSNode node, const char *source, const char *s);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs everything genebench needs to build and test on Debian 12, then fetches the
+# tree-sitter Python grammar from npm. Idempotent: re-running only installs what is missing.
+#   src/setup.sh              build + test dependencies
+#   src/setup.sh --calibration  also the 12 SWE-bench projects used by `genebench calibrate`
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+pkgs=(build-essential pkg-config meson ninja-build
+      libtree-sitter-dev libjansson-dev libcurl4-openssl-dev libcmocka-dev
+      python3 python3-numpy python3-scipy python3-sklearn python3-dateutil python3-cryptography
+      pylint python3-mccabe nodejs npm chromium)
+calib=(python3-django python3-sympy python3-sklearn python3-matplotlib python3-astropy python3-requests
+       python3-pytest python3-sphinx python3-xarray pylint python3-seaborn python3-flask)
+[ "${1:-}" = "--calibration" ] && pkgs+=("${calib[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# node/npm may come from elsewhere on the machine; only install Debian's when absent.
+command -v npm >/dev/null 2>&1 && missing=("${missing[@]/npm}") && missing=("${missing[@]/nodejs}")
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The Python grammar: tree-sitter-python@0.23.6 (ABI 14, the newest Debian's runtime loads).
+gdir="$here/third_party/tree-sitter-python"
+if [ ! -f "$gdir/src/parser.c" ]; then
+  echo "setup: fetching tree-sitter-python@0.23.6 from npm"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent tree-sitter-python@0.23.6 >/dev/null && tar xzf tree-sitter-python-0.23.6.tgz)
+  mkdir -p "$here/third_party"
+  rm -rf "$gdir"
+  mv "$tmp/package" "$gdir"
+  rm -rf "$tmp"
+fi
+grep -q 'LANGUAGE_VERSION 14' "$gdir/src/parser.c" || { echo "setup: grammar is not ABI 14" >&2; exit 1; }
+echo "setup: ok"
