@@ -1,0 +1,31 @@
+#pragma once
+/* Reading and writing benchmarks in the canonical JSONL format (src/task.h), and the
+ * upstream formats (HumanEval, CRUXEval, ClassEval, Avatar). The only module that uses
+ * jansson. Bad input never aborts a whole file: every bad line is reported as one
+ * message naming file, line and task id, and the other lines are still read. */
+#include <stdbool.h>
+
+#include "src/task.h"
+#include "src/util.h"
+
+/* Collected problems, one line each: "FILE:LINE: task ID: what is wrong". */
+typedef struct {
+    GbArray(char *) messages; /* owned strings */
+} GbDiag;
+void gb_diag_init(GbDiag *d);
+void gb_diag_destroy(GbDiag *d);
+void gb_diag_add(GbDiag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Read a canonical JSONL benchmark. Good tasks are appended to out; each bad line
+ * (malformed JSON, missing/mistyped field, non-UTF-8, duplicate id, ...) adds a message
+ * to diag and is skipped. An empty file is reported as a problem. Returns false only when
+ * the file cannot be read at all (message in diag). */
+bool gb_bench_read(const char *path, GbBench *out, GbDiag *diag);
+/* One task as a single line of compact JSON (no newline), fields in canonical order
+ * followed by the task's extra fields in their order. Owned string. */
+char *gb_task_to_json(const GbTask *t);
+/* Parse one line of canonical JSON into t (caller storage, initialised here). On error
+ * returns false and writes a message (without the file:line prefix) into err. */
+bool gb_task_from_json(const char *line, GbTask *t, GbError *err);
+/* Write a whole benchmark atomically (temporary file + rename). */
+bool gb_bench_write(const char *path, const GbBench *b, GbError *err);
