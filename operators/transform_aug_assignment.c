@@ -1,0 +1,18 @@
+/* S10 TransformAugAssignment: NOT WRITTEN YET. This file is a placeholder that lists no sites so that the
+ * registry links; the helper who writes TransformAugAssignment replaces this whole file (see
+ * operators/README.md). */
+#include "operators/operator.h"
+
+void gb_op_transform_aug_assignment_find(GbOpContext *ctx, GbSiteList *out)
+{
+    (void)ctx;
+    (void)out;
+}
+
+bool gb_op_transform_aug_assignment_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    (void)ctx;
+    (void)rng;
+    gb_error_set(err, "TransformAugAssignment is not implemented yet (site %s)", site->key);
+    return false;
+}
