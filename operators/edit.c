@@ -240,6 +240,16 @@ bool gb_node_is_scope(TSNode node)
     return !ts_node_is_null(node) && gb_edit__type_in(ts_node_type(node), types, sizeof types / sizeof *types);
 }
 
+TSNode gb_stmt_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end)
+{
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
+    TSNode found = {0};
+    for (TSNode n = ts_node_descendant_for_byte_range(root, start, end);
+         !ts_node_is_null(n) && ts_node_start_byte(n) == start && ts_node_end_byte(n) == end; n = ts_node_parent(n))
+        if (gb_node_is_statement(n)) found = n;
+    return found;
+}
+
 TSNode gb_stmt_enclosing(TSNode node)
 {
     for (TSNode n = node; !ts_node_is_null(n); n = ts_node_parent(n))
@@ -321,6 +331,58 @@ TSNode gb_stmt_prev(TSNode stmt)
         else if (!gb_edit__is_comment(n)) break;
     TSNode null = {0};
     return null;
+}
+
+void gb_stmts_collect(TSNode root, GbNodes *out)
+{
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (gb_node_is_statement(n)) gb_array_push(out, n);
+        if (ts_tree_cursor_goto_first_child(&cur)) continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+            if (!ts_tree_cursor_goto_parent(&cur)) {
+                ts_tree_cursor_delete(&cur);
+                return;
+            }
+        }
+    }
+}
+
+bool gb_stmts_own_lines(const char *src, TSNode first, TSNode last)
+{
+    uint32_t s = ts_node_start_byte(first), e = ts_node_end_byte(last);
+    for (uint32_t i = gb_line_start(src, s); i < s; i++)
+        if (src[i] != ' ' && src[i] != '\t' && src[i] != '\f') return false;
+    uint32_t i = e;
+    while (src[i] == ' ' || src[i] == '\t' || src[i] == '\f' || src[i] == ';') i++;
+    return src[i] == '\n' || src[i] == '\r' || src[i] == '#' || src[i] == '\0';
+}
+
+bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx)
+{
+    static const char *const refused[] = {"future_import_statement", "global_statement", "nonlocal_statement",
+                                          "function_definition", "class_definition", "decorated_definition"};
+    if (!gb_op_ctx_module_ok(ctx, module) || !gb_node_is_statement(stmt)) return false;
+    if (gb_edit__type_in(ts_node_type(stmt), refused, sizeof refused / sizeof *refused)) return false;
+    const char *src = gb_op_ctx_source(ctx, module);
+    if (!gb_stmt_owns_lines(src, stmt) || gb_stmt_is_docstring(stmt)) return false;
+    TSNode parent = ts_node_parent(stmt);
+    if (ts_node_is_null(parent)) return false;
+    const char *pt = ts_node_type(parent);
+    if (strcmp(pt, "block") != 0 && strcmp(pt, "module") != 0) return false;
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
+    int scope = gb_scopes_at(sc, ts_node_start_byte(stmt));
+    if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS) return false;
+    if (refuse_fx) {
+        GbEffects fx;
+        gb_effects_init(&fx);
+        gb_scopes_effects(sc, src, stmt, &fx);
+        bool bad = (fx.flags & refuse_fx) != 0;
+        gb_effects_destroy(&fx);
+        if (bad) return false;
+    }
+    return true;
 }
 
 /* ---- Text ---- */

@@ -67,6 +67,8 @@ bool gb_node_is_compound(TSNode node);
 bool gb_node_is_loop(TSNode node);
 /* True for function_definition, class_definition, lambda and the comprehensions. */
 bool gb_node_is_scope(TSNode node);
+/* The statement node of the module with exactly this byte range (null node if none). */
+TSNode gb_stmt_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end);
 /* The innermost statement that contains node (node itself when it is one); null node if none. */
 TSNode gb_stmt_enclosing(TSNode node);
 /* True when stmt is a docstring: the first statement of a module, class or function body
@@ -82,6 +84,19 @@ bool gb_block_statements(TSNode block, TSNode *first, TSNode *last);
 /* The next/previous statement sibling in the same block (comments skipped); null node if none. */
 TSNode gb_stmt_next(TSNode stmt);
 TSNode gb_stmt_prev(TSNode stmt);
+
+typedef GbArray(TSNode) GbNodes;
+/* Append every statement node below root (nested ones included) in source order. */
+void gb_stmts_collect(TSNode root, GbNodes *out);
+/* True when stmt may be moved into a new block at its own place (wrapped in a loop, if or
+ * try) as far as the statement itself is concerned: the module parses, stmt owns its lines,
+ * is not a docstring, a __future__ import, a global/nonlocal declaration or a def/class
+ * (decorated or not), does not run in a class body (new bindings there would become class
+ * attributes), and its effects (gb_scopes_effects) have none of the refuse_fx flags. */
+bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx);
+/* True when the lines from first's line to last's last line hold nothing but these
+ * statements (and comments). */
+bool gb_stmts_own_lines(const char *src, TSNode first, TSNode last);
 
 /* ---- Text and indentation ---- */
 

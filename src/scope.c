@@ -1038,3 +1038,35 @@ void gb_scopes_live_after(const GbScopes *s, const char *src, TSNode first, TSNo
         if (all || live[i]) gb_names_add(out, candidates[i]);
     free(live);
 }
+
+/* ---- Occurrences ---- */
+
+static void gb_sc__occ_add(GbScWalk *w, int scope, TSNode id, unsigned flag)
+{
+    GbOccurrences *out = w->user;
+    GbOccurrence o = {scope, ts_node_start_byte(id), ts_node_end_byte(id), flag};
+    gb_array_push(out, o);
+}
+
+static void gb_sc__occ_read(GbScWalk *w, int scope, TSNode id)
+{
+    gb_sc__occ_add(w, scope, id, GB_NAME_READ);
+}
+
+static void gb_sc__occ_fx(GbScWalk *w, int scope, unsigned flag)
+{
+    (void)w;
+    (void)scope;
+    (void)flag;
+}
+
+void gb_scopes_occurrences(const GbScopes *s, const char *src, TSNode root, GbOccurrences *out)
+{
+    GbScWalk w;
+    gb_sc__lookup_walk(s, src, &w);
+    w.user = out;
+    w.read = gb_sc__occ_read;
+    w.bind = gb_sc__occ_add;
+    w.fx = gb_sc__occ_fx;
+    gb_sc__visit_children(&w, root, 0);
+}

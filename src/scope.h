@@ -146,6 +146,22 @@ void gb_scopes_effects(const GbScopes *s, const char *src, TSNode node, GbEffect
 void gb_scopes_live_after(const GbScopes *s, const char *src, TSNode first, TSNode last, const char *const *candidates,
                           size_t n_candidates, GbNames *out);
 
+/* One occurrence of a variable name in the module: a read (GB_NAME_READ) or a binding
+ * (one of GB_NAME_PARAM, ASSIGN, AUG, DEF, IMPORT, DEL, ANNOTATED, GLOBAL, NONLOCAL). An
+ * augmented assignment target occurs twice (READ, then AUG). Attribute names, keyword-argument
+ * names and import module paths are not variable occurrences. A walrus inside a comprehension
+ * occurs as GLOBAL/NONLOCAL in each comprehension and as ASSIGN in the scope it binds in, all
+ * at the same position. */
+typedef struct {
+    int scope;           /* scope the occurrence belongs to */
+    uint32_t start, end; /* byte range of the identifier */
+    unsigned flag;
+} GbOccurrence;
+typedef GbArray(GbOccurrence) GbOccurrences;
+
+/* Every occurrence in the module s was built from (root = its tree's root), in walk order. */
+void gb_scopes_occurrences(const GbScopes *s, const char *src, TSNode root, GbOccurrences *out);
+
 /* Python keywords (including the soft keywords match, case, type and _) and builtins. */
 bool gb_python_is_keyword(const char *name);
 bool gb_python_is_builtin(const char *name);
