@@ -19,7 +19,7 @@ static void gb_validate__usage(FILE *out)
             "\n"
             "options:\n"
             "  -o, --output FILE   also write the good tasks in canonical form (pinned names filled in),\n"
-            "                      atomically; BENCH.jsonl itself is never modified\n"
+            "                      atomically, when there is at least one; BENCH.jsonl is never modified\n"
             "  -h, --help          show this help\n"
             "\n"
             "Exit status: 0 every task is good, 1 some task was bad or the file is empty or unreadable,\n"
@@ -65,8 +65,6 @@ int gb_cmd_validate(int argc, char **argv)
                 fprintf(stderr, "genebench validate: %s\n", err.msg);
                 rc = GB_EXIT_FAIL;
             }
-        } else if (output) {
-            fprintf(stderr, "genebench validate: no good task; %s not written\n", output);
         }
     }
     gb_diag_destroy(&diag);
