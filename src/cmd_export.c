@@ -11,36 +11,35 @@
 
 static void gb_export__usage(FILE *out)
 {
-    fprintf(out,
-            "usage: genebench export --to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT\n"
-            "  Write a canonical benchmark (as made by `genebench import`, possibly hardened since) in its\n"
-            "  upstream format, so it drops into the harness you already use. Each record is rebuilt from\n"
-            "  meta.upstream with the same keys in the same order; an unchanged task comes out byte for byte\n"
-            "  as upstream wrote it. From the task itself come:\n"
-            "    humaneval  task_id, entry_point, test (tests.code without the final \"check(ENTRY)\"), and\n"
-            "               prompt + canonical_solution: the original pair when the program is unchanged,\n"
-            "               otherwise prompt = the program up to the end of the line that ends the entry\n"
-            "               point's signature and docstring, canonical_solution = the rest\n"
-            "    cruxeval   id, code (= the program); input/output stay upstream's (tests must be unchanged)\n"
-            "    classeval  task_id, solution_code (= the program), class_name, test, test_classes\n"
-            "    avatar     id, code (= the program); tokenised-form records get the program re-tokenised\n"
-            "               into their `python` entry when it changed\n"
-            "  OUT is a file (humaneval, cruxeval: JSONL; classeval: a JSON array written as\n"
-            "  json.dumps(indent=4, ensure_ascii=False)) or, for avatar, a directory that receives the .jsonl\n"
-            "  (named as the imported one), Code/<id>.py and TestCases/<id>_<k>.in/.out.\n"
-            "\n"
-            "  Helper modules: a task with extra_files (e.g. from CreateModuleDependencies) gets one more key\n"
-            "  at the end of its record, \"extra_files\": {\"PATH.py\": \"SOURCE\", ...}. Write each file next\n"
-            "  to the program before running it (the program imports them by module name). For avatar they\n"
-            "  are also written beside Code/<id>.py.\n"
-            "\n"
-            "options:\n"
-            "  -t, --to FORMAT     upstream format: humaneval, cruxeval, classeval or avatar\n"
-            "  -o, --output OUT    file (or directory for avatar) to write; files are written atomically\n"
-            "  -h, --help          show this help\n"
-            "\n"
-            "A task that cannot be written (not imported from FORMAT, tests the format cannot hold) is\n"
-            "reported as one line and left out. Exit status: 0 all written, 1 some task was not, 2 usage.\n");
+    fprintf(out, "usage: genebench export --to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT\n"
+                 "  Write a canonical benchmark (as made by `genebench import`, possibly hardened since) in its\n"
+                 "  upstream format, so it drops into the harness you already use. Each record is rebuilt from\n"
+                 "  meta.upstream with the same keys in the same order; an unchanged task comes out byte for byte\n"
+                 "  as upstream wrote it. From the task itself come:\n"
+                 "    humaneval  task_id, entry_point, test (tests.code without the final \"check(ENTRY)\"), and\n"
+                 "               prompt + canonical_solution: the original pair when the program is unchanged,\n"
+                 "               otherwise prompt = the program up to the end of the line that ends the entry\n"
+                 "               point's signature and docstring, canonical_solution = the rest\n"
+                 "    cruxeval   id, code (= the program); input/output stay upstream's (tests must be unchanged)\n"
+                 "    classeval  task_id, solution_code (= the program), class_name, test, test_classes\n"
+                 "    avatar     id, code (= the program); tokenised-form records get the program re-tokenised\n"
+                 "               into their `python` entry when it changed\n"
+                 "  OUT is a file (humaneval, cruxeval: JSONL; classeval: a JSON array written as\n"
+                 "  json.dumps(indent=4, ensure_ascii=False)) or, for avatar, a directory that receives the .jsonl\n"
+                 "  (named as the imported one), Code/<id>.py and TestCases/<id>_<k>.in/.out.\n"
+                 "\n"
+                 "  Helper modules: a task with extra_files (e.g. from CreateModuleDependencies) gets one more key\n"
+                 "  at the end of its record, \"extra_files\": {\"PATH.py\": \"SOURCE\", ...}. Write each file next\n"
+                 "  to the program before running it (the program imports them by module name). For avatar they\n"
+                 "  are also written beside Code/<id>.py.\n"
+                 "\n"
+                 "options:\n"
+                 "  -t, --to FORMAT     upstream format: humaneval, cruxeval, classeval or avatar\n"
+                 "  -o, --output OUT    file (or directory for avatar) to write; files are written atomically\n"
+                 "  -h, --help          show this help\n"
+                 "\n"
+                 "A task that cannot be written (not imported from FORMAT, tests the format cannot hold) is\n"
+                 "reported as one line and left out. Exit status: 0 all written, 1 some task was not, 2 usage.\n");
 }
 
 int gb_cmd_export(int argc, char **argv)
@@ -54,10 +53,18 @@ int gb_cmd_export(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "t:o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 't': to = optarg; break;
-        case 'o': output = optarg; break;
-        case 'h': gb_export__usage(stdout); return GB_EXIT_OK;
-        default: gb_export__usage(stderr); return GB_EXIT_USAGE;
+        case 't':
+            to = optarg;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            gb_export__usage(stdout);
+            return GB_EXIT_OK;
+        default:
+            gb_export__usage(stderr);
+            return GB_EXIT_USAGE;
         }
     }
     GbUpstream format;

@@ -12,24 +12,23 @@
 
 static void gb_import__usage(FILE *out)
 {
-    fprintf(out,
-            "usage: genebench import --from humaneval|cruxeval|classeval|avatar INPUT -o OUT.jsonl\n"
-            "  Convert an upstream benchmark into genebench's canonical JSONL task format.\n"
-            "  INPUT is HumanEval's or CRUXEval's .jsonl, ClassEval's .json array, or Avatar's .jsonl\n"
-            "  (either the avatar.dev.jsonl form with `code` and `tests` [{k, in_file, out_file}], or AVATAR's\n"
-            "  tokenised form {\"id\", \"python\": [...]} with NEW_LINE/INDENT/DEDENT markers, which is\n"
-            "  detokenised into runnable Python; its cases are TestCases/<id>_<k>.in/.out beside INPUT).\n"
-            "  Each task keeps its upstream record in meta.upstream, so `genebench export` can write it back.\n"
-            "  Names the tests use and the program defines are recorded in `pinned`.\n"
-            "\n"
-            "options:\n"
-            "  -f, --from FORMAT   upstream format: humaneval, cruxeval, classeval or avatar\n"
-            "  -o, --output FILE   canonical JSONL to write (atomically; INPUT is never modified)\n"
-            "  -h, --help          show this help\n"
-            "\n"
-            "Every bad record is reported as one line FILE:LINE: task ID: PROBLEM and skipped; the others\n"
-            "are still imported. Exit status: 0 all imported, 1 some record was bad or nothing could be\n"
-            "imported, 2 usage error.\n");
+    fprintf(out, "usage: genebench import --from humaneval|cruxeval|classeval|avatar INPUT -o OUT.jsonl\n"
+                 "  Convert an upstream benchmark into genebench's canonical JSONL task format.\n"
+                 "  INPUT is HumanEval's or CRUXEval's .jsonl, ClassEval's .json array, or Avatar's .jsonl\n"
+                 "  (either the avatar.dev.jsonl form with `code` and `tests` [{k, in_file, out_file}], or AVATAR's\n"
+                 "  tokenised form {\"id\", \"python\": [...]} with NEW_LINE/INDENT/DEDENT markers, which is\n"
+                 "  detokenised into runnable Python; its cases are TestCases/<id>_<k>.in/.out beside INPUT).\n"
+                 "  Each task keeps its upstream record in meta.upstream, so `genebench export` can write it back.\n"
+                 "  Names the tests use and the program defines are recorded in `pinned`.\n"
+                 "\n"
+                 "options:\n"
+                 "  -f, --from FORMAT   upstream format: humaneval, cruxeval, classeval or avatar\n"
+                 "  -o, --output FILE   canonical JSONL to write (atomically; INPUT is never modified)\n"
+                 "  -h, --help          show this help\n"
+                 "\n"
+                 "Every bad record is reported as one line FILE:LINE: task ID: PROBLEM and skipped; the others\n"
+                 "are still imported. Exit status: 0 all imported, 1 some record was bad or nothing could be\n"
+                 "imported, 2 usage error.\n");
 }
 
 int gb_cmd_import(int argc, char **argv)
@@ -43,10 +42,18 @@ int gb_cmd_import(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'f': from = optarg; break;
-        case 'o': output = optarg; break;
-        case 'h': gb_import__usage(stdout); return GB_EXIT_OK;
-        default: gb_import__usage(stderr); return GB_EXIT_USAGE;
+        case 'f':
+            from = optarg;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            gb_import__usage(stdout);
+            return GB_EXIT_OK;
+        default:
+            gb_import__usage(stderr);
+            return GB_EXIT_USAGE;
         }
     }
     GbUpstream format;

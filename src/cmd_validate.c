@@ -10,35 +10,39 @@
 
 static void gb_validate__usage(FILE *out)
 {
-    fprintf(out,
-            "usage: genebench validate BENCH.jsonl [-o OUT.jsonl]\n"
-            "  Check a benchmark in the canonical JSONL task format: JSON syntax, required fields and their\n"
-            "  types, UTF-8, Python syntax of the program, its extra files and its tests, duplicate ids.\n"
-            "  Every bad line is reported as FILE:LINE: task ID: PROBLEM; the other tasks are still checked.\n"
-            "  Prints a summary with the number of tasks of each test kind.\n"
-            "\n"
-            "options:\n"
-            "  -o, --output FILE   also write the good tasks in canonical form (pinned names filled in),\n"
-            "                      atomically, when there is at least one; BENCH.jsonl is never modified\n"
-            "  -h, --help          show this help\n"
-            "\n"
-            "Exit status: 0 every task is good, 1 some task was bad or the file is empty or unreadable,\n"
-            "2 usage error.\n");
+    fprintf(out, "usage: genebench validate BENCH.jsonl [-o OUT.jsonl]\n"
+                 "  Check a benchmark in the canonical JSONL task format: JSON syntax, required fields and their\n"
+                 "  types, UTF-8, Python syntax of the program, its extra files and its tests, duplicate ids.\n"
+                 "  Every bad line is reported as FILE:LINE: task ID: PROBLEM; the other tasks are still checked.\n"
+                 "  Prints a summary with the number of tasks of each test kind.\n"
+                 "\n"
+                 "options:\n"
+                 "  -o, --output FILE   also write the good tasks in canonical form (pinned names filled in),\n"
+                 "                      atomically, when there is at least one; BENCH.jsonl is never modified\n"
+                 "  -h, --help          show this help\n"
+                 "\n"
+                 "Exit status: 0 every task is good, 1 some task was bad or the file is empty or unreadable,\n"
+                 "2 usage error.\n");
 }
 
 int gb_cmd_validate(int argc, char **argv)
 {
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     const char *output = NULL;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': output = optarg; break;
-        case 'h': gb_validate__usage(stdout); return GB_EXIT_OK;
-        default: gb_validate__usage(stderr); return GB_EXIT_USAGE;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            gb_validate__usage(stdout);
+            return GB_EXIT_OK;
+        default:
+            gb_validate__usage(stderr);
+            return GB_EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {

@@ -158,7 +158,8 @@ void gb_task_compute_pinned(GbTask *t, TSParser *parser)
 
     GbNames defs = {0}, uses = {0};
     if (t->source) gb_pinned__collect_defs(parser, t->source, &defs);
-    for (size_t i = 0; i < t->extra_files.len; i++) gb_pinned__collect_defs(parser, t->extra_files.items[i].source, &defs);
+    for (size_t i = 0; i < t->extra_files.len; i++)
+        gb_pinned__collect_defs(parser, t->extra_files.items[i].source, &defs);
     TSTree *tree = gb_parse(parser, t->test_code, strlen(t->test_code));
     gb_pinned__uses(ts_tree_root_node(tree), t->test_code, &uses);
     ts_tree_delete(tree);

@@ -39,14 +39,36 @@ static void gb_pyjson__string(const char *s, size_t len, bool ensure_ascii, GbSt
     while (i < len) {
         unsigned char c = p[i];
         switch (c) {
-        case '"': gb_str_append(out, "\\\""); i++; continue;
-        case '\\': gb_str_append(out, "\\\\"); i++; continue;
-        case '\n': gb_str_append(out, "\\n"); i++; continue;
-        case '\r': gb_str_append(out, "\\r"); i++; continue;
-        case '\t': gb_str_append(out, "\\t"); i++; continue;
-        case '\b': gb_str_append(out, "\\b"); i++; continue;
-        case '\f': gb_str_append(out, "\\f"); i++; continue;
-        default: break;
+        case '"':
+            gb_str_append(out, "\\\"");
+            i++;
+            continue;
+        case '\\':
+            gb_str_append(out, "\\\\");
+            i++;
+            continue;
+        case '\n':
+            gb_str_append(out, "\\n");
+            i++;
+            continue;
+        case '\r':
+            gb_str_append(out, "\\r");
+            i++;
+            continue;
+        case '\t':
+            gb_str_append(out, "\\t");
+            i++;
+            continue;
+        case '\b':
+            gb_str_append(out, "\\b");
+            i++;
+            continue;
+        case '\f':
+            gb_str_append(out, "\\f");
+            i++;
+            continue;
+        default:
+            break;
         }
         if (c < 0x20) {
             gb_str_appendf(out, "\\u%04x", c);
@@ -153,7 +175,8 @@ static void gb_pyjson__dump(const json_t *v, GbPyJsonStyle style, int level, GbS
         json_t *val;
         /* json_object_foreach takes a non-const object; it does not modify it. */
         json_t *obj = (json_t *)v;
-        json_object_foreach(obj, key, val) {
+        json_object_foreach(obj, key, val)
+        {
             if (!first) gb_str_append(out, style.indent >= 0 || style.compact ? "," : ", ");
             first = false;
             if (style.indent >= 0) gb_pyjson__newline(out, style.indent, level + 1);
@@ -184,11 +207,21 @@ static void gb_pyjson__dump(const json_t *v, GbPyJsonStyle style, int level, GbS
     case JSON_STRING:
         gb_pyjson__string(json_string_value(v), json_string_length(v), style.ensure_ascii, out);
         return;
-    case JSON_INTEGER: gb_str_appendf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
-    case JSON_REAL: gb_pyjson__real(json_real_value(v), out); return;
-    case JSON_TRUE: gb_str_append(out, "true"); return;
-    case JSON_FALSE: gb_str_append(out, "false"); return;
-    case JSON_NULL: gb_str_append(out, "null"); return;
+    case JSON_INTEGER:
+        gb_str_appendf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return;
+    case JSON_REAL:
+        gb_pyjson__real(json_real_value(v), out);
+        return;
+    case JSON_TRUE:
+        gb_str_append(out, "true");
+        return;
+    case JSON_FALSE:
+        gb_str_append(out, "false");
+        return;
+    case JSON_NULL:
+        gb_str_append(out, "null");
+        return;
     }
 }
 

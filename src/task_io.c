@@ -37,14 +37,21 @@ void gb_diag_add(GbDiag *d, const char *fmt, ...)
 static const char *gb_task_io__type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "?";
 }
@@ -99,7 +106,8 @@ static bool gb_task_io__tests(const json_t *tests, GbTask *t, GbError *err)
     free(kind);
     const char *key;
     json_t *val;
-    json_object_foreach((json_t *)tests, key, val) {
+    json_object_foreach((json_t *)tests, key, val)
+    {
         bool known = strcmp(key, "kind") == 0;
         for (size_t i = 0; i < n_allowed; i++) known = known || strcmp(key, allowed[i]) == 0;
         if (!known) {
@@ -232,9 +240,11 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
     if (files) {
         const char *path;
         json_t *src;
-        json_object_foreach(files, path, src) {
+        json_object_foreach(files, path, src)
+        {
             if (!json_is_string(src)) {
-                gb_error_set(err, "field \"extra_files.%s\" must be a string, got %s", path, gb_task_io__type_name(src));
+                gb_error_set(err, "field \"extra_files.%s\" must be a string, got %s", path,
+                             gb_task_io__type_name(src));
                 goto done;
             }
             if (!gb_task_io__path_ok(path)) {
@@ -278,7 +288,8 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
     size_t i = 0;
     const char *key;
     json_t *val;
-    json_object_foreach(root, key, val) {
+    json_object_foreach(root, key, val)
+    {
         GbJsonSpan s = spans.items[i++];
         char *raw = gb_strndup(line + s.start, s.end - s.start);
         if (strcmp(key, "meta") == 0) {
@@ -430,8 +441,7 @@ bool gb_task_check_syntax(const GbTask *t, TSParser *parser, GbError *err)
     return true;
 }
 
-bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pinned, const char *path,
-                       GbDiag *diag)
+bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pinned, const char *path, GbDiag *diag)
 {
     GbError err;
     if (!gb_task_check_syntax(t, parser, &err)) {

@@ -25,8 +25,11 @@ bool gb_bench_read(const char *path, GbBench *out, GbDiag *diag);
 /* One task as a single line of compact JSON (no newline), fields in canonical order
  * followed by the task's extra fields in their order. Owned string. */
 char *gb_task_to_json(const GbTask *t);
-/* Parse one line of canonical JSON into t (caller storage, initialised here). On error
- * returns false and writes a message (without the file:line prefix) into err. */
+/* Parse one line of canonical JSON into t (caller storage, initialised here). Checks UTF-8
+ * first, then JSON syntax, required fields and types. "meta" and unknown top-level keys keep
+ * their original text. An absent "pinned" leaves t->pinned empty (gb_bench_read computes it).
+ * On error returns false, writes a message (without the file:line prefix) into err, and leaves
+ * t holding only the id when it could be read (destroy t in both cases). */
 bool gb_task_from_json(const char *line, GbTask *t, GbError *err);
 /* Write a whole benchmark atomically (temporary file + rename). */
 bool gb_bench_write(const char *path, const GbBench *b, GbError *err);

@@ -37,14 +37,21 @@ const char *gb_upstream_name(GbUpstream format)
 static const char *gb_up__type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "?";
 }
@@ -429,7 +436,8 @@ static bool gb_up__avatar_record(GbImport *im, json_t *rec, GbTask *t, json_t *m
     for (size_t i = 0; ok && i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *in_file, *out_file;
-        if (!json_is_object(c) || !gb_up__str(c, "in_file", &in_file, err) || !gb_up__str(c, "out_file", &out_file, err)) {
+        if (!json_is_object(c) || !gb_up__str(c, "in_file", &in_file, err) ||
+            !gb_up__str(c, "out_file", &out_file, err)) {
             if (!json_is_object(c)) gb_error_set(err, "field \"tests[%zu]\" must be an object", i);
             ok = false;
             break;
@@ -469,9 +477,15 @@ bool gb_upstream_import(GbUpstream format, const char *path, GbBench *out, GbDia
     bool blank = true;
     for (size_t i = 0; i < len && blank; i++) blank = strchr(" \t\r\n", data[i]) != NULL;
     switch (format) {
-    case GB_UPSTREAM_HUMANEVAL: gb_up__jsonl(&im, data, len, gb_up__humaneval_record, &n_records); break;
-    case GB_UPSTREAM_CRUXEVAL: gb_up__jsonl(&im, data, len, gb_up__cruxeval_record, &n_records); break;
-    case GB_UPSTREAM_AVATAR: gb_up__jsonl(&im, data, len, gb_up__avatar_record, &n_records); break;
+    case GB_UPSTREAM_HUMANEVAL:
+        gb_up__jsonl(&im, data, len, gb_up__humaneval_record, &n_records);
+        break;
+    case GB_UPSTREAM_CRUXEVAL:
+        gb_up__jsonl(&im, data, len, gb_up__cruxeval_record, &n_records);
+        break;
+    case GB_UPSTREAM_AVATAR:
+        gb_up__jsonl(&im, data, len, gb_up__avatar_record, &n_records);
+        break;
     case GB_UPSTREAM_CLASSEVAL:
         if (!blank) gb_up__classeval_file(&im, data, len, &n_records);
         break;
@@ -530,8 +544,10 @@ bool gb_humaneval_prompt_end(const char *source, const char *entry, TSParser *pa
     if (i < len && source[i] == '#')
         while (i < len && source[i] != '\n') i++;
     if (i < len && source[i] == '\r') i++;
-    if (i >= len) cut = len;
-    else if (source[i] == '\n') cut = i + 1;
+    if (i >= len)
+        cut = len;
+    else if (source[i] == '\n')
+        cut = i + 1;
     *end = cut;
     return true;
 }
@@ -579,9 +595,12 @@ static size_t gb_up__string_opening(const char *tok, const char **quote)
         i = 0; /* an identifier such as "b" followed by nothing quote-like */
         if (tok[0] != '"' && tok[0] != '\'') return 0;
     }
-    if (strncmp(tok + i, "\"\"\"", 3) == 0) *quote = "\"\"\"";
-    else if (strncmp(tok + i, "'''", 3) == 0) *quote = "'''";
-    else *quote = tok[i] == '"' ? "\"" : "'";
+    if (strncmp(tok + i, "\"\"\"", 3) == 0)
+        *quote = "\"\"\"";
+    else if (strncmp(tok + i, "'''", 3) == 0)
+        *quote = "'''";
+    else
+        *quote = tok[i] == '"' ? "\"" : "'";
     return i + strlen(*quote);
 }
 
@@ -649,7 +668,8 @@ char *gb_avatar_detokenize(const char *tokens)
         if (!open && gb_up__is_prefix(tok) && i + 1 < toks.len) {
             const char *q2 = NULL;
             size_t o2 = gb_up__string_opening(toks.items[i + 1], &q2);
-            if (o2 && !gb_up__is_prefix(toks.items[i + 1]) && (toks.items[i + 1][0] == '"' || toks.items[i + 1][0] == '\'')) {
+            if (o2 && !gb_up__is_prefix(toks.items[i + 1]) &&
+                (toks.items[i + 1][0] == '"' || toks.items[i + 1][0] == '\'')) {
                 split_prefix = true;
                 open = o2 + strlen(tok);
                 quote = q2;
@@ -720,8 +740,8 @@ static void gb_up__leaves(TSNode n, GbLeaves *out)
     bool is_string = strcmp(type, "string") == 0;
     if (is_string || ts_node_child_count(n) == 0) {
         if (ts_node_end_byte(n) == ts_node_start_byte(n)) return;
-        GbLeaf l = {ts_node_start_byte(n), ts_node_end_byte(n), ts_node_start_point(n).row, ts_node_end_point(n).row,
-                    ts_node_start_point(n).column, is_string};
+        GbLeaf l = {ts_node_start_byte(n),    ts_node_end_byte(n),           ts_node_start_point(n).row,
+                    ts_node_end_point(n).row, ts_node_start_point(n).column, is_string};
         gb_array_push(out, l);
         return;
     }
@@ -774,10 +794,14 @@ char *gb_avatar_tokenize(const char *source, TSParser *parser)
         size_t n = l.end - l.start;
         if (l.is_string) {
             for (size_t k = 0; k < n; k++) {
-                if (text[k] == ' ') gb_str_append(&out, " \xe2\x96\x81 ");
-                else if (text[k] == '\n') gb_str_append(&out, " STRNEWLINE ");
-                else if (text[k] == '\t') gb_str_append(&out, " TABSYMBOL ");
-                else if (text[k] != '\r') gb_str_append_n(&out, text + k, 1);
+                if (text[k] == ' ')
+                    gb_str_append(&out, " \xe2\x96\x81 ");
+                else if (text[k] == '\n')
+                    gb_str_append(&out, " STRNEWLINE ");
+                else if (text[k] == '\t')
+                    gb_str_append(&out, " TABSYMBOL ");
+                else if (text[k] != '\r')
+                    gb_str_append_n(&out, text + k, 1);
             }
         } else {
             if (n == 1 && strchr("([{", text[0])) depth++;
@@ -802,10 +826,10 @@ typedef struct {
     const char *out_path;
     TSParser *parser;
     GbDiag *diag;
-    GbStr jsonl;              /* JSONL formats */
-    json_t *array;            /* ClassEval */
-    GbArray(GbFile) written;  /* Avatar: files written so far (path -> content), to detect clashes */
-    char *avatar_name;        /* Avatar: name of the .jsonl */
+    GbStr jsonl;             /* JSONL formats */
+    json_t *array;           /* ClassEval */
+    GbArray(GbFile) written; /* Avatar: files written so far (path -> content), to detect clashes */
+    char *avatar_name;       /* Avatar: name of the .jsonl */
     bool io_failed;
 } GbExport;
 
@@ -887,8 +911,11 @@ static bool gb_up__export_humaneval(GbExport *ex, const GbTask *t, json_t *rec, 
     char *suffix = gb_asprintf("\ncheck(%s)\n", t->entry_point);
     size_t cl = strlen(t->test_code), sl = strlen(suffix);
     bool ok = cl >= sl && strcmp(t->test_code + cl - sl, suffix) == 0;
-    if (ok) json_object_set_new(rec, "test", json_stringn(t->test_code, cl - sl));
-    else gb_error_set(err, "tests.code does not end with \"check(%s)\": HumanEval cannot hold these tests", t->entry_point);
+    if (ok)
+        json_object_set_new(rec, "test", json_stringn(t->test_code, cl - sl));
+    else
+        gb_error_set(err, "tests.code does not end with \"check(%s)\": HumanEval cannot hold these tests",
+                     t->entry_point);
     free(suffix);
     if (!ok) return false;
     json_object_set_new(rec, "task_id", json_string(t->id));
@@ -922,7 +949,8 @@ static bool gb_up__export_classeval(GbExport *ex, const GbTask *t, json_t *rec, 
         return false;
     }
     json_t *classes = json_array();
-    for (size_t i = 0; i < t->test_classes.len; i++) json_array_append_new(classes, json_string(t->test_classes.items[i]));
+    for (size_t i = 0; i < t->test_classes.len; i++)
+        json_array_append_new(classes, json_string(t->test_classes.items[i]));
     json_object_set_new(rec, "task_id", json_string(t->id));
     json_object_set_new(rec, "test", json_string(t->test_code));
     json_object_set_new(rec, "solution_code", json_string(t->source));
@@ -969,8 +997,8 @@ static bool gb_up__export_avatar(GbExport *ex, const GbTask *t, json_t *meta, js
     char *code_rel = json_is_string(code_file) && gb_up__relative_path_ok(json_string_value(code_file))
                          ? gb_strdup(json_string_value(code_file))
                          : gb_asprintf("Code/%s.py", t->id);
-    char *code_dir = strrchr(code_rel, '/') ? gb_strndup(code_rel, (size_t)(strrchr(code_rel, '/') - code_rel))
-                                            : gb_strdup("");
+    char *code_dir =
+        strrchr(code_rel, '/') ? gb_strndup(code_rel, (size_t)(strrchr(code_rel, '/') - code_rel)) : gb_strdup("");
     if (ok) ok = gb_up__avatar_write(ex, code_rel, t->source, err);
     for (size_t i = 0; ok && i < t->extra_files.len; i++) {
         char *rel = code_dir[0] ? gb_asprintf("%s/%s", code_dir, t->extra_files.items[i].path)
@@ -1022,10 +1050,18 @@ static void gb_up__export_task(GbExport *ex, const GbTask *t)
     json_t *rec = json_deep_copy(upstream);
     bool ok = false;
     switch (ex->format) {
-    case GB_UPSTREAM_HUMANEVAL: ok = gb_up__export_humaneval(ex, t, rec, &err); break;
-    case GB_UPSTREAM_CRUXEVAL: ok = gb_up__export_cruxeval(ex, t, rec, &err); break;
-    case GB_UPSTREAM_CLASSEVAL: ok = gb_up__export_classeval(ex, t, rec, &err); break;
-    case GB_UPSTREAM_AVATAR: ok = gb_up__export_avatar(ex, t, meta, rec, &err); break;
+    case GB_UPSTREAM_HUMANEVAL:
+        ok = gb_up__export_humaneval(ex, t, rec, &err);
+        break;
+    case GB_UPSTREAM_CRUXEVAL:
+        ok = gb_up__export_cruxeval(ex, t, rec, &err);
+        break;
+    case GB_UPSTREAM_CLASSEVAL:
+        ok = gb_up__export_classeval(ex, t, rec, &err);
+        break;
+    case GB_UPSTREAM_AVATAR:
+        ok = gb_up__export_avatar(ex, t, meta, rec, &err);
+        break;
     }
     if (ok && t->extra_files.len) json_object_set_new(rec, "extra_files", gb_up__extra_files(t));
     if (!ok) {

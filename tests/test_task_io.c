@@ -86,7 +86,8 @@ static void assert_tasks_equal(const GbTask *a, const GbTask *b)
     assert_int_equal(a->kind, b->kind);
     if (a->test_code || b->test_code) assert_string_equal(a->test_code, b->test_code);
     assert_int_equal(a->test_classes.len, b->test_classes.len);
-    for (size_t i = 0; i < a->test_classes.len; i++) assert_string_equal(a->test_classes.items[i], b->test_classes.items[i]);
+    for (size_t i = 0; i < a->test_classes.len; i++)
+        assert_string_equal(a->test_classes.items[i], b->test_classes.items[i]);
     assert_int_equal(a->cases.len, b->cases.len);
     for (size_t i = 0; i < a->cases.len; i++) {
         assert_string_equal(a->cases.items[i].stdin_text, b->cases.items[i].stdin_text);
@@ -134,9 +135,16 @@ static void test_task_canonical_key_order(void **state)
     GbTask t;
     build_full_task(&t, GB_TESTS_UNITTEST);
     char *line = gb_task_to_json(&t);
-    const char *keys[] = {"{\"id\":", ",\"source\":", ",\"entry_point\":", ",\"tests\":{\"kind\":\"unittest\",\"code\":",
-                          ",\"classes\":[\"T\",\"U\"]}", ",\"extra_files\":{\"a/util.py\":", ",\"helpers.py\":",
-                          ",\"pinned\":[\"f\"]", ",\"meta\":{\"format\":\"demo\"", ",\"zeta\":{\"deep\":[true,false]}",
+    const char *keys[] = {"{\"id\":",
+                          ",\"source\":",
+                          ",\"entry_point\":",
+                          ",\"tests\":{\"kind\":\"unittest\",\"code\":",
+                          ",\"classes\":[\"T\",\"U\"]}",
+                          ",\"extra_files\":{\"a/util.py\":",
+                          ",\"helpers.py\":",
+                          ",\"pinned\":[\"f\"]",
+                          ",\"meta\":{\"format\":\"demo\"",
+                          ",\"zeta\":{\"deep\":[true,false]}",
                           ",\"alpha\":\"last\"}"};
     const char *pos = line;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -186,8 +194,10 @@ typedef struct {
 static const BadCase bad_cases[] = {
     {"malformed json", "{\"id\": \"b/1\", \"source\": ", "malformed JSON", NULL},
     {"not an object", "[1, 2]", "must be a JSON object", NULL},
-    {"missing id", "{\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"}}", "missing field \"id\"", NULL},
-    {"empty id", "{\"id\":\"\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"}}", "\"id\" is empty", NULL},
+    {"missing id", "{\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"}}", "missing field \"id\"",
+     NULL},
+    {"empty id", "{\"id\":\"\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"}}", "\"id\" is empty",
+     NULL},
     {"missing source", "{\"id\":\"b/2\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"}}", "missing field \"source\"",
      "b/2"},
     {"missing tests", "{\"id\":\"b/3\",\"source\":\"x=1\"}", "missing field \"tests\"", "b/3"},
@@ -195,41 +205,50 @@ static const BadCase bad_cases[] = {
      "field \"source\" must be a string, got an integer", "b/4"},
     {"id not a string", "{\"id\":7,\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"}}",
      "field \"id\" must be a string", NULL},
-    {"entry point wrong type", "{\"id\":\"b/5\",\"source\":\"x\",\"entry_point\":[],\"tests\":{\"kind\":\"assert\","
-                               "\"code\":\"pass\"}}",
+    {"entry point wrong type",
+     "{\"id\":\"b/5\",\"source\":\"x\",\"entry_point\":[],\"tests\":{\"kind\":\"assert\","
+     "\"code\":\"pass\"}}",
      "\"entry_point\" must be a string or null", "b/5"},
     {"tests not an object", "{\"id\":\"b/6\",\"source\":\"x\",\"tests\":\"assert x\"}",
      "field \"tests\" must be an object, got a string", "b/6"},
     {"bad kind", "{\"id\":\"b/7\",\"source\":\"x\",\"tests\":{\"kind\":\"pytest\",\"code\":\"pass\"}}",
      "\"tests.kind\" must be", "b/7"},
-    {"missing code", "{\"id\":\"b/8\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\"}}", "missing field \"tests.code\"",
-     "b/8"},
+    {"missing code", "{\"id\":\"b/8\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\"}}",
+     "missing field \"tests.code\"", "b/8"},
     {"classes missing", "{\"id\":\"b/9\",\"source\":\"x\",\"tests\":{\"kind\":\"unittest\",\"code\":\"pass\"}}",
      "missing field \"tests.classes\"", "b/9"},
-    {"classes item wrong", "{\"id\":\"b/10\",\"source\":\"x\",\"tests\":{\"kind\":\"unittest\",\"code\":\"pass\","
-                           "\"classes\":[\"A\",3]}}",
+    {"classes item wrong",
+     "{\"id\":\"b/10\",\"source\":\"x\",\"tests\":{\"kind\":\"unittest\",\"code\":\"pass\","
+     "\"classes\":[\"A\",3]}}",
      "\"tests.classes[1]\" must be a string", "b/10"},
     {"cases not array", "{\"id\":\"b/11\",\"source\":\"x\",\"tests\":{\"kind\":\"stdio\",\"cases\":{}}}",
      "\"tests.cases\" must be an array", "b/11"},
-    {"case without stdout", "{\"id\":\"b/12\",\"source\":\"x\",\"tests\":{\"kind\":\"stdio\",\"cases\":[{\"stdin\":\"\"}]}}",
+    {"case without stdout",
+     "{\"id\":\"b/12\",\"source\":\"x\",\"tests\":{\"kind\":\"stdio\",\"cases\":[{\"stdin\":\"\"}]}}",
      "missing field \"tests.cases[0].stdout\"", "b/12"},
     {"empty cases", "{\"id\":\"b/13\",\"source\":\"x\",\"tests\":{\"kind\":\"stdio\",\"cases\":[]}}",
      "\"tests.cases\" is empty", "b/13"},
-    {"unknown tests key", "{\"id\":\"b/14\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\",\"cases\":[]}}",
+    {"unknown tests key",
+     "{\"id\":\"b/14\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\",\"cases\":[]}}",
      "unknown field \"tests.cases\"", "b/14"},
-    {"extra file not a string", "{\"id\":\"b/15\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},"
-                                "\"extra_files\":{\"h.py\":1}}",
+    {"extra file not a string",
+     "{\"id\":\"b/15\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},"
+     "\"extra_files\":{\"h.py\":1}}",
      "\"extra_files.h.py\" must be a string", "b/15"},
-    {"extra file escapes", "{\"id\":\"b/16\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},"
-                           "\"extra_files\":{\"../h.py\":\"\"}}",
+    {"extra file escapes",
+     "{\"id\":\"b/16\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},"
+     "\"extra_files\":{\"../h.py\":\"\"}}",
      "not a relative module path", "b/16"},
-    {"pinned not array", "{\"id\":\"b/17\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},"
-                         "\"pinned\":\"f\"}",
+    {"pinned not array",
+     "{\"id\":\"b/17\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},"
+     "\"pinned\":\"f\"}",
      "\"pinned\" must be an array", "b/17"},
-    {"meta not object", "{\"id\":\"b/18\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},\"meta\":[]}",
+    {"meta not object",
+     "{\"id\":\"b/18\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"},\"meta\":[]}",
      "\"meta\" must be an object", "b/18"},
-    {"duplicate key", "{\"id\":\"b/19\",\"id\":\"b/20\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"p\"}}",
-     "duplicate", NULL},
+    {"duplicate key",
+     "{\"id\":\"b/19\",\"id\":\"b/20\",\"source\":\"x\",\"tests\":{\"kind\":\"assert\",\"code\":\"p\"}}", "duplicate",
+     NULL},
     {"non-utf8", "{\"id\":\"b/21\",\"source\":\"x = '\xff'\",\"tests\":{\"kind\":\"assert\",\"code\":\"pass\"}}",
      "invalid UTF-8: byte 0xff at column 29", NULL},
 };
@@ -270,14 +289,14 @@ static void test_bench_read_reports_each_bad_line(void **state)
     char *dir = tmp_dir();
     GbStr s;
     gb_str_init(&s);
-    gb_str_append(&s, good_line("ok/1", "def f(x):\\n    return x + 1\\n"));          /* line 1 */
-    gb_str_append(&s, "{\"id\": \"bad/json\", \"source\": \n");                       /* line 2 */
-    gb_str_append(&s, "\n");                                                           /* line 3: blank */
-    gb_str_append(&s, good_line("bad/syntax", "def f(x)\\n    return x + 1\\n"));     /* line 4 */
-    gb_str_append(&s, good_line("ok/1", "def f(x):\\n    return x + 2\\n"));          /* line 5: dup */
-    gb_str_append(&s, "{\"id\":\"bad/utf8\",\"source\":\"# \xc3\x28\"}\n");           /* line 6 */
-    gb_str_append(&s, "{\"id\":\"bad/missing\",\"source\":\"x = 1\\n\"}\r\n");        /* line 7 */
-    gb_str_append(&s, good_line("ok/2", "def f(x):\\n    return 2 * x\\n"));          /* line 8 */
+    gb_str_append(&s, good_line("ok/1", "def f(x):\\n    return x + 1\\n"));      /* line 1 */
+    gb_str_append(&s, "{\"id\": \"bad/json\", \"source\": \n");                   /* line 2 */
+    gb_str_append(&s, "\n");                                                      /* line 3: blank */
+    gb_str_append(&s, good_line("bad/syntax", "def f(x)\\n    return x + 1\\n")); /* line 4 */
+    gb_str_append(&s, good_line("ok/1", "def f(x):\\n    return x + 2\\n"));      /* line 5: dup */
+    gb_str_append(&s, "{\"id\":\"bad/utf8\",\"source\":\"# \xc3\x28\"}\n");       /* line 6 */
+    gb_str_append(&s, "{\"id\":\"bad/missing\",\"source\":\"x = 1\\n\"}\r\n");    /* line 7 */
+    gb_str_append(&s, good_line("ok/2", "def f(x):\\n    return 2 * x\\n"));      /* line 8 */
     char *path = write_tmp(dir, "b.jsonl", s.data, s.len);
     struct stat before, after;
     assert_int_equal(stat(path, &before), 0);

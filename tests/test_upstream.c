@@ -17,11 +17,13 @@ typedef struct {
 } DetokCase;
 
 static const DetokCase detok_cases[] = {
-    {"blocks and dedent", "def f ( x ) : NEW_LINE INDENT if x : NEW_LINE INDENT return 1 NEW_LINE DEDENT return 2 "
-                          "NEW_LINE DEDENT print ( f ( 0 ) ) NEW_LINE",
+    {"blocks and dedent",
+     "def f ( x ) : NEW_LINE INDENT if x : NEW_LINE INDENT return 1 NEW_LINE DEDENT return 2 "
+     "NEW_LINE DEDENT print ( f ( 0 ) ) NEW_LINE",
      "def f ( x ) :\n    if x :\n        return 1\n    return 2\nprint ( f ( 0 ) )\n"},
-    {"two dedents on one line", "for i in a : NEW_LINE INDENT for j in b : NEW_LINE INDENT s += j NEW_LINE DEDENT "
-                                "DEDENT print ( s ) NEW_LINE",
+    {"two dedents on one line",
+     "for i in a : NEW_LINE INDENT for j in b : NEW_LINE INDENT s += j NEW_LINE DEDENT "
+     "DEDENT print ( s ) NEW_LINE",
      "for i in a :\n    for j in b :\n        s += j\nprint ( s )\n"},
     {"strings split into pieces", "print ( \" a , \xe2\x96\x81 b \" , ' \xe2\x96\x81 ' ) NEW_LINE",
      "print ( \"a, b\" , ' ' )\n"},
@@ -35,7 +37,8 @@ static const DetokCase detok_cases[] = {
     {"relative import keeps its dot", "from . import mod NEW_LINE from . . pkg import x NEW_LINE",
      "from . import mod\nfrom ..pkg import x\n"},
     {"string then method", "print ( ' \xe2\x96\x81 ' . join ( a ) ) NEW_LINE", "print ( ' '.join ( a ) )\n"},
-    {"trailing dedents and no final NEW_LINE", "while b : NEW_LINE INDENT b -= 1 NEW_LINE DEDENT", "while b :\n    b -= 1\n"},
+    {"trailing dedents and no final NEW_LINE", "while b : NEW_LINE INDENT b -= 1 NEW_LINE DEDENT",
+     "while b :\n    b -= 1\n"},
 };
 
 static void test_avatar_detokenize_cases(void **state)
@@ -63,15 +66,18 @@ static const TokCase tok_cases[] = {
      "import sys\n\n\ndef main():\n    # a comment\n    words = sys.stdin.read().split()\n    for w in words:\n"
      "        if w:\n            print(\"got \" + w)\n    print('done\\tnow')\n\n\nmain()\n",
      "import sys NEW_LINE def main ( ) : NEW_LINE INDENT words = sys . stdin . read ( ) . split ( ) NEW_LINE for w in "
-     "words : NEW_LINE INDENT if w : NEW_LINE INDENT print ( \"got \xe2\x96\x81 \" + w ) NEW_LINE DEDENT DEDENT print ( "
+     "words : NEW_LINE INDENT if w : NEW_LINE INDENT print ( \"got \xe2\x96\x81 \" + w ) NEW_LINE DEDENT DEDENT print "
+     "( "
      "'done\\tnow' ) NEW_LINE DEDENT main ( ) NEW_LINE",
      "import sys\ndef main ( ) :\n    words = sys.stdin.read ( ).split ( )\n    for w in words :\n        if w :\n"
      "            print ( \"got \" + w )\n    print ( 'done\\tnow' )\nmain ( )\n"},
     {"brackets and backslash continue a line", "x = [1,\n     2]\ny = 1 + \\\n    2\nz = '''a\nb'''\n",
      "x = [ 1 , 2 ] NEW_LINE y = 1 + 2 NEW_LINE z = '''a STRNEWLINE b''' NEW_LINE",
      "x = [ 1 , 2 ]\ny = 1 + 2\nz = '''a\nb'''\n"},
-    {"docstring kept, nested dedent at end", "class A:\n    \"\"\"Doc string.\"\"\"\n    def f(self):\n        return 1\n",
-     "class A : NEW_LINE INDENT \"\"\"Doc \xe2\x96\x81 string.\"\"\" NEW_LINE def f ( self ) : NEW_LINE INDENT return 1 NEW_LINE "
+    {"docstring kept, nested dedent at end",
+     "class A:\n    \"\"\"Doc string.\"\"\"\n    def f(self):\n        return 1\n",
+     "class A : NEW_LINE INDENT \"\"\"Doc \xe2\x96\x81 string.\"\"\" NEW_LINE def f ( self ) : NEW_LINE INDENT return "
+     "1 NEW_LINE "
      "DEDENT DEDENT",
      "class A :\n    \"\"\"Doc string.\"\"\"\n    def f ( self ) :\n        return 1\n"},
 };
@@ -111,7 +117,8 @@ static const SplitCase split_cases[] = {
     {"docstring", "import math\n\n\ndef f(x):\n    \"\"\"Doc.\n    more\n    \"\"\"\n    return x\n", "f", 53},
     {"no docstring", "def f(x):  # sig\n    y = x\n    return y\n", "f", 17},
     {"helper before, entry last", "def g():\n    return 1\n\ndef f():\n    'doc'\n    return g()\n", "f", 42},
-    {"decorated entry", "import functools\n@functools.lru_cache\ndef f(n):\n    \"\"\"d\"\"\"\n    return n\n", "f", 60},
+    {"decorated entry", "import functools\n@functools.lru_cache\ndef f(n):\n    \"\"\"d\"\"\"\n    return n\n", "f",
+     60},
     {"single-line def", "def f(x): return x\n", "f", 9},
     {"missing entry", "def g():\n    pass\n", "f", -1},
     {"nested def with same name is not the entry", "def h():\n    def f():\n        pass\n", "f", -1},
@@ -268,8 +275,9 @@ static void test_export_refuses_foreign_and_changed_tests(void **state)
     t.entry_point = gb_strdup("f");
     t.test_code = gb_strdup("assert f(2) == 2\n");
     free(t.meta_json);
-    t.meta_json = gb_strdup("{\"format\":\"cruxeval\",\"upstream\":{\"code\":\"def f(x):\\n    return x\",\"input\":\"1\","
-                            "\"output\":\"1\",\"id\":\"sample_z\"}}");
+    t.meta_json =
+        gb_strdup("{\"format\":\"cruxeval\",\"upstream\":{\"code\":\"def f(x):\\n    return x\",\"input\":\"1\","
+                  "\"output\":\"1\",\"id\":\"sample_z\"}}");
     gb_array_push(&b.tasks, t);
     char *path = tmp_file("out.jsonl", "");
     GbDiag d;
