@@ -475,6 +475,7 @@ bool gb_bench_read(const char *path, GbBench *out, GbDiag *diag)
     if (!parser) abort(); /* grammar/runtime ABI mismatch: a build error */
     size_t line_no = 0, n_lines = 0;
     char *p = data, *end = data + len;
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) p += 3; /* a UTF-8 byte order mark */
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *start = p;

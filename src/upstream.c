@@ -170,6 +170,7 @@ static void gb_up__accept(GbImport *im, json_t *rec, size_t line, GbRecordFn fn)
 static void gb_up__jsonl(GbImport *im, const char *data, size_t len, GbRecordFn fn, size_t *n_records)
 {
     const char *p = data, *end = data + len;
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) p += 3; /* a UTF-8 byte order mark */
     size_t line_no = 0;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -336,6 +336,29 @@ static void test_bench_read_reports_each_bad_line(void **state)
     rm_dir(dir);
 }
 
+static void test_bench_read_skips_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir();
+    GbStr s;
+    gb_str_init(&s);
+    gb_str_append(&s, "\xef\xbb\xbf");
+    gb_str_append(&s, good_line("bom/1", "def f(x):\\n    return x + 1\\n"));
+    char *path = write_tmp(dir, "bom.jsonl", s.data, s.len);
+    GbBench b;
+    gb_bench_init(&b);
+    GbDiag d;
+    gb_diag_init(&d);
+    assert_true(gb_bench_read(path, &b, &d));
+    assert_int_equal(d.messages.len, 0);
+    assert_int_equal(b.tasks.len, 1);
+    gb_diag_destroy(&d);
+    gb_bench_destroy(&b);
+    gb_str_destroy(&s);
+    free(path);
+    rm_dir(dir);
+}
+
 static void test_bench_read_syntax_error_in_extra_file_and_tests(void **state)
 {
     (void)state;
@@ -364,8 +387,8 @@ static void test_bench_read_empty_and_missing_files(void **state)
 {
     (void)state;
     char *dir = tmp_dir();
-    const char *contents[] = {"", "\n\n  \n"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *contents[] = {"", "\n\n  \n", "\xef\xbb\xbf\n"};
+    for (size_t i = 0; i < 3; i++) {
         char *path = write_tmp(dir, "e.jsonl", contents[i], strlen(contents[i]));
         GbBench b;
         gb_bench_init(&b);
@@ -492,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_task_unknown_fields_kept_verbatim),
         cmocka_unit_test(test_task_from_json_bad_input),
         cmocka_unit_test(test_bench_read_reports_each_bad_line),
+        cmocka_unit_test(test_bench_read_skips_byte_order_mark),
         cmocka_unit_test(test_bench_read_syntax_error_in_extra_file_and_tests),
         cmocka_unit_test(test_bench_read_empty_and_missing_files),
         cmocka_unit_test(test_bench_write_is_atomic_and_reads_back),
