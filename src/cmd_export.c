@@ -24,6 +24,8 @@ static void gb_export__usage(FILE *out)
                  "    classeval  task_id, solution_code (= the program), class_name, test, test_classes\n"
                  "    avatar     id, code (= the program); tokenised-form records get the program re-tokenised\n"
                  "               into their `python` entry when it changed\n"
+                 "  Every other field keeps its upstream value (e.g. ClassEval's skeleton and methods_info still\n"
+                 "  describe the original solution).\n"
                  "  OUT is a file (humaneval, cruxeval: JSONL; classeval: a JSON array written as\n"
                  "  json.dumps(indent=4, ensure_ascii=False)) or, for avatar, a directory that receives the .jsonl\n"
                  "  (named as the imported one), Code/<id>.py and TestCases/<id>_<k>.in/.out.\n"
@@ -90,7 +92,7 @@ int gb_cmd_export(int argc, char **argv)
         rc = GB_EXIT_FAIL;
     } else {
         size_t written = 0;
-        bool ok = gb_upstream_export(format, &bench, output, &diag, &written);
+        bool ok = gb_upstream_export(format, &bench, input, output, &diag, &written);
         if (ok)
             fprintf(stderr, "genebench export: %zu of %zu tasks -> %s (%s)\n", written, bench.tasks.len, output, to);
         if (!ok) rc = GB_EXIT_FAIL;

@@ -824,6 +824,7 @@ char *gb_avatar_tokenize(const char *source, TSParser *parser)
 
 typedef struct {
     GbUpstream format;
+    const char *bench_path;
     const char *out_path;
     TSParser *parser;
     GbDiag *diag;
@@ -1043,8 +1044,8 @@ static void gb_up__export_task(GbExport *ex, const GbTask *t)
     json_t *upstream = meta ? json_object_get(meta, "upstream") : NULL;
     const char *name = gb_upstream_name(ex->format);
     if (!json_is_string(format) || strcmp(json_string_value(format), name) != 0 || !json_is_object(upstream)) {
-        gb_diag_add(ex->diag, "task %s (line %zu): not imported from %s (meta.format/meta.upstream missing); skipped",
-                    t->id, t->line, name);
+        gb_diag_add(ex->diag, "%s:%zu: task %s: not imported from %s (meta.format/meta.upstream missing); skipped",
+                    ex->bench_path, t->line, t->id, name);
         json_decref(meta);
         return;
     }
@@ -1066,7 +1067,7 @@ static void gb_up__export_task(GbExport *ex, const GbTask *t)
     }
     if (ok && t->extra_files.len) json_object_set_new(rec, "extra_files", gb_up__extra_files(t));
     if (!ok) {
-        gb_diag_add(ex->diag, "task %s (line %zu): %s; skipped", t->id, t->line, err.msg);
+        gb_diag_add(ex->diag, "%s:%zu: task %s: %s; skipped", ex->bench_path, t->line, t->id, err.msg);
     } else if (ex->format == GB_UPSTREAM_CLASSEVAL) {
         json_array_append(ex->array, rec);
     } else {
@@ -1078,9 +1079,14 @@ static void gb_up__export_task(GbExport *ex, const GbTask *t)
     json_decref(meta);
 }
 
-bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *out_path, GbDiag *diag, size_t *n_written)
+bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_path, const char *out_path, GbDiag *diag,
+                        size_t *n_written)
 {
-    GbExport ex = {.format = format, .out_path = out_path, .parser = gb_parser_new(), .diag = diag};
+    GbExport ex = {.format = format,
+                   .bench_path = bench_path ? bench_path : "(benchmark)",
+                   .out_path = out_path,
+                   .parser = gb_parser_new(),
+                   .diag = diag};
     if (!ex.parser) abort(); /* grammar/runtime ABI mismatch: a build error */
     gb_str_init(&ex.jsonl);
     gb_str_append(&ex.jsonl, "");

@@ -32,9 +32,11 @@ bool gb_upstream_import(GbUpstream format, const char *path, GbBench *out, GbDia
  * ClassEval: a JSON array) or, for Avatar, a directory that receives the .jsonl (named
  * after the imported file), Code/<id>.py and the TestCases files. Every file is written
  * atomically. A task that cannot be expressed (not imported from this format, tests changed
- * in a way the format cannot hold, ...) is one message in diag and is left out. *n_written
+ * in a way the format cannot hold, ...) is one message "BENCH_PATH:LINE: task ID: ..." in
+ * diag (bench_path: where b was read from, for the messages) and is left out. *n_written
  * gets the number of tasks written. Returns false when an output file could not be written. */
-bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *out_path, GbDiag *diag, size_t *n_written);
+bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_path, const char *out_path, GbDiag *diag,
+                        size_t *n_written);
 
 /* AVATAR tokenised code ("def f ( ) : NEW_LINE INDENT return 1 NEW_LINE DEDENT") to
  * runnable Python: logical lines at NEW_LINE, four spaces per INDENT, string literals

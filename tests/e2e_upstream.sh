@@ -146,7 +146,7 @@ rows[1]['tests']['code']='assert f(\'x\') == 1\n'
 open('$tmp/cx.badtests.jsonl','w').write(''.join(json.dumps(r)+'\n' for r in rows))"
 "$gb" export --to cruxeval "$tmp/cx.badtests.jsonl" -o "$tmp/cx.bad.out" 2>"$tmp/cx.bad.err"; rc=$?
 check "changed CRUXEval tests: exit 1" '[ $rc -eq 1 ]'
-check "changed CRUXEval tests: one message naming the task" '[ "$(grep -c "task sample_b (line 2): tests.code is not" "$tmp/cx.bad.err")" -eq 1 ]'
+check "changed CRUXEval tests: one message naming the task" '[ "$(grep -cF "$tmp/cx.badtests.jsonl:2: task sample_b: tests.code is not" "$tmp/cx.bad.err")" -eq 1 ]'
 check "changed CRUXEval tests: the other tasks are written" '[ "$(wc -l <"$tmp/cx.bad.out")" -eq 2 ]'
 "$gb" export --to classeval "$tmp/humaneval.jsonl" -o "$tmp/wrong.json" 2>"$tmp/wrong.err"; rc=$?
 check "exporting to a format a task was not imported from: exit 1" '[ $rc -eq 1 ] && [ "$(grep -c "not imported from classeval" "$tmp/wrong.err")" -eq 3 ]'
