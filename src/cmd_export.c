@@ -81,6 +81,10 @@ int gb_cmd_export(int argc, char **argv)
         return GB_EXIT_USAGE;
     }
     const char *input = argv[optind];
+    if (output && gb_cli_same_file(input, output)) {
+        fprintf(stderr, "genebench export: refusing to overwrite the input %s with the output\n", input);
+        return GB_EXIT_USAGE;
+    }
     GbBench bench;
     gb_bench_init(&bench);
     GbDiag diag;

@@ -71,6 +71,12 @@ echo "old" >"$tmp/replace.jsonl"
 check "output replaced whole by the new benchmark" 'cmp -s "$tmp/replace.jsonl" "$bench"'
 check "no temporary files left" '[ -z "$(find "$tmp" -name "*.tmp.*")" ]'
 
+# the output may not be the input itself
+cp "$bench" "$tmp/self.jsonl"
+sum_self=$(sha256sum <"$tmp/self.jsonl")
+"$gb" validate "$tmp/self.jsonl" -o "$tmp/self.jsonl" >/dev/null 2>"$tmp/self.stderr"; rc=$?
+check "output = input: refused (exit 2), input unchanged" '[ $rc -eq 2 ] && grep -q "refusing to overwrite the input" "$tmp/self.stderr" && [ "$(sha256sum <"$tmp/self.jsonl")" = "$sum_self" ]'
+
 # the importers report bad upstream records the same way
 he="$tmp/he.jsonl"
 {
