@@ -189,6 +189,7 @@ char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base)
         name = gb_asprintf("%s_%u", base, i);
     }
     gb_names_add(&ctx->reserved_, name);
+    gb_program_add_synthetic(ctx->prog, name);
     return name;
 }
 

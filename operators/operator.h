@@ -91,7 +91,8 @@ bool gb_op_ctx_is_pinned(GbOpContext *ctx, const char *name);
  * program or in the tests, or is a keyword, builtin, pinned or already handed out. */
 bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name);
 /* A fresh identifier: base itself if free, else base_1, base_2, ... (deterministic); the
- * name is reserved in this context. Owned. */
+ * name is reserved in this context and recorded as synthetic in the program
+ * (gb_program_add_synthetic), so that it gets a natural name before output. Owned. */
 char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base);
 /* The named node of the module with exactly this byte range and type (type NULL: any);
  * the outermost such node. Returns a null node (ts_node_is_null) when there is none. */

@@ -22,6 +22,8 @@ void gb_program_destroy(GbProgram *p)
         free(p->history.items[i].module);
     }
     gb_array_free(&p->history);
+    for (size_t i = 0; i < p->synthetic.len; i++) free(p->synthetic.items[i]);
+    gb_array_free(&p->synthetic);
 }
 
 void gb_program_copy(GbProgram *dst, const GbProgram *src)
@@ -35,6 +37,10 @@ void gb_program_copy(GbProgram *dst, const GbProgram *src)
         const GbApplied *a = &src->history.items[i];
         GbApplied b = {gb_strdup(a->op), gb_strdup(a->site_key), gb_strdup(a->module), a->start, a->old_end, a->new_end};
         gb_array_push(&dst->history, b);
+    }
+    for (size_t i = 0; i < src->synthetic.len; i++) {
+        char *name = gb_strdup(src->synthetic.items[i]);
+        gb_array_push(&dst->synthetic, name);
     }
 }
 
@@ -117,4 +123,18 @@ char *gb_program_concat(const GbProgram *p)
         if (s.len && s.data[s.len - 1] != '\n') gb_str_append(&s, "\n");
     }
     return gb_str_take(&s);
+}
+
+void gb_program_add_synthetic(GbProgram *p, const char *name)
+{
+    if (gb_program_is_synthetic(p, name)) return;
+    char *copy = gb_strdup(name);
+    gb_array_push(&p->synthetic, copy);
+}
+
+bool gb_program_is_synthetic(const GbProgram *p, const char *name)
+{
+    for (size_t i = 0; i < p->synthetic.len; i++)
+        if (strcmp(p->synthetic.items[i], name) == 0) return true;
+    return false;
 }

@@ -25,6 +25,12 @@ typedef struct {
 typedef struct {
     GbArray(GbFile) modules;      /* modules.items[0] is the main module (path GB_MAIN_MODULE) */
     GbArray(GbApplied) history;   /* in order of application */
+    /* Synthetic identifiers: every name an operator invented (each name handed out by
+     * gb_op_ctx_fresh_name, including N1/N2 rename targets and import aliases), in the order
+     * they were handed out, without duplicates. Append-only; a name stays listed after it
+     * disappears from the source. The naming step (src/naming.h) gives the ones still
+     * present natural names before a program is output. */
+    GbArray(char *) synthetic;
 } GbProgram;
 
 void gb_program_init(GbProgram *p);
@@ -50,3 +56,7 @@ bool gb_program_was_applied(const GbProgram *p, const char *op, const char *site
  * a "# module: PATH" line when there is more than one module. Owned string. Used by
  * metrics/similarity that measure multi-module programs as a whole. */
 char *gb_program_concat(const GbProgram *p);
+/* Record name as synthetic (copied; no-op when already recorded). */
+void gb_program_add_synthetic(GbProgram *p, const char *name);
+/* True when name was recorded by gb_program_add_synthetic. */
+bool gb_program_is_synthetic(const GbProgram *p, const char *name);
