@@ -26,7 +26,7 @@ typedef struct {
     char url[64];
 } GbTestServer;
 
-static bool gb_test_server_start(GbTestServer *s)
+static inline bool gb_test_server_start(GbTestServer *s)
 {
     memset(s, 0, sizeof *s);
     const char *root = getenv("GB_SOURCE_ROOT");
@@ -61,7 +61,7 @@ static bool gb_test_server_start(GbTestServer *s)
     return false;
 }
 
-static void gb_test_server_stop(GbTestServer *s)
+static inline void gb_test_server_stop(GbTestServer *s)
 {
     if (s->pid > 0) {
         kill(s->pid, SIGTERM);
@@ -74,14 +74,14 @@ static void gb_test_server_stop(GbTestServer *s)
     rmdir(s->dir);
 }
 
-static size_t gb_test__collect(char *p, size_t size, size_t n, void *user)
+static inline size_t gb_test__collect(char *p, size_t size, size_t n, void *user)
 {
     gb_str_append_n((GbStr *)user, p, size * n);
     return size * n;
 }
 
 /* POST body to path (NULL body: GET). Returns the reply body (owned) or NULL. */
-static char *gb_test_server_request(const GbTestServer *s, const char *path, const char *body)
+static inline char *gb_test_server_request(const GbTestServer *s, const char *path, const char *body)
 {
     CURL *h = curl_easy_init();
     char url[128];
@@ -107,7 +107,7 @@ static char *gb_test_server_request(const GbTestServer *s, const char *path, con
 }
 
 /* Set the mode (and reset the counters): json like {"mode":"429","count":2}. */
-static bool gb_test_server_control(const GbTestServer *s, const char *json)
+static inline bool gb_test_server_control(const GbTestServer *s, const char *json)
 {
     char *r = gb_test_server_request(s, "/control", json);
     bool ok = r && strstr(r, "\"ok\"");
@@ -116,7 +116,7 @@ static bool gb_test_server_control(const GbTestServer *s, const char *json)
 }
 
 /* An integer counter of GET /stats (-1 on failure). */
-static long gb_test_server_stat(const GbTestServer *s, const char *key)
+static inline long gb_test_server_stat(const GbTestServer *s, const char *key)
 {
     char *r = gb_test_server_request(s, "/stats", NULL);
     if (!r) return -1;
@@ -128,7 +128,7 @@ static long gb_test_server_stat(const GbTestServer *s, const char *key)
 }
 
 /* A string field of GET /stats (owned, NULL when absent or null). */
-static char *gb_test_server_stat_str(const GbTestServer *s, const char *key)
+static inline char *gb_test_server_stat_str(const GbTestServer *s, const char *key)
 {
     char *r = gb_test_server_request(s, "/stats", NULL);
     if (!r) return NULL;
@@ -141,7 +141,7 @@ static char *gb_test_server_stat_str(const GbTestServer *s, const char *key)
 }
 
 /* A port on 127.0.0.1 where nothing listens (bound, then closed). */
-static int gb_test_closed_port(void)
+static inline int gb_test_closed_port(void)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a;
