@@ -706,6 +706,7 @@ typedef struct {
 typedef struct {
     GbArray(const char *) line_ptr; /* code.split("\n") */
     GbArray(size_t) line_len;
+    GbArray(bool) line_ascii;       /* byte columns are code-point columns */
     CbMap pos2leaf;                 /* (start_byte, end_byte) -> leaf index (last one wins) */
     GbArray(CbLeaf) leaves;
     CbMap text2code;                /* text hash -> code id */
@@ -734,8 +735,15 @@ static bool cb__is_leaf(TSNode n, const char *type)
 /* index_to_code_token: the package slices Python str lines with tree-sitter's *byte*
  * columns, so on non-ASCII lines the text is taken by code-point index. Lines of a
  * multi-line token are joined without their newlines. */
-static void cb__slice_cp(const char *line, size_t len, long a, long b, const char **out, size_t *out_len)
+static void cb__slice_cp(const char *line, size_t len, bool ascii, long a, long b, const char **out, size_t *out_len)
 {
+    if (ascii) {
+        size_t ia = a < 0 ? 0 : (size_t)a > len ? len : (size_t)a, ib = b < 0 ? 0 : (size_t)b > len ? len : (size_t)b;
+        if (ib < ia) ib = ia;
+        *out = line + ia;
+        *out_len = ib - ia;
+        return;
+    }
     size_t ncp = (size_t)cb__cp(line, len);
     size_t ia = a < 0 ? 0 : (size_t)a, ib = b < 0 ? 0 : (size_t)b;
     if (ia > ncp) ia = ncp;
@@ -768,18 +776,21 @@ static void cb__token_text(const CbDfg *g, TSNode n, GbStr *s)
     size_t plen;
     if (a.row == b.row) {
         if (a.row < nl) {
-            cb__slice_cp(g->line_ptr.items[a.row], g->line_len.items[a.row], a.column, b.column, &p, &plen);
+            cb__slice_cp(g->line_ptr.items[a.row], g->line_len.items[a.row], g->line_ascii.items[a.row], a.column, b.column,
+                         &p, &plen);
             gb_str_append_n(s, p, plen);
         }
         return;
     }
     if (a.row < nl) {
-        cb__slice_cp(g->line_ptr.items[a.row], g->line_len.items[a.row], a.column, 1L << 40, &p, &plen);
+        cb__slice_cp(g->line_ptr.items[a.row], g->line_len.items[a.row], g->line_ascii.items[a.row], a.column, 1L << 40,
+                     &p, &plen);
         gb_str_append_n(s, p, plen);
     }
     for (uint32_t r = a.row + 1; r < b.row && r < nl; r++) gb_str_append_n(s, g->line_ptr.items[r], g->line_len.items[r]);
     if (b.row < nl) {
-        cb__slice_cp(g->line_ptr.items[b.row], g->line_len.items[b.row], 0, b.column, &p, &plen);
+        cb__slice_cp(g->line_ptr.items[b.row], g->line_len.items[b.row], g->line_ascii.items[b.row], 0, b.column, &p,
+                     &plen);
         gb_str_append_n(s, p, plen);
     }
 }
@@ -1206,18 +1217,20 @@ static int cb__tree_depth(TSNode root)
 
 /* get_data_flow + normalize_dataflow: the normalised items of code as hashed keys. Returns
  * false when the walk was aborted (the items are then empty, as in the package). */
-static bool cb__dataflow_items(TSParser *parser, const char *code, CbU64Vec *items)
+static bool cb__dataflow_items(TSTree *tree, const char *code, CbU64Vec *items)
 {
     items->len = 0;
-    size_t len = strlen(code);
-    TSTree *tree = gb_parse(parser, code, len);
     TSNode root = ts_tree_root_node(tree);
     CbDfg g;
     memset(&g, 0, sizeof g);
     for (const char *p = code;;) {
         const char *nl = strchr(p, '\n');
         gb_array_push(&g.line_ptr, p);
-        gb_array_push(&g.line_len, nl ? (size_t)(nl - p) : strlen(p));
+        size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+        bool ascii = true;
+        for (size_t k = 0; k < ll && ascii; k++) ascii = (unsigned char)p[k] < 0x80;
+        gb_array_push(&g.line_len, ll);
+        gb_array_push(&g.line_ascii, ascii);
         if (!nl) break;
         p = nl + 1;
     }
@@ -1319,9 +1332,9 @@ static bool cb__dataflow_items(TSParser *parser, const char *code, CbU64Vec *ite
     gb_array_free(&g.idxs);
     gb_array_free(&g.line_ptr);
     gb_array_free(&g.line_len);
+    gb_array_free(&g.line_ascii);
     cb__map_destroy(&g.pos2leaf);
     cb__map_destroy(&g.text2code);
-    ts_tree_delete(tree);
     return ok;
 }
 
@@ -1329,17 +1342,71 @@ static bool cb__dataflow_items(TSParser *parser, const char *code, CbU64Vec *ite
  * Syntax: the S-expression (ts_node_string) of the root and of every node with children.
  * ------------------------------------------------------------------------------------------ */
 
-static void cb__subtrees(TSParser *parser, const char *code, CbU64Vec *out)
+/* Strings are compared through a polynomial hash modulo 2^61-1 (about 4e-13 chance that
+ * two of a thousand subtrees collide), mixed to 64 bits. A substring's hash comes from
+ * prefix hashes in O(1), so the S-expression of every subtree can be taken from the root's
+ * S-expression, which contains them all. */
+#define CB_MOD ((1ULL << 61) - 1)
+#define CB_BASE 1000003ULL
+
+static uint64_t cb__mulmod(uint64_t a, uint64_t b)
 {
-    out->len = 0;
-    TSTree *tree = gb_parse(parser, code, strlen(code));
-    TSNode root = ts_tree_root_node(tree);
-    GbArray(TSNode) stack = {0};
+    __uint128_t p = (__uint128_t)a * b;
+    uint64_t lo = (uint64_t)(p & CB_MOD), hi = (uint64_t)(p >> 61);
+    uint64_t r = lo + hi;
+    return r >= CB_MOD ? r - CB_MOD : r;
+}
+
+typedef struct {
+    uint64_t *p, *w; /* prefix hashes and powers of the base */
+} CbPrefix;
+
+static void cb__prefix_init(CbPrefix *h, const char *s, size_t len)
+{
+    h->p = gb_malloc((len + 1) * sizeof(uint64_t));
+    h->w = gb_malloc((len + 1) * sizeof(uint64_t));
+    h->p[0] = 0;
+    h->w[0] = 1;
+    for (size_t i = 0; i < len; i++) {
+        uint64_t x = cb__mulmod(h->p[i], CB_BASE) + (unsigned char)s[i] + 1;
+        h->p[i + 1] = x >= CB_MOD ? x - CB_MOD : x;
+        h->w[i + 1] = cb__mulmod(h->w[i], CB_BASE);
+    }
+}
+
+static void cb__prefix_destroy(CbPrefix *h)
+{
+    free(h->p);
+    free(h->w);
+}
+
+/* The hash of s[a, b). */
+static uint64_t cb__substring_hash(const CbPrefix *h, size_t a, size_t b)
+{
+    uint64_t x = h->p[b] + CB_MOD - cb__mulmod(h->p[a], h->w[b - a]);
+    if (x >= CB_MOD) x -= CB_MOD;
+    return cb__mix(x ^ ((uint64_t)(b - a) << 61));
+}
+
+static uint64_t cb__string_hash(const char *s)
+{
+    CbPrefix h;
+    size_t len = strlen(s);
+    cb__prefix_init(&h, s, len);
+    uint64_t r = cb__substring_hash(&h, 0, len);
+    cb__prefix_destroy(&h);
+    return r;
+}
+
+/* Fallback: ts_node_string() of the root and of every node with children. */
+static void cb__subtrees_exact(TSNode root, CbU64Vec *out)
+{
+    CbNodeVec stack = {0};
     gb_array_push(&stack, root);
     while (stack.len) {
         TSNode n = stack.items[--stack.len];
         char *s = ts_node_string(n);
-        gb_array_push(out, gb_hash64(s, strlen(s), 0x73657870ULL));
+        gb_array_push(out, cb__string_hash(s));
         free(s);
         uint32_t c = ts_node_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
@@ -1348,7 +1415,78 @@ static void cb__subtrees(TSParser *parser, const char *code, CbU64Vec *out)
         }
     }
     gb_array_free(&stack);
-    ts_tree_delete(tree);
+}
+
+/* Main path: ts_node_string(root) prints every named node as a parenthesised group, in
+ * pre-order, so group k is the S-expression of the k-th named node of a pre-order walk. The
+ * pairing is checked (same count, same type after each "("); quoted text (MISSING "x",
+ * UNEXPECTED 'x', which may hold parentheses) or any disagreement falls back to per-node
+ * ts_node_string(). Taking the groups from the root's string is not only faster: the 0.20.7
+ * runtime's per-node ts_node_string() ignores the alias of a node built from a hidden rule
+ * (the block of `if x: continue` prints as ("_simple_statements")(continue_statement)
+ * ("_newline"); the `type` of `x: int` as ("expression")("primary_expression")(identifier)),
+ * while the root's string, like newer runtimes that py-tree-sitter (the package's) bundles,
+ * gives (block (continue_statement)) and (type (identifier)). Returns false for the
+ * fallback. */
+static bool cb__subtrees_fast(TSNode root, CbU64Vec *out)
+{
+    char *s = ts_node_string(root);
+    size_t len = strlen(s);
+    /* open[k], close[k]: the k-th group in order of its "(" */
+    GbArray(size_t) open = {0}, close = {0}, stack = {0};
+    bool ok = true;
+    for (size_t i = 0; i < len && ok; i++) {
+        if (s[i] == '(') {
+            gb_array_push(&stack, open.len);
+            gb_array_push(&open, i);
+            gb_array_push(&close, (size_t)0);
+        } else if (s[i] == ')') {
+            if (!stack.len) {
+                ok = false;
+                break;
+            }
+            close.items[stack.items[--stack.len]] = i + 1;
+        } else if (s[i] == '"' || s[i] == '\'') {
+            ok = false; /* quoted text (MISSING "x", UNEXPECTED 'x') may hold parentheses */
+        }
+    }
+    ok = ok && !stack.len;
+    CbPrefix h = {0};
+    if (ok) cb__prefix_init(&h, s, len);
+    size_t k = 0;
+    CbNodeVec walk = {0};
+    gb_array_push(&walk, root);
+    while (ok && walk.len) {
+        TSNode n = walk.items[--walk.len];
+        const char *type = ts_node_type(n);
+        size_t tl = strlen(type);
+        if (k >= open.len || open.items[k] + 1 + tl > len || memcmp(s + open.items[k] + 1, type, tl) != 0 ||
+            (s[open.items[k] + 1 + tl] != ' ' && s[open.items[k] + 1 + tl] != ')')) {
+            ok = false;
+            break;
+        }
+        if (k == 0 || ts_node_child_count(n) > 0) gb_array_push(out, cb__substring_hash(&h, open.items[k], close.items[k]));
+        k++;
+        uint32_t c = ts_node_named_child_count(n);
+        for (uint32_t i = c; i > 0; i--) gb_array_push(&walk, ts_node_named_child(n, i - 1));
+    }
+    ok = ok && k == open.len;
+    if (h.p) cb__prefix_destroy(&h);
+    gb_array_free(&walk);
+    gb_array_free(&open);
+    gb_array_free(&close);
+    gb_array_free(&stack);
+    free(s);
+    return ok;
+}
+
+static void cb__subtrees(TSTree *tree, CbU64Vec *out)
+{
+    out->len = 0;
+    TSNode root = ts_tree_root_node(tree);
+    if (cb__subtrees_fast(root, out)) return;
+    out->len = 0;
+    cb__subtrees_exact(root, out);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -1370,10 +1508,12 @@ struct GbCodeBleuDoc {
 static void cb__doc_structure(GbCodeBleuDoc *d, TSParser *parser)
 {
     CbU64Vec keys = {0};
-    cb__subtrees(parser, d->clean, &keys);
+    TSTree *tree = gb_parse(parser, d->clean, strlen(d->clean));
+    cb__subtrees(tree, &keys);
     d->sub_total = keys.len;
     d->nsubs = cb__count_keys(keys.items, keys.len, &d->subs);
-    d->df_truncated = !cb__dataflow_items(parser, d->clean, &keys);
+    d->df_truncated = !cb__dataflow_items(tree, d->clean, &keys);
+    ts_tree_delete(tree);
     d->dfg_total = keys.len;
     d->ndfg = cb__count_keys(keys.items, keys.len, &d->dfg);
     gb_array_free(&keys);
@@ -1672,4 +1812,23 @@ bool gb_codebleu_parse_weights(const char *text, GbCodeBleuOptions *o)
     o->gamma = w[2];
     o->delta = w[3];
     return true;
+}
+
+size_t gb_codebleu_subtree_hashes(TSParser *parser, const char *code, bool exact, uint64_t **out)
+{
+    CbU64Vec keys = {0};
+    TSTree *tree = gb_parse(parser, code, strlen(code));
+    TSNode root = ts_tree_root_node(tree);
+    if (exact) {
+        cb__subtrees_exact(root, &keys);
+    } else if (!cb__subtrees_fast(root, &keys)) {
+        ts_tree_delete(tree);
+        gb_array_free(&keys);
+        *out = NULL;
+        return SIZE_MAX;
+    }
+    ts_tree_delete(tree);
+    qsort(keys.items, keys.len, sizeof(uint64_t), cb__cmp_u64);
+    *out = keys.items ? keys.items : gb_malloc(1);
+    return keys.len;
 }

@@ -15,7 +15,8 @@
  * - syntax: comments and docstrings removed (a port of the package's tokenize-based
  *   remove_comments_and_docstrings, Python 3.11 tokenize rules), both sides parsed with
  *   tree-sitter-python; the subtrees are the root and every node with children, each
- *   compared as its ts_node_string() S-expression; score = #(reference subtrees whose
+ *   compared as its S-expression (ts_node_string(), taken from the root's string: see
+ *   codebleu.c about a 0.20.7 runtime bug in per-node strings); score = #(reference subtrees whose
  *   S-expression occurs anywhere in the hypothesis) / #(reference subtrees): set membership,
  *   not clipped counts.
  * - dataflow: a port of the package's DFG_python (assignments, augmented assignments,
@@ -108,3 +109,11 @@ char *gb_codebleu_strip_comments(const char *source, size_t len);
 
 /* The 38 keywords of the package's keywords/python.txt (weight 1 in weighted_ngram). */
 bool gb_codebleu_is_keyword(const char *tok, size_t len);
+
+/* For tests: the hashes of the S-expressions of the root and of every node with children,
+ * taken from the root's S-expression (exact == false; what CodeBLEU uses) or with one
+ * ts_node_string() per node (exact == true; the fallback, which in the 0.20.7 runtime
+ * mis-prints aliased blocks such as that of `if x: continue`). Sorted; owned array in *out.
+ * Returns the count, or SIZE_MAX (and *out NULL) when the root's string cannot be split
+ * (quoted MISSING/UNEXPECTED text). */
+size_t gb_codebleu_subtree_hashes(TSParser *parser, const char *code, bool exact, uint64_t **out);

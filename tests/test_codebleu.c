@@ -284,6 +284,41 @@ static void test_codebleu_strip_comments(void **state)
     }
 }
 
+/* Subtree S-expressions come from the root's string. They equal per-node ts_node_string()
+ * except where the 0.20.7 runtime mis-prints nodes built from hidden rules: the block of
+ * `if x: continue`, which the root's string (like the package's newer runtime) prints as
+ * (block (continue_statement)), and the `type` of an annotation (`x: int`), printed per node
+ * as ("expression")("primary_expression")(identifier), likewise the target of `except E as e`. */
+static void test_codebleu_subtrees_from_root_string(void **state)
+{
+    (void)state;
+    const char *plain = "import os\n\nclass A(object):\n    x = 3\n\n    def f(self, a, *b, c=1, **d):\n"
+                        "        s = f\"{a!r} {b}\" + 'q' 'r'\n        return [i for i in b if i], {k: v for k, v in d.items()}\n"
+                        "\ntry:\n    y = abs(-2) ** 2\nexcept (ValueError, KeyError):\n    raise\nfinally:\n    pass\n";
+    uint64_t *fast, *exact;
+    size_t nf = gb_codebleu_subtree_hashes(parser, plain, false, &fast);
+    size_t ne = gb_codebleu_subtree_hashes(parser, plain, true, &exact);
+    assert_true(nf != SIZE_MAX);
+    assert_int_equal(nf, ne);
+    assert_memory_equal(fast, exact, nf * sizeof *fast);
+    free(fast);
+    free(exact);
+    /* the aliased block: the runtime's per-node string differs, the root's does not */
+    const char *inline_if = "for i in x:\n    if y: continue\n";
+    const char *block_if = "for i in x:\n    if y:\n        continue\n";
+    nf = gb_codebleu_subtree_hashes(parser, inline_if, false, &fast);
+    ne = gb_codebleu_subtree_hashes(parser, block_if, false, &exact);
+    assert_int_equal(nf, ne);
+    assert_memory_equal(fast, exact, nf * sizeof *fast);
+    free(fast);
+    free(exact);
+    GbCodeBleuScore sc = score(inline_if, &block_if, 1, true);
+    assert_near(sc.syntax, 1.0, 1e-12);
+    /* a tree with quoted text in its S-expression ((UNEXPECTED '$')) uses the per-node fallback */
+    assert_int_equal(gb_codebleu_subtree_hashes(parser, "x = $\n", false, &fast), SIZE_MAX);
+    assert_null(fast);
+}
+
 static void test_codebleu_keywords(void **state)
 {
     (void)state;
@@ -307,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_codebleu_corpus_is_micro_average),
         cmocka_unit_test(test_codebleu_multi_module_concat),
         cmocka_unit_test(test_codebleu_strip_comments),
+        cmocka_unit_test(test_codebleu_subtrees_from_root_string),
         cmocka_unit_test(test_codebleu_keywords),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
