@@ -1,18 +1,42 @@
-/* A5 AddHttp: NOT WRITTEN YET. This file is a placeholder that lists no sites so that the
- * registry links; the helper who writes AddHttp replaces this whole file (see
- * operators/README.md). */
+/* A5 AddHttp: insert a call of http.client: create a connection object and never connect
+ *
+ *     total = sum(xs)           ->    connection = HTTPConnection("example.com", 8080, timeout=3)
+ *                                     connection.close()
+ *                                     total = sum(xs)
+ *
+ * HTTPConnection's constructor only stores the host and port: no DNS lookup, no socket;
+ * close() and set_debuglevel() on an unconnected object do nothing. Never request().
+ *
+ * Sites, imports and the rules every inserted call follows: src/api_call.h. */
 #include "operators/operator.h"
+
+#include "src/api_call.h"
+
+static const GbApiTemplate gb_add_http_templates[] = {
+    {"{0}(\"{host}\", {p})",
+     {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
+     {NULL}},
+    {"{0}(\"{host}\", port={p}, timeout={k})",
+     {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
+     {NULL}},
+    {"{v} = {0}(\"{host}\", {p}, timeout={k})\n{v}.close()",
+     {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
+     {"connection"}},
+    {"{0}.HTTPConnection(\"{host}\")",
+     {{"http.client", NULL, {"http_client", "httplib"}}},
+     {NULL}},
+    {"{v} = {0}(\"{host}\")\n{v}.set_debuglevel(0)",
+     {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
+     {"conn"}},
+};
 
 void gb_op_add_http_find(GbOpContext *ctx, GbSiteList *out)
 {
-    (void)ctx;
-    (void)out;
+    gb_api_find(ctx, out);
 }
 
 bool gb_op_add_http_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    (void)ctx;
-    (void)rng;
-    gb_error_set(err, "AddHttp is not implemented yet (site %s)", site->key);
-    return false;
+    return gb_api_apply(ctx, site, rng, gb_add_http_templates, sizeof gb_add_http_templates / sizeof *gb_add_http_templates, "AddHttp",
+                        err);
 }

@@ -698,9 +698,11 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
         break;
     }
     size_t len = strlen(src);
-    if (!ts_node_is_null(anchor)) {
+    if (!ts_node_is_null(anchor) && ts_node_is_null(last_header)) {
         gb_edits_insert_ordered(set, module, gb_line_start(src, ts_node_start_byte(anchor)), stmt.data, -1);
     } else if (!ts_node_is_null(last_header)) {
+        /* Right after the docstring / __future__ imports, so the blank lines and comments that
+         * separate them from the code stay where they are. */
         uint32_t pos = gb_line_end(src, len, ts_node_end_byte(last_header));
         char *text = (pos == len && len && src[len - 1] != '\n') ? gb_asprintf("\n%s", stmt.data) : gb_strdup(stmt.data);
         gb_edits_insert_ordered(set, module, pos, text, -1);
