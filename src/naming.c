@@ -990,6 +990,57 @@ static void gb_nm__variable_variants(const char *old, GbNameList *out)
     free(stem);
 }
 
+/* Names for an import alias: `from dateutil.parser import parse` -> dateutil_parse;
+ * `from cryptography.fernet import Fernet` -> FernetCipher (classes keep CapWords);
+ * `import time` -> clock, timer. */
+static void gb_nm__import_words(const char *src, TSNode mod, TSNode name, GbNameList *out)
+{
+    const char *const *const modules[] = {
+        (const char *const[]){"base64", "codec", "encoding", NULL},
+        (const char *const[]){"time", "clock", "timer", NULL},
+        (const char *const[]){"datetime", "dt", "dates", NULL},
+        (const char *const[]){"http.client", "http_lib", "httplib", NULL},
+        (const char *const[]){"random", "rand", "rng_module", NULL},
+        (const char *const[]){"math", "maths", "math_lib", NULL},
+        (const char *const[]){"numpy", "np", "numeric", NULL},
+    };
+    char *n = gb_node_text(name, src);
+    const char *last = strrchr(n, '.') ? strrchr(n, '.') + 1 : n;
+    if (ts_node_is_null(mod)) {
+        for (size_t i = 0; i < sizeof modules / sizeof *modules; i++)
+            if (strcmp(modules[i][0], n) == 0) gb_nm__add_words(out, modules[i] + 1);
+        char *ls = gb_nm__stem(last);
+        if (ls) gb_nm__addf(out, "%s_module", ls);
+        free(ls);
+    } else if (isupper((unsigned char)last[0])) {
+        /* a class: CapWords, without digits */
+        static const char *const suffixes[] = {"Class", "Type", "Impl"};
+        for (size_t i = 0; i < 3; i++) {
+            char *c = gb_asprintf("%s%s", last, suffixes[i]);
+            if (gb_naming_is_natural(c)) {
+                bool dup = false;
+                for (size_t k = 0; k < out->len; k++) dup = dup || strcmp(out->items[k], c) == 0;
+                if (!dup) {
+                    gb_array_push(out, c);
+                    c = NULL;
+                }
+            }
+            free(c);
+        }
+    } else {
+        char *m = gb_node_text(mod, src);
+        char *dot = strchr(m, '.');
+        if (dot) *dot = '\0';
+        char *top = gb_nm__stem(m), *ls = gb_nm__stem(last);
+        if (top && ls) gb_nm__addf(out, "%s_%s", top, ls);
+        if (ls) gb_nm__addf(out, "%s_func", ls);
+        free(top);
+        free(ls);
+        free(m);
+    }
+    free(n);
+}
+
 static TSNode gb_nm__ident(TSNode root, uint32_t s, uint32_t e)
 {
     TSNode n = ts_node_descendant_for_byte_range(root, s, e);
@@ -1067,34 +1118,14 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
             }
             break;
         case GB_NAME_IMPORT: {
-            /* the imported name: `from m import parse as x` -> parse, `import base64 as x` -> base64 */
+            /* what is imported: `from dateutil.parser import parse as x`, `import time as x` */
             TSNode item = p;
             while (!ts_node_is_null(item) && !gb_nm__is(item, "aliased_import") && !gb_nm__is(item, "dotted_name"))
                 item = ts_node_parent(item);
             TSNode name = gb_nm__is(item, "aliased_import") ? gb_nm__field(item, "name") : item;
             TSNode st = ts_node_parent(item);
             TSNode mod = gb_nm__is(st, "import_from_statement") ? gb_nm__field(st, "module_name") : (TSNode){0};
-            if (!ts_node_is_null(name)) {
-                char *n = gb_nm__text(name, src);
-                char *last = strrchr(n, '.') ? strrchr(n, '.') + 1 : n;
-                char *ls = gb_nm__stem(last);
-                if (!ts_node_is_null(mod)) {
-                    char *m = gb_nm__text(mod, src);
-                    char *mlast = strrchr(m, '.') ? strrchr(m, '.') + 1 : m;
-                    char *ms = gb_nm__stem(mlast);
-                    if (ms && ls) {
-                        gb_nm__addf(&value, "%s_%s", ms, ls);
-                        gb_nm__addf(&value, "%s_from_%s", ls, ms);
-                    }
-                    free(ms);
-                    free(m);
-                } else if (ls) {
-                    gb_nm__addf(&value, "%s_module", ls);
-                    gb_nm__addf(&value, "%s_lib", ls);
-                }
-                free(ls);
-                free(n);
-            }
+            if (!ts_node_is_null(name)) gb_nm__import_words(src, mod, name, &value);
             break;
         }
         default:

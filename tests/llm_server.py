@@ -21,6 +21,10 @@ Modes (for the API paths):
     missing       HTTP 200 with JSON that lacks choices / data
     nonsense      chat: prose instead of the JSON asked for; embeddings: one vector too few
     wrong_names   chat: a JSON object of names that are not identifiers, keywords, clashes
+    names         chat: reads the identifiers listed after "machine-generated identifiers:" in
+                  the prompt (up to the first ".\n") and maps each to "chosen_<it without
+                  digits>" (later duplicates get _alt, _extra, ...), as a JSON object in a
+                  ```json fence with a sentence before it, like chatty models answer
     unauthorized  HTTP 401 {"error": {"message": "invalid api key", ...}}
 The process exits when its parent dies, so a crashed test leaves nothing behind.
 """
@@ -29,6 +33,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -141,6 +146,20 @@ class Handler(BaseHTTPRequestHandler):
         user = next((m.get("content", "") for m in reversed(msgs) if m.get("role") == "user"), "")
         if mode == "nonsense":
             content = "I'm sorry, but as a language model I cannot rename variables."
+        elif mode == "names":
+            listed = user.split("machine-generated identifiers:", 1)[-1].split(".\n", 1)[0]
+            names = [n.strip() for n in listed.split(",") if n.strip()]
+            words = ["alt", "extra", "more", "other", "spare"]
+            out, used = {}, set()
+            for n in names:
+                base = "chosen_" + (re.sub(r"_*[0-9]+", "", n).strip("_") or "name")
+                cand, k = base, 0
+                while cand in used:
+                    cand = base + "_" + words[k % len(words)] * (1 + k // len(words))
+                    k += 1
+                used.add(cand)
+                out[n] = cand
+            content = "Here are the names:\n```json\n" + json.dumps(out, indent=1) + "\n```\n"
         elif mode == "wrong_names":
             content = json.dumps({"v_1": "class", "v_2": "2fast", "v_3": "x-y", "v_4": "print", "v_5": "v_6"})
         elif reply is not None:
