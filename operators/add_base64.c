@@ -13,30 +13,16 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_base64_templates[] = {
-    {"{0}.b64encode(b\"{d}\")",
-     {{"base64", NULL, {"base64", "b64"}}},
-     {NULL}},
-    {"{0}.urlsafe_b64encode(b\"{a}-{d}\")",
-     {{"base64", NULL, {"base64", "b64"}}},
-     {NULL}},
-    {"{v} = {0}.b64encode(b\"{a}:{d}\")\n{0}.b64decode({v})",
-     {{"base64", NULL, {"base64", "b64"}}},
-     {"encoded"}},
-    {"{0}.b16encode(b\"{a}\")",
-     {{"base64", NULL, {"base64", "b64"}}},
-     {NULL}},
+    {"{0}.b64encode(b\"{d}\")", {{"base64", NULL, {"base64", "b64"}}}, {NULL}},
+    {"{0}.urlsafe_b64encode(b\"{a}-{d}\")", {{"base64", NULL, {"base64", "b64"}}}, {NULL}},
+    {"{v} = {0}.b64encode(b\"{a}:{d}\")\n{0}.b64decode({v})", {{"base64", NULL, {"base64", "b64"}}}, {"encoded"}},
+    {"{0}.b16encode(b\"{a}\")", {{"base64", NULL, {"base64", "b64"}}}, {NULL}},
     {"{v} = {0}.standard_b64encode(\"{a}\".encode())\n{0}.standard_b64decode({v})",
      {{"base64", NULL, {"base64", "b64"}}},
      {"payload"}},
-    {"{0}.b64decode({0}.b64encode(b\"{d}\"))",
-     {{"base64", NULL, {"base64", "b64"}}},
-     {NULL}},
-    {"{0}.encodebytes(b\"{a} {d}\")",
-     {{"base64", NULL, {"base64", "b64"}}},
-     {NULL}},
-    {"{v} = \"{a}:{d}\".encode(\"ascii\")\n{0}.b64encode({v})",
-     {{"base64", NULL, {"base64", "b64"}}},
-     {"raw"}},
+    {"{0}.b64decode({0}.b64encode(b\"{d}\"))", {{"base64", NULL, {"base64", "b64"}}}, {NULL}},
+    {"{0}.encodebytes(b\"{a} {d}\")", {{"base64", NULL, {"base64", "b64"}}}, {NULL}},
+    {"{v} = \"{a}:{d}\".encode(\"ascii\")\n{0}.b64encode({v})", {{"base64", NULL, {"base64", "b64"}}}, {"raw"}},
 };
 
 void gb_op_add_base64_find(GbOpContext *ctx, GbSiteList *out)
@@ -46,6 +32,6 @@ void gb_op_add_base64_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_base64_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_base64_templates, sizeof gb_add_base64_templates / sizeof *gb_add_base64_templates, "AddBase64",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_base64_templates,
+                        sizeof gb_add_base64_templates / sizeof *gb_add_base64_templates, "AddBase64", err);
 }

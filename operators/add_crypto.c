@@ -14,9 +14,7 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_crypto_templates[] = {
-    {"{0}.generate_key()",
-     {{"cryptography.fernet", "Fernet", {"Fernet", "FernetCipher"}}},
-     {NULL}},
+    {"{0}.generate_key()", {{"cryptography.fernet", "Fernet", {"Fernet", "FernetCipher"}}}, {NULL}},
     {"{v} = {0}.generate_key()\n{0}({v})",
      {{"cryptography.fernet", "Fernet", {"Fernet", "FernetCipher"}}},
      {"secret_key"}},
@@ -41,6 +39,6 @@ void gb_op_add_crypto_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_crypto_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_crypto_templates, sizeof gb_add_crypto_templates / sizeof *gb_add_crypto_templates, "AddCrypto",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_crypto_templates,
+                        sizeof gb_add_crypto_templates / sizeof *gb_add_crypto_templates, "AddCrypto", err);
 }

@@ -14,24 +14,12 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_datetime_templates[] = {
-    {"{0}.datetime.now()",
-     {{"datetime", NULL, {"datetime", "dt"}}},
-     {NULL}},
-    {"{0}.date.today()",
-     {{"datetime", NULL, {"datetime", "dt"}}},
-     {NULL}},
-    {"{0}.timedelta(days={k}, hours={h})",
-     {{"datetime", NULL, {"datetime", "dt"}}},
-     {NULL}},
-    {"{v} = {0}.datetime({Y}, {M}, {D})\n{v}.isoformat()",
-     {{"datetime", NULL, {"datetime", "dt"}}},
-     {"moment"}},
-    {"{v} = {0}.datetime.now()\n{v}.strftime(\"%Y-%m-%d\")",
-     {{"datetime", NULL, {"datetime", "dt"}}},
-     {"now"}},
-    {"{0}.date({Y}, {M}, {D}).weekday()",
-     {{"datetime", NULL, {"datetime", "dt"}}},
-     {NULL}},
+    {"{0}.datetime.now()", {{"datetime", NULL, {"datetime", "dt"}}}, {NULL}},
+    {"{0}.date.today()", {{"datetime", NULL, {"datetime", "dt"}}}, {NULL}},
+    {"{0}.timedelta(days={k}, hours={h})", {{"datetime", NULL, {"datetime", "dt"}}}, {NULL}},
+    {"{v} = {0}.datetime({Y}, {M}, {D})\n{v}.isoformat()", {{"datetime", NULL, {"datetime", "dt"}}}, {"moment"}},
+    {"{v} = {0}.datetime.now()\n{v}.strftime(\"%Y-%m-%d\")", {{"datetime", NULL, {"datetime", "dt"}}}, {"now"}},
+    {"{0}.date({Y}, {M}, {D}).weekday()", {{"datetime", NULL, {"datetime", "dt"}}}, {NULL}},
     {"{v} = {0}.datetime.now()\n{w} = {0}.datetime.now() - {v}\n{w}.total_seconds()",
      {{"datetime", NULL, {"datetime", "dt"}}},
      {"started", "elapsed"}},
@@ -44,6 +32,6 @@ void gb_op_add_datetime_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_datetime_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_datetime_templates, sizeof gb_add_datetime_templates / sizeof *gb_add_datetime_templates, "AddDatetime",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_datetime_templates,
+                        sizeof gb_add_datetime_templates / sizeof *gb_add_datetime_templates, "AddDatetime", err);
 }

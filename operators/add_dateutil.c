@@ -13,18 +13,10 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_dateutil_templates[] = {
-    {"{0}(\"{Y}-{M2}-{D2} {H2}:{I2}\")",
-     {{"dateutil.parser", "parse", {"parse", "parse_date"}}},
-     {NULL}},
-    {"{0}.isoparse(\"{Y}-{M2}-{D2}T{H2}:{I2}:00\")",
-     {{"dateutil", "parser", {"parser", "date_parser"}}},
-     {NULL}},
-    {"{0}(months=+{k}, days={k2})",
-     {{"dateutil.relativedelta", "relativedelta", {"relativedelta"}}},
-     {NULL}},
-    {"{0}({Y})",
-     {{"dateutil.easter", "easter", {"easter", "easter_date"}}},
-     {NULL}},
+    {"{0}(\"{Y}-{M2}-{D2} {H2}:{I2}\")", {{"dateutil.parser", "parse", {"parse", "parse_date"}}}, {NULL}},
+    {"{0}.isoparse(\"{Y}-{M2}-{D2}T{H2}:{I2}:00\")", {{"dateutil", "parser", {"parser", "date_parser"}}}, {NULL}},
+    {"{0}(months=+{k}, days={k2})", {{"dateutil.relativedelta", "relativedelta", {"relativedelta"}}}, {NULL}},
+    {"{0}({Y})", {{"dateutil.easter", "easter", {"easter", "easter_date"}}}, {NULL}},
     {"{v} = {0}(\"{Y}-{M2}-{D2}\")\n{v}.isoformat()",
      {{"dateutil.parser", "parse", {"parse", "parse_date"}}},
      {"parsed"}},
@@ -40,6 +32,6 @@ void gb_op_add_dateutil_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_dateutil_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_dateutil_templates, sizeof gb_add_dateutil_templates / sizeof *gb_add_dateutil_templates, "AddDateutil",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_dateutil_templates,
+                        sizeof gb_add_dateutil_templates / sizeof *gb_add_dateutil_templates, "AddDateutil", err);
 }

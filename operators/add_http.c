@@ -13,21 +13,13 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_http_templates[] = {
-    {"{0}(\"{host}\", {p})",
-     {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
-     {NULL}},
-    {"{0}(\"{host}\", port={p}, timeout={k})",
-     {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
-     {NULL}},
+    {"{0}(\"{host}\", {p})", {{"http.client", "HTTPConnection", {"HTTPConnection"}}}, {NULL}},
+    {"{0}(\"{host}\", port={p}, timeout={k})", {{"http.client", "HTTPConnection", {"HTTPConnection"}}}, {NULL}},
     {"{v} = {0}(\"{host}\", {p}, timeout={k})\n{v}.close()",
      {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
      {"connection"}},
-    {"{0}.HTTPConnection(\"{host}\")",
-     {{"http.client", NULL, {"http_client", "httplib"}}},
-     {NULL}},
-    {"{v} = {0}(\"{host}\")\n{v}.set_debuglevel(0)",
-     {{"http.client", "HTTPConnection", {"HTTPConnection"}}},
-     {"conn"}},
+    {"{0}.HTTPConnection(\"{host}\")", {{"http.client", NULL, {"http_client", "httplib"}}}, {NULL}},
+    {"{v} = {0}(\"{host}\")\n{v}.set_debuglevel(0)", {{"http.client", "HTTPConnection", {"HTTPConnection"}}}, {"conn"}},
 };
 
 void gb_op_add_http_find(GbOpContext *ctx, GbSiteList *out)
@@ -37,6 +29,6 @@ void gb_op_add_http_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_http_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_http_templates, sizeof gb_add_http_templates / sizeof *gb_add_http_templates, "AddHttp",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_http_templates,
+                        sizeof gb_add_http_templates / sizeof *gb_add_http_templates, "AddHttp", err);
 }

@@ -15,30 +15,14 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_scipy_templates[] = {
-    {"{0}({xs}, {ys})",
-     {{"scipy.stats", "ttest_ind", {"ttest_ind"}}},
-     {NULL}},
-    {"{0}({xs}, {ys})",
-     {{"scipy.stats", "pearsonr", {"pearsonr"}}},
-     {NULL}},
-    {"{0}({xs}, {ys})",
-     {{"scipy.stats", "spearmanr", {"spearmanr"}}},
-     {NULL}},
-    {"{0}({xs})",
-     {{"scipy.stats", "zscore", {"zscore"}}},
-     {NULL}},
-    {"{0}({n}, {r}, exact=True)",
-     {{"scipy.special", "comb", {"comb", "binomial"}}},
-     {NULL}},
-    {"{0}({pt}, {pt2})",
-     {{"scipy.spatial.distance", "euclidean", {"euclidean", "euclidean_distance"}}},
-     {NULL}},
-    {"{0}.sem({xs})",
-     {{"scipy", "stats", {"stats", "scipy_stats"}}},
-     {NULL}},
-    {"{v} = {0}({xs})\n{v}.tolist()",
-     {{"scipy.stats", "zscore", {"zscore"}}},
-     {"scores"}},
+    {"{0}({xs}, {ys})", {{"scipy.stats", "ttest_ind", {"ttest_ind"}}}, {NULL}},
+    {"{0}({xs}, {ys})", {{"scipy.stats", "pearsonr", {"pearsonr"}}}, {NULL}},
+    {"{0}({xs}, {ys})", {{"scipy.stats", "spearmanr", {"spearmanr"}}}, {NULL}},
+    {"{0}({xs})", {{"scipy.stats", "zscore", {"zscore"}}}, {NULL}},
+    {"{0}({n}, {r}, exact=True)", {{"scipy.special", "comb", {"comb", "binomial"}}}, {NULL}},
+    {"{0}({pt}, {pt2})", {{"scipy.spatial.distance", "euclidean", {"euclidean", "euclidean_distance"}}}, {NULL}},
+    {"{0}.sem({xs})", {{"scipy", "stats", {"stats", "scipy_stats"}}}, {NULL}},
+    {"{v} = {0}({xs})\n{v}.tolist()", {{"scipy.stats", "zscore", {"zscore"}}}, {"scores"}},
 };
 
 void gb_op_add_scipy_find(GbOpContext *ctx, GbSiteList *out)
@@ -48,6 +32,6 @@ void gb_op_add_scipy_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_scipy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_scipy_templates, sizeof gb_add_scipy_templates / sizeof *gb_add_scipy_templates, "AddScipy",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_scipy_templates,
+                        sizeof gb_add_scipy_templates / sizeof *gb_add_scipy_templates, "AddScipy", err);
 }

@@ -13,24 +13,14 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_sklearn_templates[] = {
-    {"{0}({ints}, random_state={k})",
-     {{"sklearn.utils", "shuffle", {"shuffle", "sk_shuffle"}}},
-     {NULL}},
-    {"{0}({ints}, random_state={k})",
-     {{"sklearn.utils", "resample", {"resample", "sk_resample"}}},
-     {NULL}},
+    {"{0}({ints}, random_state={k})", {{"sklearn.utils", "shuffle", {"shuffle", "sk_shuffle"}}}, {NULL}},
+    {"{0}({ints}, random_state={k})", {{"sklearn.utils", "resample", {"resample", "sk_resample"}}}, {NULL}},
     {"{0}().fit_transform([[{f1}], [{f2}], [{f3}]])",
      {{"sklearn.preprocessing", "MinMaxScaler", {"MinMaxScaler"}}},
      {NULL}},
-    {"{0}({bits}, {bits2})",
-     {{"sklearn.metrics", "accuracy_score", {"accuracy_score"}}},
-     {NULL}},
-    {"{0}([[{f1}, {f2}]])",
-     {{"sklearn.preprocessing", "normalize", {"normalize", "sk_normalize"}}},
-     {NULL}},
-    {"{0}({xs}, {ys})",
-     {{"sklearn.metrics", "mean_squared_error", {"mean_squared_error"}}},
-     {NULL}},
+    {"{0}({bits}, {bits2})", {{"sklearn.metrics", "accuracy_score", {"accuracy_score"}}}, {NULL}},
+    {"{0}([[{f1}, {f2}]])", {{"sklearn.preprocessing", "normalize", {"normalize", "sk_normalize"}}}, {NULL}},
+    {"{0}({xs}, {ys})", {{"sklearn.metrics", "mean_squared_error", {"mean_squared_error"}}}, {NULL}},
     {"{v} = {0}()\n{v}.fit([[{f1}], [{f2}], [{f3}]])",
      {{"sklearn.preprocessing", "StandardScaler", {"StandardScaler"}}},
      {"scaler"}},
@@ -43,6 +33,6 @@ void gb_op_add_sklearn_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_sklearn_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_sklearn_templates, sizeof gb_add_sklearn_templates / sizeof *gb_add_sklearn_templates, "AddSklearn",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_sklearn_templates,
+                        sizeof gb_add_sklearn_templates / sizeof *gb_add_sklearn_templates, "AddSklearn", err);
 }

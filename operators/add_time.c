@@ -12,30 +12,14 @@
 #include "src/api_call.h"
 
 static const GbApiTemplate gb_add_time_templates[] = {
-    {"{0}.time()",
-     {{"time", NULL, {"time", "clock"}}},
-     {NULL}},
-    {"{0}.perf_counter()",
-     {{"time", NULL, {"time", "clock"}}},
-     {NULL}},
-    {"{v} = {0}.localtime()\n{0}.strftime(\"%H:%M:%S\", {v})",
-     {{"time", NULL, {"time", "clock"}}},
-     {"moment"}},
-    {"{0}.monotonic()",
-     {{"time", NULL, {"time", "clock"}}},
-     {NULL}},
-    {"{0}.process_time()",
-     {{"time", NULL, {"time", "clock"}}},
-     {NULL}},
-    {"{0}.strftime(\"%Y-%m-%d\")",
-     {{"time", NULL, {"time", "clock"}}},
-     {NULL}},
-    {"{v} = {0}.gmtime({d})\n{0}.asctime({v})",
-     {{"time", NULL, {"time", "clock"}}},
-     {"stamp"}},
-    {"{0}.time_ns()",
-     {{"time", NULL, {"time", "clock"}}},
-     {NULL}},
+    {"{0}.time()", {{"time", NULL, {"time", "clock"}}}, {NULL}},
+    {"{0}.perf_counter()", {{"time", NULL, {"time", "clock"}}}, {NULL}},
+    {"{v} = {0}.localtime()\n{0}.strftime(\"%H:%M:%S\", {v})", {{"time", NULL, {"time", "clock"}}}, {"moment"}},
+    {"{0}.monotonic()", {{"time", NULL, {"time", "clock"}}}, {NULL}},
+    {"{0}.process_time()", {{"time", NULL, {"time", "clock"}}}, {NULL}},
+    {"{0}.strftime(\"%Y-%m-%d\")", {{"time", NULL, {"time", "clock"}}}, {NULL}},
+    {"{v} = {0}.gmtime({d})\n{0}.asctime({v})", {{"time", NULL, {"time", "clock"}}}, {"stamp"}},
+    {"{0}.time_ns()", {{"time", NULL, {"time", "clock"}}}, {NULL}},
 };
 
 void gb_op_add_time_find(GbOpContext *ctx, GbSiteList *out)
@@ -45,6 +29,6 @@ void gb_op_add_time_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_time_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    return gb_api_apply(ctx, site, rng, gb_add_time_templates, sizeof gb_add_time_templates / sizeof *gb_add_time_templates, "AddTime",
-                        err);
+    return gb_api_apply(ctx, site, rng, gb_add_time_templates,
+                        sizeof gb_add_time_templates / sizeof *gb_add_time_templates, "AddTime", err);
 }

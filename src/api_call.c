@@ -13,9 +13,9 @@ typedef struct {
     char *name;
     uint32_t start, end; /* the function_definition node */
     bool decorated;
-    char *class_name;    /* methods: the class (else NULL) */
-    GbNames calls;       /* names called in its own body (nested defs excluded) */
-    bool spread;         /* its calls were marked hot */
+    char *class_name; /* methods: the class (else NULL) */
+    GbNames calls;    /* names called in its own body (nested defs excluded) */
+    bool spread;      /* its calls were marked hot */
 } GbApiFunc;
 
 typedef struct {
@@ -28,7 +28,7 @@ typedef struct {
 typedef struct {
     GbApiHeat *heat;
     const char *src;
-    bool tests;            /* walking the test code: only hot calls count */
+    bool tests; /* walking the test code: only hot calls count */
     GbArray(uint32_t) callees;
 } GbApiWalk;
 
@@ -67,8 +67,10 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (ts_node_eq(k, body)) gb_api__walk(w, k, 0, me, cls, false);
-            else if (!ts_node_eq(k, name)) gb_api__walk(w, k, loop, func, cls, in_class);
+            if (ts_node_eq(k, body))
+                gb_api__walk(w, k, 0, me, cls, false);
+            else if (!ts_node_eq(k, name))
+                gb_api__walk(w, k, loop, func, cls, in_class);
         }
         return;
     }
@@ -78,8 +80,10 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (ts_node_eq(k, body)) gb_api__walk(w, k, loop, func, cname, true);
-            else if (!ts_node_eq(k, name)) gb_api__walk(w, k, loop, func, cls, in_class);
+            if (ts_node_eq(k, body))
+                gb_api__walk(w, k, loop, func, cname, true);
+            else if (!ts_node_eq(k, name))
+                gb_api__walk(w, k, loop, func, cls, in_class);
         }
         free(cname);
         return;
@@ -126,8 +130,10 @@ static bool gb_api__has_u32(const uint32_t *v, size_t n, uint32_t x)
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (v[mid] < x) lo = mid + 1;
-        else hi = mid;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < n && v[lo] == x;
 }
@@ -329,11 +335,11 @@ static char *gb_api__import(GbOpContext *ctx, GbEditSet *set, size_t m, const Gb
 
 /* ---- Templates ---- */
 
-static const char *const gb_api_words[] = {"alpha", "report", "token",  "payload", "session", "record",
+static const char *const gb_api_words[] = {"alpha",  "report", "token",  "payload", "session", "record",
                                            "status", "sample", "config", "message", "invoice", "profile",
                                            "ledger", "ticket", "signal", "archive"};
-static const char *const gb_api_hosts[] = {"example.com", "api.example.org", "localhost", "status.example.net",
-                                           "data.example.com", "service.local"};
+static const char *const gb_api_hosts[] = {"example.com",        "api.example.org",  "localhost",
+                                           "status.example.net", "data.example.com", "service.local"};
 static const unsigned gb_api_ports[] = {80, 8080, 8000, 5000, 8443, 3000};
 
 typedef struct {
@@ -366,7 +372,8 @@ static char *gb_api__value(const char *key, GbRng *rng, size_t len_xs)
     gb_str_append(&s, "");
     if (strcmp(key, "d") == 0) {
         unsigned n = 8 + gb_rng_bounded(rng, 5);
-        for (unsigned i = 0; i < n; i++) gb_str_appendf(&s, "%u", i == 0 ? 1 + gb_rng_bounded(rng, 9) : gb_rng_bounded(rng, 10));
+        for (unsigned i = 0; i < n; i++)
+            gb_str_appendf(&s, "%u", i == 0 ? 1 + gb_rng_bounded(rng, 9) : gb_rng_bounded(rng, 10));
     } else if (strcmp(key, "a") == 0) {
         gb_str_append(&s, gb_api_words[gb_rng_bounded(rng, sizeof gb_api_words / sizeof *gb_api_words)]);
     } else if (strcmp(key, "k") == 0 || strcmp(key, "k2") == 0) {
@@ -443,10 +450,14 @@ char *gb_api_fill(const char *code, const char *const *imports, const char *cons
         }
         char *key = gb_strndup(p + 1, (size_t)(close - p - 1));
         const char *value = NULL;
-        if (strcmp(key, "0") == 0) value = imports[0];
-        else if (strcmp(key, "1") == 0) value = imports[1];
-        else if (strcmp(key, "v") == 0) value = vars[0];
-        else if (strcmp(key, "w") == 0) value = vars[1];
+        if (strcmp(key, "0") == 0)
+            value = imports[0];
+        else if (strcmp(key, "1") == 0)
+            value = imports[1];
+        else if (strcmp(key, "v") == 0)
+            value = vars[0];
+        else if (strcmp(key, "w") == 0)
+            value = vars[1];
         for (size_t i = 0; i < slots.len && !value; i++)
             if (strcmp(slots.items[i].key, key) == 0) value = slots.items[i].value;
         if (!value) {
@@ -481,10 +492,9 @@ static bool gb_api__introspective(GbOpContext *ctx, size_t m, const GbScope *sco
     if (scope->dynamic) return true;
     const char *src = gb_op_ctx_source(ctx, m);
     for (uint32_t i = scope->start; i + 4 <= scope->end; i++)
-        if (strncmp(src + i, "dir(", 4) == 0 && (i == 0 || !(src[i - 1] == '_' || src[i - 1] == '.' ||
-                                                            (src[i - 1] >= 'a' && src[i - 1] <= 'z') ||
-                                                            (src[i - 1] >= 'A' && src[i - 1] <= 'Z') ||
-                                                            (src[i - 1] >= '0' && src[i - 1] <= '9'))))
+        if (strncmp(src + i, "dir(", 4) == 0 &&
+            (i == 0 || !(src[i - 1] == '_' || src[i - 1] == '.' || (src[i - 1] >= 'a' && src[i - 1] <= 'z') ||
+                         (src[i - 1] >= 'A' && src[i - 1] <= 'Z') || (src[i - 1] >= '0' && src[i - 1] <= '9'))))
             return true;
     return false;
 }
@@ -498,8 +508,8 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     bool ok = !ts_node_is_null(s) && gb_api__site_ok(ctx, site->module, s, &heat);
     gb_api__heat_destroy(&heat);
     if (!ok) {
-        gb_error_set(err, "%s: site %s is not a statement of a function body that runs a bounded number of times",
-                     op, site->key);
+        gb_error_set(err, "%s: site %s is not a statement of a function body that runs a bounded number of times", op,
+                     site->key);
         return false;
     }
     const GbScopes *sc = gb_op_ctx_scopes(ctx, site->module);

@@ -42,9 +42,9 @@
 #include "src/util.h"
 
 typedef struct {
-    const char *module;    /* "base64", "dateutil.parser" */
-    const char *attr;      /* NULL: `import module`; else `from module import attr` */
-    const char *names[3];  /* preferred bound names, best first (NULL-terminated; first NULL: default) */
+    const char *module;   /* "base64", "dateutil.parser" */
+    const char *attr;     /* NULL: `import module`; else `from module import attr` */
+    const char *names[3]; /* preferred bound names, best first (NULL-terminated; first NULL: default) */
 } GbApiImport;
 
 typedef struct {

@@ -292,9 +292,9 @@ static bool gb_nm__call_words(const char *callee, GbNameList *out)
     return false;
 }
 
-static const char *const gb_nm_verbs[] = {"get_",   "compute_", "calc_",  "calculate_", "make_",     "build_",
-                                          "find_",  "load_",    "read_",  "parse_",     "create_",   "fetch_",
-                                          "generate_", "to_",   "count_", "collect_",   "determine_", NULL};
+static const char *const gb_nm_verbs[] = {"get_",      "compute_", "calc_",  "calculate_", "make_",      "build_",
+                                          "find_",     "load_",    "read_",  "parse_",     "create_",    "fetch_",
+                                          "generate_", "to_",      "count_", "collect_",   "determine_", NULL};
 
 /* ---- Values ---- */
 
@@ -373,8 +373,10 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
         if (gb_nm__is(a, "identifier")) {
             char *t = gb_nm__text(a, src), *s = gb_nm__stem(t);
             char *one = s ? gb_nm__singular(s) : NULL;
-            if (one) gb_nm__addf(out, "%s_count", one);
-            else if (s) gb_nm__addf(out, "%s_length", s);
+            if (one)
+                gb_nm__addf(out, "%s_count", one);
+            else if (s)
+                gb_nm__addf(out, "%s_length", s);
             free(one);
             free(s);
             free(t);
@@ -385,10 +387,14 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
         gb_nm__is(gb_nm__first_arg(v), "identifier")) {
         char *t = gb_nm__text(gb_nm__first_arg(v), src), *s = gb_nm__stem(t);
         if (s) {
-            if (strcmp(callee, "sorted") == 0) gb_nm__addf(out, "sorted_%s", s);
-            else if (strcmp(callee, "reversed") == 0) gb_nm__addf(out, "reversed_%s", s);
-            else if (strcmp(callee, "set") == 0) gb_nm__addf(out, "unique_%s", s);
-            else gb_nm__addf(out, "%s_list", s);
+            if (strcmp(callee, "sorted") == 0)
+                gb_nm__addf(out, "sorted_%s", s);
+            else if (strcmp(callee, "reversed") == 0)
+                gb_nm__addf(out, "reversed_%s", s);
+            else if (strcmp(callee, "set") == 0)
+                gb_nm__addf(out, "unique_%s", s);
+            else
+                gb_nm__addf(out, "%s_list", s);
         }
         free(s);
         free(t);
@@ -506,8 +512,10 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, int depth)
         gb_nm__add_words(out, w);
     } else if (strcmp(t, "unary_operator") == 0) {
         TSNode a = gb_nm__field(v, "argument");
-        if (gb_nm__is(a, "integer") || gb_nm__is(a, "float")) gb_nm__value(src, a, out, depth + 1);
-        else gb_nm__add(out, "negated");
+        if (gb_nm__is(a, "integer") || gb_nm__is(a, "float"))
+            gb_nm__value(src, a, out, depth + 1);
+        else
+            gb_nm__add(out, "negated");
     } else if (strcmp(t, "parenthesized_expression") == 0 || strcmp(t, "await") == 0) {
         if (ts_node_named_child_count(v) > 0) gb_nm__value(src, ts_node_named_child(v, 0), out, depth + 1);
     }
@@ -541,8 +549,8 @@ static void gb_nm__iter(const char *src, TSNode it, GbNameList *out)
                 static const char *const w[] = {"index", "position", "step", "offset", NULL};
                 gb_nm__add_words(out, w);
             }
-        } else if (callee && (strcmp(callee, "enumerate") == 0 || strcmp(callee, "zip") == 0 ||
-                              strcmp(callee, "items") == 0)) {
+        } else if (callee &&
+                   (strcmp(callee, "enumerate") == 0 || strcmp(callee, "zip") == 0 || strcmp(callee, "items") == 0)) {
             static const char *const w[] = {"pair", "entry", "numbered_item", NULL};
             gb_nm__add_words(out, w);
         } else if (callee && strcmp(callee, "keys") == 0) {
@@ -620,8 +628,7 @@ static unsigned gb_nm__use(const char *src, TSNode id)
         cond = p;
         p = ts_node_parent(p);
     }
-    if (gb_nm__is(p, "while_statement") && ts_node_eq(gb_nm__field(p, "condition"), cond))
-        return GB_NM_USE_LOOP_GUARD;
+    if (gb_nm__is(p, "while_statement") && ts_node_eq(gb_nm__field(p, "condition"), cond)) return GB_NM_USE_LOOP_GUARD;
     if ((gb_nm__is(p, "if_statement") || gb_nm__is(p, "elif_clause")) && ts_node_eq(gb_nm__field(p, "condition"), cond))
         return GB_NM_USE_FLAG;
     if (gb_nm__is(p, "boolean_operator")) return GB_NM_USE_FLAG;
@@ -639,16 +646,23 @@ static unsigned gb_nm__use(const char *src, TSNode id)
         static const char *const li[] = {"append", "extend", "insert", "remove", "sort", "reverse", NULL};
         static const char *const se[] = {"add", "discard", "union", "intersection", NULL};
         static const char *const di[] = {"keys", "values", "items", "setdefault", "update", NULL};
-        static const char *const tx[] = {"split", "strip", "lower", "upper", "startswith", "endswith", "replace",
-                                         "isdigit", "isalpha", NULL};
+        static const char *const tx[] = {"split",    "strip",   "lower",   "upper",   "startswith",
+                                         "endswith", "replace", "isdigit", "isalpha", NULL};
         static const char *const co[] = {"request", "getresponse", "close", "connect", "set_debuglevel", NULL};
-        if (gb_nm__attr_in(a, q)) u = GB_NM_USE_QUEUE;
-        else if (gb_nm__attr_in(a, th)) u = GB_NM_USE_THREAD;
-        else if (gb_nm__attr_in(a, li)) u = GB_NM_USE_LIST;
-        else if (gb_nm__attr_in(a, se)) u = GB_NM_USE_SET;
-        else if (gb_nm__attr_in(a, di)) u = GB_NM_USE_DICT;
-        else if (gb_nm__attr_in(a, tx)) u = GB_NM_USE_TEXT;
-        else if (gb_nm__attr_in(a, co)) u = GB_NM_USE_CONNECTION;
+        if (gb_nm__attr_in(a, q))
+            u = GB_NM_USE_QUEUE;
+        else if (gb_nm__attr_in(a, th))
+            u = GB_NM_USE_THREAD;
+        else if (gb_nm__attr_in(a, li))
+            u = GB_NM_USE_LIST;
+        else if (gb_nm__attr_in(a, se))
+            u = GB_NM_USE_SET;
+        else if (gb_nm__attr_in(a, di))
+            u = GB_NM_USE_DICT;
+        else if (gb_nm__attr_in(a, tx))
+            u = GB_NM_USE_TEXT;
+        else if (gb_nm__attr_in(a, co))
+            u = GB_NM_USE_CONNECTION;
         free(a);
         return u;
     }
@@ -823,8 +837,8 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
         stmts++;
     }
     /* a decorator returns the function it defines */
-    bool returns_inner = b.nested_def && gb_nm__is(last, "return_statement") &&
-                         ts_node_named_child_count(last) == 1 && gb_nm__is(ts_node_named_child(last, 0), "identifier");
+    bool returns_inner = b.nested_def && gb_nm__is(last, "return_statement") && ts_node_named_child_count(last) == 1 &&
+                         gb_nm__is(ts_node_named_child(last, 0), "identifier");
     if (returns_inner) {
         static const char *const w[] = {"wrap", "decorate", "with_wrapper", "wrap_call", NULL};
         gb_nm__add_words(out, w);
@@ -1060,7 +1074,8 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
         const char *src = gb_op_ctx_source(ctx, sp->module);
         TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, sp->module));
         TSNode id = gb_nm__ident(root, sp->start, sp->end);
-        if (sp->kind == GB_SPOT_IMPORT_AS) id = ts_node_named_child(ts_node_descendant_for_byte_range(root, sp->start, sp->end), 0);
+        if (sp->kind == GB_SPOT_IMPORT_AS)
+            id = ts_node_named_child(ts_node_descendant_for_byte_range(root, sp->start, sp->end), 0);
         if (ts_node_is_null(id)) continue;
         TSNode p = ts_node_parent(id);
         switch (sp->flag) {
@@ -1069,8 +1084,10 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
             break;
         case GB_NAME_AUG: {
             TSNode r = gb_nm__field(p, "right");
-            if (gb_nm__is(r, "integer")) uses |= GB_NM_USE_COUNTER;
-            else uses |= GB_NM_USE_ACCUMULATE;
+            if (gb_nm__is(r, "integer"))
+                uses |= GB_NM_USE_COUNTER;
+            else
+                uses |= GB_NM_USE_ACCUMULATE;
             break;
         }
         case GB_NAME_ASSIGN:
@@ -1136,10 +1153,13 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
     gb_nm__use_words(uses, boolean, &uses_first);
     /* A name a person chose (no digits, not a one- or two-letter name) says most about the
      * value: its synonyms and variants come first; machine names are named by context. */
-    bool meaningful = gb_naming_is_natural(plan->name) && strlen(plan->name) > 2 && !gb_program_is_synthetic(ctx->prog, plan->name);
+    bool meaningful =
+        gb_naming_is_natural(plan->name) && strlen(plan->name) > 2 && !gb_program_is_synthetic(ctx->prog, plan->name);
     GbNameList own = {0};
-    if (is_def) gb_nm__function_variants(plan->name, &own);
-    else gb_nm__variable_variants(plan->name, &own);
+    if (is_def)
+        gb_nm__function_variants(plan->name, &own);
+    else
+        gb_nm__variable_variants(plan->name, &own);
     if (meaningful)
         for (size_t i = 0; i < own.len; i++) gb_nm__add(out, own.items[i]);
     /* What a literal is depends on how it is used; what a call returns does not. */
@@ -1153,8 +1173,8 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
     gb_name_list_destroy(&uses_first);
 }
 
-static const char *const gb_nm_prefixes[] = {"inner", "outer", "extra", "other", "spare", "next",
-                                             "local", "second", "third", "fourth", "final", "backup", NULL};
+static const char *const gb_nm_prefixes[] = {"inner",  "outer", "extra",  "other", "spare",  "next", "local",
+                                             "second", "third", "fourth", "final", "backup", NULL};
 static const char *const gb_nm_suffixes[] = {"alt", "again", "copy", "more", "too", "also", NULL};
 
 char *gb_naming_pick(GbOpContext *ctx, const GbNameList *candidates, const GbNames *avoid)
@@ -1193,8 +1213,10 @@ char *gb_naming_choose(GbOpContext *ctx, const GbRenamePlan *plan, GbRng *rng)
             gb_array_push(&avail, c);
         }
     char *pick = NULL;
-    if (avail.len) pick = gb_strdup(avail.items[gb_rng_bounded(rng, (uint32_t)avail.len)]);
-    else pick = gb_naming_pick(ctx, &cands, NULL);
+    if (avail.len)
+        pick = gb_strdup(avail.items[gb_rng_bounded(rng, (uint32_t)avail.len)]);
+    else
+        pick = gb_naming_pick(ctx, &cands, NULL);
     char *name = gb_op_ctx_fresh_name(ctx, pick ? pick : "value");
     free(pick);
     gb_name_list_destroy(&avail);
@@ -1334,7 +1356,8 @@ static void gb_nm__reply_pairs(json_t *j, GbNameList *olds, GbNameList *news)
         }
         const char *k;
         json_t *v;
-        json_object_foreach(j, k, v) {
+        json_object_foreach(j, k, v)
+        {
             if (!json_is_string(v)) continue;
             gb_array_push(olds, gb_strdup(k));
             gb_array_push(news, gb_strdup(json_string_value(v)));
@@ -1344,7 +1367,8 @@ static void gb_nm__reply_pairs(json_t *j, GbNameList *olds, GbNameList *news)
         static const char *const new_keys[] = {"new", "name", "variable name", "new_name", "to", NULL};
         size_t i;
         json_t *v;
-        json_array_foreach(j, i, v) {
+        json_array_foreach(j, i, v)
+        {
             if (!json_is_object(v)) continue;
             const char *o = gb_nm__str_member(v, old_keys), *n = gb_nm__str_member(v, new_keys);
             if (!o || !n) continue;
@@ -1443,9 +1467,12 @@ static void gb_nm__llm(GbNmRun *run, const GbNamingConfig *cfg, char **llm_error
     for (size_t i = 0; i < olds.len; i++) {
         const char *o = olds.items[i], *n = news.items[i];
         const char *why = NULL;
-        if (!gb_names_has(&wanted, o)) why = "not a synthetic name of the program";
-        else if (strcmp(o, n) == 0) why = "unchanged";
-        else why = gb_nm__refusal(ctx, n);
+        if (!gb_names_has(&wanted, o))
+            why = "not a synthetic name of the program";
+        else if (strcmp(o, n) == 0)
+            why = "unchanged";
+        else
+            why = gb_nm__refusal(ctx, n);
         if (!why) {
             /* the first variable with this name (the others keep theirs for the built-in step) */
             GbNmVars now = {0};

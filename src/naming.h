@@ -37,14 +37,14 @@
 
 /* Where natural names come from. */
 typedef struct {
-    const char *url;          /* base URL of an OpenAI-compatible server; NULL or "": built-in names */
-    const char *model;        /* model name sent in the request (NULL: "default") */
-    const char *api_key;      /* NULL or "": no Authorization header (commands read GENEBENCH_API_KEY) */
-    long connect_timeout_ms;  /* <= 0: 5000 */
-    long timeout_ms;          /* whole request; <= 0: 60000 */
-    int max_retries;          /* < 0: 2 (429/5xx/timeouts, with back-off) */
-    long retry_base_ms;       /* < 0: 500 */
-    long seed;                /* sent to the model (< 0: not sent) */
+    const char *url;         /* base URL of an OpenAI-compatible server; NULL or "": built-in names */
+    const char *model;       /* model name sent in the request (NULL: "default") */
+    const char *api_key;     /* NULL or "": no Authorization header (commands read GENEBENCH_API_KEY) */
+    long connect_timeout_ms; /* <= 0: 5000 */
+    long timeout_ms;         /* whole request; <= 0: 60000 */
+    int max_retries;         /* < 0: 2 (429/5xx/timeouts, with back-off) */
+    long retry_base_ms;      /* < 0: 500 */
+    long seed;               /* sent to the model (< 0: not sent) */
 } GbNamingConfig;
 
 /* url, model and api_key NULL; the numeric fields at their defaults (the values above). */

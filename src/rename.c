@@ -18,9 +18,9 @@ typedef enum { GB_RN_CALLEE_IDENT, GB_RN_CALLEE_ATTR, GB_RN_CALLEE_OTHER } GbRnC
 
 typedef struct {
     GbRnCalleeKind kind;
-    GbRnRange callee;   /* IDENT: the identifier; ATTR: the attribute name */
-    GbRnRange object;   /* ATTR with an identifier object: that identifier (else 0,0) */
-    bool splat;         /* has a **mapping argument */
+    GbRnRange callee;      /* IDENT: the identifier; ATTR: the attribute name */
+    GbRnRange object;      /* ATTR with an identifier object: that identifier (else 0,0) */
+    bool splat;            /* has a **mapping argument */
     GbArray(GbRnRange) kw; /* keyword-argument names */
 } GbRnCall;
 
@@ -29,17 +29,17 @@ typedef struct {
     const char *src;
     TSNode root;
     const GbScopes *sc;
-    GbOccurrences occ;           /* sorted by start */
+    GbOccurrences occ; /* sorted by start */
     GbArray(GbRnCall) calls;
-    GbArray(uint32_t) callees;   /* starts of identifier callees, sorted */
-    GbArray(GbRnRange) fstr_eq;  /* f-string fields with `=` */
-    GbArray(TSNode) imports;     /* import and import-from statements (any depth) */
-    GbNames strings;             /* contents of plain string literals */
-    bool dynamic;                /* eval/exec/globals()/... or getattr with a computed name */
-    bool introspect;             /* inspect, __code__, __annotations__, ... */
-    bool names_shown;            /* .__name__ / .__qualname__ */
+    GbArray(uint32_t) callees;  /* starts of identifier callees, sorted */
+    GbArray(GbRnRange) fstr_eq; /* f-string fields with `=` */
+    GbArray(TSNode) imports;    /* import and import-from statements (any depth) */
+    GbNames strings;            /* contents of plain string literals */
+    bool dynamic;               /* eval/exec/globals()/... or getattr with a computed name */
+    bool introspect;            /* inspect, __code__, __annotations__, ... */
+    bool names_shown;           /* .__name__ / .__qualname__ */
     bool star_import;
-    char *modname;               /* owned: importable name ("main", "pkg.helpers") */
+    char *modname; /* owned: importable name ("main", "pkg.helpers") */
 } GbRnModule;
 
 struct GbRenamer {
@@ -115,9 +115,9 @@ static void gb_rn__string(TSNode n, const char *src, GbNames *out)
 
 static const char *const gb_rn_dynamic_calls[] = {"__import__", "dir", "eval", "exec", "globals", "locals", "vars"};
 static const char *const gb_rn_attr_calls[] = {"delattr", "getattr", "hasattr", "setattr"};
-static const char *const gb_rn_introspect[] = {"__annotations__", "__code__",    "__kwdefaults__", "__signature__",
-                                               "co_varnames",     "getargspec",  "getfullargspec", "inspect",
-                                               "signature"};
+static const char *const gb_rn_introspect[] = {"__annotations__", "__code__",    "__kwdefaults__",
+                                               "__signature__",   "co_varnames", "getargspec",
+                                               "getfullargspec",  "inspect",     "signature"};
 
 static bool gb_rn__in(const char *src, TSNode n, const char *const *list, size_t count)
 {
@@ -134,8 +134,10 @@ static long gb_rn__occ_at(const GbRnModule *mod, uint32_t pos)
     size_t lo = 0, hi = mod->occ.len;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (mod->occ.items[mid].start < pos) lo = mid + 1;
-        else hi = mid;
+        if (mod->occ.items[mid].start < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < mod->occ.len && mod->occ.items[lo].start == pos ? (long)lo : -1;
 }
@@ -337,8 +339,10 @@ static bool gb_rn__is_callee(const GbRnModule *mod, uint32_t pos)
     size_t lo = 0, hi = mod->callees.len;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (mod->callees.items[mid] < pos) lo = mid + 1;
-        else hi = mid;
+        if (mod->callees.items[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < mod->callees.len && mod->callees.items[lo] == pos;
 }
@@ -422,14 +426,19 @@ static bool gb_rn__collect(GbRenamer *r, size_t m, int def, const char *name, ui
 /* ---- Functions and their call sites ---- */
 
 typedef struct {
-    bool tracked;  /* a plain def whose every binding and use we know */
-    bool escapes;  /* referred to other than by a direct call */
+    bool tracked; /* a plain def whose every binding and use we know */
+    bool escapes; /* referred to other than by a direct call */
     size_t module;
-    int scope;     /* scope holding its name */
+    int scope; /* scope holding its name */
     const char *name;
     /* other modules: the name the function is imported under there (module-level binding), and
      * the local names of `import <module>` */
-    GbArray(struct GbRnAlias { size_t module; int scope; char *name; bool is_module; }) aliases;
+    GbArray(struct GbRnAlias {
+        size_t module;
+        int scope;
+        char *name;
+        bool is_module;
+    }) aliases;
 } GbRnFunc;
 
 static void gb_rn__func_destroy(GbRnFunc *f)
@@ -479,8 +488,8 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                     uint32_t c = ts_node_named_child_count(mname);
                     TSNode dn = c > 1 ? ts_node_named_child(mname, c - 1) : (TSNode){0};
                     if (ts_node_is_null(dn) || !gb_rn__is(dn, "dotted_name") || gb_node_text_eq(dn, src, last)) {
-                        gb_error_set(why, "a relative import in %s may import %s",
-                                     r->ctx->prog->modules.items[o].path, name);
+                        gb_error_set(why, "a relative import in %s may import %s", r->ctx->prog->modules.items[o].path,
+                                     name);
                         return false;
                     }
                     continue;
@@ -518,8 +527,7 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                         int bindings, defs;
                         if (!gb_rn__collect(r, o, scope, name, is, plan, &bindings, &defs, why)) return false;
                         if (bindings != 1) {
-                            gb_error_set(why, "%s rebinds the imported %s", r->ctx->prog->modules.items[o].path,
-                                         name);
+                            gb_error_set(why, "%s rebinds the imported %s", r->ctx->prog->modules.items[o].path, name);
                             return false;
                         }
                     }
@@ -535,12 +543,11 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                     TSNode imported = gb_rn__is(it, "aliased_import") ? gb_rn__field(it, "name") : it;
                     if (!gb_rn__is(imported, "dotted_name") || !gb_node_text_eq(imported, src, mn)) continue;
                     if (strchr(mn, '.')) {
-                        gb_error_set(why, "%s imports the package module %s", r->ctx->prog->modules.items[o].path,
-                                     mn);
+                        gb_error_set(why, "%s imports the package module %s", r->ctx->prog->modules.items[o].path, mn);
                         return false;
                     }
-                    TSNode bound = gb_rn__is(it, "aliased_import") ? gb_rn__field(it, "alias")
-                                                                   : ts_node_named_child(imported, 0);
+                    TSNode bound =
+                        gb_rn__is(it, "aliased_import") ? gb_rn__field(it, "alias") : ts_node_named_child(imported, 0);
                     int scope = gb_rn__occ_scope(mod, ts_node_start_byte(bound));
                     char *local = gb_node_text(bound, src);
                     if (scope < 0) {
@@ -604,8 +611,8 @@ static bool gb_rn__func(GbRenamer *r, size_t m, int d, GbRnFunc *f, GbError *why
     gb_rename_plan_init(&uses);
     GbError ignore;
     int bindings, defs;
-    bool ok = gb_rn__collect(r, m, f->scope, f->name, UINT32_MAX, &uses, &bindings, &defs, &ignore) &&
-              bindings == 1 && defs == 1;
+    bool ok = gb_rn__collect(r, m, f->scope, f->name, UINT32_MAX, &uses, &bindings, &defs, &ignore) && bindings == 1 &&
+              defs == 1;
     if (ok && f->scope == 0) ok = gb_rn__cross_module(r, m, f->name, NULL, f, &ignore);
     if (ok) {
         f->tracked = true;

@@ -50,8 +50,8 @@ typedef struct {
 typedef struct {
     size_t module; /* the variable */
     int scope;
-    char *name;    /* owned */
-    bool is_param; /* a parameter of a function or lambda */
+    char *name;                  /* owned */
+    bool is_param;               /* a parameter of a function or lambda */
     GbArray(GbRenameSpot) spots; /* sorted by module and position, no duplicates */
 } GbRenamePlan;
 

@@ -46,8 +46,8 @@ static const char *const synthetic_names[] = {"parse_1", "add_1",   "pending_1",
 
 /* The built-in names of synthetic_prog, in the order they are given (module, then scope,
  * then name). */
-#define BUILTIN_JSON                                                                                     \
-    "{\"add_1\":\"add_values\",\"parse_1\":\"dateutil_parse\",\"attempt_2\":\"attempt\",\"limit_3\":\"limit\"," \
+#define BUILTIN_JSON                                                                                                   \
+    "{\"add_1\":\"add_values\",\"parse_1\":\"dateutil_parse\",\"attempt_2\":\"attempt\",\"limit_3\":\"limit\","        \
     "\"pending_1\":\"ready\",\"price_2\":\"price_value\",\"queue_4\":\"results\",\"thread_5\":\"worker\"}"
 
 typedef struct {
@@ -229,10 +229,11 @@ static void test_llm_invalid_names_are_refused_one_by_one(void **state)
     /* keyword, digits, existing name, builtin, pinned, duplicate, not an identifier, unknown
      * key: refused; the two good names are applied; the rest get built-in names */
     assert_true(gb_test_server_control(
-        &f->server, "{\"mode\":\"normal\",\"reply\":\"{\\\"add_1\\\": \\\"class\\\", \\\"pending_1\\\": \\\"flag2\\\", "
-                    "\\\"attempt_2\\\": \\\"total\\\", \\\"price_2\\\": \\\"len\\\", \\\"limit_3\\\": \\\"secret\\\", "
-                    "\\\"queue_4\\\": \\\"outbox\\\", \\\"thread_5\\\": \\\"outbox\\\", \\\"parse_1\\\": \\\"date-parse\\\", "
-                    "\\\"nosuch\\\": \\\"whatever\\\", \\\"attempt_2 \\\": \\\"x\\\"}\"}"));
+        &f->server,
+        "{\"mode\":\"normal\",\"reply\":\"{\\\"add_1\\\": \\\"class\\\", \\\"pending_1\\\": \\\"flag2\\\", "
+        "\\\"attempt_2\\\": \\\"total\\\", \\\"price_2\\\": \\\"len\\\", \\\"limit_3\\\": \\\"secret\\\", "
+        "\\\"queue_4\\\": \\\"outbox\\\", \\\"thread_5\\\": \\\"outbox\\\", \\\"parse_1\\\": \\\"date-parse\\\", "
+        "\\\"nosuch\\\": \\\"whatever\\\", \\\"attempt_2 \\\": \\\"x\\\"}\"}"));
     NamingEnv e;
     nenv_open(&e, "secret");
     char *json = NULL, *err = NULL;

@@ -9,17 +9,20 @@
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))
 
-static const GbOperatorId api_ops[] = {GB_OP_A1, GB_OP_A2, GB_OP_A3, GB_OP_A4,
-                                       GB_OP_A5, GB_OP_A6, GB_OP_A7, GB_OP_A8};
+static const GbOperatorId api_ops[] = {GB_OP_A1, GB_OP_A2, GB_OP_A3, GB_OP_A4, GB_OP_A5, GB_OP_A6, GB_OP_A7, GB_OP_A8};
 
 static void py_literal(GbStr *out, const char *src)
 {
     gb_str_append(out, "\"");
     for (const char *p = src; *p; p++) {
-        if (*p == '\\' || *p == '"') gb_str_appendf(out, "\\%c", *p);
-        else if (*p == '\n') gb_str_append(out, "\\n");
-        else if (*p == '\t') gb_str_append(out, "\\t");
-        else gb_str_append_n(out, p, 1);
+        if (*p == '\\' || *p == '"')
+            gb_str_appendf(out, "\\%c", *p);
+        else if (*p == '\n')
+            gb_str_append(out, "\\n");
+        else if (*p == '\t')
+            gb_str_append(out, "\\t");
+        else
+            gb_str_append_n(out, p, 1);
     }
     gb_str_append(out, "\"");
 }
@@ -48,13 +51,16 @@ static const struct {
     GbOperatorId op;
     const char *import, *inserted;
 } before_after[] = {
-    {GB_OP_A1, "import base64\n", "    payload = base64.standard_b64encode(\"alpha\".encode())\n    base64.standard_b64decode(payload)\n"},
+    {GB_OP_A1, "import base64\n",
+     "    payload = base64.standard_b64encode(\"alpha\".encode())\n    base64.standard_b64decode(payload)\n"},
     {GB_OP_A2, "from cryptography.fernet import Fernet\n", "    Fernet.generate_key()\n"},
     {GB_OP_A3, "import datetime\n", "    moment = datetime.datetime(2019, 7, 8)\n    moment.isoformat()\n"},
     {GB_OP_A4, "from dateutil.parser import parse\n", "    parse(\"2019-07-08 05:19\")\n"},
-    {GB_OP_A5, "from http.client import HTTPConnection\n", "    connection = HTTPConnection(\"example.com\", 80, timeout=9)\n    connection.close()\n"},
+    {GB_OP_A5, "from http.client import HTTPConnection\n",
+     "    connection = HTTPConnection(\"example.com\", 80, timeout=9)\n    connection.close()\n"},
     {GB_OP_A6, "from scipy.special import comb\n", "    comb(5, 3, exact=True)\n"},
-    {GB_OP_A7, "from sklearn.metrics import accuracy_score\n", "    accuracy_score([0, 0, 1, 1, 1, 0], [0, 0, 1, 1, 0, 0])\n"},
+    {GB_OP_A7, "from sklearn.metrics import accuracy_score\n",
+     "    accuracy_score([0, 0, 1, 1, 1, 0], [0, 0, 1, 1, 0, 0])\n"},
     {GB_OP_A8, "import time\n", "    time.process_time()\n"},
 };
 
@@ -133,7 +139,8 @@ static void test_imports_are_placed_reused_and_aliased(void **state)
     /* an existing leading import is reused; one that something rebinds is not */
     op_env_open(&e, "import time\n\n\ndef f():\n    x = 1\n    return x\n", NULL, NULL);
     apply_template(&e, time_template, "x = 1");
-    assert_string_equal(op_env_src(&e), "import time\n\n\ndef f():\n    time.perf_counter()\n    x = 1\n    return x\n");
+    assert_string_equal(op_env_src(&e),
+                        "import time\n\n\ndef f():\n    time.perf_counter()\n    x = 1\n    return x\n");
     op_env_close(&e);
     op_env_open(&e, "import time\n\n\ndef f():\n    x = 1\n    return x\n\n\ntime = 3\n", NULL, NULL);
     apply_template(&e, time_template, "x = 1");
@@ -144,83 +151,86 @@ static void test_imports_are_placed_reused_and_aliased(void **state)
 
 /* ---- sites ---- */
 
-static const char *const refusal_prog = "\"\"\"Module doc.\"\"\"\n"
-                                        "import functools\n"
-                                        "LIMIT = 3\n"
-                                        "\n"
-                                        "\n"
-                                        "class Shape:\n"
-                                        "    sides = 4\n"
-                                        "\n"
-                                        "    def __init__(self, n):\n"
-                                        "        self.n = n\n"
-                                        "\n"
-                                        "    def __eq__(self, other):\n"
-                                        "        same = self.n == other.n\n"
-                                        "        return same\n"
-                                        "\n"
-                                        "    def area(self):\n"
-                                        "        \"\"\"Area.\"\"\"\n"
-                                        "        side = self.n\n"
-                                        "        return side * side\n"
-                                        "\n"
-                                        "\n"
-                                        "def per_item(x):\n"
-                                        "    doubled = x * 2\n"
-                                        "    return doubled\n"
-                                        "\n"
-                                        "\n"
-                                        "def key_of(x):\n"
-                                        "    negated = -x\n"
-                                        "    return negated\n"
-                                        "\n"
-                                        "\n"
-                                        "def fact(n):\n"
-                                        "    smaller = n - 1\n"
-                                        "    return 1 if n <= 1 else n * fact(smaller)\n"
-                                        "\n"
-                                        "\n"
-                                        "@functools.lru_cache(maxsize=None)\n"
-                                        "def cached(n):\n"
-                                        "    squared = n * n\n"
-                                        "    return squared\n"
-                                        "\n"
-                                        "\n"
-                                        "def called_by_hot(x):\n"
-                                        "    tripled = x * 3\n"
-                                        "    return tripled\n"
-                                        "\n"
-                                        "\n"
-                                        "def run(items):\n"
-                                        "    out = []\n"
-                                        "    for item in items:\n"
-                                        "        out.append(per_item(item))\n"
-                                        "    if out: out.sort()\n"
-                                        "    ranked = sorted(items, key=key_of)\n"
-                                        "    while len(out) > LIMIT:\n"
-                                        "        out.pop()\n"
-                                        "    return out, ranked, fact(4), cached(3), [called_by_hot(i) for i in items]\n"
-                                        "\n"
-                                        "\n"
-                                        "print(run([3, 1, 2, 5, 4]), Shape(2).area(), Shape(1) == Shape(1))\n";
+static const char *const refusal_prog =
+    "\"\"\"Module doc.\"\"\"\n"
+    "import functools\n"
+    "LIMIT = 3\n"
+    "\n"
+    "\n"
+    "class Shape:\n"
+    "    sides = 4\n"
+    "\n"
+    "    def __init__(self, n):\n"
+    "        self.n = n\n"
+    "\n"
+    "    def __eq__(self, other):\n"
+    "        same = self.n == other.n\n"
+    "        return same\n"
+    "\n"
+    "    def area(self):\n"
+    "        \"\"\"Area.\"\"\"\n"
+    "        side = self.n\n"
+    "        return side * side\n"
+    "\n"
+    "\n"
+    "def per_item(x):\n"
+    "    doubled = x * 2\n"
+    "    return doubled\n"
+    "\n"
+    "\n"
+    "def key_of(x):\n"
+    "    negated = -x\n"
+    "    return negated\n"
+    "\n"
+    "\n"
+    "def fact(n):\n"
+    "    smaller = n - 1\n"
+    "    return 1 if n <= 1 else n * fact(smaller)\n"
+    "\n"
+    "\n"
+    "@functools.lru_cache(maxsize=None)\n"
+    "def cached(n):\n"
+    "    squared = n * n\n"
+    "    return squared\n"
+    "\n"
+    "\n"
+    "def called_by_hot(x):\n"
+    "    tripled = x * 3\n"
+    "    return tripled\n"
+    "\n"
+    "\n"
+    "def run(items):\n"
+    "    out = []\n"
+    "    for item in items:\n"
+    "        out.append(per_item(item))\n"
+    "    if out: out.sort()\n"
+    "    ranked = sorted(items, key=key_of)\n"
+    "    while len(out) > LIMIT:\n"
+    "        out.pop()\n"
+    "    return out, ranked, fact(4), cached(3), [called_by_hot(i) for i in items]\n"
+    "\n"
+    "\n"
+    "print(run([3, 1, 2, 5, 4]), Shape(2).area(), Shape(1) == Shape(1))\n";
 
 static void test_sites_refused(void **state)
 {
     (void)state;
-    const char *listed[] = {"out = []", "for item in items", "ranked = sorted", "return out, ranked", "side = self.n",
-                            "return side * side", "self.n = n"};
+    const char *listed[] = {"out = []",      "for item in items",  "ranked = sorted", "return out, ranked",
+                            "side = self.n", "return side * side", "self.n = n"};
     const char *refused[] = {
-        "\"\"\"Module doc",  "import functools", "LIMIT = 3", "sides = 4", "\"\"\"Area",   /* module, class, docstrings */
-        "out.append",        "out.pop",          "out.sort",                               /* loops, shared line */
-        "doubled = x * 2",   "negated = -x",     "smaller = n - 1", "squared = n * n",     /* hot functions */
-        "tripled = x * 3",   "same = self.n",    "print(run",                              /* comprehension, dunder */
+        "\"\"\"Module doc", "import functools", "LIMIT = 3",       "sides = 4",
+        "\"\"\"Area",                                                                 /* module, class, docstrings */
+        "out.append",       "out.pop",          "out.sort",                           /* loops, shared line */
+        "doubled = x * 2",  "negated = -x",     "smaller = n - 1", "squared = n * n", /* hot functions */
+        "tripled = x * 3",  "same = self.n",    "print(run",                          /* comprehension, dunder */
     };
     for (size_t k = 0; k < N_OF(api_ops); k++) {
         OpEnv e;
         op_env_open(&e, refusal_prog, NULL, NULL);
         op_env_find(&e, api_ops[k]);
         for (size_t i = 0; i < N_OF(listed); i++)
-            if (op_env_site(&e, listed[i]) < 0) fail_msg("%s: '%s' should be a site", gb_operator(api_ops[k])->name, listed[i]);
+            if (op_env_site(&e, listed[i]) < 0)
+                fail_msg("%s: '%s' should be a site", gb_operator(api_ops[k])->name, listed[i]);
         for (size_t i = 0; i < N_OF(refused); i++)
             if (op_env_site(&e, refused[i]) >= 0)
                 fail_msg("%s: '%s' must not be a site", gb_operator(api_ops[k])->name, refused[i]);
@@ -237,8 +247,9 @@ static void test_tests_calling_in_loops_make_the_entry_point_hot(void **state)
     op_env_find(&e, GB_OP_A6);
     assert_true(op_env_site(&e, "half = n") >= 0);
     op_env_close(&e);
-    op_env_open(&e, src, "solve",
-                "def check(candidate):\n    for i in range(1000):\n        assert candidate(2 * i) == i\n\ncheck(solve)\n");
+    op_env_open(
+        &e, src, "solve",
+        "def check(candidate):\n    for i in range(1000):\n        assert candidate(2 * i) == i\n\ncheck(solve)\n");
     op_env_find(&e, GB_OP_A6);
     assert_true(op_env_site(&e, "half = n") < 0);
     op_env_close(&e);

@@ -57,7 +57,7 @@ typedef struct {
     const char *src;
     const char *scope_marker; /* the scope holding the variable: where this text is ("" = module) */
     const char *name, *new_name;
-    const char *want;         /* expected main module */
+    const char *want; /* expected main module */
 } RenameCase;
 
 static const RenameCase rename_cases[] = {
@@ -180,8 +180,7 @@ static void test_rename_before_after(void **state)
         env_open(&e, c->src, NULL, NULL, NULL, NULL);
         int scope = *c->scope_marker ? scope_at(&e, c->scope_marker) : 0;
         GbError err = {{0}};
-        if (!gb_rename_variable(&e.ctx, 0, scope, c->name, c->new_name, &err))
-            fail_msg("%s: %s", c->what, err.msg);
+        if (!gb_rename_variable(&e.ctx, 0, scope, c->name, c->new_name, &err)) fail_msg("%s: %s", c->what, err.msg);
         if (strcmp(op_env_src(&e), c->want) != 0) fail_msg("%s: got:\n%s\nwant:\n%s", c->what, op_env_src(&e), c->want);
         op_env_close(&e);
     }
@@ -228,28 +227,27 @@ typedef struct {
 static const RefusalCase refusal_cases[] = {
     {"a method parameter passed by keyword through an attribute",
      "class K:\n    def m(self, size):\n        return size\n\n\nK().m(size=3)\n", "return size", "size", NULL},
-    {"a parameter of a function called with **kwargs",
-     "def f(a):\n    return a\n\n\nopts = {'a': 1}\nf(**opts)\n", "return a", "a", NULL},
-    {"a parameter of a function passed around and called by keyword",
-     "def f(a):\n    return a\n\n\ng = f\ng(a=1)\n", "return a", "a", NULL},
+    {"a parameter of a function called with **kwargs", "def f(a):\n    return a\n\n\nopts = {'a': 1}\nf(**opts)\n",
+     "return a", "a", NULL},
+    {"a parameter of a function passed around and called by keyword", "def f(a):\n    return a\n\n\ng = f\ng(a=1)\n",
+     "return a", "a", NULL},
     {"a parameter of a function given to functools.partial with that keyword",
      "import functools\n\n\ndef f(a, b):\n    return a - b\n\n\nh = functools.partial(f, b=1)\n", "return a", "b",
      NULL},
-    {"a parameter of a pinned function",
-     "def entry(text):\n    return text.upper()\n", "return text", "text", "entry"},
+    {"a parameter of a pinned function", "def entry(text):\n    return text.upper()\n", "return text", "text", "entry"},
     {"a pinned variable", "def f():\n    result = 1\n    return result\n", "result = 1", "result", "result"},
     {"eval in the module", "def f():\n    x = 1\n    return eval('x + 1')\n", "x = 1", "x", NULL},
     {"locals() in the module", "def f():\n    x = 1\n    return locals()\n", "x = 1", "x", NULL},
-    {"getattr with a computed name", "import sys\n\n\ndef f(n):\n    k = 2\n    return getattr(sys, n) + k\n",
-     "k = 2", "k", NULL},
+    {"getattr with a computed name", "import sys\n\n\ndef f(n):\n    k = 2\n    return getattr(sys, n) + k\n", "k = 2",
+     "k", NULL},
     {"a self-documenting f-string field", "def f():\n    x = 1\n    return f'{x=}'\n", "x = 1", "x", NULL},
     {"a class attribute", "class K:\n    size = 3\n    other = size + 1\n", "size = 3", "size", NULL},
-    {"a string spells the module-level name", "__all__ = ['helper']\n\n\ndef helper():\n    return 1\n", "",
-     "helper", NULL},
+    {"a string spells the module-level name", "__all__ = ['helper']\n\n\ndef helper():\n    return 1\n", "", "helper",
+     NULL},
     {"a class body rebinds and reads the name", "x = 1\n\n\nclass K:\n    x = x + 1\n", "", "x", NULL},
     {"a star import", "from os.path import *\n\n\ndef f():\n    y = 1\n    return y\n", "y = 1", "y", NULL},
-    {"a function name when the program reads __name__",
-     "def f():\n    return 1\n\n\nprint(f.__name__)\n", "", "f", NULL},
+    {"a function name when the program reads __name__", "def f():\n    return 1\n\n\nprint(f.__name__)\n", "", "f",
+     NULL},
     {"a dunder name", "def f():\n    __x = 1\n    return __x\n", "__x = 1", "__x", NULL},
 };
 
@@ -265,7 +263,8 @@ static void test_rename_refusals(void **state)
         GbRenamePlan plan;
         gb_rename_plan_init(&plan);
         GbError why = {{0}};
-        if (gb_renamer_plan(r, 0, scope, c->name, &plan, &why)) fail_msg("%s: renaming %s was allowed", c->what, c->name);
+        if (gb_renamer_plan(r, 0, scope, c->name, &plan, &why))
+            fail_msg("%s: renaming %s was allowed", c->what, c->name);
         assert_true(why.msg[0] != '\0');
         assert_int_equal(plan.spots.len, 0);
         gb_rename_plan_destroy(&plan);
@@ -300,8 +299,8 @@ static void test_rename_new_names_never_shadow(void **state)
              NULL, "entry", "assert entry() == 3\n");
     /* builtins, keywords, names of the program (variables, modules, attributes), names of the
      * tests, dunders and non-identifiers are refused */
-    const char *bad[] = {"len", "print", "list", "class", "None", "_", "size", "os", "sep", "count", "entry",
-                         "assert", "__size", "2fast", "x-y", ""};
+    const char *bad[] = {"len", "print", "list",  "class",  "None",   "_",     "size", "os",
+                         "sep", "count", "entry", "assert", "__size", "2fast", "x-y",  ""};
     for (size_t i = 0; i < N_OF(bad); i++)
         if (gb_rename_name_ok(&e.ctx, bad[i])) fail_msg("'%s' was accepted as a new name", bad[i]);
     assert_true(gb_rename_name_ok(&e.ctx, "length"));
@@ -373,9 +372,9 @@ static void test_n1_sites(void **state)
     OpEnv e;
     env_open(&e, n1_prog, NULL, NULL, NULL, NULL);
     op_env_find(&e, GB_OP_N1);
-    const char *listed[][2] = {{"def scaled", "factor"}, {"def scaled", "product"}, {"def stats", "values"},
-                               {"def stats", "digits"},  {"def stats", "total"},    {"def stats", "v"},
-                               {"def stats", "squares"}, {"[w * w", "w"}};
+    const char *listed[][2] = {
+        {"def scaled", "factor"}, {"def scaled", "product"}, {"def stats", "values"},  {"def stats", "digits"},
+        {"def stats", "total"},   {"def stats", "v"},        {"def stats", "squares"}, {"[w * w", "w"}};
     for (size_t i = 0; i < N_OF(listed); i++)
         if (site_named(&e, listed[i][0], listed[i][1]) < 0) fail_msg("N1 should list %s", listed[i][1]);
     /* self, class attributes, globals (also when declared global in a function), imports,
@@ -613,8 +612,10 @@ static void test_n1_is_deterministic(void **state)
         env_open(&e, n1_prog, NULL, NULL, NULL, NULL);
         apply_named(&e, GB_OP_N1, "def stats", "total", 9);
         apply_named(&e, GB_OP_N1, "def scaled", "factor", 9);
-        if (!first) first = gb_strdup(op_env_src(&e));
-        else assert_string_equal(first, op_env_src(&e));
+        if (!first)
+            first = gb_strdup(op_env_src(&e));
+        else
+            assert_string_equal(first, op_env_src(&e));
         op_env_close(&e);
     }
     free(first);
