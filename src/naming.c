@@ -29,35 +29,42 @@ void gb_name_list_destroy(GbNameList *l)
 
 bool gb_naming_is_natural(const char *name)
 {
-    for (const char *p = name; *p; p++)
-        if (isdigit((unsigned char)*p)) return false;
-    return *name != '\0';
+    size_t n = strlen(name);
+    return n > 0 && !isdigit((unsigned char)name[n - 1]);
+}
+
+bool gb_naming_is_numbered(const char *name)
+{
+    size_t n = strlen(name);
+    size_t k = n;
+    while (k > 0 && isdigit((unsigned char)name[k - 1])) k--;
+    return k < n && k > 1 && name[k - 1] == '_';
 }
 
 /* ---- Words ---- */
 
-/* A lower-case snake_case stem of an identifier without digits ("newFunc0_3" -> "new_func"),
- * or NULL when nothing is left. Owned. */
+/* A lower-case snake_case stem of an identifier without a digit suffix ("newFunc0_3" ->
+ * "new_func", "attempt_2" -> "attempt"; inner digits stay: "base64_codec"), or NULL when
+ * nothing is left. Owned. */
 static char *gb_nm__stem(const char *s)
 {
+    size_t len = strlen(s);
+    while (len > 0 && (isdigit((unsigned char)s[len - 1]) || s[len - 1] == '_')) len--;
     GbStr out;
     gb_str_init(&out);
     gb_str_append(&out, "");
-    for (const char *p = s; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (isdigit(c)) {
-            if (out.len && out.data[out.len - 1] != '_') gb_str_append(&out, "_");
-            continue;
-        }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
         if (isupper(c)) {
-            if (p > s && (islower((unsigned char)p[-1]) || isdigit((unsigned char)p[-1])) && out.len &&
+            if (i > 0 && (islower((unsigned char)s[i - 1]) || isdigit((unsigned char)s[i - 1])) && out.len &&
                 out.data[out.len - 1] != '_')
                 gb_str_append(&out, "_");
             char lc = (char)tolower(c);
             gb_str_append_n(&out, &lc, 1);
         } else if (isalnum(c) || c == '_') {
             if (c == '_' && (out.len == 0 || out.data[out.len - 1] == '_')) continue;
-            gb_str_append_n(&out, p, 1);
+            if (isdigit(c) && out.len == 0) continue; /* an identifier cannot start with one */
+            gb_str_append_n(&out, s + i, 1);
         }
     }
     while (out.len && out.data[out.len - 1] == '_') out.data[--out.len] = '\0';
@@ -66,6 +73,16 @@ static char *gb_nm__stem(const char *s)
         return NULL;
     }
     return gb_str_take(&out);
+}
+
+/* Append an already clean candidate (identifier, no digit suffix) unless present. */
+static void gb_nm__add_raw(GbNameList *out, const char *name)
+{
+    if (!name || !gb_naming_is_natural(name)) return;
+    for (size_t i = 0; i < out->len; i++)
+        if (strcmp(out->items[i], name) == 0) return;
+    char *c = gb_strdup(name);
+    gb_array_push(out, c);
 }
 
 /* Append a candidate: cleaned of digits and repeated underscores; duplicates dropped. */
@@ -609,6 +626,7 @@ enum {
     GB_NM_USE_ACCUMULATE = 1u << 11,
     GB_NM_USE_CONNECTION = 1u << 12,
     GB_NM_USE_LOOP_CHECK = 1u << 13,
+    GB_NM_USE_GUARD_VALUE = 1u << 14,
 };
 
 static bool gb_nm__attr_in(const char *attr, const char *const *list)
@@ -622,21 +640,22 @@ static unsigned gb_nm__use(const char *src, TSNode id)
 {
     TSNode p = ts_node_parent(id);
     if (ts_node_is_null(p)) return 0;
-    /* `not x` tests x like `x` does */
-    TSNode cond = id;
-    if (gb_nm__is(p, "not_operator")) {
-        cond = p;
-        p = ts_node_parent(p);
+    /* Climb the condition expression the name is part of. */
+    TSNode top = id;
+    TSNode up = p;
+    while (gb_nm__is(up, "not_operator") || gb_nm__is(up, "comparison_operator") || gb_nm__is(up, "boolean_operator") ||
+           gb_nm__is(up, "binary_operator") || gb_nm__is(up, "parenthesized_expression")) {
+        top = up;
+        up = ts_node_parent(up);
     }
-    if (gb_nm__is(p, "while_statement") && ts_node_eq(gb_nm__field(p, "condition"), cond)) return GB_NM_USE_LOOP_GUARD;
-    if ((gb_nm__is(p, "if_statement") || gb_nm__is(p, "elif_clause")) && ts_node_eq(gb_nm__field(p, "condition"), cond))
-        return GB_NM_USE_FLAG;
+    bool bare = ts_node_eq(top, id) || (gb_nm__is(top, "not_operator") && ts_node_eq(ts_node_parent(id), top));
+    if (gb_nm__is(up, "while_statement") && ts_node_eq(gb_nm__field(up, "condition"), top))
+        return bare ? GB_NM_USE_LOOP_GUARD : GB_NM_USE_LOOP_CHECK;
+    if ((gb_nm__is(up, "if_statement") || gb_nm__is(up, "elif_clause")) &&
+        ts_node_eq(gb_nm__field(up, "condition"), top))
+        return bare ? GB_NM_USE_FLAG : GB_NM_USE_GUARD_VALUE;
     if (gb_nm__is(p, "boolean_operator")) return GB_NM_USE_FLAG;
-    if (gb_nm__is(p, "comparison_operator")) {
-        TSNode gp = ts_node_parent(p);
-        if (gb_nm__is(gp, "while_statement")) return GB_NM_USE_LIMIT | GB_NM_USE_LOOP_CHECK;
-        return GB_NM_USE_LIMIT;
-    }
+    if (gb_nm__is(p, "comparison_operator")) return GB_NM_USE_LIMIT;
     if (gb_nm__is(p, "subscript") && ts_node_eq(gb_nm__field(p, "value"), id)) return GB_NM_USE_SEQUENCE;
     if (gb_nm__is(p, "attribute") && ts_node_eq(gb_nm__field(p, "object"), id)) {
         char *a = gb_nm__text(gb_nm__field(p, "attribute"), src);
@@ -687,8 +706,15 @@ static void gb_nm__use_words(unsigned uses, bool boolean, GbNameList *out)
         static const char *const w2[] = {"remaining", "budget", "steps_left", NULL};
         gb_nm__add_words(out, boolean ? w : w2);
     }
-    if (uses & GB_NM_USE_LOOP_CHECK) {
-        static const char *const w[] = {"limit", "stop_at", "bound", NULL};
+    if ((uses & GB_NM_USE_LOOP_CHECK) && (uses & GB_NM_USE_COUNTER)) {
+        static const char *const w[] = {"passes", "rounds", "loop_count", "steps", NULL};
+        gb_nm__add_words(out, w);
+    } else if (uses & GB_NM_USE_LOOP_CHECK) {
+        static const char *const w[] = {"stage", "phase", "state_marker", NULL};
+        gb_nm__add_words(out, w);
+    }
+    if (uses & GB_NM_USE_GUARD_VALUE) {
+        static const char *const w[] = {"threshold", "cutoff", "bound", "level", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_FLAG) {
@@ -1100,7 +1126,8 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
                 const char *t = ts_node_is_null(picked) ? "" : ts_node_type(picked);
                 if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) boolean = true;
                 if (boolean || strcmp(t, "integer") == 0 || strcmp(t, "float") == 0 || strcmp(t, "string") == 0 ||
-                    strcmp(t, "none") == 0 || strcmp(t, "unary_operator") == 0)
+                    strcmp(t, "none") == 0 || strcmp(t, "unary_operator") == 0 || strcmp(t, "list") == 0 ||
+                    strcmp(t, "tuple") == 0)
                     literal = true;
                 gb_nm__value(src, v, &value, 0);
             } else if ((gb_nm__is(p, "for_statement") || gb_nm__is(p, "for_in_clause")) &&
@@ -1154,21 +1181,21 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
     /* A name a person chose (no digits, not a one- or two-letter name) says most about the
      * value: its synonyms and variants come first; machine names are named by context. */
     bool meaningful =
-        gb_naming_is_natural(plan->name) && strlen(plan->name) > 2 && !gb_program_is_synthetic(ctx->prog, plan->name);
+        !gb_naming_is_numbered(plan->name) && strlen(plan->name) > 2 && !gb_program_is_synthetic(ctx->prog, plan->name);
     GbNameList own = {0};
     if (is_def)
         gb_nm__function_variants(plan->name, &own);
     else
         gb_nm__variable_variants(plan->name, &own);
     if (meaningful)
-        for (size_t i = 0; i < own.len; i++) gb_nm__add(out, own.items[i]);
+        for (size_t i = 0; i < own.len; i++) gb_nm__add_raw(out, own.items[i]);
     /* What a literal is depends on how it is used; what a call returns does not. */
     GbNameList *a = literal ? &uses_first : &value, *b = literal ? &value : &uses_first;
-    for (size_t i = 0; i < a->len; i++) gb_nm__add(out, a->items[i]);
-    for (size_t i = 0; i < b->len; i++) gb_nm__add(out, b->items[i]);
-    for (size_t i = 0; i < own.len; i++) gb_nm__add(out, own.items[i]);
+    for (size_t i = 0; i < a->len; i++) gb_nm__add_raw(out, a->items[i]);
+    for (size_t i = 0; i < b->len; i++) gb_nm__add_raw(out, b->items[i]);
+    for (size_t i = 0; i < own.len; i++) gb_nm__add_raw(out, own.items[i]);
     gb_name_list_destroy(&own);
-    if (out->len == 0) gb_nm__add(out, is_def ? "helper" : "value");
+    if (out->len == 0) gb_nm__add_raw(out, is_def ? "helper" : "value");
     gb_name_list_destroy(&value);
     gb_name_list_destroy(&uses_first);
 }
@@ -1285,7 +1312,7 @@ static void gb_nm__builtin(GbNmRun *run)
         GbNmVar *v = NULL;
         char *key = NULL;
         for (size_t i = 0; i < vars.len && !v; i++) {
-            if (gb_naming_is_natural(vars.items[i].name)) continue;
+            if (!gb_naming_is_numbered(vars.items[i].name)) continue;
             char *k = gb_asprintf("%zu:%d:%s", vars.items[i].module, vars.items[i].scope, vars.items[i].name);
             if (gb_names_has(&skip, k)) {
                 free(k);
@@ -1392,7 +1419,7 @@ static const char *gb_nm__refusal(GbOpContext *ctx, const char *name)
     if (!gb_nm__ident_syntax(name)) return "not an identifier";
     if (gb_python_is_keyword(name)) return "a keyword";
     if (gb_python_is_builtin(name)) return "a builtin";
-    if (!gb_naming_is_natural(name)) return "has digits";
+    if (!gb_naming_is_natural(name)) return "a digit suffix";
     if (strncmp(name, "__", 2) == 0) return "a dunder name";
     if (gb_op_ctx_is_pinned(ctx, name)) return "pinned by the tests";
     if (!gb_rename_name_ok(ctx, name)) return "already used";
@@ -1421,15 +1448,16 @@ static void gb_nm__llm(GbNmRun *run, const GbNamingConfig *cfg, char **llm_error
     char *code = gb_program_concat(ctx->prog);
     GbStr user;
     gb_str_init(&user);
-    gb_str_appendf(&user,
-                   "The following Python program contains machine-generated identifiers: %s.\n"
-                   "Propose a natural, human-readable name for each of them that says what the value holds or "
-                   "what the function does. Rules: Python identifiers in snake_case, no digits, not a keyword or "
-                   "builtin, not a name the program already uses, all different. The program's behaviour must not "
-                   "change.\n"
-                   "Reply with only a JSON object that maps each listed identifier to its new name, for example "
-                   "{\"%s\": \"new_name\"}.\n\nProgram:\n```python\n%s%s```\n",
-                   list.data, wanted.items[0], code, (*code && code[strlen(code) - 1] != '\n') ? "\n" : "");
+    gb_str_appendf(
+        &user,
+        "The following Python program contains machine-generated identifiers: %s.\n"
+        "Propose a natural, human-readable name for each of them that says what the value holds or "
+        "what the function does. Rules: Python identifiers in snake_case, no digit suffixes, not a keyword or "
+        "builtin, not a name the program already uses, all different. The program's behaviour must not "
+        "change.\n"
+        "Reply with only a JSON object that maps each listed identifier to its new name, for example "
+        "{\"%s\": \"new_name\"}.\n\nProgram:\n```python\n%s%s```\n",
+        list.data, wanted.items[0], code, (*code && code[strlen(code) - 1] != '\n') ? "\n" : "");
     free(code);
     gb_str_destroy(&list);
 

@@ -8,14 +8,14 @@
  *   - With an endpoint (GbNamingConfig.url): one OpenAI-compatible chat completion
  *     (POST {url}/v1/chat/completions, src/http.h) gets the program and the list of synthetic
  *     names and must answer a JSON object {"old": "new", ...}. Every proposal is validated:
- *     identifier syntax, no keyword or builtin, no digits, not pinned, no clash with any name
+ *     identifier syntax, no keyword or builtin, no digit suffix, not pinned, no clash with any name
  *     of the program or the tests, no duplicate, no dunder. Valid ones are applied.
  *   - Without an endpoint, or for what the model could not name (connection refused, HTTP
  *     errors, malformed JSON, prose, invalid names), a built-in vocabulary derives names from
  *     context: what is bound to the name (a copy of `price` -> price_value, a queue -> results,
  *     a thread -> worker, a literal True tested by a while loop -> ready, a loop over range(1)
- *     -> attempt) and how it is used. The built-in step renames the synthetic names that are
- *     not natural (they contain digits, as fresh names get `_1`, `_2`, ... suffixes); clashes
+ *     -> attempt) and how it is used. The built-in step renames the synthetic names that end
+ *     with `_<digits>` (the suffix fresh names get on a collision; `base64` stays); clashes
  *     are resolved with words (inner_, outer_, extra_, ...), never with digits.
  *
  * Every rename goes through src/rename.h (scope-aware, all modules, keyword call sites): a
@@ -68,8 +68,12 @@ char *gb_naming_pick(GbOpContext *ctx, const GbNameList *candidates, const GbNam
  * handed out through gb_op_ctx_fresh_name, so it is reserved and recorded as synthetic. Owned. */
 char *gb_naming_choose(GbOpContext *ctx, const GbRenamePlan *plan, GbRng *rng);
 
-/* True when name looks like a natural identifier: no digits. */
+/* True when name has no digit suffix (does not end with a digit): what every new name must
+ * satisfy. */
 bool gb_naming_is_natural(const char *name);
+/* True when name ends with `_<digits>`, the suffix gb_op_ctx_fresh_name adds on a collision:
+ * the synthetic names the built-in step renames. */
+bool gb_naming_is_numbered(const char *name);
 
 /* Give the synthetic names of prog natural names, in place (see above). arg points to a
  * GbNamingConfig (NULL: built-in). Returns true when something was renamed; then

@@ -47,7 +47,7 @@ static const char *const synthetic_names[] = {"parse_1", "add_1",   "pending_1",
 /* The built-in names of synthetic_prog, in the order they are given (module, then scope,
  * then name). */
 #define BUILTIN_JSON                                                                                                   \
-    "{\"add_1\":\"add_values\",\"parse_1\":\"dateutil_parse\",\"attempt_2\":\"attempt\",\"limit_3\":\"limit\","        \
+    "{\"add_1\":\"add_values\",\"parse_1\":\"dateutil_parse\",\"attempt_2\":\"attempt\",\"limit_3\":\"threshold\","    \
     "\"pending_1\":\"ready\",\"price_2\":\"price_value\",\"queue_4\":\"results\",\"thread_5\":\"worker\"}"
 
 typedef struct {
@@ -242,7 +242,7 @@ static void test_llm_invalid_names_are_refused_one_by_one(void **state)
     assert_string_equal(mode, "llm");
     assert_non_null(err);
     assert_non_null(strstr(err, "add_1 -> class (a keyword)"));
-    assert_non_null(strstr(err, "pending_1 -> flag2 (has digits)"));
+    assert_non_null(strstr(err, "pending_1 -> flag2 (a digit suffix)"));
     assert_non_null(strstr(err, "attempt_2 -> total (already used)"));
     assert_non_null(strstr(err, "price_2 -> len (a builtin)"));
     assert_non_null(strstr(err, "limit_3 -> secret (pinned by the tests)"));
