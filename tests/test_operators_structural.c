@@ -123,7 +123,7 @@ static void test_s1_wraps_statement_in_one_iteration_loop(void **state)
     expect_applied(GB_OP_S1, loop_prog, "for x in xs", 3,
                    "def f(xs):\n"
                    "    total = 0\n"
-                   "    for repeat in range(1):\n"
+                   "    for _repeat in range(1):\n"
                    "        for x in xs:\n"
                    "            total += x\n"
                    "    return total\n");
