@@ -1,6 +1,7 @@
 #include "nsga2/evolve.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,12 +87,13 @@ static void gb_individual_destroy(GbIndividual *ind)
     gb_array_free(&ind->tried);
 }
 
-static bool gb_evolve__tried(const GbIndividual *ind, int op, const char *key)
+/* Tried pairs are stored as one byte op+1 (never NUL) followed by the site key. */
+static bool gb_evolve__was_tried(const GbIndividual *ind, int op, const char *key)
 {
     size_t kl = strlen(key);
     for (size_t i = 0; i < ind->tried.len; i++) {
         const char *t = ind->tried.items[i];
-        if ((unsigned char)t[0] == (unsigned char)op && strlen(t + 1) == kl && memcmp(t + 1, key, kl) == 0)
+        if ((unsigned char)t[0] == (unsigned char)(op + 1) && strlen(t + 1) == kl && memcmp(t + 1, key, kl) == 0)
             return true;
     }
     return false;
@@ -101,16 +103,9 @@ static void gb_evolve__mark_tried(GbIndividual *ind, int op, const char *key)
 {
     size_t kl = strlen(key);
     char *t = gb_malloc(kl + 2);
-    t[0] = (char)(op + 1); /* never NUL */
+    t[0] = (char)(op + 1);
     memcpy(t + 1, key, kl + 1);
     gb_array_push(&ind->tried, t);
-    t[0] = (char)op == 0 ? (char)1 : t[0];
-    /* store op+1 so that op 0 is representable; gb_evolve__tried compares op+1 */
-}
-
-static bool gb_evolve__was_tried(const GbIndividual *ind, int op, const char *key)
-{
-    return gb_evolve__tried(ind, op + 1, key);
 }
 
 static uint64_t gb_evolve__task_key(const GbTask *task, size_t index)
@@ -334,6 +329,7 @@ static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const 
     gb_json_number(&s, (double)res->stats.validated);
     gb_str_append(&s, "}");
 
+    if (run->error) snprintf(res->error, sizeof res->error, "%s", run->error);
     gb_task_copy(&res->out, run->task);
     if (run->pop.len > 0) gb_program_to_task(&run->pop.items[pick].prog, &res->out);
     GbStr o;

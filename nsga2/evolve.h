@@ -86,6 +86,7 @@ typedef struct {
     GbTask out; /* the output task: hardened program + "original" and "genebench" fields */
     double rc_before, rr_before, rc_after, rr_after;
     bool interrupted;
+    char error[512]; /* why the task failed (status ORIGINAL_FAILS / ERROR), else empty */
     GbEvolveStats stats;
     double time_s;
 } GbEvolveResult;
