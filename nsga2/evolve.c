@@ -253,6 +253,29 @@ static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const 
         }
         gb_str_append(&s, "]");
         gb_array_free(&chain);
+        /* The pick's edit history, so positions in the original can be mapped forward
+         * (inject-bugs): each edit replaced [start, old_end) of the module's text at that
+         * moment with text ending at new_end. */
+        gb_json_key(&s, "edits", &first);
+        gb_str_append(&s, "[");
+        for (size_t e = 0; e < best->prog.history.len; e++) {
+            const GbApplied *h = &best->prog.history.items[e];
+            bool f3 = true;
+            if (e) gb_str_append(&s, ",");
+            gb_str_append(&s, "{");
+            gb_json_key(&s, "op", &f3);
+            gb_json_string(&s, h->op);
+            gb_json_key(&s, "module", &f3);
+            gb_json_string(&s, h->module);
+            gb_json_key(&s, "start", &f3);
+            gb_json_number(&s, (double)h->start);
+            gb_json_key(&s, "old_end", &f3);
+            gb_json_number(&s, (double)h->old_end);
+            gb_json_key(&s, "new_end", &f3);
+            gb_json_number(&s, (double)h->new_end);
+            gb_str_append(&s, "}");
+        }
+        gb_str_append(&s, "]");
         gb_json_key(&s, "front", &first);
         gb_str_append(&s, "[");
         for (size_t k = 0; k < nfront; k++) {

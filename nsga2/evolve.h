@@ -14,6 +14,10 @@
  *     "after":  {"rc": x, "rr": y, "metrics": {...}},
  *     "operators": [{"op": "S1", "name": "AddNestedFor", "site": "<key>", "rc_delta": d}, ...]
  *                  (the pick's applied operators in order; rc_delta = RC gain of that step),
+ *     "edits": [{"op": "AddNestedFor", "module": "main.py", "start": s, "old_end": e, "new_end": n}, ...]
+ *                  (the pick's edit history in application order: each edit replaced bytes
+ *                  [start, old_end) of the module's text at that moment with new text ending at
+ *                  new_end; a module an operator created appears as start = old_end = 0),
  *     "front": [{"rc": x, "rr": y, "operators": ["S1", ...], "source"?: "..."}] (final first front;
  *              "source" only with --keep-front),
  *     "gates": {"offered": n, "parse": n, "readability": n, "duplicate": n, "tests": n,
