@@ -173,7 +173,7 @@ static int cb__cmp_u64(const void *a, const void *b)
  * counts array (owned) goes to *out. */
 static size_t cb__count_keys(uint64_t *keys, size_t n, CbCount **out)
 {
-    qsort(keys, n, sizeof *keys, cb__cmp_u64);
+    if (n > 1) qsort(keys, n, sizeof *keys, cb__cmp_u64);
     CbCount *c = gb_malloc((n ? n : 1) * sizeof *c);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -945,7 +945,7 @@ static void cb__merge_loop(CbDfg *g, size_t from)
     g->edges.len = from;
     for (size_t k = 0; k < out.len; k++) {
         /* sorted(set(idxs)) */
-        qsort(ix.items[k].items, ix.items[k].len, sizeof(uint32_t), cb__cmp_u32);
+        if (ix.items[k].len > 1) qsort(ix.items[k].items, ix.items[k].len, sizeof(uint32_t), cb__cmp_u32);
         size_t m = 0;
         for (size_t t = 0; t < ix.items[k].len; t++)
             if (!m || ix.items[k].items[m - 1] != ix.items[k].items[t]) ix.items[k].items[m++] = ix.items[k].items[t];
@@ -1138,7 +1138,7 @@ static void cb__dfg(CbDfg *g, TSNode n, CbStates st, int depth)
                 if (l)
                     for (uint32_t t = 0; t < l->n; t++) gb_array_push(&tmp, l->v[t]);
             }
-            qsort(tmp.items, tmp.len, sizeof(uint32_t), cb__cmp_u32);
+            if (tmp.len > 1) qsort(tmp.items, tmp.len, sizeof(uint32_t), cb__cmp_u32);
             size_t m = 0;
             for (size_t t = 0; t < tmp.len; t++)
                 if (!m || tmp.items[m - 1] != tmp.items[t]) tmp.items[m++] = tmp.items[t];
@@ -1832,7 +1832,7 @@ size_t gb_codebleu_subtree_hashes(TSParser *parser, const char *code, bool exact
         return SIZE_MAX;
     }
     ts_tree_delete(tree);
-    qsort(keys.items, keys.len, sizeof(uint64_t), cb__cmp_u64);
+    if (keys.len > 1) qsort(keys.items, keys.len, sizeof(uint64_t), cb__cmp_u64);
     *out = keys.items ? keys.items : gb_malloc(1);
     return keys.len;
 }
