@@ -767,7 +767,7 @@ static const char gb_rep_tmpl_scatter[] =
     "{\"facet\": {\"field\": \"run\", \"type\": \"nominal\", \"title\": null, \"sort\": null,"
     "   \"header\": {\"labelFontSize\": 13, \"labelFontWeight\": \"bold\"}},"
     " \"columns\": 3,"
-    " \"spec\": {\"width\": 380, \"height\": 300, \"layer\": ["
+    " \"spec\": {\"width\": 330, \"height\": 280, \"layer\": ["
     "   {\"transform\": [{\"filter\": \"datum.kind === 'move'\"}],"
     "    \"mark\": {\"type\": \"rule\", \"color\": \"#c7c7c7\"},"
     "    \"encoding\": {\"x\": {\"field\": \"rc\", \"type\": \"quantitative\"},"
@@ -1635,11 +1635,11 @@ static const char gb_rep_css[] =
 static const char gb_rep_js[] =
     "(function(){\n"
     "'use strict';\n"
-    "var charts=document.querySelectorAll('script[data-chart]');\n"
+    "var charts=document.querySelectorAll('script[data-chart]'),done=[];\n"
     "for(var i=0;i<charts.length;i++){(function(el){\n"
     "  var id=el.getAttribute('data-chart'),target=document.getElementById(id);\n"
-    "  vegaEmbed(target,JSON.parse(el.textContent),{actions:false,renderer:'svg'}).catch(function(e){\n"
-    "    console.error('chart '+id+': '+e);target.textContent='This chart could not be drawn: '+e;});\n"
+    "  done.push(vegaEmbed(target,JSON.parse(el.textContent),{actions:false,renderer:'svg'}).catch(function(e){\n"
+    "    console.error('chart '+id+': '+e);target.textContent='This chart could not be drawn: '+e;}));\n"
     "})(charts[i]);}\n"
     "function key(td,num){var v=td.hasAttribute('data-v')?td.getAttribute('data-v'):td.textContent;\n"
     "  if(!num)return v.toLowerCase();var f=parseFloat(v);return isNaN(f)?null:f;}\n"
@@ -1655,9 +1655,11 @@ static const char gb_rep_js[] =
     "      if(x===y)return 0;if(x===null)return 1;if(y===null)return -1;return (x<y?-1:1)*(asc?1:-1);});\n"
     "    for(var r=0;r<rows.length;r++)body.appendChild(rows[r]);});})(ths[c],c);}\n"
     "})(tables[t]);}\n"
+    "/* Open a diff named in the address once the charts above it have their final size. */\n"
     "function openHash(){var id=decodeURIComponent(location.hash.slice(1));var d=id&&document.getElementById(id);\n"
     "  if(d&&d.tagName==='DETAILS'){d.open=true;d.scrollIntoView();}}\n"
-    "window.addEventListener('hashchange',openHash);openHash();\n"
+    "window.addEventListener('hashchange',openHash);\n"
+    "Promise.all(done).then(openHash);\n"
     "})();\n";
 
 /* Inline one script file; "</script" inside it would end the element early. */
