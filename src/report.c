@@ -699,8 +699,9 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
     bool any_t = false;
     for (size_t ti = 0; ti < r->thresholds.len; ti++) any_t |= r->thresholds.items[ti].loaded;
     if (!any_t) gb_str_append(out, "<p class=\"note\">No thresholds file could be read: thresholds are not drawn.</p>\n");
-    /* As many charts per line as fit a 1300-pixel page: each has one 34-pixel band per series. */
-    size_t width = nseries * 34, cell = width + 80, columns = 1300 / cell;
+    /* As many charts per line as fit a 1300-pixel page: each has one 34-pixel band per series
+     * (at least 100 pixels wide). */
+    size_t width = nseries * 34 < 100 ? 100 : nseries * 34, cell = width + 80, columns = 1300 / cell;
     columns = columns < 1 ? 1 : columns > 7 ? 7 : columns;
     for (int c = 0; c < 2; c++) {
         char kind = c == 0 ? 'C' : 'R';
@@ -829,7 +830,7 @@ static void gb_report__point(json_t *rows, const char *run, const char *task, co
 static void gb_report__panel_scatter(GbStr *out, GbReport *r)
 {
     json_t *rows = json_array();
-    size_t points = 0, fronts = 0;
+    size_t points = 0, fronts = 0, moves = 0;
     /* Front points first so that originals and picks are drawn on top of them. */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < r->runs.len; i++) {
@@ -856,7 +857,7 @@ static void gb_report__panel_scatter(GbStr *out, GbReport *r)
                     }
                     continue;
                 }
-                double brc, brr, arc, arr;
+                double brc = 0, brr = 0, arc = 0, arr = 0;
                 bool b = gb_report__num(gb_report__get(gb, "before", "rc", NULL), &brc) &&
                          gb_report__num(gb_report__get(gb, "before", "rr", NULL), &brr);
                 bool a = gb_report__num(gb_report__get(gb, "after", "rc", NULL), &arc) &&
@@ -870,6 +871,7 @@ static void gb_report__panel_scatter(GbStr *out, GbReport *r)
                     gb_report__set_num(row, "rc2", arc);
                     gb_report__set_num(row, "rr2", arr);
                     json_array_append_new(rows, row);
+                    moves++;
                 }
                 if (b) gb_report__point(rows, run->label, id, "original", brc, brr, ""), points++;
                 if (a) {
@@ -895,6 +897,10 @@ static void gb_report__panel_scatter(GbStr *out, GbReport *r)
     }
     json_t *spec = gb_report__spec(gb_rep_tmpl_scatter, rows);
     json_object_set_new(json_object_get(spec, "facet"), "sort", gb_report__run_order(r));
+    /* Drop the layers that would have no data (Vega warns about their empty scales). */
+    json_t *layers = gb_report__get(spec, "spec", "layer", NULL);
+    if (fronts == 0) json_array_remove(layers, 1);
+    if (moves == 0) json_array_remove(layers, 0);
     gb_report__chart(out, "chart-fitness", spec);
     gb_str_append(out, "</section>\n");
 }
@@ -1011,7 +1017,12 @@ static void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
         json_decref(rows);
         return;
     }
+    bool any_delta = false;
+    size_t ri;
+    json_t *row;
+    json_array_foreach(rows, ri, row) any_delta |= json_object_get(row, "delta") != NULL;
     json_t *spec = gb_report__spec(gb_rep_tmpl_ops, rows);
+    if (!any_delta) json_array_remove(json_object_get(spec, "hconcat"), 1);
     /* Colours and bar order follow the input order of the runs. */
     size_t hi;
     json_t *h;

@@ -65,6 +65,16 @@ check "#diff-2 opens that diff" 'grep -Eq "<details[^>]*id=\"diff-2\"[^>]*open" 
 grep -E 'CONSOLE|Uncaught' "$tmp/dom.err" >"$tmp/console2" || true
 check "no console output while dumping the DOM" '[ ! -s "$tmp/console2" ]'
 
+# A lean run alone (no summary, fronts, lint, per-operator gates or thresholds) draws without
+# console output too: no chart layer is left without data.
+"$gb" report "$fix/lean.jsonl" -o "$tmp/lean.html" >/dev/null 2>&1
+run_chromium "$tmp/prof3" --dump-dom "file://$tmp/lean.html" >"$tmp/lean-dom.html" 2>"$tmp/lean.err"
+grep -E 'CONSOLE|Uncaught' "$tmp/lean.err" >"$tmp/console3" || true
+check "lean report: no console output" '[ ! -s "$tmp/console3" ]'
+[ -s "$tmp/console3" ] && head -20 "$tmp/console3"
+nsvg=$(grep -o 'class="marks"' "$tmp/lean-dom.html" | wc -l)
+check "lean report: its 5 charts rendered ($nsvg)" '[ "$nsvg" -eq 5 ]'
+
 # The screenshot is a real picture: decode the PNG (zlib + scanline filters) and count colours
 # (pure Python, so it stops decoding once it has seen enough of them).
 /usr/bin/python3 - "$png" >"$tmp/png.out" 2>&1 <<'EOF'
