@@ -81,8 +81,8 @@ static void gb_diff__push(GbDiffOps *out, GbDiffKind kind, size_t a, size_t b)
 
 /* Find the middle snake of A[a0,a1) vs B[b0,b1) (both non-empty after trimming, so D >= 2):
  * sets the snake's start (*x,*y) and end (*u,*v), relative to a0/b0. */
-static void gb_diff__middle_snake(GbDiffCtx *c, size_t a0, size_t a1, size_t b0, size_t b1, long *x_out,
-                                  long *y_out, long *u_out, long *v_out)
+static void gb_diff__middle_snake(GbDiffCtx *c, size_t a0, size_t a1, size_t b0, size_t b1, long *x_out, long *y_out,
+                                  long *u_out, long *v_out)
 {
     const long n = (long)(a1 - a0), m = (long)(b1 - b0), delta = n - m;
     const int odd = (int)(delta & 1);
@@ -93,8 +93,7 @@ static void gb_diff__middle_snake(GbDiffCtx *c, size_t a0, size_t a1, size_t b0,
     vb[off + 1] = 0;
     for (long d = 0; d <= dmax; d++) {
         for (long k = -d; k <= d; k += 2) {
-            long x = (k == -d || (k != d && vf[off + k - 1] < vf[off + k + 1])) ? vf[off + k + 1]
-                                                                                : vf[off + k - 1] + 1;
+            long x = (k == -d || (k != d && vf[off + k - 1] < vf[off + k + 1])) ? vf[off + k + 1] : vf[off + k - 1] + 1;
             long y = x - k, x0 = x, y0 = y;
             while (x < n && y < m && c->a[a0 + x] == c->b[b0 + y]) x++, y++;
             vf[off + k] = x;
@@ -105,8 +104,7 @@ static void gb_diff__middle_snake(GbDiffCtx *c, size_t a0, size_t a1, size_t b0,
             }
         }
         for (long k = -d; k <= d; k += 2) {
-            long x = (k == -d || (k != d && vb[off + k - 1] < vb[off + k + 1])) ? vb[off + k + 1]
-                                                                                : vb[off + k - 1] + 1;
+            long x = (k == -d || (k != d && vb[off + k - 1] < vb[off + k + 1])) ? vb[off + k + 1] : vb[off + k - 1] + 1;
             long y = x - k, x0 = x, y0 = y;
             while (x < n && y < m && c->a[a1 - 1 - x] == c->b[b1 - 1 - y]) x++, y++;
             vb[off + k] = x;
@@ -135,7 +133,8 @@ static void gb_diff__rec(GbDiffCtx *c, size_t a0, size_t a1, size_t b0, size_t b
         long x, y, u, v;
         gb_diff__middle_snake(c, a0, a1, b0, b1, &x, &y, &u, &v);
         gb_diff__rec(c, a0, a0 + (size_t)x, b0, b0 + (size_t)y);
-        for (long i = 0; i < u - x; i++) gb_diff__push(c->out, GB_DIFF_EQUAL, a0 + (size_t)(x + i), b0 + (size_t)(y + i));
+        for (long i = 0; i < u - x; i++)
+            gb_diff__push(c->out, GB_DIFF_EQUAL, a0 + (size_t)(x + i), b0 + (size_t)(y + i));
         gb_diff__rec(c, a0 + (size_t)u, a1, b0 + (size_t)v, b1);
     }
     for (size_t i = 0; i < suffix; i++) gb_diff__push(c->out, GB_DIFF_EQUAL, a1 + i, b1 + i);
@@ -173,12 +172,23 @@ void gb_html_escape(GbStr *out, const char *text, size_t n)
     for (size_t i = 0; i < n; i++) {
         const char *rep = NULL;
         switch (text[i]) {
-        case '&': rep = "&amp;"; break;
-        case '<': rep = "&lt;"; break;
-        case '>': rep = "&gt;"; break;
-        case '"': rep = "&quot;"; break;
-        case '\'': rep = "&#39;"; break;
-        default: break;
+        case '&':
+            rep = "&amp;";
+            break;
+        case '<':
+            rep = "&lt;";
+            break;
+        case '>':
+            rep = "&gt;";
+            break;
+        case '"':
+            rep = "&quot;";
+            break;
+        case '\'':
+            rep = "&#39;";
+            break;
+        default:
+            break;
         }
         if (!rep) continue;
         gb_str_append_n(out, text + start, i - start);
@@ -224,8 +234,10 @@ void gb_diff_render_html(GbStr *out, const char *a, const char *b)
         size_t j = i;
         GbArray(size_t) del = {0}, ins = {0};
         while (j < ops.len && ops.items[j].kind != GB_DIFF_EQUAL) {
-            if (ops.items[j].kind == GB_DIFF_DELETE) gb_array_push(&del, ops.items[j].a);
-            else gb_array_push(&ins, ops.items[j].b);
+            if (ops.items[j].kind == GB_DIFF_DELETE)
+                gb_array_push(&del, ops.items[j].a);
+            else
+                gb_array_push(&ins, ops.items[j].b);
             j++;
         }
         size_t rows = del.len > ins.len ? del.len : ins.len;

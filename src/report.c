@@ -34,16 +34,16 @@ static const char *const gb_rep_gates[] = {"parse", "readability", "duplicate", 
 #define GB_REP_NGATES (sizeof gb_rep_gates / sizeof gb_rep_gates[0])
 
 /* Similarity measures of similarity.json, in the order the panel shows them. */
-static const char *const gb_rep_measures[] = {"codebleu", "cosine", "jaccard", "ngram", "weighted_ngram", "syntax",
-                                              "dataflow"};
+static const char *const gb_rep_measures[] = {"codebleu",       "cosine", "jaccard", "ngram",
+                                              "weighted_ngram", "syntax", "dataflow"};
 #define GB_REP_NMEASURES (sizeof gb_rep_measures / sizeof gb_rep_measures[0])
 
 /* ---- the report's state -------------------------------------------------------------------- */
 
 typedef struct {
-    char *name;                   /* owned: as the run names it */
-    char *path;                   /* owned: resolved path, NULL when not found */
-    bool loaded;                  /* file found and read */
+    char *name;                    /* owned: as the run names it */
+    char *path;                    /* owned: resolved path, NULL when not found */
+    bool loaded;                   /* file found and read */
     double value[GB_REP_NMETRICS]; /* CT for C metrics, RT for R metrics */
     bool has[GB_REP_NMETRICS];
 } GbRepThresholds;
@@ -271,8 +271,10 @@ static void gb_report__read_thresholds(GbReport *r, GbRepThresholds *t)
                   (m->kind == 'R' && gb_report__find_number(root, m->id, 0, &v));
         if (!ok && m->kind == 'C' && ct) ok = gb_report__num(json_array_get(ct, ci), &v);
         if (!ok && m->kind == 'R' && rt) ok = gb_report__num(json_array_get(rt, ri), &v);
-        if (m->kind == 'C') ci++;
-        else ri++;
+        if (m->kind == 'C')
+            ci++;
+        else
+            ri++;
         if (ok) {
             t->value[i] = v;
             t->has[i] = true;
@@ -308,10 +310,12 @@ static size_t gb_report__thresholds(GbReport *r, const char *name, const char *r
     }
     for (size_t i = 0; i < nc && !t.path; i++)
         if (gb_report__is_file(cands[i])) t.path = gb_strdup(cands[i]);
-    if (t.path) gb_report__read_thresholds(r, &t);
+    if (t.path)
+        gb_report__read_thresholds(r, &t);
     else
-        gb_report__warn(r, "%s: thresholds file '%s' not found (looked in the working directory, %s and %s/corpora); "
-                           "the metric panels are drawn without thresholds",
+        gb_report__warn(r,
+                        "%s: thresholds file '%s' not found (looked in the working directory, %s and %s/corpora); "
+                        "the metric panels are drawn without thresholds",
                         run_path, name, r->opt.source_root, r->opt.source_root);
     for (size_t i = 0; i < nc; i++) free(cands[i]);
     free(dir);
@@ -333,7 +337,8 @@ static json_t *gb_report__read_json(GbReport *r, const char *path)
     json_error_t jerr;
     json_t *root = json_loadb(text, len, 0, &jerr);
     free(text);
-    if (!root) gb_report__warn(r, "%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
+    if (!root)
+        gb_report__warn(r, "%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
     else if (!json_is_object(root)) {
         gb_report__warn(r, "%s:1: not a JSON object", path);
         json_decref(root);
@@ -353,7 +358,9 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
     size_t lineno = 0, no_gb = 0, first_no_gb = 0;
     const char *first_no_gb_id = NULL;
     char *first_no_gb_copy = NULL;
-    for (char *p = text; *p;) {
+    char *start = text;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) start += 3; /* a UTF-8 byte order mark */
+    for (char *p = start; *p;) {
         char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         lineno++;
@@ -390,8 +397,9 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
     }
     free(text);
     if (no_gb)
-        gb_report__warn(r, "%s: %zu line(s) without a \"genebench\" field (not evolve output) skipped, the first at "
-                           "line %zu, task %s",
+        gb_report__warn(r,
+                        "%s: %zu line(s) without a \"genebench\" field (not evolve output) skipped, the first at "
+                        "line %zu, task %s",
                         path, no_gb, first_no_gb, first_no_gb_id);
     free(first_no_gb_copy);
     if (json_array_size(tasks) == 0) {
@@ -405,10 +413,12 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
     run.stem = base;
     /* OUT.summary.json: OUT is the output path as given (x.jsonl.summary.json) or without .jsonl. */
     char *cand1 = gb_asprintf("%s.summary.json", path);
-    char *cand2 = gb_report__ends_with(path, ".jsonl") ? gb_asprintf("%.*s.summary.json", (int)(strlen(path) - 6), path)
-                                                        : NULL;
-    if (gb_report__is_file(cand1)) run.summary_path = gb_strdup(cand1);
-    else if (cand2 && gb_report__is_file(cand2)) run.summary_path = gb_strdup(cand2);
+    char *cand2 =
+        gb_report__ends_with(path, ".jsonl") ? gb_asprintf("%.*s.summary.json", (int)(strlen(path) - 6), path) : NULL;
+    if (gb_report__is_file(cand1))
+        run.summary_path = gb_strdup(cand1);
+    else if (cand2 && gb_report__is_file(cand2))
+        run.summary_path = gb_strdup(cand2);
     free(cand1);
     free(cand2);
     if (run.summary_path) run.summary = gb_report__read_json(r, run.summary_path);
@@ -416,8 +426,10 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
     if (!tname) tname = gb_report__str(gb_report__get(run.summary, "thresholds", NULL));
     for (size_t i = 0; !tname && i < json_array_size(tasks); i++)
         tname = gb_report__str(gb_report__get(json_array_get(tasks, i), "genebench", "thresholds", NULL));
-    if (tname) run.thresholds = gb_report__thresholds(r, tname, path);
-    else gb_report__warn(r, "%s: the run names no thresholds file", path);
+    if (tname)
+        run.thresholds = gb_report__thresholds(r, tname, path);
+    else
+        gb_report__warn(r, "%s: the run names no thresholds file", path);
     r->ntasks += json_array_size(tasks);
     gb_array_push(&r->runs, run);
     return true;
@@ -449,8 +461,10 @@ static bool gb_report__add_dir(GbReport *r, const char *path, GbError *err)
     for (size_t i = 0; i < names.len; i++) {
         char *file = gb_asprintf("%s/%s", path, names.items[i]);
         GbError e2;
-        if (gb_report__add_run(r, file, group, &e2)) added++;
-        else gb_report__warn(r, "%s", e2.msg);
+        if (gb_report__add_run(r, file, group, &e2))
+            added++;
+        else
+            gb_report__warn(r, "%s", e2.msg);
         free(file);
         free(names.items[i]);
     }
@@ -497,8 +511,10 @@ bool gb_report_find_assets(const char *dir, char *paths_out[3], GbError *err)
     for (size_t i = 0; i < 3; i++) {
         char *a = gb_asprintf("%s/%s/build/%s.min.js", dir, gb_rep_assets[i], gb_rep_assets[i]);
         char *b = gb_asprintf("%s/%s.min.js", dir, gb_rep_assets[i]);
-        if (gb_report__is_file(a)) paths_out[i] = a, a = NULL;
-        else if (gb_report__is_file(b)) paths_out[i] = b, b = NULL;
+        if (gb_report__is_file(a))
+            paths_out[i] = a, a = NULL;
+        else if (gb_report__is_file(b))
+            paths_out[i] = b, b = NULL;
         if (!paths_out[i])
             gb_error_set(err,
                          "missing %s (the %s build that the report inlines): run src/setup.sh, which fetches vega, "
@@ -600,10 +616,14 @@ static json_t *gb_report__spec(const char *tmpl, json_t *rows)
 static void gb_report__fmt(GbStr *out, json_t *v, const char *fmt)
 {
     double d;
-    if (gb_report__num(v, &d)) gb_str_appendf(out, fmt, d);
-    else if (gb_report__str(v)) gb_report__esc(out, gb_report__str(v));
-    else if (json_is_boolean(v)) gb_str_append(out, json_is_true(v) ? "yes" : "no");
-    else gb_str_append(out, "<span class=\"na\">–</span>");
+    if (gb_report__num(v, &d))
+        gb_str_appendf(out, fmt, d);
+    else if (gb_report__str(v))
+        gb_report__esc(out, gb_report__str(v));
+    else if (json_is_boolean(v))
+        gb_str_append(out, json_is_true(v) ? "yes" : "no");
+    else
+        gb_str_append(out, "<span class=\"na\">–</span>");
 }
 
 /* ---- panel: metric distributions before/after ---------------------------------------------- */
@@ -698,7 +718,8 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
                        "so that the boxes stay readable.</p>\n");
     bool any_t = false;
     for (size_t ti = 0; ti < r->thresholds.len; ti++) any_t |= r->thresholds.items[ti].loaded;
-    if (!any_t) gb_str_append(out, "<p class=\"note\">No thresholds file could be read: thresholds are not drawn.</p>\n");
+    if (!any_t)
+        gb_str_append(out, "<p class=\"note\">No thresholds file could be read: thresholds are not drawn.</p>\n");
     /* As many charts per line as fit a 1300-pixel page: each has one 34-pixel band per series
      * (at least 100 pixels wide). */
     size_t width = nseries * 34 < 100 ? 100 : nseries * 34, cell = width + 80, columns = 1300 / cell;
@@ -746,7 +767,8 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
             json_t *tobj = json_pack("{s:s,s:i,s:s,s:i,s:s}", "text", title, "fontSize", 11, "anchor", "start", "limit",
                                      (int)(cell - 10), "subtitleColor", "#d62728");
             json_object_set_new(tobj, "subtitle", json_string(off.len ? off.data : " "));
-            json_array_append_new(charts, json_pack("{s:o,s:i,s:o}", "title", tobj, "width", (int)width, "layer", layers));
+            json_array_append_new(charts,
+                                  json_pack("{s:o,s:i,s:o}", "title", tobj, "width", (int)width, "layer", layers));
             gb_str_destroy(&off);
             free(title);
         }
@@ -882,14 +904,16 @@ static void gb_report__panel_scatter(GbStr *out, GbReport *r)
                 }
             }
         }
-    gb_str_append(out, "<section id=\"fitness\"><h2>RC vs RR</h2>\n"
-                       "<p>Each point is one program: its relative complexity RC (mean of min(1, C<sub>i</sub>/CT<sub>i</sub>), "
-                       "higher is closer to real-world code) against its relative readability RR (mean of max(0, "
-                       "1 − R<sub>j</sub>/RT<sub>j</sub>), higher is easier to read). Blue circles are the originals, "
-                       "red diamonds the hardened picks (highest RC on the first front), joined by a grey line to "
-                       "their original; grey triangles and dashed lines are each task's final Pareto front. "
-                       "One chart per benchmark run.</p>\n");
-    if (fronts == 0) gb_str_append(out, "<p class=\"note\">The input has no \"front\" fields: fronts are not drawn.</p>\n");
+    gb_str_append(
+        out, "<section id=\"fitness\"><h2>RC vs RR</h2>\n"
+             "<p>Each point is one program: its relative complexity RC (mean of min(1, C<sub>i</sub>/CT<sub>i</sub>), "
+             "higher is closer to real-world code) against its relative readability RR (mean of max(0, "
+             "1 − R<sub>j</sub>/RT<sub>j</sub>), higher is easier to read). Blue circles are the originals, "
+             "red diamonds the hardened picks (highest RC on the first front), joined by a grey line to "
+             "their original; grey triangles and dashed lines are each task's final Pareto front. "
+             "One chart per benchmark run.</p>\n");
+    if (fronts == 0)
+        gb_str_append(out, "<p class=\"note\">The input has no \"front\" fields: fronts are not drawn.</p>\n");
     if (points == 0) {
         gb_str_append(out, "<p class=\"note\">No RC/RR values in the input.</p></section>\n");
         json_decref(rows);
@@ -983,8 +1007,8 @@ static void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
                 gb_report__num(json_object_get(o, "in_picks"), &n);
                 bool has_d = gb_report__num(json_object_get(o, "mean_rc_delta"), &d);
                 gb_report__note_opname(names, code, gb_report__str(json_object_get(o, "name")));
-                json_object_set_new(agg, code, json_pack("[fff]", n, has_d ? d * (n > 0 ? n : 1) : 0.0,
-                                                         has_d ? (n > 0 ? n : 1) : 0.0));
+                json_object_set_new(
+                    agg, code, json_pack("[fff]", n, has_d ? d * (n > 0 ? n : 1) : 0.0, has_d ? (n > 0 ? n : 1) : 0.0));
             }
         }
         const char *code;
@@ -1047,7 +1071,8 @@ static const char gb_rep_tmpl_gates[] =
     "  \"encoding\": {"
     "   \"y\": {\"field\": \"opname\", \"type\": \"nominal\", \"sort\": {\"field\": \"rank\", \"op\": \"min\"},"
     "          \"title\": null},"
-    "   \"x\": {\"field\": \"n\", \"type\": \"quantitative\", \"aggregate\": \"sum\", \"title\": \"offspring rejected\"},"
+    "   \"x\": {\"field\": \"n\", \"type\": \"quantitative\", \"aggregate\": \"sum\", \"title\": \"offspring "
+    "rejected\"},"
     "   \"color\": {\"field\": \"gate\", \"type\": \"nominal\", \"title\": \"gate\","
     "              \"scale\": {\"domain\": [\"parse\", \"readability\", \"duplicate\", \"tests\", \"lint\"],"
     "                        \"range\": [\"#9467bd\", \"#ff7f0e\", \"#7f7f7f\", \"#d62728\", \"#17becf\"]}},"
@@ -1119,8 +1144,10 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
                 if (!gb_report__num(json_object_get(acc, gb_rep_gates[g]), &n)) continue;
                 json_t *row = json_object();
                 gb_report__set_str(row, "run", run->label);
-                if (all) gb_report__set_str(row, "opname", "(all operators)");
-                else json_object_set(row, "opname", json_object_get(names, code));
+                if (all)
+                    gb_report__set_str(row, "opname", "(all operators)");
+                else
+                    json_object_set(row, "opname", json_object_get(names, code));
                 json_object_set_new(row, "rank", json_integer(all ? 1000 : gb_report__op_rank(code)));
                 gb_report__set_str(row, "gate", gb_rep_gates[g]);
                 json_object_set_new(row, "gorder", json_integer((json_int_t)g));
@@ -1193,9 +1220,11 @@ static const char gb_rep_tmpl_nnmr[] =
     "{\"width\": 520, \"height\": {\"step\": 24}, \"mark\": \"bar\","
     " \"encoding\": {"
     "  \"y\": {\"field\": \"k\", \"type\": \"nominal\", \"sort\": null, \"title\": null},"
-    "  \"x\": {\"field\": \"v\", \"type\": \"quantitative\", \"title\": \"NNMR (%)\", \"scale\": {\"domain\": [0, 100]}},"
+    "  \"x\": {\"field\": \"v\", \"type\": \"quantitative\", \"title\": \"NNMR (%)\", \"scale\": {\"domain\": [0, "
+    "100]}},"
     "  \"color\": {\"value\": \"#54a24b\"},"
-    "  \"tooltip\": [{\"field\": \"k\", \"title\": \"direction\"}, {\"field\": \"v\", \"title\": \"%\", \"format\": \".2f\"}]}}";
+    "  \"tooltip\": [{\"field\": \"k\", \"title\": \"direction\"}, {\"field\": \"v\", \"title\": \"%\", \"format\": "
+    "\".2f\"}]}}";
 
 /* Numeric and string leaves of an object as "a.b" paths, in order. */
 static void gb_report__leaves(json_t *obj, const char *prefix, json_t *out)
@@ -1205,7 +1234,8 @@ static void gb_report__leaves(json_t *obj, const char *prefix, json_t *out)
     json_object_foreach(obj, k, v)
     {
         char *path = prefix ? gb_asprintf("%s.%s", prefix, k) : gb_strdup(k);
-        if (json_is_object(v)) gb_report__leaves(v, path, out);
+        if (json_is_object(v))
+            gb_report__leaves(v, path, out);
         else if (json_is_number(v) || json_is_string(v) || json_is_boolean(v))
             json_array_append_new(out, json_pack("[sO]", path, v));
         free(path);
@@ -1274,9 +1304,12 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
             for (size_t m = 0; m < GB_REP_NMEASURES; m++) {
                 gb_str_append(&tables, "<td>");
                 json_t *sv = json_object_get(summary, gb_rep_measures[m]);
-                if (sv) gb_report__fmt(&tables, sv, "%.4f");
-                else if (cnt[m] > 0) gb_str_appendf(&tables, "%.4f", sum[m] / cnt[m]);
-                else gb_report__fmt(&tables, NULL, "");
+                if (sv)
+                    gb_report__fmt(&tables, sv, "%.4f");
+                else if (cnt[m] > 0)
+                    gb_str_appendf(&tables, "%.4f", sum[m] / cnt[m]);
+                else
+                    gb_report__fmt(&tables, NULL, "");
                 gb_str_append(&tables, "</td>");
             }
             gb_str_append(&tables, "</tr>");
@@ -1317,13 +1350,16 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
             gb_str_append(&tables, " has no \"nnmr\".</p>\n");
         }
     }
-    if (json_array_size(rows)) gb_report__chart(out, "chart-similarity", gb_report__spec(gb_rep_tmpl_sim, rows));
+    if (json_array_size(rows))
+        gb_report__chart(out, "chart-similarity", gb_report__spec(gb_rep_tmpl_sim, rows));
     else {
         gb_str_append(out, "<p class=\"note\">similarity.json has no per-task values.</p>\n");
         json_decref(rows);
     }
-    if (json_array_size(nrows)) gb_report__chart(out, "chart-nnmr", gb_report__spec(gb_rep_tmpl_nnmr, nrows));
-    else json_decref(nrows);
+    if (json_array_size(nrows))
+        gb_report__chart(out, "chart-nnmr", gb_report__spec(gb_rep_tmpl_nnmr, nrows));
+    else
+        json_decref(nrows);
     gb_str_append(out, tables.data);
     gb_str_destroy(&tables);
     gb_str_append(out, "</section>\n");
@@ -1472,9 +1508,12 @@ static void gb_report__stats(const GbRepRun *run, GbRepStats *s)
         json_t *gb = json_object_get(task, "genebench");
         const char *st = gb_report__str(json_object_get(gb, "status"));
         s->tasks++;
-        if (st && strcmp(st, "hardened") == 0) s->hardened++;
-        else if (st && strcmp(st, "unchanged") == 0) s->unchanged++;
-        else s->failed++;
+        if (st && strcmp(st, "hardened") == 0)
+            s->hardened++;
+        else if (st && strcmp(st, "unchanged") == 0)
+            s->unchanged++;
+        else
+            s->failed++;
         double x, y;
         if (gb_report__num(json_object_get(gb, "time_s"), &x)) s->time_s += x, s->has_time = true;
         if (gb_report__num(json_object_get(gb, "offspring_validated"), &x)) s->offspring += x, s->has_offspring = true;
@@ -1493,19 +1532,47 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
 {
     gb_str_append(out, "<section id=\"facts\"><h2>Run facts</h2>\n"
                        "<p>What each run was: from its summary (<code>OUT.summary.json</code>) where present, "
-                       "otherwise gathered from the tasks (marked †).</p>\n<div class=\"scroll\"><table class=\"facts runfacts\"><thead><tr><th></th>");
+                       "otherwise gathered from the tasks (marked †).</p>\n<div class=\"scroll\"><table class=\"facts "
+                       "runfacts\"><thead><tr><th></th>");
     for (size_t i = 0; i < r->runs.len; i++) {
         gb_str_append(out, "<th>");
         gb_report__esc(out, r->runs.items[i].label);
         gb_str_append(out, "</th>");
     }
     gb_str_append(out, "</tr></thead><tbody>\n");
-    enum { F_FILE, F_SUMMARY, F_TOOL, F_SEED, F_TASKS, F_THRESH, F_BUDGET, F_BREED, F_LINT, F_TIME, F_OFFSPRING,
-           F_RATE, F_RC, F_RR, F_PYTHON, F_COUNT };
-    static const char *const names[F_COUNT] = {
-        "file", "summary", "tool", "seed", "tasks (hardened / unchanged / failed)", "thresholds", "budget",
-        "breeding fraction", "lint gate", "time (s)", "offspring validated", "offspring / s", "mean RC before → after",
-        "mean RR before → after", "Python"};
+    enum {
+        F_FILE,
+        F_SUMMARY,
+        F_TOOL,
+        F_SEED,
+        F_TASKS,
+        F_THRESH,
+        F_BUDGET,
+        F_BREED,
+        F_LINT,
+        F_TIME,
+        F_OFFSPRING,
+        F_RATE,
+        F_RC,
+        F_RR,
+        F_PYTHON,
+        F_COUNT
+    };
+    static const char *const names[F_COUNT] = {"file",
+                                               "summary",
+                                               "tool",
+                                               "seed",
+                                               "tasks (hardened / unchanged / failed)",
+                                               "thresholds",
+                                               "budget",
+                                               "breeding fraction",
+                                               "lint gate",
+                                               "time (s)",
+                                               "offspring validated",
+                                               "offspring / s",
+                                               "mean RC before → after",
+                                               "mean RR before → after",
+                                               "Python"};
     for (int f = 0; f < F_COUNT; f++) {
         gb_str_appendf(out, "<tr><th>%s</th>", names[f]);
         for (size_t i = 0; i < r->runs.len; i++) {
@@ -1516,10 +1583,14 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
             double x;
             gb_str_append(out, "<td>");
             switch (f) {
-            case F_FILE: gb_report__esc(out, run->path); break;
+            case F_FILE:
+                gb_report__esc(out, run->path);
+                break;
             case F_SUMMARY:
-                if (run->summary_path) gb_report__esc(out, run->summary_path);
-                else gb_str_append(out, "<span class=\"na\">none</span>");
+                if (run->summary_path)
+                    gb_report__esc(out, run->summary_path);
+                else
+                    gb_str_append(out, "<span class=\"na\">none</span>");
                 break;
             case F_TOOL: {
                 const char *tool = gb_report__str(json_object_get(s, "tool"));
@@ -1530,14 +1601,17 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
                 break;
             }
             case F_SEED:
-                if (json_object_get(s, "seed")) gb_report__fmt(out, json_object_get(s, "seed"), "%.0f");
-                else gb_report__fmt(out, st.seed, "%.0f†");
+                if (json_object_get(s, "seed"))
+                    gb_report__fmt(out, json_object_get(s, "seed"), "%.0f");
+                else
+                    gb_report__fmt(out, st.seed, "%.0f†");
                 break;
             case F_TASKS:
                 gb_str_appendf(out, "%zu (%zu / %zu / %zu)", st.tasks, st.hardened, st.unchanged, st.failed);
                 break;
             case F_THRESH:
-                if (run->thresholds == SIZE_MAX) gb_str_append(out, "<span class=\"na\">not named</span>");
+                if (run->thresholds == SIZE_MAX)
+                    gb_str_append(out, "<span class=\"na\">not named</span>");
                 else {
                     const GbRepThresholds *t = &r->thresholds.items[run->thresholds];
                     gb_report__esc(out, t->name);
@@ -1555,24 +1629,35 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
                 if (!any) gb_str_append(out, "<span class=\"na\">–</span>");
                 break;
             }
-            case F_BREED: gb_report__fmt(out, json_object_get(s, "breed"), "%g"); break;
-            case F_LINT: gb_report__fmt(out, json_object_get(s, "lint"), "%g"); break;
+            case F_BREED:
+                gb_report__fmt(out, json_object_get(s, "breed"), "%g");
+                break;
+            case F_LINT:
+                gb_report__fmt(out, json_object_get(s, "lint"), "%g");
+                break;
             case F_TIME:
-                if (json_object_get(s, "time_s")) gb_report__fmt(out, json_object_get(s, "time_s"), "%.2f");
-                else if (st.has_time) gb_str_appendf(out, "%.2f†", st.time_s);
-                else gb_report__fmt(out, NULL, "");
+                if (json_object_get(s, "time_s"))
+                    gb_report__fmt(out, json_object_get(s, "time_s"), "%.2f");
+                else if (st.has_time)
+                    gb_str_appendf(out, "%.2f†", st.time_s);
+                else
+                    gb_report__fmt(out, NULL, "");
                 break;
             case F_OFFSPRING:
                 if (json_object_get(s, "offspring_validated"))
                     gb_report__fmt(out, json_object_get(s, "offspring_validated"), "%.0f");
-                else if (st.has_offspring) gb_str_appendf(out, "%.0f†", st.offspring);
-                else gb_report__fmt(out, NULL, "");
+                else if (st.has_offspring)
+                    gb_str_appendf(out, "%.0f†", st.offspring);
+                else
+                    gb_report__fmt(out, NULL, "");
                 break;
             case F_RATE:
-                if (json_object_get(s, "offspring_per_s")) gb_report__fmt(out, json_object_get(s, "offspring_per_s"), "%.2f");
+                if (json_object_get(s, "offspring_per_s"))
+                    gb_report__fmt(out, json_object_get(s, "offspring_per_s"), "%.2f");
                 else if (st.has_offspring && st.has_time && st.time_s > 0)
                     gb_str_appendf(out, "%.2f†", st.offspring / st.time_s);
-                else gb_report__fmt(out, NULL, "");
+                else
+                    gb_report__fmt(out, NULL, "");
                 break;
             case F_RC:
             case F_RR: {
@@ -1588,7 +1673,8 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
                     gb_str_append(out, " → ");
                     if (st.n_a) gb_str_appendf(out, "%.4f", sa / (double)st.n_a);
                     gb_str_append(out, "†");
-                } else gb_report__fmt(out, NULL, "");
+                } else
+                    gb_report__fmt(out, NULL, "");
                 break;
             }
             case F_PYTHON: {
@@ -1608,7 +1694,8 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
                 }
                 break;
             }
-            default: break;
+            default:
+                break;
             }
             gb_str_append(out, "</td>");
         }
@@ -1626,14 +1713,18 @@ static const char gb_rep_css[] =
     "main{padding:8px 28px 40px}section{background:#fff;border:1px solid #e0e0e0;border-radius:6px;"
     "padding:6px 18px 16px;margin:16px 0}h2{font-size:18px;margin:12px 0 6px}h3{font-size:15px;margin:12px 0 4px}"
     ".note{color:#8a6d3b;background:#fcf8e3;padding:6px 10px;border-radius:4px}.na{color:#aaa}.bad{color:#c62828}"
-    "ul.warnings{color:#8a6d3b;font-size:13px}.scroll{overflow-x:auto}table.runfacts td{word-break:break-word;min-width:9em}.chart{margin:6px 0 12px;overflow-x:auto}"
-    "table{border-collapse:collapse}table.facts td,table.facts th,table.tasks td,table.tasks th{border:1px solid #e0e0e0;"
+    "ul.warnings{color:#8a6d3b;font-size:13px}.scroll{overflow-x:auto}table.runfacts "
+    "td{word-break:break-word;min-width:9em}.chart{margin:6px 0 12px;overflow-x:auto}"
+    "table{border-collapse:collapse}table.facts td,table.facts th,table.tasks td,table.tasks th{border:1px solid "
+    "#e0e0e0;"
     "padding:3px 8px;text-align:left;vertical-align:top}table.facts{margin:8px 0}"
     "table.tasks th{background:#eceff1;cursor:pointer;user-select:none;white-space:nowrap}"
     "table.tasks th.asc::after{content:' \\25B2'}table.tasks th.desc::after{content:' \\25BC'}"
-    "table.tasks td[data-v]{text-align:right;font-variant-numeric:tabular-nums}td.ops{font-family:monospace;font-size:12px}"
+    "table.tasks "
+    "td[data-v]{text-align:right;font-variant-numeric:tabular-nums}td.ops{font-family:monospace;font-size:12px}"
     ".st-hardened{color:#2e7d32}.st-unchanged{color:#757575}.st-original_fails,.st-error{color:#c62828}"
-    "details.diff-task{border-top:1px solid #eee;padding:4px 0}details.diff-task summary{cursor:pointer;font-weight:600}"
+    "details.diff-task{border-top:1px solid #eee;padding:4px 0}details.diff-task "
+    "summary{cursor:pointer;font-weight:600}"
     "details.diff-task .status{font-weight:normal;color:#757575}"
     ".diffhead{display:grid;grid-template-columns:1fr 1fr;font-weight:600;color:#555;margin:6px 0 2px}"
     "table.diff{width:100%;table-layout:fixed;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}"
@@ -1718,12 +1809,15 @@ char *gb_report_render(GbReport *r, GbError *err)
         if (i) gb_str_append(&out, ", ");
         gb_report__esc(&out, r->runs.items[i].path);
     }
-    gb_str_append(&out, "</p>\n<nav><a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a href=\"#fitness\">RC vs RR</a>"
-                        "<a href=\"#operators\">operators</a><a href=\"#gates\">gates</a>"
-                        "<a href=\"#versions\">versions</a><a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>"
-                        "</nav></header>\n<main>\n");
+    gb_str_append(
+        &out,
+        "</p>\n<nav><a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a href=\"#fitness\">RC vs RR</a>"
+        "<a href=\"#operators\">operators</a><a href=\"#gates\">gates</a>"
+        "<a href=\"#versions\">versions</a><a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>"
+        "</nav></header>\n<main>\n");
     if (r->warnings.len) {
-        gb_str_append(&out, "<section id=\"warnings\"><h2>Warnings while reading the input</h2><ul class=\"warnings\">");
+        gb_str_append(&out,
+                      "<section id=\"warnings\"><h2>Warnings while reading the input</h2><ul class=\"warnings\">");
         for (size_t i = 0; i < r->warnings.len; i++) {
             gb_str_append(&out, "<li>");
             gb_report__esc(&out, r->warnings.items[i]);
@@ -1740,8 +1834,9 @@ char *gb_report_render(GbReport *r, GbError *err)
     gb_report__panel_versions(&out, r);
     gb_report__panel_tasks(&out, r);
     json_decref(names);
-    gb_str_appendf(&out, "</main>\n<footer>Written by genebench %s. Charts: Vega-Lite (vega, vega-lite, vega-embed), "
-                         "inlined below; the page needs no network.</footer>\n",
+    gb_str_appendf(&out,
+                   "</main>\n<footer>Written by genebench %s. Charts: Vega-Lite (vega, vega-lite, vega-embed), "
+                   "inlined below; the page needs no network.</footer>\n",
                    GB_VERSION);
     bool ok = true;
     for (size_t i = 0; i < 3 && ok; i++) ok = gb_report__inline_script(&out, assets[i], err);

@@ -23,6 +23,12 @@ check "missing input exits 1 and names it" '[ $rc -eq 1 ] && grep -q "missing.js
 check "missing assets exit 1 naming the file and src/setup.sh" \
   '[ $rc -eq 1 ] && grep -q "no-assets/vega/build/vega.min.js" "$tmp/err" && grep -q "src/setup.sh" "$tmp/err"'
 check "nothing written on failure" '[ ! -e "$tmp/x.html" ]'
+cp "$fix/bench.jsonl" "$tmp/in.jsonl"
+"$gb" report "$tmp/in.jsonl" -o "$tmp/in.jsonl" >/dev/null 2>&1; rc=$?
+check "refuses to overwrite its input (exit 2, input intact)" '[ $rc -eq 2 ] && cmp -s "$tmp/in.jsonl" "$fix/bench.jsonl"'
+"$gb" report "$root/examples/benchmark.jsonl" -o "$tmp/x.html" >/dev/null 2>"$tmp/err"; rc=$?
+check "a benchmark that is not evolve output is refused clearly" \
+  '[ $rc -eq 1 ] && grep -q "no task with genebench results" "$tmp/err" && [ ! -e "$tmp/x.html" ]'
 
 # ---- the page ---------------------------------------------------------------------------------
 html="$tmp/report.html"

@@ -60,8 +60,14 @@ static size_t check_script(const char *ta, const char *tb, const GbDiffOps *ops)
             ok = op->a == ia && op->b == ib && ia < a.len && ib < b.len && strcmp(a.items[ia], b.items[ib]) == 0;
             ia++, ib++, eq++;
             break;
-        case GB_DIFF_DELETE: ok = op->a == ia && ia < a.len; ia++; break;
-        case GB_DIFF_INSERT: ok = op->b == ib && ib < b.len; ib++; break;
+        case GB_DIFF_DELETE:
+            ok = op->a == ia && ia < a.len;
+            ia++;
+            break;
+        case GB_DIFF_INSERT:
+            ok = op->b == ib && ib < b.len;
+            ib++;
+            break;
         }
     }
     ok = ok && ia == a.len && ib == b.len;
@@ -86,7 +92,8 @@ static void test_linediff_cases_are_shortest_scripts(void **state)
         {"a\nb\nc\n", "a\nb\nc", 3}, /* a final newline is not a line */
         {"a\nb\nc\n", "a\nx\nc\n", 2},
         {"a\nb\nc\na\nb\nb\na\n", "c\nb\na\nb\na\nc\n", 4}, /* Myers' paper example: D = 5 */
-        {"def f(x):\n    return x\n", "import base64\ndef f(x):\n    try:\n        return x\n    except E:\n        raise\n", 1},
+        {"def f(x):\n    return x\n",
+         "import base64\ndef f(x):\n    try:\n        return x\n    except E:\n        raise\n", 1},
         {"same\nsame\nsame\n", "same\nsame\n", 2},
         {"a\n\nb\n", "a\nb\n\n", 2},
     };

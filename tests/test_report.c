@@ -99,6 +99,29 @@ static void test_report_reads_runs_versions_and_lean_input(void **state)
     }
 }
 
+static void test_report_skips_byte_order_mark(void **state)
+{
+    (void)state;
+    GbError err;
+    size_t len;
+    char *text = gb_read_file(FIX "/bench.jsonl", &len, &err);
+    assert_non_null(text);
+    char path[] = "/tmp/gb-report-bom-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "\xEF\xBB\xBF", 3), 3);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    GbReport *r = gb_report_new(NULL);
+    assert_true(gb_report_add_input(r, path, &err));
+    assert_int_equal(gb_report_task_count(r), 4);
+    /* The first line is read, not reported malformed. */
+    for (size_t i = 0; i < gb_report_warning_count(r); i++) assert_null(strstr(gb_report_warning(r, i), "malformed"));
+    gb_report_delete(r);
+    unlink(path);
+    free(text);
+}
+
 static void test_report_rejects_unusable_input(void **state)
 {
     (void)state;
@@ -275,6 +298,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_reads_runs_versions_and_lean_input),
+        cmocka_unit_test(test_report_skips_byte_order_mark),
         cmocka_unit_test(test_report_rejects_unusable_input),
         cmocka_unit_test(test_report_render_has_every_panel),
         cmocka_unit_test(test_report_missing_assets_names_file_and_setup),
