@@ -603,7 +603,6 @@ static void gb_mutate__collect_cands(const GbMutCtx *c, TSNode n, GbMutOp op, Gb
     default:
         assert(!"unknown mutation operator");
     }
-    (void)c;
     for (uint32_t i = 0; i < ts_node_child_count(n); i++) gb_mutate__collect_cands(c, ts_node_child(n, i), op, out);
 }
 
