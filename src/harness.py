@@ -308,8 +308,36 @@ def frame_of_interest(tb, run_dir):
 
     filename, line = pick
     label = "tests" if filename == "<tests>" else os.path.relpath(filename, run_dir)
-    source = linecache.getline(filename, line).strip()
+    source = statement_at(filename, line) or linecache.getline(filename, line).strip()
     return "%s line %d: %s" % (label, line, source) if source else "%s line %d" % (label, line)
+
+
+def statement_at(filename, line):
+    """The innermost simple statement covering line, on one line with its whitespace
+    collapsed, so a multi-line assert is named whole."""
+    import ast
+    import linecache
+
+    text = "".join(linecache.getlines(filename))
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    best = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.lineno > line or (node.end_lineno or node.lineno) < line:
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While,
+                             ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)):
+            continue
+        if best is None or node.lineno >= best.lineno:
+            best = node
+    if best is None:
+        return None
+    segment = ast.get_source_segment(text, best)
+    if not segment:
+        return None
+    return clip(" ".join(segment.split()))
 
 
 def describe_exception(exc, run_dir):

@@ -69,8 +69,10 @@ static int gb_sandbox__mounts(const GbSpawnCtx *c)
 static int gb_sandbox__child(void *arg)
 {
     const GbSpawnCtx *c = arg;
-    (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-    /* Own session and process group: a run that signals its worker's group can never
+    /* No PR_SET_PDEATHSIG: it fires when the *thread* that spawned us exits, and workers
+     * are spawned from OpenMP threads. The worker exits when its control socket reaches
+     * EOF instead, which also happens when genebench dies.
+     * Own session and process group: a run that signals its worker's group can never
      * reach genebench, and a terminal's Ctrl-C goes to genebench only. */
     (void)setsid();
     if (c->userns) {
