@@ -11,3 +11,4 @@ GB_COMMAND(evolve, "harden a benchmark: NSGA-II over the 22 operators, tests as 
 GB_COMMAND(merge, "join the outputs of sharded `evolve --shard K/N` runs")
 GB_COMMAND(similarity, "CodeBLEU, token cosine and Jaccard between two benchmarks, per task and in summary")
 GB_COMMAND(nnmr, "nearest-neighbour miss rate of program embeddings between an original and a hardened benchmark")
+GB_COMMAND(check, "run every task's tests against its program in the sandboxed worker pool")
