@@ -88,6 +88,7 @@ void gb_pyview_build(GbPyView *v, TSTree *tree, const char *src, size_t len)
                 .parent = stack.len ? stack.items[stack.len - 1] : GB_PY_NIL,
                 .first_child = GB_PY_NIL,
                 .next_sibling = GB_PY_NIL,
+                .subtree_end = 0,
             };
             uint32_t idx = (uint32_t)nodes.len;
             gb_array_push(&nodes, pn);
@@ -106,11 +107,13 @@ void gb_pyview_build(GbPyView *v, TSTree *tree, const char *src, size_t len)
             }
         }
         if (descend) continue;
+        if (!skip) nodes.items[nodes.len - 1].subtree_end = (uint32_t)nodes.len;
         /* Move to the next sibling, climbing up as needed. */
         while (!ts_tree_cursor_goto_next_sibling(&c)) {
             if (!ts_tree_cursor_goto_parent(&c)) goto done;
             stack.len--;
             last.len--;
+            nodes.items[stack.items[stack.len]].subtree_end = (uint32_t)nodes.len;
         }
     }
 done:

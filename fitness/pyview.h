@@ -178,6 +178,7 @@ typedef struct {
     uint32_t start, end; /* byte range in the source */
     uint32_t row;        /* 0-based start row */
     uint32_t parent, first_child, next_sibling; /* indices, GB_PY_NIL when absent */
+    uint32_t subtree_end; /* nodes are in pre-order: the subtree of n is [n, subtree_end) */
 } GbPyNode;
 
 typedef struct {
