@@ -60,12 +60,18 @@ static char *gb_nnmr__program_text(const GbTask *t)
 int gb_cmd_nnmr(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"embed-url", required_argument, NULL, 'u'}, {"embed-model", required_argument, NULL, 'm'},
-        {"embed-batch", required_argument, NULL, 'b'}, {"cache", required_argument, NULL, 'c'},
-        {"no-cache", no_argument, NULL, 'N'},        {"timeout", required_argument, NULL, 'T'},
-        {"retries", required_argument, NULL, 'r'},   {"dim", required_argument, NULL, 'd'},
-        {"json", no_argument, NULL, 'j'},            {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+        {"embed-url", required_argument, NULL, 'u'},
+        {"embed-model", required_argument, NULL, 'm'},
+        {"embed-batch", required_argument, NULL, 'b'},
+        {"cache", required_argument, NULL, 'c'},
+        {"no-cache", no_argument, NULL, 'N'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"retries", required_argument, NULL, 'r'},
+        {"dim", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *url = getenv("GENEBENCH_EMBED_URL"), *model = getenv("GENEBENCH_EMBED_MODEL");
     const char *cache_opt = NULL, *output = NULL;
@@ -76,13 +82,21 @@ int gb_cmd_nnmr(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
-        case 'u': url = optarg; break;
-        case 'm': model = optarg; break;
+        case 'u':
+            url = optarg;
+            break;
+        case 'm':
+            model = optarg;
+            break;
         case 'b':
             if (!gb_cli_parse_long("--embed-batch", optarg, 1, 2048, &batch)) return GB_EXIT_USAGE;
             break;
-        case 'c': cache_opt = optarg; break;
-        case 'N': no_cache = true; break;
+        case 'c':
+            cache_opt = optarg;
+            break;
+        case 'N':
+            no_cache = true;
+            break;
         case 'T':
             if (!gb_cli_parse_long("--timeout", optarg, 1, 86400000, &timeout)) return GB_EXIT_USAGE;
             break;
@@ -92,9 +106,15 @@ int gb_cmd_nnmr(int argc, char **argv)
         case 'd':
             if (!gb_cli_parse_long("--dim", optarg, 16, 1 << 20, &dim)) return GB_EXIT_USAGE;
             break;
-        case 'j': json = true; break;
-        case 'o': output = optarg; break;
-        case 'h': fputs(gb_nnmr__usage, stdout); return GB_EXIT_OK;
+        case 'j':
+            json = true;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            fputs(gb_nnmr__usage, stdout);
+            return GB_EXIT_OK;
         default:
             fprintf(stderr, "genebench nnmr: unknown or incomplete option '%s'\n", argv[optind - 1]);
             fputs(gb_nnmr__usage, stderr);
@@ -241,11 +261,13 @@ int gb_cmd_nnmr(int argc, char **argv)
         gb_str_appendf(&s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", ph, po, n);
         gb_str_appendf(&s, "embedding: %s\n", embedding);
         gb_str_appendf(&s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
-        gb_str_appendf(&s, "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
-                           "their own)\n",
+        gb_str_appendf(&s,
+                       "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
+                       "their own)\n",
                        r.nnmr_o2h, r.miss_o2h, n);
-        gb_str_appendf(&s, "NNMR hard->orig: %6.2f%% (%zu of %zu hardened programs whose nearest original is not "
-                           "their own)\n",
+        gb_str_appendf(&s,
+                       "NNMR hard->orig: %6.2f%% (%zu of %zu hardened programs whose nearest original is not "
+                       "their own)\n",
                        r.nnmr_h2o, r.miss_h2o, n);
         gb_str_appendf(&s, "cosine to the own counterpart: mean %.4f, median %.4f, min %.4f, max %.4f\n", self.mean,
                        self.median, self.min, self.max);

@@ -29,20 +29,27 @@ static const char *gb_sim__usage =
     "  -o, --output FILE     write the output to FILE (atomically) instead of stdout\n"
     "  -h, --help            this help\n";
 
-static const char *gb_sim__metric_names[] = {"codebleu", "ngram_match",  "weighted_ngram_match", "syntax_match",
+static const char *gb_sim__metric_names[] = {"codebleu",       "ngram_match",  "weighted_ngram_match", "syntax_match",
                                              "dataflow_match", "token_cosine", "token_jaccard"};
 #define GB_SIM_NMETRICS 7
 
 static double gb_sim__metric(const GbSimTask *t, int m)
 {
     switch (m) {
-    case 0: return t->codebleu.codebleu;
-    case 1: return t->codebleu.ngram;
-    case 2: return t->codebleu.weighted_ngram;
-    case 3: return t->codebleu.syntax;
-    case 4: return t->codebleu.dataflow;
-    case 5: return t->cosine;
-    default: return t->jaccard;
+    case 0:
+        return t->codebleu.codebleu;
+    case 1:
+        return t->codebleu.ngram;
+    case 2:
+        return t->codebleu.weighted_ngram;
+    case 3:
+        return t->codebleu.syntax;
+    case 4:
+        return t->codebleu.dataflow;
+    case 5:
+        return t->cosine;
+    default:
+        return t->jaccard;
     }
 }
 
@@ -101,8 +108,9 @@ static void gb_sim__text(GbStr *s, const char *pa, const char *pb, const GbSimRe
     if (undefined)
         gb_str_appendf(s, "(%zu tasks have no reference data flow: their dataflow_match is 0 in the summary)\n",
                        undefined);
-    gb_str_appendf(s, "corpus CodeBLEU (calc_codebleu over all pairs at once): %.4f (ngram %.4f, weighted %.4f, "
-                      "syntax %.4f, dataflow %.4f)\n",
+    gb_str_appendf(s,
+                   "corpus CodeBLEU (calc_codebleu over all pairs at once): %.4f (ngram %.4f, weighted %.4f, "
+                   "syntax %.4f, dataflow %.4f)\n",
                    r->corpus.codebleu, r->corpus.ngram, r->corpus.weighted_ngram, r->corpus.syntax, r->corpus.dataflow);
     const char *files[2] = {pa, pb};
     for (int side = 0; side < 2; side++) {
@@ -121,9 +129,10 @@ static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimRe
     gb_json_append_string(s, pa);
     gb_str_append(s, ",\"prediction\":");
     gb_json_append_string(s, pb);
-    gb_str_appendf(s, ",\"codebleu\":{\"behaviour\":\"codebleu 0.7.1\",\"weights\":[%g,%g,%g,%g],"
-                      "\"strict_dataflow\":%s,\"ngram_tokenizer\":\"whitespace (s.split())\","
-                      "\"grammar\":\"tree-sitter-python 0.23.6\"},",
+    gb_str_appendf(s,
+                   ",\"codebleu\":{\"behaviour\":\"codebleu 0.7.1\",\"weights\":[%g,%g,%g,%g],"
+                   "\"strict_dataflow\":%s,\"ngram_tokenizer\":\"whitespace (s.split())\","
+                   "\"grammar\":\"tree-sitter-python 0.23.6\"},",
                    o->alpha, o->beta, o->gamma, o->delta, o->strict_dataflow ? "true" : "false");
     gb_str_append(s, "\"token_tokenizer\":");
     gb_json_append_string(s, GB_TOKENIZER_NAME);
@@ -214,14 +223,24 @@ int gb_cmd_similarity(int argc, char **argv)
                 return GB_EXIT_USAGE;
             }
             break;
-        case 's': o.strict_dataflow = true; break;
-        case 'S': summary_only = true; break;
+        case 's':
+            o.strict_dataflow = true;
+            break;
+        case 'S':
+            summary_only = true;
+            break;
         case 't':
             if (!gb_cli_parse_long("--threads", optarg, 1, 4096, &threads)) return GB_EXIT_USAGE;
             break;
-        case 'j': json = true; break;
-        case 'o': output = optarg; break;
-        case 'h': fputs(gb_sim__usage, stdout); return GB_EXIT_OK;
+        case 'j':
+            json = true;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            fputs(gb_sim__usage, stdout);
+            return GB_EXIT_OK;
         default:
             fprintf(stderr, "genebench similarity: unknown or incomplete option '%s'\n", argv[optind - 1]);
             fputs(gb_sim__usage, stderr);

@@ -173,7 +173,7 @@ static int cb__cmp_u64(const void *a, const void *b)
  * counts array (owned) goes to *out. */
 static size_t cb__count_keys(uint64_t *keys, size_t n, CbCount **out)
 {
-    qsort(keys, n, sizeof *keys, cb__cmp_u64);
+    if (n > 1) qsort(keys, n, sizeof *keys, cb__cmp_u64);
     CbCount *c = gb_malloc((n ? n : 1) * sizeof *c);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -195,10 +195,10 @@ static size_t cb__count_keys(uint64_t *keys, size_t n, CbCount **out)
  * ------------------------------------------------------------------------------------------ */
 
 static const char *const cb__keywords[] = {
-    "False", "None",   "True",     "and",    "as",       "assert", "async", "await", "break", "class",
-    "continue", "def", "del",      "elif",   "else",     "except", "finally", "for", "from", "global",
-    "if",    "import", "in",       "is",     "lambda",   "nonlocal", "not", "or",    "pass",  "raise",
-    "return", "try",   "while",    "with",   "yield",    "match",  "case",  "type",
+    "False",    "None",   "True",  "and",  "as",     "assert",   "async",   "await", "break", "class",
+    "continue", "def",    "del",   "elif", "else",   "except",   "finally", "for",   "from",  "global",
+    "if",       "import", "in",    "is",   "lambda", "nonlocal", "not",     "or",    "pass",  "raise",
+    "return",   "try",    "while", "with", "yield",  "match",    "case",    "type",
 };
 
 bool gb_codebleu_is_keyword(const char *tok, size_t len)
@@ -265,8 +265,8 @@ static int cb__string_prefix(const char *s, size_t avail)
         if (plen == 0) return 0;
         char a = (char)(s[0] | 0x20), b = plen == 2 ? (char)(s[1] | 0x20) : 0;
         if (plen == 1 && (a == 'b' || a == 'r' || a == 'u' || a == 'f')) return 1;
-        if (plen == 2 && ((a == 'b' && b == 'r') || (a == 'r' && b == 'b') || (a == 'f' && b == 'r') ||
-                          (a == 'r' && b == 'f')))
+        if (plen == 2 &&
+            ((a == 'b' && b == 'r') || (a == 'r' && b == 'b') || (a == 'f' && b == 'r') || (a == 'r' && b == 'f')))
             return 2;
         return -1;
     }
@@ -361,8 +361,8 @@ static size_t cb__number(const char *s, size_t i, size_t max)
 static size_t cb__operator(const char *s, size_t i, size_t max)
 {
     static const char *const three[] = {"**=", "...", "//=", "<<=", ">>="};
-    static const char *const two[] = {"!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=", ":=", "<<",
-                                      "<=", "==", ">=", ">>", "@=", "^=", "|="};
+    static const char *const two[] = {"!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=",
+                                      ":=", "<<", "<=", "==", ">=", ">>", "@=", "^=", "|="};
     if (i + 3 <= max)
         for (size_t k = 0; k < sizeof three / sizeof three[0]; k++)
             if (memcmp(s + i, three[k], 3) == 0) return i + 3;
@@ -436,9 +436,9 @@ char *gb_codebleu_strip_comments(const char *src, size_t len)
     char contq = 0;
     size_t cont_start = 0; /* source offset where the continued string starts */
     long str_line = 0, str_col = 0;
-    size_t off = 0;                          /* start of the next line */
-    size_t line_off = 0, line_len = 0;       /* the current line */
-    size_t last_off = 0, last_len = 0;       /* the line before it */
+    size_t off = 0;                    /* start of the next line */
+    size_t line_off = 0, line_len = 0; /* the current line */
+    size_t last_off = 0, last_len = 0; /* the line before it */
     bool have_line = false;
 
     for (;;) {
@@ -499,7 +499,8 @@ char *gb_codebleu_strip_comments(const char *src, size_t len)
                     size_t e = max;
                     while (e > pos && (line[e - 1] == '\r' || line[e - 1] == '\n')) e--;
                     long c0 = cb__cp(line, pos);
-                    cb__out_token(&o, CB_COMMENT, lnum, c0, lnum, c0 + cb__cp(line + pos, e - pos), line + pos, e - pos);
+                    cb__out_token(&o, CB_COMMENT, lnum, c0, lnum, c0 + cb__cp(line + pos, e - pos), line + pos,
+                                  e - pos);
                     pos = e;
                 }
                 cb__out_token(&o, CB_NL, lnum, cb__cp(line, pos), lnum, cb__cp(line, max), line + pos, max - pos);
@@ -706,13 +707,13 @@ typedef struct {
 typedef struct {
     GbArray(const char *) line_ptr; /* code.split("\n") */
     GbArray(size_t) line_len;
-    GbArray(bool) line_ascii;       /* byte columns are code-point columns */
-    CbMap pos2leaf;                 /* (start_byte, end_byte) -> leaf index (last one wins) */
+    GbArray(bool) line_ascii; /* byte columns are code-point columns */
+    CbMap pos2leaf;           /* (start_byte, end_byte) -> leaf index (last one wins) */
     GbArray(CbLeaf) leaves;
-    CbMap text2code;                /* text hash -> code id */
-    GbArray(char *) code_text;      /* code id -> text (owned) */
-    GbArray(CbList *) lists;        /* every allocated state list (owned) */
-    CbList **single;                /* per token index: the list [idx] (owned via lists) */
+    CbMap text2code;           /* text hash -> code id */
+    GbArray(char *) code_text; /* code id -> text (owned) */
+    GbArray(CbList *) lists;   /* every allocated state list (owned) */
+    CbList **single;           /* per token index: the list [idx] (owned via lists) */
     GbArray(CbEdge) edges;
     GbArray(uint32_t) names;
     GbArray(uint32_t) idxs;
@@ -776,8 +777,8 @@ static void cb__token_text(const CbDfg *g, TSNode n, GbStr *s)
     size_t plen;
     if (a.row == b.row) {
         if (a.row < nl) {
-            cb__slice_cp(g->line_ptr.items[a.row], g->line_len.items[a.row], g->line_ascii.items[a.row], a.column, b.column,
-                         &p, &plen);
+            cb__slice_cp(g->line_ptr.items[a.row], g->line_len.items[a.row], g->line_ascii.items[a.row], a.column,
+                         b.column, &p, &plen);
             gb_str_append_n(s, p, plen);
         }
         return;
@@ -787,7 +788,8 @@ static void cb__token_text(const CbDfg *g, TSNode n, GbStr *s)
                      &p, &plen);
         gb_str_append_n(s, p, plen);
     }
-    for (uint32_t r = a.row + 1; r < b.row && r < nl; r++) gb_str_append_n(s, g->line_ptr.items[r], g->line_len.items[r]);
+    for (uint32_t r = a.row + 1; r < b.row && r < nl; r++)
+        gb_str_append_n(s, g->line_ptr.items[r], g->line_len.items[r]);
     if (b.row < nl) {
         cb__slice_cp(g->line_ptr.items[b.row], g->line_len.items[b.row], g->line_ascii.items[b.row], 0, b.column, &p,
                      &plen);
@@ -943,7 +945,7 @@ static void cb__merge_loop(CbDfg *g, size_t from)
     g->edges.len = from;
     for (size_t k = 0; k < out.len; k++) {
         /* sorted(set(idxs)) */
-        qsort(ix.items[k].items, ix.items[k].len, sizeof(uint32_t), cb__cmp_u32);
+        if (ix.items[k].len > 1) qsort(ix.items[k].items, ix.items[k].len, sizeof(uint32_t), cb__cmp_u32);
         size_t m = 0;
         for (size_t t = 0; t < ix.items[k].len; t++)
             if (!m || ix.items[k].items[m - 1] != ix.items[k].items[t]) ix.items[k].items[m++] = ix.items[k].items[t];
@@ -1049,8 +1051,8 @@ static void cb__dfg(CbDfg *g, TSNode n, CbStates st, int depth)
             cb__dfg(g, value, st, depth + 1);
             for (size_t i = 0; i < N.len; i++) {
                 for (size_t j = 0; j < V.len; j++)
-                    cb__emit(g, N.items[i]->code, N.items[i]->idx, CB_COMES_FROM, &V.items[j]->code, 1, &V.items[j]->idx,
-                             1);
+                    cb__emit(g, N.items[i]->code, N.items[i]->idx, CB_COMES_FROM, &V.items[j]->code, 1,
+                             &V.items[j]->idx, 1);
                 st[N.items[i]->code] = g->single[N.items[i]->idx];
             }
         }
@@ -1136,7 +1138,7 @@ static void cb__dfg(CbDfg *g, TSNode n, CbStates st, int depth)
                 if (l)
                     for (uint32_t t = 0; t < l->n; t++) gb_array_push(&tmp, l->v[t]);
             }
-            qsort(tmp.items, tmp.len, sizeof(uint32_t), cb__cmp_u32);
+            if (tmp.len > 1) qsort(tmp.items, tmp.len, sizeof(uint32_t), cb__cmp_u32);
             size_t m = 0;
             for (size_t t = 0; t < tmp.len; t++)
                 if (!m || tmp.items[m - 1] != tmp.items[t]) tmp.items[m++] = tmp.items[t];
@@ -1312,7 +1314,8 @@ static bool cb__dataflow_items(TSTree *tree, const char *code, CbU64Vec *items)
             gb_array_push(&buf, (uint64_t)var[e->code]);
             gb_array_push(&buf, (uint64_t)e->rel);
             gb_array_push(&buf, (uint64_t)mnames.items[i].len);
-            for (size_t j = 0; j < mnames.items[i].len; j++) gb_array_push(&buf, (uint64_t)var[mnames.items[i].items[j]]);
+            for (size_t j = 0; j < mnames.items[i].len; j++)
+                gb_array_push(&buf, (uint64_t)var[mnames.items[i].items[j]]);
             gb_array_push(items, gb_hash64(buf.items, buf.len * sizeof(uint64_t), 0x6466ULL));
             gb_array_free(&mnames.items[i]);
         }
@@ -1465,7 +1468,8 @@ static bool cb__subtrees_fast(TSNode root, CbU64Vec *out)
             ok = false;
             break;
         }
-        if (k == 0 || ts_node_child_count(n) > 0) gb_array_push(out, cb__substring_hash(&h, open.items[k], close.items[k]));
+        if (k == 0 || ts_node_child_count(n) > 0)
+            gb_array_push(out, cb__substring_hash(&h, open.items[k], close.items[k]));
         k++;
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = c; i > 0; i--) gb_array_push(&walk, ts_node_named_child(n, i - 1));
@@ -1494,13 +1498,13 @@ static void cb__subtrees(TSTree *tree, CbU64Vec *out)
  * ------------------------------------------------------------------------------------------ */
 
 struct GbCodeBleuDoc {
-    char *clean;          /* what syntax and dataflow see (comments/docstrings removed) */
-    size_t ntok;          /* whitespace tokens */
-    CbCount *ng[4];       /* n-gram counts, sorted by key; ng[0] carries keyword weights */
+    char *clean;    /* what syntax and dataflow see (comments/docstrings removed) */
+    size_t ntok;    /* whitespace tokens */
+    CbCount *ng[4]; /* n-gram counts, sorted by key; ng[0] carries keyword weights */
     size_t ng_len[4];
-    CbCount *subs;        /* subtree S-expression hashes with counts */
+    CbCount *subs; /* subtree S-expression hashes with counts */
     size_t nsubs, sub_total;
-    CbCount *dfg;         /* normalised data-flow items with counts */
+    CbCount *dfg; /* normalised data-flow items with counts */
     size_t ndfg, dfg_total;
     bool df_truncated;
 };
@@ -1828,7 +1832,7 @@ size_t gb_codebleu_subtree_hashes(TSParser *parser, const char *code, bool exact
         return SIZE_MAX;
     }
     ts_tree_delete(tree);
-    qsort(keys.items, keys.len, sizeof(uint64_t), cb__cmp_u64);
+    if (keys.len > 1) qsort(keys.items, keys.len, sizeof(uint64_t), cb__cmp_u64);
     *out = keys.items ? keys.items : gb_malloc(1);
     return keys.len;
 }

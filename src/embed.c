@@ -165,8 +165,10 @@ bool gb_embed_remote(GbHttpClient *client, const char *model, const char *const 
         rows[i] = path ? gb_embed__cache_read(path, &cd) : NULL;
         free(path);
         if (rows[i] && d && cd != d) {
-            gb_error_set(err, "cached embeddings of model '%s' have different dimensions (%zu and %zu): "
-                         "clear the cache directory %s", model, d, cd, cache_dir);
+            gb_error_set(err,
+                         "cached embeddings of model '%s' have different dimensions (%zu and %zu): "
+                         "clear the cache directory %s",
+                         model, d, cd, cache_dir);
             ok = false;
             break;
         }
@@ -190,8 +192,10 @@ bool gb_embed_remote(GbHttpClient *client, const char *model, const char *const 
         stats->requests++;
         stats->fetched += m;
         if (d && bd != d) {
-            gb_error_set(err, "the server returned %zu-dimensional embeddings after %zu-dimensional ones for "
-                         "model '%s'", bd, d, model);
+            gb_error_set(err,
+                         "the server returned %zu-dimensional embeddings after %zu-dimensional ones for "
+                         "model '%s'",
+                         bd, d, model);
             free(v);
             ok = false;
             break;

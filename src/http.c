@@ -185,8 +185,8 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
             retry = true;
         } else if (rc != CURLE_OK) {
             gb_error_set(err, "%s: %s", url, cerr[0] ? cerr : curl_easy_strerror(rc));
-            retry = rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING ||
-                    rc == CURLE_PARTIAL_FILE;
+            retry =
+                rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE;
         } else if (status < 200 || status > 299) {
             char *m = gb_http__server_message(reply.body.data);
             gb_error_set(err, "%s: HTTP %ld: %s", url, status, m);
@@ -313,8 +313,10 @@ bool gb_embed_batch(GbHttpClient *c, const char *model, const char *const *texts
             goto done;
         }
         if (!json_is_array(emb) || json_array_size(emb) == 0) {
-            gb_error_set(err, "%s%s: data[%zu].embedding is %s (a base64 string means the server ignored "
-                         "encoding_format \"float\")", c->base, where, k, emb ? "not a list of numbers" : "missing");
+            gb_error_set(err,
+                         "%s%s: data[%zu].embedding is %s (a base64 string means the server ignored "
+                         "encoding_format \"float\")",
+                         c->base, where, k, emb ? "not a list of numbers" : "missing");
             goto done;
         }
         if (!out) {

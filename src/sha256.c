@@ -23,7 +23,8 @@ static void gb__block(GbSha256 *s, const unsigned char *p)
 {
     uint32_t w[64];
     for (int i = 0; i < 16; i++)
-        w[i] = ((uint32_t)p[4 * i] << 24) | ((uint32_t)p[4 * i + 1] << 16) | ((uint32_t)p[4 * i + 2] << 8) | p[4 * i + 3];
+        w[i] =
+            ((uint32_t)p[4 * i] << 24) | ((uint32_t)p[4 * i + 1] << 16) | ((uint32_t)p[4 * i + 2] << 8) | p[4 * i + 3];
     for (int i = 16; i < 64; i++) {
         uint32_t s0 = gb__ror(w[i - 15], 7) ^ gb__ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
         uint32_t s1 = gb__ror(w[i - 2], 17) ^ gb__ror(w[i - 2], 19) ^ (w[i - 2] >> 10);

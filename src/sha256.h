@@ -5,7 +5,7 @@
 
 typedef struct {
     uint32_t h[8];
-    uint64_t len;       /* bytes hashed so far */
+    uint64_t len; /* bytes hashed so far */
     unsigned char buf[64];
     size_t fill;
 } GbSha256;

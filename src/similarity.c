@@ -126,11 +126,21 @@ void gb_json_append_string(GbStr *s, const char *text)
     gb_str_append(s, "\"");
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
         switch (*p) {
-        case '"': gb_str_append(s, "\\\""); break;
-        case '\\': gb_str_append(s, "\\\\"); break;
-        case '\n': gb_str_append(s, "\\n"); break;
-        case '\r': gb_str_append(s, "\\r"); break;
-        case '\t': gb_str_append(s, "\\t"); break;
+        case '"':
+            gb_str_append(s, "\\\"");
+            break;
+        case '\\':
+            gb_str_append(s, "\\\\");
+            break;
+        case '\n':
+            gb_str_append(s, "\\n");
+            break;
+        case '\r':
+            gb_str_append(s, "\\r");
+            break;
+        case '\t':
+            gb_str_append(s, "\\t");
+            break;
         default:
             if (*p < 0x20) {
                 gb_str_appendf(s, "\\u%04x", *p);

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
-#define GB_TOKENIZER_NAME                                                                                   \
-    "tree-sitter-python 0.23.6 leaves (comments and line continuations dropped, each string literal one " \
+#define GB_TOKENIZER_NAME                                                                                              \
+    "tree-sitter-python 0.23.6 leaves (comments and line continuations dropped, each string literal one "              \
     "token, exact text)"
 
 /* The token texts of source in order, as 64-bit hashes (owned array in *hashes, free()).
@@ -19,10 +19,10 @@ size_t gb_lex_tokens(TSParser *parser, const char *source, size_t len, uint64_t 
 
 /* A multiset of tokens: distinct token hashes, sorted, with their counts. */
 typedef struct {
-    uint64_t *keys;  /* owned */
+    uint64_t *keys;   /* owned */
     uint32_t *counts; /* owned */
-    size_t n;        /* distinct tokens */
-    size_t total;    /* tokens */
+    size_t n;         /* distinct tokens */
+    size_t total;     /* tokens */
 } GbTokenBag;
 
 /* Build the bag of source (caller storage; free with gb_token_bag_destroy). */

@@ -292,9 +292,10 @@ static void test_codebleu_strip_comments(void **state)
 static void test_codebleu_subtrees_from_root_string(void **state)
 {
     (void)state;
-    const char *plain = "import os\n\nclass A(object):\n    x = 3\n\n    def f(self, a, *b, c=1, **d):\n"
-                        "        s = f\"{a!r} {b}\" + 'q' 'r'\n        return [i for i in b if i], {k: v for k, v in d.items()}\n"
-                        "\ntry:\n    y = abs(-2) ** 2\nexcept (ValueError, KeyError):\n    raise\nfinally:\n    pass\n";
+    const char *plain =
+        "import os\n\nclass A(object):\n    x = 3\n\n    def f(self, a, *b, c=1, **d):\n"
+        "        s = f\"{a!r} {b}\" + 'q' 'r'\n        return [i for i in b if i], {k: v for k, v in d.items()}\n"
+        "\ntry:\n    y = abs(-2) ** 2\nexcept (ValueError, KeyError):\n    raise\nfinally:\n    pass\n";
     uint64_t *fast, *exact;
     size_t nf = gb_codebleu_subtree_hashes(parser, plain, false, &fast);
     size_t ne = gb_codebleu_subtree_hashes(parser, plain, true, &exact);

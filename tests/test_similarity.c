@@ -26,8 +26,10 @@ static void build(GbBench *a, GbBench *b)
     gb_bench_init(b);
     add_task(a, "T/1", "def f(x):\n    return x + 1\n", NULL);
     add_task(b, "T/1", "def f(x):\n    return x + 1\n", NULL);
-    add_task(a, "T/2", "def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n", NULL);
-    add_task(b, "T/2", "def f(count):\n    acc = 0\n    for k in range(count):\n        acc += k\n    return acc\n", NULL);
+    add_task(a, "T/2", "def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n",
+             NULL);
+    add_task(b, "T/2", "def f(count):\n    acc = 0\n    for k in range(count):\n        acc += k\n    return acc\n",
+             NULL);
     add_task(a, "T/3", "from helpers import g\n\ndef f(x):\n    return g(x)\n", "def g(v):\n    return v * 2\n");
     add_task(b, "T/3", "from helpers import g\n\ndef f(x):\n    return g(x)\n", "def g(v):\n    return v * 3\n");
     add_task(a, "only-a", "x = 1\n", NULL);

@@ -8,19 +8,18 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 gb=${1:-${GENEBENCH:-$here/build/genebench}}
 n=${2:-1000}
+echo "load average: $(cut -d" " -f1-3 /proc/loadavg) on $(nproc) cores"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 /usr/bin/python3 "$here/tests/bench/gen_programs.py" "$n" "$tmp/a.jsonl" "$tmp/b.jsonl" 1
 echo "generated $n + $n tasks ($(wc -c <"$tmp/a.jsonl") + $(wc -c <"$tmp/b.jsonl") bytes)"
 
+# Wall seconds, and CPU seconds (user + system), which stay meaningful on a busy machine.
 run() {
   local label=$1; shift
-  local t0 t1
-  t0=$(date +%s.%N)
-  OMP_NUM_THREADS=1 taskset -c 0 "$@"
-  t1=$(date +%s.%N)
-  echo "$label: $(echo "$t1 - $t0" | bc) s on one core"
+  OMP_NUM_THREADS=1 /usr/bin/time -f "$label: %e s wall, %U s user + %S s system CPU, one core, %M KB max RSS" \
+    taskset -c 0 "$@"
 }
 run "similarity" "$gb" similarity "$tmp/a.jsonl" "$tmp/b.jsonl" --threads 1 --summary -o "$tmp/sim.txt"
 cat "$tmp/sim.txt" | sed -n '/^summary/,$p'
