@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitness/stdlib_modules.h"
 #include "src/pyparse.h"
 
 /* ---- Edit sets ---- */
@@ -658,6 +659,18 @@ static bool gb_edit__bound_only_by_import(GbOpContext *ctx, size_t module, const
     return !sc->scopes.items[0].star_import;
 }
 
+/* pylint's import groups: 0 standard library, 1 third party, 2 the program's own modules. */
+static int gb_edit__import_rank(GbOpContext *ctx, const char *name, size_t len)
+{
+    size_t top = 0;
+    while (top < len && name[top] != '.') top++;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        const char *path = ctx->prog->modules.items[m].path;
+        if (strncmp(path, name, top) == 0 && (strcmp(path + top, ".py") == 0 || path[top] == '/')) return 2;
+    }
+    return gb_stdlib_module(name, top) ? 0 : 1;
+}
+
 char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const char *module_name, const char *attr,
                           const char *preferred)
 {
@@ -688,10 +701,13 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
     if (!plain) gb_str_appendf(&stmt, " as %s", name);
     gb_str_append(&stmt, "\n");
 
-    /* Position: before the first statement that is neither the docstring nor a __future__ import. */
+    /* Position: after the docstring and __future__ imports, in the leading import block where
+     * pylint expects it (standard library, then third party, then the program's own modules;
+     * next to imports of the same package), before any other statement. */
     TSNode anchor = {0};
     TSNode last_header = {0};
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t i = 0;
+    for (; i < n; i++) {
         TSNode c = ts_node_named_child(root, i);
         if (!gb_node_is_statement(c)) continue;
         if (gb_stmt_is_docstring(c) || strcmp(ts_node_type(c), "future_import_statement") == 0) {
@@ -701,14 +717,45 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
         anchor = c;
         break;
     }
+    int rank = gb_edit__import_rank(ctx, module_name, strlen(module_name));
+    TSNode after = {0}, same = {0};
+    for (; i < n; i++) {
+        TSNode c = ts_node_named_child(root, i);
+        if (strcmp(ts_node_type(c), "comment") == 0) continue;
+        const char *t = ts_node_type(c);
+        if (strcmp(t, "import_statement") != 0 && strcmp(t, "import_from_statement") != 0) break;
+        if (!gb_stmt_owns_lines(src, c)) break;
+        TSNode first = strcmp(t, "import_from_statement") == 0 ? ts_node_child_by_field_name(c, "module_name", 11)
+                                                               : ts_node_named_child(c, 0);
+        if (strcmp(ts_node_type(first), "aliased_import") == 0) first = ts_node_child_by_field_name(first, "name", 4);
+        int r = 2; /* relative imports: the program's own */
+        bool same_pkg = false;
+        if (strcmp(ts_node_type(first), "dotted_name") == 0) {
+            uint32_t fs = ts_node_start_byte(first), fe = ts_node_end_byte(first);
+            r = gb_edit__import_rank(ctx, src + fs, fe - fs);
+            size_t top_new = strcspn(module_name, "."), top_old = strcspn(src + fs, ".");
+            if (top_old > fe - fs) top_old = fe - fs;
+            same_pkg = top_new == top_old && strncmp(module_name, src + fs, top_new) == 0;
+        }
+        if (same_pkg) same = c;
+        if (r <= rank) after = c;
+    }
+    if (!ts_node_is_null(same)) after = same;
     size_t len = strlen(src);
-    if (!ts_node_is_null(anchor) && ts_node_is_null(last_header)) {
+    if (!ts_node_is_null(after)) {
+        uint32_t pos = gb_line_end(src, len, ts_node_end_byte(after));
+        char *text =
+            (pos == len && len && src[len - 1] != '\n') ? gb_asprintf("\n%s", stmt.data) : gb_strdup(stmt.data);
+        gb_edits_insert_ordered(set, module, pos, text, -1);
+        free(text);
+    } else if (!ts_node_is_null(anchor) && ts_node_is_null(last_header)) {
         gb_edits_insert_ordered(set, module, gb_line_start(src, ts_node_start_byte(anchor)), stmt.data, -1);
     } else if (!ts_node_is_null(last_header)) {
         /* Right after the docstring / __future__ imports, so the blank lines and comments that
          * separate them from the code stay where they are. */
         uint32_t pos = gb_line_end(src, len, ts_node_end_byte(last_header));
-        char *text = (pos == len && len && src[len - 1] != '\n') ? gb_asprintf("\n%s", stmt.data) : gb_strdup(stmt.data);
+        char *text =
+            (pos == len && len && src[len - 1] != '\n') ? gb_asprintf("\n%s", stmt.data) : gb_strdup(stmt.data);
         gb_edits_insert_ordered(set, module, pos, text, -1);
         free(text);
     } else {

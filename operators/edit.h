@@ -135,8 +135,11 @@ void gb_edits_wrap(GbOpContext *ctx, GbEditSet *set, size_t module, TSNode first
 /* Make `import module_name [as alias]` (attr NULL) or `from module_name import attr [as
  * alias]` available at the top of the module and return the name code must use (owned).
  * An existing identical top-level import is reused (no edit). Otherwise the new import goes
- * after the module docstring and `from __future__` imports, before any other statement
- * (so before every use); its bound name is `preferred` (NULL: attr, or module_name without
- * dots) when that name occurs nowhere in the program or tests, else a fresh alias. */
+ * after the module docstring and `from __future__` imports, into the leading block of imports
+ * where pylint expects it (after the last import of the same package, else after the last
+ * import of its group or an earlier one: standard library, third party, the program's own
+ * modules), before any other statement (so before every use); its bound name is `preferred`
+ * (NULL: attr, or module_name without dots) when that name occurs nowhere in the program or
+ * tests, else a fresh alias. */
 char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const char *module_name, const char *attr,
                           const char *preferred);

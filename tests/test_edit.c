@@ -150,9 +150,9 @@ static void test_edit_import_after_docstring_and_future(void **state)
     assert_string_equal(op_env_src(&e), "#!/usr/bin/env python3\n"
                                         "\"\"\"Doc.\"\"\"\n"
                                         "from __future__ import annotations\n"
+                                        "import os\n"
                                         "import time\n"
                                         "from dateutil.parser import parse\n"
-                                        "import os\n"
                                         "\n"
                                         "def f():\n"
                                         "    return os.sep\n");

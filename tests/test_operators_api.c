@@ -144,8 +144,28 @@ static void test_imports_are_placed_reused_and_aliased(void **state)
     op_env_close(&e);
     op_env_open(&e, "import time\n\n\ndef f():\n    x = 1\n    return x\n\n\ntime = 3\n", NULL, NULL);
     apply_template(&e, time_template, "x = 1");
-    assert_non_null(strstr(op_env_src(&e), "import time as clock\nimport time\n"));
+    assert_non_null(strstr(op_env_src(&e), "import time\nimport time as clock\n"));
     assert_non_null(strstr(op_env_src(&e), "    clock.perf_counter()\n    x = 1\n"));
+    op_env_close(&e);
+
+    /* pylint's order: standard library, then third party (no wrong-import-order) */
+    op_env_open(
+        &e,
+        "from typing import List\nimport numpy as np\n\n\ndef f(xs: List[int]):\n    x = np.sum(xs)\n    return x\n",
+        NULL, NULL);
+    apply_template(&e, parse_template, "x = np");
+    apply_template(&e, time_template, "return x");
+    assert_string_equal(op_env_src(&e), "from typing import List\n"
+                                        "import time\n"
+                                        "import numpy as np\n"
+                                        "from dateutil.parser import parse\n"
+                                        "\n"
+                                        "\n"
+                                        "def f(xs: List[int]):\n"
+                                        "    parse(\"2020-01-02\")\n"
+                                        "    x = np.sum(xs)\n"
+                                        "    time.perf_counter()\n"
+                                        "    return x\n");
     op_env_close(&e);
 }
 
