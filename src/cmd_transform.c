@@ -31,7 +31,9 @@ static void gb_transform__usage(FILE *out)
             "  --python PATH    interpreter that runs the tests (default %s)\n"
             "  --jobs N         test workers (default: number of CPUs)\n"
             "  --timeout S      wall-clock limit per test run in seconds (default 10)\n"
-            "Exit status: 0 when every applied transformation passed its tests, 1 otherwise, 2 on usage errors.\n",
+            "Exit status: 0 when every applied transformation passed its tests; 1 when one failed or was\n"
+            "rejected, a task was skipped (it does not parse or its original fails its tests) or the input\n"
+            "had bad lines; 2 on usage errors.\n",
             GB_DEFAULT_PYTHON);
 }
 
@@ -472,7 +474,7 @@ int gb_cmd_transform(int argc, char **argv)
             rc = GB_EXIT_FAIL;
         }
     }
-    if (failed || rejected || input_problems || !found_task) rc = GB_EXIT_FAIL;
+    if (failed || rejected || skipped || input_problems || !found_task) rc = GB_EXIT_FAIL;
     gb_bench_destroy(&out);
     gb_pool_delete(o.pool);
     gb_bench_destroy(&bench);
