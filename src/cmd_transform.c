@@ -27,7 +27,8 @@ static void gb_transform__usage(FILE *out)
             "  --task ID        only this task\n"
             "  --no-tests       do not run the tests (results are still re-parsed)\n"
             "  --no-diff        do not print diffs\n"
-            "  -o, --output OUT write the transformed benchmark (with --all-sites: every variant, id \"ID#K\")\n"
+            "  -o, --output OUT write the transformed benchmark: tasks whose transformation failed its tests\n"
+            "                   keep their original program; with --all-sites every passing variant, id \"ID#K\"\n"
             "  --python PATH    interpreter that runs the tests (default %s)\n"
             "  --jobs N         test workers (default: number of CPUs)\n"
             "  --timeout S      wall-clock limit per test run in seconds (default 10)\n"
@@ -223,14 +224,17 @@ static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, cons
             gb_str_append(&res->report, "\n");
             if (o->diffs) gb_transform__program_diff(&res->report, base, &prog);
         }
-        GbTask v;
-        gb_task_copy(&v, task);
-        gb_program_to_task(&prog, &v);
-        if (o->all_sites) {
-            free(v.id);
-            v.id = gb_asprintf("%s#%zu", task->id, k);
+        /* Only transformations that keep the tests passing go to the output. */
+        if (pass) {
+            GbTask v;
+            gb_task_copy(&v, task);
+            gb_program_to_task(&prog, &v);
+            if (o->all_sites) {
+                free(v.id);
+                v.id = gb_asprintf("%s#%zu", task->id, k);
+            }
+            gb_array_push(&res->variants, v);
         }
-        gb_array_push(&res->variants, v);
         gb_run_result_destroy(&rr);
     }
     gb_op_ctx_destroy(&ctx);
