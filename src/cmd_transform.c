@@ -9,6 +9,7 @@
 #include "operators/operator.h"
 #include "src/cli.h"
 #include "src/commands.h"
+#include "src/naming.h"
 #include "src/pyparse.h"
 #include "src/runner.h"
 #include "src/task_io.h"
@@ -32,6 +33,11 @@ static void gb_transform__usage(FILE *out)
             "  --python PATH    interpreter that runs the tests (default %s)\n"
             "  --jobs N         test workers (default: number of CPUs)\n"
             "  --timeout S      wall-clock limit per test run in seconds (default 10)\n"
+            "  --names          give the synthetic identifiers natural names (built-in vocabulary), kept\n"
+            "                   only when the tests still pass\n"
+            "  --llm-url URL    natural names from an OpenAI-compatible server (URL/v1/chat/completions;\n"
+            "                   key from GENEBENCH_API_KEY); implies --names; falls back to built-in names\n"
+            "  --llm-model M    model name sent to that server (default \"default\")\n"
             "Exit status: 0 when every applied transformation passed its tests; 1 when one failed or was\n"
             "rejected, a task was skipped (it does not parse or its original fails its tests) or the input\n"
             "had bad lines; 2 on usage errors.\n",
@@ -163,6 +169,7 @@ typedef struct {
     bool tests;
     bool diffs;
     GbPool *pool;
+    const GbNamingConfig *naming; /* NULL: no natural names */
 } GbTransformOpts;
 
 typedef struct {
@@ -215,6 +222,37 @@ static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, cons
         }
         if (pass) res->passed++;
         else res->failed++;
+        /* Natural names for the synthetic identifiers, kept only when the tests still pass. */
+        if (pass && o->naming) {
+            GbProgram named;
+            gb_program_copy(&named, &prog);
+            char *renamed = NULL, *llm_err = NULL;
+            const char *mode = NULL;
+            if (gb_naming_apply(&named, task, parser, o->naming, &renamed, &mode, &llm_err)) {
+                bool keep = true;
+                if (o->tests) {
+                    GbRunResult nr;
+                    gb_run_result_init(&nr);
+                    GbError nerr = {{0}};
+                    keep = gb_pool_run(o->pool, task, &named, &nr, &nerr) && nr.status == GB_RUN_PASS;
+                    gb_run_result_destroy(&nr);
+                }
+                if (report_all)
+                    gb_str_appendf(&res->report, "%s: site %zu names (%s)%s: %s\n", task->id, k, mode,
+                                   keep ? "" : " dropped, the tests fail with them", renamed);
+                if (keep) {
+                    GbProgram tmp = prog;
+                    prog = named;
+                    named = tmp;
+                }
+            }
+            if (llm_err && report_all)
+                gb_str_appendf(&res->report, "%s: site %zu: naming endpoint: %s (built-in names used)\n", task->id, k,
+                               llm_err);
+            free(llm_err);
+            free(renamed);
+            gb_program_destroy(&named);
+        }
         if (report_all || !pass) {
             gb_str_appendf(&res->report, "%s: site %zu/%zu %s applied", task->id, k, sites->len, key);
             if (o->tests) {
@@ -322,7 +360,7 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
 int gb_cmd_transform(int argc, char **argv)
 {
     enum { OPT_OP = 256, OPT_SEED, OPT_SITE, OPT_LIST, OPT_ALL, OPT_TASK, OPT_NO_TESTS, OPT_NO_DIFF, OPT_PYTHON,
-           OPT_JOBS, OPT_TIMEOUT, OPT_HELP };
+           OPT_JOBS, OPT_TIMEOUT, OPT_HELP, OPT_NAMES, OPT_LLM_URL, OPT_LLM_MODEL };
     static const struct option longopts[] = {
         {"op", required_argument, NULL, OPT_OP},        {"seed", required_argument, NULL, OPT_SEED},
         {"site", required_argument, NULL, OPT_SITE},    {"list-sites", no_argument, NULL, OPT_LIST},
@@ -330,12 +368,17 @@ int gb_cmd_transform(int argc, char **argv)
         {"no-tests", no_argument, NULL, OPT_NO_TESTS},  {"no-diff", no_argument, NULL, OPT_NO_DIFF},
         {"output", required_argument, NULL, 'o'},       {"python", required_argument, NULL, OPT_PYTHON},
         {"jobs", required_argument, NULL, OPT_JOBS},    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"help", no_argument, NULL, OPT_HELP},          {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, OPT_HELP},          {"names", no_argument, NULL, OPT_NAMES},
+        {"llm-url", required_argument, NULL, OPT_LLM_URL}, {"llm-model", required_argument, NULL, OPT_LLM_MODEL},
+        {NULL, 0, NULL, 0},
     };
-    GbTransformOpts o = {NULL, 1, -1, false, false, true, true, NULL};
+    GbTransformOpts o = {NULL, 1, -1, false, false, true, true, NULL, NULL};
     const char *op_name = NULL, *output = NULL, *only_task = NULL, *python = NULL;
     long jobs = 0;
     double timeout = 10;
+    GbNamingConfig naming;
+    gb_naming_config_default(&naming);
+    bool names = false;
     optind = 1;
     opterr = 0;
     int c;
@@ -363,6 +406,12 @@ int gb_cmd_transform(int argc, char **argv)
         case OPT_TIMEOUT:
             if (!gb_cli_parse_double("--timeout", optarg, 0.1, 86400, &timeout)) return GB_EXIT_USAGE;
             break;
+        case OPT_NAMES: names = true; break;
+        case OPT_LLM_URL:
+            naming.url = optarg;
+            names = true;
+            break;
+        case OPT_LLM_MODEL: naming.model = optarg; break;
         case OPT_HELP: gb_transform__usage(stdout); return GB_EXIT_OK;
         default: gb_transform__usage(stderr); return GB_EXIT_USAGE;
         }
@@ -381,6 +430,10 @@ int gb_cmd_transform(int argc, char **argv)
         return GB_EXIT_USAGE;
     }
     if (o.list_only) o.tests = false;
+    if (names) {
+        naming.api_key = getenv("GENEBENCH_API_KEY");
+        o.naming = &naming;
+    }
     const char *bench_path = argv[optind];
 
     GbBench bench;
