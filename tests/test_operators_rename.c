@@ -405,6 +405,12 @@ static void test_n1_renames_parameter_and_its_keyword(void **state)
     snprintf(want, sizeof want, "stats([1, 2, 3], %s=1)", name);
     assert_non_null(strstr(src, want));
     assert_true(gb_program_is_synthetic(&e.prog, name));
+    assert_false(gb_program_is_synthetic(&e.prog, "values"));
+    /* copies keep the record (the engine copies programs between individuals) */
+    GbProgram copy;
+    gb_program_copy(&copy, &e.prog);
+    assert_true(gb_program_is_synthetic(&copy, name));
+    gb_program_destroy(&copy);
     op_env_close(&e);
 }
 
