@@ -315,7 +315,7 @@ static const char *const gb_nm_verbs[] = {"get_",      "compute_", "calc_",  "ca
 
 /* ---- Values ---- */
 
-static void gb_nm__value(const char *src, TSNode v, GbNameList *out, int depth);
+static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList *weak, int depth);
 
 /* The element a literal subscript picks (`[x][0]`, `(x, 7)[0]`, `{"k": x}["k"]`), or null. */
 static TSNode gb_nm__picked(const char *src, TSNode sub)
@@ -436,7 +436,7 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
     (void)depth;
 }
 
-static void gb_nm__value(const char *src, TSNode v, GbNameList *out, int depth)
+static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList *weak, int depth)
 {
     if (ts_node_is_null(v) || depth > 6) return;
     const char *t = ts_node_type(v);
@@ -465,7 +465,7 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, int depth)
     } else if (strcmp(t, "subscript") == 0) {
         TSNode picked = gb_nm__picked(src, v);
         if (!ts_node_is_null(picked)) {
-            gb_nm__value(src, picked, out, depth + 1);
+            gb_nm__value(src, picked, out, weak, depth + 1);
             return;
         }
         TSNode o = gb_nm__field(v, "value");
@@ -474,42 +474,42 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, int depth)
             char *s = gb_nm__node_stem(name, src);
             char *one = s ? gb_nm__singular(s) : NULL;
             if (one) gb_nm__add(out, one);
-            if (s) gb_nm__addf(out, "%s_item", one ? one : s);
+            if (s && strlen(one ? one : s) > 2) gb_nm__addf(out, "%s_item", one ? one : s);
             free(one);
             free(s);
         }
-        gb_nm__add(out, "item");
-        gb_nm__add(out, "entry");
+        gb_nm__add(weak, "item");
+        gb_nm__add(weak, "entry");
     } else if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) {
         static const char *const w[] = {"flag", "enabled", "ok", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "integer") == 0) {
         static const char *const w[] = {"count", "limit", "size", "number", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "float") == 0) {
         static const char *const w[] = {"amount", "rate", "ratio", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "string") == 0 || strcmp(t, "concatenated_string") == 0) {
         static const char *const w[] = {"text", "label", "message", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "none") == 0) {
         static const char *const w[] = {"result", "found", "current", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "list") == 0 || strcmp(t, "list_comprehension") == 0) {
         static const char *const w[] = {"items", "values", "collected", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "dictionary") == 0 || strcmp(t, "dictionary_comprehension") == 0) {
         static const char *const w[] = {"mapping", "lookup", "table", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "set") == 0 || strcmp(t, "set_comprehension") == 0) {
         static const char *const w[] = {"seen", "unique_items", "members", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "tuple") == 0 || strcmp(t, "expression_list") == 0) {
         static const char *const w[] = {"pair", "record", "entry", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "generator_expression") == 0) {
         static const char *const w[] = {"stream", "lazy_items", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "binary_operator") == 0) {
         TSNode op = gb_nm__field(v, "operator");
         if (!ts_node_is_null(op)) {
@@ -520,26 +520,26 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, int depth)
     } else if (strcmp(t, "boolean_operator") == 0 || strcmp(t, "not_operator") == 0 ||
                strcmp(t, "comparison_operator") == 0) {
         static const char *const w[] = {"is_valid", "matches", "condition", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "conditional_expression") == 0) {
         static const char *const w[] = {"choice", "selected", "picked", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "lambda") == 0) {
         static const char *const w[] = {"callback", "handler", "key_func", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     } else if (strcmp(t, "unary_operator") == 0) {
         TSNode a = gb_nm__field(v, "argument");
         if (gb_nm__is(a, "integer") || gb_nm__is(a, "float"))
-            gb_nm__value(src, a, out, depth + 1);
+            gb_nm__value(src, a, out, weak, depth + 1);
         else
             gb_nm__add(out, "negated");
     } else if (strcmp(t, "parenthesized_expression") == 0 || strcmp(t, "await") == 0) {
-        if (ts_node_named_child_count(v) > 0) gb_nm__value(src, ts_node_named_child(v, 0), out, depth + 1);
+        if (ts_node_named_child_count(v) > 0) gb_nm__value(src, ts_node_named_child(v, 0), out, weak, depth + 1);
     }
 }
 
 /* What a loop variable over iterable `it` holds. */
-static void gb_nm__iter(const char *src, TSNode it, GbNameList *out)
+static void gb_nm__iter(const char *src, TSNode it, GbNameList *out, GbNameList *weak)
 {
     static const char *const once[] = {"attempt", "single_pass", "trial", "round", NULL};
     if (gb_nm__is(it, "call")) {
@@ -576,10 +576,13 @@ static void gb_nm__iter(const char *src, TSNode it, GbNameList *out)
         } else if (callee && strcmp(callee, "values") == 0) {
             gb_nm__add(out, "value");
             gb_nm__add(out, "amount");
+        } else if (callee && strcmp(callee, "split") == 0) {
+            static const char *const w[] = {"word", "token", "part", NULL};
+            gb_nm__add_words(out, w);
         } else if (callee && (strcmp(callee, "sorted") == 0 || strcmp(callee, "reversed") == 0 ||
                               strcmp(callee, "list") == 0 || strcmp(callee, "set") == 0)) {
             TSNode a = gb_nm__first_arg(it);
-            if (!ts_node_is_null(a)) gb_nm__iter(src, a, out);
+            if (!ts_node_is_null(a)) gb_nm__iter(src, a, out, weak);
         }
         free(callee);
     } else if (gb_nm__is(it, "list") || gb_nm__is(it, "tuple")) {
@@ -600,13 +603,21 @@ static void gb_nm__iter(const char *src, TSNode it, GbNameList *out)
         TSNode name = gb_nm__is(it, "attribute") ? gb_nm__field(it, "attribute") : it;
         char *s = gb_nm__node_stem(name, src);
         char *one = s ? gb_nm__singular(s) : NULL;
+        /* the characters of a string */
+        size_t n = s ? strlen(s) : 0;
+        if (s && (strcmp(s, "s") == 0 || (n >= 3 && strcmp(s + n - 3, "str") == 0) ||
+                  (n >= 4 && strcmp(s + n - 4, "text") == 0) || (n >= 6 && strcmp(s + n - 6, "string") == 0) ||
+                  (n >= 4 && strcmp(s + n - 4, "word") == 0))) {
+            static const char *const w[] = {"char", "letter", "symbol", NULL};
+            gb_nm__add_words(out, w);
+        }
         if (one) gb_nm__add(out, one);
-        if (s) gb_nm__addf(out, "%s_item", one ? one : s);
+        if (s && strlen(one ? one : s) > 2) gb_nm__addf(out, "%s_item", one ? one : s);
         free(one);
         free(s);
     }
     static const char *const w[] = {"item", "element", "entry", NULL};
-    gb_nm__add_words(out, w);
+    gb_nm__add_words(weak, w);
 }
 
 /* ---- Uses ---- */
@@ -699,7 +710,7 @@ static unsigned gb_nm__use(const char *src, TSNode id)
     return 0;
 }
 
-static void gb_nm__use_words(unsigned uses, bool boolean, GbNameList *out)
+static void gb_nm__use_words(unsigned uses, bool boolean, GbNameList *out, GbNameList *weak)
 {
     if (uses & GB_NM_USE_LOOP_GUARD) {
         static const char *const w[] = {"ready", "running", "keep_going", "pending", "active", NULL};
@@ -715,12 +726,12 @@ static void gb_nm__use_words(unsigned uses, bool boolean, GbNameList *out)
     }
     if (uses & GB_NM_USE_GUARD_VALUE) {
         static const char *const w[] = {"threshold", "cutoff", "bound", "level", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     }
     if (uses & GB_NM_USE_FLAG) {
         static const char *const w[] = {"enabled", "allowed", "should_run", "is_ready", NULL};
         static const char *const w2[] = {"value", "present", NULL};
-        gb_nm__add_words(out, boolean ? w : w2);
+        gb_nm__add_words(boolean ? out : weak, boolean ? w : w2);
     }
     if (uses & GB_NM_USE_QUEUE) {
         static const char *const w[] = {"results", "outbox", "pending_results", "channel", NULL};
@@ -752,11 +763,11 @@ static void gb_nm__use_words(unsigned uses, bool boolean, GbNameList *out)
     }
     if (uses & GB_NM_USE_SEQUENCE) {
         static const char *const w[] = {"values", "items", "sequence", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     }
     if (uses & GB_NM_USE_LIMIT) {
         static const char *const w[] = {"limit", "threshold", "bound", NULL};
-        gb_nm__add_words(out, w);
+        gb_nm__add_words(weak, w);
     }
     if (uses & GB_NM_USE_COUNTER) {
         static const char *const w[] = {"count", "counter", "steps", "tally", NULL};
@@ -983,7 +994,7 @@ static const char *const *const gb_nm_synonyms[] = {
 };
 
 /* Variations of a variable's own (user) name: expansions of short names, then suffixes. */
-static void gb_nm__variable_variants(const char *old, GbNameList *out)
+static void gb_nm__variable_variants(const char *old, GbNameList *out, GbNameList *suffixed)
 {
     const char *const *const rows[] = {
         (const char *const[]){"i", "index", "idx", "position", NULL},
@@ -1023,10 +1034,10 @@ static void gb_nm__variable_variants(const char *old, GbNameList *out)
         if (strcmp(gb_nm_synonyms[r][0], old) == 0) gb_nm__add_words(out, gb_nm_synonyms[r] + 1);
     char *stem = gb_nm__stem(old);
     if (!stem) return;
-    gb_nm__addf(out, "%s_value", stem);
-    gb_nm__addf(out, "current_%s", stem);
-    gb_nm__addf(out, "%s_item", stem);
-    gb_nm__addf(out, "local_%s", stem);
+    gb_nm__addf(suffixed, "%s_value", stem);
+    gb_nm__addf(suffixed, "current_%s", stem);
+    gb_nm__addf(suffixed, "%s_item", stem);
+    gb_nm__addf(suffixed, "local_%s", stem);
     free(stem);
 }
 
@@ -1090,7 +1101,7 @@ static TSNode gb_nm__ident(TSNode root, uint32_t s, uint32_t e)
 
 void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList *out)
 {
-    GbNameList value = {0}, uses_first = {0};
+    GbNameList value = {0}, weak = {0}, weak_uses = {0};
     unsigned uses = 0;
     bool boolean = false, literal = false, is_def = false;
     TSNode def_node = {0};
@@ -1126,15 +1137,14 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
                 const char *t = ts_node_is_null(picked) ? "" : ts_node_type(picked);
                 if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) boolean = true;
                 if (boolean || strcmp(t, "integer") == 0 || strcmp(t, "float") == 0 || strcmp(t, "string") == 0 ||
-                    strcmp(t, "none") == 0 || strcmp(t, "unary_operator") == 0 || strcmp(t, "list") == 0 ||
-                    strcmp(t, "tuple") == 0)
+                    strcmp(t, "unary_operator") == 0 || strcmp(t, "list") == 0)
                     literal = true;
-                gb_nm__value(src, v, &value, 0);
+                gb_nm__value(src, v, &value, &weak, 0);
             } else if ((gb_nm__is(p, "for_statement") || gb_nm__is(p, "for_in_clause")) &&
                        ts_node_eq(gb_nm__field(p, "left"), id)) {
-                gb_nm__iter(src, gb_nm__field(p, "right"), &value);
+                gb_nm__iter(src, gb_nm__field(p, "right"), &value, &weak);
             } else if (gb_nm__is(p, "named_expression")) {
-                gb_nm__value(src, gb_nm__field(p, "value"), &value, 0);
+                gb_nm__value(src, gb_nm__field(p, "value"), &value, &weak, 0);
             } else if (gb_nm__is(p, "as_pattern_target")) {
                 TSNode ap = ts_node_parent(p);
                 TSNode up = ts_node_parent(ap);
@@ -1142,17 +1152,15 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
                     static const char *const w[] = {"error", "exc", "failure", NULL};
                     gb_nm__add_words(&value, w);
                 } else if (ts_node_named_child_count(ap) > 0) {
-                    gb_nm__value(src, ts_node_named_child(ap, 0), &value, 0);
+                    gb_nm__value(src, ts_node_named_child(ap, 0), &value, &weak, 0);
                     static const char *const w[] = {"handle", "resource", NULL};
                     gb_nm__add_words(&value, w);
                 }
             }
             break;
         case GB_NAME_PARAM:
-            if (gb_nm__is(p, "default_parameter") || gb_nm__is(p, "typed_default_parameter")) {
-                gb_nm__value(src, gb_nm__field(p, "value"), &value, 0);
-                literal = true;
-            }
+            if (gb_nm__is(p, "default_parameter") || gb_nm__is(p, "typed_default_parameter"))
+                gb_nm__value(src, gb_nm__field(p, "value"), &weak, &weak, 0);
             break;
         case GB_NAME_DEF:
             if (gb_nm__is(p, "function_definition")) {
@@ -1177,27 +1185,47 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
         }
     }
     if (is_def) gb_nm__function(def_src, def_node, &value);
-    gb_nm__use_words(uses, boolean, &uses_first);
-    /* A name a person chose (no digits, not a one- or two-letter name) says most about the
-     * value: its synonyms and variants come first; machine names are named by context. */
-    bool meaningful =
-        !gb_naming_is_numbered(plan->name) && strlen(plan->name) > 2 && !gb_program_is_synthetic(ctx->prog, plan->name);
-    GbNameList own = {0};
+    /* a literal tested in a condition is a bound or a threshold; a computed value is not */
+    if (!literal) uses &= ~(unsigned)(GB_NM_USE_GUARD_VALUE | GB_NM_USE_LIMIT);
+    gb_nm__use_words(uses, boolean, &value, &weak_uses);
+    /* A name a person chose keeps its meaning (synonyms, then suffix variants, then context);
+     * short names get strong context first (what a call returns, what is iterated, how the value
+     * is used), then their conventional expansions (i -> index, s -> text), then weak context
+     * (how a literal is tested, the type of a literal); machine names are named by context. */
+    GbNameList own = {0}, suffixed = {0};
     if (is_def)
         gb_nm__function_variants(plan->name, &own);
     else
-        gb_nm__variable_variants(plan->name, &own);
-    if (meaningful)
-        for (size_t i = 0; i < own.len; i++) gb_nm__add_raw(out, own.items[i]);
-    /* What a literal is depends on how it is used; what a call returns does not. */
-    GbNameList *a = literal ? &uses_first : &value, *b = literal ? &value : &uses_first;
-    for (size_t i = 0; i < a->len; i++) gb_nm__add_raw(out, a->items[i]);
-    for (size_t i = 0; i < b->len; i++) gb_nm__add_raw(out, b->items[i]);
-    for (size_t i = 0; i < own.len; i++) gb_nm__add_raw(out, own.items[i]);
+        gb_nm__variable_variants(plan->name, &own, &suffixed);
+    bool synthetic = gb_naming_is_numbered(plan->name) || gb_program_is_synthetic(ctx->prog, plan->name);
+    bool meaningful = !synthetic && strlen(plan->name) > 2;
+    const GbNameList *order[5];
+    if (meaningful) {
+        order[0] = &own, order[1] = &suffixed, order[2] = &value, order[3] = &weak_uses, order[4] = &weak;
+    } else if (!synthetic) {
+        order[0] = &value, order[1] = &own, order[2] = &weak_uses, order[3] = &weak, order[4] = &suffixed;
+    } else {
+        order[0] = &value, order[1] = &weak_uses, order[2] = &weak, order[3] = &own, order[4] = &suffixed;
+    }
+    /* a leading underscore (private, or an unused loop variable) stays */
+    bool under = plan->name[0] == '_';
+    for (int k = 0; k < 5; k++)
+        for (size_t i = 0; i < order[k]->len; i++) {
+            const char *c = order[k]->items[i];
+            if (under && c[0] != '_') {
+                char *u = gb_asprintf("_%s", c);
+                gb_nm__add_raw(out, u);
+                free(u);
+            } else {
+                gb_nm__add_raw(out, c);
+            }
+        }
     gb_name_list_destroy(&own);
+    gb_name_list_destroy(&suffixed);
     if (out->len == 0) gb_nm__add_raw(out, is_def ? "helper" : "value");
     gb_name_list_destroy(&value);
-    gb_name_list_destroy(&uses_first);
+    gb_name_list_destroy(&weak);
+    gb_name_list_destroy(&weak_uses);
 }
 
 static const char *const gb_nm_prefixes[] = {"inner",  "outer", "extra",  "other", "spare",  "next", "local",
@@ -1234,7 +1262,7 @@ char *gb_naming_choose(GbOpContext *ctx, const GbRenamePlan *plan, GbRng *rng)
     GbNameList cands = {0};
     gb_naming_candidates(ctx, plan, &cands);
     GbNameList avail = {0};
-    for (size_t i = 0; i < cands.len && avail.len < 4; i++)
+    for (size_t i = 0; i < cands.len && avail.len < 2; i++)
         if (gb_naming_is_natural(cands.items[i]) && gb_rename_name_ok(ctx, cands.items[i])) {
             char *c = gb_strdup(cands.items[i]);
             gb_array_push(&avail, c);

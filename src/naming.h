@@ -63,7 +63,7 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
  * that satisfies gb_rename_name_ok and is not in avoid (may be NULL). Owned; NULL if none. */
 char *gb_naming_pick(GbOpContext *ctx, const GbNameList *candidates, const GbNames *avoid);
 
-/* The new name of an N1/N2 rename: one of the first free candidates (gb_naming_candidates)
+/* The new name of an N1/N2 rename: one of the first two free candidates (gb_naming_candidates)
  * chosen by rng, else a word-disambiguated one (gb_naming_pick), else a fresh name. It is
  * handed out through gb_op_ctx_fresh_name, so it is reserved and recorded as synthetic. Owned. */
 char *gb_naming_choose(GbOpContext *ctx, const GbRenamePlan *plan, GbRng *rng);
