@@ -433,6 +433,7 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
         free(stem);
         gb_nm__add(out, "result");
     }
+    free(callee);
     (void)depth;
 }
 
