@@ -27,7 +27,7 @@ static const GbApiTemplate gb_add_base64_templates[] = {
 
 void gb_op_add_base64_find(GbOpContext *ctx, GbSiteList *out)
 {
-    gb_api_find(ctx, out);
+    gb_api_find(ctx, out, gb_add_base64_templates, sizeof gb_add_base64_templates / sizeof *gb_add_base64_templates);
 }
 
 bool gb_op_add_base64_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

@@ -34,7 +34,7 @@ static const GbApiTemplate gb_add_crypto_templates[] = {
 
 void gb_op_add_crypto_find(GbOpContext *ctx, GbSiteList *out)
 {
-    gb_api_find(ctx, out);
+    gb_api_find(ctx, out, gb_add_crypto_templates, sizeof gb_add_crypto_templates / sizeof *gb_add_crypto_templates);
 }
 
 bool gb_op_add_crypto_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

@@ -27,7 +27,8 @@ static const GbApiTemplate gb_add_datetime_templates[] = {
 
 void gb_op_add_datetime_find(GbOpContext *ctx, GbSiteList *out)
 {
-    gb_api_find(ctx, out);
+    gb_api_find(ctx, out, gb_add_datetime_templates,
+                sizeof gb_add_datetime_templates / sizeof *gb_add_datetime_templates);
 }
 
 bool gb_op_add_datetime_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

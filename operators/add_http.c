@@ -24,7 +24,7 @@ static const GbApiTemplate gb_add_http_templates[] = {
 
 void gb_op_add_http_find(GbOpContext *ctx, GbSiteList *out)
 {
-    gb_api_find(ctx, out);
+    gb_api_find(ctx, out, gb_add_http_templates, sizeof gb_add_http_templates / sizeof *gb_add_http_templates);
 }
 
 bool gb_op_add_http_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

@@ -27,7 +27,7 @@ static const GbApiTemplate gb_add_scipy_templates[] = {
 
 void gb_op_add_scipy_find(GbOpContext *ctx, GbSiteList *out)
 {
-    gb_api_find(ctx, out);
+    gb_api_find(ctx, out, gb_add_scipy_templates, sizeof gb_add_scipy_templates / sizeof *gb_add_scipy_templates);
 }
 
 bool gb_op_add_scipy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

@@ -28,7 +28,7 @@ static const GbApiTemplate gb_add_sklearn_templates[] = {
 
 void gb_op_add_sklearn_find(GbOpContext *ctx, GbSiteList *out)
 {
-    gb_api_find(ctx, out);
+    gb_api_find(ctx, out, gb_add_sklearn_templates, sizeof gb_add_sklearn_templates / sizeof *gb_add_sklearn_templates);
 }
 
 bool gb_op_add_sklearn_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

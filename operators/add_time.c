@@ -24,7 +24,7 @@ static const GbApiTemplate gb_add_time_templates[] = {
 
 void gb_op_add_time_find(GbOpContext *ctx, GbSiteList *out)
 {
-    gb_api_find(ctx, out);
+    gb_api_find(ctx, out, gb_add_time_templates, sizeof gb_add_time_templates / sizeof *gb_add_time_templates);
 }
 
 bool gb_op_add_time_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

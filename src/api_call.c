@@ -1,5 +1,6 @@
 #include "src/api_call.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,8 +246,47 @@ static bool gb_api__site_ok(GbOpContext *ctx, size_t m, TSNode s, const GbApiHea
     return false;
 }
 
-void gb_api_find(GbOpContext *ctx, GbSiteList *out)
+/* True when word occurs in the test code as a whole word (in code or in a string such as
+ * mock.patch('datetime.datetime')). */
+static bool gb_api__tests_mention(GbOpContext *ctx, const char *word)
 {
+    const char *code = ctx->task ? ctx->task->test_code : NULL;
+    if (!code) return false;
+    size_t n = strlen(word);
+    for (const char *p = strstr(code, word); p; p = strstr(p + 1, word)) {
+        bool before = p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after) return true;
+    }
+    return false;
+}
+
+/* True when the tests mock and mention one of the template's modules or names. */
+static bool gb_api__mocked(GbOpContext *ctx, const GbApiTemplate *t)
+{
+    static const char *const mockers[] = {"mock", "patch", "Mock", "MagicMock", "monkeypatch", "mocker"};
+    bool mocks = false;
+    for (size_t i = 0; i < sizeof mockers / sizeof *mockers; i++) mocks = mocks || gb_op_ctx_is_pinned(ctx, mockers[i]);
+    if (!mocks) return false;
+    for (int k = 0; k < 2; k++) {
+        const GbApiImport *imp = &t->imports[k];
+        if (!imp->module) continue;
+        if (imp->attr && gb_api__tests_mention(ctx, imp->attr)) return true;
+        char *mod = gb_strdup(imp->module), *save = NULL;
+        bool hit = false;
+        for (char *part = strtok_r(mod, ".", &save); part && !hit; part = strtok_r(NULL, ".", &save))
+            hit = gb_api__tests_mention(ctx, part);
+        free(mod);
+        if (hit) return true;
+    }
+    return false;
+}
+
+void gb_api_find(GbOpContext *ctx, GbSiteList *out, const GbApiTemplate *templates, size_t n)
+{
+    bool usable = false;
+    for (size_t i = 0; i < n && !usable; i++) usable = !gb_api__mocked(ctx, &templates[i]);
+    if (!usable) return;
     for (size_t m = 0; m < ctx->prog->modules.len; m++) {
         if (!gb_op_ctx_module_ok(ctx, m)) continue;
         GbApiHeat heat;
@@ -517,7 +557,7 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     bool no_locals = gb_api__introspective(ctx, site->module, scope);
     size_t eligible[32], ne = 0;
     for (size_t i = 0; i < n && ne < 32; i++)
-        if (!(no_locals && templates[i].vars[0])) eligible[ne++] = i;
+        if (!(no_locals && templates[i].vars[0]) && !gb_api__mocked(ctx, &templates[i])) eligible[ne++] = i;
     if (ne == 0) {
         gb_error_set(err, "%s: no call shape fits site %s", op, site->key);
         return false;

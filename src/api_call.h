@@ -31,6 +31,7 @@
  *   {ints}        a list of 4-6 distinct integers;  {bits} {bits2}  two 0/1 lists of length 6
  *   {f1} {f2} {f3} distinct floats;   {n} {r}  integers with 5 <= n <= 12, 1 <= r <= 4
  *   {pt} {pt2}    2-D points as lists of two floats
+ * Templates whose library the tests mock are not used (see gb_api_find).
  * The last statement of a template is a call (never a bare expression or an unused variable,
  * which pylint would flag). The calls must never print, warn, sleep, touch the network,
  * change global state or raise; every template is checked by the operator tests. */
@@ -53,8 +54,11 @@ typedef struct {
     const char *vars[2];    /* base names of {v}, {w} (NULL: unused) */
 } GbApiTemplate;
 
-/* Append every site (statement) where a library call may be inserted. */
-void gb_api_find(GbOpContext *ctx, GbSiteList *out);
+/* Append every site (statement) where one of the n templates may be inserted. No site when
+ * no template is usable for the task: tests that mock (mock, patch, MagicMock, monkeypatch)
+ * and name a template's library could count or fake its calls, so such templates are left
+ * out. */
+void gb_api_find(GbOpContext *ctx, GbSiteList *out, const GbApiTemplate *templates, size_t n);
 
 /* Insert one of the n templates (chosen by rng) before the site's statement, with its
  * imports. op names the operator in error messages. */

@@ -275,6 +275,26 @@ static void test_tests_calling_in_loops_make_the_entry_point_hot(void **state)
     op_env_close(&e);
 }
 
+static void test_libraries_the_tests_mock_are_left_alone(void **state)
+{
+    (void)state;
+    /* the tests patch datetime (and could count or fake its calls): no datetime call is added,
+     * other libraries still are */
+    const char *src = "import datetime\n\n\ndef stamp():\n    now = datetime.datetime.now()\n    return now.year\n";
+    const char *tests = "from unittest import mock\n\n\nwith mock.patch('datetime.datetime'):\n    stamp()\n";
+    OpEnv e;
+    op_env_open(&e, src, "stamp", tests);
+    op_env_find(&e, GB_OP_A3);
+    assert_int_equal(e.sites.len, 0);
+    op_env_find(&e, GB_OP_A1);
+    assert_true(e.sites.len > 0);
+    op_env_close(&e);
+    op_env_open(&e, src, "stamp", "assert stamp() > 2000\n");
+    op_env_find(&e, GB_OP_A3);
+    assert_true(e.sites.len > 0);
+    op_env_close(&e);
+}
+
 /* ---- behaviour ---- */
 
 /* Every variant runs in a fresh namespace with warnings as errors and an audit hook that fails
@@ -396,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_imports_are_placed_reused_and_aliased),
         cmocka_unit_test(test_sites_refused),
         cmocka_unit_test(test_tests_calling_in_loops_make_the_entry_point_hot),
+        cmocka_unit_test(test_libraries_the_tests_mock_are_left_alone),
         cmocka_unit_test(test_shapes_vary),
         cmocka_unit_test(test_behaviour_unchanged_no_warnings_no_network),
     };
