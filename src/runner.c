@@ -1065,27 +1065,27 @@ done:
     return ok;
 }
 
-/* Acquire a live worker, run, and retry once on a fresh worker when the worker died under
- * a run that was neither timed out nor interrupted (e.g. killed from outside). */
+/* Acquire a worker, run, and retry once on a fresh worker process in the same slot when the
+ * worker died under a run that was neither timed out nor interrupted (e.g. killed from
+ * outside); a program that kills its worker twice is reported as a crash. */
 static bool gb_pool__run(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError *err)
 {
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (atomic_load(&pool->interrupted)) {
-            raw->interrupted = true;
-            return true;
-        }
-        GbWorker *w = gb_pool__acquire(pool);
-        bool ok = gb_pool__ensure_alive(pool, w, err);
-        if (ok) {
-            gb_raw_destroy(raw);
-            gb_raw_init(raw);
-            ok = gb_pool__run_once(pool, w, rs, raw, err);
-        }
-        gb_pool__release(pool, w);
-        if (!ok) return false;
-        if (!raw->worker_died || raw->timed_out || raw->interrupted) return true;
+    if (atomic_load(&pool->interrupted)) {
+        raw->interrupted = true;
+        return true;
     }
-    return true;
+    GbWorker *w = gb_pool__acquire(pool);
+    bool ok = true;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        ok = gb_pool__ensure_alive(pool, w, err);
+        if (!ok) break;
+        gb_raw_destroy(raw);
+        gb_raw_init(raw);
+        ok = gb_pool__run_once(pool, w, rs, raw, err);
+        if (!ok || !raw->worker_died || raw->timed_out || raw->interrupted) break;
+    }
+    gb_pool__release(pool, w);
+    return ok;
 }
 
 /* ------------------------------------------------------------------ result mapping */

@@ -79,8 +79,11 @@ static int gb_sandbox__child(void *arg)
         char b;
         if (read(c->sync_r, &b, 1) != 1) gb_sandbox__fail(c, GB_STAGE_SYNC);
         /* Become the namespace's root, i.e. the mapped outer uid: a process cloned by
-         * real root keeps kuid 0 until it changes its ids. */
-        if (setresgid(0, 0, 0) != 0 || setresuid(0, 0, 0) != 0) gb_sandbox__fail(c, GB_STAGE_SYNC);
+         * real root keeps kuid 0 until it changes its ids.
+         * Raw syscalls: glibc's setresuid() in a process it believes multi-threaded
+         * signals every other thread and waits for them, and we are a clone of one. */
+        if (syscall(SYS_setresgid, 0, 0, 0) != 0 || syscall(SYS_setresuid, 0, 0, 0) != 0)
+            gb_sandbox__fail(c, GB_STAGE_SYNC);
     }
     if ((c->flags & CLONE_NEWNS) && gb_sandbox__mounts(c) != 0) gb_sandbox__fail(c, GB_STAGE_MOUNT);
     if (c->userns) {

@@ -124,35 +124,62 @@ static int leftover_run_dirs(void)
 }
 
 typedef struct {
-    GbPool *pool;     /* 2 workers, auto sandbox */
-    GbPool *strict;   /* 1 worker, stderr_fails + lint */
-    int workers;
+    GbPool *pool;      /* 2 workers, auto sandbox, short timeout */
+    GbPool *strict;    /* 1 worker, stderr_fails + lint, long timeout */
+    GbPool *userns;    /* 1 worker each, forced sandbox modes */
+    GbPool *plain;
+    GbPool *interrupt; /* 1 worker, becomes interrupted */
+    int workers;       /* all workers of all pools */
 } Fixture;
 
-static GbPool *new_pool(int workers, double timeout, bool strict, int sandbox)
+typedef struct {
+    int workers;
+    double timeout;
+    bool strict;
+    int sandbox;
+    GbPool *pool;
+} PoolJob;
+
+static void *new_pool_thread(void *arg)
 {
+    PoolJob *j = arg;
     GbPoolConfig cfg;
     gb_pool_config_defaults(&cfg);
-    cfg.workers = workers;
-    cfg.timeout_s = timeout;
+    cfg.workers = j->workers;
+    cfg.timeout_s = j->timeout;
     cfg.cpu_s = 20;
-    cfg.stderr_fails = strict;
-    cfg.lint = strict;
-    cfg.sandbox = sandbox;
+    cfg.stderr_fails = j->strict;
+    cfg.lint = j->strict;
+    cfg.sandbox = j->sandbox;
     GbError err = {{0}};
-    GbPool *pool = gb_pool_new(&cfg, &err);
-    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
-    return pool;
+    j->pool = gb_pool_new(&cfg, &err);
+    if (!j->pool) print_error("gb_pool_new: %s\n", err.msg);
+    return NULL;
 }
 
+/* All pools start concurrently (the pylint warm-up of the strict pool takes longest). */
 static int setup(void **state)
 {
     static Fixture fx;
-    fx.pool = new_pool(2, 3.0, false, GB_SANDBOX_AUTO);
-    fx.strict = new_pool(1, 20.0, true, GB_SANDBOX_AUTO);
-    fx.workers = 3;
+    PoolJob jobs[] = {{2, 1.5, false, GB_SANDBOX_AUTO, NULL},
+                      {1, 30.0, true, GB_SANDBOX_AUTO, NULL},
+                      {1, 1.5, false, GB_SANDBOX_USERNS, NULL},
+                      {1, 1.5, false, GB_SANDBOX_PLAIN, NULL},
+                      {1, 60.0, false, GB_SANDBOX_AUTO, NULL}};
+    enum { NJOBS = sizeof jobs / sizeof jobs[0] };
+    pthread_t th[NJOBS];
+    for (int i = 0; i < NJOBS; i++) pthread_create(&th[i], NULL, new_pool_thread, &jobs[i]);
+    for (int i = 0; i < NJOBS; i++) pthread_join(th[i], NULL);
+    fx.pool = jobs[0].pool;
+    fx.strict = jobs[1].pool;
+    fx.userns = jobs[2].pool;
+    fx.plain = jobs[3].pool;
+    fx.interrupt = jobs[4].pool;
+    fx.workers = 6;
     *state = &fx;
-    return fx.pool && fx.strict ? 0 : -1;
+    for (int i = 0; i < NJOBS; i++)
+        if (!jobs[i].pool) return -1;
+    return 0;
 }
 
 static int teardown(void **state)
@@ -160,6 +187,9 @@ static int teardown(void **state)
     Fixture *fx = *state;
     gb_pool_delete(fx->pool);
     gb_pool_delete(fx->strict);
+    gb_pool_delete(fx->userns);
+    gb_pool_delete(fx->plain);
+    gb_pool_delete(fx->interrupt);
     return 0;
 }
 
@@ -178,6 +208,10 @@ static GbRunStatus run(GbPool *pool, const GbTask *t, GbRunResult *r)
     assert_true(ok);
     assert_non_null(r->out);
     assert_non_null(r->err);
+    if (r->status != GB_RUN_PASS)
+        print_message("  %s: %s %s: %s (%s) signal %d, %.2fs\n", t->id, gb_run_status_name(r->status),
+                      r->exc_type ? r->exc_type : "", r->exc_message ? r->exc_message : "",
+                      r->failed_test ? r->failed_test : "", r->signal, r->wall_s);
     return r->status;
 }
 
@@ -479,7 +513,7 @@ static void test_runner_memory_file_and_output_limits(void **state)
                 "assert True\n");
     GbPoolConfig cfg;
     gb_pool_config_defaults(&cfg);
-    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_int_equal(run(fx->strict, &t, &r), GB_RUN_PASS);
     assert_int_equal(strlen(r.out), cfg.output_cap);
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
@@ -604,8 +638,8 @@ static void test_runner_network_is_refused(void **state)
 static void test_runner_killed_worker_is_replaced(void **state)
 {
     Fixture *fx = *state;
-    /* workers are our direct children; kill the two workers of the main pool (the
-     * lint worker is left alone: its pylint warm-up takes seconds) */
+    /* workers are our direct children; kill every worker except the lint worker (its
+     * pylint warm-up takes seconds), then every pool must replace its workers */
     pid_t pids[16];
     int n = descendants(pids, 16);
     assert_int_equal(n, fx->workers);
@@ -624,9 +658,12 @@ static void test_runner_killed_worker_is_replaced(void **state)
             killed++;
         }
     }
-    assert_int_equal(killed, 2);
-    for (int i = 0; i < 4; i++) run_simple_pass(fx->pool);
+    assert_int_equal(killed, fx->workers - 1);
+    for (int i = 0; i < 4; i++) run_simple_pass(fx->pool); /* runs rotate over both workers */
     run_simple_pass(fx->strict);
+    run_simple_pass(fx->userns);
+    run_simple_pass(fx->plain);
+    run_simple_pass(fx->interrupt);
     assert_clean(fx);
 }
 
@@ -699,7 +736,7 @@ static void test_runner_lint_scores(void **state)
 
 /* ------------------------------------------------------------------ pools in every mode */
 
-static void reliability_subset(GbPool *pool, const char *mode)
+static void reliability_subset(const Fixture *fx, GbPool *pool, const char *mode)
 {
     int port;
     int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
@@ -731,7 +768,7 @@ static void reliability_subset(GbPool *pool, const char *mode)
         gb_task_destroy(&t);
         run_simple_pass(pool);
         /* only the worker remains: every process of the run is gone */
-        assert_int_equal(descendants(NULL, 0), 3 + 1);
+        assert_int_equal(descendants(NULL, 0), fx->workers);
     }
     assert_true(accept(ls, NULL, NULL) < 0);
     close(ls);
@@ -741,15 +778,13 @@ static void reliability_subset(GbPool *pool, const char *mode)
 static void test_runner_every_sandbox_mode(void **state)
 {
     Fixture *fx = *state;
+    GbPool *pools[] = {fx->userns, fx->plain};
     const int modes[] = {GB_SANDBOX_USERNS, GB_SANDBOX_PLAIN};
     for (size_t i = 0; i < 2; i++) {
-        GbPool *pool = new_pool(1, 2.0, false, modes[i]);
-        assert_non_null(pool);
-        assert_string_equal(gb_pool_sandbox(pool), gb_sandbox_mode_name((GbSandboxMode)modes[i]));
-        reliability_subset(pool, gb_pool_sandbox(pool));
-        gb_pool_delete(pool);
-        assert_clean(fx);
+        assert_string_equal(gb_pool_sandbox(pools[i]), gb_sandbox_mode_name((GbSandboxMode)modes[i]));
+        reliability_subset(fx, pools[i], gb_pool_sandbox(pools[i]));
     }
+    assert_clean(fx);
 }
 
 static void test_runner_bad_interpreters(void **state)
@@ -787,26 +822,21 @@ static void *interrupter(void *arg)
 static void test_runner_interrupt_stops_runs(void **state)
 {
     Fixture *fx = *state;
-    GbPoolConfig cfg;
-    gb_pool_config_defaults(&cfg);
-    cfg.workers = 1;
-    cfg.timeout_s = 60;
-    GbError err = {{0}};
-    GbPool *pool = gb_pool_new(&cfg, &err);
-    assert_non_null(pool);
+    GbPool *pool = fx->interrupt;
     GbTask t;
     task_assert(&t, "forever", "while True:\n    pass\n", "assert True\n");
     pthread_t th;
     pthread_create(&th, NULL, interrupter, pool);
     GbRunResult r;
+    GbError err = {{0}};
     assert_false(gb_pool_run(pool, &t, NULL, &r, &err));
     assert_int_equal(r.status, GB_RUN_ERROR);
+    assert_non_null(strstr(err.msg, "interrupted"));
     pthread_join(th, NULL);
     gb_run_result_destroy(&r);
     assert_false(gb_pool_run(pool, &t, NULL, &r, &err)); /* stays interrupted */
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
-    gb_pool_delete(pool);
     assert_clean(fx);
 }
 
