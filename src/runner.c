@@ -756,6 +756,19 @@ void gb_pool_interrupt(GbPool *pool)
     (void)n;
 }
 
+size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&pool->mu);
+    for (size_t i = 0; i < pool->nworkers; i++) {
+        if (!pool->workers[i].alive) continue;
+        if (n < max) out[n] = (int)pool->workers[i].pid;
+        n++;
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return n;
+}
+
 void gb_pool_stats(GbPool *pool, GbPoolStats *out)
 {
     pthread_mutex_lock(&pool->mu);

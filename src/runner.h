@@ -116,6 +116,10 @@ const char *gb_pool_python_version(const GbPool *pool);
  * The runner itself installs no signal handlers. */
 void gb_pool_interrupt(GbPool *pool);
 
+/* Process ids of the live worker processes (for monitoring and tests); writes at most max,
+ * returns how many there are. Not synchronised with runs in progress. */
+size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max);
+
 /* Accumulated timings over every run (seconds, summed), for the overhead breakdown.
  * All stamps are CLOCK_MONOTONIC, taken in genebench, the worker and the child. */
 typedef struct {

@@ -190,6 +190,10 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
                     "MKL_NUM_THREADS=1",
                     "NUMEXPR_NUM_THREADS=1",
                     "MPLBACKEND=Agg",
+                    /* glibc malloc keeps the heap contiguous, so more of it becomes huge pages
+                     * (MADV_COLLAPSE in the harness) and fork/exit get cheaper: measured
+                     * fork+exit 4.9 -> 4.1 ms, bench_runner +10% validations/s. */
+                    "PYTHONMALLOC=malloc",
                     home,
                     tmpdir,
                     NULL};
