@@ -615,6 +615,26 @@ static long gb_pool__count_user_processes(uid_t uid)
     return n;
 }
 
+/* True when every directory on the way to path (path included) lets others search it. */
+static bool gb_runner__traversable(const char *path)
+{
+    char *p = gb_strdup(path);
+    bool ok = true;
+    for (char *s = p + strlen(p);; ) {
+        struct stat st;
+        if (stat(p[0] ? p : "/", &st) != 0 || !(st.st_mode & S_IXOTH)) ok = false;
+        s = strrchr(p, '/');
+        if (!s || !ok) break;
+        *s = '\0';
+        if (!p[0]) {
+            ok = ok && stat("/", &st) == 0 && (st.st_mode & S_IXOTH);
+            break;
+        }
+    }
+    free(p);
+    return ok;
+}
+
 GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 {
     GbPoolConfig dflt;
@@ -646,6 +666,9 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 
     const char *tmp = getenv("TMPDIR");
     if (!tmp || tmp[0] != '/') tmp = "/tmp";
+    /* As root the runs use a dedicated uid, which must be able to reach its run directory:
+     * a private TMPDIR (mode 0700, e.g. from mktemp -d) is replaced by /tmp. */
+    if (geteuid() == 0 && !gb_runner__traversable(tmp)) tmp = "/tmp";
     pool->dir = gb_asprintf("%s/genebench-pool-XXXXXX", tmp);
     if (!mkdtemp(pool->dir)) {
         gb_error_set(err, "cannot create a temporary directory in %s: %s", tmp, strerror(errno));
