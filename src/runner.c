@@ -46,9 +46,9 @@ typedef struct {
 struct GbPool {
     GbPoolConfig cfg;
     char *python;
-    char *dir;      /* private temporary directory */
-    char *harness;  /* dir/harness.py */
-    char *runs;     /* dir/runs */
+    char *dir;     /* private temporary directory */
+    char *harness; /* dir/harness.py */
+    char *runs;    /* dir/runs */
     char *python_version;
     GbSandboxMode mode;
     uid_t uid_base;
@@ -57,7 +57,7 @@ struct GbPool {
     pthread_cond_t cv;
     GbWorker *workers;
     size_t nworkers;
-    size_t *idle;     /* ring buffer of idle worker slots: FIFO, so runs rotate over workers */
+    size_t *idle; /* ring buffer of idle worker slots: FIFO, so runs rotate over workers */
     size_t idle_head;
     size_t nidle;
     int intr[2];
@@ -89,11 +89,16 @@ void gb_run_result_destroy(GbRunResult *r)
 const char *gb_run_status_name(GbRunStatus s)
 {
     switch (s) {
-    case GB_RUN_PASS: return "pass";
-    case GB_RUN_FAIL: return "fail";
-    case GB_RUN_TIMEOUT: return "timeout";
-    case GB_RUN_CRASH: return "crash";
-    case GB_RUN_ERROR: return "error";
+    case GB_RUN_PASS:
+        return "pass";
+    case GB_RUN_FAIL:
+        return "fail";
+    case GB_RUN_TIMEOUT:
+        return "timeout";
+    case GB_RUN_CRASH:
+        return "crash";
+    case GB_RUN_ERROR:
+        return "error";
     }
     return "?";
 }
@@ -477,7 +482,8 @@ static void gb_worker__reap(GbWorker *w)
     w->ctl = -1;
     if (w->pid > 0) {
         kill(w->pid, SIGKILL);
-        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {}
+        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {
+        }
     }
     w->pid = -1;
     w->alive = false;
@@ -620,7 +626,7 @@ static bool gb_runner__traversable(const char *path)
 {
     char *p = gb_strdup(path);
     bool ok = true;
-    for (char *s = p + strlen(p);; ) {
+    for (char *s = p + strlen(p);;) {
         struct stat st;
         if (stat(p[0] ? p : "/", &st) != 0 || !(st.st_mode & S_IXOTH)) ok = false;
         s = strrchr(p, '/');
@@ -835,8 +841,8 @@ static bool gb_pool__ensure_alive(GbPool *pool, GbWorker *w, GbError *err)
 /* ------------------------------------------------------------------ one run */
 
 typedef struct {
-    bool done;        /* the worker reported the end of the run */
-    bool timed_out;   /* our wall-clock limit hit */
+    bool done;      /* the worker reported the end of the run */
+    bool timed_out; /* our wall-clock limit hit */
     bool interrupted;
     bool worker_died; /* the worker vanished during the run */
     int exit_code;
@@ -888,11 +894,11 @@ static void gb_runner__read_capped(int *fd, GbStr *keep, size_t *total, size_t c
 }
 
 typedef struct {
-    const char *kind;            /* assert | unittest | stdio | lint */
+    const char *kind; /* assert | unittest | stdio | lint */
     const GbProgram *prog;
-    const char *test_code;       /* may be NULL */
-    const GbTask *task;          /* for unittest classes; may be NULL */
-    const char *stdin_text;      /* stdio; may be NULL */
+    const char *test_code;  /* may be NULL */
+    const GbTask *task;     /* for unittest classes; may be NULL */
+    const char *stdin_text; /* stdio; may be NULL */
 } GbRunSpec;
 
 /* Run once on worker w. Returns false on an infrastructure error (err set). */
@@ -1007,7 +1013,9 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         if (raw->done && now >= drain_until) break;
         double until = raw->done ? drain_until : (kill_sent ? hard : deadline);
         int ms = (int)((until - now) * 1000.0) + 1;
-        struct pollfd p[4] = {{w->ctl, POLLIN, 0}, {out_p[0], POLLIN, 0}, {err_p[0], POLLIN, 0},
+        struct pollfd p[4] = {{w->ctl, POLLIN, 0},
+                              {out_p[0], POLLIN, 0},
+                              {err_p[0], POLLIN, 0},
                               {raw->interrupted ? -1 : pool->intr[0], POLLIN, 0}};
         if (raw->done) p[0].fd = -1;
         int r = poll(p, 4, ms);
@@ -1058,8 +1066,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         /* the child's record is a whole frame: u32 length, then the body */
         if (res && res->vlen >= 4 && gb_rec__get_u32(res->val) == res->vlen - 4) {
             gb_str_append_n(&raw->child_body, res->val + 4, res->vlen - 4);
-            if (!gb_rec_parse(raw->child_body.data ? raw->child_body.data : "", raw->child_body.len,
-                              &raw->child_rec))
+            if (!gb_rec_parse(raw->child_body.data ? raw->child_body.data : "", raw->child_body.len, &raw->child_rec))
                 raw->child_rec.fields.len = 0;
         }
     }
@@ -1174,8 +1181,7 @@ static void gb_runner__map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
     if (!gb_rec_find(c, "outcome")) {
         out->status = GB_RUN_FAIL;
         out->exc_type = gb_strdup("ProcessExit");
-        out->exc_message = gb_asprintf("the process ended (exit status %d) before the tests finished",
-                                       raw->exit_code);
+        out->exc_message = gb_asprintf("the process ended (exit status %d) before the tests finished", raw->exit_code);
         return;
     }
     out->exc_type = gb_rec_dup(c, "exc_type");
@@ -1233,8 +1239,10 @@ static char *gb_runner__excerpt(const char *s)
     gb_str_init(&o);
     gb_str_append(&o, "'");
     for (size_t i = 0; i < n && i < 120; i++) {
-        if (s[i] == '\n') gb_str_append(&o, "\\n");
-        else gb_str_append_n(&o, s + i, 1);
+        if (s[i] == '\n')
+            gb_str_append(&o, "\\n");
+        else
+            gb_str_append_n(&o, s + i, 1);
     }
     gb_str_append(&o, n > 120 ? "...'" : "'");
     return gb_str_take(&o);
@@ -1269,9 +1277,11 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
             GbRunResult one;
             gb_run_result_init(&one);
             gb_runner__map(pool, &raw, &one);
-            if (one.status == GB_RUN_PASS && !gb_stdio_output_matches(one.out, cs->stdout_text ? cs->stdout_text : "")) {
+            if (one.status == GB_RUN_PASS &&
+                !gb_stdio_output_matches(one.out, cs->stdout_text ? cs->stdout_text : "")) {
                 one.status = GB_RUN_FAIL;
-                char *got = gb_runner__excerpt(one.out), *want = gb_runner__excerpt(cs->stdout_text ? cs->stdout_text : "");
+                char *got = gb_runner__excerpt(one.out),
+                     *want = gb_runner__excerpt(cs->stdout_text ? cs->stdout_text : "");
                 one.exc_type = gb_strdup("WrongOutput");
                 one.exc_message = gb_asprintf("expected %s, got %s", want, got);
                 free(got);

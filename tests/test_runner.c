@@ -124,9 +124,9 @@ static int leftover_run_dirs(void)
 }
 
 typedef struct {
-    GbPool *pool;      /* 2 workers, auto sandbox, short timeout */
-    GbPool *strict;    /* 1 worker, stderr_fails + lint, long timeout */
-    GbPool *userns;    /* 1 worker each, forced sandbox modes */
+    GbPool *pool;   /* 2 workers, auto sandbox, short timeout */
+    GbPool *strict; /* 1 worker, stderr_fails + lint, long timeout */
+    GbPool *userns; /* 1 worker each, forced sandbox modes */
     GbPool *plain;
     GbPool *interrupt; /* 1 worker, becomes interrupted */
     int workers;       /* all workers of all pools */
@@ -239,19 +239,23 @@ static void test_runner_assert_pass_and_fail_named(void **state)
          NULL},
         {"def add(a, b):\n    return a - b\n", "assert add(1, 0) == 1\nassert add(1, 2) == 3, 'sum'\n", GB_RUN_FAIL,
          "AssertionError", "tests line 2: assert add(1, 2) == 3, 'sum'"},
-        {"def div(a, b):\n    return a / b\n", "def check(c):\n    assert c(4, 2) == 2\n    assert c(1, 0) == 0\n\ncheck(div)\n",
-         GB_RUN_FAIL, "ZeroDivisionError", "tests line 3: assert c(1, 0) == 0"},
-        {"import numpy as np\nimport scipy.stats\nfrom sklearn.utils import shuffle\n\ndef m(x):\n    return float(np.mean(x))\n",
+        {"def div(a, b):\n    return a / b\n",
+         "def check(c):\n    assert c(4, 2) == 2\n    assert c(1, 0) == 0\n\ncheck(div)\n", GB_RUN_FAIL,
+         "ZeroDivisionError", "tests line 3: assert c(1, 0) == 0"},
+        {"import numpy as np\nimport scipy.stats\nfrom sklearn.utils import shuffle\n\ndef m(x):\n    return "
+         "float(np.mean(x))\n",
          "assert m([1, 2, 3]) == 2.0\n", GB_RUN_PASS, NULL, NULL},
         {"def f(:\n    pass\n", "assert True\n", GB_RUN_FAIL, "SyntaxError", NULL},
-        {"raise ValueError('at import')\n", "assert True\n", GB_RUN_FAIL, "ValueError", "main.py line 1: raise ValueError('at import')"},
+        {"raise ValueError('at import')\n", "assert True\n", GB_RUN_FAIL, "ValueError",
+         "main.py line 1: raise ValueError('at import')"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         GbTask t;
         task_assert(&t, "assert", cases[i].src, cases[i].test);
         GbRunResult r;
         GbRunStatus s = run(fx->pool, &t, &r);
-        if (s != cases[i].status) print_error("case %zu: %s %s %s\n", i, gb_run_status_name(s), r.exc_type, r.exc_message);
+        if (s != cases[i].status)
+            print_error("case %zu: %s %s %s\n", i, gb_run_status_name(s), r.exc_type, r.exc_message);
         assert_int_equal(s, cases[i].status);
         if (cases[i].exc_type) assert_string_equal(r.exc_type, cases[i].exc_type);
         if (cases[i].failed_test) assert_string_equal(r.failed_test, cases[i].failed_test);
@@ -306,10 +310,12 @@ static void test_runner_helper_modules_share_main(void **state)
 {
     Fixture *fx = *state;
     GbTask t;
-    task_assert(&t, "modules", "from helpers.util import double\nSCALE = 3\n\ndef f(x):\n    return double(x) * SCALE\n",
+    task_assert(&t, "modules",
+                "from helpers.util import double\nSCALE = 3\n\ndef f(x):\n    return double(x) * SCALE\n",
                 "assert f(2) == 12\n");
     gb_task_set_file(&t, "helpers/__init__.py", "");
-    gb_task_set_file(&t, "helpers/util.py", "def double(x):\n    from main import SCALE\n    return 2 * x if SCALE else 0\n");
+    gb_task_set_file(&t, "helpers/util.py",
+                     "def double(x):\n    from main import SCALE\n    return 2 * x if SCALE else 0\n");
     GbRunResult r;
     assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
     gb_run_result_destroy(&r);
@@ -410,19 +416,19 @@ static void test_runner_stdio_output_matches_table(void **state)
         {"3\n", "3", true},
         {"  1   2 \n3\n\n", "1 2\n3", true},
         {"1 2\r\n3\r\n", "1 2\n3\n", true},
-        {"1 2 3", "1 2\n3", false},        /* same tokens, different line count */
+        {"1 2 3", "1 2\n3", false}, /* same tokens, different line count */
         {"0.0", "0.00000000000000000000", true},
-        {"1.00000049", "1.0", true},      /* within 1e-6 */
+        {"1.00000049", "1.0", true}, /* within 1e-6 */
         {"1.000002", "1.0", false},
         {"0.1666666666666666574", "0.1666666667", true},
         {"abc", "abd", false},
         {"1e3", "1000", true},
         {"0x10", "16", false},
-        {"nan", "nan", true},             /* textually equal */
+        {"nan", "nan", true}, /* textually equal */
         {"inf", "1e309", false},
         {"", "", true},
         {"\n\n", "", true},
-        {"a\n\nb", "a\nb", false},       /* blank line in the middle counts */
+        {"a\n\nb", "a\nb", false}, /* blank line in the middle counts */
         {"YES", "yes", false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -435,8 +441,9 @@ static void test_runner_stdio_output_matches_table(void **state)
 static void test_runner_stdio_cases(void **state)
 {
     Fixture *fx = *state;
-    const char *src = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
-    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",       /* exact */
+    const char *src =
+        "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
+    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",        /* exact */
                                      "3\n1 1 1\n", "3  \n1.0000001",  /* tolerant */
                                      "1\n5 0 0\n", "6\n1.6666666667", /* wrong first line */
                                      NULL};
@@ -509,7 +516,8 @@ static void test_runner_memory_file_and_output_limits(void **state)
     gb_task_destroy(&t);
 
     /* 1 GiB on stdout: kept up to the cap, the rest drained; the program passes */
-    task_assert(&t, "print", "import sys\nchunk = 'x' * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n",
+    task_assert(&t, "print",
+                "import sys\nchunk = 'x' * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n",
                 "assert True\n");
     GbPoolConfig cfg;
     gb_pool_config_defaults(&cfg);
@@ -575,15 +583,15 @@ static void test_runner_files_outside_are_protected(void **state)
     fputs("keep\n", f);
     fclose(f);
     char *src = gb_asprintf("import os, shutil\n"
-                      "errors = 0\n"
-                      "for op in (lambda: os.remove('%s'), lambda: shutil.rmtree('%s'),\n"
-                      "           lambda: open('%s', 'w').write('gone')):\n"
-                      "    try:\n"
-                      "        op()\n"
-                      "    except OSError:\n"
-                      "        errors += 1\n"
-                      "open('mine.txt', 'w').write('ok')\n",
-                      file, dir, file);
+                            "errors = 0\n"
+                            "for op in (lambda: os.remove('%s'), lambda: shutil.rmtree('%s'),\n"
+                            "           lambda: open('%s', 'w').write('gone')):\n"
+                            "    try:\n"
+                            "        op()\n"
+                            "    except OSError:\n"
+                            "        errors += 1\n"
+                            "open('mine.txt', 'w').write('ok')\n",
+                            file, dir, file);
     GbTask t;
     task_assert(&t, "rm", src, "assert errors == 3, errors\nassert open('mine.txt').read() == 'ok'\n");
     GbRunResult r;

@@ -54,7 +54,8 @@ static double proc_cpu(int pid)
     buf[n] = '\0';
     char *p = strrchr(buf, ')');
     unsigned long long ut = 0, st = 0, cut = 0, cst = 0;
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ut, &st, &cut, &cst) != 4)
+    if (!p ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ut, &st, &cut, &cst) != 4)
         return 0;
     return (double)(ut + st + cut + cst) / (double)sysconf(_SC_CLK_TCK);
 }
