@@ -899,6 +899,7 @@ typedef struct {
     const char *test_code;  /* may be NULL */
     const GbTask *task;     /* for unittest classes; may be NULL */
     const char *stdin_text; /* stdio; may be NULL */
+    size_t out_cap;         /* stdout bytes to keep (stdio: enough to compare the whole output) */
 } GbRunSpec;
 
 /* Run once on worker w. Returns false on an infrastructure error (err set). */
@@ -1025,7 +1026,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         }
         if (r <= 0) continue;
         if (p[3].revents) raw->interrupted = true;
-        if (p[1].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, cfg->output_cap);
+        if (p[1].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, rs->out_cap);
         if (p[2].revents) gb_runner__read_capped(&err_p[0], &raw->err, &raw->err_total, cfg->output_cap);
         if (p[0].revents) {
             if (!gb_worker__recv(w)) {
@@ -1039,7 +1040,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
                     struct pollfd q[2] = {{out_p[0], POLLIN, 0}, {err_p[0], POLLIN, 0}};
                     int left = (int)((drain_until - gb_now()) * 1000.0);
                     if (left <= 0 || poll(q, 2, left) <= 0) break;
-                    if (q[0].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, cfg->output_cap);
+                    if (q[0].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, rs->out_cap);
                     if (q[1].revents) gb_runner__read_capped(&err_p[0], &raw->err, &raw->err_total, cfg->output_cap);
                 }
                 break;
@@ -1268,7 +1269,11 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         bool have_failure = false;
         for (size_t k = 0; k < task->cases.len; k++) {
             const GbStdioCase *cs = &task->cases.items[k];
-            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text};
+            /* keep enough stdout to compare it whole: a longer output is wrong anyway once
+             * it exceeds twice the expected size plus slack for whitespace */
+            size_t want = cs->stdout_text ? strlen(cs->stdout_text) : 0;
+            size_t cap = pool->cfg.output_cap > 2 * want + 4096 ? pool->cfg.output_cap : 2 * want + 4096;
+            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text, cap};
             if (!gb_pool__run(pool, &rs, &raw, err)) {
                 ok = false;
                 out->status = GB_RUN_ERROR;
@@ -1326,7 +1331,7 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         }
     } else {
         const char *kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert";
-        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL};
+        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap};
         if (!gb_pool__run(pool, &rs, &raw, err)) {
             ok = false;
         } else {
@@ -1353,7 +1358,7 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
     }
     GbRaw raw;
     gb_raw_init(&raw);
-    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL};
+    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL, pool->cfg.output_cap};
     bool ok = gb_pool__run(pool, &rs, &raw, err);
     if (ok) {
         if (raw.interrupted) {

@@ -93,7 +93,8 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
  *             pass = clean exit (exit()/sys.exit(0) allowed) and stdout equal to the
  *             expected output under gb_stdio_output_matches. failed_tests lists case
  *             indices (0-based); the result's out/err are those of the first failing case
- *             (else of the last case). Cases after a timeout or crash are not run.
+ *             (else of the last case). Cases after a timeout or crash are not run. stdout
+ *             is kept up to max(output_cap, 2 x expected size + 4 KiB), so it is compared whole.
  *   With cfg->stderr_fails, any stderr output fails a run of any kind.
  *
  * Lint (gb_pool_lint): pylint's API in a forked child of a warm worker (pylint imported

@@ -128,7 +128,7 @@ typedef struct {
     GbPool *strict; /* 1 worker, stderr_fails + lint, long timeout */
     GbPool *userns; /* 1 worker each, forced sandbox modes */
     GbPool *plain;
-    int workers;       /* all workers of all pools */
+    int workers; /* all workers of all pools */
 } Fixture;
 
 typedef struct {
@@ -455,6 +455,18 @@ static void test_runner_stdio_cases(void **state)
     assert_string_equal(r.out, "5\n1.6666666666666667\n");
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
+
+    /* an expected output far above the output cap is still compared whole */
+    GbStr big;
+    gb_str_init(&big);
+    for (int i = 0; i < 40000; i++) gb_str_appendf(&big, "%d\n", i);
+    const char *long_io[] = {"40000\n", big.data, NULL};
+    task_stdio(&t, "stdio-long", "n = int(input())\nprint('\\n'.join(str(i) for i in range(n)))\n", long_io);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_int_equal(strlen(r.out), big.len);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    gb_str_destroy(&big);
 
     static const char *const crash_io[] = {"1\n", "1\n", "2\n", "2\n", NULL};
     task_stdio(&t, "stdio-exit", "import sys\nv = int(input())\nprint(v)\nsys.exit(v - 1)\n", crash_io);
