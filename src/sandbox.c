@@ -297,10 +297,12 @@ done:
 
 bool gb_sandbox_spawn(const GbSpawnSpec *spec, GbWorkerProc *out, GbError *err)
 {
-    GbSandboxMode modes[2];
+    GbSandboxMode modes[3];
     int n = 0;
     if (spec->mode == GB_SANDBOX_AUTO) {
-        modes[n++] = geteuid() == 0 ? GB_SANDBOX_NAMESPACES : GB_SANDBOX_USERNS;
+        /* root without CAP_SYS_ADMIN (a container) may still create user namespaces */
+        if (geteuid() == 0) modes[n++] = GB_SANDBOX_NAMESPACES;
+        modes[n++] = GB_SANDBOX_USERNS;
         modes[n++] = GB_SANDBOX_PLAIN;
     } else {
         modes[n++] = spec->mode;
