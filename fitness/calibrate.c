@@ -84,6 +84,7 @@ typedef struct {
     GbCalibration *c;
     GbCalibDir *dir;
     const char *root_base; /* basename of the given directory */
+    bool fixed_own;        /* the own package is known from the install location */
 } GbCalWalk;
 
 /* Recursively collect .py files. rel: path below the given directory ("" at the top);
@@ -118,7 +119,7 @@ static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const 
         if (S_ISDIR(lst.st_mode)) {
             if (strcmp(name, "__pycache__") != 0) {
                 bool pkg = gb_cal__has_init(full);
-                const char *sub_own = pkg && !gb_cal__has_init(path) ? name : own;
+                const char *sub_own = !w->fixed_own && pkg && !gb_cal__has_init(path) ? name : own;
                 ok = gb_cal__walk(w, full, sub, sub_own, in_tests || strcmp(name, "tests") == 0, err);
             }
         } else if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -145,9 +146,27 @@ static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const 
     return ok;
 }
 
-/* The package a directory belongs to: the top-most ancestor chain with __init__.py. */
-static char *gb_cal__top_package(const char *dir)
+/* The top-level package of a directory: under .../dist-packages/ or .../site-packages/ the first
+ * component below it (this also covers namespace packages such as mpl_toolkits); elsewhere the
+ * top-most ancestor in a chain of directories with __init__.py. *fixed says which rule applied. */
+static char *gb_cal__top_package(const char *dir, bool *fixed)
 {
+    char *real = realpath(dir, NULL);
+    const char *abs = real ? real : dir;
+    static const char *const roots[] = {"/dist-packages/", "/site-packages/"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *p = strstr(abs, roots[i]);
+        if (!p) continue;
+        p += strlen(roots[i]);
+        size_t n = strcspn(p, "/");
+        if (n == 0) continue;
+        char *top = gb_strndup(p, n);
+        free(real);
+        *fixed = true;
+        return top;
+    }
+    free(real);
+    *fixed = false;
     char *cur = gb_strdup(dir);
     char *top = NULL;
     while (gb_cal__has_init(cur)) {
@@ -268,8 +287,9 @@ bool gb_calibrate_run(const char *const *dirs, size_t ndirs, int threads, GbCali
         gb_array_push(&c->dirs, d);
         GbCalibDir *dp = &c->dirs.items[c->dirs.len - 1];
         size_t before = c->files.len;
-        char *own = gb_cal__top_package(dir);
-        GbCalWalk w = {.c = c, .dir = dp, .root_base = gb_cal__basename(dir)};
+        bool fixed = false;
+        char *own = gb_cal__top_package(dir, &fixed);
+        GbCalWalk w = {.c = c, .dir = dp, .root_base = gb_cal__basename(dir), .fixed_own = fixed};
         bool ok = gb_cal__walk(&w, dir, "", own ? own : gb_cal__basename(dir), false, err);
         free(own);
         if (!ok) return false;

@@ -4,9 +4,11 @@
  * means plus a manifest that says exactly what was measured (DESIGN.md §5).
  *   - Test code is skipped: files under a directory named `tests`, test_*.py, *_test.py and
  *     conftest.py.
- *   - Each file is measured alone; its own package (the top-most enclosing directory chain
- *     with __init__.py, else the basename of the given directory) counts as the program's own
- *     code for C6.
+ *   - Each file is measured alone; its own top-level package counts as the program's own code
+ *     for C6 (calls into it are inter-module dependencies, as the reference counted a project's
+ *     imports of itself when measuring SWE-bench files). The package is the first directory
+ *     below dist-packages/site-packages for installed code, else the top of the chain of
+ *     directories with __init__.py, else the basename of the given directory.
  *   - Files that are not UTF-8 or do not parse are reported (path, first error position) and
  *     skipped; nothing is written when no file was measured.
  *   - Files are measured in parallel (OpenMP, one TSParser per thread); per-file results are

@@ -120,6 +120,8 @@
     GB_PYKIND(CHEVRON, "chevron", 1)                                  \
     GB_PYKIND(COMMENT, "comment", 1)                                  \
     GB_PYKIND(LINE_CONTINUATION, "line_continuation", 1)              \
+    GB_PYKIND(UNION_TYPE, "union_type", 1)                            \
+    GB_PYKIND(TYPE, "type", 1)                                        \
     GB_PYKIND(KW_ASYNC, "async", 0)
 
 typedef enum {
@@ -205,6 +207,12 @@ static inline uint32_t gb_pyview_len(const GbPyView *v, uint32_t n)
 }
 /* Strip parenthesized_expression wrappers (Python's ast has no node for parentheses). */
 uint32_t gb_pyview_unparen(const GbPyView *v, uint32_t n);
+/* The function of a call, as Python's ast sees it: parentheses stripped, and a list_splat or
+ * dictionary_splat stripped too (tree-sitter-python parses `{*f()}` and `*a.b(), c` as a call
+ * whose function is `*f`; a splat can never be a callee or an attribute's object in Python). */
+uint32_t gb_pyview_callee(const GbPyView *v, uint32_t call);
+/* The object of an attribute node, unwrapped the same way. */
+uint32_t gb_pyview_attr_object(const GbPyView *v, uint32_t attr);
 /* True for a function_definition / for_statement / with_statement written with `async`. */
 bool gb_pyview_is_async(const GbPyView *v, uint32_t n);
 /* True when n is an if_statement that Python's ast would make orelse[0] of another If:

@@ -82,8 +82,13 @@ bool gb_thresholds_parse(const char *name, const char *json, size_t len, GbThres
         gb_error_set(err, "%s: \"schema\" must be \"%s\"", name, GB_THRESHOLDS_SCHEMA);
         goto done;
     }
-    if (!json_is_object(json_object_get(root, "manifest"))) {
+    json_t *manifest = json_object_get(root, "manifest");
+    if (!json_is_object(manifest)) {
         gb_error_set(err, "%s: missing object \"manifest\" (where the thresholds come from)", name);
+        goto done;
+    }
+    if (!json_is_string(json_object_get(manifest, "source"))) {
+        gb_error_set(err, "%s: \"manifest\".\"source\" must say where the thresholds come from", name);
         goto done;
     }
     if (!gb_thr__group(name, root, "complexity", 0, GB_N_COMPLEXITY, out->ct, err)) goto done;
