@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <omp.h>
 #include <spawn.h>
@@ -47,6 +48,8 @@ void gb_calibration_destroy(GbCalibration *c)
         free(c->files.items[i].own_package);
     }
     gb_array_free(&c->files);
+    for (size_t i = 0; i < c->excludes.len; i++) free(c->excludes.items[i]);
+    gb_array_free(&c->excludes);
     memset(c, 0, sizeof *c);
 }
 
@@ -78,6 +81,16 @@ static const char *gb_cal__basename(const char *path)
 static int gb_cal__cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool gb_cal__excluded(const GbCalibration *c, const char *root_base, const char *sub)
+{
+    if (!c->excludes.len) return false;
+    char *rel = gb_asprintf("%s/%s", root_base, sub);
+    bool hit = false;
+    for (size_t i = 0; i < c->excludes.len && !hit; i++) hit = fnmatch(c->excludes.items[i], rel, 0) == 0;
+    free(rel);
+    return hit;
 }
 
 typedef struct {
@@ -128,6 +141,8 @@ static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const 
                 if (in_tests || gb_cal__is_test_file(name)) {
                     w->dir->tests_skipped++;
                     w->c->tests_skipped++;
+                } else if (gb_cal__excluded(w->c, w->root_base, sub)) {
+                    w->c->excluded++;
                 } else {
                     GbCalibFile f = {0};
                     f.path = gb_strdup(full);

@@ -3,7 +3,8 @@
  * non-test .py file under some directories with our metric definitions and write the per-metric
  * means plus a manifest that says exactly what was measured (DESIGN.md §5).
  *   - Test code is skipped: files under a directory named `tests`, test_*.py, *_test.py and
- *     conftest.py.
+ *     conftest.py. Files whose "<dir basename>/<path below it>" matches one of the caller's
+ *     exclude patterns (fnmatch, `*` also matches `/`) are left out and counted.
  *   - Each file is measured alone; its own top-level package counts as the program's own code
  *     for C6 (calls into it are inter-module dependencies, as the reference counted a project's
  *     imports of itself when measuring SWE-bench files). The package is the first directory
@@ -58,6 +59,8 @@ typedef struct {
     GbArray(GbCalibFailure) failures;
     GbArray(GbCalibFile) files; /* every candidate file, sorted by rel path */
     uint64_t digest;            /* FNV-1a 64 over the sorted (rel path, content hash) of measured files */
+    GbArray(char *) excludes;   /* owned fnmatch patterns on the rel path (set by the caller) */
+    size_t excluded;            /* non-test .py files left out by the patterns */
     bool list_files;            /* write the list of measured files into the manifest */
 } GbCalibration;
 

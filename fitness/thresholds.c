@@ -163,6 +163,10 @@ bool gb_calibration_write(const char *path, const GbCalibration *c, GbError *err
                         json_string("skipped: directories named tests, test_*.py, *_test.py, conftest.py"));
     json_object_set_new(man, "files", json_integer((json_int_t)c->measured));
     json_object_set_new(man, "tests_skipped", json_integer((json_int_t)c->tests_skipped));
+    json_t *ex = json_array();
+    for (size_t i = 0; i < c->excludes.len; i++) json_array_append_new(ex, json_string(c->excludes.items[i]));
+    json_object_set_new(man, "exclude_patterns", ex);
+    json_object_set_new(man, "excluded", json_integer((json_int_t)c->excluded));
     char digest[40];
     snprintf(digest, sizeof digest, "fnv1a64:%016llx", (unsigned long long)c->digest);
     json_object_set_new(man, "files_digest", json_string(digest));

@@ -12,8 +12,8 @@
 static void gb_calibrate__usage(FILE *out)
 {
     fprintf(out,
-            "usage: genebench calibrate DIR... -o corpora/NAME.json [--threads N] [--list-files]\n"
-            "                           [--per-file OUT.jsonl]\n"
+            "usage: genebench calibrate DIR... -o corpora/NAME.json [--exclude PATTERN]... [--threads N]\n"
+            "                           [--list-files] [--per-file OUT.jsonl]\n"
             "  Measure every non-test .py file under the directories with genebench's metric definitions and\n"
             "  write a thresholds file: CT = mean of each complexity metric, RT = ceil(mean) of each\n"
             "  readability metric, plus a manifest (directories, Debian packages and versions owning them,\n"
@@ -25,6 +25,8 @@ static void gb_calibrate__usage(FILE *out)
             "\n"
             "options:\n"
             "  -o, --output FILE     the thresholds file to write (atomically)\n"
+            "  -x, --exclude PATTERN leave out files whose DIRNAME/PATH matches the shell pattern (`*` also\n"
+            "                        matches `/`; repeatable; recorded in the manifest), e.g. generated code\n"
             "  -j, --threads N       measure with N threads (default: OpenMP's default)\n"
             "      --list-files      also list every measured file in the manifest\n"
             "      --per-file FILE   write every file's metrics as JSON lines (for inspection)\n"
@@ -86,6 +88,7 @@ int gb_cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"threads", required_argument, NULL, 'j'},
+                                         {"exclude", required_argument, NULL, 'x'},
                                          {"list-files", no_argument, NULL, 'L'},
                                          {"per-file", required_argument, NULL, 'P'},
                                          {"help", no_argument, NULL, 'h'},
@@ -93,10 +96,14 @@ int gb_cmd_calibrate(int argc, char **argv)
     const char *output = NULL, *per_file = NULL;
     long threads = 0;
     bool list_files = false;
+    GbArray(const char *) excludes = {0};
     optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:j:x:h", opts, NULL)) != -1) {
         switch (c) {
+        case 'x':
+            gb_array_push(&excludes, optarg);
+            break;
         case 'o':
             output = optarg;
             break;
@@ -110,14 +117,17 @@ int gb_cmd_calibrate(int argc, char **argv)
             per_file = optarg;
             break;
         case 'h':
+            gb_array_free(&excludes);
             gb_calibrate__usage(stdout);
             return GB_EXIT_OK;
         default:
+            gb_array_free(&excludes);
             gb_calibrate__usage(stderr);
             return GB_EXIT_USAGE;
         }
     }
     if (!output || optind >= argc) {
+        gb_array_free(&excludes);
         fprintf(stderr, "genebench calibrate: need at least one DIR and -o FILE\n");
         gb_calibrate__usage(stderr);
         return GB_EXIT_USAGE;
@@ -132,6 +142,11 @@ int gb_cmd_calibrate(int argc, char **argv)
     gb_str_init(&cmd);
     gb_str_append(&cmd, "genebench calibrate");
     for (int i = optind; i < argc; i++) gb_str_appendf(&cmd, " %s", argv[i]);
+    for (size_t i = 0; i < excludes.len; i++) {
+        gb_str_appendf(&cmd, " --exclude '%s'", excludes.items[i]);
+        gb_array_push(&cal.excludes, gb_strdup(excludes.items[i]));
+    }
+    gb_array_free(&excludes);
     gb_str_appendf(&cmd, " -o %s", output);
     if (list_files) gb_str_append(&cmd, " --list-files");
     cal.command = gb_str_take(&cmd);
@@ -156,8 +171,10 @@ int gb_cmd_calibrate(int argc, char **argv)
     }
     GbThresholds t;
     gb_calibration_thresholds(&cal, &t);
-    printf("%zu files measured, %zu test files skipped, %zu not parsed\n", cal.measured, cal.tests_skipped,
+    printf("%zu files measured, %zu test files skipped, %zu not parsed", cal.measured, cal.tests_skipped,
            cal.failures.len);
+    if (cal.excludes.len) printf(", %zu excluded by pattern", cal.excluded);
+    printf("\n");
     for (int i = 0; i < GB_METRIC_COUNT; i++) {
         double thr = i < GB_N_COMPLEXITY ? t.ct[i] : t.rt[i - GB_N_COMPLEXITY];
         printf("  %-26s mean %10.4f  threshold %g\n", gb_metric_key((GbMetricId)i), cal.mean[i], thr);

@@ -95,6 +95,8 @@ assert abs(d['means']['C1'] - 1.0) < 1e-3, d['means']
 assert abs(d['means']['C6'] - 1 / 3) < 1e-3, d['means']
 EOF"
 check "the written file is usable as thresholds" '"$gb" metrics "$tmp/bench.jsonl" -t "$tmp/j1/cal.json" > /dev/null 2>&1; [ $? -eq 1 ]'
+(cd "$tmp/j2" && "$gb" calibrate ../corpus -o ex.json --exclude 'corpus/pkg/sub/*' > ../ex.out 2>/dev/null)
+check "--exclude leaves files out and says so" 'grep -q "1 files measured, 5 test files skipped, 1 not parsed, 2 excluded by pattern" "$tmp/ex.out"'
 mkdir -p "$tmp/onlytests/tests"
 printf 'def test_x():\n    pass\n' > "$tmp/onlytests/tests/test_x.py"
 "$gb" calibrate "$tmp/onlytests" -o "$tmp/none.json" > /dev/null 2> "$tmp/none.err"

@@ -11,7 +11,13 @@ specification; it applies the same documented deviations as genebench:
 Needs Debian's python3-nltk (for the tokenizer only).
 
 usage: reference_metrics.py LIST_FILE   (lines: "<path>\t<rel>\t<own package>")
-prints one JSON object per file: {"path": rel, "ok": bool, "metrics": {...}}"""
+           prints one JSON object per file: {"path": rel, "ok": bool, "metrics": {...}}
+       reference_metrics.py compare GENEBENCH_PER_FILE.jsonl REFERENCE.jsonl
+           prints the per-metric agreement of the two
+       reference_metrics.py tokens [--lines] FILE...
+           prints word_tokenize's tokens of each file, one per line, each file followed by a
+           line holding \x01 (with --lines: the token count of every physical line instead);
+           the format of genebench's build/tests/gb_tokdump"""
 import ast
 import json
 import math
@@ -262,8 +268,55 @@ def measure(path, own):
     return m
 
 
+def compare(ours_path, ref_path):
+    ours = {}
+    with open(ours_path, encoding="utf-8") as f:
+        for line in f:
+            d = json.loads(line)
+            ours[d["path"]] = d
+    agree, total, examples, skipped = {}, {}, {}, []
+    with open(ref_path, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            o = ours.get(r["path"])
+            if not o or not o["ok"] or not r["ok"]:
+                skipped.append(r["path"])
+                continue
+            for k, v in r["metrics"].items():
+                total[k] = total.get(k, 0) + 1
+                if abs(o["metrics"][k] - v) < 1e-3:
+                    agree[k] = agree.get(k, 0) + 1
+                else:
+                    examples.setdefault(k, []).append("%s (genebench %g, reference %g)" % (r["path"], o["metrics"][k], v))
+    n = max(total.values()) if total else 0
+    print("files compared: %d (skipped: %d)" % (n, len(skipped)))
+    for k in total:
+        print("  %-26s %5d / %d identical%s" % (k, agree.get(k, 0), total[k],
+                                                  ("; e.g. " + examples[k][0]) if k in examples else ""))
+
+
+def tokens(args):
+    per_line = args and args[0] == "--lines"
+    for path in args[1:] if per_line else args:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if per_line:
+            for line in text.split("\n"):
+                print(len(word_tokenize(line)))
+        else:
+            for t in word_tokenize(text):
+                print(t)
+        print("\x01")
+
+
 def main():
     sys.setrecursionlimit(100000)
+    if len(sys.argv) == 4 and sys.argv[1] == "compare":
+        compare(sys.argv[2], sys.argv[3])
+        return
+    if len(sys.argv) >= 2 and sys.argv[1] == "tokens":
+        tokens(sys.argv[2:])
+        return
     with open(sys.argv[1], encoding="utf-8") as f:
         for line in f:
             path, rel, own = line.rstrip("\n").split("\t")
