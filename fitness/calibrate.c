@@ -102,8 +102,7 @@ typedef struct {
 
 /* Recursively collect .py files. rel: path below the given directory ("" at the top);
  * own: package of this directory (borrowed); in_pkg: this directory has __init__.py. */
-static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const char *own, bool in_tests,
-                         GbError *err)
+static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const char *own, bool in_tests, GbError *err)
 {
     DIR *d = opendir(path);
     if (!d) {

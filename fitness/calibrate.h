@@ -34,16 +34,16 @@ typedef struct {
 } GbCalibPackage;
 
 typedef struct {
-    char *path;                         /* owned: directory as given */
+    char *path;                          /* owned: directory as given */
     size_t files, tests_skipped, failed; /* measured .py files, test files skipped, failures */
-    GbArray(GbCalibPackage) packages;   /* Debian packages owning the directory (may be empty) */
+    GbArray(GbCalibPackage) packages;    /* Debian packages owning the directory (may be empty) */
 } GbCalibDir;
 
 typedef struct {
-    char *path;            /* owned */
-    char *rel;             /* owned: "<dir basename>/<path below it>" (stable across machines) */
-    char *own_package;     /* owned: package counted as the file's own code */
-    size_t dir;            /* index into GbCalibration.dirs */
+    char *path;        /* owned */
+    char *rel;         /* owned: "<dir basename>/<path below it>" (stable across machines) */
+    char *own_package; /* owned: package counted as the file's own code */
+    size_t dir;        /* index into GbCalibration.dirs */
     bool ok;
     GbMetrics metrics;
     GbMetricsDetail detail;

@@ -92,16 +92,16 @@ typedef struct {
 } CfgLoop;
 
 typedef struct {
-    GbArray(uint8_t) type;      /* per graph node */
-    Edges edges;                /* (from << 32) | to */
+    GbArray(uint8_t) type; /* per graph node */
+    Edges edges;           /* (from << 32) | to */
     GbArray(CfgCall) calls;
-    GbStrMap funcs;             /* name -> (enter << 32) | exit */
-    GbArray(uint32_t) starts;   /* per module: start, stop */
+    GbStrMap funcs;           /* name -> (enter << 32) | exit */
+    GbArray(uint32_t) starts; /* per module: start, stop */
     /* walker state */
     View *v;
     GbArray(CfgLoop) loops;
-    size_t loop_base;           /* loops below this index belong to an enclosing def */
-    uint32_t exit_target;       /* where return/raise go */
+    size_t loop_base;     /* loops below this index belong to an enclosing def */
+    uint32_t exit_target; /* where return/raise go */
 } Cfg;
 
 static void cfg__edge(Cfg *g, uint32_t a, uint32_t b)

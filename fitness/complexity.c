@@ -334,8 +334,7 @@ typedef struct {
  * Ours never looks at what is installed: a name imported from one of the program's own modules
  * (a relative import or a module of the program) is C6; every other import is a library:
  * standard library (the fixed list) or third-party, both C5. */
-static void gb_cx__classify(const GbMeasured *m, const GbImportEntry *e, const char *name, size_t len,
-                            GbCallCounts *cc)
+static void gb_cx__classify(const GbMeasured *m, const GbImportEntry *e, const char *name, size_t len, GbCallCounts *cc)
 {
     const char *mod = e->mod ? e->mod : name;
     size_t mod_len = e->mod ? e->mod_len : len;
@@ -360,8 +359,7 @@ static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, G
         if (kind(v, f) == GB_PK_ATTRIBUTE) {
             /* root = leftmost Name of the attribute chain; `self.m()` uses m */
             uint32_t r = f;
-            while (r != GB_PY_NIL && kind(v, r) == GB_PK_ATTRIBUTE)
-                r = gb_pyview_attr_object(v, r);
+            while (r != GB_PY_NIL && kind(v, r) == GB_PK_ATTRIBUTE) r = gb_pyview_attr_object(v, r);
             if (r == GB_PY_NIL || kind(v, r) != GB_PK_IDENTIFIER) continue;
             if (gb_pyview_text_eq(v, r, "self")) r = gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
             if (r == GB_PY_NIL) continue;
@@ -394,7 +392,8 @@ void gb_complexity_measure(const GbMeasured *m, GbMetrics *out, GbMetricsDetail 
         for (uint32_t n = 0; n < v->count; n++) {
             if (kind(v, n) != GB_PK_FUNCTION_DEFINITION) continue;
             uint32_t name = gb_pyview_field(v, n, GB_PF_NAME);
-            if (name != GB_PY_NIL) gb_strmap_put(&custom, v->src + v->nodes[name].start, gb_pyview_len(v, name), 1, NULL);
+            if (name != GB_PY_NIL)
+                gb_strmap_put(&custom, v->src + v->nodes[name].start, gb_pyview_len(v, name), 1, NULL);
         }
     }
     unsigned c2 = 0, c3 = 0, c4 = 0;

@@ -15,10 +15,9 @@ static const GbPyKindName gb_pyview__kinds[] = {
 #undef GB_PYKIND
 };
 
-static const char *const gb_pyview__fields[GB_PF_COUNT] = {
-    NULL,
+static const char *const gb_pyview__fields[GB_PF_COUNT] = {NULL,
 #define GB_PYFIELD(e, name) name,
-    GB_PYFIELD_LIST
+                                                           GB_PYFIELD_LIST
 #undef GB_PYFIELD
 };
 

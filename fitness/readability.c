@@ -170,7 +170,8 @@ static bool rd__same_boolop(View *v, uint32_t a, uint32_t b)
 
 static bool rd__cast_name(View *v, uint32_t f)
 {
-    static const char *const casts[] = {"int", "float", "str", "bool", "complex", "bytes", "list", "tuple", "set", "dict"};
+    static const char *const casts[] = {"int",   "float", "str",   "bool", "complex",
+                                        "bytes", "list",  "tuple", "set",  "dict"};
     for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
         if (gb_pyview_text_eq(v, f, casts[i])) return true;
     return false;

@@ -146,10 +146,12 @@ bool gb_calibration_write(const char *path, const GbCalibration *c, GbError *err
                                     "complexity metric, RT = ceil(mean) of each readability metric, over the files "
                                     "listed in the manifest."));
     json_t *cx = json_object(), *rd = json_object(), *means = json_object();
-    for (int i = 0; i < GB_N_COMPLEXITY; i++) json_object_set_new(cx, gb_metric_key((GbMetricId)i), gb_thr__num(t.ct[i]));
+    for (int i = 0; i < GB_N_COMPLEXITY; i++)
+        json_object_set_new(cx, gb_metric_key((GbMetricId)i), gb_thr__num(t.ct[i]));
     for (int j = 0; j < GB_N_READABILITY; j++)
         json_object_set_new(rd, gb_metric_key((GbMetricId)(GB_N_COMPLEXITY + j)), json_integer((json_int_t)t.rt[j]));
-    for (int i = 0; i < GB_METRIC_COUNT; i++) json_object_set_new(means, gb_metric_key((GbMetricId)i), gb_thr__num(c->mean[i]));
+    for (int i = 0; i < GB_METRIC_COUNT; i++)
+        json_object_set_new(means, gb_metric_key((GbMetricId)i), gb_thr__num(c->mean[i]));
     json_object_set_new(root, "complexity", cx);
     json_object_set_new(root, "readability", rd);
     json_object_set_new(root, "means", means);
@@ -193,7 +195,8 @@ bool gb_calibration_write(const char *path, const GbCalibration *c, GbError *err
     }
     json_object_set_new(man, "directories", dirs);
     json_t *fails = json_array();
-    for (size_t i = 0; i < c->failures.len; i++) json_array_append_new(fails, json_string(c->failures.items[i].message));
+    for (size_t i = 0; i < c->failures.len; i++)
+        json_array_append_new(fails, json_string(c->failures.items[i].message));
     json_object_set_new(man, "parse_failures", fails);
     if (c->list_files) {
         json_t *list = json_array();

@@ -11,28 +11,27 @@
 
 static void gb_calibrate__usage(FILE *out)
 {
-    fprintf(out,
-            "usage: genebench calibrate DIR... -o corpora/NAME.json [--exclude PATTERN]... [--threads N]\n"
-            "                           [--list-files] [--per-file OUT.jsonl]\n"
-            "  Measure every non-test .py file under the directories with genebench's metric definitions and\n"
-            "  write a thresholds file: CT = mean of each complexity metric, RT = ceil(mean) of each\n"
-            "  readability metric, plus a manifest (directories, Debian packages and versions owning them,\n"
-            "  file counts, a digest of the measured files, parse failures). Test code is skipped\n"
-            "  (directories named tests, test_*.py, *_test.py, conftest.py). A file that is not UTF-8 or does\n"
-            "  not parse is reported with its first error position and skipped. Nothing is written when no\n"
-            "  file could be measured. The result does not depend on the number of threads.\n"
-            "  The default corpus (corpora/calibrated.json) is made with the command in corpora/README.md.\n"
-            "\n"
-            "options:\n"
-            "  -o, --output FILE     the thresholds file to write (atomically)\n"
-            "  -x, --exclude PATTERN leave out files whose DIRNAME/PATH matches the shell pattern (`*` also\n"
-            "                        matches `/`; repeatable; recorded in the manifest), e.g. generated code\n"
-            "  -j, --threads N       measure with N threads (default: OpenMP's default)\n"
-            "      --list-files      also list every measured file in the manifest\n"
-            "      --per-file FILE   write every file's metrics as JSON lines (for inspection)\n"
-            "  -h, --help            show this help\n"
-            "\n"
-            "Exit status: 0 written, 1 nothing measured or an I/O error, 2 usage error.\n");
+    fprintf(out, "usage: genebench calibrate DIR... -o corpora/NAME.json [--exclude PATTERN]... [--threads N]\n"
+                 "                           [--list-files] [--per-file OUT.jsonl]\n"
+                 "  Measure every non-test .py file under the directories with genebench's metric definitions and\n"
+                 "  write a thresholds file: CT = mean of each complexity metric, RT = ceil(mean) of each\n"
+                 "  readability metric, plus a manifest (directories, Debian packages and versions owning them,\n"
+                 "  file counts, a digest of the measured files, parse failures). Test code is skipped\n"
+                 "  (directories named tests, test_*.py, *_test.py, conftest.py). A file that is not UTF-8 or does\n"
+                 "  not parse is reported with its first error position and skipped. Nothing is written when no\n"
+                 "  file could be measured. The result does not depend on the number of threads.\n"
+                 "  The default corpus (corpora/calibrated.json) is made with the command in corpora/README.md.\n"
+                 "\n"
+                 "options:\n"
+                 "  -o, --output FILE     the thresholds file to write (atomically)\n"
+                 "  -x, --exclude PATTERN leave out files whose DIRNAME/PATH matches the shell pattern (`*` also\n"
+                 "                        matches `/`; repeatable; recorded in the manifest), e.g. generated code\n"
+                 "  -j, --threads N       measure with N threads (default: OpenMP's default)\n"
+                 "      --list-files      also list every measured file in the manifest\n"
+                 "      --per-file FILE   write every file's metrics as JSON lines (for inspection)\n"
+                 "  -h, --help            show this help\n"
+                 "\n"
+                 "Exit status: 0 written, 1 nothing measured or an I/O error, 2 usage error.\n");
 }
 
 static void gb_calibrate__json_string(FILE *f, const char *s)

@@ -22,8 +22,10 @@ static void gb_metrics__usage(FILE *out)
             "  first readability metric that exceeds its threshold (the evolution rejects such programs).\n"
             "  Default output: one JSON object per task, then one summary object with the mean of every\n"
             "  metric over the measured tasks:\n"
-            "    {\"id\": ..., \"metrics\": {\"C1\": v, ..., \"entropy\": v}, \"rc\": x, \"rr\": y, \"exceeds\": key|null}\n"
-            "    {\"summary\": {\"tasks\": n, \"measured\": m, \"thresholds\": name, \"mean\": {..., \"rc\": x, \"rr\": y}}}\n"
+            "    {\"id\": ..., \"metrics\": {\"C1\": v, ..., \"entropy\": v}, \"rc\": x, \"rr\": y, \"exceeds\": "
+            "key|null}\n"
+            "    {\"summary\": {\"tasks\": n, \"measured\": m, \"thresholds\": name, \"mean\": {..., \"rc\": x, "
+            "\"rr\": y}}}\n"
             "  A task whose program does not parse is reported on stderr (FILE:LINE: task ID: MODULE:LINE:COL:\n"
             "  syntax error) and left out of the summary.\n"
             "\n"
@@ -90,9 +92,9 @@ static void gb_metrics__json_metrics(GbStr *o, const double *v, const double *rc
 }
 
 /* Short column names of the table, in metric order. */
-static const char *const gb_metrics__short[GB_METRIC_COUNT] = {
-    "C1", "C2", "C3", "C4", "C5", "C6", "C7", "tok", "loc", "cond", "loop", "asgn", "nloop", "nif",
-    "cif", "ltok", "var", "arr", "op", "cast", "ent"};
+static const char *const gb_metrics__short[GB_METRIC_COUNT] = {"C1",  "C2",   "C3",   "C4",   "C5",   "C6",    "C7",
+                                                               "tok", "loc",  "cond", "loop", "asgn", "nloop", "nif",
+                                                               "cif", "ltok", "var",  "arr",  "op",   "cast",  "ent"};
 
 static void gb_metrics__row(const char *id, const double *v, double rc, double rr, int exceeds)
 {

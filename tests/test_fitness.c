@@ -77,7 +77,8 @@ static void test_c1_control_flow(void **state)
          4},
         /* for-else: 8 nodes (enter T X I B R0 R1 exit), 9 edges */
         {"for-else",
-         "def f(xs):\n    for x in xs:\n        if x:\n            break\n    else:\n        return 0\n    return 1\n", 3},
+         "def f(xs):\n    for x in xs:\n        if x:\n            break\n    else:\n        return 0\n    return 1\n",
+         3},
         /* try/except/finally: 9 nodes; finally node F has parents E, a=1, a=2: 10 edges */
         {"try-finally",
          "def f():\n    try:\n        a = 1\n    except ValueError:\n        a = 2\n    finally:\n        b = 3\n"
@@ -98,7 +99,9 @@ static void test_c1_control_flow(void **state)
         /* no code at all */
         {"empty", "import os\n", 0},
         /* match: subject node with two case bodies, the last is `case _` (no fall-through) */
-        {"match", "def f(x):\n    match x:\n        case 1:\n            y = 1\n        case _:\n            y = 2\n    return y\n",
+        {"match",
+         "def f(x):\n    match x:\n        case 1:\n            y = 1\n        case _:\n            y = 2\n    return "
+         "y\n",
          2},
     };
     run_cases(cases, N(cases), GB_METRIC_C1);
@@ -181,16 +184,18 @@ static void test_c3_nesting_and_elif(void **state)
     (void)state;
     static const Case cases[] = {
         /* for(0) + for(1) + if(2); elif and `else: if` are not counted and add no depth */
-        {"elif", "for a in x:\n    for b in y:\n        if c:\n            pass\n        elif d:\n            pass\n"
-                 "        else:\n            if e:\n                pass\n",
+        {"elif",
+         "for a in x:\n    for b in y:\n        if c:\n            pass\n        elif d:\n            pass\n"
+         "        else:\n            if e:\n                pass\n",
          3},
         /* depth is not reset at def: if(0) + while(1) */
         {"def-not-reset", "def f():\n    if a:\n        def g():\n            while b:\n                pass\n", 1},
         /* comprehensions ignored */
         {"comprehension", "for a in x:\n    ys = [b for b in a if b]\n", 0},
         /* for(0) while(1) for(2) if p(0) if q(1) elif r(-) if s(2) */
-        {"mixed", "def f():\n    for a in x:\n        while b:\n            for c in y:\n                pass\nif p:\n"
-                  "    if q:\n        pass\n    elif r:\n        if s:\n            pass\n",
+        {"mixed",
+         "def f():\n    for a in x:\n        while b:\n            for c in y:\n                pass\nif p:\n"
+         "    if q:\n        pass\n    elif r:\n        if s:\n            pass\n",
          6},
     };
     run_cases(cases, N(cases), GB_METRIC_C3);
@@ -369,8 +374,9 @@ static void test_readability_casting_lines_arrays(void **state)
     /* lines with an ast node start: 1, 2, 5, 8, 10, 11, 13 (not the `.b` / `.c()` continuation
      * lines, the string's second line, the comment, the blank line or `else:`) */
     static const Case lines[] = {
-        {"mixed", "x = foo(1,\n        2)\n\n# comment\ny = (a\n     .b\n     .c())\ns = \"\"\"doc\nmore\"\"\"\nif x:\n"
-                  "    pass\nelse:\n    pass\n",
+        {"mixed",
+         "x = foo(1,\n        2)\n\n# comment\ny = (a\n     .b\n     .c())\ns = \"\"\"doc\nmore\"\"\"\nif x:\n"
+         "    pass\nelse:\n    pass\n",
          7},
         {"decorator-and-def", "@dec\ndef f(\n    a,\n    b):\n    pass\n", 5},
     };
@@ -400,14 +406,14 @@ static void test_tokenizer_nltk_rules(void **state)
     (void)state;
     /* Expected outputs follow NLTK 3.8 word_tokenize's rules (genebench-reference-behaviour.md §1). */
     static const TokCase cases[] = {
-        {"x+=1", "x+=1"},                                   /* + = digits are not split */
-        {"a.b(c)", "a.b|(|c|)"},                            /* brackets are */
-        {"He said \"hi\".", "He|said|``|hi|''|."},          /* quotes; final period */
+        {"x+=1", "x+=1"},                                             /* + = digits are not split */
+        {"a.b(c)", "a.b|(|c|)"},                                      /* brackets are */
+        {"He said \"hi\".", "He|said|``|hi|''|."},                    /* quotes; final period */
         {"I don't know, it's 5:30.", "I|do|n't|know|,|it|'s|5:30|."}, /* clitics; ':' before a digit */
-        {"cannot gonna", "can|not|gon|na"},                 /* contractions */
-        {"'x'", "'|x|'"},                                   /* lone quote before a one-letter word */
-        {"Done. Next one", "Done|.|Next|one"},              /* Punkt sentence break */
-        {"see e.g. foo", "see|e.g.|foo"},                   /* abbreviation: no break */
+        {"cannot gonna", "can|not|gon|na"},                           /* contractions */
+        {"'x'", "'|x|'"},                                             /* lone quote before a one-letter word */
+        {"Done. Next one", "Done|.|Next|one"},                        /* Punkt sentence break */
+        {"see e.g. foo", "see|e.g.|foo"},                             /* abbreviation: no break */
         {"wait... what?!", "wait|...|what|?|!"},
         {"a--b", "a|--|b"},
         {"x = {'a': 1}", "x|=|{|'|a|'|:|1|}"},
