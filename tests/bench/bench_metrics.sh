@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Speed of the metrics: all 21 metrics for every non-test file of the calibration corpus (the
 # 12 SWE-bench projects' installed sources) on one core, reported as files per second.
-# It runs `genebench calibrate` with one thread (file reading and the per-file measurement; the
-# Debian package look-ups are done once per directory and take a few milliseconds).
+# It runs `genebench calibrate` with one thread and reports CPU time (user + system) and wall time
+# (file reading included; the Debian package look-ups are a few milliseconds per directory).
 #   tests/bench/bench_metrics.sh [DIR...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,15 +17,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Warm the page cache so the timing measures the metrics, not the disk.
 cat $(find "${dirs[@]}" -name '*.py') > /dev/null
-start=$(date +%s.%N)
-OMP_NUM_THREADS=1 "$gb" calibrate "${dirs[@]}" -o "$tmp/bench.json" -j 1 > "$tmp/out.txt" 2> "$tmp/err.txt"
-end=$(date +%s.%N)
-files=$(sed -n 's/^\([0-9]*\) files measured.*/\1/p' "$tmp/out.txt")
-bytes=$(cat $(find "${dirs[@]}" -name "*.py") | wc -c)
-/usr/bin/python3 - "$files" "$start" "$end" "$bytes" <<'PY'
-import sys
-files, start, end, total_bytes = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
-secs = end - start
-print("files measured: %d in %.2f s on one core: %.1f files/s" % (files, secs, files / secs))
-print("(all .py bytes under the directories, tests included: %.1f MB)" % (total_bytes / 1e6))
+/usr/bin/python3 - "$gb" "$tmp" "${dirs[@]}" <<'PY'
+import os, resource, subprocess, sys, time
+gb, tmp, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+env = dict(os.environ, OMP_NUM_THREADS="1")
+t0 = time.monotonic()
+out = subprocess.run([gb, "calibrate", *dirs, "-o", os.path.join(tmp, "bench.json"), "-j", "1"],
+                     env=env, capture_output=True, text=True, check=True).stdout
+wall = time.monotonic() - t0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = ru.ru_utime + ru.ru_stime
+files = int(next(l for l in out.splitlines() if "files measured" in l).split()[0])
+size = sum(os.path.getsize(os.path.join(d, f)) for r in dirs for d, _, fs in os.walk(r) for f in fs if f.endswith(".py"))
+print("files measured: %d (all 21 metrics each), one thread" % files)
+print("CPU time: %.2f s -> %.1f files/s per core" % (cpu, files / cpu))
+print("wall time: %.2f s -> %.1f files/s (depends on the machine's load)" % (wall, files / wall))
+print("(.py bytes under the directories, tests included: %.1f MB)" % (size / 1e6))
 PY
