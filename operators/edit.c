@@ -83,7 +83,7 @@ static bool gb_edits__sorted(const GbEditSet *set, size_t module, GbEdit **out, 
     n = 0;
     for (size_t i = 0; i < set->edits.len; i++)
         if (set->edits.items[i].module == module) v[n++] = set->edits.items[i];
-    qsort(v, n, sizeof *v, gb_edit__cmp);
+    if (n > 1) qsort(v, n, sizeof *v, gb_edit__cmp);
     *out = v;
     *n_out = n;
     for (size_t i = 1; i < n; i++)
@@ -94,8 +94,8 @@ static bool gb_edits__sorted(const GbEditSet *set, size_t module, GbEdit **out, 
 char *gb_text_apply_edits(const char *src, const GbEdit *edits, size_t n)
 {
     GbEdit *v = gb_malloc((n ? n : 1) * sizeof *v);
-    memcpy(v, edits, n * sizeof *v);
-    qsort(v, n, sizeof *v, gb_edit__cmp);
+    if (n) memcpy(v, edits, n * sizeof *v);
+    if (n > 1) qsort(v, n, sizeof *v, gb_edit__cmp);
     size_t len = strlen(src);
     GbStr out;
     gb_str_init(&out);
