@@ -5,8 +5,8 @@
  *
  * Every shape iterates over a literal one-element sequence (range(1), range(k, k + 1),
  * [k], (k,), a one-character string), so the body runs exactly once. The loop variable is a
- * fresh name starting with an underscore (unused by convention). Refused: statements with a break/continue that would now target the new loop,
- * statements in class bodies (the loop variable would become a class attribute), docstrings,
+ * fresh name starting with an underscore (unused by convention). Refused: statements with a break/continue that would
+ * now target the new loop, statements in class bodies (the loop variable would become a class attribute), docstrings,
  * __future__ imports, global/nonlocal declarations, definitions and statements sharing a
  * line. Shapes that call range() are only used where `range` is the builtin. */
 #include "operators/operator.h"
@@ -48,12 +48,24 @@ bool gb_op_add_nested_for_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
     unsigned shape = gb_rng_bounded(rng, range_ok ? 6 : 3);
     char *header;
     switch (shape) {
-    case 0: header = gb_asprintf("for %s in [%u]:", var, k); break;
-    case 1: header = gb_asprintf("for %s in (%u,):", var, k); break;
-    case 2: header = gb_asprintf("for %s in \"%c\":", var, "abcdefghijklmnopqrstuvwxyz"[gb_rng_bounded(rng, 26)]); break;
-    case 3: header = gb_asprintf("for %s in range(1):", var); break;
-    case 4: header = gb_asprintf("for %s in range(%u, %u):", var, k, k + 1); break;
-    default: header = gb_asprintf("for %s in range(%u, %u, -1):", var, k + 1, k); break;
+    case 0:
+        header = gb_asprintf("for %s in [%u]:", var, k);
+        break;
+    case 1:
+        header = gb_asprintf("for %s in (%u,):", var, k);
+        break;
+    case 2:
+        header = gb_asprintf("for %s in \"%c\":", var, "abcdefghijklmnopqrstuvwxyz"[gb_rng_bounded(rng, 26)]);
+        break;
+    case 3:
+        header = gb_asprintf("for %s in range(1):", var);
+        break;
+    case 4:
+        header = gb_asprintf("for %s in range(%u, %u):", var, k, k + 1);
+        break;
+    default:
+        header = gb_asprintf("for %s in range(%u, %u, -1):", var, k + 1, k);
+        break;
     }
     GbEditSet set;
     gb_edits_init(&set);

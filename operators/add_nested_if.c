@@ -48,7 +48,9 @@ bool gb_op_add_nested_if_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
     unsigned lo = gb_rng_bounded(rng, 500), hi = lo + 1 + gb_rng_bounded(rng, 500);
     char *header;
     switch (gb_rng_bounded(rng, 6)) {
-    case 0: header = gb_asprintf("%s = %u\n%s = %u\nif %s > %s:", a, hi, b, lo, a, b); break;
+    case 0:
+        header = gb_asprintf("%s = %u\n%s = %u\nif %s > %s:", a, hi, b, lo, a, b);
+        break;
     case 1: {
         unsigned x = 1 + gb_rng_bounded(rng, 1023);
         unsigned y = gb_rng_bounded(rng, 1024) | (x & (~x + 1)); /* shares x's lowest set bit */
@@ -60,9 +62,15 @@ bool gb_op_add_nested_if_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
         header = gb_asprintf("%s = %u\nif %s %% %u == %u:", a, hi, a, mod, hi % mod);
         break;
     }
-    case 3: header = gb_asprintf("%s = %u\n%s = %u\nif %s != %s and %s > 0:", a, hi, b, lo, a, b, a); break;
-    case 4: header = gb_asprintf("%s = \"%s\"\nif %s.isalpha():", a, gb_s2_words[gb_rng_bounded(rng, 6)], a); break;
-    default: header = gb_asprintf("%s = %u\n%s = %u\nif %s <= %s:", b, lo, a, hi, b, a); break;
+    case 3:
+        header = gb_asprintf("%s = %u\n%s = %u\nif %s != %s and %s > 0:", a, hi, b, lo, a, b, a);
+        break;
+    case 4:
+        header = gb_asprintf("%s = \"%s\"\nif %s.isalpha():", a, gb_s2_words[gb_rng_bounded(rng, 6)], a);
+        break;
+    default:
+        header = gb_asprintf("%s = %u\n%s = %u\nif %s <= %s:", b, lo, a, hi, b, a);
+        break;
     }
     GbEditSet set;
     gb_edits_init(&set);

@@ -45,11 +45,21 @@ bool gb_op_add_nested_while_apply(GbOpContext *ctx, const GbSite *site, GbRng *r
     unsigned k = 1 + gb_rng_bounded(rng, 50);
     char *header;
     switch (gb_rng_bounded(rng, 5)) {
-    case 0: header = gb_asprintf("%s = True\nwhile %s:\n    %s = False", v, v, v); break;
-    case 1: header = gb_asprintf("%s = 0\nwhile %s < 1:\n    %s += 1", v, v, v); break;
-    case 2: header = gb_asprintf("%s = %u\nwhile %s > %u:\n    %s -= 1", v, k, v, k - 1, v); break;
-    case 3: header = gb_asprintf("%s = %u\nwhile %s == %u:\n    %s = %u", v, k, v, k, v, k + 1); break;
-    default: header = gb_asprintf("%s = [%u]\nwhile %s:\n    %s.pop()", v, k, v, v); break;
+    case 0:
+        header = gb_asprintf("%s = True\nwhile %s:\n    %s = False", v, v, v);
+        break;
+    case 1:
+        header = gb_asprintf("%s = 0\nwhile %s < 1:\n    %s += 1", v, v, v);
+        break;
+    case 2:
+        header = gb_asprintf("%s = %u\nwhile %s > %u:\n    %s -= 1", v, k, v, k - 1, v);
+        break;
+    case 3:
+        header = gb_asprintf("%s = %u\nwhile %s == %u:\n    %s = %u", v, k, v, k, v, k + 1);
+        break;
+    default:
+        header = gb_asprintf("%s = [%u]\nwhile %s:\n    %s.pop()", v, k, v, v);
+        break;
     }
     GbEditSet set;
     gb_edits_init(&set);

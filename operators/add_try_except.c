@@ -21,9 +21,9 @@
 
 enum { GB_S5_STATEMENT = 0, GB_S5_BODY = 1 };
 
-static const char *const gb_s5_errors[] = {"ValueError",        "TypeError",      "KeyError",
-                                           "IndexError",        "AttributeError", "ZeroDivisionError",
-                                           "RuntimeError",      "LookupError",    "ArithmeticError"};
+static const char *const gb_s5_errors[] = {"ValueError",   "TypeError",      "KeyError",
+                                           "IndexError",   "AttributeError", "ZeroDivisionError",
+                                           "RuntimeError", "LookupError",    "ArithmeticError"};
 
 /* The statements of a function body after its docstring, if they can be wrapped. */
 static bool gb_s5_body_range(GbOpContext *ctx, size_t module, TSNode fn, TSNode *first, TSNode *last)

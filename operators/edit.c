@@ -83,7 +83,7 @@ static bool gb_edits__sorted(const GbEditSet *set, size_t module, GbEdit **out, 
     n = 0;
     for (size_t i = 0; i < set->edits.len; i++)
         if (set->edits.items[i].module == module) v[n++] = set->edits.items[i];
-    qsort(v, n, sizeof *v, gb_edit__cmp);
+    if (n > 1) qsort(v, n, sizeof *v, gb_edit__cmp);
     *out = v;
     *n_out = n;
     for (size_t i = 1; i < n; i++)
@@ -94,8 +94,8 @@ static bool gb_edits__sorted(const GbEditSet *set, size_t module, GbEdit **out, 
 char *gb_text_apply_edits(const char *src, const GbEdit *edits, size_t n)
 {
     GbEdit *v = gb_malloc((n ? n : 1) * sizeof *v);
-    memcpy(v, edits, n * sizeof *v);
-    qsort(v, n, sizeof *v, gb_edit__cmp);
+    if (n) memcpy(v, edits, n * sizeof *v);
+    if (n > 1) qsort(v, n, sizeof *v, gb_edit__cmp);
     size_t len = strlen(src);
     GbStr out;
     gb_str_init(&out);
@@ -145,8 +145,8 @@ bool gb_edits_commit(GbOpContext *ctx, GbEditSet *set, GbError *err)
             gb_error_set(err, "%s at %s: module %s already exists", op, key, f->path);
             ok = false;
         } else if (!gb_source_parses(ctx->parser, f->source, strlen(f->source), &row, &col)) {
-            gb_error_set(err, "%s at %s: new module %s does not parse (line %u column %u)", op, key, f->path,
-                         row + 1, col + 1);
+            gb_error_set(err, "%s at %s: new module %s does not parse (line %u column %u)", op, key, f->path, row + 1,
+                         col + 1);
             ok = false;
         }
     }
@@ -190,11 +190,13 @@ bool gb_edits_commit(GbOpContext *ctx, GbEditSet *set, GbError *err)
 /* ---- Statements ---- */
 
 static const char *const gb_stmt_types[] = {
-    "assert_statement", "break_statement", "class_definition", "continue_statement", "decorated_definition",
-    "delete_statement", "exec_statement", "expression_statement", "for_statement", "function_definition",
-    "future_import_statement", "global_statement", "if_statement", "import_from_statement", "import_statement",
-    "match_statement", "nonlocal_statement", "pass_statement", "print_statement", "raise_statement",
-    "return_statement", "try_statement", "type_alias_statement", "while_statement", "with_statement",
+    "assert_statement",     "break_statement",       "class_definition",        "continue_statement",
+    "decorated_definition", "delete_statement",      "exec_statement",          "expression_statement",
+    "for_statement",        "function_definition",   "future_import_statement", "global_statement",
+    "if_statement",         "import_from_statement", "import_statement",        "match_statement",
+    "nonlocal_statement",   "pass_statement",        "print_statement",         "raise_statement",
+    "return_statement",     "try_statement",         "type_alias_statement",    "while_statement",
+    "with_statement",
 };
 
 static bool gb_edit__type_in(const char *t, const char *const *list, size_t n)
@@ -219,9 +221,9 @@ bool gb_node_is_statement(TSNode node)
 
 bool gb_node_is_compound(TSNode node)
 {
-    static const char *const types[] = {"class_definition", "decorated_definition", "for_statement",
-                                        "function_definition", "if_statement", "match_statement",
-                                        "try_statement", "while_statement", "with_statement"};
+    static const char *const types[] = {"class_definition",    "decorated_definition", "for_statement",
+                                        "function_definition", "if_statement",         "match_statement",
+                                        "try_statement",       "while_statement",      "with_statement"};
     return !ts_node_is_null(node) && gb_edit__type_in(ts_node_type(node), types, sizeof types / sizeof *types);
 }
 
@@ -234,9 +236,9 @@ bool gb_node_is_loop(TSNode node)
 
 bool gb_node_is_scope(TSNode node)
 {
-    static const char *const types[] = {"class_definition", "dictionary_comprehension", "function_definition",
-                                        "generator_expression", "lambda", "list_comprehension",
-                                        "set_comprehension"};
+    static const char *const types[] = {
+        "class_definition", "dictionary_comprehension", "function_definition", "generator_expression",
+        "lambda",           "list_comprehension",       "set_comprehension"};
     return !ts_node_is_null(node) && gb_edit__type_in(ts_node_type(node), types, sizeof types / sizeof *types);
 }
 
@@ -318,8 +320,10 @@ bool gb_block_statements(TSNode block, TSNode *first, TSNode *last)
 TSNode gb_stmt_next(TSNode stmt)
 {
     for (TSNode n = ts_node_next_named_sibling(stmt); !ts_node_is_null(n); n = ts_node_next_named_sibling(n))
-        if (gb_node_is_statement(n)) return n;
-        else if (!gb_edit__is_comment(n)) break;
+        if (gb_node_is_statement(n))
+            return n;
+        else if (!gb_edit__is_comment(n))
+            break;
     TSNode null = {0};
     return null;
 }
@@ -327,8 +331,10 @@ TSNode gb_stmt_next(TSNode stmt)
 TSNode gb_stmt_prev(TSNode stmt)
 {
     for (TSNode n = ts_node_prev_named_sibling(stmt); !ts_node_is_null(n); n = ts_node_prev_named_sibling(n))
-        if (gb_node_is_statement(n)) return n;
-        else if (!gb_edit__is_comment(n)) break;
+        if (gb_node_is_statement(n))
+            return n;
+        else if (!gb_edit__is_comment(n))
+            break;
     TSNode null = {0};
     return null;
 }
@@ -362,7 +368,7 @@ bool gb_stmts_own_lines(const char *src, TSNode first, TSNode last)
 bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx)
 {
     static const char *const refused[] = {"future_import_statement", "global_statement", "nonlocal_statement",
-                                          "function_definition", "class_definition", "decorated_definition"};
+                                          "function_definition",     "class_definition", "decorated_definition"};
     if (!gb_op_ctx_module_ok(ctx, module) || !gb_node_is_statement(stmt)) return false;
     if (gb_edit__type_in(ts_node_type(stmt), refused, sizeof refused / sizeof *refused)) return false;
     const char *src = gb_op_ctx_source(ctx, module);
@@ -664,8 +670,10 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
     const char *src = gb_op_ctx_source(ctx, module);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
     char *want = NULL;
-    if (preferred) want = gb_strdup(preferred);
-    else if (attr) want = gb_strdup(attr);
+    if (preferred)
+        want = gb_strdup(preferred);
+    else if (attr)
+        want = gb_strdup(attr);
     else {
         want = gb_strdup(module_name);
         for (char *c = want; *c; c++)
@@ -683,8 +691,10 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
     GbStr stmt;
     gb_str_init(&stmt);
     bool plain = attr ? strcmp(name, attr) == 0 : strcmp(name, module_name) == 0;
-    if (attr) gb_str_appendf(&stmt, "from %s import %s", module_name, attr);
-    else gb_str_appendf(&stmt, "import %s", module_name);
+    if (attr)
+        gb_str_appendf(&stmt, "from %s import %s", module_name, attr);
+    else
+        gb_str_appendf(&stmt, "import %s", module_name);
     if (!plain) gb_str_appendf(&stmt, " as %s", name);
     gb_str_append(&stmt, "\n");
 
@@ -706,7 +716,8 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
         gb_edits_insert_ordered(set, module, gb_line_start(src, ts_node_start_byte(anchor)), stmt.data, -1);
     } else if (!ts_node_is_null(last_header)) {
         uint32_t pos = gb_line_end(src, len, ts_node_end_byte(last_header));
-        char *text = (pos == len && len && src[len - 1] != '\n') ? gb_asprintf("\n%s", stmt.data) : gb_strdup(stmt.data);
+        char *text =
+            (pos == len && len && src[len - 1] != '\n') ? gb_asprintf("\n%s", stmt.data) : gb_strdup(stmt.data);
         gb_edits_insert_ordered(set, module, pos, text, -1);
         free(text);
     } else {

@@ -29,8 +29,10 @@ static GbTypedVar *gb_ty__find(const GbTypes *t, const char *name, int scope)
         size_t mid = (lo + hi) / 2;
         int c = gb_ty__var_cmp(&t->vars.items[mid], name, scope);
         if (c == 0) return &t->vars.items[mid];
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return NULL;
 }
@@ -42,8 +44,10 @@ static void gb_ty__ensure(GbTypes *t, const char *name, int scope)
         size_t mid = (lo + hi) / 2;
         int c = gb_ty__var_cmp(&t->vars.items[mid], name, scope);
         if (c == 0) return;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     gb_array_reserve(&t->vars, t->vars.len + 1);
     memmove(t->vars.items + lo + 1, t->vars.items + lo, (t->vars.len - lo) * sizeof *t->vars.items);
@@ -162,13 +166,13 @@ static unsigned gb_ty__call(const GbTypes *t, TSNode call)
     if (gb_ty__is(f, "attribute")) {
         unsigned recv = gb_ty__expr(t, gb_ty__field(f, "object"));
         if (recv == GB_TY_STR) {
-            static const char *const to_str[] = {"strip", "lstrip", "rstrip", "lower", "upper", "replace", "title",
-                                                 "capitalize", "join", "format", "zfill", "center", "ljust",
-                                                 "rjust", "swapcase", "casefold", "removeprefix", "removesuffix"};
+            static const char *const to_str[] = {
+                "strip",  "lstrip", "rstrip", "lower", "upper", "replace",  "title",    "capitalize",   "join",
+                "format", "zfill",  "center", "ljust", "rjust", "swapcase", "casefold", "removeprefix", "removesuffix"};
             static const char *const to_int[] = {"count", "find", "rfind", "index", "rindex"};
-            static const char *const to_bool[] = {"startswith", "endswith", "isdigit", "isalpha", "isalnum",
-                                                  "isspace", "islower", "isupper", "isnumeric", "isdecimal",
-                                                  "istitle", "isidentifier"};
+            static const char *const to_bool[] = {"startswith", "endswith",  "isdigit", "isalpha",
+                                                  "isalnum",    "isspace",   "islower", "isupper",
+                                                  "isnumeric",  "isdecimal", "istitle", "isidentifier"};
             const char *src = gb_op_ctx_source(t->ctx, t->module);
             TSNode attr = gb_ty__field(f, "attribute");
             for (size_t i = 0; i < sizeof to_str / sizeof *to_str; i++)
@@ -363,7 +367,8 @@ static unsigned gb_ty__binding(const GbTypes *t, TSNode id, unsigned flag, unsig
             return gb_ty__expr(t, r);
         }
         if (gb_ty__is(p, "named_expression")) return gb_ty__expr(t, gb_ty__field(p, "value"));
-        if ((gb_ty__is(p, "for_statement") || gb_ty__is(p, "for_in_clause")) && ts_node_eq(gb_ty__field(p, "left"), id)) {
+        if ((gb_ty__is(p, "for_statement") || gb_ty__is(p, "for_in_clause")) &&
+            ts_node_eq(gb_ty__field(p, "left"), id)) {
             TSNode r = gb_ty__field(p, "right");
             static const char *const range[] = {"range"};
             if (gb_ty__is(r, "call") && gb_ty__builtin_call(t, r, range, 1)) return GB_TY_INT;

@@ -34,8 +34,8 @@ enum {
 #define GB_TY_NUMBER (GB_TY_INT | GB_TY_FLOAT | GB_TY_BOOL)
 
 typedef struct {
-    char *name;   /* owned */
-    int scope;    /* defining scope */
+    char *name; /* owned */
+    int scope;  /* defining scope */
     unsigned type;
 } GbTypedVar;
 

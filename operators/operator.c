@@ -272,12 +272,14 @@ void gb_op_find_sites(GbOpContext *ctx, const GbOperator *op, GbSiteList *out)
 {
     gb_site_list_clear(out);
     op->find(ctx, out);
-    qsort(out->items, out->len, sizeof *out->items, gb_op__site_cmp);
+    if (out->len > 1) qsort(out->items, out->len, sizeof *out->items, gb_op__site_cmp);
     size_t w = 0;
     for (size_t i = 0; i < out->len; i++) {
         GbSite *s = &out->items[i];
         bool drop = gb_program_was_applied(ctx->prog, op->name, s->key);
-        for (size_t j = 0; !drop && j < w; j++) drop = strcmp(out->items[j].key, s->key) == 0;
+        /* Equal keys name the same node, so duplicates sit next to each other. */
+        for (size_t j = w; !drop && j-- > 0 && out->items[j].module == s->module && out->items[j].start == s->start;)
+            drop = strcmp(out->items[j].key, s->key) == 0;
         if (drop) {
             free(s->key);
             free(s->name);

@@ -33,11 +33,11 @@
 
 /* One applicable location. */
 typedef struct {
-    char *key;          /* owned: stable key, e.g. "main.py@o120:for_statement" (see gb_site_key) */
-    size_t module;      /* index into ctx->prog->modules */
+    char *key;           /* owned: stable key, e.g. "main.py@o120:for_statement" (see gb_site_key) */
+    size_t module;       /* index into ctx->prog->modules */
     uint32_t start, end; /* byte range of the site's node in that module's current source */
-    int kind;           /* operator-specific variant (0 when unused) */
-    char *name;         /* owned, may be NULL: operator-specific text (e.g. the name to rename) */
+    int kind;            /* operator-specific variant (0 when unused) */
+    char *name;          /* owned, may be NULL: operator-specific text (e.g. the name to rename) */
 } GbSite;
 
 typedef GbArray(GbSite) GbSiteList;
@@ -48,12 +48,12 @@ void gb_site_list_clear(GbSiteList *l);
 
 /* Per-module cache entry (private to operators/operator.c). */
 typedef struct {
-    TSTree *tree;      /* owned, NULL until first asked */
-    GbScopes *scopes;  /* owned, NULL until first asked */
-    bool checked;      /* has_error computed */
+    TSTree *tree;     /* owned, NULL until first asked */
+    GbScopes *scopes; /* owned, NULL until first asked */
+    bool checked;     /* has_error computed */
     bool has_error;
     bool idents_done;
-    GbNames idents;    /* every identifier text of the module */
+    GbNames idents; /* every identifier text of the module */
 } GbOpModuleCache;
 
 typedef struct {
@@ -62,12 +62,12 @@ typedef struct {
     TSParser *parser;   /* borrowed: this thread's parser */
     /* Private: use the functions below. */
     GbArray(GbOpModuleCache) cache_;
-    GbNames test_names_;   /* identifiers of the task's tests and its pinned names */
-    GbNames reserved_;     /* fresh names handed out by this context */
+    GbNames test_names_; /* identifiers of the task's tests and its pinned names */
+    GbNames reserved_;   /* fresh names handed out by this context */
     bool test_names_done_;
-    const char *active_op_;  /* set by gb_op_apply while an operator runs */
+    const char *active_op_; /* set by gb_op_apply while an operator runs */
     const char *active_key_;
-    int commits_;            /* gb_edits_commit calls during the current gb_op_apply */
+    int commits_; /* gb_edits_commit calls during the current gb_op_apply */
 } GbOpContext;
 
 /* Caller storage; borrows prog, task (may be NULL) and parser for its whole lifetime. */
@@ -113,8 +113,8 @@ void gb_site_add(GbOpContext *ctx, GbSiteList *out, size_t module, TSNode node, 
 typedef void (*GbOpFindFn)(GbOpContext *ctx, GbSiteList *out);
 typedef bool (*GbOpApplyFn)(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err);
 
-#define GB_OPERATOR(code, Name, snake)                                         \
-    void gb_op_##snake##_find(GbOpContext *ctx, GbSiteList *out);              \
+#define GB_OPERATOR(code, Name, snake)                                                                                 \
+    void gb_op_##snake##_find(GbOpContext *ctx, GbSiteList *out);                                                      \
     bool gb_op_##snake##_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err);
 GB_OPERATOR_LIST
 #undef GB_OPERATOR
@@ -145,9 +145,9 @@ const GbOperator *gb_operator_find(const char *name);
 void gb_op_find_sites(GbOpContext *ctx, const GbOperator *op, GbSiteList *out);
 
 typedef enum {
-    GB_APPLY_OK,       /* the program was transformed */
-    GB_APPLY_NO_SITE,  /* nothing to do (normal) */
-    GB_APPLY_REJECTED  /* the operator failed at the site or produced unparsable code; program unchanged */
+    GB_APPLY_OK,      /* the program was transformed */
+    GB_APPLY_NO_SITE, /* nothing to do (normal) */
+    GB_APPLY_REJECTED /* the operator failed at the site or produced unparsable code; program unchanged */
 } GbApplyStatus;
 
 /* Apply op at site (found on the current program). Records the edit in the history under

@@ -5,7 +5,7 @@
 #include <strings.h>
 
 static const GbOperator gb_operators[GB_OP_COUNT] = {
-#define GB_OPERATOR(code, Name, snake) \
+#define GB_OPERATOR(code, Name, snake)                                                                                 \
     {GB_OP_##code, #code, #Name, #snake, gb_op_##snake##_find, gb_op_##snake##_apply},
     GB_OPERATOR_LIST
 #undef GB_OPERATOR

@@ -79,10 +79,25 @@ void gb_op_transform_aug_assignment_find(GbOpContext *ctx, GbSiteList *out)
 /* Expressions that bind tighter than any binary operator: no parentheses needed. */
 static bool gb_s10_is_atom(TSNode e)
 {
-    static const char *const atoms[] = {"identifier", "integer", "float", "string", "concatenated_string", "true",
-                                        "false", "none", "call", "attribute", "subscript",
-                                        "parenthesized_expression", "list", "dictionary", "set", "tuple",
-                                        "list_comprehension", "dictionary_comprehension", "set_comprehension",
+    static const char *const atoms[] = {"identifier",
+                                        "integer",
+                                        "float",
+                                        "string",
+                                        "concatenated_string",
+                                        "true",
+                                        "false",
+                                        "none",
+                                        "call",
+                                        "attribute",
+                                        "subscript",
+                                        "parenthesized_expression",
+                                        "list",
+                                        "dictionary",
+                                        "set",
+                                        "tuple",
+                                        "list_comprehension",
+                                        "dictionary_comprehension",
+                                        "set_comprehension",
                                         "generator_expression"};
     const char *t = ts_node_type(e);
     for (size_t i = 0; i < sizeof atoms / sizeof *atoms; i++)
@@ -106,8 +121,8 @@ bool gb_op_transform_aug_assignment_apply(GbOpContext *ctx, const GbSite *site, 
     const char *src = gb_op_ctx_source(ctx, site->module);
     TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
     char *l = gb_node_text(left, src), *r = gb_node_text(right, src);
-    char *text = gb_s10_is_atom(right) ? gb_asprintf("%s = %s %s %s", l, l, op, r)
-                                       : gb_asprintf("%s = %s %s (%s)", l, l, op, r);
+    char *text =
+        gb_s10_is_atom(right) ? gb_asprintf("%s = %s %s %s", l, l, op, r) : gb_asprintf("%s = %s %s (%s)", l, l, op, r);
     GbEditSet set;
     gb_edits_init(&set);
     gb_edits_replace_node(&set, site->module, n, text);

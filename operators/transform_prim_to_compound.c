@@ -30,8 +30,8 @@ static bool gb_s12_literal(TSNode e, int depth)
 {
     if (depth > 8) return false;
     if (gb_s12_is(e, "integer") || gb_s12_is(e, "float") || gb_s12_is(e, "string") ||
-        gb_s12_is(e, "concatenated_string") || gb_s12_is(e, "true") || gb_s12_is(e, "false") ||
-        gb_s12_is(e, "none") || gb_s12_is(e, "list_comprehension"))
+        gb_s12_is(e, "concatenated_string") || gb_s12_is(e, "true") || gb_s12_is(e, "false") || gb_s12_is(e, "none") ||
+        gb_s12_is(e, "list_comprehension"))
         return true;
     if (gb_s12_is(e, "unary_operator")) {
         TSNode a = ts_node_child_by_field_name(e, "argument", 8);
@@ -91,17 +91,29 @@ bool gb_op_transform_prim_to_compound_apply(GbOpContext *ctx, const GbSite *site
     unsigned k = gb_rng_bounded(rng, 10);
     char *text;
     switch (gb_rng_bounded(rng, 7)) {
-    case 0: text = gb_asprintf("[%s][0]", val); break;
-    case 1: text = gb_asprintf("(%s,)[0]", val); break;
-    case 2: text = gb_asprintf("[%s][-1]", val); break;
-    case 3: text = gb_asprintf("{%u: %s}[%u]", k, val, k); break;
+    case 0:
+        text = gb_asprintf("[%s][0]", val);
+        break;
+    case 1:
+        text = gb_asprintf("(%s,)[0]", val);
+        break;
+    case 2:
+        text = gb_asprintf("[%s][-1]", val);
+        break;
+    case 3:
+        text = gb_asprintf("{%u: %s}[%u]", k, val, k);
+        break;
     case 4: {
         const char *key = gb_s12_keys[gb_rng_bounded(rng, 6)];
         text = gb_asprintf("{\"%s\": %s}[\"%s\"]", key, val, key);
         break;
     }
-    case 5: text = gb_asprintf("[%u, %s][1]", k, val); break;
-    default: text = gb_asprintf("(%s, %u)[0]", val, k); break;
+    case 5:
+        text = gb_asprintf("[%u, %s][1]", k, val);
+        break;
+    default:
+        text = gb_asprintf("(%s, %u)[0]", val, k);
+        break;
     }
     GbEditSet set;
     gb_edits_init(&set);

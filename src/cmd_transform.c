@@ -157,7 +157,7 @@ static void gb_transform__program_diff(GbStr *out, const GbProgram *before, cons
 typedef struct {
     const GbOperator *op;
     unsigned long seed;
-    long site;        /* -1: random */
+    long site; /* -1: random */
     bool list_only;
     bool all_sites;
     bool tests;
@@ -213,8 +213,10 @@ static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, cons
             pass = rr.status == GB_RUN_PASS;
             if (!pass && !rr.exc_message && rerr.msg[0]) rr.exc_message = gb_strdup(rerr.msg);
         }
-        if (pass) res->passed++;
-        else res->failed++;
+        if (pass)
+            res->passed++;
+        else
+            res->failed++;
         if (report_all || !pass) {
             gb_str_appendf(&res->report, "%s: site %zu/%zu %s applied", task->id, k, sites->len, key);
             if (o->tests) {
@@ -269,8 +271,10 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
             const char *src = base.modules.items[s->module].source;
             unsigned line = 1, col = 1;
             for (uint32_t p = 0; p < s->start; p++) {
-                if (src[p] == '\n') line++, col = 1;
-                else col++;
+                if (src[p] == '\n')
+                    line++, col = 1;
+                else
+                    col++;
             }
             size_t len = 0;
             while (s->start + len < s->end && src[s->start + len] != '\n' && len < 60) len++;
@@ -308,8 +312,10 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
                 gb_rng_init_keyed(&rng, o->seed, gb_hash64(task->id, strlen(task->id), 0), 0, 0);
                 k = gb_rng_bounded(&rng, (uint32_t)sites.len);
             }
-            if (k >= sites.len) gb_str_appendf(&res->report, "%s: no site %zu (%zu sites)\n", task->id, k, sites.len);
-            else gb_transform__one(o, task, &base, parser, &sites, k, true, res);
+            if (k >= sites.len)
+                gb_str_appendf(&res->report, "%s: no site %zu (%zu sites)\n", task->id, k, sites.len);
+            else
+                gb_transform__one(o, task, &base, parser, &sites, k, true, res);
         }
     } else {
         gb_str_appendf(&res->report, "%s: no site\n", task->id);
@@ -321,16 +327,28 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
 
 int gb_cmd_transform(int argc, char **argv)
 {
-    enum { OPT_OP = 256, OPT_SEED, OPT_SITE, OPT_LIST, OPT_ALL, OPT_TASK, OPT_NO_TESTS, OPT_NO_DIFF, OPT_PYTHON,
-           OPT_JOBS, OPT_TIMEOUT, OPT_HELP };
+    enum {
+        OPT_OP = 256,
+        OPT_SEED,
+        OPT_SITE,
+        OPT_LIST,
+        OPT_ALL,
+        OPT_TASK,
+        OPT_NO_TESTS,
+        OPT_NO_DIFF,
+        OPT_PYTHON,
+        OPT_JOBS,
+        OPT_TIMEOUT,
+        OPT_HELP
+    };
     static const struct option longopts[] = {
-        {"op", required_argument, NULL, OPT_OP},        {"seed", required_argument, NULL, OPT_SEED},
-        {"site", required_argument, NULL, OPT_SITE},    {"list-sites", no_argument, NULL, OPT_LIST},
-        {"all-sites", no_argument, NULL, OPT_ALL},      {"task", required_argument, NULL, OPT_TASK},
-        {"no-tests", no_argument, NULL, OPT_NO_TESTS},  {"no-diff", no_argument, NULL, OPT_NO_DIFF},
-        {"output", required_argument, NULL, 'o'},       {"python", required_argument, NULL, OPT_PYTHON},
-        {"jobs", required_argument, NULL, OPT_JOBS},    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"help", no_argument, NULL, OPT_HELP},          {NULL, 0, NULL, 0},
+        {"op", required_argument, NULL, OPT_OP},       {"seed", required_argument, NULL, OPT_SEED},
+        {"site", required_argument, NULL, OPT_SITE},   {"list-sites", no_argument, NULL, OPT_LIST},
+        {"all-sites", no_argument, NULL, OPT_ALL},     {"task", required_argument, NULL, OPT_TASK},
+        {"no-tests", no_argument, NULL, OPT_NO_TESTS}, {"no-diff", no_argument, NULL, OPT_NO_DIFF},
+        {"output", required_argument, NULL, 'o'},      {"python", required_argument, NULL, OPT_PYTHON},
+        {"jobs", required_argument, NULL, OPT_JOBS},   {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
     };
     GbTransformOpts o = {NULL, 1, -1, false, false, true, true, NULL};
     const char *op_name = NULL, *output = NULL, *only_task = NULL, *python = NULL;
@@ -342,7 +360,9 @@ int gb_cmd_transform(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
         long v;
         switch (c) {
-        case OPT_OP: op_name = optarg; break;
+        case OPT_OP:
+            op_name = optarg;
+            break;
         case OPT_SEED:
             if (!gb_cli_parse_long("--seed", optarg, 0, 0x7fffffffL, &v)) return GB_EXIT_USAGE;
             o.seed = (unsigned long)v;
@@ -350,21 +370,39 @@ int gb_cmd_transform(int argc, char **argv)
         case OPT_SITE:
             if (!gb_cli_parse_long("--site", optarg, 0, 1000000000L, &o.site)) return GB_EXIT_USAGE;
             break;
-        case OPT_LIST: o.list_only = true; break;
-        case OPT_ALL: o.all_sites = true; break;
-        case OPT_TASK: only_task = optarg; break;
-        case OPT_NO_TESTS: o.tests = false; break;
-        case OPT_NO_DIFF: o.diffs = false; break;
-        case 'o': output = optarg; break;
-        case OPT_PYTHON: python = optarg; break;
+        case OPT_LIST:
+            o.list_only = true;
+            break;
+        case OPT_ALL:
+            o.all_sites = true;
+            break;
+        case OPT_TASK:
+            only_task = optarg;
+            break;
+        case OPT_NO_TESTS:
+            o.tests = false;
+            break;
+        case OPT_NO_DIFF:
+            o.diffs = false;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case OPT_PYTHON:
+            python = optarg;
+            break;
         case OPT_JOBS:
             if (!gb_cli_parse_long("--jobs", optarg, 1, 256, &jobs)) return GB_EXIT_USAGE;
             break;
         case OPT_TIMEOUT:
             if (!gb_cli_parse_double("--timeout", optarg, 0.1, 86400, &timeout)) return GB_EXIT_USAGE;
             break;
-        case OPT_HELP: gb_transform__usage(stdout); return GB_EXIT_OK;
-        default: gb_transform__usage(stderr); return GB_EXIT_USAGE;
+        case OPT_HELP:
+            gb_transform__usage(stdout);
+            return GB_EXIT_OK;
+        default:
+            gb_transform__usage(stderr);
+            return GB_EXIT_USAGE;
         }
     }
     if (optind != argc - 1 || !op_name) {

@@ -4,34 +4,175 @@
 #include <string.h>
 
 static const char *const gb_keywords[] = {
-    "False", "None", "True", "_", "and", "as", "assert", "async", "await", "break", "case", "class", "continue", "def",
-    "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-    "match", "nonlocal", "not", "or", "pass", "raise", "return", "try", "type", "while", "with", "yield",
+    "False", "None",   "True",     "_",      "and", "as",   "assert", "async",  "await",    "break",
+    "case",  "class",  "continue", "def",    "del", "elif", "else",   "except", "finally",  "for",
+    "from",  "global", "if",       "import", "in",  "is",   "lambda", "match",  "nonlocal", "not",
+    "or",    "pass",   "raise",    "return", "try", "type", "while",  "with",   "yield",
 };
 
 static const char *const gb_builtins[] = {
-    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
-    "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
-    "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
-    "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception",
-    "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning",
-    "GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError", "IndexError",
-    "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError",
-    "ModuleNotFoundError", "NameError", "None", "NotADirectoryError", "NotImplemented", "NotImplementedError",
-    "OSError", "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
-    "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError", "RuntimeWarning",
-    "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit",
-    "TabError", "TimeoutError", "True", "TypeError", "UnboundLocalError", "UnicodeDecodeError",
-    "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning",
-    "ValueError", "Warning", "ZeroDivisionError", "__annotations__", "__build_class__", "__builtins__",
-    "__cached__", "__debug__", "__doc__", "__file__", "__import__", "__loader__", "__name__", "__package__",
-    "__path__", "__spec__", "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint",
-    "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits",
-    "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float", "format",
-    "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance",
-    "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min", "next",
-    "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round",
-    "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BaseException",
+    "BaseExceptionGroup",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "BytesWarning",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "DeprecationWarning",
+    "EOFError",
+    "Ellipsis",
+    "EncodingWarning",
+    "EnvironmentError",
+    "Exception",
+    "ExceptionGroup",
+    "False",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "FutureWarning",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "ImportWarning",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "None",
+    "NotADirectoryError",
+    "NotImplemented",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PendingDeprecationWarning",
+    "PermissionError",
+    "ProcessLookupError",
+    "RecursionError",
+    "ReferenceError",
+    "ResourceWarning",
+    "RuntimeError",
+    "RuntimeWarning",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SyntaxWarning",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "True",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "UnicodeWarning",
+    "UserWarning",
+    "ValueError",
+    "Warning",
+    "ZeroDivisionError",
+    "__annotations__",
+    "__build_class__",
+    "__builtins__",
+    "__cached__",
+    "__debug__",
+    "__doc__",
+    "__file__",
+    "__import__",
+    "__loader__",
+    "__name__",
+    "__package__",
+    "__path__",
+    "__spec__",
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "copyright",
+    "credits",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "exit",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "license",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "quit",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
 };
 
 static bool gb_scope__in_sorted(const char *const *list, size_t n, const char *name)
@@ -41,8 +182,10 @@ static bool gb_scope__in_sorted(const char *const *list, size_t n, const char *n
         size_t mid = (lo + hi) / 2;
         int c = strcmp(list[mid], name);
         if (c == 0) return true;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return false;
 }
@@ -70,8 +213,10 @@ static size_t gb_names__lower_bound(const GbNames *n, const char *name, bool *fo
             *found = true;
             return mid;
         }
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -136,7 +281,6 @@ void gb_scopes_delete(GbScopes *s)
     free(s);
 }
 
-
 const GbScopeName *gb_scope_name(const GbScope *scope, const char *name)
 {
     size_t lo = 0, hi = scope->names.len;
@@ -144,8 +288,10 @@ const GbScopeName *gb_scope_name(const GbScope *scope, const char *name)
         size_t mid = (lo + hi) / 2;
         int c = strcmp(scope->names.items[mid].name, name);
         if (c == 0) return &scope->names.items[mid];
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return NULL;
 }
@@ -157,8 +303,10 @@ static GbScopeName *gb_scope__name_add(GbScope *scope, const char *name)
         size_t mid = (lo + hi) / 2;
         int c = strcmp(scope->names.items[mid].name, name);
         if (c == 0) return &scope->names.items[mid];
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     gb_array_reserve(&scope->names, scope->names.len + 1);
     memmove(scope->names.items + lo + 1, scope->names.items + lo, (scope->names.len - lo) * sizeof *scope->names.items);
@@ -267,8 +415,10 @@ static void gb_sc__as_pattern(GbScWalk *w, TSNode n, int scope)
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
-        if (gb_sc__is(k, "as_pattern_target")) gb_sc__targets(w, k, scope, GB_NAME_ASSIGN);
-        else gb_sc__visit(w, k, scope);
+        if (gb_sc__is(k, "as_pattern_target"))
+            gb_sc__targets(w, k, scope, GB_NAME_ASSIGN);
+        else
+            gb_sc__visit(w, k, scope);
     }
 }
 
@@ -281,14 +431,18 @@ static void gb_sc__pattern(GbScWalk *w, TSNode n, int scope)
             w->src[ts_node_start_byte(n)] != '_')
             w->bind(w, scope, n, GB_NAME_ASSIGN);
     } else if (strcmp(t, "dotted_name") == 0) {
-        if (ts_node_named_child_count(n) == 1) gb_sc__pattern(w, ts_node_named_child(n, 0), scope);
-        else w->read(w, scope, ts_node_named_child(n, 0));
+        if (ts_node_named_child_count(n) == 1)
+            gb_sc__pattern(w, ts_node_named_child(n, 0), scope);
+        else
+            w->read(w, scope, ts_node_named_child(n, 0));
     } else if (strcmp(t, "class_pattern") == 0) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (i == 0 && gb_sc__is(k, "dotted_name")) w->read(w, scope, ts_node_named_child(k, 0));
-            else gb_sc__pattern(w, k, scope);
+            if (i == 0 && gb_sc__is(k, "dotted_name"))
+                w->read(w, scope, ts_node_named_child(k, 0));
+            else
+                gb_sc__pattern(w, k, scope);
         }
     } else if (strcmp(t, "keyword_pattern") == 0) {
         uint32_t c = ts_node_named_child_count(n);
@@ -331,8 +485,8 @@ static void gb_sc__param_names(GbScWalk *w, TSNode n, int inner)
         return;
     }
     if (strcmp(t, "typed_parameter") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
-        strcmp(t, "dictionary_splat_pattern") == 0 || strcmp(t, "tuple_pattern") == 0 ||
-        strcmp(t, "parameters") == 0 || strcmp(t, "lambda_parameters") == 0) {
+        strcmp(t, "dictionary_splat_pattern") == 0 || strcmp(t, "tuple_pattern") == 0 || strcmp(t, "parameters") == 0 ||
+        strcmp(t, "lambda_parameters") == 0) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
@@ -488,8 +642,10 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, scope);
             unsigned flag = ts_node_is_null(right) ? GB_NAME_ANNOTATED : GB_NAME_ASSIGN;
             if (!ts_node_is_null(left)) {
-                if (flag == GB_NAME_ANNOTATED && !gb_sc__is(left, "identifier")) gb_sc__visit(w, left, scope);
-                else gb_sc__targets(w, left, scope, flag);
+                if (flag == GB_NAME_ANNOTATED && !gb_sc__is(left, "identifier"))
+                    gb_sc__visit(w, left, scope);
+                else
+                    gb_sc__targets(w, left, scope, flag);
             }
             return;
         }
@@ -548,8 +704,10 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             uint32_t c = ts_node_named_child_count(n);
             for (uint32_t i = 0; i < c; i++) {
                 TSNode k = ts_node_named_child(n, i);
-                if (gb_sc__is(k, "case_pattern")) gb_sc__pattern(w, k, scope);
-                else gb_sc__visit(w, k, scope);
+                if (gb_sc__is(k, "case_pattern"))
+                    gb_sc__pattern(w, k, scope);
+                else
+                    gb_sc__visit(w, k, scope);
             }
             return;
         }
@@ -721,8 +879,10 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         }
         if (strcmp(t, "with_item") == 0) {
             TSNode v = gb_sc__field(n, "value");
-            if (gb_sc__is(v, "as_pattern")) gb_sc__as_pattern(w, v, scope);
-            else gb_sc__visit(w, v, scope);
+            if (gb_sc__is(v, "as_pattern"))
+                gb_sc__as_pattern(w, v, scope);
+            else
+                gb_sc__visit(w, v, scope);
             return;
         }
         break;
@@ -899,7 +1059,8 @@ static void gb_sc__fx_read(GbScWalk *w, int scope, TSNode id)
     GbScFx *f = w->user;
     char *name = gb_sc__text(id, w->src);
     int d;
-    if (scope == f->base) gb_names_add(&f->out->reads, name);
+    if (scope == f->base)
+        gb_names_add(&f->out->reads, name);
     else {
         gb_scopes_resolve(w->s, scope, name, &d);
         if (!gb_sc__inner(w, f, d)) gb_names_add(&f->out->reads, name);
@@ -957,11 +1118,11 @@ void gb_scopes_effects(const GbScopes *s, const char *src, TSNode node, GbEffect
 /* ---- Liveness ---- */
 
 typedef struct {
-    int scope;                 /* the function scope */
-    const char *const *names;  /* candidates */
+    int scope;                /* the function scope */
+    const char *const *names; /* candidates */
     size_t n;
-    uint32_t from;             /* reads at or after this position count */
-    uint32_t skip_s, skip_e;   /* except reads in this range (the statements themselves) */
+    uint32_t from;           /* reads at or after this position count */
+    uint32_t skip_s, skip_e; /* except reads in this range (the statements themselves) */
     bool *live;
 } GbScLive;
 
@@ -1011,7 +1172,8 @@ void gb_scopes_live_after(const GbScopes *s, const char *src, TSNode first, TSNo
         /* The function node: walk up from first to the node whose range is the scope's. */
         TSNode fn = first;
         TSNode loop = {0};
-        while (!ts_node_is_null(fn) && !(ts_node_start_byte(fn) == sc->node_start && ts_node_end_byte(fn) == sc->node_end)) {
+        while (!ts_node_is_null(fn) &&
+               !(ts_node_start_byte(fn) == sc->node_start && ts_node_end_byte(fn) == sc->node_end)) {
             const char *t = ts_node_type(fn);
             if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0) loop = fn;
             if ((strcmp(t, "list_comprehension") == 0 || strcmp(t, "generator_expression") == 0 ||

@@ -31,20 +31,21 @@ typedef enum {
 
 /* Flags of a name within one scope (GbScopeName.flags). */
 enum {
-    GB_NAME_READ = 1u << 0,        /* loaded somewhere in this scope's own code */
-    GB_NAME_PARAM = 1u << 1,       /* a parameter (function/lambda) */
-    GB_NAME_ASSIGN = 1u << 2,      /* target of =, annotated =, walrus, for, with-as, except-as, match capture */
-    GB_NAME_AUG = 1u << 3,         /* target of an augmented assignment (also READ and ASSIGN) */
-    GB_NAME_DEF = 1u << 4,         /* bound by def or class */
-    GB_NAME_IMPORT = 1u << 5,      /* bound by import */
-    GB_NAME_DEL = 1u << 6,         /* deleted by del */
-    GB_NAME_GLOBAL = 1u << 7,      /* declared `global` in this scope */
-    GB_NAME_NONLOCAL = 1u << 8,    /* declared `nonlocal` in this scope */
-    GB_NAME_CAPTURED = 1u << 9,    /* a local read or written by a nested function/lambda/comprehension (a cell) */
-    GB_NAME_ANNOTATED = 1u << 10,  /* `x: T` without a value (binds nothing at run time, but makes x local) */
+    GB_NAME_READ = 1u << 0,       /* loaded somewhere in this scope's own code */
+    GB_NAME_PARAM = 1u << 1,      /* a parameter (function/lambda) */
+    GB_NAME_ASSIGN = 1u << 2,     /* target of =, annotated =, walrus, for, with-as, except-as, match capture */
+    GB_NAME_AUG = 1u << 3,        /* target of an augmented assignment (also READ and ASSIGN) */
+    GB_NAME_DEF = 1u << 4,        /* bound by def or class */
+    GB_NAME_IMPORT = 1u << 5,     /* bound by import */
+    GB_NAME_DEL = 1u << 6,        /* deleted by del */
+    GB_NAME_GLOBAL = 1u << 7,     /* declared `global` in this scope */
+    GB_NAME_NONLOCAL = 1u << 8,   /* declared `nonlocal` in this scope */
+    GB_NAME_CAPTURED = 1u << 9,   /* a local read or written by a nested function/lambda/comprehension (a cell) */
+    GB_NAME_ANNOTATED = 1u << 10, /* `x: T` without a value (binds nothing at run time, but makes x local) */
 };
 /* Any flag that makes a name local to a function scope (unless declared global/nonlocal). */
-#define GB_NAME_BINDS (GB_NAME_PARAM | GB_NAME_ASSIGN | GB_NAME_AUG | GB_NAME_DEF | GB_NAME_IMPORT | GB_NAME_DEL | GB_NAME_ANNOTATED)
+#define GB_NAME_BINDS                                                                                                  \
+    (GB_NAME_PARAM | GB_NAME_ASSIGN | GB_NAME_AUG | GB_NAME_DEF | GB_NAME_IMPORT | GB_NAME_DEL | GB_NAME_ANNOTATED)
 
 typedef struct {
     char *name; /* owned */
@@ -53,16 +54,16 @@ typedef struct {
 
 typedef struct {
     GbScopeKind kind;
-    int parent;                  /* index of the enclosing scope; -1 for the module */
+    int parent;                    /* index of the enclosing scope; -1 for the module */
     uint32_t node_start, node_end; /* byte range of the defining node (whole def/class/lambda/comprehension) */
-    uint32_t start, end;         /* byte range of the code that runs in this scope (def: parameters..body) */
+    uint32_t start, end;           /* byte range of the code that runs in this scope (def: parameters..body) */
     uint32_t skip_start, skip_end; /* comprehension: its first iterable, which runs in the parent (else 0,0) */
-    char *name;                  /* owned: def/class name; NULL for others */
-    bool star_import;            /* module: has `from m import *` (any name may be bound) */
-    bool dynamic;                /* calls locals()/vars()/eval()/exec() or uses super() without arguments */
-    bool is_async;               /* async def */
-    bool is_generator;           /* function/lambda body contains yield (not in nested scopes) */
-    GbArray(GbScopeName) names;  /* sorted by name */
+    char *name;                    /* owned: def/class name; NULL for others */
+    bool star_import;              /* module: has `from m import *` (any name may be bound) */
+    bool dynamic;                  /* calls locals()/vars()/eval()/exec() or uses super() without arguments */
+    bool is_async;                 /* async def */
+    bool is_generator;             /* function/lambda body contains yield (not in nested scopes) */
+    GbArray(GbScopeName) names;    /* sorted by name */
 } GbScope;
 
 typedef struct {
@@ -124,7 +125,7 @@ void gb_names_add(GbNames *n, const char *name);
 typedef struct {
     GbNames reads;  /* loaded by the code, including free reads of nested scopes */
     GbNames writes; /* bound or deleted in the code's scope */
-    unsigned flags;         /* GB_FX_* */
+    unsigned flags; /* GB_FX_* */
 } GbEffects;
 
 void gb_effects_init(GbEffects *e);

@@ -11,10 +11,14 @@ static void py_literal(GbStr *out, const char *src)
 {
     gb_str_append(out, "\"");
     for (const char *p = src; *p; p++) {
-        if (*p == '\\' || *p == '"') gb_str_appendf(out, "\\%c", *p);
-        else if (*p == '\n') gb_str_append(out, "\\n");
-        else if (*p == '\t') gb_str_append(out, "\\t");
-        else gb_str_append_n(out, p, 1);
+        if (*p == '\\' || *p == '"')
+            gb_str_appendf(out, "\\%c", *p);
+        else if (*p == '\n')
+            gb_str_append(out, "\\n");
+        else if (*p == '\t')
+            gb_str_append(out, "\\t");
+        else
+            gb_str_append_n(out, p, 1);
     }
     gb_str_append(out, "\"");
 }
@@ -133,8 +137,9 @@ static void test_s1_refuses_unsafe_statements(void **state)
 {
     (void)state;
     const char *listed[] = {"import os", "counter = 0", "counter += x", "return a + b", "return self.size"};
-    const char *refused[] = {"\"\"\"Module doc", "from __future__", "size = 3", "\"\"\"Method doc", "global counter",
-                             "a = 1", "b = 2", "if x < 0", "break", "if x == 0", "continue", "def ", "class "};
+    const char *refused[] = {
+        "\"\"\"Module doc", "from __future__", "size = 3",  "\"\"\"Method doc", "global counter", "a = 1", "b = 2",
+        "if x < 0",         "break",           "if x == 0", "continue",         "def ",           "class "};
     /* The inner for loop is refused because its else-clause break targets the outer loop. */
     const char *refused_inner[] = {"for y in xs"};
     expect_sites(GB_OP_S1, refusal_prog, listed, N_OF(listed), refused, N_OF(refused));
@@ -199,10 +204,17 @@ static void test_s2_sites_allow_break_refuse_class_bodies(void **state)
 {
     (void)state;
     /* An if does not change what break/continue target: they may be wrapped. */
-    const char *listed[] = {"if x < 0: break", "if x == 0", "for y in xs", "counter += x", "import os", "break",
-                            "continue"};
-    const char *refused[] = {"\"\"\"Module doc", "from __future__", "size = 3", "\"\"\"Method doc", "global counter",
-                             "a = 1", "b = 2", "def ", "class "};
+    const char *listed[] = {"if x < 0: break", "if x == 0", "for y in xs", "counter += x",
+                            "import os",       "break",     "continue"};
+    const char *refused[] = {"\"\"\"Module doc",
+                             "from __future__",
+                             "size = 3",
+                             "\"\"\"Method doc",
+                             "global counter",
+                             "a = 1",
+                             "b = 2",
+                             "def ",
+                             "class "};
     expect_sites(GB_OP_S2, refusal_prog, listed, N_OF(listed), refused, N_OF(refused));
 }
 
@@ -305,8 +317,8 @@ static void test_s5_refuses_class_bodies_and_docstrings(void **state)
 {
     (void)state;
     const char *listed[] = {"if x < 0: break", "continue", "import os", "return self.size", "for y in xs"};
-    const char *refused[] = {"\"\"\"Module doc", "from __future__", "size = 3", "\"\"\"Method doc", "global counter",
-                             "a = 1", "b = 2"};
+    const char *refused[] = {"\"\"\"Module doc", "from __future__", "size = 3", "\"\"\"Method doc",
+                             "global counter",   "a = 1",           "b = 2"};
     expect_sites(GB_OP_S5, refusal_prog, listed, N_OF(listed), refused, N_OF(refused));
     /* A one-line function body cannot be wrapped. */
     const char *refused2[] = {"def h(): return 1"};
@@ -360,8 +372,8 @@ static void test_s10_rewrites_scalar_aug_assignments(void **state)
         if (op_env_site(&e, listed[i]) < 0) fail_msg("'%s' should be a site", listed[i]);
     /* list (mutable), parameter (unknown), attribute, subscript, str + int (raises), unknown
      * value, int << float (raises), a global rebound to a list elsewhere. */
-    const char *refused[] = {"acc +=", "n += 1", "obj.size", "xs[0]", "mixed +=", "unknown +=", "total <<=", "power **=",
-                             "LIMIT +="};
+    const char *refused[] = {
+        "acc +=", "n += 1", "obj.size", "xs[0]", "mixed +=", "unknown +=", "total <<=", "power **=", "LIMIT +="};
     for (size_t i = 0; i < N_OF(refused); i++)
         if (op_env_site(&e, refused[i]) >= 0) fail_msg("'%s' must not be a site", refused[i]);
     op_env_close(&e);
@@ -499,8 +511,8 @@ static void test_registry_has_22_operators_in_order(void **state)
 {
     (void)state;
     assert_int_equal(GB_OP_COUNT, 22);
-    const char *codes[] = {"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11",
-                           "S12", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "N1", "N2"};
+    const char *codes[] = {"S1",  "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11",
+                           "S12", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "N1",  "N2"};
     for (size_t i = 0; i < 22; i++) assert_string_equal(gb_operator((GbOperatorId)i)->code, codes[i]);
     assert_string_equal(gb_operator(GB_OP_S10)->name, "TransformAugAssignment");
     assert_ptr_equal(gb_operator_find("addnestedfor"), gb_operator(GB_OP_S1));
