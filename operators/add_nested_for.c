@@ -1,0 +1,64 @@
+/* S1 AddNestedFor: wrap a statement in a `for` loop that runs exactly once.
+ *
+ *     total += x            for attempt in range(1):
+ *                    ->         total += x
+ *
+ * Every shape iterates over a literal one-element sequence (range(1), range(k, k + 1),
+ * [k], (k,), a one-character string), so the body runs exactly once. The loop variable is a
+ * fresh name. Refused: statements with a break/continue that would now target the new loop,
+ * statements in class bodies (the loop variable would become a class attribute), docstrings,
+ * __future__ imports, global/nonlocal declarations, definitions and statements sharing a
+ * line. Shapes that call range() are only used where `range` is the builtin. */
+#include "operators/operator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "operators/edit.h"
+
+static const char *const gb_s1_bases[] = {"attempt", "iteration", "pass_index", "repeat", "cycle", "round_index"};
+
+void gb_op_add_nested_for_find(GbOpContext *ctx, GbSiteList *out)
+{
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        if (!gb_op_ctx_module_ok(ctx, m)) continue;
+        GbNodes stmts = {0};
+        gb_stmts_collect(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &stmts);
+        for (size_t i = 0; i < stmts.len; i++)
+            if (gb_stmt_wrappable(ctx, m, stmts.items[i], GB_FX_BREAK | GB_FX_CONTINUE))
+                gb_site_add(ctx, out, m, stmts.items[i], NULL, 0, NULL);
+        gb_array_free(&stmts);
+    }
+}
+
+bool gb_op_add_nested_for_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
+    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, GB_FX_BREAK | GB_FX_CONTINUE)) {
+        gb_error_set(err, "AddNestedFor: site %s is not a wrappable statement", site->key);
+        return false;
+    }
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, site->module);
+    int scope = gb_scopes_at(sc, site->start);
+    bool range_ok = gb_scopes_resolve(sc, scope, "range", NULL) == GB_RESOLVE_BUILTIN;
+    char *var = gb_op_ctx_fresh_name(ctx, gb_s1_bases[gb_rng_bounded(rng, 6)]);
+    unsigned k = gb_rng_bounded(rng, 10);
+    unsigned shape = gb_rng_bounded(rng, range_ok ? 6 : 3);
+    char *header;
+    switch (shape) {
+    case 0: header = gb_asprintf("for %s in [%u]:", var, k); break;
+    case 1: header = gb_asprintf("for %s in (%u,):", var, k); break;
+    case 2: header = gb_asprintf("for %s in \"%c\":", var, "abcdefghijklmnopqrstuvwxyz"[gb_rng_bounded(rng, 26)]); break;
+    case 3: header = gb_asprintf("for %s in range(1):", var); break;
+    case 4: header = gb_asprintf("for %s in range(%u, %u):", var, k, k + 1); break;
+    default: header = gb_asprintf("for %s in range(%u, %u, -1):", var, k + 1, k); break;
+    }
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_wrap(ctx, &set, site->module, stmt, stmt, header, NULL);
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    free(header);
+    free(var);
+    return ok;
+}

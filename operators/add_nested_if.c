@@ -1,0 +1,76 @@
+/* S2 AddNestedIf: wrap a statement in an `if` whose condition is always true.
+ *
+ *     total += x            limit = 417
+ *                    ->     floor = 230
+ *                           if limit > floor:
+ *                               total += x
+ *
+ * The condition only reads fresh variables assigned literal values on the lines just before
+ * it, so it is true by construction every time it runs (no random constant can make it
+ * false: `a > b` uses a > b, `a & b` shares a set bit, `a % m == r` uses r = a % m, ...).
+ * An `if` does not change what break/continue target, so those are allowed. Refused:
+ * statements in class bodies (the guard variables would become class attributes),
+ * docstrings, __future__ imports, global/nonlocal declarations, definitions and statements
+ * sharing a line. */
+#include "operators/operator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "operators/edit.h"
+
+static const char *const gb_s2_first[] = {"limit", "threshold", "upper", "capacity", "level", "budget"};
+static const char *const gb_s2_second[] = {"floor", "minimum", "lower", "baseline", "offset", "margin"};
+static const char *const gb_s2_words[] = {"ready", "enabled", "valid", "checked", "active", "ok"};
+
+void gb_op_add_nested_if_find(GbOpContext *ctx, GbSiteList *out)
+{
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        if (!gb_op_ctx_module_ok(ctx, m)) continue;
+        GbNodes stmts = {0};
+        gb_stmts_collect(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &stmts);
+        for (size_t i = 0; i < stmts.len; i++)
+            if (gb_stmt_wrappable(ctx, m, stmts.items[i], 0)) gb_site_add(ctx, out, m, stmts.items[i], NULL, 0, NULL);
+        gb_array_free(&stmts);
+    }
+}
+
+bool gb_op_add_nested_if_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
+    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, 0)) {
+        gb_error_set(err, "AddNestedIf: site %s is not a wrappable statement", site->key);
+        return false;
+    }
+    unsigned pick = gb_rng_bounded(rng, 6);
+    char *a = gb_op_ctx_fresh_name(ctx, gb_s2_first[pick]);
+    char *b = gb_op_ctx_fresh_name(ctx, gb_s2_second[pick]);
+    unsigned lo = gb_rng_bounded(rng, 500), hi = lo + 1 + gb_rng_bounded(rng, 500);
+    char *header;
+    switch (gb_rng_bounded(rng, 6)) {
+    case 0: header = gb_asprintf("%s = %u\n%s = %u\nif %s > %s:", a, hi, b, lo, a, b); break;
+    case 1: {
+        unsigned x = 1 + gb_rng_bounded(rng, 1023);
+        unsigned y = gb_rng_bounded(rng, 1024) | (x & (~x + 1)); /* shares x's lowest set bit */
+        header = gb_asprintf("%s = %u\n%s = %u\nif %s & %s:", a, x, b, y, a, b);
+        break;
+    }
+    case 2: {
+        unsigned mod = 2 + gb_rng_bounded(rng, 8);
+        header = gb_asprintf("%s = %u\nif %s %% %u == %u:", a, hi, a, mod, hi % mod);
+        break;
+    }
+    case 3: header = gb_asprintf("%s = %u\n%s = %u\nif %s != %s and %s > 0:", a, hi, b, lo, a, b, a); break;
+    case 4: header = gb_asprintf("%s = \"%s\"\nif %s.isalpha():", a, gb_s2_words[gb_rng_bounded(rng, 6)], a); break;
+    default: header = gb_asprintf("%s = %u\n%s = %u\nif %s <= %s:", b, lo, a, hi, b, a); break;
+    }
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_wrap(ctx, &set, site->module, stmt, stmt, header, NULL);
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    free(header);
+    free(a);
+    free(b);
+    return ok;
+}

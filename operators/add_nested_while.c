@@ -1,0 +1,62 @@
+/* S3 AddNestedWhile: wrap a statement in a `while` loop that runs exactly once.
+ *
+ *     total += x            pending = True
+ *                    ->     while pending:
+ *                               pending = False
+ *                               total += x
+ *
+ * The loop's guard variable is a fresh name, set just before the loop and changed as the
+ * first statement of its body, so the condition is true once and false at the next test
+ * whatever the body does (it cannot see the fresh name). Shapes: a flag, an up-counter, a
+ * down-counter, an equality test and a one-element list that is popped. Refused: statements
+ * with a break/continue that would now target the new loop, statements in class bodies (the
+ * guard would become a class attribute), docstrings, __future__ imports, global/nonlocal
+ * declarations, definitions and statements sharing a line. */
+#include "operators/operator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "operators/edit.h"
+
+static const char *const gb_s3_bases[] = {"pending", "first_pass", "remaining", "run_once", "todo", "active"};
+
+void gb_op_add_nested_while_find(GbOpContext *ctx, GbSiteList *out)
+{
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        if (!gb_op_ctx_module_ok(ctx, m)) continue;
+        GbNodes stmts = {0};
+        gb_stmts_collect(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &stmts);
+        for (size_t i = 0; i < stmts.len; i++)
+            if (gb_stmt_wrappable(ctx, m, stmts.items[i], GB_FX_BREAK | GB_FX_CONTINUE))
+                gb_site_add(ctx, out, m, stmts.items[i], NULL, 0, NULL);
+        gb_array_free(&stmts);
+    }
+}
+
+bool gb_op_add_nested_while_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
+    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, GB_FX_BREAK | GB_FX_CONTINUE)) {
+        gb_error_set(err, "AddNestedWhile: site %s is not a wrappable statement", site->key);
+        return false;
+    }
+    char *v = gb_op_ctx_fresh_name(ctx, gb_s3_bases[gb_rng_bounded(rng, 6)]);
+    unsigned k = 1 + gb_rng_bounded(rng, 50);
+    char *header;
+    switch (gb_rng_bounded(rng, 5)) {
+    case 0: header = gb_asprintf("%s = True\nwhile %s:\n    %s = False", v, v, v); break;
+    case 1: header = gb_asprintf("%s = 0\nwhile %s < 1:\n    %s += 1", v, v, v); break;
+    case 2: header = gb_asprintf("%s = %u\nwhile %s > %u:\n    %s -= 1", v, k, v, k - 1, v); break;
+    case 3: header = gb_asprintf("%s = %u\nwhile %s == %u:\n    %s = %u", v, k, v, k, v, k + 1); break;
+    default: header = gb_asprintf("%s = [%u]\nwhile %s:\n    %s.pop()", v, k, v, v); break;
+    }
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_wrap(ctx, &set, site->module, stmt, stmt, header, NULL);
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    free(header);
+    free(v);
+    return ok;
+}

@@ -1,0 +1,323 @@
+#include "operators/operator.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/pyparse.h"
+
+/* ---- Sites ---- */
+
+void gb_site_list_init(GbSiteList *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+void gb_site_list_clear(GbSiteList *l)
+{
+    for (size_t i = 0; i < l->len; i++) {
+        free(l->items[i].key);
+        free(l->items[i].name);
+    }
+    l->len = 0;
+}
+
+void gb_site_list_destroy(GbSiteList *l)
+{
+    if (!l) return;
+    gb_site_list_clear(l);
+    gb_array_free(l);
+}
+
+/* ---- Context ---- */
+
+void gb_op_ctx_init(GbOpContext *ctx, GbProgram *prog, const GbTask *task, TSParser *parser)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->prog = prog;
+    ctx->task = task;
+    ctx->parser = parser;
+}
+
+static void gb_op_ctx__clear_entry(GbOpModuleCache *c)
+{
+    if (c->tree) ts_tree_delete(c->tree);
+    gb_scopes_delete(c->scopes);
+    gb_names_destroy(&c->idents);
+    memset(c, 0, sizeof *c);
+}
+
+void gb_op_ctx_destroy(GbOpContext *ctx)
+{
+    if (!ctx) return;
+    for (size_t i = 0; i < ctx->cache_.len; i++) gb_op_ctx__clear_entry(&ctx->cache_.items[i]);
+    gb_array_free(&ctx->cache_);
+    gb_names_destroy(&ctx->test_names_);
+    gb_names_destroy(&ctx->reserved_);
+}
+
+static GbOpModuleCache *gb_op_ctx__entry(GbOpContext *ctx, size_t module)
+{
+    assert(module < ctx->prog->modules.len);
+    if (ctx->cache_.len < ctx->prog->modules.len) {
+        gb_array_reserve(&ctx->cache_, ctx->prog->modules.len);
+        while (ctx->cache_.len < ctx->prog->modules.len) {
+            GbOpModuleCache empty;
+            memset(&empty, 0, sizeof empty);
+            gb_array_push(&ctx->cache_, empty);
+        }
+    }
+    return &ctx->cache_.items[module];
+}
+
+const char *gb_op_ctx_source(const GbOpContext *ctx, size_t module)
+{
+    assert(module < ctx->prog->modules.len);
+    return ctx->prog->modules.items[module].source;
+}
+
+TSTree *gb_op_ctx_tree(GbOpContext *ctx, size_t module)
+{
+    GbOpModuleCache *c = gb_op_ctx__entry(ctx, module);
+    if (!c->tree) {
+        const char *src = gb_op_ctx_source(ctx, module);
+        c->tree = gb_parse(ctx->parser, src, strlen(src));
+    }
+    return c->tree;
+}
+
+bool gb_op_ctx_module_ok(GbOpContext *ctx, size_t module)
+{
+    TSTree *t = gb_op_ctx_tree(ctx, module);
+    GbOpModuleCache *c = gb_op_ctx__entry(ctx, module);
+    if (!c->checked) {
+        c->has_error = gb_tree_has_error(t, NULL, NULL);
+        c->checked = true;
+    }
+    return !c->has_error;
+}
+
+const GbScopes *gb_op_ctx_scopes(GbOpContext *ctx, size_t module)
+{
+    TSTree *t = gb_op_ctx_tree(ctx, module);
+    GbOpModuleCache *c = gb_op_ctx__entry(ctx, module);
+    if (!c->scopes) c->scopes = gb_scopes_new(t, gb_op_ctx_source(ctx, module));
+    return c->scopes;
+}
+
+void gb_op_ctx_invalidate(GbOpContext *ctx, size_t module)
+{
+    if (module < ctx->cache_.len) gb_op_ctx__clear_entry(&ctx->cache_.items[module]);
+}
+
+void gb_op_ctx_invalidate_all(GbOpContext *ctx)
+{
+    for (size_t i = 0; i < ctx->cache_.len; i++) gb_op_ctx__clear_entry(&ctx->cache_.items[i]);
+    ctx->cache_.len = 0;
+}
+
+/* Every identifier (names, attribute names, keyword-argument names, import names) below node. */
+static void gb_op__collect_idents(TSNode node, const char *src, GbNames *out)
+{
+    TSTreeCursor cur = ts_tree_cursor_new(node);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (strcmp(ts_node_type(n), "identifier") == 0) {
+            char *t = gb_node_text(n, src);
+            gb_names_add(out, t);
+            free(t);
+        }
+        if (ts_tree_cursor_goto_first_child(&cur)) continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+            if (!ts_tree_cursor_goto_parent(&cur)) {
+                ts_tree_cursor_delete(&cur);
+                return;
+            }
+        }
+    }
+}
+
+static void gb_op_ctx__test_names(GbOpContext *ctx)
+{
+    if (ctx->test_names_done_) return;
+    ctx->test_names_done_ = true;
+    const GbTask *t = ctx->task;
+    if (!t) return;
+    for (size_t i = 0; i < t->pinned.len; i++) gb_names_add(&ctx->test_names_, t->pinned.items[i]);
+    if (t->entry_point && *t->entry_point) gb_names_add(&ctx->test_names_, t->entry_point);
+    for (size_t i = 0; i < t->test_classes.len; i++) gb_names_add(&ctx->test_names_, t->test_classes.items[i]);
+    if (t->test_code && *t->test_code) {
+        TSTree *tree = gb_parse(ctx->parser, t->test_code, strlen(t->test_code));
+        gb_op__collect_idents(ts_tree_root_node(tree), t->test_code, &ctx->test_names_);
+        ts_tree_delete(tree);
+    }
+}
+
+bool gb_op_ctx_is_pinned(GbOpContext *ctx, const char *name)
+{
+    gb_op_ctx__test_names(ctx);
+    return gb_names_has(&ctx->test_names_, name);
+}
+
+bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name)
+{
+    if (gb_python_is_keyword(name) || gb_python_is_builtin(name)) return true;
+    if (gb_names_has(&ctx->reserved_, name)) return true;
+    if (gb_op_ctx_is_pinned(ctx, name)) return true;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        GbOpModuleCache *c = gb_op_ctx__entry(ctx, m);
+        if (!c->idents_done) {
+            TSTree *t = gb_op_ctx_tree(ctx, m);
+            c = gb_op_ctx__entry(ctx, m);
+            gb_op__collect_idents(ts_tree_root_node(t), gb_op_ctx_source(ctx, m), &c->idents);
+            c->idents_done = true;
+        }
+        if (gb_names_has(&c->idents, name)) return true;
+        /* A module name is taken too: `import helper` must keep meaning the helper module. */
+        const char *path = ctx->prog->modules.items[m].path;
+        size_t n = strlen(name);
+        if (strncmp(path, name, n) == 0 && strcmp(path + n, ".py") == 0) return true;
+    }
+    return false;
+}
+
+char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base)
+{
+    char *name = gb_strdup(base);
+    for (unsigned i = 1; gb_op_ctx_name_taken(ctx, name); i++) {
+        free(name);
+        name = gb_asprintf("%s_%u", base, i);
+    }
+    gb_names_add(&ctx->reserved_, name);
+    return name;
+}
+
+TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, const char *type)
+{
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
+    TSNode n = ts_node_descendant_for_byte_range(root, start, end);
+    TSNode found = {0};
+    while (!ts_node_is_null(n) && ts_node_start_byte(n) == start && ts_node_end_byte(n) == end) {
+        if (ts_node_is_named(n) && (!type || strcmp(ts_node_type(n), type) == 0)) found = n;
+        n = ts_node_parent(n);
+    }
+    return found;
+}
+
+/* ---- Stable keys ---- */
+
+char *gb_site_key(GbOpContext *ctx, size_t module, TSNode node, const char *tag)
+{
+    const GbProgram *p = ctx->prog;
+    const char *path = p->modules.items[module].path;
+    size_t pos = ts_node_start_byte(node);
+    long inserted_by = -1;
+    /* Map the position back through the history, newest edit first. */
+    for (size_t i = p->history.len; i-- > 0;) {
+        const GbApplied *h = &p->history.items[i];
+        if (strcmp(h->module, path) != 0) continue;
+        if (pos >= h->new_end) {
+            pos = pos - h->new_end + h->old_end;
+        } else if (pos >= h->start) {
+            inserted_by = (long)i;
+            pos -= h->start;
+            break;
+        }
+    }
+    const char *type = ts_node_type(node);
+    unsigned depth = 0;
+    uint32_t start = ts_node_start_byte(node);
+    for (TSNode a = ts_node_parent(node); !ts_node_is_null(a) && ts_node_start_byte(a) == start; a = ts_node_parent(a))
+        if (strcmp(ts_node_type(a), type) == 0) depth++;
+    GbStr s;
+    gb_str_init(&s);
+    if (inserted_by >= 0)
+        gb_str_appendf(&s, "%s@e%ld+%zu:%s", path, inserted_by, pos, type);
+    else
+        gb_str_appendf(&s, "%s@o%zu:%s", path, pos, type);
+    if (depth) gb_str_appendf(&s, ".%u", depth);
+    if (tag) gb_str_appendf(&s, ":%s", tag);
+    return gb_str_take(&s);
+}
+
+void gb_site_add(GbOpContext *ctx, GbSiteList *out, size_t module, TSNode node, const char *tag, int kind,
+                 const char *name)
+{
+    GbSite s;
+    s.key = gb_site_key(ctx, module, node, tag);
+    s.module = module;
+    s.start = ts_node_start_byte(node);
+    s.end = ts_node_end_byte(node);
+    s.kind = kind;
+    s.name = name ? gb_strdup(name) : NULL;
+    gb_array_push(out, s);
+}
+
+/* ---- Driver ---- */
+
+static int gb_op__site_cmp(const void *a, const void *b)
+{
+    const GbSite *x = a, *y = b;
+    if (x->module != y->module) return x->module < y->module ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->end != y->end) return x->end > y->end ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+void gb_op_find_sites(GbOpContext *ctx, const GbOperator *op, GbSiteList *out)
+{
+    gb_site_list_clear(out);
+    op->find(ctx, out);
+    qsort(out->items, out->len, sizeof *out->items, gb_op__site_cmp);
+    size_t w = 0;
+    for (size_t i = 0; i < out->len; i++) {
+        GbSite *s = &out->items[i];
+        bool drop = gb_program_was_applied(ctx->prog, op->name, s->key);
+        for (size_t j = 0; !drop && j < w; j++) drop = strcmp(out->items[j].key, s->key) == 0;
+        if (drop) {
+            free(s->key);
+            free(s->name);
+        } else {
+            out->items[w++] = *s;
+        }
+    }
+    out->len = w;
+}
+
+GbApplyStatus gb_op_apply(GbOpContext *ctx, const GbOperator *op, const GbSite *site, GbRng *rng, GbError *err)
+{
+    ctx->active_op_ = op->name;
+    ctx->active_key_ = site->key;
+    ctx->commits_ = 0;
+    size_t history_before = ctx->prog->history.len;
+    bool ok = op->apply(ctx, site, rng, err);
+    if (ok && ctx->commits_ == 0) {
+        gb_error_set(err, "%s at %s changed nothing", op->name, site->key);
+        ok = false;
+    }
+    if (!ok && ctx->prog->history.len != history_before) {
+        /* An operator that committed and then failed must not leave half an edit behind:
+         * that would be a bug in the operator. */
+        assert(!"operator failed after committing an edit");
+    }
+    ctx->active_op_ = NULL;
+    ctx->active_key_ = NULL;
+    return ok ? GB_APPLY_OK : GB_APPLY_REJECTED;
+}
+
+GbApplyStatus gb_op_apply_random(GbOpContext *ctx, const GbOperator *op, GbRng *rng, char **key_out, GbError *err)
+{
+    if (key_out) *key_out = NULL;
+    GbSiteList sites;
+    gb_site_list_init(&sites);
+    gb_op_find_sites(ctx, op, &sites);
+    if (sites.len == 0) {
+        gb_site_list_destroy(&sites);
+        return GB_APPLY_NO_SITE;
+    }
+    const GbSite *site = &sites.items[gb_rng_bounded(rng, (uint32_t)sites.len)];
+    if (key_out) *key_out = gb_strdup(site->key);
+    GbApplyStatus st = gb_op_apply(ctx, op, site, rng, err);
+    gb_site_list_destroy(&sites);
+    return st;
+}

@@ -1,0 +1,18 @@
+/* N2 RenameFunction: NOT WRITTEN YET. This file is a placeholder that lists no sites so that the
+ * registry links; the helper who writes RenameFunction replaces this whole file (see
+ * operators/README.md). */
+#include "operators/operator.h"
+
+void gb_op_rename_function_find(GbOpContext *ctx, GbSiteList *out)
+{
+    (void)ctx;
+    (void)out;
+}
+
+bool gb_op_rename_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    (void)ctx;
+    (void)rng;
+    gb_error_set(err, "RenameFunction is not implemented yet (site %s)", site->key);
+    return false;
+}

@@ -1,0 +1,18 @@
+/* N1 RenameVariable: NOT WRITTEN YET. This file is a placeholder that lists no sites so that the
+ * registry links; the helper who writes RenameVariable replaces this whole file (see
+ * operators/README.md). */
+#include "operators/operator.h"
+
+void gb_op_rename_variable_find(GbOpContext *ctx, GbSiteList *out)
+{
+    (void)ctx;
+    (void)out;
+}
+
+bool gb_op_rename_variable_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    (void)ctx;
+    (void)rng;
+    gb_error_set(err, "RenameVariable is not implemented yet (site %s)", site->key);
+    return false;
+}
