@@ -8,5 +8,3 @@ GB_COMMAND(import, "convert an upstream benchmark (humaneval, cruxeval, classeva
 GB_COMMAND(export, "write a canonical benchmark back in an upstream format")
 GB_COMMAND(validate, "check a canonical benchmark and summarise it")
 GB_COMMAND(check, "run every task's tests against its program in the sandboxed worker pool")
-GB_COMMAND(evolve, "harden a benchmark: NSGA-II over the 22 operators, tests as the gate")
-GB_COMMAND(merge, "join the outputs of sharded `evolve --shard K/N` runs")
