@@ -8,3 +8,4 @@ GB_COMMAND(import, "convert an upstream benchmark (humaneval, cruxeval, classeva
 GB_COMMAND(export, "write a canonical benchmark back in an upstream format")
 GB_COMMAND(validate, "check a canonical benchmark and summarise it")
 GB_COMMAND(check, "run every task's tests against its program in the sandboxed worker pool")
+GB_COMMAND(inject_bugs, "inject the same bugs into original and hardened programs (program-repair tasks)")
