@@ -163,6 +163,22 @@ static void test_s1_s3_loops_run_exactly_once(void **state)
     free(s);
 }
 
+static void test_wrapping_refused_where_new_names_would_show(void **state)
+{
+    (void)state;
+    /* locals() would list the new loop variable / guard variables. */
+    const char *prog = "def f():\n"
+                       "    x = 1\n"
+                       "    return locals()\n"
+                       "def g():\n"
+                       "    return sorted(globals())\n"
+                       "y = 2\n";
+    const char *refused[] = {"x = 1", "return locals()", "y = 2"};
+    expect_sites(GB_OP_S1, prog, NULL, 0, refused, N_OF(refused));
+    expect_sites(GB_OP_S2, prog, NULL, 0, refused, N_OF(refused));
+    expect_sites(GB_OP_S3, prog, NULL, 0, refused, N_OF(refused));
+}
+
 /* ---- S2 AddNestedIf ---- */
 
 static void test_s2_wraps_statement_in_true_if(void **state)
@@ -322,6 +338,8 @@ static const char *const aug_prog = "LIMIT = 0\n"
                                     "    flag = True\n"
                                     "    flag |= count > 2\n"
                                     "    total <<= 1.5\n"
+                                    "    power = 2.0\n"
+                                    "    power **= 0.5\n"
                                     "    return total\n"
                                     "def g():\n"
                                     "    global LIMIT\n"
@@ -342,7 +360,7 @@ static void test_s10_rewrites_scalar_aug_assignments(void **state)
         if (op_env_site(&e, listed[i]) < 0) fail_msg("'%s' should be a site", listed[i]);
     /* list (mutable), parameter (unknown), attribute, subscript, str + int (raises), unknown
      * value, int << float (raises), a global rebound to a list elsewhere. */
-    const char *refused[] = {"acc +=", "n += 1", "obj.size", "xs[0]", "mixed +=", "unknown +=", "total <<=",
+    const char *refused[] = {"acc +=", "n += 1", "obj.size", "xs[0]", "mixed +=", "unknown +=", "total <<=", "power **=",
                              "LIMIT +="};
     for (size_t i = 0; i < N_OF(refused); i++)
         if (op_env_site(&e, refused[i]) >= 0) fail_msg("'%s' must not be a site", refused[i]);
@@ -475,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_s1_wraps_statement_in_one_iteration_loop),
         cmocka_unit_test(test_s1_refuses_unsafe_statements),
         cmocka_unit_test(test_s1_s3_loops_run_exactly_once),
+        cmocka_unit_test(test_wrapping_refused_where_new_names_would_show),
         cmocka_unit_test(test_s2_wraps_statement_in_true_if),
         cmocka_unit_test(test_s2_sites_allow_break_refuse_class_bodies),
         cmocka_unit_test(test_s2_guard_is_always_true),
