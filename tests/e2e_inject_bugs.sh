@@ -19,7 +19,7 @@ tmp=$(mktemp -d /tmp/gb_e2e_inject.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-opts=(--seed 5 --max-per-task 2 --max-attempts 6 --timeout 2)
+opts=(--seed 5 --max-per-task 2 --max-attempts 5 --timeout 1.5)
 
 # One original benchmark: the examples and an imported HumanEval-format fixture (ids differ).
 check "import humaneval fixture" '"$gb" import --from humaneval "$up/humaneval.jsonl" -o "$tmp/he.jsonl" >/dev/null 2>&1'

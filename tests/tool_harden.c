@@ -1,5 +1,5 @@
-/* gb_test_harden: a small stand-in for `genebench evolve` used by the inject-bugs tests
- * (tests/e2e_inject_bugs.sh) and measurements while the evolution engine does not build yet.
+/* gb_test_harden: a small, fast stand-in for `genebench evolve` used by the inject-bugs tests
+ * (tests/e2e_inject_bugs.sh), so they need no fitness thresholds and run in seconds.
  *
  *   gb_test_harden IN.jsonl OUT.jsonl [--steps N] [--seed S] [--python PATH] [-j N]
  *
@@ -7,9 +7,10 @@
  * step draws one operator that has sites, then one of its sites, from a PCG32 stream keyed on
  * (seed, task id hash, step), and keeps the result only when the task's tests still pass
  * (src/runner.h). No fitness, no selection: it only has to produce programs hardened by the
- * real operators, with their real edit history. Each output task is written in evolve's
- * format (nsga2/evolve.h): the hardened program as source/extra_files, "original" {"source",
- * "extra_files"} and "genebench" {"index", "seed", "status", "operators", "edits"}. */
+ * real operators, with their real edit history. Tasks run in parallel (-j); the output does
+ * not depend on it. Each output task is written in evolve's format (nsga2/evolve.h): the
+ * hardened program as source/extra_files, "original" {"source", "extra_files"} and
+ * "genebench" {"index", "seed", "status", "operators", "edits"}. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,15 +188,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "gb_test_harden: %s\n", err.msg);
         return 1;
     }
-    TSParser *parser = gb_parser_new();
-    size_t hardened = 0;
-    for (size_t i = 0; i < in.tasks.len; i++) {
-        GbTask t;
-        harden(pool, &in.tasks.items[i], i, seed, steps, parser, &t);
-        hardened += strstr(gb_task_get_field(&t, "genebench"), "\"status\":\"hardened\"") != NULL;
-        gb_array_push(&out.tasks, t);
+    /* Tasks in parallel (one parser per thread); the output keeps the input order. */
+    size_t n = in.tasks.len, hardened = 0;
+    GbTask *done = gb_calloc(n ? n : 1, sizeof *done);
+    GbBench *inp = &in;
+    int threads = pcfg.workers > 0 ? pcfg.workers : 1;
+#pragma omp parallel num_threads(threads) default(none) shared(inp, done, n, pool, seed, steps)
+    {
+        TSParser *parser = gb_parser_new();
+#pragma omp for schedule(dynamic)
+        for (size_t i = 0; i < n; i++) harden(pool, &inp->tasks.items[i], i, seed, steps, parser, &done[i]);
+        ts_parser_delete(parser);
     }
-    ts_parser_delete(parser);
+    for (size_t i = 0; i < n; i++) {
+        hardened += strstr(gb_task_get_field(&done[i], "genebench"), "\"status\":\"hardened\"") != NULL;
+        gb_array_push(&out.tasks, done[i]);
+    }
+    free(done);
     gb_pool_delete(pool);
     ok = gb_bench_write(argv[optind + 1], &out, &err);
     if (!ok)
