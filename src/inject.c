@@ -347,7 +347,14 @@ static void gb_inject__json_run(GbStr *s, const GbRunResult *r)
     gb_json_string(s, gb_run_status_name(r->status));
     gb_json_key(s, "exc_type", &first);
     gb_json_string(s, r->exc_type);
-    char *msg = r->exc_message ? gb_strndup(r->exc_message, 300) : NULL;
+    /* At most 300 bytes of the message, cut at a UTF-8 character boundary. */
+    char *msg = NULL;
+    if (r->exc_message) {
+        size_t n = strnlen(r->exc_message, 300);
+        if (r->exc_message[n] != '\0')
+            while (n > 0 && ((unsigned char)r->exc_message[n] & 0xC0) == 0x80) n--;
+        msg = gb_strndup(r->exc_message, n);
+    }
     gb_json_key(s, "exc_message", &first);
     gb_json_string(s, msg);
     free(msg);
