@@ -123,7 +123,7 @@ static void test_s1_wraps_statement_in_one_iteration_loop(void **state)
     expect_applied(GB_OP_S1, loop_prog, "for x in xs", 3,
                    "def f(xs):\n"
                    "    total = 0\n"
-                   "    for repeat in range(1):\n"
+                   "    for _repeat in range(1):\n"
                    "        for x in xs:\n"
                    "            total += x\n"
                    "    return total\n");
@@ -473,6 +473,28 @@ static void test_site_keys_survive_edits_and_are_never_reused(void **state)
     op_env_close(&e);
 }
 
+static void test_site_keys_survive_replacing_a_statement_start(void **state)
+{
+    (void)state;
+    OpEnv e;
+    op_env_open(&e, loop_prog, NULL, NULL);
+    op_env_apply(&e, GB_OP_S1, "total = 0", 4);
+    /* A rename of `total` (as N1 would do it: every occurrence replaced). */
+    GbEditSet set;
+    gb_edits_init(&set);
+    const char *src = op_env_src(&e);
+    for (const char *p = strstr(src, "total"); p; p = strstr(p + 1, "total"))
+        gb_edits_replace(&set, 0, (uint32_t)(p - src), (uint32_t)(p - src + 5), "amount");
+    GbError err;
+    assert_true(gb_edits_commit(&e.ctx, &set, &err));
+    gb_edits_destroy(&set);
+    assert_non_null(strstr(op_env_src(&e), "        amount = 0\n"));
+    op_env_find(&e, GB_OP_S1);
+    assert_true(op_env_site(&e, "amount = 0") < 0);
+    assert_true(op_env_site(&e, "amount += x") >= 0);
+    op_env_close(&e);
+}
+
 static void test_registry_has_22_operators_in_order(void **state)
 {
     (void)state;
@@ -506,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_s12_wraps_literals),
         cmocka_unit_test(test_s12_values_are_unchanged),
         cmocka_unit_test(test_site_keys_survive_edits_and_are_never_reused),
+        cmocka_unit_test(test_site_keys_survive_replacing_a_statement_start),
         cmocka_unit_test(test_registry_has_22_operators_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
