@@ -1,4 +1,5 @@
 /* genebench: harden Python code benchmarks. This file only dispatches to subcommands. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +19,27 @@ static const GbCommand gb_commands[] = {
 #undef GB_COMMAND
 };
 
+/* Command names are C identifiers in src/command_list.h; on the command line an underscore
+ * is written as a hyphen (`inject_bugs` is `genebench inject-bugs`). Both spellings work. */
+static bool gb_command_is(const char *arg, const char *name)
+{
+    for (; *arg && *name; arg++, name++)
+        if (*arg != *name && !(*arg == '-' && *name == '_')) return false;
+    return *arg == *name;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: genebench <command> [options]\n"
                  "       genebench <command> --help\n\n"
                  "commands:\n");
-    for (size_t i = 0; i < sizeof gb_commands / sizeof gb_commands[0]; i++)
-        fprintf(out, "  %-12s %s\n", gb_commands[i].name, gb_commands[i].help);
+    for (size_t i = 0; i < sizeof gb_commands / sizeof gb_commands[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s", gb_commands[i].name);
+        for (char *p = name; *p; p++)
+            if (*p == '_') *p = '-';
+        fprintf(out, "  %-12s %s\n", name, gb_commands[i].help);
+    }
 }
 
 int main(int argc, char **argv)
@@ -42,7 +57,7 @@ int main(int argc, char **argv)
         return GB_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof gb_commands / sizeof gb_commands[0]; i++) {
-        if (strcmp(argv[1], gb_commands[i].name) == 0) return gb_commands[i].run(argc - 1, argv + 1);
+        if (gb_command_is(argv[1], gb_commands[i].name)) return gb_commands[i].run(argc - 1, argv + 1);
     }
     fprintf(stderr, "genebench: unknown command '%s'\n\n", argv[1]);
     usage(stderr);

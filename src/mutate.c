@@ -518,7 +518,7 @@ typedef struct {
     TSNode node;        /* the targeted node (operator token, condition, value, literal) */
     TSNode left, right; /* operands (M1, M2, M3 swap) */
     int kind;           /* M3: GB_MUT__NEGATE or GB_MUT__SWAP */
-    const char *owner;  /* M3 negate: "if", "elif" or "while" */
+    const char *owner;  /* M3 negate: "if", "elif", "while", "comprehension if", "if-else expression" */
     size_t start, end;
     size_t stmt; /* index into ctx stmts, SIZE_MAX when none */
     size_t occurrence;
@@ -580,6 +580,18 @@ static void gb_mutate__collect_cands(const GbMutCtx *c, TSNode n, GbMutOp op, Gb
             TSNode cond = gb_mutate__field(n, "condition");
             if (!ts_node_is_null(cond)) gb_mutate__push_cand(out, cond, null, null, GB_MUT__NEGATE, owner);
         }
+        /* The filter of a comprehension (`... for x in xs if c`) and the test of a conditional
+         * expression (`a if c else b`, named child 1) are conditions too. */
+        if (gb_mutate__is(n, "if_clause")) {
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+                TSNode ch = ts_node_named_child(n, i);
+                if (gb_mutate__is(ch, "comment")) continue;
+                gb_mutate__push_cand(out, ch, null, null, GB_MUT__NEGATE, "comprehension if");
+                break;
+            }
+        }
+        if (gb_mutate__is(n, "conditional_expression") && ts_node_named_child_count(n) == 3)
+            gb_mutate__push_cand(out, ts_node_named_child(n, 1), null, null, GB_MUT__NEGATE, "if-else expression");
         if (gb_mutate__is(n, "boolean_operator"))
             gb_mutate__push_cand(out, gb_mutate__field(n, "operator"), gb_mutate__field(n, "left"),
                                  gb_mutate__field(n, "right"), GB_MUT__SWAP, NULL);
@@ -997,7 +1009,7 @@ static void gb_mutate__variants_constant(const GbMutCtx *c, const GbMutCand *cd,
 
 /* ---- M4: a small type inference for returned values ---- */
 
-typedef enum { GB_K_UNKNOWN, GB_K_BOOL, GB_K_NUM, GB_K_STR, GB_K_NONE, GB_K_SELF } GbMutKind;
+typedef enum { GB_K_UNKNOWN, GB_K_BOOL, GB_K_NUM, GB_K_STR, GB_K_NONE, GB_K_SELF, GB_K_LIST } GbMutKind;
 
 typedef struct {
     const char *names[8]; /* variables being resolved (borrowed) */
@@ -1020,6 +1032,7 @@ static GbMutKind gb_mutate__call_kind(const GbMutCtx *c, TSNode call)
                                              "any",  "hasattr",    "callable",   NULL};
     static const char *const num_funcs[] = {"len", "int", "float", "abs", "round", "ord", "sum", "hash", NULL};
     static const char *const str_funcs[] = {"str", "chr", "repr", "format", "hex", "bin", "oct", "ascii", NULL};
+    static const char *const list_funcs[] = {"list", "sorted", NULL};
     static const char *const bool_methods[] = {"startswith", "endswith",     "isdigit",     "isalpha", "isalnum",
                                                "isnumeric",  "isdecimal",    "isupper",     "islower", "isspace",
                                                "istitle",    "isidentifier", "isprintable", "isascii", "issubset",
@@ -1028,21 +1041,24 @@ static GbMutKind gb_mutate__call_kind(const GbMutCtx *c, TSNode call)
     static const char *const str_methods[] = {"join",   "upper",  "lower",      "strip",    "lstrip",
                                               "rstrip", "title",  "capitalize", "casefold", "swapcase",
                                               "zfill",  "center", "ljust",      "rjust",    NULL};
+    static const char *const list_methods[] = {"split", "rsplit", "splitlines", NULL};
     TSNode f = gb_mutate__field(call, "function");
     GbMutKind k = GB_K_UNKNOWN;
     if (gb_mutate__is(f, "identifier")) {
         char *name = gb_node_text(f, c->src);
         k = gb_mutate__name_in(name, bool_funcs)  ? GB_K_BOOL
             : gb_mutate__name_in(name, num_funcs) ? GB_K_NUM
-            : gb_mutate__name_in(name, str_funcs) ? GB_K_STR
-                                                  : GB_K_UNKNOWN;
+            : gb_mutate__name_in(name, str_funcs)  ? GB_K_STR
+            : gb_mutate__name_in(name, list_funcs) ? GB_K_LIST
+                                                   : GB_K_UNKNOWN;
         free(name);
     } else if (gb_mutate__is(f, "attribute")) {
         char *name = gb_node_text(gb_mutate__field(f, "attribute"), c->src);
         k = gb_mutate__name_in(name, bool_methods)  ? GB_K_BOOL
             : gb_mutate__name_in(name, num_methods) ? GB_K_NUM
-            : gb_mutate__name_in(name, str_methods) ? GB_K_STR
-                                                    : GB_K_UNKNOWN;
+            : gb_mutate__name_in(name, str_methods)  ? GB_K_STR
+            : gb_mutate__name_in(name, list_methods) ? GB_K_LIST
+                                                     : GB_K_UNKNOWN;
         free(name);
     }
     return k;
@@ -1055,7 +1071,10 @@ static GbMutKind gb_mutate__annotation_kind(const GbMutCtx *c, TSNode type)
     GbMutKind k = strcmp(t, "bool") == 0                               ? GB_K_BOOL
                   : (strcmp(t, "int") == 0 || strcmp(t, "float") == 0) ? GB_K_NUM
                   : strcmp(t, "str") == 0                              ? GB_K_STR
-                                                                       : GB_K_UNKNOWN;
+                  : (strcmp(t, "list") == 0 || strcmp(t, "List") == 0 || strncmp(t, "list[", 5) == 0 ||
+                     strncmp(t, "List[", 5) == 0)
+                      ? GB_K_LIST
+                      : GB_K_UNKNOWN;
     free(t);
     return k;
 }
@@ -1128,7 +1147,7 @@ static void gb_mutate__bindings(const GbMutCtx *c, TSNode n, const char *name, G
         if (gb_mutate__ident_is(c, left, name)) {
             const char *op = ts_node_type(gb_mutate__field(n, "operator"));
             GbMutKind rk = gb_mutate__expr_kind(c, gb_mutate__field(n, "right"), r);
-            if (strcmp(op, "+=") == 0 && (rk == GB_K_NUM || rk == GB_K_STR))
+            if (strcmp(op, "+=") == 0 && (rk == GB_K_NUM || rk == GB_K_STR || rk == GB_K_LIST))
                 gb_mutate__acc(acc, rk);
             else if (rk == GB_K_NUM && (strcmp(op, "-=") == 0 || strcmp(op, "/=") == 0 || strcmp(op, "//=") == 0 ||
                                         strcmp(op, "%=") == 0 || strcmp(op, "**=") == 0 || strcmp(op, "*=") == 0))
@@ -1235,6 +1254,7 @@ static GbMutKind gb_mutate__expr_kind(const GbMutCtx *c, TSNode e, GbMutResolvin
     if (gb_mutate__is(e, "string")) return gb_mutate__is_bytes(c, e) ? GB_K_UNKNOWN : GB_K_STR;
     if (gb_mutate__is(e, "concatenated_string"))
         return gb_mutate__is_bytes(c, ts_node_named_child(e, 0)) ? GB_K_UNKNOWN : GB_K_STR;
+    if (gb_mutate__is(e, "list") || gb_mutate__is(e, "list_comprehension")) return GB_K_LIST;
     if (gb_mutate__is(e, "call")) return gb_mutate__call_kind(c, e);
     if (gb_mutate__is(e, "identifier")) {
         char *name = gb_node_text(e, c->src);
@@ -1266,6 +1286,7 @@ static GbMutKind gb_mutate__expr_kind(const GbMutCtx *c, TSNode e, GbMutResolvin
         if (rr == GB_K_SELF) rr = l;
         if (arith && l == GB_K_NUM && rr == GB_K_NUM) return GB_K_NUM;
         if (strcmp(op, "+") == 0 && l == GB_K_STR && rr == GB_K_STR) return GB_K_STR;
+        if (strcmp(op, "+") == 0 && l == GB_K_LIST && rr == GB_K_LIST) return GB_K_LIST;
         if (strcmp(op, "*") == 0 && ((l == GB_K_STR && rr == GB_K_NUM) || (l == GB_K_NUM && rr == GB_K_STR)))
             return GB_K_STR;
         if (strcmp(op, "%") == 0 && l == GB_K_STR) return GB_K_STR;
@@ -1341,6 +1362,7 @@ static void gb_mutate__variants_return(const GbMutCtx *c, const GbMutCand *cd, G
         gb_mutate__add_suffix(c, site, "minus1", v, " - 1");
         break;
     case GB_K_STR:
+    case GB_K_LIST:
         gb_mutate__add_suffix(c, site, "drop-first", v, "[1:]");
         break;
     default:

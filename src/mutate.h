@@ -5,8 +5,9 @@
  *
  *   M1 arith      swap an arithmetic operator of a binary_operator: + - * / // %
  *   M2 compare    swap a comparison operator inside a comparison_operator: < <= > >= == !=
- *   M3 condition  negate an if/elif/while condition (`c` -> `not (c)`, `not c` -> `c`), or
- *                 swap a boolean operator (and <-> or)
+ *   M3 condition  negate a condition (`c` -> `not (c)`, `not c` -> `c`) of an if/elif/while,
+ *                 a comprehension filter (`... for x in xs if c`) or an if-else expression
+ *                 (`a if c else b`), or swap a boolean operator (and <-> or)
  *   M4 return     change the value of `return <expr>` to a different value of the same
  *                 plausible type (see "M4 types" below)
  *   M5 constant   change a literal: integer n -> n+1 / n-1 (n >= 1), float x -> x+1 / x-1,
@@ -47,12 +48,14 @@
  * Other expressions get a type from a small local inference: comparisons, `not`, `and`/
  * `or` of booleans, isinstance/all/any/str.startswith/... are bool; len/int/float/
  * round/sum/abs/ord/str.count/str.find/... and arithmetic on numbers are numeric;
- * str/chr/repr/format/str.join/str.upper/... and string literals are strings; a variable
+ * str/chr/repr/format/str.join/str.upper/... and string literals are strings; list and
+ * list-comprehension displays, list/sorted and str.split/rsplit/splitlines are lists (as are
+ * `list`/`List[...]` annotations and `+` of two lists); a variable
  * gets the type all its bindings in the enclosing function agree on (assignments,
  * `x: int` annotations, `for x in range(...)`, `+=` of the same type, walrus), falling
  * back to module-level bindings when the function does not bind it; parameters are
  * unknown unless annotated bool/int/float/str. bool -> `not (e)` (`not e` -> `e` when e is
- * bool, else `bool(e)`); number -> `e + 1`, `e - 1`; string -> `e[1:]`.
+ * bool, else `bool(e)`); number -> `e + 1`, `e - 1`; string or list -> `e[1:]`.
  *
  * Locating a site again in another version of the program (e.g. the hardened one): a site
  * records its containing statement -- the innermost simple statement, or the header (up to

@@ -621,6 +621,35 @@ static long gb_pool__count_user_processes(uid_t uid)
     return n;
 }
 
+/* Remove pool directories of ours whose genebench process no longer exists (killed with
+ * SIGKILL, so it could not clean up). A directory whose pid is alive is left alone. */
+static void gb_pool__sweep_stale(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (!d) return;
+    struct dirent *e;
+    GbArray(char *) stale = {0};
+    while ((e = readdir(d)) != NULL) {
+        int pid = 0, used = 0;
+        if (sscanf(e->d_name, "genebench-pool-%d-%*6[A-Za-z0-9]%n", &pid, &used) != 1 || used == 0 ||
+            e->d_name[used] != '\0' || pid <= 0 || pid == (int)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char *path = gb_asprintf("%s/%s", tmp, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+            gb_array_push(&stale, path);
+        else
+            free(path);
+    }
+    closedir(d);
+    for (size_t i = 0; i < stale.len; i++) {
+        gb_runner__rmtree(stale.items[i]);
+        free(stale.items[i]);
+    }
+    gb_array_free(&stale);
+}
+
 /* True when every directory on the way to path (path included) lets others search it. */
 static bool gb_runner__traversable(const char *path)
 {
@@ -675,7 +704,9 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     /* As root the runs use a dedicated uid, which must be able to reach its run directory:
      * a private TMPDIR (mode 0700, e.g. from mktemp -d) is replaced by /tmp. */
     if (geteuid() == 0 && !gb_runner__traversable(tmp)) tmp = "/tmp";
-    pool->dir = gb_asprintf("%s/genebench-pool-XXXXXX", tmp);
+    gb_pool__sweep_stale(tmp);
+    /* the creator's pid is in the name, so a later pool can remove what a killed one left */
+    pool->dir = gb_asprintf("%s/genebench-pool-%d-XXXXXX", tmp, (int)getpid());
     if (!mkdtemp(pool->dir)) {
         gb_error_set(err, "cannot create a temporary directory in %s: %s", tmp, strerror(errno));
         free(pool->dir);

@@ -79,6 +79,11 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
  * Sandbox: see src/sandbox.h for the three modes (namespaces as root, user namespaces,
  * plain fallback). gb_pool_sandbox names the mode in use, e.g. "namespaces".
  *
+ * Files: a pool keeps the harness and one directory per run under
+ * $TMPDIR/genebench-pool-PID-XXXXXX (/tmp when TMPDIR is not searchable by the sandbox uid);
+ * gb_pool_new also removes such directories left by genebench processes that were killed.
+ * Workers exit by themselves when genebench dies (their control socket closes).
+ *
  * Test kinds (what "pass" means):
  *   assert    the program (module main.py, run as __main__; `from main import x` in a helper
  *             module gets the same module) then tests.code in the same namespace; pass =

@@ -54,6 +54,22 @@ check "bad --sandbox is a usage error" '[ $rc -eq 2 ]'
 "$gb" check "$tmp/missing.jsonl" >/dev/null 2>&1; rc=$?
 check "missing benchmark exits 1" '[ $rc -eq 1 ]'
 
+# genebench killed with SIGKILL in the middle of a run: its workers notice and exit (with the
+# run), and the next pool removes the directory the dead one could not.
+"$gb" check -j 1 --timeout 60 "$data/hang.jsonl" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  [ -n "$(ls -A "$TMPDIR"/genebench-pool-$pid-*/runs 2>/dev/null)" ] && break
+  sleep 0.1
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+for _ in $(seq 1 100); do pgrep -f "$TMPDIR/genebench-pool" >/dev/null || break; sleep 0.1; done
+check "workers of a killed genebench exit" '! pgrep -f "$TMPDIR/genebench-pool" >/dev/null'
+check "a killed genebench leaves its pool directory" '[ -n "$(ls -d "$TMPDIR"/genebench-pool-$pid-* 2>/dev/null)" ]'
+"$gb" check -j 1 "$data/good.jsonl" >/dev/null 2>&1
+check "the next pool removes it" '[ -z "$(ls -d "$TMPDIR"/genebench-pool-$pid-* 2>/dev/null)" ]'
+
 check "no temporary files left" '[ -z "$(ls -A "$TMPDIR")" ]'
 check "no process left" '! pgrep -f "$TMPDIR/genebench-pool" >/dev/null'
 rm -rf "$tmp"

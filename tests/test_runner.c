@@ -724,8 +724,22 @@ static void test_runner_lint_scores(void **state)
         gb_program_destroy(&p);
         gb_task_destroy(&t);
     }
+    /* a program split over modules is linted as a whole: the helper import resolves */
     GbProgram p;
     GbTask t;
+    task_assert(&t, "lint-modules",
+                "from helpers.maths import double\n\n\ndef quad(value):\n    return double(double(value))\n",
+                "assert True\n");
+    gb_task_set_file(&t, "helpers/__init__.py", "");
+    gb_task_set_file(&t, "helpers/maths.py", "def double(value):\n    return 2 * value\n");
+    gb_program_from_task(&p, &t);
+    double ms = -1;
+    GbError merr = {{0}};
+    if (!gb_pool_lint(fx->strict, &p, &ms, &merr)) print_error("lint: %s\n", merr.msg);
+    assert_true(ms == 10.0);
+    gb_program_destroy(&p);
+    gb_task_destroy(&t);
+
     task_assert(&t, "lint", "x = 1\n", "assert True\n");
     gb_program_from_task(&p, &t);
     double s;
