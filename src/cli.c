@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 bool gb_cli_parse_long(const char *opt, const char *value, long min, long max, long *out)
 {
@@ -28,4 +29,11 @@ bool gb_cli_parse_double(const char *opt, const char *value, double min, double 
     }
     *out = v;
     return true;
+}
+
+bool gb_cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

@@ -13,3 +13,6 @@
  * option and returns false when it is not a number in [min, max]. */
 bool gb_cli_parse_long(const char *opt, const char *value, long min, long max, long *out);
 bool gb_cli_parse_double(const char *opt, const char *value, double min, double max, double *out);
+/* True when both paths name the same existing file (same device and inode), so a command
+ * can refuse to overwrite its own input. */
+bool gb_cli_same_file(const char *a, const char *b);

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# import -> export round trips on the upstream-format samples in tests/data/upstream (written
+# for genebench): unchanged tasks come back byte for byte; changed ("hardened") tasks come
+# back with the new program in the right fields, still runnable against their tests.
+set -u
+gb=${GENEBENCH:?}
+D=${GB_SOURCE_ROOT:?}/tests/data/upstream
+py=/usr/bin/python3
+tmp=$(mktemp -d /tmp/gb_e2e_upstream.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
+sums() { (cd "$D" && find . -type f | LC_ALL=C sort | xargs sha256sum); }
+before=$(sums)
+
+# ---- unchanged round trips
+for spec in humaneval:humaneval.jsonl:3 cruxeval:cruxeval.jsonl:3 classeval:classeval.json:2; do
+  IFS=: read -r fmt file n <<<"$spec"
+  check "$fmt: import exits 0" '"$gb" import --from $fmt "$D/$file" -o "$tmp/$fmt.jsonl" 2>"$tmp/$fmt.err"'
+  check "$fmt: $n tasks imported" '[ "$(wc -l <"$tmp/$fmt.jsonl")" -eq $n ]'
+  check "$fmt: validate accepts the import" '"$gb" validate "$tmp/$fmt.jsonl" >/dev/null'
+  check "$fmt: export exits 0" '"$gb" export --to $fmt "$tmp/$fmt.jsonl" -o "$tmp/$fmt.out" 2>/dev/null'
+  check "$fmt: export is byte-identical to the upstream file" 'cmp -s "$tmp/$fmt.out" "$D/$file"'
+done
+check "avatar (dev form): import 2 tasks" '"$gb" import --from avatar "$D/avatar/avatar.dev.jsonl" -o "$tmp/av.jsonl" 2>/dev/null && [ "$(wc -l <"$tmp/av.jsonl")" -eq 2 ]'
+check "avatar (dev form): export" '"$gb" export --to avatar "$tmp/av.jsonl" -o "$tmp/avdir" 2>/dev/null'
+check "avatar (dev form): jsonl, Code/ and TestCases/ identical" 'diff -r "$tmp/avdir" "$D/avatar" >/dev/null'
+check "avatar (tokenised): import 2 tasks" '"$gb" import --from avatar "$D/avatar_tok/test.jsonl" -o "$tmp/at.jsonl" 2>/dev/null && [ "$(wc -l <"$tmp/at.jsonl")" -eq 2 ]'
+check "avatar (tokenised): export" '"$gb" export --to avatar "$tmp/at.jsonl" -o "$tmp/atdir" 2>/dev/null'
+check "avatar (tokenised): jsonl identical" 'cmp -s "$tmp/atdir/test.jsonl" "$D/avatar_tok/test.jsonl"'
+check "avatar (tokenised): TestCases identical" 'diff -r "$tmp/atdir/TestCases" "$D/avatar_tok/TestCases" >/dev/null'
+# the detokenised programs really run: every case of both Avatar forms passes
+run_cases() { # DIR: run each Code/<id>.py on its TestCases and compare outputs
+  local dir=$1 ok=0
+  for prog in "$dir"/Code/*.py; do
+    id=$(basename "$prog" .py)
+    for in in "$dir"/TestCases/"$id"_*.in; do
+      out=$(cd "$dir/Code" && "$py" "$prog" <"$in") || ok=1
+      [ "$(echo $out)" = "$(echo $(cat "${in%.in}.out"))" ] || ok=1
+    done
+  done
+  return $ok
+}
+check "avatar: detokenised programs pass their cases" 'run_cases "$tmp/atdir" && run_cases "$tmp/avdir"'
+
+# ---- changed ("hardened") tasks
+"$py" - "$tmp" <<'PY'
+import json, re, sys
+tmp = sys.argv[1]
+def edit(name, fn):
+    rows = [json.loads(l) for l in open(f"{tmp}/{name}.jsonl")]
+    for r in rows:
+        fn(r)
+    with open(f"{tmp}/{name}.hard.jsonl", "w") as f:
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+def he(r):
+    head, tail = r["source"].rsplit("    return ", 1)
+    r["source"] = "from helper_mod import ident\n" + head + "    return ident(" + tail.rstrip("\n") + ")\n"
+    r["extra_files"] = {"helper_mod.py": "def ident(x):\n    return x\n"}
+def cx(r):
+    r["source"] = "import math\n" + r["source"]
+def ce(r):
+    r["source"] = "# hardened\n" + r["source"] + "\n\ndef _unused_helper():\n    return 0\n"
+def av(r):
+    body = re.sub(r"print \( ([^\n]*) \)\n", r"print ( _hardened_helper ( \1 ) )\n", r["source"], count=1)
+    r["source"] = "def _hardened_helper(x):\n    return x\n\n\n" + body
+edit("humaneval", he); edit("cruxeval", cx); edit("classeval", ce); edit("av", av); edit("at", av)
+PY
+check "hardened humaneval: export" '"$gb" export --to humaneval "$tmp/humaneval.hard.jsonl" -o "$tmp/he.hard.out" 2>/dev/null'
+check "hardened cruxeval: export" '"$gb" export --to cruxeval "$tmp/cruxeval.hard.jsonl" -o "$tmp/cx.hard.out" 2>/dev/null'
+check "hardened classeval: export" '"$gb" export --to classeval "$tmp/classeval.hard.jsonl" -o "$tmp/ce.hard.out" 2>/dev/null'
+check "hardened avatar dev: export" '"$gb" export --to avatar "$tmp/av.hard.jsonl" -o "$tmp/avh" 2>/dev/null'
+check "hardened avatar tokenised: export" '"$gb" export --to avatar "$tmp/at.hard.jsonl" -o "$tmp/ath" 2>/dev/null'
+"$py" - "$tmp" "$D" >"$tmp/hard.log" 2>&1 <<'PY'
+import json, os, subprocess, sys
+tmp, D = sys.argv[1], sys.argv[2]
+py = "/usr/bin/python3"
+bad = []
+def run(src, files, cwd_name):
+    d = os.path.join(tmp, cwd_name)
+    os.makedirs(d, exist_ok=True)
+    for p, s in files.items():
+        open(os.path.join(d, p), "w").write(s)
+    open(os.path.join(d, "prog.py"), "w").write(src)
+    return subprocess.run([py, "prog.py"], cwd=d, capture_output=True, text=True, timeout=60)
+# HumanEval: prompt ends after the entry point's docstring; program + test passes
+orig = [json.loads(l) for l in open(f"{D}/humaneval.jsonl")]
+hard = [json.loads(l) for l in open(f"{tmp}/he.hard.out")]
+for o, h in zip(orig, hard):
+    if list(h) != list(o) + ["extra_files"]: bad.append(("he keys", h["task_id"], list(h)))
+    if not h["prompt"].startswith("from helper_mod import ident\n"): bad.append(("he prompt start", h["task_id"]))
+    if not h["prompt"].endswith(o["prompt"][-30:]): bad.append(("he prompt end", h["task_id"], h["prompt"][-40:]))
+    if "ident(" not in h["canonical_solution"]: bad.append(("he solution", h["task_id"]))
+    if h["test"] != o["test"] or h["entry_point"] != o["entry_point"]: bad.append(("he test", h["task_id"]))
+    r = run(h["prompt"] + h["canonical_solution"] + "\n" + h["test"] + "\ncheck(" + h["entry_point"] + ")\n", h["extra_files"], "he_" + h["task_id"].replace("/", "_"))
+    if r.returncode != 0: bad.append(("he run", h["task_id"], r.stderr[-300:]))
+# CRUXEval: code is the new program, the rest as upstream
+orig = [json.loads(l) for l in open(f"{D}/cruxeval.jsonl")]
+hard = [json.loads(l) for l in open(f"{tmp}/cx.hard.out")]
+for o, h in zip(orig, hard):
+    if list(h) != list(o) or h["code"] != "import math\n" + o["code"] or (h["input"], h["output"]) != (o["input"], o["output"]):
+        bad.append(("cx", h["id"]))
+    r = run(h["code"] + "\nassert f(" + h["input"] + ") == " + h["output"] + "\n", {}, "cx_" + h["id"])
+    if r.returncode != 0: bad.append(("cx run", h["id"], r.stderr[-300:]))
+# ClassEval: solution_code is the new program; the tests still pass
+orig = json.load(open(f"{D}/classeval.json"))
+hard = json.load(open(f"{tmp}/ce.hard.out"))
+for o, h in zip(orig, hard):
+    if list(h) != list(o) or not h["solution_code"].startswith("# hardened\n") or h["test"] != o["test"]:
+        bad.append(("ce", h["task_id"]))
+    loader = "\nimport unittest, sys\nres = unittest.TextTestRunner(stream=sys.stderr).run(unittest.TestSuite(unittest.TestLoader().loadTestsFromTestCase(globals()[c]) for c in %r))\nsys.exit(0 if res.wasSuccessful() and res.testsRun > 0 else 1)\n" % h["test_classes"]
+    r = run(h["solution_code"] + "\n" + h["test"] + loader, {}, "ce_" + h["task_id"])
+    if r.returncode != 0: bad.append(("ce run", h["task_id"], r.stderr[-300:]))
+# Avatar: code / python[0] hold the new program, and it passes every case
+for outdir, jsonl in (("avh", "avatar.dev.jsonl"), ("ath", "test.jsonl")):
+    for line in open(f"{tmp}/{outdir}/{jsonl}"):
+        rec = json.loads(line)
+        code = open(f"{tmp}/{outdir}/Code/{rec['id']}.py").read()
+        if "_hardened_helper" not in code: bad.append(("av code file", outdir, rec["id"]))
+        if jsonl == "avatar.dev.jsonl" and rec["code"] != code: bad.append(("av code", rec["id"]))
+        if jsonl == "test.jsonl":
+            first = rec["python"][0]
+            toks = first["code"] if isinstance(first, dict) else first
+            if "NEW_LINE" not in toks or "_hardened_helper" not in toks: bad.append(("av tokens", rec["id"]))
+        for f in sorted(os.listdir(f"{tmp}/{outdir}/TestCases")):
+            if f.startswith(rec["id"] + "_") and f.endswith(".in"):
+                r = subprocess.run([py, f"{tmp}/{outdir}/Code/{rec['id']}.py"], stdin=open(f"{tmp}/{outdir}/TestCases/{f}"), capture_output=True, text=True, timeout=60)
+                want = open(f"{tmp}/{outdir}/TestCases/{f[:-3]}.out").read()
+                if r.returncode != 0 or r.stdout.split() != want.split(): bad.append(("av run", outdir, f, r.stderr[-300:]))
+print("\n".join(map(str, bad)) if bad else "all hardened exports check out")
+sys.exit(1 if bad else 0)
+PY
+rc=$?
+cat "$tmp/hard.log"
+check "hardened exports: right fields, programs pass their tests" '[ $rc -eq 0 ]'
+# re-importing the tokenised export detokenises the re-tokenised program back to a runnable one
+check "avatar tokenised: re-import of the hardened export" '"$gb" import --from avatar "$tmp/ath/test.jsonl" -o "$tmp/ath.jsonl" 2>/dev/null'
+check "avatar tokenised: re-imported program keeps the change" 'grep -q _hardened_helper "$tmp/ath.jsonl"'
+
+# ---- what an upstream format cannot hold is refused, loudly
+"$py" -c "
+import json,sys
+rows=[json.loads(l) for l in open('$tmp/cruxeval.jsonl')]
+rows[1]['tests']['code']='assert f(\'x\') == 1\n'
+open('$tmp/cx.badtests.jsonl','w').write(''.join(json.dumps(r)+'\n' for r in rows))"
+"$gb" export --to cruxeval "$tmp/cx.badtests.jsonl" -o "$tmp/cx.bad.out" 2>"$tmp/cx.bad.err"; rc=$?
+check "changed CRUXEval tests: exit 1" '[ $rc -eq 1 ]'
+check "changed CRUXEval tests: one message naming the task" '[ "$(grep -cF "$tmp/cx.badtests.jsonl:2: task sample_b: tests.code is not" "$tmp/cx.bad.err")" -eq 1 ]'
+check "changed CRUXEval tests: the other tasks are written" '[ "$(wc -l <"$tmp/cx.bad.out")" -eq 2 ]'
+"$gb" export --to classeval "$tmp/humaneval.jsonl" -o "$tmp/wrong.json" 2>"$tmp/wrong.err"; rc=$?
+check "exporting to a format a task was not imported from: exit 1" '[ $rc -eq 1 ] && [ "$(grep -c "not imported from classeval" "$tmp/wrong.err")" -eq 3 ]'
+
+check "upstream inputs unchanged" '[ "$(sums)" = "$before" ]'
+exit $fail
