@@ -1,0 +1,329 @@
+/* Structural operators S4 AddThread, S6 CreateFunction, S7 CreateModuleDependencies,
+ * S8 IntroduceDecorator, S9 ReplaceNumpy, S11 TransformLoopToRecursion: before/after cases,
+ * refusal cases (sites that must not be listed), and behaviour checks under /usr/bin/python3
+ * over several seeds and sites. */
+#include "tests/op_helpers.h"
+
+#define N_OF(a) (sizeof(a) / sizeof *(a))
+
+/* ---- helpers ---- */
+
+/* Append src as a Python string literal. */
+static void py_literal(GbStr *out, const char *src)
+{
+    gb_str_append(out, "\"");
+    for (const char *p = src; *p; p++) {
+        if (*p == '\\' || *p == '"') gb_str_appendf(out, "\\%c", *p);
+        else if (*p == '\n') gb_str_append(out, "\\n");
+        else if (*p == '\t') gb_str_append(out, "\\t");
+        else gb_str_append_n(out, p, 1);
+    }
+    gb_str_append(out, "\"");
+}
+
+/* Append Python code that writes the program's helper modules into a fresh directory on
+ * sys.path, executes its main module in a namespace `ns`, then runs `check` there. */
+static void append_variant(GbStr *script, const GbProgram *p, const char *check)
+{
+    gb_str_append(script, "ns = {'__name__': 'main'}\nd = tempfile.mkdtemp()\nsys.path.insert(0, d)\n");
+    for (size_t m = 1; m < p->modules.len; m++) {
+        gb_str_append(script, "open(os.path.join(d, ");
+        py_literal(script, p->modules.items[m].path);
+        gb_str_append(script, "), 'w').write(");
+        py_literal(script, p->modules.items[m].source);
+        gb_str_append(script, ")\n");
+    }
+    gb_str_append(script, "exec(");
+    py_literal(script, p->modules.items[0].source);
+    gb_str_append(script, ", ns)\nexec(");
+    py_literal(script, check);
+    gb_str_append(script, ", ns)\nsys.path.remove(d)\nshutil.rmtree(d)\n");
+    for (size_t m = 1; m < p->modules.len; m++) {
+        gb_str_append(script, "sys.modules.pop(");
+        const char *path = p->modules.items[m].path;
+        char *mod = gb_strndup(path, strlen(path) - 3);
+        py_literal(script, mod);
+        free(mod);
+        gb_str_append(script, ", None)\n");
+    }
+}
+
+static const char *const script_header = "import os, shutil, sys, tempfile\n";
+
+/* For seeds 0..n-1, apply op at the site starting with `at` (NULL: at every site, one at a
+ * time) and append each variant followed by `check` to one Python script. Returns the script
+ * (owned); *count gets the number of variants. */
+static char *variants_script(GbOperatorId op, const char *src, const char *at, int n, const char *check, int *count)
+{
+    GbStr script;
+    gb_str_init(&script);
+    gb_str_append(&script, script_header);
+    *count = 0;
+    for (int seed = 0; seed < n; seed++) {
+        OpEnv e;
+        op_env_open(&e, src, NULL, NULL);
+        op_env_find(&e, op);
+        size_t n_sites = at ? 1 : e.sites.len;
+        op_env_close(&e);
+        for (size_t k = 0; k < n_sites; k++) {
+            op_env_open(&e, src, NULL, NULL);
+            if (at) {
+                op_env_apply(&e, op, at, (uint64_t)seed);
+            } else {
+                op_env_find(&e, op);
+                GbRng rng;
+                gb_rng_seed(&rng, (uint64_t)seed, 7);
+                GbError err = {{0}};
+                if (gb_op_apply(&e.ctx, gb_operator(op), &e.sites.items[k], &rng, &err) != GB_APPLY_OK)
+                    fail_msg("%s at site %zu: %s", gb_operator(op)->name, k, err.msg);
+            }
+            append_variant(&script, &e.prog, check);
+            (*count)++;
+            op_env_close(&e);
+        }
+    }
+    return gb_str_take(&script);
+}
+
+/* Apply op `times` times at random sites (seeded), then append the variant. */
+static char *chain_script(GbOperatorId op, const char *src, int times, int n, const char *check)
+{
+    GbStr script;
+    gb_str_init(&script);
+    gb_str_append(&script, script_header);
+    for (int seed = 0; seed < n; seed++) {
+        OpEnv e;
+        op_env_open(&e, src, NULL, NULL);
+        GbRng rng;
+        gb_rng_seed(&rng, (uint64_t)seed, 3);
+        for (int i = 0; i < times; i++) {
+            GbError err = {{0}};
+            if (gb_op_apply_random(&e.ctx, gb_operator(op), &rng, NULL, &err) == GB_APPLY_REJECTED)
+                fail_msg("%s rejected: %s", gb_operator(op)->name, err.msg);
+        }
+        append_variant(&script, &e.prog, check);
+        op_env_close(&e);
+    }
+    return gb_str_take(&script);
+}
+
+/* Run the script; its output must be `expected` repeated n times. */
+static void expect_output_repeated(const char *script, const char *expected, int n)
+{
+    int status;
+    char *out = op_run_python(script, &status);
+    GbStr want;
+    gb_str_init(&want);
+    gb_str_append(&want, "");
+    for (int i = 0; i < n; i++) gb_str_append(&want, expected);
+    if (status != 0 || strcmp(out, want.data) != 0)
+        fail_msg("python exit %d, output:\n%s\nexpected %d times:\n%s", status, out, n, expected);
+    gb_str_destroy(&want);
+    free(out);
+}
+
+/* The behaviour of every single-site variant (and of random chains) equals the original's. */
+static void expect_same_behaviour(GbOperatorId op, const char *src, const char *check, int seeds)
+{
+    GbStr orig;
+    gb_str_init(&orig);
+    gb_str_append(&orig, script_header);
+    {
+        OpEnv e;
+        op_env_open(&e, src, NULL, NULL);
+        append_variant(&orig, &e.prog, check);
+        op_env_close(&e);
+    }
+    int status;
+    char *expected = op_run_python(orig.data, &status);
+    if (status != 0) fail_msg("original fails: %s", expected);
+    int count;
+    char *s = variants_script(op, src, NULL, seeds, check, &count);
+    assert_true(count > 0);
+    expect_output_repeated(s, expected, count);
+    free(s);
+    s = chain_script(op, src, 4, seeds, check);
+    expect_output_repeated(s, expected, seeds);
+    free(s);
+    free(expected);
+    gb_str_destroy(&orig);
+}
+
+static void expect_applied(GbOperatorId op, const char *src, const char *at, uint64_t seed, const char *want)
+{
+    OpEnv e;
+    op_env_open(&e, src, NULL, NULL);
+    op_env_apply(&e, op, at, seed);
+    if (strcmp(op_env_src(&e), want) != 0) fail_msg("got:\n%s\nwant:\n%s", op_env_src(&e), want);
+    op_env_close(&e);
+}
+
+/* Every text in `listed` must start a site; no text in `refused` may. */
+static void expect_sites_t(GbOperatorId op, const char *src, const char *tests, const char *const *listed,
+                           size_t n_listed, const char *const *refused, size_t n_refused)
+{
+    OpEnv e;
+    op_env_open(&e, src, NULL, tests);
+    op_env_find(&e, op);
+    for (size_t i = 0; i < n_listed; i++)
+        if (op_env_site(&e, listed[i]) < 0)
+            fail_msg("%s: '%s' should be a site in:\n%s", gb_operator(op)->name, listed[i], src);
+    for (size_t i = 0; i < n_refused; i++)
+        if (op_env_site(&e, refused[i]) >= 0)
+            fail_msg("%s: '%s' must not be a site in:\n%s", gb_operator(op)->name, refused[i], src);
+    op_env_close(&e);
+}
+
+static void expect_sites(GbOperatorId op, const char *src, const char *const *listed, size_t n_listed,
+                         const char *const *refused, size_t n_refused)
+{
+    expect_sites_t(op, src, NULL, listed, n_listed, refused, n_refused);
+}
+
+static size_t count_sites(GbOperatorId op, const char *src, const char *tests)
+{
+    OpEnv e;
+    op_env_open(&e, src, NULL, tests);
+    op_env_find(&e, op);
+    size_t n = e.sites.len;
+    op_env_close(&e);
+    return n;
+}
+
+/* ---- S8 IntroduceDecorator ---- */
+
+static void test_s8_decorates_function(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S8,
+                   "\"\"\"Doc.\"\"\"\n"
+                   "import math\n"
+                   "\n"
+                   "def area(r):\n"
+                   "    return math.pi * r * r\n",
+                   "def area", 0,
+                   "\"\"\"Doc.\"\"\"\n"
+                   "import functools\n"
+                   "import math\n"
+                   "\n"
+                   "def transparent(func):\n"
+                   "    @functools.wraps(func)\n"
+                   "    def wrapper(*args, **kwargs):\n"
+                   "        return func(*args, **kwargs)\n"
+                   "    return wrapper\n"
+                   "\n"
+                   "\n"
+                   "@transparent\n"
+                   "def area(r):\n"
+                   "    return math.pi * r * r\n");
+}
+
+static const char *const s8_class_prog = "class Shape:\n"
+                                         "    \"\"\"A shape.\"\"\"\n"
+                                         "    count = 0\n"
+                                         "    def __init__(self, side):\n"
+                                         "        self.side = side\n"
+                                         "    @staticmethod\n"
+                                         "    def unit(x, scale=2):\n"
+                                         "        \"\"\"Unit doc.\"\"\"\n"
+                                         "        return x * scale\n"
+                                         "    @classmethod\n"
+                                         "    def square(cls, side):\n"
+                                         "        return cls(side)\n"
+                                         "    @property\n"
+                                         "    def area(self):\n"
+                                         "        return self.side ** 2\n"
+                                         "    @area.setter\n"
+                                         "    def area(self, value):\n"
+                                         "        self.side = value ** 0.5\n"
+                                         "    def corners(self, n):\n"
+                                         "        yield from range(n)\n"
+                                         "    def fail(self):\n"
+                                         "        raise KeyError(self.side)\n"
+                                         "class Cube(Shape):\n"
+                                         "    def volume(self):\n"
+                                         "        return super().area * self.side\n"
+                                         "def total(*shapes, key=None, **extra):\n"
+                                         "    return sum(s.area for s in shapes), key, sorted(extra)\n";
+
+static void test_s8_methods_and_builtin_decorators_behave(void **state)
+{
+    (void)state;
+    const char *check = "import inspect\n"
+                        "s = Shape.square(3)\n"
+                        "print(s.area, Shape.unit(4), Shape.unit(4, scale=3), Shape.unit.__doc__, Shape.__doc__)\n"
+                        "s.area = 16\n"
+                        "print(s.side, list(s.corners(3)), Cube(2).volume())\n"
+                        "try:\n"
+                        "    s.fail()\n"
+                        "except KeyError as e:\n"
+                        "    print('KeyError', e.args)\n"
+                        "print(total(s, Cube(1), key='k', b=1, a=2))\n"
+                        "print(Shape.unit.__name__, Shape.square.__qualname__, inspect.signature(total))\n"
+                        "print(Shape.__dict__['unit'].__class__.__name__, type(Shape.__dict__['area']).__name__)\n";
+    expect_same_behaviour(GB_OP_S8, s8_class_prog, check, 3);
+}
+
+static void test_s8_reuses_one_decorator_per_module(void **state)
+{
+    (void)state;
+    OpEnv e;
+    op_env_open(&e, s8_class_prog, NULL, NULL);
+    op_env_apply(&e, GB_OP_S8, "def total", 1);
+    op_env_apply(&e, GB_OP_S8, "def __init__", 2);
+    op_env_apply(&e, GB_OP_S8, "def volume", 3);
+    const char *src = op_env_src(&e);
+    size_t defs = 0;
+    for (const char *p = strstr(src, "@functools.wraps"); p; p = strstr(p + 1, "@functools.wraps")) defs++;
+    for (const char *p = strstr(src, "@wraps"); p; p = strstr(p + 1, "@wraps")) defs++;
+    assert_int_equal(defs, 1);
+    /* Neither the decorator nor its wrapper is offered as a site. */
+    op_env_find(&e, GB_OP_S8);
+    assert_true(op_env_site(&e, "def total") < 0);
+    assert_true(op_env_site(&e, "def unit") >= 0);
+    for (size_t i = 0; i < e.sites.len; i++)
+        assert_true(e.sites.items[i].start > (uint32_t)(strstr(src, "class Shape") - src));
+    op_env_close(&e);
+}
+
+static void test_s8_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "import asyncio\n"
+                       "def fact(n):\n"
+                       "    return 1 if n < 2 else n * fact(n - 1)\n"
+                       "def even(n):\n"
+                       "    return n == 0 or odd(n - 1)\n"
+                       "def odd(n):\n"
+                       "    return n != 0 and even(n - 1)\n"
+                       "async def fetch():\n"
+                       "    return 1\n"
+                       "class Node:\n"
+                       "    def depth(self):\n"
+                       "        return 1 + (self.child.depth() if self.child else 0)\n"
+                       "    def plain(self): return 2\n"
+                       "class One: \n"
+                       "    x = 1; \n"
+                       "def ok(a):\n"
+                       "    return a\n";
+    const char *listed[] = {"def ok", "def plain"};
+    const char *refused[] = {"def fact", "def even", "def odd", "def fetch", "def depth"};
+    expect_sites(GB_OP_S8, prog, listed, N_OF(listed), refused, N_OF(refused));
+    /* Introspection that a wrapper cannot preserve, in the program or in the tests. */
+    assert_int_equal(count_sites(GB_OP_S8, "def f(a=1):\n    return a\nprint(f.__defaults__)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S8, "def f(a=1):\n    return a\n", "assert f.__code__.co_argcount == 1\n"), 0);
+    assert_int_equal(count_sites(GB_OP_S8, "import sys\nsys.setrecursionlimit(5000)\ndef f():\n    return 1\n", NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S8, "def f(a=1):\n    return a\n", "assert f(2) == 2\n"), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_s8_decorates_function),
+        cmocka_unit_test(test_s8_methods_and_builtin_decorators_behave),
+        cmocka_unit_test(test_s8_reuses_one_decorator_per_module),
+        cmocka_unit_test(test_s8_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
