@@ -190,6 +190,139 @@ static size_t count_sites(GbOperatorId op, const char *src, const char *tests)
     return n;
 }
 
+/* ---- S4 AddThread ---- */
+
+static void test_s4_runs_call_in_thread(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S4,
+                   "def f(xs):\n"
+                   "    total = sum(xs, start=1)\n"
+                   "    return total\n",
+                   "total = sum", 1,
+                   "import threading\n"
+                   "import queue\n"
+                   "def f(xs):\n"
+                   "    def execute_task(outbox, function, arguments, keywords):\n"
+                   "        try:\n"
+                   "            outbox.put((True, function(*arguments, **keywords)))\n"
+                   "        except BaseException as error:\n"
+                   "            outbox.put((False, error))\n"
+                   "    results = queue.Queue()\n"
+                   "    worker = threading.Thread(target=execute_task, args=(results, sum, (xs,), {'start': 1}))\n"
+                   "    worker.start()\n"
+                   "    worker.join()\n"
+                   "    succeeded, value = results.get()\n"
+                   "    if not succeeded:\n"
+                   "        raise value\n"
+                   "    total = value\n"
+                   "    return total\n");
+}
+
+static const char *const s4_prog = "import sys\n"
+                                   "LOG = []\n"
+                                   "class Bad(Exception):\n"
+                                   "    pass\n"
+                                   "def parse(text, base=10):\n"
+                                   "    if not text:\n"
+                                   "        raise Bad('empty', text)\n"
+                                   "    return int(text, base)\n"
+                                   "def quit_now(code):\n"
+                                   "    sys.exit(code)\n"
+                                   "def run(items, default):\n"
+                                   "    first = second = parse(items[0], base=16)\n"
+                                   "    count: int = len(items)\n"
+                                   "    LOG.append(first)\n"
+                                   "    squares = sorted(x * x for x in items_as_ints(items))\n"
+                                   "    print('run', first, second, count, squares)\n"
+                                   "    return parse(items[-1] if items[-1] else default)\n"
+                                   "def items_as_ints(items):\n"
+                                   "    return [int(i, 16) for i in items if i]\n"
+                                   "value = run(['a', '10'], '7')\n";
+
+static void test_s4_values_exceptions_and_exit_are_unchanged(void **state)
+{
+    (void)state;
+    const char *check = "print(value, LOG)\n"
+                        "try:\n"
+                        "    run(['', '1'], '2')\n"
+                        "except Bad as e:\n"
+                        "    print('Bad', e.args, type(e).__name__)\n"
+                        "try:\n"
+                        "    run(['f', ''], '')\n"
+                        "except Bad as e:\n"
+                        "    print('Bad', e.args)\n"
+                        "try:\n"
+                        "    quit_now(3)\n"
+                        "except SystemExit as e:\n"
+                        "    print('exit', e.code)\n"
+                        "print(run(['ff', ''], '12'))\n";
+    expect_same_behaviour(GB_OP_S4, s4_prog, check, 2);
+    /* The very exception object the callee raised reaches the caller. */
+    const char *prog = "SEEN = []\n"
+                       "def boom():\n"
+                       "    e = KeyError('k')\n"
+                       "    SEEN.append(e)\n"
+                       "    raise e\n"
+                       "def call():\n"
+                       "    boom()\n";
+    expect_same_behaviour(GB_OP_S4, prog,
+                          "try:\n    call()\nexcept KeyError as e:\n    print(e is SEEN[0], repr(e))\n", 2);
+}
+
+static void test_s4_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "def fact(n):\n"
+                       "    return 1 if n < 2 else n * fact(n - 1)\n"
+                       "def helper(x):\n"
+                       "    return x + 1\n"
+                       "def looped(xs):\n"
+                       "    return helper(xs)\n"
+                       "def g(xs, kw):\n"
+                       "    a = fact(5)\n"
+                       "    b = helper(*xs)\n"
+                       "    c = helper(**kw)\n"
+                       "    d = helper((y := 2))\n"
+                       "    for x in xs:\n"
+                       "        e = helper(x)\n"
+                       "    try:\n"
+                       "        f = helper(1)\n"
+                       "    except ValueError:\n"
+                       "        h = helper(2)\n"
+                       "    finally:\n"
+                       "        i = helper(3)\n"
+                       "    with open('x') as fh:\n"
+                       "        j = helper(4)\n"
+                       "    k = helper(5)\n"
+                       "    return helper(k)\n"
+                       "def gen():\n"
+                       "    z = helper(1)\n"
+                       "    yield z\n"
+                       "async def co():\n"
+                       "    z = helper(1)\n"
+                       "    return z\n"
+                       "class C:\n"
+                       "    attr = helper(1)\n"
+                       "    def m(self):\n"
+                       "        return helper(self)\n"
+                       "for q in range(3):\n"
+                       "    looped(q)\n"
+                       "print(helper(0))\n";
+    const char *listed[] = {"f = helper(1)", "k = helper(5)", "return helper(k)", "return helper(self)",
+                            "print(helper(0))"};
+    const char *refused[] = {"a = fact(5)", "b = helper", "c = helper", "d = helper", "e = helper", "h = helper",
+                             "i = helper", "j = helper", "z = helper", "attr = ", "return helper(xs)",
+                             "return 1 if", "looped(q)"};
+    expect_sites(GB_OP_S4, prog, listed, N_OF(listed), refused, N_OF(refused));
+    /* Thread-local or thread-affine state anywhere in the program or the tests. */
+    assert_int_equal(count_sites(GB_OP_S4, "import decimal\nx = abs(-1)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "import numpy as np\nwith np.errstate(all='raise'):\n    pass\n"),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S4, "import sqlite3\nx = abs(-1)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "assert x == 1\n"), 1);
+}
+
 /* ---- S8 IntroduceDecorator ---- */
 
 static void test_s8_decorates_function(void **state)
@@ -320,6 +453,9 @@ static void test_s8_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_s4_runs_call_in_thread),
+        cmocka_unit_test(test_s4_values_exceptions_and_exit_are_unchanged),
+        cmocka_unit_test(test_s4_refusals),
         cmocka_unit_test(test_s8_decorates_function),
         cmocka_unit_test(test_s8_methods_and_builtin_decorators_behave),
         cmocka_unit_test(test_s8_reuses_one_decorator_per_module),
