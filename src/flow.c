@@ -233,6 +233,12 @@ static TSNode gb_flow__prev_stmt(TSNode n)
 
 bool gb_flow_bound_before(const char *src, TSNode stmt, const char *name)
 {
+    TSNode none = {0};
+    return gb_flow_bound_before_within(src, stmt, name, none);
+}
+
+bool gb_flow_bound_before_within(const char *src, TSNode stmt, const char *name, TSNode limit)
+{
     /* The code of the scope that runs stmt: the function, or the whole module. */
     TSNode scope_node = {0};
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
@@ -251,6 +257,7 @@ bool gb_flow_bound_before(const char *src, TSNode stmt, const char *name)
             if (gb_flow_stmt_binds(src, p, name)) return true;
         TSNode parent = ts_node_parent(cur);
         if (ts_node_is_null(parent) || gb_flow__is(parent, "module")) return false;
+        if (!ts_node_is_null(limit) && ts_node_eq(parent, limit)) return false;
         /* parent is a block: what encloses it? */
         TSNode clause = ts_node_parent(parent);
         if (ts_node_is_null(clause)) return false;

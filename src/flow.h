@@ -27,6 +27,9 @@ bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name);
  * deletes name anywhere (`del`, or an `except ... as name` clause, which unbinds at its end),
  * and in class bodies. */
 bool gb_flow_bound_before(const char *src, TSNode stmt, const char *name);
+/* As gb_flow_bound_before, but only bindings inside the block `limit` (an ancestor of stmt)
+ * count: true when name is bound by the time stmt runs, in every run of the block. */
+bool gb_flow_bound_before_within(const char *src, TSNode stmt, const char *name, TSNode limit);
 
 /* True when some identifier below root (variable, attribute or keyword name) is one of names. */
 bool gb_flow_mentions_any(TSNode root, const char *src, const char *const *names, size_t n);

@@ -323,6 +323,169 @@ static void test_s4_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "assert x == 1\n"), 1);
 }
 
+/* ---- S11 TransformLoopToRecursion ---- */
+
+static void test_s11_halving_recursion_before_after(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S11,
+                   "def f(n):\n"
+                   "    total = 0\n"
+                   "    for i in range(n):\n"
+                   "        total += i * i\n"
+                   "    return total\n",
+                   "for i", 0,
+                   "def f(n):\n"
+                   "    total = 0\n"
+                   "    i: int\n"
+                   "    def step_through(values, low, high):\n"
+                   "        nonlocal i, total\n"
+                   "        if high - low == 1:\n"
+                   "            i = values[low]\n"
+                   "            total += i * i\n"
+                   "        elif high - low > 1:\n"
+                   "            half = (low + high) // 2\n"
+                   "            step_through(values, low, half)\n"
+                   "            step_through(values, half, high)\n"
+                   "    bounds = range(n)\n"
+                   "    step_through(bounds, 0, len(bounds))\n"
+                   "    return total\n");
+}
+
+static void test_s11_linear_recursion_for_small_literal_ranges(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S11,
+                   "for k in range(10, 0, -3):\n"
+                   "    print(k)\n",
+                   "for k", 0,
+                   "def step_through(values, position):\n"
+                   "    global k\n"
+                   "    if position < len(values):\n"
+                   "        k = values[position]\n"
+                   "        print(k)\n"
+                   "        step_through(values, position + 1)\n"
+                   "step_through(range(10, 0, -3), 0)\n");
+}
+
+static const char *const s11_prog = "import sys\n"
+                                    "COUNT = 0\n"
+                                    "def squares(n, step):\n"
+                                    "    acc = []\n"
+                                    "    last = None\n"
+                                    "    for i in range(0, n, step):\n"
+                                    "        value = i * i\n"
+                                    "        acc.append(value)\n"
+                                    "        last = value\n"
+                                    "        if value > 10:\n"
+                                    "            acc.append(-1)\n"
+                                    "    return acc, last, i\n"
+                                    "def grid(rows, cols):\n"
+                                    "    cells = []\n"
+                                    "    for r in range(rows):\n"
+                                    "        for c in range(cols):\n"
+                                    "            cells.append((r, c))\n"
+                                    "        width = c\n"
+                                    "    return cells, r, width\n"
+                                    "def closures(n):\n"
+                                    "    fs = []\n"
+                                    "    for i in range(n):\n"
+                                    "        fs.append(lambda: i)\n"
+                                    "    return [g() for g in fs]\n"
+                                    "def bump(n):\n"
+                                    "    global COUNT\n"
+                                    "    for _ in range(n):\n"
+                                    "        COUNT += 1\n"
+                                    "    return COUNT\n"
+                                    "def many():\n"
+                                    "    total = 0\n"
+                                    "    for i in range(20000):\n"
+                                    "        total += i % 7\n"
+                                    "    return total\n"
+                                    "def fail(n):\n"
+                                    "    for i in range(n):\n"
+                                    "        if i == 2:\n"
+                                    "            raise ValueError(i)\n"
+                                    "for x in range(3):\n"
+                                    "    y = x * 2\n";
+
+static void test_s11_loop_semantics_are_kept(void **state)
+{
+    (void)state;
+    const char *check = "print(squares(7, 2), squares(5, 2)[:2], grid(2, 3), closures(3), bump(3), bump(0))\n"
+                        "print(many(), x, y)\n"
+                        "for args in ((0, 1), (1, 0)):\n"
+                        "    try:\n"
+                        "        print(squares(*args))\n"
+                        "    except (UnboundLocalError, ValueError) as e:\n"
+                        "        print(type(e).__name__, e)\n"
+                        "try:\n"
+                        "    grid(0, 2)\n"
+                        "except UnboundLocalError as e:\n"
+                        "    print('unbound', e)\n"
+                        "try:\n"
+                        "    fail(5)\n"
+                        "except ValueError as e:\n"
+                        "    print('ValueError', e)\n";
+    expect_same_behaviour(GB_OP_S11, s11_prog, check, 2);
+}
+
+static void test_s11_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "def rec(n):\n"
+                       "    for i in range(n):\n"
+                       "        rec(i)\n"
+                       "def calls_rec(n):\n"
+                       "    for i in range(n):\n"
+                       "        rec(i)\n"
+                       "def g(xs, n):\n"
+                       "    for a in range(n):\n"
+                       "        if a: break\n"
+                       "    for b in range(n):\n"
+                       "        if b: continue\n"
+                       "    for c in range(n):\n"
+                       "        return c\n"
+                       "    for d in range(n):\n"
+                       "        pass\n"
+                       "    else:\n"
+                       "        pass\n"
+                       "    for e, f in enumerate(xs):\n"
+                       "        pass\n"
+                       "    for h in xs:\n"
+                       "        pass\n"
+                       "    for k in range(*xs):\n"
+                       "        pass\n"
+                       "    for m in range(n):\n"
+                       "        late = late + 1\n"
+                       "    late = 0\n"
+                       "    for p in range(n):\n"
+                       "        print(maybe)\n"
+                       "        maybe = 1\n"
+                       "    for ok in range(n):\n"
+                       "        print(ok)\n"
+                       "def dyn(n):\n"
+                       "    for q in range(n):\n"
+                       "        print(locals())\n"
+                       "def gen(n):\n"
+                       "    for y in range(n):\n"
+                       "        yield y\n"
+                       "def shadow(n, range):\n"
+                       "    for z in range(n):\n"
+                       "        pass\n"
+                       "class C:\n"
+                       "    for w in range(3):\n"
+                       "        pass\n";
+    const char *listed[] = {"for ok in"};
+    const char *refused[] = {"for i in range(n):\n        rec(i)", "for a in", "for b in", "for c in", "for d in",
+                             "for e,", "for h in", "for k in", "for m in", "for p in", "for q in", "for y in",
+                             "for z in", "for w in"};
+    expect_sites(GB_OP_S11, prog, listed, N_OF(listed), refused, N_OF(refused));
+    assert_int_equal(count_sites(GB_OP_S11, "import sys\nsys.setrecursionlimit(10000)\nfor i in range(3):\n    pass\n",
+                                 NULL),
+                     0);
+}
+
 /* ---- S8 IntroduceDecorator ---- */
 
 static void test_s8_decorates_function(void **state)
@@ -457,6 +620,10 @@ int main(void)
         cmocka_unit_test(test_s4_values_exceptions_and_exit_are_unchanged),
         cmocka_unit_test(test_s4_refusals),
         cmocka_unit_test(test_s8_decorates_function),
+        cmocka_unit_test(test_s11_halving_recursion_before_after),
+        cmocka_unit_test(test_s11_linear_recursion_for_small_literal_ranges),
+        cmocka_unit_test(test_s11_loop_semantics_are_kept),
+        cmocka_unit_test(test_s11_refusals),
         cmocka_unit_test(test_s8_methods_and_builtin_decorators_behave),
         cmocka_unit_test(test_s8_reuses_one_decorator_per_module),
         cmocka_unit_test(test_s8_refusals),
