@@ -1,31 +1,19 @@
-/* S4 AddThread: run one call in a worker thread and wait for it.
+/* S4 AddThread: run one call in a worker thread and wait for its result.
  *
- *     total = compute(xs, k=2)       def run_call(outbox, function, arguments, keywords):
- *                                        try:
- *                               ->           outbox.put((True, function(*arguments, **keywords)))
- *                                        except BaseException as error:
- *                                            outbox.put((False, error))
- *                                    results = queue.Queue()
- *                                    worker = threading.Thread(target=run_call,
- *                                                              args=(results, compute, (xs,), {'k': 2}))
- *                                    worker.start()
- *                                    worker.join()
- *                                    succeeded, value = results.get()
- *                                    if not succeeded:
- *                                        raise value
- *                                    total = value
+ *     total = compute(xs, k=2)   ->   with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
+ *                                         total = executor.submit(compute, xs, k=2).result()
  *
  * Sites: an expression statement that is a call, an assignment whose value is a call (all
  * targets kept: `a = b = f()`, annotations kept), or `return f(...)`.
  *
- * Why it is exact: the callee and every argument are evaluated in the caller, in the
- * original order, before the thread starts (so evaluation errors are raised where they were,
- * and names resolve in the caller's scope); only the call itself runs in the thread, with
- * the same positional and keyword arguments; the caller joins before going on, so nothing
- * runs concurrently; the call's value, or the exception object it raised (any
- * BaseException: SystemExit too), comes back and is returned, assigned or re-raised in the
- * caller. All helper names are fresh; `threading`/`queue` are imported under names nothing
- * else uses.
+ * Why it is exact: submit() receives the callee and the argument list verbatim, so the callee
+ * and every argument are evaluated in the caller, in the original order, before anything runs
+ * in the thread (evaluation errors are raised where they were, names resolve in the caller's
+ * scope); the worker makes the same call; result() waits for it and returns its value, or
+ * raises the very exception object the call raised (the worker catches BaseException, so
+ * SystemExit too); leaving the `with` joins the thread, and nothing runs concurrently.
+ * Targets, annotations and `return` stay as they were around the call. The executor gets a
+ * fresh name; concurrent.futures is imported under a name nothing else uses.
  *
  * What a thread changes is refused:
  *   - thread-affine or thread-local state: programs or tests that mention threading, locks,
@@ -38,9 +26,8 @@
  *     their function, in recursive functions or functions called from loops (one thread per
  *     iteration is too slow), in class bodies, generators and async functions, in dynamic
  *     scopes (locals()/eval/super());
- *   - calls with `*`/`**` arguments or a keyword before a positional argument (their error
- *     messages and evaluation order would differ), walrus, yield or await inside, and
- *     multi-line strings inside (re-indentation would change them). */
+ *   - calls with `*`/`**` arguments (their error messages would name submit()), a callee that
+ *     spans lines, walrus, yield or await inside. */
 #include "operators/operator.h"
 
 #include <stdlib.h>
@@ -55,7 +42,7 @@ enum { GB_S4_EXPR = 0, GB_S4_ASSIGN = 1, GB_S4_RETURN = 2 };
 static const char *const gb_s4_refuse_names[] = {
     "threading", "_thread",     "Thread",       "Lock",          "RLock",         "Semaphore",
     "BoundedSemaphore", "Condition", "Barrier", "local",         "current_thread", "get_ident",
-    "get_native_id", "main_thread", "signal",  "asyncio",       "multiprocessing", "concurrent",
+    "get_native_id", "main_thread", "signal",  "asyncio",       "multiprocessing", "ProcessPoolExecutor",
     "sqlite3",   "tkinter",     "turtle",       "decimal",       "Decimal",       "localcontext",
     "getcontext", "setcontext", "contextvars",  "ContextVar",    "copy_context",  "errstate",
     "seterr",    "geterr",      "seterrcall",   "setrecursionlimit", "getrecursionlimit", "RecursionError",
@@ -107,17 +94,14 @@ static TSNode gb_s4_call(TSNode stmt, int *kind)
     return gb_s4_is(r, "call") ? r : null;
 }
 
-/* Descendants of node that make the site unsafe: walrus, yield, await, lambda-free checks
- * are done by effects; here the syntax the rewrite cannot express. */
-static bool gb_s4_has_bad_syntax(TSNode n, const char *src)
+/* Walrus, yield or await anywhere in the statement. */
+static bool gb_s4_has_bad_syntax(TSNode n)
 {
     const char *t = ts_node_type(n);
     if (strcmp(t, "named_expression") == 0 || strcmp(t, "yield") == 0 || strcmp(t, "await") == 0) return true;
-    if (strcmp(t, "string") == 0 && memchr(src + ts_node_start_byte(n), '\n', ts_node_end_byte(n) - ts_node_start_byte(n)))
-        return true;
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++)
-        if (gb_s4_has_bad_syntax(ts_node_named_child(n, i), src)) return true;
+        if (gb_s4_has_bad_syntax(ts_node_named_child(n, i))) return true;
     return false;
 }
 
@@ -184,7 +168,10 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
                       GB_FX_STAR_IMPORT;
     if (!gb_stmt_wrappable(ctx, module, stmt, refuse)) return false;
     const char *src = gb_op_ctx_source(ctx, module);
-    if (gb_s4_has_bad_syntax(stmt, src) || !gb_s4_args_ok(call)) return false;
+    if (gb_s4_has_bad_syntax(stmt) || !gb_s4_args_ok(call)) return false;
+    /* The callee and the opening parenthesis on one line (they become "executor.submit(f, "). */
+    TSNode args = gb_s4_field(call, "arguments");
+    if (memchr(src + ts_node_start_byte(call), '\n', ts_node_start_byte(args) - ts_node_start_byte(call))) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
     int scope = gb_scopes_at(sc, ts_node_start_byte(stmt));
     const GbScope *s = &sc->scopes.items[scope];
@@ -243,42 +230,30 @@ void gb_op_add_thread_find(GbOpContext *ctx, GbSiteList *out)
     }
 }
 
-/* `(a, b)` and `{'k': v}` texts for the call's arguments. */
-static void gb_s4_arg_texts(TSNode call, const char *src, GbStr *pos, GbStr *kw)
+/* Import concurrent.futures (as a module alias, attr NULL) or its attr, usable at stmt: an
+ * existing import is reused only when it is the single top-level binding of its name and
+ * comes before the top-level statement that contains stmt. Owned name. */
+static char *gb_s4_import(GbOpContext *ctx, GbEditSet *set, size_t m, const char *attr, TSNode stmt)
 {
-    TSNode args = gb_s4_field(call, "arguments");
-    gb_str_append(pos, "(");
-    gb_str_append(kw, "{");
-    if (gb_s4_is(args, "generator_expression")) {
-        char *t = gb_node_text(args, src);
-        gb_str_appendf(pos, "%s,", t);
-        free(t);
-    } else {
-        size_t n_pos = 0, n_kw = 0;
-        uint32_t c = ts_node_named_child_count(args);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode a = ts_node_named_child(args, i);
-            if (gb_s4_is(a, "comment")) continue;
-            if (gb_s4_is(a, "keyword_argument")) {
-                char *k = gb_node_text(gb_s4_field(a, "name"), src);
-                char *v = gb_node_text(gb_s4_field(a, "value"), src);
-                gb_str_appendf(kw, "%s'%s': %s", n_kw++ ? ", " : "", k, v);
-                free(k);
-                free(v);
-            } else {
-                char *t = gb_node_text(a, src);
-                gb_str_appendf(pos, "%s%s", n_pos++ ? ", " : "", t);
-                free(t);
-            }
-        }
-        if (n_pos == 1) gb_str_append(pos, ",");
-    }
-    gb_str_append(pos, ")");
-    gb_str_append(kw, "}");
+    size_t before = set->edits.len;
+    TSNode top = gb_flow_toplevel_of(stmt);
+    char *name = gb_edits_add_import(ctx, set, m, "concurrent.futures", attr, NULL);
+    if (set->edits.len != before) return name;
+    TSNode bind = {0};
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    if (gb_flow_global_bindings(sc, gb_op_ctx_source(ctx, m), ts_tree_root_node(gb_op_ctx_tree(ctx, m)), name, &bind) ==
+            1 &&
+        !ts_node_is_null(bind) && gb_flow_is_toplevel(bind) && !ts_node_is_null(top) &&
+        ts_node_end_byte(bind) <= ts_node_start_byte(top))
+        return name;
+    free(name);
+    char *fresh = gb_op_ctx_fresh_name(ctx, attr ? attr : "concurrent_futures");
+    name = gb_edits_add_import(ctx, set, m, "concurrent.futures", attr, fresh);
+    free(fresh);
+    return name;
 }
 
-static const char *const gb_s4_runner_names[] = {"run_call", "call_in_worker", "invoke", "execute_task"};
-static const char *const gb_s4_worker_names[] = {"worker", "thread", "background", "task_thread"};
+static const char *const gb_s4_executor_names[] = {"executor", "pool", "worker", "runner"};
 
 bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
@@ -298,73 +273,40 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     const char *src = gb_op_ctx_source(ctx, m);
     int kind;
     TSNode call = gb_s4_call(stmt, &kind);
+    TSNode args = gb_s4_field(call, "arguments");
     char *callee = gb_node_text(gb_s4_field(call, "function"), src);
-    /* The text before the call: the targets of an assignment, or "return ". */
-    char *prefix = gb_strndup(src + ts_node_start_byte(stmt), ts_node_start_byte(call) - ts_node_start_byte(stmt));
-    GbStr pos, kw;
-    gb_str_init(&pos);
-    gb_str_init(&kw);
-    gb_s4_arg_texts(call, src, &pos, &kw);
+    /* Is there anything between the parentheses? */
+    bool empty = true;
+    if (gb_s4_is(args, "argument_list"))
+        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
+            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
 
     GbEditSet set;
     gb_edits_init(&set);
-    bool use_queue = gb_rng_bounded(rng, 2) == 0;
-    char *threading = gb_edits_add_import(ctx, &set, m, "threading", NULL, NULL);
-    char *queue = use_queue ? gb_edits_add_import(ctx, &set, m, "queue", NULL, NULL) : NULL;
-    char *runner = gb_op_ctx_fresh_name(ctx, gb_s4_runner_names[gb_rng_bounded(rng, 4)]);
-    char *outbox = gb_op_ctx_fresh_name(ctx, "outbox");
-    char *function = gb_op_ctx_fresh_name(ctx, "function");
-    char *arguments = gb_op_ctx_fresh_name(ctx, "arguments");
-    char *keywords = gb_op_ctx_fresh_name(ctx, "keywords");
-    char *error = gb_op_ctx_fresh_name(ctx, "error");
-    char *results = gb_op_ctx_fresh_name(ctx, "results");
-    char *worker = gb_op_ctx_fresh_name(ctx, gb_s4_worker_names[gb_rng_bounded(rng, 4)]);
-    char *succeeded = gb_op_ctx_fresh_name(ctx, "succeeded");
-    char *value = gb_op_ctx_fresh_name(ctx, "value");
-    const char *put = use_queue ? "put" : "append";
-
-    GbStr t;
-    gb_str_init(&t);
-    gb_str_appendf(&t, "def %s(%s, %s, %s, %s):\n", runner, outbox, function, arguments, keywords);
-    gb_str_appendf(&t, "    try:\n        %s.%s((True, %s(*%s, **%s)))\n", outbox, put, function, arguments, keywords);
-    gb_str_appendf(&t, "    except BaseException as %s:\n        %s.%s((False, %s))\n", error, outbox, put, error);
-    if (use_queue) gb_str_appendf(&t, "%s = %s.Queue()\n", results, queue);
-    else gb_str_appendf(&t, "%s = []\n", results);
-    gb_str_appendf(&t, "%s = %s.Thread(target=%s, args=(%s, %s, %s, %s))\n", worker, threading, runner, results, callee,
-                   pos.data, kw.data);
-    gb_str_appendf(&t, "%s.start()\n%s.join()\n", worker, worker);
-    if (use_queue) gb_str_appendf(&t, "%s, %s = %s.get()\n", succeeded, value, results);
-    else gb_str_appendf(&t, "%s, %s = %s[0]\n", succeeded, value, results);
-    gb_str_appendf(&t, "if not %s:\n    raise %s\n", succeeded, value);
-    if (kind != GB_S4_EXPR) gb_str_appendf(&t, "%s%s\n", prefix, value);
-
-    char *indent = gb_line_indent(src, ts_node_start_byte(stmt));
-    char *unit = gb_indent_unit(src, ts_tree_root_node(gb_op_ctx_tree(ctx, m)));
-    size_t tl = t.len;
-    if (tl && t.data[tl - 1] == '\n') t.data[--t.len] = '\0';
-    char *text = gb_edit_format(t.data, indent, unit, false);
-    gb_edits_replace_node(&set, m, stmt, text);
+    const char *attr = gb_rng_bounded(rng, 2) == 0 ? NULL : "ThreadPoolExecutor";
+    char *name = gb_s4_import(ctx, &set, m, attr, stmt);
+    char *tpe = attr ? gb_strdup(name) : gb_asprintf("%s.ThreadPoolExecutor", name);
+    free(name);
+    char *executor = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
+    char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
+    char *open = gb_s4_is(args, "generator_expression") ? gb_asprintf("%s.submit(%s, ", executor, callee)
+                 : empty ? gb_asprintf("%s.submit(%s", executor, callee)
+                         : gb_asprintf("%s.submit(%s, ", executor, callee);
+    if (gb_s4_is(args, "generator_expression")) {
+        /* f(x for x in y): the generator keeps its parentheses as submit's argument. */
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
+        gb_edits_insert(&set, m, ts_node_end_byte(call), ").result()");
+    } else {
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
+        gb_edits_insert(&set, m, ts_node_end_byte(call), ".result()");
+    }
+    gb_edits_wrap(ctx, &set, m, stmt, stmt, head, NULL);
     ok = gb_edits_commit(ctx, &set, err);
     gb_edits_destroy(&set);
-    free(text);
-    free(unit);
-    free(indent);
-    gb_str_destroy(&t);
-    gb_str_destroy(&pos);
-    gb_str_destroy(&kw);
+    free(open);
+    free(head);
+    free(executor);
+    free(tpe);
     free(callee);
-    free(prefix);
-    free(threading);
-    free(queue);
-    free(runner);
-    free(outbox);
-    free(function);
-    free(arguments);
-    free(keywords);
-    free(error);
-    free(results);
-    free(worker);
-    free(succeeded);
-    free(value);
     return ok;
 }

@@ -1,7 +1,8 @@
 /* S8 IntroduceDecorator: decorate a function or method with a transparent wrapper.
  *
  *     def area(w, h):            def passthrough(func):
- *         return w * h               @functools.wraps(func)
+ *         return w * h               """Return a wrapper that calls the function unchanged."""
+ *                                    @functools.wraps(func)
  *                          ->        def wrapper(*args, **kwargs):
  *                                        return func(*args, **kwargs)
  *                                    return wrapper
@@ -128,6 +129,7 @@ static char *gb_s8_text(const GbS8Shape *s)
     GbStr t;
     gb_str_init(&t);
     gb_str_appendf(&t, "def %s(%s):\n", s->name, s->func);
+    gb_str_append(&t, "    \"\"\"Return a wrapper that calls the function unchanged.\"\"\"\n");
     gb_str_appendf(&t, "    @%s(%s)\n", s->wraps, s->func);
     gb_str_appendf(&t, "    def %s(*%s, **%s):\n", s->wrapper, s->args, s->kwargs);
     if (s->result) {
@@ -196,6 +198,7 @@ static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wrap
     TSNode params = gb_s8_field(d, "parameters"), body = gb_s8_field(d, "body");
     if (ts_node_is_null(params) || ts_node_named_child_count(params) != 1 || ts_node_is_null(body)) return NULL;
     TSNode first = ts_node_named_child(body, 0);
+    if (gb_stmt_is_docstring(first)) first = gb_stmt_next(first);
     if (!gb_s8_is(first, "decorated_definition") || ts_node_named_child_count(first) != 2) return NULL;
     TSNode deco = ts_node_named_child(first, 0), inner = ts_node_named_child(first, 1);
     TSNode call = ts_node_named_child(deco, 0);

@@ -200,22 +200,10 @@ static void test_s4_runs_call_in_thread(void **state)
                    "    total = sum(xs, start=1)\n"
                    "    return total\n",
                    "total = sum", 1,
-                   "import threading\n"
-                   "import queue\n"
+                   "import concurrent.futures as concurrent_futures\n"
                    "def f(xs):\n"
-                   "    def execute_task(outbox, function, arguments, keywords):\n"
-                   "        try:\n"
-                   "            outbox.put((True, function(*arguments, **keywords)))\n"
-                   "        except BaseException as error:\n"
-                   "            outbox.put((False, error))\n"
-                   "    results = queue.Queue()\n"
-                   "    worker = threading.Thread(target=execute_task, args=(results, sum, (xs,), {'start': 1}))\n"
-                   "    worker.start()\n"
-                   "    worker.join()\n"
-                   "    succeeded, value = results.get()\n"
-                   "    if not succeeded:\n"
-                   "        raise value\n"
-                   "    total = value\n"
+                   "    with concurrent_futures.ThreadPoolExecutor(max_workers=1) as runner:\n"
+                   "        total = runner.submit(sum, xs, start=1).result()\n"
                    "    return total\n");
 }
 
@@ -503,6 +491,7 @@ static void test_s8_decorates_function(void **state)
                    "import math\n"
                    "\n"
                    "def transparent(func):\n"
+                   "    \"\"\"Return a wrapper that calls the function unchanged.\"\"\"\n"
                    "    @functools.wraps(func)\n"
                    "    def wrapper(*args, **kwargs):\n"
                    "        return func(*args, **kwargs)\n"
