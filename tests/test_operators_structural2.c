@@ -311,6 +311,150 @@ static void test_s4_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "assert x == 1\n"), 1);
 }
 
+/* ---- S9 ReplaceNumpy ---- */
+
+static void test_s9_proven_sites_before_after(void **state)
+{
+    (void)state;
+    const char *prog = "def f(xs, n):\n"
+                       "    m = len(xs)\n"
+                       "    k = 0\n"
+                       "    for i in range(n):\n"
+                       "        k += 1\n"
+                       "    c = sum(1 for x in xs if x > 0)\n"
+                       "    u = sorted((j % 4 for j in range(m)), reverse=True)\n"
+                       "    return max(m, k + 1), abs(k - m), c, u\n";
+    expect_applied(GB_OP_S9, prog, "max(m", 2,
+                   "import numpy as np\n"
+                   "def f(xs, n):\n"
+                   "    m = len(xs)\n"
+                   "    k = 0\n"
+                   "    for i in range(n):\n"
+                   "        k += 1\n"
+                   "    c = sum(1 for x in xs if x > 0)\n"
+                   "    u = sorted((j % 4 for j in range(m)), reverse=True)\n"
+                   "    return int(np.maximum(m, k + 1)), abs(k - m), c, u\n");
+    expect_applied(GB_OP_S9, prog, "sum(1", 0,
+                   "import numpy as np\n"
+                   "def f(xs, n):\n"
+                   "    m = len(xs)\n"
+                   "    k = 0\n"
+                   "    for i in range(n):\n"
+                   "        k += 1\n"
+                   "    c = int(np.sum([1 for x in xs if x > 0]))\n"
+                   "    u = sorted((j % 4 for j in range(m)), reverse=True)\n"
+                   "    return max(m, k + 1), abs(k - m), c, u\n");
+    expect_applied(GB_OP_S9, prog, "sorted(", 0,
+                   "import numpy as np\n"
+                   "def f(xs, n):\n"
+                   "    m = len(xs)\n"
+                   "    k = 0\n"
+                   "    for i in range(n):\n"
+                   "        k += 1\n"
+                   "    c = sum(1 for x in xs if x > 0)\n"
+                   "    u = np.sort(np.array([j % 4 for j in range(m)], dtype=np.int64))[::-1].tolist()\n"
+                   "    return max(m, k + 1), abs(k - m), c, u\n");
+    const char *check = "for args in (([3, -1, 0, 5], 4), ([], 0), ([1], 7)):\n"
+                        "    r = f(*args)\n"
+                        "    print(r, [type(v).__name__ for v in r], [type(v).__name__ for v in r[3]])\n";
+    expect_same_behaviour(GB_OP_S9, prog, check, 3);
+}
+
+static void test_s9_guarded_helper_before_after(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S9,
+                   "def top(xs):\n"
+                   "    return max(xs)\n",
+                   "max(xs)", 0,
+                   "import numpy as np\n"
+                   "def array_max(*values):\n"
+                   "    \"\"\"Return max(*values), computed with numpy when every value is an int64 int.\"\"\"\n"
+                   "    items = values[0] if len(values) == 1 else values\n"
+                   "    if type(items) not in (list, tuple) or not items:\n"
+                   "        return max(*values)\n"
+                   "    if {type(item) for item in items} != {int} or not all(-2 ** 62 <= item < 2 ** 62 for item in "
+                   "items):\n"
+                   "        return max(*values)\n"
+                   "    return int(np.max(np.array(items, dtype=np.int64)))\n"
+                   "\n"
+                   "\n"
+                   "def top(xs):\n"
+                   "    return array_max(xs)\n");
+}
+
+/* The guarded helpers give the builtin's value, type and exception for every kind of input. */
+static void test_s9_guarded_helpers_are_exact(void **state)
+{
+    (void)state;
+    const char *prog = "import enum\n"
+                       "class Level(enum.IntEnum):\n"
+                       "    LOW = 1\n"
+                       "    HIGH = 2\n"
+                       "def hi(*xs):\n"
+                       "    return max(*xs)\n"
+                       "def lo(xs):\n"
+                       "    return min(xs)\n"
+                       "def total(xs):\n"
+                       "    return sum(xs)\n"
+                       "def size(x):\n"
+                       "    return abs(x)\n"
+                       "def order(xs):\n"
+                       "    return sorted(xs)\n";
+    const char *check =
+        "big = 2 ** 70\n"
+        "cases = [[3, 1, 2], (5, -7), [], [True, False, True], [2.5, float('nan'), 1.0], [big, 1], [-big, 3],\n"
+        "         [Level.HIGH, Level.LOW], ['b', 'a'], [1, 2.0], [2 ** 62, 2 ** 62 - 1], [2 ** 31, 1], {3: 1, 1: 2},\n"
+        "         (x for x in [4, 2]), 'cab', [[2], [1]]]\n"
+        "def show(fn, *a):\n"
+        "    try:\n"
+        "        r = fn(*a)\n"
+        "        print(repr(r), type(r).__name__, [type(v).__name__ for v in r] if isinstance(r, list) else '')\n"
+        "    except Exception as e:\n"
+        "        print(type(e).__name__, e)\n"
+        "for c in cases:\n"
+        "    for fn in (lo, total, order):\n"
+        "        show(fn, c)\n"
+        "    show(hi, c)\n"
+        "    if isinstance(c, (list, tuple)):\n"
+        "        show(hi, *c)\n"
+        "for x in (-3, 0, 2 ** 62, -2 ** 62, 2 ** 63, -0.0, float('-inf'), float('nan'), True, Level.LOW, -2.5, 3j):\n"
+        "    show(size, x)\n"
+        "show(size, 'x')\n"
+        "show(hi)\n"
+        "show(hi, 5)\n";
+    expect_same_behaviour(GB_OP_S9, prog, check, 2);
+}
+
+static void test_s9_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "def f(xs, n, d):\n"
+                       "    big = 10 ** 30\n"
+                       "    flag = True\n"
+                       "    a = max(xs, key=len)\n"
+                       "    b = max(xs, default=0)\n"
+                       "    c = sum(xs, 10)\n"
+                       "    for i in range(n):\n"
+                       "        e = max(i, n)\n"
+                       "        g = max(big, 1)\n"
+                       "        h = sorted([flag, False])\n"
+                       "        k = max(1.5, 2.5)\n"
+                       "        m = abs(n)\n"
+                       "        p = sum([n, 1])\n"
+                       "        q = max(i, 2)\n"
+                       "    return a, b, c\n"
+                       "def g(max, xs):\n"
+                       "    return max(xs)\n";
+    const char *listed[] = {"max(i, 2)"};
+    const char *refused[] = {"max(xs, key", "max(xs, default", "sum(xs, 10)", "max(i, n)", "max(big",
+                             "sorted([flag", "max(1.5", "abs(n)", "sum([n", "max(xs)\n"};
+    expect_sites(GB_OP_S9, prog, listed, N_OF(listed), refused, N_OF(refused));
+    assert_int_equal(count_sites(GB_OP_S9, "import builtins\ndef f(xs):\n    return max(xs)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S9, "from os import *\ndef f(xs):\n    return max(xs)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S9, "def f(xs):\n    return max(xs)\n", NULL), 1);
+}
+
 /* ---- S11 TransformLoopToRecursion ---- */
 
 static void test_s11_halving_recursion_before_after(void **state)
@@ -609,6 +753,10 @@ int main(void)
         cmocka_unit_test(test_s4_values_exceptions_and_exit_are_unchanged),
         cmocka_unit_test(test_s4_refusals),
         cmocka_unit_test(test_s8_decorates_function),
+        cmocka_unit_test(test_s9_proven_sites_before_after),
+        cmocka_unit_test(test_s9_guarded_helper_before_after),
+        cmocka_unit_test(test_s9_guarded_helpers_are_exact),
+        cmocka_unit_test(test_s9_refusals),
         cmocka_unit_test(test_s11_halving_recursion_before_after),
         cmocka_unit_test(test_s11_linear_recursion_for_small_literal_ranges),
         cmocka_unit_test(test_s11_loop_semantics_are_kept),
