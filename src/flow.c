@@ -239,6 +239,11 @@ bool gb_flow_bound_before(const char *src, TSNode stmt, const char *name)
 
 bool gb_flow_bound_before_within(const char *src, TSNode stmt, const char *name, TSNode limit)
 {
+    return gb_flow_bound_before_range(src, stmt, name, limit, 0);
+}
+
+bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, TSNode limit, uint32_t floor)
+{
     /* The code of the scope that runs stmt: the function, or the whole module. */
     TSNode scope_node = {0};
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
@@ -253,8 +258,11 @@ bool gb_flow_bound_before_within(const char *src, TSNode stmt, const char *name,
 
     TSNode cur = stmt;
     for (;;) {
-        for (TSNode p = gb_flow__prev_stmt(cur); !ts_node_is_null(p); p = gb_flow__prev_stmt(p))
+        bool in_limit = !ts_node_is_null(limit) && ts_node_eq(ts_node_parent(cur), limit);
+        for (TSNode p = gb_flow__prev_stmt(cur); !ts_node_is_null(p); p = gb_flow__prev_stmt(p)) {
+            if (in_limit && ts_node_start_byte(p) < floor) break;
             if (gb_flow_stmt_binds(src, p, name)) return true;
+        }
         TSNode parent = ts_node_parent(cur);
         if (ts_node_is_null(parent) || gb_flow__is(parent, "module")) return false;
         if (!ts_node_is_null(limit) && ts_node_eq(parent, limit)) return false;

@@ -30,6 +30,9 @@ bool gb_flow_bound_before(const char *src, TSNode stmt, const char *name);
 /* As gb_flow_bound_before, but only bindings inside the block `limit` (an ancestor of stmt)
  * count: true when name is bound by the time stmt runs, in every run of the block. */
 bool gb_flow_bound_before_within(const char *src, TSNode stmt, const char *name, TSNode limit);
+/* As gb_flow_bound_before_within, where statements of `limit` itself only count from byte
+ * offset `floor` on (a range of statements that starts there). */
+bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, TSNode limit, uint32_t floor);
 
 /* True when some identifier below root (variable, attribute or keyword name) is one of names. */
 bool gb_flow_mentions_any(TSNode root, const char *src, const char *const *names, size_t n);

@@ -149,6 +149,31 @@ static void expect_same_behaviour(GbOperatorId op, const char *src, const char *
     gb_str_destroy(&orig);
 }
 
+/* Apply op at the site whose text starts with `at` and whose key ends with `:tag`. */
+static void expect_applied_tag(GbOperatorId op, const char *src, const char *at, const char *tag, uint64_t seed,
+                               const char *want)
+{
+    OpEnv e;
+    op_env_open(&e, src, NULL, NULL);
+    op_env_find(&e, op);
+    long found = -1;
+    size_t n = strlen(at), tl = strlen(tag);
+    for (size_t i = 0; i < e.sites.len && found < 0; i++) {
+        const GbSite *st = &e.sites.items[i];
+        size_t kl = strlen(st->key);
+        if (strncmp(op_env_src(&e) + st->start, at, n) == 0 && kl > tl && strcmp(st->key + kl - tl, tag) == 0 &&
+            st->key[kl - tl - 1] == ':')
+            found = (long)i;
+    }
+    if (found < 0) fail_msg("no site '%s' with tag %s", at, tag);
+    GbRng rng;
+    gb_rng_seed(&rng, seed, 7);
+    GbError err = {{0}};
+    if (gb_op_apply(&e.ctx, gb_operator(op), &e.sites.items[found], &rng, &err) != GB_APPLY_OK) fail_msg("%s", err.msg);
+    if (strcmp(op_env_src(&e), want) != 0) fail_msg("got:\n%s\nwant:\n%s", op_env_src(&e), want);
+    op_env_close(&e);
+}
+
 static void expect_applied(GbOperatorId op, const char *src, const char *at, uint64_t seed, const char *want)
 {
     OpEnv e;
@@ -618,6 +643,136 @@ static void test_s11_refusals(void **state)
                      0);
 }
 
+/* ---- S6 CreateFunction ---- */
+
+static void test_s6_extracts_statements_and_expressions(void **state)
+{
+    (void)state;
+    const char *prog = "def area(w, h, pad):\n"
+                       "    inner = w - 2 * pad\n"
+                       "    size = inner * (h - 2 * pad)\n"
+                       "    if size > 0 and w > h:\n"
+                       "        size += 1\n"
+                       "    return size\n";
+    expect_applied_tag(GB_OP_S6, prog, "inner = w", "2", 2,
+                   "def compute_part(h, pad, w):\n"
+                   "    \"\"\"Compute intermediate values.\"\"\"\n"
+                   "    inner = w - 2 * pad\n"
+                   "    size = inner * (h - 2 * pad)\n"
+                   "    return size\n"
+                   "\n"
+                   "\n"
+                   "def area(w, h, pad):\n"
+                   "    size = compute_part(h, pad, w)\n"
+                   "    if size > 0 and w > h:\n"
+                   "        size += 1\n"
+                   "    return size\n");
+    expect_applied(GB_OP_S6, "n = int('5')\nif(n > 2)and n < 9:\n    print(n)\n", "(n > 2)and", 0,
+                   "n = int('5')\n"
+                   "def compute_value():\n"
+                   "    \"\"\"Compute and return a value.\"\"\"\n"
+                   "    return ((n > 2)and n < 9)\n"
+                   "if compute_value():\n"
+                   "    print(n)\n");
+}
+
+static const char *const s6_prog = "import math\n"
+                                   "LIMIT = 10\n"
+                                   "class Box:\n"
+                                   "    def __init__(self, items):\n"
+                                   "        self.items = list(items)\n"
+                                   "        self.total = 0\n"
+                                   "    def add(self, x):\n"
+                                   "        doubled = x * 2\n"
+                                   "        self.items.append(doubled)\n"
+                                   "        self.total = sum(v for v in self.items if v < LIMIT)\n"
+                                   "        return self.total\n"
+                                   "def stats(xs, scale=1.5):\n"
+                                   "    n = len(xs)\n"
+                                   "    mean = sum(xs) / n if n else 0.0\n"
+                                   "    spread = [abs(x - mean) * scale for x in xs]\n"
+                                   "    best = None\n"
+                                   "    for x in xs:\n"
+                                   "        if best is None or x > best:\n"
+                                   "            best = x\n"
+                                   "    safe = n > 0 and xs[0] > 0\n"
+                                   "    label = 'empty' if not xs else 'ok'\n"
+                                   "    root = math.sqrt(abs(mean)) + (best or 0)\n"
+                                   "    return n, mean, spread, best, safe, label, round(root, 6)\n"
+                                   "def fail(x):\n"
+                                   "    y = 10 // x\n"
+                                   "    return y\n"
+                                   "counts = {}\n"
+                                   "for word in 'a b a c'.split():\n"
+                                   "    counts[word] = counts.get(word, 0) + 1\n"
+                                   "top = max(counts, key=counts.get)\n"
+                                   "total = sum(counts.values())\n";
+
+static void test_s6_behaviour_is_kept(void **state)
+{
+    (void)state;
+    const char *check = "b = Box([1, 2])\n"
+                        "print(b.add(3), b.add(9), b.items)\n"
+                        "print(stats([3, 1, 4]), stats([]), stats([-2.5, 2]))\n"
+                        "try:\n"
+                        "    fail(0)\n"
+                        "except ZeroDivisionError as e:\n"
+                        "    print('error', e)\n"
+                        "print(fail(3), counts, top, total, word)\n";
+    expect_same_behaviour(GB_OP_S6, s6_prog, check, 2);
+}
+
+static void test_s6_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "G = 0\n"
+                       "def rec(n):\n"
+                       "    m = n - 1\n"
+                       "    return rec(m) if m > 0 else 0\n"
+                       "def reader():\n"
+                       "    return G\n"
+                       "def f(xs, flag):\n"
+                       "    total = 0\n"
+                       "    for x in xs:\n"
+                       "        if x < 0:\n"
+                       "            break\n"
+                       "        total += x\n"
+                       "    try:\n"
+                       "        risky = 1 // flag\n"
+                       "    except ZeroDivisionError:\n"
+                       "        risky = 0\n"
+                       "    cb = lambda: total\n"
+                       "    total = total + 1\n"
+                       "    later = flag and unbound_yet\n"
+                       "    unbound_yet = 3\n"
+                       "    del risky\n"
+                       "    if (n := len(xs)) > 2:\n"
+                       "        pass\n"
+                       "    return total, cb, later, unbound_yet\n"
+                       "def g(xs):\n"
+                       "    yield xs\n"
+                       "class C:\n"
+                       "    size = 3 + 4\n"
+                       "    def m(self):\n"
+                       "        self.__secret = 1 + 2\n"
+                       "G = G + 1\n"
+                       "reader()\n";
+    const char *listed[] = {"G = G + 1", "x < 0"};
+    const char *refused[] = {"m = n - 1", "m > 0", "if x < 0", "break", "risky = 1", "total = total + 1",
+                             "flag and unbound_yet", "del risky", "(n := len", "yield xs", "3 + 4", "self.__secret"};
+    expect_sites(GB_OP_S6, prog, listed, N_OF(listed), refused, N_OF(refused));
+    /* A module-level write to a global that a function reads, while the code calls something. */
+    const char *prog2 = "G = 0\n"
+                        "def reader():\n"
+                        "    return G\n"
+                        "G = 5\n"
+                        "print(reader())\n";
+    const char *refused2[] = {"G = 5\nprint"};
+    expect_sites(GB_OP_S6, prog2, NULL, 0, refused2, 1);
+    assert_true(count_sites(GB_OP_S6, "x = 1 + 2\n", NULL) > 0);
+    assert_int_equal(count_sites(GB_OP_S6, "import sys\nsys.setrecursionlimit(50)\nx = 1 + 2\n", NULL), 0);
+}
+
 /* ---- S8 IntroduceDecorator ---- */
 
 static void test_s8_decorates_function(void **state)
@@ -752,6 +907,9 @@ int main(void)
         cmocka_unit_test(test_s4_runs_call_in_thread),
         cmocka_unit_test(test_s4_values_exceptions_and_exit_are_unchanged),
         cmocka_unit_test(test_s4_refusals),
+        cmocka_unit_test(test_s6_extracts_statements_and_expressions),
+        cmocka_unit_test(test_s6_behaviour_is_kept),
+        cmocka_unit_test(test_s6_refusals),
         cmocka_unit_test(test_s8_decorates_function),
         cmocka_unit_test(test_s9_proven_sites_before_after),
         cmocka_unit_test(test_s9_guarded_helper_before_after),
