@@ -773,6 +773,86 @@ static void test_s6_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S6, "import sys\nsys.setrecursionlimit(50)\nx = 1 + 2\n", NULL), 0);
 }
 
+/* ---- S7 CreateModuleDependencies ---- */
+
+static const char *const s7_prog = "\"\"\"Doc.\"\"\"\n"
+                                   "from __future__ import annotations\n"
+                                   "import math\n"
+                                   "from typing import List\n"
+                                   "SCALE = 2\n"
+                                   "NAMES = ('a', 'b')\n"
+                                   "data = []\n"
+                                   "def norm(v: List[float]) -> float:\n"
+                                   "    \"\"\"Norm.\"\"\"\n"
+                                   "    return math.hypot(*v) * SCALE\n"
+                                   "def fact(n):\n"
+                                   "    return 1 if n < 2 else n * fact(n - 1)\n"
+                                   "def uses_data():\n"
+                                   "    return len(data)\n"
+                                   "def uses_name():\n"
+                                   "    return __name__\n"
+                                   "def calls_other(v):\n"
+                                   "    return norm(v) + fact(3)\n"
+                                   "@staticmethod\n"
+                                   "def decorated():\n"
+                                   "    return 1\n"
+                                   "def pinned_entry(x):\n"
+                                   "    return calls_other(x)\n";
+
+static void test_s7_moves_function_to_helper_module(void **state)
+{
+    (void)state;
+    OpEnv e;
+    op_env_open(&e, s7_prog, NULL, NULL);
+    op_env_apply(&e, GB_OP_S7, "def norm", 0);
+    assert_int_equal(e.prog.modules.len, 2);
+    assert_string_equal(e.prog.modules.items[1].path, "core_functions.py");
+    assert_string_equal(e.prog.modules.items[1].source, "\"\"\"Functions used by the main module.\"\"\"\n"
+                                                        "from __future__ import annotations\n"
+                                                        "import math\n"
+                                                        "from typing import List\n"
+                                                        "SCALE = 2\n"
+                                                        "\n"
+                                                        "\n"
+                                                        "def norm(v: List[float]) -> float:\n"
+                                                        "    \"\"\"Norm.\"\"\"\n"
+                                                        "    return math.hypot(*v) * SCALE\n");
+    assert_non_null(strstr(op_env_src(&e), "data = []\nfrom core_functions import norm\ndef fact(n):\n"));
+    /* A function that calls the moved one can now move too (it reads an import). */
+    op_env_find(&e, GB_OP_S7);
+    assert_true(op_env_site(&e, "def calls_other") < 0); /* still reads fact, a function */
+    op_env_apply(&e, GB_OP_S7, "def fact", 1);
+    op_env_find(&e, GB_OP_S7);
+    assert_true(op_env_site(&e, "def calls_other") >= 0);
+    op_env_close(&e);
+}
+
+static void test_s7_behaviour_and_refusals(void **state)
+{
+    (void)state;
+    const char *check = "print(norm([3, 4]), fact(6), calls_other([6, 8]), pinned_entry([1, 0]), uses_name(),\n"
+                        "      norm.__doc__, norm.__name__, NAMES)\n";
+    expect_same_behaviour(GB_OP_S7, s7_prog, check, 2);
+    OpEnv e;
+    op_env_open(&e, s7_prog, "pinned_entry", "assert pinned_entry([3, 4]) == 16\n");
+    op_env_find(&e, GB_OP_S7);
+    const char *listed[] = {"def norm", "def fact"};
+    const char *refused[] = {"def uses_data", "def uses_name", "def calls_other", "def decorated",
+                             "def pinned_entry"};
+    for (size_t i = 0; i < N_OF(listed); i++) assert_true(op_env_site(&e, listed[i]) >= 0);
+    for (size_t i = 0; i < N_OF(refused); i++)
+        if (op_env_site(&e, refused[i]) >= 0) fail_msg("'%s' must not be a site", refused[i]);
+    op_env_close(&e);
+    /* Globals rebound, global declarations, pickling, functions defined later than an import. */
+    assert_int_equal(count_sites(GB_OP_S7, "K = 1\nK = 2\ndef f():\n    return K\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "K = 1\ndef f():\n    global K\n    K = 3\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "import pickle\ndef f():\n    return 1\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return math.pi\nimport math\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "from . import x\ndef f():\n    return x\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "K = [1]\ndef f():\n    return K\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "K = (1, -2.5, 'a', b'b', None)\ndef f():\n    return K\n", NULL), 1);
+}
+
 /* ---- S8 IntroduceDecorator ---- */
 
 static void test_s8_decorates_function(void **state)
@@ -910,6 +990,8 @@ int main(void)
         cmocka_unit_test(test_s6_extracts_statements_and_expressions),
         cmocka_unit_test(test_s6_behaviour_is_kept),
         cmocka_unit_test(test_s6_refusals),
+        cmocka_unit_test(test_s7_moves_function_to_helper_module),
+        cmocka_unit_test(test_s7_behaviour_and_refusals),
         cmocka_unit_test(test_s8_decorates_function),
         cmocka_unit_test(test_s9_proven_sites_before_after),
         cmocka_unit_test(test_s9_guarded_helper_before_after),
