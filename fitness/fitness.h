@@ -37,7 +37,7 @@ const char *gb_metric_label(GbMetricId id);
  * with err naming the module and the first syntax error position when a module does not parse. */
 bool gb_metrics_compute(const GbProgram *prog, TSParser *parser, GbMetrics *out, GbError *err);
 
-/* Load thresholds from a JSON file (corpora/*.json). */
+/* Load thresholds from a JSON file (corpora/NAME.json). */
 bool gb_thresholds_load(const char *path, GbThresholds *out, GbError *err);
 /* The default thresholds file (the calibrated one) as a path. */
 const char *gb_thresholds_default_path(void);
@@ -48,3 +48,40 @@ double gb_fitness_rc(const GbMetrics *m, const GbThresholds *t);
 double gb_fitness_rr(const GbMetrics *m, const GbThresholds *t);
 /* Index of the first readability metric with R_j > RT_j (0..13), or -1 when none exceeds. */
 int gb_fitness_exceeds(const GbMetrics *m, const GbThresholds *t);
+
+/* ---- Additions by the fitness module (append-only) ---- */
+
+/* Counts behind some metrics, for diagnostics and the cross-checks. */
+typedef struct {
+    unsigned cfg_nodes, cfg_edges, cfg_components; /* C1 = edges - nodes + 2 * components */
+    unsigned calls_stdlib, calls_third_party;      /* C5 = calls_stdlib + calls_third_party */
+} GbMetricsDetail;
+
+typedef struct {
+    /* Extra dotted module names that belong to the program (their calls count as C6), e.g. the
+     * top-level package of a file measured by calibrate. Borrowed; may be NULL. */
+    const char *const *own_packages;
+    size_t n_own_packages;
+} GbMetricsOptions;
+
+/* gb_metrics_compute with options (may be NULL) and an optional detail (may be NULL). */
+bool gb_metrics_compute_ex(const GbProgram *prog, TSParser *parser, const GbMetricsOptions *opts, GbMetrics *out,
+                           GbMetricsDetail *detail, GbError *err);
+/* Metrics of one source file measured alone (as a one-module program); path names the file in
+ * error messages ("PATH:LINE:COL: syntax error"). */
+bool gb_metrics_compute_source(const char *path, const char *src, size_t len, TSParser *parser,
+                               const GbMetricsOptions *opts, GbMetrics *out, GbMetricsDetail *detail, GbError *err);
+
+/* The reference implementation's uncapped variants, rounded to 4 decimals (as it stored them):
+ * RC_ref = mean_i C_i/CT_i, RR_ref = mean_j (1 - R_j/RT_j), over the metrics whose threshold is
+ * not zero. Used to cross-check against the reference's logged values. */
+double gb_fitness_rc_ref(const GbMetrics *m, const GbThresholds *t);
+double gb_fitness_rr_ref(const GbMetrics *m, const GbThresholds *t);
+
+/* Names accepted by gb_thresholds_load besides file paths: "builtin:paper" and
+ * "builtin:calibrated" (also plain "paper" / "calibrated"), the copies of corpora/paper.json and
+ * corpora/calibrated.json embedded at build time. gb_thresholds_default_path() returns
+ * "builtin:calibrated". */
+#define GB_THRESHOLDS_BUILTIN_PREFIX "builtin:"
+/* Load thresholds from JSON text (name is used in messages and stored in out->name). */
+bool gb_thresholds_parse(const char *name, const char *json, size_t len, GbThresholds *out, GbError *err);

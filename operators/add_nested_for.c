@@ -5,7 +5,7 @@
  *
  * Every shape iterates over a literal one-element sequence (range(1), range(k, k + 1),
  * [k], (k,), a one-character string), so the body runs exactly once. The loop variable is a
- * fresh name. Refused: statements with a break/continue that would now target the new loop,
+ * fresh name starting with an underscore (unused by convention). Refused: statements with a break/continue that would now target the new loop,
  * statements in class bodies (the loop variable would become a class attribute), docstrings,
  * __future__ imports, global/nonlocal declarations, definitions and statements sharing a
  * line. Shapes that call range() are only used where `range` is the builtin. */
@@ -16,7 +16,9 @@
 
 #include "operators/edit.h"
 
-static const char *const gb_s1_bases[] = {"attempt", "iteration", "pass_index", "repeat", "cycle", "round_index"};
+/* Leading underscore: the conventional name of a loop variable that is not used (linters
+ * such as pylint do not report it). */
+static const char *const gb_s1_bases[] = {"_attempt", "_iteration", "_pass_index", "_repeat", "_cycle", "_round"};
 
 void gb_op_add_nested_for_find(GbOpContext *ctx, GbSiteList *out)
 {

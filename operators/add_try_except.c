@@ -7,7 +7,7 @@
  *                               raise
  *
  * Every handler re-raises the caught exception unchanged with a bare `raise` (same object,
- * same traceback), or the statement has only `finally: pass` / `else: pass`, so exceptions,
+ * same traceback), or the statement has only `finally: pass`, so exceptions,
  * return values, yields, break and continue behave exactly as before. Exception classes are
  * only named where they resolve to the builtins. Refused: statements in class bodies,
  * docstrings, __future__ imports, global/nonlocal declarations, definitions, statements
@@ -98,9 +98,6 @@ bool gb_op_add_try_except_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
     case 2:
         if (gb_s5_is_builtin(sc, scope, e1) && gb_s5_is_builtin(sc, scope, e2))
             footer = gb_asprintf("except (%s, %s):\n    raise", e1, e2);
-        break;
-    case 3:
-        if (gb_s5_is_builtin(sc, scope, e1)) footer = gb_asprintf("except %s:\n    raise\nelse:\n    pass", e1);
         break;
     default:
         break;

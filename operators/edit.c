@@ -373,7 +373,11 @@ bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned re
     if (strcmp(pt, "block") != 0 && strcmp(pt, "module") != 0) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
     int scope = gb_scopes_at(sc, ts_node_start_byte(stmt));
-    if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS) return false;
+    if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS || sc->scopes.items[scope].dynamic) return false;
+    /* New module-level names would show in globals() of any function that asks. */
+    if (scope == 0)
+        for (size_t i = 0; i < sc->scopes.len; i++)
+            if (sc->scopes.items[i].dynamic) return false;
     if (refuse_fx) {
         GbEffects fx;
         gb_effects_init(&fx);

@@ -92,7 +92,8 @@ void gb_stmts_collect(TSNode root, GbNodes *out);
  * try) as far as the statement itself is concerned: the module parses, stmt owns its lines,
  * is not a docstring, a __future__ import, a global/nonlocal declaration or a def/class
  * (decorated or not), does not run in a class body (new bindings there would become class
- * attributes), and its effects (gb_scopes_effects) have none of the refuse_fx flags. */
+ * attributes) or in a scope that calls locals()/vars()/eval()/exec() (new names would show),
+ * and its effects (gb_scopes_effects) have none of the refuse_fx flags. */
 bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx);
 /* True when the lines from first's line to last's last line hold nothing but these
  * statements (and comments). */

@@ -79,7 +79,9 @@ unsigned gb_types_binop(const char *op, unsigned a, unsigned b)
     if (strcmp(op, "/") == 0) return (an && bn) ? GB_TY_FLOAT : 0;
     if (strcmp(op, "**") == 0) {
         if (!(an && bn)) return 0;
-        return (aint && bint) ? (GB_TY_INT | GB_TY_FLOAT) : GB_TY_FLOAT;
+        if (aint && bint) return GB_TY_INT | GB_TY_FLOAT; /* 2 ** -1 == 0.5 */
+        if (bint) return GB_TY_FLOAT;                     /* float ** int is real */
+        return GB_TY_UNKNOWN;                             /* (-8) ** 0.5 is complex */
     }
     if (strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0) return (aint && bint) ? GB_TY_INT : 0;
     if (strcmp(op, "&") == 0 || strcmp(op, "|") == 0 || strcmp(op, "^") == 0) {

@@ -216,7 +216,11 @@ char *gb_site_key(GbOpContext *ctx, size_t module, TSNode node, const char *tag)
     for (size_t i = p->history.len; i-- > 0;) {
         const GbApplied *h = &p->history.items[i];
         if (strcmp(h->module, path) != 0) continue;
-        if (pos >= h->new_end) {
+        if (pos == h->start && h->old_end > h->start && h->new_end > h->start) {
+            /* The node starts where replaced text started (a renamed first token, a rewritten
+             * statement): it keeps the replaced text's anchor. */
+            continue;
+        } else if (pos >= h->new_end) {
             pos = pos - h->new_end + h->old_end;
         } else if (pos >= h->start) {
             inserted_by = (long)i;

@@ -13,7 +13,9 @@
  * Site keys are stable across edits elsewhere in the program: gb_site_key maps the node's
  * start position back through the program's edit history (GbProgram.history) to the position
  * in the original source (or in the text an earlier edit inserted), so a site once transformed
- * keeps its key and gb_op_find_sites never offers it to the same operator again.
+ * keeps its key and gb_op_find_sites never offers it to the same operator again. A node that
+ * starts where an edit replaced text (not a pure insertion) keeps the anchor of that text, so
+ * renaming a statement's first name does not make the statement new.
  *
  * Thread-safety: a GbOpContext belongs to one thread (it owns tree caches and borrows a
  * TSParser). The registry is immutable and shared. */

@@ -3,6 +3,13 @@
  * src/cmd_<name>.c (argv[0] is the subcommand name). No include guard: included with
  * different definitions of GB_COMMAND. */
 GB_COMMAND(version, "print the version of genebench and of its dependencies")
+GB_COMMAND(report, "write a self-contained HTML report of hardening runs")
 GB_COMMAND(import, "convert an upstream benchmark (humaneval, cruxeval, classeval, avatar) to canonical JSONL")
 GB_COMMAND(export, "write a canonical benchmark back in an upstream format")
 GB_COMMAND(validate, "check a canonical benchmark and summarise it")
+GB_COMMAND(evolve, "harden a benchmark: NSGA-II over the 22 operators, tests as the gate")
+GB_COMMAND(merge, "join the outputs of sharded `evolve --shard K/N` runs")
+GB_COMMAND(similarity, "CodeBLEU, token cosine and Jaccard between two benchmarks, per task and in summary")
+GB_COMMAND(nnmr, "nearest-neighbour miss rate of program embeddings between an original and a hardened benchmark")
+GB_COMMAND(check, "run every task's tests against its program in the sandboxed worker pool")
+GB_COMMAND(transform, "apply one operator to every task (one site, a chosen site or all sites), run the tests, show diffs")

@@ -24,6 +24,8 @@ typedef struct {
     size_t output_cap;     /* bytes of stdout/stderr kept per run; default 64 KiB */
     bool stderr_fails;     /* assert tests: any stderr output is a failure (published tool) */
     bool lint;             /* workers also import pylint for gb_pool_lint */
+    /* Added by the runner implementation (append-only): */
+    int sandbox;           /* GbSandboxMode (src/sandbox.h): 0 = auto (strongest available) */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */
@@ -71,3 +73,67 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
 
 /* pylint score (0..10) of prog's modules as a whole, computed by a warm worker. */
 bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err);
+
+/* ---- Added by the runner implementation (append-only) ---------------------------------
+ *
+ * Sandbox: see src/sandbox.h for the three modes (namespaces as root, user namespaces,
+ * plain fallback). gb_pool_sandbox names the mode in use, e.g. "namespaces".
+ *
+ * Test kinds (what "pass" means):
+ *   assert    the program (module main.py, run as __main__; `from main import x` in a helper
+ *             module gets the same module) then tests.code in the same namespace; pass =
+ *             both complete with no exception. SystemExit of any code, or the process
+ *             ending before the tests finished, is a failure. failed_test names the
+ *             failing line of the test code ("tests line 7: assert f(2) == 3").
+ *   unittest  program + tests.code as one module; every class in tests.classes is loaded
+ *             with unittest.TestLoader and run; pass = each class ran >= 1 test and none
+ *             errored or failed. failed_tests lists "Class.test_method" ids, taken from the
+ *             TestResult objects.
+ *   stdio     per case a fresh run of the program as __main__ with the case's stdin;
+ *             pass = clean exit (exit()/sys.exit(0) allowed) and stdout equal to the
+ *             expected output under gb_stdio_output_matches. failed_tests lists case
+ *             indices (0-based); the result's out/err are those of the first failing case
+ *             (else of the last case). Cases after a timeout or crash are not run.
+ *   With cfg->stderr_fails, any stderr output fails a run of any kind.
+ *
+ * Lint (gb_pool_lint): pylint's API in a forked child of a warm worker (pylint imported
+ * and astroid warmed on numpy/scipy/sklearn once per worker), options fixed:
+ *   --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n
+ *   --disable=missing-module-docstring,missing-class-docstring,missing-function-docstring
+ * The docstring checks are disabled because benchmark snippets never have docstrings and
+ * the function/module-creating operators (S6, S7, S8) would lose score by construction.
+ * Score = pylint's global note clamped to 0..10 (10 for a program with no statement). */
+
+/* Name of the sandbox mode the workers run in (static string). */
+const char *gb_pool_sandbox(const GbPool *pool);
+
+/* Python version of the workers' interpreter, e.g. "3.11.2" (owned by the pool). */
+const char *gb_pool_python_version(const GbPool *pool);
+
+/* Stop every run in progress and make every later gb_pool_run/gb_pool_lint return false
+ * at once (status GB_RUN_ERROR, "interrupted"). Async-signal-safe: it only writes one
+ * byte to a pipe, so it may be called from a signal handler or a signal-waiting thread.
+ * The runner itself installs no signal handlers. */
+void gb_pool_interrupt(GbPool *pool);
+
+/* Accumulated timings over every run (seconds, summed), for the overhead breakdown.
+ * All stamps are CLOCK_MONOTONIC, taken in genebench, the worker and the child. */
+typedef struct {
+    unsigned long runs;
+    double prepare_s;   /* run directory, module files, pipes, request encoding (genebench) */
+    double dispatch_s;  /* request sent -> worker starts fork() */
+    double fork_s;      /* fork() in the worker */
+    double start_s;     /* fork returned -> child running (scheduling) */
+    double run_s;       /* child: sandbox set-up, program and tests, result written */
+    double exit_s;      /* child result written -> child exited (address-space teardown) */
+    double reap_s;      /* child exited -> every process of the run killed and reaped */
+    double report_s;    /* worker done -> genebench has the result */
+    double teardown_s;  /* output drained, run directory removed (genebench) */
+    double total_s;     /* whole gb_pool_run per run (for stdio: per case) */
+} GbPoolStats;
+void gb_pool_stats(GbPool *pool, GbPoolStats *out);
+
+/* The stdio comparison (AVATAR's): both texts stripped of surrounding whitespace, same
+ * number of lines, and on each line the same whitespace-separated tokens, where two
+ * tokens that both parse as finite numbers are equal within an absolute 1e-6. */
+bool gb_stdio_output_matches(const char *got, const char *expected);

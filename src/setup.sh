@@ -40,4 +40,22 @@ if [ ! -f "$gdir/src/parser.c" ]; then
   rm -rf "$tmp"
 fi
 grep -q 'LANGUAGE_VERSION 14' "$gdir/src/parser.c" || { echo "setup: grammar is not ABI 14" >&2; exit 1; }
+
+# Vega-Lite for `genebench report`: the three minified builds are inlined into the HTML at
+# report time (never committed). Pinned versions that work together: vega-lite 5.23 needs
+# vega ^5.24, vega-embed 6.29 needs vega ^5.21 (UMD builds: globals vega, vegaLite, vegaEmbed).
+for spec in vega@5.33.0 vega-lite@5.23.0 vega-embed@6.29.0; do
+  name=${spec%@*}; ver=${spec##*@}
+  vdir="$here/third_party/$name"
+  if [ ! -f "$vdir/build/$name.min.js" ] || ! grep -q "\"version\": \"$ver\"" "$vdir/package.json"; then
+    echo "setup: fetching $spec from npm"
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "$spec" >/dev/null && tar xzf "$name-$ver.tgz")
+    mkdir -p "$here/third_party"
+    rm -rf "$vdir"
+    mv "$tmp/package" "$vdir"
+    rm -rf "$tmp"
+  fi
+  [ -s "$vdir/build/$name.min.js" ] || { echo "setup: $vdir/build/$name.min.js missing" >&2; exit 1; }
+done
 echo "setup: ok"

@@ -123,7 +123,7 @@ static void test_s1_wraps_statement_in_one_iteration_loop(void **state)
     expect_applied(GB_OP_S1, loop_prog, "for x in xs", 3,
                    "def f(xs):\n"
                    "    total = 0\n"
-                   "    for repeat in range(1):\n"
+                   "    for _repeat in range(1):\n"
                    "        for x in xs:\n"
                    "            total += x\n"
                    "    return total\n");
@@ -161,6 +161,22 @@ static void test_s1_s3_loops_run_exactly_once(void **state)
     s = variants_script(GB_OP_S3, loop_prog, "return total", 20, "print(f([1, 2]))\n");
     expect_output_repeated(s, "3\n", 20);
     free(s);
+}
+
+static void test_wrapping_refused_where_new_names_would_show(void **state)
+{
+    (void)state;
+    /* locals() would list the new loop variable / guard variables. */
+    const char *prog = "def f():\n"
+                       "    x = 1\n"
+                       "    return locals()\n"
+                       "def g():\n"
+                       "    return sorted(globals())\n"
+                       "y = 2\n";
+    const char *refused[] = {"x = 1", "return locals()", "y = 2"};
+    expect_sites(GB_OP_S1, prog, NULL, 0, refused, N_OF(refused));
+    expect_sites(GB_OP_S2, prog, NULL, 0, refused, N_OF(refused));
+    expect_sites(GB_OP_S3, prog, NULL, 0, refused, N_OF(refused));
 }
 
 /* ---- S2 AddNestedIf ---- */
@@ -322,6 +338,8 @@ static const char *const aug_prog = "LIMIT = 0\n"
                                     "    flag = True\n"
                                     "    flag |= count > 2\n"
                                     "    total <<= 1.5\n"
+                                    "    power = 2.0\n"
+                                    "    power **= 0.5\n"
                                     "    return total\n"
                                     "def g():\n"
                                     "    global LIMIT\n"
@@ -342,7 +360,7 @@ static void test_s10_rewrites_scalar_aug_assignments(void **state)
         if (op_env_site(&e, listed[i]) < 0) fail_msg("'%s' should be a site", listed[i]);
     /* list (mutable), parameter (unknown), attribute, subscript, str + int (raises), unknown
      * value, int << float (raises), a global rebound to a list elsewhere. */
-    const char *refused[] = {"acc +=", "n += 1", "obj.size", "xs[0]", "mixed +=", "unknown +=", "total <<=",
+    const char *refused[] = {"acc +=", "n += 1", "obj.size", "xs[0]", "mixed +=", "unknown +=", "total <<=", "power **=",
                              "LIMIT +="};
     for (size_t i = 0; i < N_OF(refused); i++)
         if (op_env_site(&e, refused[i]) >= 0) fail_msg("'%s' must not be a site", refused[i]);
@@ -455,6 +473,28 @@ static void test_site_keys_survive_edits_and_are_never_reused(void **state)
     op_env_close(&e);
 }
 
+static void test_site_keys_survive_replacing_a_statement_start(void **state)
+{
+    (void)state;
+    OpEnv e;
+    op_env_open(&e, loop_prog, NULL, NULL);
+    op_env_apply(&e, GB_OP_S1, "total = 0", 4);
+    /* A rename of `total` (as N1 would do it: every occurrence replaced). */
+    GbEditSet set;
+    gb_edits_init(&set);
+    const char *src = op_env_src(&e);
+    for (const char *p = strstr(src, "total"); p; p = strstr(p + 1, "total"))
+        gb_edits_replace(&set, 0, (uint32_t)(p - src), (uint32_t)(p - src + 5), "amount");
+    GbError err;
+    assert_true(gb_edits_commit(&e.ctx, &set, &err));
+    gb_edits_destroy(&set);
+    assert_non_null(strstr(op_env_src(&e), "        amount = 0\n"));
+    op_env_find(&e, GB_OP_S1);
+    assert_true(op_env_site(&e, "amount = 0") < 0);
+    assert_true(op_env_site(&e, "amount += x") >= 0);
+    op_env_close(&e);
+}
+
 static void test_registry_has_22_operators_in_order(void **state)
 {
     (void)state;
@@ -475,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_s1_wraps_statement_in_one_iteration_loop),
         cmocka_unit_test(test_s1_refuses_unsafe_statements),
         cmocka_unit_test(test_s1_s3_loops_run_exactly_once),
+        cmocka_unit_test(test_wrapping_refused_where_new_names_would_show),
         cmocka_unit_test(test_s2_wraps_statement_in_true_if),
         cmocka_unit_test(test_s2_sites_allow_break_refuse_class_bodies),
         cmocka_unit_test(test_s2_guard_is_always_true),
@@ -487,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_s12_wraps_literals),
         cmocka_unit_test(test_s12_values_are_unchanged),
         cmocka_unit_test(test_site_keys_survive_edits_and_are_never_reused),
+        cmocka_unit_test(test_site_keys_survive_replacing_a_statement_start),
         cmocka_unit_test(test_registry_has_22_operators_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,635 @@
+#include "nsga2/evolve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsga2/select.h"
+#include "src/json_write.h"
+#include "src/pyparse.h"
+
+const char *gb_gate_name(GbGate g)
+{
+    static const char *names[GB_GATE_COUNT] = {"parse", "readability", "duplicate", "tests", "lint"};
+    return names[g];
+}
+
+void gb_evolve_config_defaults(GbEvolveConfig *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->seed = 1;
+    cfg->generations = 5;
+    cfg->breed = 0.2;
+    cfg->max_parents = 4;
+    cfg->lint = true;
+    for (int i = 0; i < GB_OP_COUNT; i++) cfg->ops[i] = true;
+}
+
+void gb_evolve_stats_add(GbEvolveStats *into, const GbEvolveStats *from)
+{
+    for (int o = 0; o < GB_OP_COUNT; o++) {
+        into->offered[o] += from->offered[o];
+        into->accepted[o] += from->accepted[o];
+        into->in_pick[o] += from->in_pick[o];
+        into->rc_delta[o] += from->rc_delta[o];
+        for (int g = 0; g < GB_GATE_COUNT; g++) into->rejected[o][g] += from->rejected[o][g];
+    }
+    into->validated += from->validated;
+}
+
+void gb_evolve_result_destroy(GbEvolveResult *r)
+{
+    gb_task_destroy(&r->out);
+}
+
+static void gb_evolve__hash_leaves(TSNode node, const char *src, uint64_t *h)
+{
+    uint32_t n = ts_node_child_count(node);
+    if (n == 0) {
+        if (strcmp(ts_node_type(node), "comment") == 0) return;
+        uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+        *h = gb_hash64(src + a, b - a, *h);
+        *h = gb_hash64("\x1f", 1, *h);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) gb_evolve__hash_leaves(ts_node_child(node, i), src, h);
+}
+
+uint64_t gb_program_token_hash(const GbProgram *prog, TSParser *parser)
+{
+    uint64_t h = 0;
+    for (size_t m = 0; m < prog->modules.len; m++) {
+        const GbFile *f = &prog->modules.items[m];
+        h = gb_hash64(f->path, strlen(f->path) + 1, h);
+        TSTree *t = gb_parse(parser, f->source, strlen(f->source));
+        gb_evolve__hash_leaves(ts_tree_root_node(t), f->source, &h);
+        ts_tree_delete(t);
+    }
+    return h;
+}
+
+/* One member of a task's population. */
+typedef struct {
+    GbProgram prog;
+    GbMetrics metrics;
+    double rc, rr;
+    uint64_t hash;
+    long parent; /* index in the population, -1 for the original */
+    int op;      /* operator that made it from its parent, -1 for the original */
+    GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
+} GbIndividual;
+
+static void gb_individual_destroy(GbIndividual *ind)
+{
+    gb_program_destroy(&ind->prog);
+    for (size_t i = 0; i < ind->tried.len; i++) free(ind->tried.items[i]);
+    gb_array_free(&ind->tried);
+}
+
+/* Tried pairs are stored as one byte op+1 (never NUL) followed by the site key. */
+static bool gb_evolve__was_tried(const GbIndividual *ind, int op, const char *key)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < ind->tried.len; i++) {
+        const char *t = ind->tried.items[i];
+        if ((unsigned char)t[0] == (unsigned char)(op + 1) && strlen(t + 1) == kl && memcmp(t + 1, key, kl) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void gb_evolve__mark_tried(GbIndividual *ind, int op, const char *key)
+{
+    size_t kl = strlen(key);
+    char *t = gb_malloc(kl + 2);
+    t[0] = (char)(op + 1);
+    memcpy(t + 1, key, kl + 1);
+    gb_array_push(&ind->tried, t);
+}
+
+static uint64_t gb_evolve__task_key(const GbTask *task, size_t index)
+{
+    return gb_hash64(task->id, strlen(task->id), (uint64_t)index * 0x9E3779B97F4A7C15ULL);
+}
+
+static bool gb_evolve__hash_seen(const uint64_t *hashes, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        if (hashes[i] == h) return true;
+    return false;
+}
+
+static void gb_evolve__metrics_json(GbStr *s, double rc, double rr, const GbMetrics *m)
+{
+    bool first = true;
+    gb_str_append(s, "{");
+    gb_json_key(s, "rc", &first);
+    gb_json_number(s, rc);
+    gb_json_key(s, "rr", &first);
+    gb_json_number(s, rr);
+    gb_json_key(s, "metrics", &first);
+    gb_str_append(s, "{");
+    bool f2 = true;
+    for (int i = 0; i < GB_METRIC_COUNT; i++) {
+        gb_json_key(s, gb_metric_key((GbMetricId)i), &f2);
+        gb_json_number(s, m->v[i]);
+    }
+    gb_str_append(s, "}}");
+}
+
+static void gb_evolve__gates_json(GbStr *s, const long *offered, const long rejected[GB_GATE_COUNT], long accepted)
+{
+    bool first = true;
+    gb_str_append(s, "{");
+    gb_json_key(s, "offered", &first);
+    gb_json_number(s, (double)*offered);
+    for (int g = 0; g < GB_GATE_COUNT; g++) {
+        gb_json_key(s, gb_gate_name((GbGate)g), &first);
+        gb_json_number(s, (double)rejected[g]);
+    }
+    gb_json_key(s, "accepted", &first);
+    gb_json_number(s, (double)accepted);
+    gb_str_append(s, "}");
+}
+
+static void gb_evolve__original_json(GbStr *s, const GbTask *task)
+{
+    bool first = true;
+    gb_str_append(s, "{");
+    gb_json_key(s, "source", &first);
+    gb_json_string(s, task->source);
+    gb_json_key(s, "extra_files", &first);
+    gb_str_append(s, "{");
+    bool f2 = true;
+    for (size_t i = 0; i < task->extra_files.len; i++) {
+        gb_json_key(s, task->extra_files.items[i].path, &f2);
+        gb_json_string(s, task->extra_files.items[i].source);
+    }
+    gb_str_append(s, "}}");
+}
+
+static const char *gb_evolve__status_name(GbEvolveStatus s)
+{
+    switch (s) {
+    case GB_EVOLVED_HARDENED: return "hardened";
+    case GB_EVOLVED_UNCHANGED: return "unchanged";
+    case GB_EVOLVED_ORIGINAL_FAILS: return "original_fails";
+    case GB_EVOLVED_ERROR: return "error";
+    }
+    return "error";
+}
+
+/* Everything gb_evolve__finish needs to describe the run. */
+typedef struct {
+    const GbEvolveConfig *cfg;
+    const GbTask *task;
+    size_t index;
+    GbArray(GbIndividual) pop;
+    const char *stop_reason;
+    int generations;
+    double lint_before, lint_after;
+    bool have_lint;
+    char *error;
+    char *naming_json;
+    const char *naming_mode;
+    bool naming_kept;
+} GbRun;
+
+static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const size_t *front, size_t nfront)
+{
+    const GbEvolveConfig *cfg = run->cfg;
+    GbStr s;
+    gb_str_init(&s);
+    bool first = true;
+    gb_str_append(&s, "{");
+    gb_json_key(&s, "index", &first);
+    gb_json_number(&s, (double)run->index);
+    gb_json_key(&s, "seed", &first);
+    gb_json_number(&s, (double)cfg->seed);
+    gb_json_key(&s, "status", &first);
+    gb_json_string(&s, gb_evolve__status_name(res->status));
+    if (run->error) {
+        gb_json_key(&s, "error", &first);
+        gb_json_string(&s, run->error);
+    }
+    gb_json_key(&s, "stop_reason", &first);
+    gb_json_string(&s, run->stop_reason);
+    gb_json_key(&s, "generations", &first);
+    gb_json_number(&s, run->generations);
+    gb_json_key(&s, "thresholds", &first);
+    gb_json_string(&s, cfg->thresholds_name);
+    if (run->pop.len > 0) {
+        const GbIndividual *orig = &run->pop.items[0];
+        gb_json_key(&s, "before", &first);
+        gb_evolve__metrics_json(&s, orig->rc, orig->rr, &orig->metrics);
+        const GbIndividual *best = &run->pop.items[pick];
+        gb_json_key(&s, "after", &first);
+        gb_evolve__metrics_json(&s, best->rc, best->rr, &best->metrics);
+        /* The pick's lineage, oldest step first. */
+        GbArray(long) chain = {0};
+        for (long i = pick; i > 0; i = run->pop.items[i].parent) gb_array_push(&chain, i);
+        gb_json_key(&s, "operators", &first);
+        gb_str_append(&s, "[");
+        for (size_t c = chain.len; c-- > 0;) {
+            const GbIndividual *ind = &run->pop.items[chain.items[c]];
+            const GbIndividual *par = &run->pop.items[ind->parent];
+            const GbOperator *op = gb_operator((GbOperatorId)ind->op);
+            const GbApplied *last = &ind->prog.history.items[ind->prog.history.len - 1];
+            bool f3 = true;
+            if (c + 1 != chain.len) gb_str_append(&s, ",");
+            gb_str_append(&s, "{");
+            gb_json_key(&s, "op", &f3);
+            gb_json_string(&s, op->code);
+            gb_json_key(&s, "name", &f3);
+            gb_json_string(&s, op->name);
+            gb_json_key(&s, "site", &f3);
+            gb_json_string(&s, last->site_key);
+            gb_json_key(&s, "rc_delta", &f3);
+            gb_json_number(&s, ind->rc - par->rc);
+            gb_str_append(&s, "}");
+            res->stats.in_pick[ind->op]++;
+            res->stats.rc_delta[ind->op] += ind->rc - par->rc;
+        }
+        gb_str_append(&s, "]");
+        gb_array_free(&chain);
+        /* The pick's edit history, so positions in the original can be mapped forward
+         * (inject-bugs): each edit replaced [start, old_end) of the module's text at that
+         * moment with text ending at new_end. */
+        gb_json_key(&s, "edits", &first);
+        gb_str_append(&s, "[");
+        for (size_t e = 0; e < best->prog.history.len; e++) {
+            const GbApplied *h = &best->prog.history.items[e];
+            bool f3 = true;
+            if (e) gb_str_append(&s, ",");
+            gb_str_append(&s, "{");
+            gb_json_key(&s, "op", &f3);
+            gb_json_string(&s, h->op);
+            gb_json_key(&s, "module", &f3);
+            gb_json_string(&s, h->module);
+            gb_json_key(&s, "start", &f3);
+            gb_json_number(&s, (double)h->start);
+            gb_json_key(&s, "old_end", &f3);
+            gb_json_number(&s, (double)h->old_end);
+            gb_json_key(&s, "new_end", &f3);
+            gb_json_number(&s, (double)h->new_end);
+            gb_str_append(&s, "}");
+        }
+        gb_str_append(&s, "]");
+        gb_json_key(&s, "front", &first);
+        gb_str_append(&s, "[");
+        for (size_t k = 0; k < nfront; k++) {
+            const GbIndividual *ind = &run->pop.items[front[k]];
+            bool f3 = true;
+            if (k) gb_str_append(&s, ",");
+            gb_str_append(&s, "{");
+            gb_json_key(&s, "rc", &f3);
+            gb_json_number(&s, ind->rc);
+            gb_json_key(&s, "rr", &f3);
+            gb_json_number(&s, ind->rr);
+            gb_json_key(&s, "operators", &f3);
+            gb_str_append(&s, "[");
+            GbArray(long) ch = {0};
+            for (long i = (long)front[k]; i > 0; i = run->pop.items[i].parent) gb_array_push(&ch, i);
+            for (size_t c = ch.len; c-- > 0;) {
+                if (c + 1 != ch.len) gb_str_append(&s, ",");
+                gb_json_string(&s, gb_operator((GbOperatorId)run->pop.items[ch.items[c]].op)->code);
+            }
+            gb_array_free(&ch);
+            gb_str_append(&s, "]");
+            if (cfg->keep_front) {
+                char *src = gb_program_concat(&ind->prog);
+                gb_json_key(&s, "source", &f3);
+                gb_json_string(&s, src);
+                free(src);
+            }
+            gb_str_append(&s, "}");
+        }
+        gb_str_append(&s, "]");
+    }
+    gb_json_key(&s, "gates", &first);
+    {
+        long offered = 0, accepted = 0, rej[GB_GATE_COUNT] = {0};
+        for (int o = 0; o < GB_OP_COUNT; o++) {
+            offered += res->stats.offered[o];
+            accepted += res->stats.accepted[o];
+            for (int g = 0; g < GB_GATE_COUNT; g++) rej[g] += res->stats.rejected[o][g];
+        }
+        gb_evolve__gates_json(&s, &offered, rej, accepted);
+    }
+    gb_json_key(&s, "gates_by_operator", &first);
+    gb_str_append(&s, "{");
+    bool f4 = true;
+    for (int o = 0; o < GB_OP_COUNT; o++) {
+        if (!res->stats.offered[o]) continue;
+        gb_json_key(&s, gb_operator((GbOperatorId)o)->code, &f4);
+        gb_evolve__gates_json(&s, &res->stats.offered[o], res->stats.rejected[o], res->stats.accepted[o]);
+    }
+    gb_str_append(&s, "}");
+    if (run->naming_mode) {
+        gb_json_key(&s, "naming", &first);
+        bool f5 = true;
+        gb_str_append(&s, "{");
+        gb_json_key(&s, "mode", &f5);
+        gb_json_string(&s, run->naming_mode);
+        gb_json_key(&s, "renamed", &f5);
+        gb_str_append(&s, run->naming_json ? run->naming_json : "{}");
+        gb_json_key(&s, "kept", &f5);
+        gb_str_append(&s, run->naming_kept ? "true" : "false");
+        gb_str_append(&s, "}");
+    }
+    if (run->have_lint) {
+        gb_json_key(&s, "lint", &first);
+        bool f5 = true;
+        gb_str_append(&s, "{");
+        gb_json_key(&s, "before", &f5);
+        gb_json_number(&s, run->lint_before);
+        gb_json_key(&s, "after", &f5);
+        gb_json_number(&s, run->lint_after);
+        gb_str_append(&s, "}");
+    }
+    gb_json_key(&s, "offspring_validated", &first);
+    gb_json_number(&s, (double)res->stats.validated);
+    gb_str_append(&s, "}");
+
+    if (run->error) snprintf(res->error, sizeof res->error, "%s", run->error);
+    gb_task_copy(&res->out, run->task);
+    if (run->pop.len > 0) gb_program_to_task(&run->pop.items[pick].prog, &res->out);
+    GbStr o;
+    gb_str_init(&o);
+    gb_evolve__original_json(&o, run->task);
+    gb_task_set_field(&res->out, "original", o.data);
+    gb_task_set_field(&res->out, "genebench", s.data);
+    gb_str_destroy(&o);
+    gb_str_destroy(&s);
+}
+
+static bool gb_evolve__stopped(const GbEvolveConfig *cfg)
+{
+    return cfg->stop && *cfg->stop;
+}
+
+/* Run the gates after the parse gate on child; returns the gate that rejected it or
+ * GB_GATE_COUNT when it was accepted. */
+static GbGate gb_evolve__gates(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *child, TSParser *parser,
+                               const uint64_t *hashes, size_t nhashes, GbEvolveStats *stats)
+{
+    GbError err;
+    if (!gb_metrics_compute(&child->prog, parser, &child->metrics, &err)) return GB_GATE_PARSE;
+    if (gb_fitness_exceeds(&child->metrics, cfg->thresholds) >= 0) return GB_GATE_READABILITY;
+    child->hash = gb_program_token_hash(&child->prog, parser);
+    if (gb_evolve__hash_seen(hashes, nhashes, child->hash)) return GB_GATE_DUPLICATE;
+    GbRunResult rr;
+    stats->validated++;
+    bool ran = gb_pool_run(cfg->pool, run->task, &child->prog, &rr, &err);
+    bool pass = ran && rr.status == GB_RUN_PASS;
+    gb_run_result_destroy(&rr);
+    if (!pass) return GB_GATE_TESTS;
+    if (cfg->lint) {
+        double score = 0;
+        if (!gb_pool_lint(cfg->pool, &child->prog, &score, &err)) return GB_GATE_LINT;
+        if (score < run->lint_before - 1e-9) return GB_GATE_LINT;
+    }
+    child->rc = gb_fitness_rc(&child->metrics, cfg->thresholds);
+    child->rr = gb_fitness_rr(&child->metrics, cfg->thresholds);
+    return GB_GATE_COUNT;
+}
+
+void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index, TSParser *parser, GbEvolveResult *res)
+{
+    memset(res, 0, sizeof *res);
+    double t0 = gb_now();
+    GbRun run;
+    memset(&run, 0, sizeof run);
+    run.cfg = cfg;
+    run.task = task;
+    run.index = index;
+    run.stop_reason = "generations";
+    GbError err;
+    uint64_t task_key = gb_evolve__task_key(task, index);
+    GbArray(uint64_t) hashes = {0};
+
+    GbIndividual orig;
+    memset(&orig, 0, sizeof orig);
+    gb_program_from_task(&orig.prog, task);
+    orig.parent = -1;
+    orig.op = -1;
+    if (!gb_metrics_compute(&orig.prog, parser, &orig.metrics, &err)) {
+        res->status = GB_EVOLVED_ERROR;
+        run.error = gb_asprintf("task %s: cannot measure the original: %s", task->id, err.msg);
+        run.stop_reason = "error";
+        gb_individual_destroy(&orig);
+        gb_evolve__finish(&run, res, 0, NULL, 0);
+        goto done;
+    }
+    orig.rc = gb_fitness_rc(&orig.metrics, cfg->thresholds);
+    orig.rr = gb_fitness_rr(&orig.metrics, cfg->thresholds);
+    orig.hash = gb_program_token_hash(&orig.prog, parser);
+    gb_array_push(&run.pop, orig);
+    gb_array_push(&hashes, orig.hash);
+    res->rc_before = res->rc_after = orig.rc;
+    res->rr_before = res->rr_after = orig.rr;
+
+    {
+        GbRunResult rr;
+        bool ran = gb_pool_run(cfg->pool, task, NULL, &rr, &err);
+        if (!ran || rr.status != GB_RUN_PASS) {
+            res->status = ran ? GB_EVOLVED_ORIGINAL_FAILS : GB_EVOLVED_ERROR;
+            if (ran)
+                run.error = gb_asprintf("task %s: the original program fails its own tests (%s%s%s%s%s)", task->id,
+                                        gb_run_status_name(rr.status), rr.failed_test ? ": " : "",
+                                        rr.failed_test ? rr.failed_test : "", rr.exc_type ? ": " : "",
+                                        rr.exc_type ? rr.exc_type : "");
+            else
+                run.error = gb_asprintf("task %s: %s", task->id, err.msg);
+            run.stop_reason = "original_fails";
+            gb_run_result_destroy(&rr);
+            size_t f0 = 0;
+            gb_evolve__finish(&run, res, 0, &f0, 1);
+            goto done;
+        }
+        gb_run_result_destroy(&rr);
+    }
+    if (cfg->lint) {
+        if (!gb_pool_lint(cfg->pool, &run.pop.items[0].prog, &run.lint_before, &err)) {
+            res->status = GB_EVOLVED_ERROR;
+            run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, err.msg);
+            run.stop_reason = "error";
+            size_t f0 = 0;
+            gb_evolve__finish(&run, res, 0, &f0, 1);
+            goto done;
+        }
+        run.have_lint = true;
+        run.lint_after = run.lint_before;
+    }
+
+    GbSiteList sites;
+    gb_site_list_init(&sites);
+    int g;
+    for (g = 1; cfg->generations == 0 || g <= cfg->generations; g++) {
+        if (gb_evolve__stopped(cfg)) {
+            run.stop_reason = "interrupted";
+            res->interrupted = true;
+            break;
+        }
+        if (cfg->time_budget > 0 && gb_now() - t0 >= cfg->time_budget) {
+            run.stop_reason = "time_budget";
+            break;
+        }
+        bool reached = false;
+        for (size_t i = 0; i < run.pop.len; i++) reached |= run.pop.items[i].rc >= 1.0 - 1e-12;
+        if (reached) {
+            run.stop_reason = "rc_reached";
+            break;
+        }
+        size_t n = run.pop.len;
+        double *obj = gb_malloc(2 * n * sizeof *obj);
+        for (size_t i = 0; i < n; i++) {
+            obj[2 * i] = run.pop.items[i].rc;
+            obj[2 * i + 1] = run.pop.items[i].rr;
+        }
+        size_t *sel = gb_malloc(n * sizeof *sel);
+        size_t nsel = gb_nsga2_select(obj, n, 2, cfg->breed, sel);
+        if (cfg->max_parents > 0 && nsel > (size_t)cfg->max_parents) nsel = (size_t)cfg->max_parents;
+        free(obj);
+
+        /* Breed: one child per parent and applicable operator, at a random site this parent
+         * has not yet been bred at with this operator. */
+        GbArray(GbIndividual) children = {0};
+        for (size_t s = 0; s < nsel && !gb_evolve__stopped(cfg); s++) {
+            size_t pi = sel[s];
+            GbOpContext pctx;
+            gb_op_ctx_init(&pctx, &run.pop.items[pi].prog, task, parser);
+            for (int o = 0; o < GB_OP_COUNT; o++) {
+                if (!cfg->ops[o]) continue;
+                const GbOperator *op = gb_operator((GbOperatorId)o);
+                gb_op_find_sites(&pctx, op, &sites);
+                size_t w = 0;
+                for (size_t k = 0; k < sites.len; k++) {
+                    if (gb_evolve__was_tried(&run.pop.items[pi], o, sites.items[k].key)) {
+                        free(sites.items[k].key);
+                        free(sites.items[k].name);
+                        continue;
+                    }
+                    sites.items[w++] = sites.items[k];
+                }
+                sites.len = w;
+                if (sites.len == 0) continue;
+                GbRng rng;
+                gb_rng_init_keyed(&rng, cfg->seed, task_key, (uint64_t)g, ((uint64_t)pi << 8) | (uint64_t)o);
+                const GbSite *site = &sites.items[gb_rng_bounded(&rng, (uint32_t)sites.len)];
+                gb_evolve__mark_tried(&run.pop.items[pi], o, site->key);
+                GbIndividual child;
+                memset(&child, 0, sizeof child);
+                gb_program_copy(&child.prog, &run.pop.items[pi].prog);
+                child.parent = (long)pi;
+                child.op = o;
+                GbOpContext cctx;
+                gb_op_ctx_init(&cctx, &child.prog, task, parser);
+                GbApplyStatus st = gb_op_apply(&cctx, op, site, &rng, &err);
+                gb_op_ctx_destroy(&cctx);
+                res->stats.offered[o]++;
+                if (st != GB_APPLY_OK) {
+                    res->stats.rejected[o][GB_GATE_PARSE]++;
+                    gb_individual_destroy(&child);
+                    continue;
+                }
+                gb_array_push(&children, child);
+            }
+            gb_op_ctx_destroy(&pctx);
+        }
+        free(sel);
+        gb_site_list_clear(&sites);
+
+        /* Gates, in cost order; survivors join the population in breeding order. */
+        size_t offered = children.len;
+        for (size_t c = 0; c < children.len; c++) {
+            GbIndividual *child = &children.items[c];
+            if (gb_evolve__stopped(cfg)) {
+                gb_individual_destroy(child);
+                continue;
+            }
+            GbGate gate = gb_evolve__gates(cfg, &run, child, parser, hashes.items, hashes.len, &res->stats);
+            if (gate != GB_GATE_COUNT) {
+                res->stats.rejected[child->op][gate]++;
+                gb_individual_destroy(child);
+                continue;
+            }
+            res->stats.accepted[child->op]++;
+            gb_array_push(&hashes, child->hash);
+            gb_array_push(&run.pop, *child);
+        }
+        gb_array_free(&children);
+        if (gb_evolve__stopped(cfg)) {
+            run.stop_reason = "interrupted";
+            res->interrupted = true;
+            run.generations = g;
+            break;
+        }
+        run.generations = g;
+        if (offered == 0) {
+            run.stop_reason = "no_offspring";
+            break;
+        }
+    }
+    if (run.generations == 0 && g > 1) run.generations = g - 1;
+    gb_site_list_destroy(&sites);
+    if (strcmp(run.stop_reason, "generations") != 0 && strcmp(run.stop_reason, "no_offspring") != 0 &&
+        strcmp(run.stop_reason, "interrupted") != 0 && run.pop.len > 0) {
+        /* rc_reached / time_budget were detected before generation g ran. */
+        run.generations = g - 1;
+    }
+
+    /* Final pick: the highest-RC individual of the first front. */
+    size_t n = run.pop.len;
+    double *obj = gb_malloc(2 * n * sizeof *obj);
+    for (size_t i = 0; i < n; i++) {
+        obj[2 * i] = run.pop.items[i].rc;
+        obj[2 * i + 1] = run.pop.items[i].rr;
+    }
+    size_t *front = gb_malloc(n * sizeof *front);
+    size_t nfront = gb_nsga2_first_front(obj, n, 2, front);
+    size_t pick = gb_nsga2_best_rc(obj, n, 2);
+    free(obj);
+    res->status = pick == 0 ? GB_EVOLVED_UNCHANGED : GB_EVOLVED_HARDENED;
+
+    if (pick != 0 && cfg->naming) {
+        GbProgram named;
+        gb_program_copy(&named, &run.pop.items[pick].prog);
+        char *renamed = NULL;
+        const char *mode = NULL;
+        if (cfg->naming(&named, task, parser, cfg->naming_arg, &renamed, &mode)) {
+            run.naming_mode = mode;
+            run.naming_json = renamed;
+            GbRunResult rr;
+            bool ran = gb_pool_run(cfg->pool, task, &named, &rr, &err);
+            run.naming_kept = ran && rr.status == GB_RUN_PASS;
+            gb_run_result_destroy(&rr);
+            if (run.naming_kept) {
+                gb_program_destroy(&run.pop.items[pick].prog);
+                run.pop.items[pick].prog = named;
+            } else {
+                gb_program_destroy(&named);
+            }
+        } else {
+            free(renamed);
+            gb_program_destroy(&named);
+        }
+    }
+    if (cfg->lint && pick != 0) {
+        double score = run.lint_before;
+        if (gb_pool_lint(cfg->pool, &run.pop.items[pick].prog, &score, &err)) run.lint_after = score;
+    }
+    res->rc_after = run.pop.items[pick].rc;
+    res->rr_after = run.pop.items[pick].rr;
+    gb_evolve__finish(&run, res, (long)pick, front, nfront);
+    free(front);
+
+done:
+    for (size_t i = 0; i < run.pop.len; i++) gb_individual_destroy(&run.pop.items[i]);
+    gb_array_free(&run.pop);
+    gb_array_free(&hashes);
+    free(run.error);
+    free(run.naming_json);
+    res->time_s = gb_now() - t0;
+}

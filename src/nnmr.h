@@ -1,0 +1,28 @@
+#pragma once
+/* NNMR, the nearest-neighbour miss rate between two sets of program embeddings that are
+ * paired by index (program i of the original set and program i of the hardened set):
+ *
+ *   NNMR(o->h) = 100 / N * |{ i : argmax_j cos(o_i, h_j) != i }|
+ *   NNMR(h->o) = 100 / N * |{ j : argmax_i cos(h_j, o_i) != j }|
+ *
+ * It is 100 * (1 - Accuracy@1) of retrieving a program's counterpart. The gallery of each
+ * query is the whole other set (N candidates, its own counterpart included, nothing from its
+ * own set). Metric: cosine similarity (vectors are normalised first; a zero vector has
+ * cosine 0 with everything). Ties: the lowest index wins, so a tie counts as a miss unless
+ * the counterpart is the lowest-index program among the tied ones.
+ * Pure function; thread-safe. */
+#include <stddef.h>
+
+typedef struct {
+    size_t n;
+    size_t miss_o2h, miss_h2o;
+    double nnmr_o2h, nnmr_h2o; /* percentages */
+    size_t *nn_o2h;            /* owned, n: nearest hardened program of each original */
+    size_t *nn_h2o;            /* owned, n: nearest original program of each hardened one */
+    double *self_cos;          /* owned, n: cos(o_i, h_i) */
+} GbNnmr;
+
+/* orig and hard: n * dim row-major vectors (not modified). Result in caller storage;
+ * free with gb_nnmr_destroy. */
+void gb_nnmr_compute(const double *orig, const double *hard, size_t n, size_t dim, GbNnmr *out);
+void gb_nnmr_destroy(GbNnmr *r);

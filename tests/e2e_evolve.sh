@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# evolve end to end on the bundled examples: outputs pass their tests, byte-identical output
+# for -j 1 and -j 2 and across runs, different seeds differ, interrupt + --resume gives the
+# same bytes as an uninterrupted run with no processes left behind, shards + merge equal a
+# whole run, bad arguments exit 2.
+set -u
+gb=${GENEBENCH:?}
+root=${GB_SOURCE_ROOT:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
+
+# A 6-task slice with all three test kinds keeps the test quick.
+awk 'NR<=3 || NR==11 || NR==14 || NR==15' "$root/examples/benchmark.jsonl" > "$tmp/bench.jsonl"
+common=(--generations 2 --no-lint --quiet --thresholds builtin:paper)
+
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/a.jsonl" --seed 7 -j 1 "${common[@]}"
+check "evolve -j 1 succeeds" '[ $? -eq 0 ]'
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/b.jsonl" --seed 7 -j 2 "${common[@]}"
+check "-j 1 and -j 2 give byte-identical output" 'cmp -s "$tmp/a.jsonl" "$tmp/b.jsonl"'
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/c.jsonl" --seed 7 -j 2 "${common[@]}"
+check "a second run gives byte-identical output" 'cmp -s "$tmp/b.jsonl" "$tmp/c.jsonl"'
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/d.jsonl" --seed 8 -j 2 "${common[@]}"
+check "another seed gives another version" '! cmp -s "$tmp/a.jsonl" "$tmp/d.jsonl"'
+check "every task is in the output" '[ $(wc -l < "$tmp/a.jsonl") -eq 6 ]'
+check "the summary is written" 'grep -q "\"offspring_per_s\"" "$tmp/a.summary.json"'
+"$gb" check "$tmp/a.jsonl" > "$tmp/check.txt" 2>&1
+check "every hardened program passes its tests" '[ $? -eq 0 ]'
+check "programs changed" '[ "$(grep -c "\"status\":\"hardened\"" "$tmp/a.jsonl")" -ge 5 ]'
+
+# Interrupt after the first results, then resume: same bytes as the uninterrupted run.
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/r.jsonl" --seed 7 -j 1 "${common[@]}" &
+pid=$!
+for _ in $(seq 1 300); do [ -s "$tmp/r.jsonl" ] && break; sleep 0.05; done
+kill -INT $pid
+t0=$(date +%s)
+wait $pid
+rc=$?
+t1=$(date +%s)
+check "SIGINT stops evolve with status 130" '[ $rc -eq 130 ]'
+check "SIGINT stops within a few seconds" '[ $((t1 - t0)) -le 5 ]'
+check "no genebench or worker processes left" '! pgrep -f "$tmp/bench.jsonl" >/dev/null'
+partial=$(wc -l < "$tmp/r.jsonl")
+check "finished results kept after the interrupt ($partial)" '[ "$partial" -ge 1 ] && [ "$partial" -lt 6 ]'
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/r.jsonl" --seed 7 -j 2 --resume "${common[@]}"
+check "--resume completes the run" '[ $? -eq 0 ]'
+check "interrupted + resumed output equals the uninterrupted one" 'cmp -s "$tmp/a.jsonl" "$tmp/r.jsonl"'
+
+# Shards and merge.
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/s1.jsonl" --seed 7 --shard 1/2 "${common[@]}"
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/s2.jsonl" --seed 7 --shard 2/2 "${common[@]}"
+check "shards split the tasks" '[ $(wc -l < "$tmp/s1.jsonl") -eq 3 ] && [ $(wc -l < "$tmp/s2.jsonl") -eq 3 ]'
+"$gb" merge -o "$tmp/m.jsonl" "$tmp/s2.jsonl" "$tmp/s1.jsonl" 2>/dev/null
+check "merged shards equal the whole run" 'cmp -s "$tmp/a.jsonl" "$tmp/m.jsonl"'
+
+"$gb" evolve "$tmp/bench.jsonl" >/dev/null 2>&1; rc=$?
+check "missing -o exits 2" '[ $rc -eq 2 ]'
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/bench.jsonl" >/dev/null 2>&1; rc=$?
+check "refuses to overwrite its input" '[ $rc -eq 2 ]'
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/x.jsonl" --shard 3/2 >/dev/null 2>&1; rc=$?
+check "bad --shard exits 2" '[ $rc -eq 2 ]'
+exit $fail

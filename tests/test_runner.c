@@ -1,0 +1,855 @@
+/* The test runner: the three test kinds, the result fields, the stdio comparison, lint,
+ * and the reliability cases of issue 3. After every case the pool must still work and no
+ * process of a run or file of a run may be left (checked through /proc and the pool's
+ * temporary directory). Programs here are written for these tests. */
+#include "src/runner.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gb_config.h"
+#include "src/sandbox.h"
+#include "tests/helpers.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+static char g_tmp[256]; /* TMPDIR of this test process: pools put their directory here */
+
+static void task_assert(GbTask *t, const char *id, const char *src, const char *test)
+{
+    gb_task_init(t);
+    t->id = gb_strdup(id);
+    t->source = gb_strdup(src);
+    t->kind = GB_TESTS_ASSERT;
+    t->test_code = gb_strdup(test);
+}
+
+static void task_unittest(GbTask *t, const char *id, const char *src, const char *test, const char *const *classes)
+{
+    gb_task_init(t);
+    t->id = gb_strdup(id);
+    t->source = gb_strdup(src);
+    t->kind = GB_TESTS_UNITTEST;
+    t->test_code = gb_strdup(test);
+    for (; *classes; classes++) gb_array_push(&t->test_classes, gb_strdup(*classes));
+}
+
+static void task_stdio(GbTask *t, const char *id, const char *src, const char *const *io)
+{
+    gb_task_init(t);
+    t->id = gb_strdup(id);
+    t->source = gb_strdup(src);
+    t->kind = GB_TESTS_STDIO;
+    for (; io[0]; io += 2) {
+        GbStdioCase c = {gb_strdup(io[0]), gb_strdup(io[1])};
+        gb_array_push(&t->cases, c);
+    }
+}
+
+/* Processes descending from this test process (any depth). */
+static int descendants(pid_t *out, int max)
+{
+    pid_t pids[8192], ppids[8192];
+    int n = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && n < 8192) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        char *rp = strrchr(buf, ')');
+        int ppid;
+        char state;
+        if (!rp || sscanf(rp + 2, "%c %d", &state, &ppid) != 2) continue;
+        pids[n] = (pid_t)atoi(e->d_name);
+        ppids[n] = (pid_t)ppid;
+        n++;
+    }
+    if (d) closedir(d);
+    bool in[8192] = {0};
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int i = 0; i < n; i++) {
+            if (in[i]) continue;
+            bool parent_in = ppids[i] == getpid();
+            for (int j = 0; j < n && !parent_in; j++) parent_in = in[j] && pids[j] == ppids[i];
+            if (parent_in) in[i] = changed = true;
+        }
+    }
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if (!in[i]) continue;
+        if (out && count < max) out[count] = pids[i];
+        count++;
+    }
+    return count;
+}
+
+/* Entries of every pool's runs directory other than the pylint warm-up directories. */
+static int leftover_run_dirs(void)
+{
+    int n = 0;
+    DIR *d = opendir(g_tmp);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "genebench-pool-", 15) != 0) continue;
+        char runs[600];
+        snprintf(runs, sizeof runs, "%s/%s/runs", g_tmp, e->d_name);
+        DIR *r = opendir(runs);
+        struct dirent *f;
+        while (r && (f = readdir(r)) != NULL)
+            if (f->d_name[0] != '.' && strncmp(f->d_name, "warm-", 5) != 0) n++;
+        if (r) closedir(r);
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+typedef struct {
+    GbPool *pool;     /* 2 workers, auto sandbox */
+    GbPool *strict;   /* 1 worker, stderr_fails + lint */
+    int workers;
+} Fixture;
+
+static GbPool *new_pool(int workers, double timeout, bool strict, int sandbox)
+{
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = workers;
+    cfg.timeout_s = timeout;
+    cfg.cpu_s = 20;
+    cfg.stderr_fails = strict;
+    cfg.lint = strict;
+    cfg.sandbox = sandbox;
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
+    return pool;
+}
+
+static int setup(void **state)
+{
+    static Fixture fx;
+    fx.pool = new_pool(2, 3.0, false, GB_SANDBOX_AUTO);
+    fx.strict = new_pool(1, 20.0, true, GB_SANDBOX_AUTO);
+    fx.workers = 3;
+    *state = &fx;
+    return fx.pool && fx.strict ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    Fixture *fx = *state;
+    gb_pool_delete(fx->pool);
+    gb_pool_delete(fx->strict);
+    return 0;
+}
+
+/* The pool is healthy: exactly the workers are alive and nothing of a run is left. */
+static void assert_clean(const Fixture *fx)
+{
+    assert_int_equal(descendants(NULL, 0), fx->workers);
+    assert_int_equal(leftover_run_dirs(), 0);
+}
+
+static GbRunStatus run(GbPool *pool, const GbTask *t, GbRunResult *r)
+{
+    GbError err = {{0}};
+    bool ok = gb_pool_run(pool, t, NULL, r, &err);
+    if (!ok) print_error("gb_pool_run(%s): %s\n", t->id, err.msg);
+    assert_true(ok);
+    assert_non_null(r->out);
+    assert_non_null(r->err);
+    return r->status;
+}
+
+static void run_simple_pass(GbPool *pool)
+{
+    GbTask t;
+    task_assert(&t, "sanity", "def f(x):\n    return x + 1\n", "assert f(1) == 2\n");
+    GbRunResult r;
+    assert_int_equal(run(pool, &t, &r), GB_RUN_PASS);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+}
+
+/* ------------------------------------------------------------------ assert kind */
+
+static void test_runner_assert_pass_and_fail_named(void **state)
+{
+    Fixture *fx = *state;
+    static const struct {
+        const char *src, *test;
+        GbRunStatus status;
+        const char *exc_type, *failed_test;
+    } cases[] = {
+        {"def add(a, b):\n    return a + b\n", "assert add(1, 2) == 3\nassert add(-1, 1) == 0\n", GB_RUN_PASS, NULL,
+         NULL},
+        {"def add(a, b):\n    return a - b\n", "assert add(1, 0) == 1\nassert add(1, 2) == 3, 'sum'\n", GB_RUN_FAIL,
+         "AssertionError", "tests line 2: assert add(1, 2) == 3, 'sum'"},
+        {"def div(a, b):\n    return a / b\n", "def check(c):\n    assert c(4, 2) == 2\n    assert c(1, 0) == 0\n\ncheck(div)\n",
+         GB_RUN_FAIL, "ZeroDivisionError", "tests line 3: assert c(1, 0) == 0"},
+        {"import numpy as np\nimport scipy.stats\nfrom sklearn.utils import shuffle\n\ndef m(x):\n    return float(np.mean(x))\n",
+         "assert m([1, 2, 3]) == 2.0\n", GB_RUN_PASS, NULL, NULL},
+        {"def f(:\n    pass\n", "assert True\n", GB_RUN_FAIL, "SyntaxError", NULL},
+        {"raise ValueError('at import')\n", "assert True\n", GB_RUN_FAIL, "ValueError", "main.py line 1: raise ValueError('at import')"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GbTask t;
+        task_assert(&t, "assert", cases[i].src, cases[i].test);
+        GbRunResult r;
+        GbRunStatus s = run(fx->pool, &t, &r);
+        if (s != cases[i].status) print_error("case %zu: %s %s %s\n", i, gb_run_status_name(s), r.exc_type, r.exc_message);
+        assert_int_equal(s, cases[i].status);
+        if (cases[i].exc_type) assert_string_equal(r.exc_type, cases[i].exc_type);
+        if (cases[i].failed_test) assert_string_equal(r.failed_test, cases[i].failed_test);
+        assert_int_equal(r.tests_run, 1);
+        assert_true(r.wall_s > 0);
+        assert_true(r.peak_rss_kb > 0);
+        gb_run_result_destroy(&r);
+        gb_task_destroy(&t);
+    }
+    assert_clean(fx);
+}
+
+static void test_runner_assert_output_recorded_and_stderr_gate(void **state)
+{
+    Fixture *fx = *state;
+    GbTask t;
+    task_assert(&t, "io", "import sys\nprint('hello')\nprint('warn', file=sys.stderr)\n", "assert True\n");
+    GbRunResult r;
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_string_equal(r.out, "hello\n");
+    assert_string_equal(r.err, "warn\n");
+    gb_run_result_destroy(&r);
+    /* the strict pool fails on any stderr output, like the published tool */
+    assert_int_equal(run(fx->strict, &t, &r), GB_RUN_FAIL);
+    assert_string_equal(r.exc_type, "StderrOutput");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+}
+
+static void test_runner_assert_sys_exit_is_not_a_pass(void **state)
+{
+    Fixture *fx = *state;
+    static const char *const tests[] = {
+        "assert f(1) == 2\nimport sys\nsys.exit(0)\nassert f(2) == 999\n",
+        "import os\nos._exit(0)\n",
+        "raise SystemExit\n",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        GbTask t;
+        task_assert(&t, "exit", "def f(x):\n    return x + 1\n", tests[i]);
+        GbRunResult r;
+        assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+        assert_non_null(r.exc_type);
+        assert_string_equal(r.exc_type, i == 1 ? "ProcessExit" : "SystemExit");
+        gb_run_result_destroy(&r);
+        gb_task_destroy(&t);
+    }
+    assert_clean(fx);
+}
+
+static void test_runner_helper_modules_share_main(void **state)
+{
+    Fixture *fx = *state;
+    GbTask t;
+    task_assert(&t, "modules", "from helpers.util import double\nSCALE = 3\n\ndef f(x):\n    return double(x) * SCALE\n",
+                "assert f(2) == 12\n");
+    gb_task_set_file(&t, "helpers/__init__.py", "");
+    gb_task_set_file(&t, "helpers/util.py", "def double(x):\n    from main import SCALE\n    return 2 * x if SCALE else 0\n");
+    GbRunResult r;
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    gb_run_result_destroy(&r);
+    /* a module path leaving the run directory is refused, not written */
+    gb_task_set_file(&t, "../evil.py", "x = 1\n");
+    GbError err = {{0}};
+    assert_false(gb_pool_run(fx->pool, &t, NULL, &r, &err));
+    assert_int_equal(r.status, GB_RUN_ERROR);
+    assert_non_null(strstr(err.msg, "evil.py"));
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    assert_clean(fx);
+}
+
+/* ------------------------------------------------------------------ unittest kind */
+
+static const char *k_stack_src = "class Stack:\n"
+                                 "    def __init__(self):\n"
+                                 "        self.items = []\n"
+                                 "    def push(self, x):\n"
+                                 "        self.items.append(x)\n"
+                                 "    def pop(self):\n"
+                                 "        return self.items.pop()\n";
+
+static void test_runner_unittest_results_structured(void **state)
+{
+    Fixture *fx = *state;
+    const char *tests = "import unittest\n"
+                        "class TestPush(unittest.TestCase):\n"
+                        "    def test_one(self):\n"
+                        "        s = Stack(); s.push(1)\n"
+                        "        self.assertEqual(s.items, [1])\n"
+                        "    def test_two(self):\n"
+                        "        s = Stack(); s.push(1); s.push(2)\n"
+                        "        self.assertEqual(len(s.items), 2)\n"
+                        "class TestPop(unittest.TestCase):\n"
+                        "    def test_pop(self):\n"
+                        "        s = Stack(); s.push(5)\n"
+                        "        self.assertEqual(s.pop(), 5)\n"
+                        "    def test_empty(self):\n"
+                        "        self.assertIsNone(Stack().pop())\n"
+                        "class TestNothing(unittest.TestCase):\n"
+                        "    pass\n";
+    GbTask t;
+    GbRunResult r;
+    static const char *const good[] = {"TestPush", NULL};
+    task_unittest(&t, "ut-pass", k_stack_src, tests, good);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_int_equal(r.tests_run, 2);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    static const char *const bad[] = {"TestPush", "TestPop", NULL};
+    task_unittest(&t, "ut-fail", k_stack_src, tests, bad);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_int_equal(r.tests_run, 4);
+    assert_int_equal(r.failed_tests.len, 1);
+    assert_string_equal(r.failed_tests.items[0], "TestPop.test_empty");
+    assert_string_equal(r.exc_type, "IndexError");
+    assert_non_null(strstr(r.failed_test, "TestPop.test_empty"));
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    static const char *const empty[] = {"TestPush", "TestNothing", "TestMissing", NULL};
+    task_unittest(&t, "ut-empty", k_stack_src, tests, empty);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_int_equal(r.failed_tests.len, 2);
+    assert_string_equal(r.failed_tests.items[0], "TestNothing");
+    assert_string_equal(r.failed_tests.items[1], "TestMissing");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    /* a test that calls sys.exit is an error of that test, not a pass */
+    const char *exiting = "import unittest, sys\n"
+                          "class TestExit(unittest.TestCase):\n"
+                          "    def test_ok(self):\n"
+                          "        self.assertTrue(True)\n"
+                          "    def test_exit(self):\n"
+                          "        sys.exit(0)\n";
+    static const char *const ex[] = {"TestExit", NULL};
+    task_unittest(&t, "ut-exit", k_stack_src, exiting, ex);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_string_equal(r.failed_tests.items[0], "TestExit.test_exit");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    assert_clean(fx);
+}
+
+/* ------------------------------------------------------------------ stdio kind */
+
+static void test_runner_stdio_output_matches_table(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *got, *want;
+        bool match;
+    } cases[] = {
+        {"3\n", "3", true},
+        {"  1   2 \n3\n\n", "1 2\n3", true},
+        {"1 2\r\n3\r\n", "1 2\n3\n", true},
+        {"1 2 3", "1 2\n3", false},        /* same tokens, different line count */
+        {"0.0", "0.00000000000000000000", true},
+        {"1.00000049", "1.0", true},      /* within 1e-6 */
+        {"1.000002", "1.0", false},
+        {"0.1666666666666666574", "0.1666666667", true},
+        {"abc", "abd", false},
+        {"1e3", "1000", true},
+        {"0x10", "16", false},
+        {"nan", "nan", true},             /* textually equal */
+        {"inf", "1e309", false},
+        {"", "", true},
+        {"\n\n", "", true},
+        {"a\n\nb", "a\nb", false},       /* blank line in the middle counts */
+        {"YES", "yes", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (gb_stdio_output_matches(cases[i].got, cases[i].want) != cases[i].match)
+            print_error("case %zu: '%s' vs '%s'\n", i, cases[i].got, cases[i].want);
+        assert_int_equal(gb_stdio_output_matches(cases[i].got, cases[i].want), cases[i].match);
+    }
+}
+
+static void test_runner_stdio_cases(void **state)
+{
+    Fixture *fx = *state;
+    const char *src = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
+    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",       /* exact */
+                                     "3\n1 1 1\n", "3  \n1.0000001",  /* tolerant */
+                                     "1\n5 0 0\n", "6\n1.6666666667", /* wrong first line */
+                                     NULL};
+    GbTask t;
+    task_stdio(&t, "stdio", src, io);
+    GbRunResult r;
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_int_equal(r.tests_run, 3);
+    assert_int_equal(r.failed_tests.len, 1);
+    assert_string_equal(r.failed_tests.items[0], "2");
+    assert_string_equal(r.failed_test, "case 2");
+    assert_string_equal(r.exc_type, "WrongOutput");
+    assert_string_equal(r.out, "5\n1.6666666666666667\n");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    static const char *const crash_io[] = {"1\n", "1\n", "2\n", "2\n", NULL};
+    task_stdio(&t, "stdio-exit", "import sys\nv = int(input())\nprint(v)\nsys.exit(v - 1)\n", crash_io);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_int_equal(r.failed_tests.len, 1);
+    assert_string_equal(r.failed_test, "case 1");
+    assert_string_equal(r.exc_type, "SystemExit");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    assert_clean(fx);
+}
+
+/* ------------------------------------------------------------------ reliability */
+
+static void test_runner_infinite_loop_and_fork_bomb_time_out(void **state)
+{
+    Fixture *fx = *state;
+    static const char *const srcs[] = {
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(1000)\n"
+        "while True:\n    pass\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        GbTask t;
+        task_assert(&t, "hang", srcs[i], "assert True\n");
+        GbRunResult r;
+        assert_int_equal(run(fx->pool, &t, &r), GB_RUN_TIMEOUT);
+        assert_string_equal(r.exc_type, "Timeout");
+        gb_run_result_destroy(&r);
+        gb_task_destroy(&t);
+        assert_clean(fx);
+    }
+    run_simple_pass(fx->pool);
+}
+
+static void test_runner_memory_file_and_output_limits(void **state)
+{
+    Fixture *fx = *state;
+    GbTask t;
+    GbRunResult r;
+    task_assert(&t, "mem", "x = bytearray(50 * 1024 ** 3)\n", "assert len(x) > 0\n");
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_string_equal(r.exc_type, "MemoryError");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    task_assert(&t, "file",
+                "block = b'\\0' * (1 << 20)\nwith open('big.bin', 'wb') as f:\n    for _ in range(10 * 1024):\n"
+                "        f.write(block)\n",
+                "assert True\n");
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_string_equal(r.exc_type, "OSError");
+    assert_non_null(strstr(r.exc_message, "too large"));
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    /* 1 GiB on stdout: kept up to the cap, the rest drained; the program passes */
+    task_assert(&t, "print", "import sys\nchunk = 'x' * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n",
+                "assert True\n");
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_int_equal(strlen(r.out), cfg.output_cap);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    task_assert(&t, "close", "import os, sys\nprint('before')\nsys.stdout.close()\nos.close(1)\nos.close(2)\n",
+                "assert True\n");
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_string_equal(r.out, "before\n");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    assert_clean(fx);
+}
+
+static void test_runner_segfault_is_a_crash(void **state)
+{
+    Fixture *fx = *state;
+    GbTask t;
+    task_assert(&t, "segv", "import ctypes\nctypes.string_at(0)\n", "assert True\n");
+    GbRunResult r;
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_CRASH);
+    assert_int_equal(r.signal, SIGSEGV);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    assert_clean(fx);
+    run_simple_pass(fx->pool);
+}
+
+static void test_runner_signals_to_the_worker_are_contained(void **state)
+{
+    Fixture *fx = *state;
+    static const char *const srcs[] = {
+        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
+        "import os, signal\nos.killpg(os.getpgid(os.getppid()) or os.getppid(), signal.SIGKILL)\n",
+        "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        GbTask t;
+        task_assert(&t, "kill", srcs[i], "assert True\n");
+        GbRunResult r;
+        GbError err = {{0}};
+        assert_true(gb_pool_run(fx->pool, &t, NULL, &r, &err));
+        assert_int_not_equal(r.status, GB_RUN_ERROR);
+        gb_run_result_destroy(&r);
+        gb_task_destroy(&t);
+        run_simple_pass(fx->pool);
+        run_simple_pass(fx->pool);
+        assert_clean(fx);
+    }
+}
+
+static void test_runner_files_outside_are_protected(void **state)
+{
+    Fixture *fx = *state;
+    char dir[300], file[340];
+    snprintf(dir, sizeof dir, "%s/precious", g_tmp);
+    snprintf(file, sizeof file, "%s/keep.txt", dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    FILE *f = fopen(file, "w");
+    fputs("keep\n", f);
+    fclose(f);
+    char *src = gb_asprintf("import os, shutil\n"
+                      "errors = 0\n"
+                      "for op in (lambda: os.remove('%s'), lambda: shutil.rmtree('%s'),\n"
+                      "           lambda: open('%s', 'w').write('gone')):\n"
+                      "    try:\n"
+                      "        op()\n"
+                      "    except OSError:\n"
+                      "        errors += 1\n"
+                      "open('mine.txt', 'w').write('ok')\n",
+                      file, dir, file);
+    GbTask t;
+    task_assert(&t, "rm", src, "assert errors == 3, errors\nassert open('mine.txt').read() == 'ok'\n");
+    GbRunResult r;
+    GbRunStatus s = run(fx->pool, &t, &r);
+    if (s != GB_RUN_PASS) print_error("%s: %s\n", r.exc_type, r.exc_message);
+    assert_int_equal(s, GB_RUN_PASS);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    free(src);
+    size_t len = 0;
+    char *text = gb_read_file(file, &len, NULL);
+    assert_non_null(text);
+    assert_string_equal(text, "keep\n");
+    free(text);
+    unlink(file);
+    rmdir(dir);
+    assert_clean(fx);
+}
+
+static void test_runner_network_is_refused(void **state)
+{
+    Fixture *fx = *state;
+    int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(ls, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(ls, 4), 0);
+    socklen_t alen = sizeof a;
+    getsockname(ls, (struct sockaddr *)&a, &alen);
+    char *src = gb_asprintf("import socket\n"
+                            "def probe():\n"
+                            "    s = socket.create_connection(('127.0.0.1', %d), timeout=2)\n"
+                            "    s.sendall(b'hello')\n"
+                            "    return True\n",
+                            ntohs(a.sin_port));
+    GbTask t;
+    task_assert(&t, "net", src, "assert probe()\n");
+    GbRunResult r;
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
+    assert_non_null(r.exc_type);
+    assert_string_not_equal(r.exc_type, "AssertionError");
+    int c = accept(ls, NULL, NULL);
+    assert_true(c < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+    close(ls);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    free(src);
+    assert_clean(fx);
+}
+
+static void test_runner_killed_worker_is_replaced(void **state)
+{
+    Fixture *fx = *state;
+    /* workers are our direct children; kill the two workers of the main pool (the
+     * lint worker is left alone: its pylint warm-up takes seconds) */
+    pid_t pids[16];
+    int n = descendants(pids, 16);
+    assert_int_equal(n, fx->workers);
+    int killed = 0;
+    for (int i = 0; i < n; i++) {
+        char path[64], buf[4096];
+        snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pids[i]);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        bool lint = false;
+        for (size_t j = 0; j < len; j += strlen(buf + j) + 1) lint = lint || strcmp(buf + j, "--lint") == 0;
+        if (!lint) {
+            assert_int_equal(kill(pids[i], SIGKILL), 0);
+            killed++;
+        }
+    }
+    assert_int_equal(killed, 2);
+    for (int i = 0; i < 4; i++) run_simple_pass(fx->pool);
+    run_simple_pass(fx->strict);
+    assert_clean(fx);
+}
+
+/* ------------------------------------------------------------------ concurrency, lint */
+
+static void test_runner_concurrent_runs(void **state)
+{
+    Fixture *fx = *state;
+    enum { N = 24 };
+    GbTask tasks[N];
+    GbRunResult results[N];
+    for (int i = 0; i < N; i++) {
+        char test[64];
+        snprintf(test, sizeof test, "assert sq(%d) == %d\n", i, i % 3 == 0 ? i * i + 1 : i * i);
+        task_assert(&tasks[i], "conc", "def sq(x):\n    return x * x\n", test);
+    }
+    GbPool *pool = fx->pool;
+    bool oks[N];
+#pragma omp parallel for num_threads(4) schedule(dynamic) default(none) shared(pool, tasks, results, oks)
+    for (int i = 0; i < N; i++) {
+        GbError err;
+        oks[i] = gb_pool_run(pool, &tasks[i], NULL, &results[i], &err);
+    }
+    for (int i = 0; i < N; i++) {
+        assert_true(oks[i]);
+        assert_int_equal(results[i].status, i % 3 == 0 ? GB_RUN_FAIL : GB_RUN_PASS);
+        gb_run_result_destroy(&results[i]);
+        gb_task_destroy(&tasks[i]);
+    }
+    GbPoolStats st;
+    gb_pool_stats(pool, &st);
+    assert_true(st.runs >= N);
+    assert_clean(fx);
+}
+
+static void test_runner_lint_scores(void **state)
+{
+    Fixture *fx = *state;
+    static const struct {
+        const char *src;
+        double lo, hi;
+    } cases[] = {
+        {"import numpy as np\n\n\ndef mean(values):\n    return float(np.mean(values))\n", 10.0, 10.0},
+        {"import os, sys\ndef f(x):\n  y = 1\n  return x\n", 0.0, 6.0},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        GbProgram p;
+        GbTask t;
+        task_assert(&t, "lint", cases[i].src, "assert True\n");
+        gb_program_from_task(&p, &t);
+        double s1 = -1, s2 = -1;
+        GbError err = {{0}};
+        if (!gb_pool_lint(fx->strict, &p, &s1, &err)) print_error("lint: %s\n", err.msg);
+        assert_true(gb_pool_lint(fx->strict, &p, &s2, &err));
+        assert_true(s1 >= cases[i].lo && s1 <= cases[i].hi);
+        assert_true(s1 == s2); /* deterministic */
+        gb_program_destroy(&p);
+        gb_task_destroy(&t);
+    }
+    GbProgram p;
+    GbTask t;
+    task_assert(&t, "lint", "x = 1\n", "assert True\n");
+    gb_program_from_task(&p, &t);
+    double s;
+    GbError err = {{0}};
+    assert_false(gb_pool_lint(fx->pool, &p, &s, &err)); /* started without lint */
+    gb_program_destroy(&p);
+    gb_task_destroy(&t);
+}
+
+/* ------------------------------------------------------------------ pools in every mode */
+
+static void reliability_subset(GbPool *pool, const char *mode)
+{
+    int port;
+    int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(ls, (struct sockaddr *)&a, sizeof a);
+    listen(ls, 4);
+    socklen_t alen = sizeof a;
+    getsockname(ls, (struct sockaddr *)&a, &alen);
+    port = ntohs(a.sin_port);
+    char *net = gb_asprintf("import socket\nsocket.create_connection(('127.0.0.1', %d), timeout=2)\n", port);
+    static const char *const srcs[] = {
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(1000)\n",
+    };
+    const GbRunStatus want[] = {GB_RUN_TIMEOUT, (GbRunStatus)-1, GB_RUN_PASS};
+    for (size_t i = 0; i < 4; i++) {
+        GbTask t;
+        task_assert(&t, mode, i < 3 ? srcs[i] : net, "assert True\n");
+        GbRunResult r;
+        GbError err = {{0}};
+        assert_true(gb_pool_run(pool, &t, NULL, &r, &err));
+        if (i < 3 && want[i] != (GbRunStatus)-1) assert_int_equal(r.status, want[i]);
+        if (i == 3) assert_int_equal(r.status, GB_RUN_FAIL);
+        assert_int_not_equal(r.status, GB_RUN_ERROR);
+        gb_run_result_destroy(&r);
+        gb_task_destroy(&t);
+        run_simple_pass(pool);
+        /* only the worker remains: every process of the run is gone */
+        assert_int_equal(descendants(NULL, 0), 3 + 1);
+    }
+    assert_true(accept(ls, NULL, NULL) < 0);
+    close(ls);
+    free(net);
+}
+
+static void test_runner_every_sandbox_mode(void **state)
+{
+    Fixture *fx = *state;
+    const int modes[] = {GB_SANDBOX_USERNS, GB_SANDBOX_PLAIN};
+    for (size_t i = 0; i < 2; i++) {
+        GbPool *pool = new_pool(1, 2.0, false, modes[i]);
+        assert_non_null(pool);
+        assert_string_equal(gb_pool_sandbox(pool), gb_sandbox_mode_name((GbSandboxMode)modes[i]));
+        reliability_subset(pool, gb_pool_sandbox(pool));
+        gb_pool_delete(pool);
+        assert_clean(fx);
+    }
+}
+
+static void test_runner_bad_interpreters(void **state)
+{
+    (void)state;
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 1;
+    GbError err = {{0}};
+    cfg.python = "/nonexistent/python3";
+    assert_null(gb_pool_new(&cfg, &err));
+    assert_non_null(strstr(err.msg, "/nonexistent/python3"));
+    /* an interpreter without dist-packages: the message names the module and interpreter */
+    char wrapper[300];
+    snprintf(wrapper, sizeof wrapper, "%s/bare-python", g_tmp);
+    FILE *f = fopen(wrapper, "w");
+    fprintf(f, "#!/bin/sh\nexec %s -S \"$@\"\n", GB_DEFAULT_PYTHON);
+    fclose(f);
+    chmod(wrapper, 0755);
+    cfg.python = wrapper;
+    assert_null(gb_pool_new(&cfg, &err));
+    assert_non_null(strstr(err.msg, "'numpy'"));
+    assert_non_null(strstr(err.msg, wrapper));
+    unlink(wrapper);
+}
+
+static void *interrupter(void *arg)
+{
+    GbPool *pool = arg;
+    usleep(300 * 1000);
+    gb_pool_interrupt(pool);
+    return NULL;
+}
+
+static void test_runner_interrupt_stops_runs(void **state)
+{
+    Fixture *fx = *state;
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 1;
+    cfg.timeout_s = 60;
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    assert_non_null(pool);
+    GbTask t;
+    task_assert(&t, "forever", "while True:\n    pass\n", "assert True\n");
+    pthread_t th;
+    pthread_create(&th, NULL, interrupter, pool);
+    GbRunResult r;
+    assert_false(gb_pool_run(pool, &t, NULL, &r, &err));
+    assert_int_equal(r.status, GB_RUN_ERROR);
+    pthread_join(th, NULL);
+    gb_run_result_destroy(&r);
+    assert_false(gb_pool_run(pool, &t, NULL, &r, &err)); /* stays interrupted */
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    gb_pool_delete(pool);
+    assert_clean(fx);
+}
+
+int main(void)
+{
+    snprintf(g_tmp, sizeof g_tmp, "/tmp/gb-test-runner-XXXXXX");
+    if (!mkdtemp(g_tmp)) return 1;
+    chmod(g_tmp, 0755);
+    setenv("TMPDIR", g_tmp, 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runner_stdio_output_matches_table),
+        cmocka_unit_test(test_runner_assert_pass_and_fail_named),
+        cmocka_unit_test(test_runner_assert_output_recorded_and_stderr_gate),
+        cmocka_unit_test(test_runner_assert_sys_exit_is_not_a_pass),
+        cmocka_unit_test(test_runner_helper_modules_share_main),
+        cmocka_unit_test(test_runner_unittest_results_structured),
+        cmocka_unit_test(test_runner_stdio_cases),
+        cmocka_unit_test(test_runner_infinite_loop_and_fork_bomb_time_out),
+        cmocka_unit_test(test_runner_memory_file_and_output_limits),
+        cmocka_unit_test(test_runner_segfault_is_a_crash),
+        cmocka_unit_test(test_runner_signals_to_the_worker_are_contained),
+        cmocka_unit_test(test_runner_files_outside_are_protected),
+        cmocka_unit_test(test_runner_network_is_refused),
+        cmocka_unit_test(test_runner_killed_worker_is_replaced),
+        cmocka_unit_test(test_runner_concurrent_runs),
+        cmocka_unit_test(test_runner_lint_scores),
+        cmocka_unit_test(test_runner_every_sandbox_mode),
+        cmocka_unit_test(test_runner_bad_interpreters),
+        cmocka_unit_test(test_runner_interrupt_stops_runs),
+    };
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    /* after every pool is gone: no process and no file of ours is left */
+    int left = descendants(NULL, 0);
+    DIR *d = opendir(g_tmp);
+    int files = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.') files++;
+    if (d) closedir(d);
+    rmdir(g_tmp);
+    if (left || files) {
+        fprintf(stderr, "leftovers after the pools were deleted: %d processes, %d files\n", left, files);
+        return 1;
+    }
+    return failed;
+}
