@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <omp.h>
 #include <spawn.h>
@@ -47,6 +48,8 @@ void gb_calibration_destroy(GbCalibration *c)
         free(c->files.items[i].own_package);
     }
     gb_array_free(&c->files);
+    for (size_t i = 0; i < c->excludes.len; i++) free(c->excludes.items[i]);
+    gb_array_free(&c->excludes);
     memset(c, 0, sizeof *c);
 }
 
@@ -80,16 +83,26 @@ static int gb_cal__cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static bool gb_cal__excluded(const GbCalibration *c, const char *root_base, const char *sub)
+{
+    if (!c->excludes.len) return false;
+    char *rel = gb_asprintf("%s/%s", root_base, sub);
+    bool hit = false;
+    for (size_t i = 0; i < c->excludes.len && !hit; i++) hit = fnmatch(c->excludes.items[i], rel, 0) == 0;
+    free(rel);
+    return hit;
+}
+
 typedef struct {
     GbCalibration *c;
     GbCalibDir *dir;
     const char *root_base; /* basename of the given directory */
+    bool fixed_own;        /* the own package is known from the install location */
 } GbCalWalk;
 
 /* Recursively collect .py files. rel: path below the given directory ("" at the top);
  * own: package of this directory (borrowed); in_pkg: this directory has __init__.py. */
-static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const char *own, bool in_tests,
-                         GbError *err)
+static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const char *own, bool in_tests, GbError *err)
 {
     DIR *d = opendir(path);
     if (!d) {
@@ -118,7 +131,7 @@ static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const 
         if (S_ISDIR(lst.st_mode)) {
             if (strcmp(name, "__pycache__") != 0) {
                 bool pkg = gb_cal__has_init(full);
-                const char *sub_own = pkg && !gb_cal__has_init(path) ? name : own;
+                const char *sub_own = !w->fixed_own && pkg && !gb_cal__has_init(path) ? name : own;
                 ok = gb_cal__walk(w, full, sub, sub_own, in_tests || strcmp(name, "tests") == 0, err);
             }
         } else if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -127,6 +140,8 @@ static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const 
                 if (in_tests || gb_cal__is_test_file(name)) {
                     w->dir->tests_skipped++;
                     w->c->tests_skipped++;
+                } else if (gb_cal__excluded(w->c, w->root_base, sub)) {
+                    w->c->excluded++;
                 } else {
                     GbCalibFile f = {0};
                     f.path = gb_strdup(full);
@@ -145,9 +160,27 @@ static bool gb_cal__walk(GbCalWalk *w, const char *path, const char *rel, const 
     return ok;
 }
 
-/* The package a directory belongs to: the top-most ancestor chain with __init__.py. */
-static char *gb_cal__top_package(const char *dir)
+/* The top-level package of a directory: under .../dist-packages/ or .../site-packages/ the first
+ * component below it (this also covers namespace packages such as mpl_toolkits); elsewhere the
+ * top-most ancestor in a chain of directories with __init__.py. *fixed says which rule applied. */
+static char *gb_cal__top_package(const char *dir, bool *fixed)
 {
+    char *real = realpath(dir, NULL);
+    const char *abs = real ? real : dir;
+    static const char *const roots[] = {"/dist-packages/", "/site-packages/"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *p = strstr(abs, roots[i]);
+        if (!p) continue;
+        p += strlen(roots[i]);
+        size_t n = strcspn(p, "/");
+        if (n == 0) continue;
+        char *top = gb_strndup(p, n);
+        free(real);
+        *fixed = true;
+        return top;
+    }
+    free(real);
+    *fixed = false;
     char *cur = gb_strdup(dir);
     char *top = NULL;
     while (gb_cal__has_init(cur)) {
@@ -268,8 +301,9 @@ bool gb_calibrate_run(const char *const *dirs, size_t ndirs, int threads, GbCali
         gb_array_push(&c->dirs, d);
         GbCalibDir *dp = &c->dirs.items[c->dirs.len - 1];
         size_t before = c->files.len;
-        char *own = gb_cal__top_package(dir);
-        GbCalWalk w = {.c = c, .dir = dp, .root_base = gb_cal__basename(dir)};
+        bool fixed = false;
+        char *own = gb_cal__top_package(dir, &fixed);
+        GbCalWalk w = {.c = c, .dir = dp, .root_base = gb_cal__basename(dir), .fixed_own = fixed};
         bool ok = gb_cal__walk(&w, dir, "", own ? own : gb_cal__basename(dir), false, err);
         free(own);
         if (!ok) return false;

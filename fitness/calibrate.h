@@ -3,10 +3,13 @@
  * non-test .py file under some directories with our metric definitions and write the per-metric
  * means plus a manifest that says exactly what was measured (DESIGN.md §5).
  *   - Test code is skipped: files under a directory named `tests`, test_*.py, *_test.py and
- *     conftest.py.
- *   - Each file is measured alone; its own package (the top-most enclosing directory chain
- *     with __init__.py, else the basename of the given directory) counts as the program's own
- *     code for C6.
+ *     conftest.py. Files whose "<dir basename>/<path below it>" matches one of the caller's
+ *     exclude patterns (fnmatch, `*` also matches `/`) are left out and counted.
+ *   - Each file is measured alone; its own top-level package counts as the program's own code
+ *     for C6 (calls into it are inter-module dependencies, as the reference counted a project's
+ *     imports of itself when measuring SWE-bench files). The package is the first directory
+ *     below dist-packages/site-packages for installed code, else the top of the chain of
+ *     directories with __init__.py, else the basename of the given directory.
  *   - Files that are not UTF-8 or do not parse are reported (path, first error position) and
  *     skipped; nothing is written when no file was measured.
  *   - Files are measured in parallel (OpenMP, one TSParser per thread); per-file results are
@@ -31,16 +34,16 @@ typedef struct {
 } GbCalibPackage;
 
 typedef struct {
-    char *path;                         /* owned: directory as given */
+    char *path;                          /* owned: directory as given */
     size_t files, tests_skipped, failed; /* measured .py files, test files skipped, failures */
-    GbArray(GbCalibPackage) packages;   /* Debian packages owning the directory (may be empty) */
+    GbArray(GbCalibPackage) packages;    /* Debian packages owning the directory (may be empty) */
 } GbCalibDir;
 
 typedef struct {
-    char *path;            /* owned */
-    char *rel;             /* owned: "<dir basename>/<path below it>" (stable across machines) */
-    char *own_package;     /* owned: package counted as the file's own code */
-    size_t dir;            /* index into GbCalibration.dirs */
+    char *path;        /* owned */
+    char *rel;         /* owned: "<dir basename>/<path below it>" (stable across machines) */
+    char *own_package; /* owned: package counted as the file's own code */
+    size_t dir;        /* index into GbCalibration.dirs */
     bool ok;
     GbMetrics metrics;
     GbMetricsDetail detail;
@@ -56,6 +59,8 @@ typedef struct {
     GbArray(GbCalibFailure) failures;
     GbArray(GbCalibFile) files; /* every candidate file, sorted by rel path */
     uint64_t digest;            /* FNV-1a 64 over the sorted (rel path, content hash) of measured files */
+    GbArray(char *) excludes;   /* owned fnmatch patterns on the rel path (set by the caller) */
+    size_t excluded;            /* non-test .py files left out by the patterns */
     bool list_files;            /* write the list of measured files into the manifest */
 } GbCalibration;
 

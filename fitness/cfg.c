@@ -92,16 +92,16 @@ typedef struct {
 } CfgLoop;
 
 typedef struct {
-    GbArray(uint8_t) type;      /* per graph node */
-    Edges edges;                /* (from << 32) | to */
+    GbArray(uint8_t) type; /* per graph node */
+    Edges edges;           /* (from << 32) | to */
     GbArray(CfgCall) calls;
-    GbStrMap funcs;             /* name -> (enter << 32) | exit */
-    GbArray(uint32_t) starts;   /* per module: start, stop */
+    GbStrMap funcs;           /* name -> (enter << 32) | exit */
+    GbArray(uint32_t) starts; /* per module: start, stop */
     /* walker state */
     View *v;
     GbArray(CfgLoop) loops;
-    size_t loop_base;           /* loops below this index belong to an enclosing def */
-    uint32_t exit_target;       /* where return/raise go */
+    size_t loop_base;     /* loops below this index belong to an enclosing def */
+    uint32_t exit_target; /* where return/raise go */
 } Cfg;
 
 static void cfg__edge(Cfg *g, uint32_t a, uint32_t b)
@@ -133,13 +133,13 @@ static void cfg__append(Preds *dst, const Preds *src)
 /* The name a call records: Name id, Attribute attr, or the inner callee of f()(). */
 static uint32_t cfg__callee(View *v, uint32_t call)
 {
-    uint32_t f = gb_pyview_unparen(v, gb_pyview_field(v, call, GB_PF_FUNCTION));
+    uint32_t f = gb_pyview_callee(v, call);
     while (f != GB_PY_NIL) {
         uint8_t k = v->nodes[f].kind;
         if (k == GB_PK_IDENTIFIER) return f;
         if (k == GB_PK_ATTRIBUTE) return gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
         if (k != GB_PK_CALL) return GB_PY_NIL;
-        f = gb_pyview_unparen(v, gb_pyview_field(v, f, GB_PF_FUNCTION));
+        f = gb_pyview_callee(v, f);
     }
     return GB_PY_NIL;
 }

@@ -6,6 +6,7 @@
  *   ast BoolOp      = a maximal chain of boolean_operator nodes with the same operator that are
  *                     direct children of each other (parentheses start a new BoolOp)
  *   ast UnaryOp     = unary_operator and not_operator
+ *   ast BinOp       = binary_operator, and union_type (`a | b` in some annotations)
  *   ast List        = list, and list_pattern outside match-case patterns (list targets)
  *   ast comprehension generators / ifs = for_in_clause / if_clause children of a comprehension
  *   parentheses     = invisible (parenthesized_expression is looked through)
@@ -29,7 +30,7 @@ static inline uint8_t kind(View *v, uint32_t n)
 static bool gb_cx__is_operator(uint8_t k)
 {
     return k == GB_PK_BOOLEAN_OPERATOR || k == GB_PK_COMPARISON_OPERATOR || k == GB_PK_BINARY_OPERATOR ||
-           k == GB_PK_UNARY_OPERATOR || k == GB_PK_NOT_OPERATOR;
+           k == GB_PK_UNARY_OPERATOR || k == GB_PK_NOT_OPERATOR || k == GB_PK_UNION_TYPE;
 }
 
 /* ast.walk(predicate) finds a BoolOp/Compare/BinOp/UnaryOp. */
@@ -69,7 +70,7 @@ static unsigned gb_cx__c2(View *v)
                 gb_cx__has_operator(v, b))
                 count++;
         } else if (k == GB_PK_CALL) {
-            uint32_t f = gb_pyview_unparen(v, gb_pyview_field(v, n, GB_PF_FUNCTION));
+            uint32_t f = gb_pyview_callee(v, n);
             if (f == GB_PY_NIL || kind(v, f) != GB_PK_IDENTIFIER) continue;
             if (!gb_pyview_text_eq(v, f, "any") && !gb_pyview_text_eq(v, f, "all") && !gb_pyview_text_eq(v, f, "range"))
                 continue;
@@ -180,7 +181,7 @@ static void gb_c4__range(GbC4 *s, uint32_t a, uint32_t b)
             continue;
         }
         if (k == GB_PK_CALL) {
-            uint32_t f = gb_pyview_unparen(v, gb_pyview_field(v, n, GB_PF_FUNCTION));
+            uint32_t f = gb_pyview_callee(v, n);
             if (f != GB_PY_NIL && kind(v, f) == GB_PK_ATTRIBUTE) {
                 uint32_t attr = gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
                 if (attr != GB_PY_NIL && gb_pyview_text_eq(v, attr, "Thread")) s->threads++;
@@ -333,8 +334,7 @@ typedef struct {
  * Ours never looks at what is installed: a name imported from one of the program's own modules
  * (a relative import or a module of the program) is C6; every other import is a library:
  * standard library (the fixed list) or third-party, both C5. */
-static void gb_cx__classify(const GbMeasured *m, const GbImportEntry *e, const char *name, size_t len,
-                            GbCallCounts *cc)
+static void gb_cx__classify(const GbMeasured *m, const GbImportEntry *e, const char *name, size_t len, GbCallCounts *cc)
 {
     const char *mod = e->mod ? e->mod : name;
     size_t mod_len = e->mod ? e->mod_len : len;
@@ -352,15 +352,14 @@ static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, G
     gb_imp__build(v, &imp);
     for (uint32_t n = 0; n < v->count; n++) {
         if (kind(v, n) != GB_PK_CALL) continue;
-        uint32_t f = gb_pyview_unparen(v, gb_pyview_field(v, n, GB_PF_FUNCTION));
+        uint32_t f = gb_pyview_callee(v, n);
         if (f == GB_PY_NIL) continue;
         const char *name = NULL;
         size_t len = 0;
         if (kind(v, f) == GB_PK_ATTRIBUTE) {
             /* root = leftmost Name of the attribute chain; `self.m()` uses m */
             uint32_t r = f;
-            while (r != GB_PY_NIL && kind(v, r) == GB_PK_ATTRIBUTE)
-                r = gb_pyview_unparen(v, gb_pyview_field(v, r, GB_PF_OBJECT));
+            while (r != GB_PY_NIL && kind(v, r) == GB_PK_ATTRIBUTE) r = gb_pyview_attr_object(v, r);
             if (r == GB_PY_NIL || kind(v, r) != GB_PK_IDENTIFIER) continue;
             if (gb_pyview_text_eq(v, r, "self")) r = gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
             if (r == GB_PY_NIL) continue;
@@ -393,7 +392,8 @@ void gb_complexity_measure(const GbMeasured *m, GbMetrics *out, GbMetricsDetail 
         for (uint32_t n = 0; n < v->count; n++) {
             if (kind(v, n) != GB_PK_FUNCTION_DEFINITION) continue;
             uint32_t name = gb_pyview_field(v, n, GB_PF_NAME);
-            if (name != GB_PY_NIL) gb_strmap_put(&custom, v->src + v->nodes[name].start, gb_pyview_len(v, name), 1, NULL);
+            if (name != GB_PY_NIL)
+                gb_strmap_put(&custom, v->src + v->nodes[name].start, gb_pyview_len(v, name), 1, NULL);
         }
     }
     unsigned c2 = 0, c3 = 0, c4 = 0;

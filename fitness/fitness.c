@@ -49,9 +49,8 @@ typedef struct {
     size_t len;
 } GbFitnessModule;
 
-static bool gb_fitness__measure(const GbFitnessModule *mods, size_t n, TSParser *parser,
-                                const GbMetricsOptions *opts, GbMetrics *out, GbMetricsDetail *detail,
-                                GbError *err)
+static bool gb_fitness__measure(const GbFitnessModule *mods, size_t n, TSParser *parser, const GbMetricsOptions *opts,
+                                GbMetrics *out, GbMetricsDetail *detail, GbError *err)
 {
     memset(out, 0, sizeof *out);
     if (detail) memset(detail, 0, sizeof *detail);

@@ -15,10 +15,9 @@ static const GbPyKindName gb_pyview__kinds[] = {
 #undef GB_PYKIND
 };
 
-static const char *const gb_pyview__fields[GB_PF_COUNT] = {
-    NULL,
+static const char *const gb_pyview__fields[GB_PF_COUNT] = {NULL,
 #define GB_PYFIELD(e, name) name,
-    GB_PYFIELD_LIST
+                                                           GB_PYFIELD_LIST
 #undef GB_PYFIELD
 };
 
@@ -163,6 +162,28 @@ uint32_t gb_pyview_unparen(const GbPyView *v, uint32_t n)
         n = inner;
     }
     return n;
+}
+
+static uint32_t gb_pyview__unwrap(const GbPyView *v, uint32_t n)
+{
+    while (n != GB_PY_NIL) {
+        uint8_t k = v->nodes[n].kind;
+        if (k != GB_PK_PARENTHESIZED_EXPRESSION && k != GB_PK_LIST_SPLAT && k != GB_PK_DICTIONARY_SPLAT) break;
+        uint32_t inner = gb_pyview_first_named(v, n);
+        if (inner == GB_PY_NIL) break;
+        n = inner;
+    }
+    return n;
+}
+
+uint32_t gb_pyview_callee(const GbPyView *v, uint32_t call)
+{
+    return gb_pyview__unwrap(v, gb_pyview_field(v, call, GB_PF_FUNCTION));
+}
+
+uint32_t gb_pyview_attr_object(const GbPyView *v, uint32_t attr)
+{
+    return gb_pyview__unwrap(v, gb_pyview_field(v, attr, GB_PF_OBJECT));
 }
 
 bool gb_pyview_is_async(const GbPyView *v, uint32_t n)

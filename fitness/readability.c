@@ -70,17 +70,35 @@ static bool rd__has_lineno(View *v, uint32_t n)
     case GB_PK_AS_PATTERN_TARGET:
     case GB_PK_AS_PATTERN:
     case GB_PK_CHEVRON:
+    case GB_PK_TYPE: /* annotation wrapper; it may start at a parenthesis */
         return false;
     case GB_PK_DICTIONARY_SPLAT:
         return parent_kind(v, n) == GB_PK_ARGUMENT_LIST; /* keyword(arg=None) in a call */
     case GB_PK_STRING:
         return parent_kind(v, n) != GB_PK_CONCATENATED_STRING;
+    case GB_PK_ASSIGNMENT:
+        /* `a = b = c`: one Assign with two targets; the inner tree-sitter node is not a node */
+        return parent_kind(v, n) != GB_PK_ASSIGNMENT;
+    case GB_PK_TUPLE_PATTERN: {
+        /* `(b) = c` parses as a one-element tuple_pattern without a comma: just parentheses */
+        for (uint32_t c = x->first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
+            if (!v->nodes[c].named && gb_pyview_text_eq(v, c, ",")) return true;
+        return false;
+    }
     case GB_PK_IDENTIFIER: {
         uint8_t pk = parent_kind(v, n);
         if (pk == GB_PK_ATTRIBUTE && x->field == GB_PF_ATTRIBUTE) return false;
         if (pk == GB_PK_DOTTED_NAME || pk == GB_PK_ALIASED_IMPORT) return false;
         if (pk == GB_PK_GLOBAL_STATEMENT || pk == GB_PK_NONLOCAL_STATEMENT) return false;
         if ((pk == GB_PK_FUNCTION_DEFINITION || pk == GB_PK_CLASS_DEFINITION) && x->field == GB_PF_NAME) return false;
+        if (pk == GB_PK_AS_PATTERN_TARGET) {
+            /* `except E as name`: the name is a plain string in Python's ast */
+            uint32_t ap = v->nodes[x->parent].parent;
+            uint32_t owner = ap == GB_PY_NIL ? GB_PY_NIL : v->nodes[ap].parent;
+            if (owner != GB_PY_NIL &&
+                (kind(v, owner) == GB_PK_EXCEPT_CLAUSE || kind(v, owner) == GB_PK_EXCEPT_GROUP_CLAUSE))
+                return false;
+        }
         return true;
     }
     default:
@@ -152,7 +170,8 @@ static bool rd__same_boolop(View *v, uint32_t a, uint32_t b)
 
 static bool rd__cast_name(View *v, uint32_t f)
 {
-    static const char *const casts[] = {"int", "float", "str", "bool", "complex", "bytes", "list", "tuple", "set", "dict"};
+    static const char *const casts[] = {"int",   "float", "str",   "bool", "complex",
+                                        "bytes", "list",  "tuple", "set",  "dict"};
     for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
         if (gb_pyview_text_eq(v, f, casts[i])) return true;
     return false;
@@ -245,6 +264,7 @@ static void rd__module(View *v, GbStrMap *vars, RdCounts *rc)
             if (!gb_pyview_in_case_pattern(v, n)) rc->arrays++;
             break;
         case GB_PK_BINARY_OPERATOR:
+        case GB_PK_UNION_TYPE: /* `a | b` in an annotation: a BinOp in Python's ast */
         case GB_PK_UNARY_OPERATOR:
         case GB_PK_NOT_OPERATOR:
             rc->operators++;
@@ -257,7 +277,7 @@ static void rd__module(View *v, GbStrMap *vars, RdCounts *rc)
                 if (v->nodes[c].field == GB_PF_OPERATORS) rc->operators++;
             break;
         case GB_PK_CALL: {
-            uint32_t f = gb_pyview_unparen(v, gb_pyview_field(v, n, GB_PF_FUNCTION));
+            uint32_t f = gb_pyview_callee(v, n);
             uint32_t args = gb_pyview_field(v, n, GB_PF_ARGUMENTS);
             if (f == GB_PY_NIL || kind(v, f) != GB_PK_IDENTIFIER || !rd__cast_name(v, f)) break;
             if (args == GB_PY_NIL || kind(v, args) != GB_PK_ARGUMENT_LIST) break;

@@ -82,8 +82,13 @@ bool gb_thresholds_parse(const char *name, const char *json, size_t len, GbThres
         gb_error_set(err, "%s: \"schema\" must be \"%s\"", name, GB_THRESHOLDS_SCHEMA);
         goto done;
     }
-    if (!json_is_object(json_object_get(root, "manifest"))) {
+    json_t *manifest = json_object_get(root, "manifest");
+    if (!json_is_object(manifest)) {
         gb_error_set(err, "%s: missing object \"manifest\" (where the thresholds come from)", name);
+        goto done;
+    }
+    if (!json_is_string(json_object_get(manifest, "source"))) {
+        gb_error_set(err, "%s: \"manifest\".\"source\" must say where the thresholds come from", name);
         goto done;
     }
     if (!gb_thr__group(name, root, "complexity", 0, GB_N_COMPLEXITY, out->ct, err)) goto done;
@@ -141,10 +146,12 @@ bool gb_calibration_write(const char *path, const GbCalibration *c, GbError *err
                                     "complexity metric, RT = ceil(mean) of each readability metric, over the files "
                                     "listed in the manifest."));
     json_t *cx = json_object(), *rd = json_object(), *means = json_object();
-    for (int i = 0; i < GB_N_COMPLEXITY; i++) json_object_set_new(cx, gb_metric_key((GbMetricId)i), gb_thr__num(t.ct[i]));
+    for (int i = 0; i < GB_N_COMPLEXITY; i++)
+        json_object_set_new(cx, gb_metric_key((GbMetricId)i), gb_thr__num(t.ct[i]));
     for (int j = 0; j < GB_N_READABILITY; j++)
         json_object_set_new(rd, gb_metric_key((GbMetricId)(GB_N_COMPLEXITY + j)), json_integer((json_int_t)t.rt[j]));
-    for (int i = 0; i < GB_METRIC_COUNT; i++) json_object_set_new(means, gb_metric_key((GbMetricId)i), gb_thr__num(c->mean[i]));
+    for (int i = 0; i < GB_METRIC_COUNT; i++)
+        json_object_set_new(means, gb_metric_key((GbMetricId)i), gb_thr__num(c->mean[i]));
     json_object_set_new(root, "complexity", cx);
     json_object_set_new(root, "readability", rd);
     json_object_set_new(root, "means", means);
@@ -158,6 +165,10 @@ bool gb_calibration_write(const char *path, const GbCalibration *c, GbError *err
                         json_string("skipped: directories named tests, test_*.py, *_test.py, conftest.py"));
     json_object_set_new(man, "files", json_integer((json_int_t)c->measured));
     json_object_set_new(man, "tests_skipped", json_integer((json_int_t)c->tests_skipped));
+    json_t *ex = json_array();
+    for (size_t i = 0; i < c->excludes.len; i++) json_array_append_new(ex, json_string(c->excludes.items[i]));
+    json_object_set_new(man, "exclude_patterns", ex);
+    json_object_set_new(man, "excluded", json_integer((json_int_t)c->excluded));
     char digest[40];
     snprintf(digest, sizeof digest, "fnv1a64:%016llx", (unsigned long long)c->digest);
     json_object_set_new(man, "files_digest", json_string(digest));
@@ -184,7 +195,8 @@ bool gb_calibration_write(const char *path, const GbCalibration *c, GbError *err
     }
     json_object_set_new(man, "directories", dirs);
     json_t *fails = json_array();
-    for (size_t i = 0; i < c->failures.len; i++) json_array_append_new(fails, json_string(c->failures.items[i].message));
+    for (size_t i = 0; i < c->failures.len; i++)
+        json_array_append_new(fails, json_string(c->failures.items[i].message));
     json_object_set_new(man, "parse_failures", fails);
     if (c->list_files) {
         json_t *list = json_array();

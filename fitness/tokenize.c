@@ -46,8 +46,8 @@ static size_t tk__prev(const char *s, size_t i)
 static bool tk__space(uint32_t c)
 {
     if (c < 0x80) return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
-    return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+    return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+           c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 static bool tk__in(const uint32_t (*r)[2], size_t n, uint32_t c)
@@ -102,7 +102,7 @@ static bool tk__space_at(const char *s, size_t n, size_t i, size_t *adv)
  * between matches is copied in runs: `run` is the start of the pending unmatched text. */
 
 #define TK_PASS(name) static void name(const char *s, size_t n, GbStr *out)
-#define TK_FLUSH(upto) gb_str_append_n(out, s + run, (upto) - run)
+#define TK_FLUSH(upto) gb_str_append_n(out, s + run, (upto)-run)
 
 static void tk__put(GbStr *o, const char *s, size_t n)
 {
@@ -596,10 +596,10 @@ static size_t tk__split(const char *s, size_t n, GbTokenFn fn, void *ctx)
 
 size_t gb_treebank_tokenize(GbTokenizer *tk, const char *text, size_t len, GbTokenFn fn, void *ctx)
 {
-    static const TkPass passes1[] = {tk__sq1, tk__sq2, tk__sq3, tk__sq4, tk__sq5, tk__p1, tk__p2, tk__p3, tk__p4,
-                                     tk__p5,  tk__p6,  tk__p7,  tk__p8,  tk__p9,  tk__parens, tk__dashes};
+    static const TkPass passes1[] = {tk__sq1, tk__sq2, tk__sq3, tk__sq4, tk__sq5, tk__p1, tk__p2,     tk__p3,
+                                     tk__p4,  tk__p5,  tk__p6,  tk__p7,  tk__p8,  tk__p9, tk__parens, tk__dashes};
     static const TkPass passes2[] = {tk__eq1, tk__eq2, tk__eq3, tk__eq4, tk__eq5};
-    static const char *const c2[][2] = {{"can", "not"}, {"d", "'ye"}, {"gim", "me"},  {"gon", "na"},
+    static const char *const c2[][2] = {{"can", "not"}, {"d", "'ye"},  {"gim", "me"}, {"gon", "na"},
                                         {"got", "ta"},  {"lem", "me"}, {"more", "'n"}};
     gb_str_clear(&tk->a);
     gb_str_append_n(&tk->a, text, len);
@@ -640,10 +640,10 @@ size_t gb_treebank_tokenize(GbTokenizer *tk, const char *text, size_t len, GbTok
 
 /* English abbreviations (lower case, without the final period). */
 static const char *const tk__abbrevs[] = {
-    "a.m", "al",  "apr", "approx", "aug", "ca",  "cf",  "ch",   "co",  "corp", "dec", "dept", "dr",   "e.g",
-    "ed",  "eds", "eq",  "eqs",    "est", "etc", "feb", "fig",  "figs", "i.e", "inc", "jan",  "jr",   "jul",
-    "jun", "ltd", "mar", "mr",     "mrs", "ms",  "no",  "nos",  "nov", "oct",  "p.m", "ph.d", "pp",   "prof",
-    "sec", "sep", "sept", "sr",    "st",  "u.k", "u.s", "viz",  "vol", "vols", "vs",
+    "a.m", "al",  "apr",  "approx", "aug", "ca",  "cf",  "ch",  "co",   "corp", "dec", "dept", "dr", "e.g",
+    "ed",  "eds", "eq",   "eqs",    "est", "etc", "feb", "fig", "figs", "i.e",  "inc", "jan",  "jr", "jul",
+    "jun", "ltd", "mar",  "mr",     "mrs", "ms",  "no",  "nos", "nov",  "oct",  "p.m", "ph.d", "pp", "prof",
+    "sec", "sep", "sept", "sr",     "st",  "u.k", "u.s", "viz", "vol",  "vols", "vs",
 };
 
 static bool tk__is_abbrev(const char *s, size_t n)

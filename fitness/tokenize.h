@@ -21,9 +21,9 @@
 #include "src/util.h"
 
 typedef struct {
-    GbStr a, b;                     /* scratch buffers for the regex passes */
-    GbArray(size_t) spans;          /* sentence spans (start, end pairs) */
-    GbArray(size_t) cand;           /* candidate breaks */
+    GbStr a, b;            /* scratch buffers for the regex passes */
+    GbArray(size_t) spans; /* sentence spans (start, end pairs) */
+    GbArray(size_t) cand;  /* candidate breaks */
 } GbTokenizer;
 
 /* Called once per token; tok is not NUL-terminated and only valid during the call. */

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern const uint32_t gb_uni_word[][2];  /* Python re \w */
+extern const uint32_t gb_uni_word[][2]; /* Python re \w */
 extern const size_t gb_uni_word_len;
 extern const uint32_t gb_uni_digit[][2]; /* Python re \d */
 extern const size_t gb_uni_digit_len;

@@ -46,14 +46,26 @@ static void gb_check__json_str(FILE *out, const char *s)
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
+        case '"':
+            fputs("\\\"", out);
+            break;
+        case '\\':
+            fputs("\\\\", out);
+            break;
+        case '\n':
+            fputs("\\n", out);
+            break;
+        case '\r':
+            fputs("\\r", out);
+            break;
+        case '\t':
+            fputs("\\t", out);
+            break;
         default:
-            if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-            else fputc(*p, out);
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
         }
     }
     fputc('"', out);
@@ -62,15 +74,20 @@ static void gb_check__json_str(FILE *out, const char *s)
 /* One line of text for a result; the exception message is cut to keep lines readable. */
 static void gb_check__print_text(const GbTask *t, const GbRunResult *r, bool lint, double score, const char *lint_err)
 {
-    const char *tag = r->status == GB_RUN_PASS ? "PASS" : r->status == GB_RUN_FAIL ? "FAIL"
-                      : r->status == GB_RUN_TIMEOUT ? "TIMEOUT" : r->status == GB_RUN_CRASH ? "CRASH" : "ERROR";
+    const char *tag = r->status == GB_RUN_PASS      ? "PASS"
+                      : r->status == GB_RUN_FAIL    ? "FAIL"
+                      : r->status == GB_RUN_TIMEOUT ? "TIMEOUT"
+                      : r->status == GB_RUN_CRASH   ? "CRASH"
+                                                    : "ERROR";
     printf("%-7s %s", tag, t->id);
     if (t->kind == GB_TESTS_UNITTEST || t->kind == GB_TESTS_STDIO)
         printf(" (%d %s)", r->tests_run, t->kind == GB_TESTS_STDIO ? "cases" : "tests");
     printf(" %.2fs", r->wall_s);
     if (lint) {
-        if (lint_err) printf(" pylint error: %s", lint_err);
-        else printf(" pylint %.2f", score);
+        if (lint_err)
+            printf(" pylint error: %s", lint_err);
+        else
+            printf(" pylint %.2f", score);
     }
     if (r->status != GB_RUN_PASS) {
         if (r->failed_test) printf(": %s", r->failed_test);
@@ -161,16 +178,24 @@ int gb_cmd_check(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
         switch (c) {
-        case OPT_PYTHON: cfg.python = optarg; break;
+        case OPT_PYTHON:
+            cfg.python = optarg;
+            break;
         case 'j':
             if (!gb_cli_parse_long("--jobs", optarg, 1, 1024, &jobs)) return GB_EXIT_USAGE;
             break;
         case OPT_TIMEOUT:
             if (!gb_cli_parse_double("--timeout", optarg, 0.1, 86400, &timeout)) return GB_EXIT_USAGE;
             break;
-        case OPT_STDERR: cfg.stderr_fails = true; break;
-        case OPT_LINT: cfg.lint = true; break;
-        case OPT_JSON: json = true; break;
+        case OPT_STDERR:
+            cfg.stderr_fails = true;
+            break;
+        case OPT_LINT:
+            cfg.lint = true;
+            break;
+        case OPT_JSON:
+            json = true;
+            break;
         case OPT_SANDBOX: {
             int mode = -1;
             for (int m = GB_SANDBOX_AUTO; m <= GB_SANDBOX_PLAIN; m++)
@@ -183,8 +208,12 @@ int gb_cmd_check(int argc, char **argv)
             cfg.sandbox = mode;
             break;
         }
-        case 'h': gb_check__usage(stdout); return GB_EXIT_OK;
-        default: gb_check__usage(stderr); return GB_EXIT_USAGE;
+        case 'h':
+            gb_check__usage(stdout);
+            return GB_EXIT_OK;
+        default:
+            gb_check__usage(stderr);
+            return GB_EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {
@@ -243,7 +272,7 @@ int gb_cmd_check(int argc, char **argv)
     if (threads < 1) threads = 1;
     bool lint = cfg.lint;
     GbBench *b = &bench;
-#pragma omp parallel for num_threads(threads) schedule(dynamic) default(none) \
+#pragma omp parallel for num_threads(threads) schedule(dynamic) default(none)                                          \
     shared(b, pool, results, oks, scores, lint_errs, run_errs, lint, n)
     for (size_t i = 0; i < n; i++) {
         GbError e = {{0}};
@@ -265,8 +294,10 @@ int gb_cmd_check(int argc, char **argv)
         GbRunResult *r = &results[i];
         if (!oks[i] && run_errs[i] && !r->exc_message) r->exc_message = gb_strdup(run_errs[i]);
         count[r->status]++;
-        if (json) gb_check__print_json(t, r, lint, scores[i], lint_errs[i]);
-        else gb_check__print_text(t, r, lint, scores[i], lint_errs[i]);
+        if (json)
+            gb_check__print_json(t, r, lint, scores[i], lint_errs[i]);
+        else
+            gb_check__print_text(t, r, lint, scores[i], lint_errs[i]);
     }
     double secs = t_done - t_started;
     if (json) {
@@ -280,8 +311,7 @@ int gb_cmd_check(int argc, char **argv)
         printf(",\"python_version\":\"%s\",\"workers\":%d,\"start_s\":%.3f,\"run_s\":%.3f}}\n",
                gb_pool_python_version(pool), threads, t_started - t0, secs);
     } else {
-        printf("%s: %zu tasks, %zu passed, %zu failed", input, n, count[GB_RUN_PASS],
-               n - count[GB_RUN_PASS]);
+        printf("%s: %zu tasks, %zu passed, %zu failed", input, n, count[GB_RUN_PASS], n - count[GB_RUN_PASS]);
         if (n - count[GB_RUN_PASS])
             printf(" (fail %zu, timeout %zu, crash %zu, error %zu)", count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT],
                    count[GB_RUN_CRASH], count[GB_RUN_ERROR]);

@@ -695,6 +695,9 @@ def main():
         except BaseException as exc:  # noqa: BLE001
             send(ctl, {"op": "error", "module": "pylint", "error": clip("%s: %s" % (type(exc).__name__, exc))})
             return 1
+    # pylint's import wraps sys.stdout/sys.stderr in colorama stream wrappers, which are
+    # slow and would sit between every run and its stdout pipe.
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     seccomp = install_seccomp() if SECCOMP else False
     # Our own prints never reach a run: the child redirects 0-2 first.
     gc.collect()

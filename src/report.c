@@ -1,5 +1,7 @@
 #include "src/report.h"
 
+#include "fitness/fitness.h"
+
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
@@ -299,6 +301,22 @@ static size_t gb_report__thresholds(GbReport *r, const char *name, const char *r
     for (size_t i = 0; i < r->thresholds.len; i++)
         if (strcmp(r->thresholds.items[i].name, name) == 0) return i;
     GbRepThresholds t = {.name = gb_strdup(name)};
+    /* Names the fitness module knows (builtin:paper, builtin:calibrated, or a path) first. */
+    GbThresholds th;
+    GbError terr;
+    if (gb_thresholds_load(name, &th, &terr)) {
+        size_t ci = 0, ri = 0;
+        for (size_t i = 0; i < GB_REP_NMETRICS; i++) {
+            bool c = gb_rep_metrics[i].kind == 'C';
+            t.value[i] = c ? th.ct[ci++] : th.rt[ri++];
+            t.has[i] = true;
+        }
+        t.path = gb_strdup(name);
+        t.loaded = true;
+        gb_thresholds_destroy(&th);
+        gb_array_push(&r->thresholds, t);
+        return r->thresholds.len - 1;
+    }
     char *dir = gb_report__dirname(run_path);
     char *cands[5] = {0};
     size_t nc = 0;

@@ -46,9 +46,9 @@ typedef struct {
 struct GbPool {
     GbPoolConfig cfg;
     char *python;
-    char *dir;      /* private temporary directory */
-    char *harness;  /* dir/harness.py */
-    char *runs;     /* dir/runs */
+    char *dir;     /* private temporary directory */
+    char *harness; /* dir/harness.py */
+    char *runs;    /* dir/runs */
     char *python_version;
     GbSandboxMode mode;
     uid_t uid_base;
@@ -57,7 +57,7 @@ struct GbPool {
     pthread_cond_t cv;
     GbWorker *workers;
     size_t nworkers;
-    size_t *idle;     /* ring buffer of idle worker slots: FIFO, so runs rotate over workers */
+    size_t *idle; /* ring buffer of idle worker slots: FIFO, so runs rotate over workers */
     size_t idle_head;
     size_t nidle;
     int intr[2];
@@ -89,11 +89,16 @@ void gb_run_result_destroy(GbRunResult *r)
 const char *gb_run_status_name(GbRunStatus s)
 {
     switch (s) {
-    case GB_RUN_PASS: return "pass";
-    case GB_RUN_FAIL: return "fail";
-    case GB_RUN_TIMEOUT: return "timeout";
-    case GB_RUN_CRASH: return "crash";
-    case GB_RUN_ERROR: return "error";
+    case GB_RUN_PASS:
+        return "pass";
+    case GB_RUN_FAIL:
+        return "fail";
+    case GB_RUN_TIMEOUT:
+        return "timeout";
+    case GB_RUN_CRASH:
+        return "crash";
+    case GB_RUN_ERROR:
+        return "error";
     }
     return "?";
 }
@@ -477,7 +482,8 @@ static void gb_worker__reap(GbWorker *w)
     w->ctl = -1;
     if (w->pid > 0) {
         kill(w->pid, SIGKILL);
-        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {}
+        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {
+        }
     }
     w->pid = -1;
     w->alive = false;
@@ -615,6 +621,26 @@ static long gb_pool__count_user_processes(uid_t uid)
     return n;
 }
 
+/* True when every directory on the way to path (path included) lets others search it. */
+static bool gb_runner__traversable(const char *path)
+{
+    char *p = gb_strdup(path);
+    bool ok = true;
+    for (char *s = p + strlen(p);;) {
+        struct stat st;
+        if (stat(p[0] ? p : "/", &st) != 0 || !(st.st_mode & S_IXOTH)) ok = false;
+        s = strrchr(p, '/');
+        if (!s || !ok) break;
+        *s = '\0';
+        if (!p[0]) {
+            ok = ok && stat("/", &st) == 0 && (st.st_mode & S_IXOTH);
+            break;
+        }
+    }
+    free(p);
+    return ok;
+}
+
 GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 {
     GbPoolConfig dflt;
@@ -646,6 +672,9 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 
     const char *tmp = getenv("TMPDIR");
     if (!tmp || tmp[0] != '/') tmp = "/tmp";
+    /* As root the runs use a dedicated uid, which must be able to reach its run directory:
+     * a private TMPDIR (mode 0700, e.g. from mktemp -d) is replaced by /tmp. */
+    if (geteuid() == 0 && !gb_runner__traversable(tmp)) tmp = "/tmp";
     pool->dir = gb_asprintf("%s/genebench-pool-XXXXXX", tmp);
     if (!mkdtemp(pool->dir)) {
         gb_error_set(err, "cannot create a temporary directory in %s: %s", tmp, strerror(errno));
@@ -756,6 +785,19 @@ void gb_pool_interrupt(GbPool *pool)
     (void)n;
 }
 
+size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&pool->mu);
+    for (size_t i = 0; i < pool->nworkers; i++) {
+        if (!pool->workers[i].alive) continue;
+        if (n < max) out[n] = (int)pool->workers[i].pid;
+        n++;
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return n;
+}
+
 void gb_pool_stats(GbPool *pool, GbPoolStats *out)
 {
     pthread_mutex_lock(&pool->mu);
@@ -799,8 +841,8 @@ static bool gb_pool__ensure_alive(GbPool *pool, GbWorker *w, GbError *err)
 /* ------------------------------------------------------------------ one run */
 
 typedef struct {
-    bool done;        /* the worker reported the end of the run */
-    bool timed_out;   /* our wall-clock limit hit */
+    bool done;      /* the worker reported the end of the run */
+    bool timed_out; /* our wall-clock limit hit */
     bool interrupted;
     bool worker_died; /* the worker vanished during the run */
     int exit_code;
@@ -852,11 +894,12 @@ static void gb_runner__read_capped(int *fd, GbStr *keep, size_t *total, size_t c
 }
 
 typedef struct {
-    const char *kind;            /* assert | unittest | stdio | lint */
+    const char *kind; /* assert | unittest | stdio | lint */
     const GbProgram *prog;
-    const char *test_code;       /* may be NULL */
-    const GbTask *task;          /* for unittest classes; may be NULL */
-    const char *stdin_text;      /* stdio; may be NULL */
+    const char *test_code;  /* may be NULL */
+    const GbTask *task;     /* for unittest classes; may be NULL */
+    const char *stdin_text; /* stdio; may be NULL */
+    size_t out_cap;         /* stdout bytes to keep (stdio: enough to compare the whole output) */
 } GbRunSpec;
 
 /* Run once on worker w. Returns false on an infrastructure error (err set). */
@@ -971,7 +1014,9 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         if (raw->done && now >= drain_until) break;
         double until = raw->done ? drain_until : (kill_sent ? hard : deadline);
         int ms = (int)((until - now) * 1000.0) + 1;
-        struct pollfd p[4] = {{w->ctl, POLLIN, 0}, {out_p[0], POLLIN, 0}, {err_p[0], POLLIN, 0},
+        struct pollfd p[4] = {{w->ctl, POLLIN, 0},
+                              {out_p[0], POLLIN, 0},
+                              {err_p[0], POLLIN, 0},
                               {raw->interrupted ? -1 : pool->intr[0], POLLIN, 0}};
         if (raw->done) p[0].fd = -1;
         int r = poll(p, 4, ms);
@@ -981,7 +1026,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         }
         if (r <= 0) continue;
         if (p[3].revents) raw->interrupted = true;
-        if (p[1].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, cfg->output_cap);
+        if (p[1].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, rs->out_cap);
         if (p[2].revents) gb_runner__read_capped(&err_p[0], &raw->err, &raw->err_total, cfg->output_cap);
         if (p[0].revents) {
             if (!gb_worker__recv(w)) {
@@ -995,7 +1040,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
                     struct pollfd q[2] = {{out_p[0], POLLIN, 0}, {err_p[0], POLLIN, 0}};
                     int left = (int)((drain_until - gb_now()) * 1000.0);
                     if (left <= 0 || poll(q, 2, left) <= 0) break;
-                    if (q[0].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, cfg->output_cap);
+                    if (q[0].revents) gb_runner__read_capped(&out_p[0], &raw->out, &raw->out_total, rs->out_cap);
                     if (q[1].revents) gb_runner__read_capped(&err_p[0], &raw->err, &raw->err_total, cfg->output_cap);
                 }
                 break;
@@ -1022,8 +1067,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         /* the child's record is a whole frame: u32 length, then the body */
         if (res && res->vlen >= 4 && gb_rec__get_u32(res->val) == res->vlen - 4) {
             gb_str_append_n(&raw->child_body, res->val + 4, res->vlen - 4);
-            if (!gb_rec_parse(raw->child_body.data ? raw->child_body.data : "", raw->child_body.len,
-                              &raw->child_rec))
+            if (!gb_rec_parse(raw->child_body.data ? raw->child_body.data : "", raw->child_body.len, &raw->child_rec))
                 raw->child_rec.fields.len = 0;
         }
     }
@@ -1065,27 +1109,27 @@ done:
     return ok;
 }
 
-/* Acquire a live worker, run, and retry once on a fresh worker when the worker died under
- * a run that was neither timed out nor interrupted (e.g. killed from outside). */
+/* Acquire a worker, run, and retry once on a fresh worker process in the same slot when the
+ * worker died under a run that was neither timed out nor interrupted (e.g. killed from
+ * outside); a program that kills its worker twice is reported as a crash. */
 static bool gb_pool__run(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError *err)
 {
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (atomic_load(&pool->interrupted)) {
-            raw->interrupted = true;
-            return true;
-        }
-        GbWorker *w = gb_pool__acquire(pool);
-        bool ok = gb_pool__ensure_alive(pool, w, err);
-        if (ok) {
-            gb_raw_destroy(raw);
-            gb_raw_init(raw);
-            ok = gb_pool__run_once(pool, w, rs, raw, err);
-        }
-        gb_pool__release(pool, w);
-        if (!ok) return false;
-        if (!raw->worker_died || raw->timed_out || raw->interrupted) return true;
+    if (atomic_load(&pool->interrupted)) {
+        raw->interrupted = true;
+        return true;
     }
-    return true;
+    GbWorker *w = gb_pool__acquire(pool);
+    bool ok = true;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        ok = gb_pool__ensure_alive(pool, w, err);
+        if (!ok) break;
+        gb_raw_destroy(raw);
+        gb_raw_init(raw);
+        ok = gb_pool__run_once(pool, w, rs, raw, err);
+        if (!ok || !raw->worker_died || raw->timed_out || raw->interrupted) break;
+    }
+    gb_pool__release(pool, w);
+    return ok;
 }
 
 /* ------------------------------------------------------------------ result mapping */
@@ -1138,8 +1182,7 @@ static void gb_runner__map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
     if (!gb_rec_find(c, "outcome")) {
         out->status = GB_RUN_FAIL;
         out->exc_type = gb_strdup("ProcessExit");
-        out->exc_message = gb_asprintf("the process ended (exit status %d) before the tests finished",
-                                       raw->exit_code);
+        out->exc_message = gb_asprintf("the process ended (exit status %d) before the tests finished", raw->exit_code);
         return;
     }
     out->exc_type = gb_rec_dup(c, "exc_type");
@@ -1197,8 +1240,10 @@ static char *gb_runner__excerpt(const char *s)
     gb_str_init(&o);
     gb_str_append(&o, "'");
     for (size_t i = 0; i < n && i < 120; i++) {
-        if (s[i] == '\n') gb_str_append(&o, "\\n");
-        else gb_str_append_n(&o, s + i, 1);
+        if (s[i] == '\n')
+            gb_str_append(&o, "\\n");
+        else
+            gb_str_append_n(&o, s + i, 1);
     }
     gb_str_append(&o, n > 120 ? "...'" : "'");
     return gb_str_take(&o);
@@ -1224,7 +1269,11 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         bool have_failure = false;
         for (size_t k = 0; k < task->cases.len; k++) {
             const GbStdioCase *cs = &task->cases.items[k];
-            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text};
+            /* keep enough stdout to compare it whole: a longer output is wrong anyway once
+             * it exceeds twice the expected size plus slack for whitespace */
+            size_t want = cs->stdout_text ? strlen(cs->stdout_text) : 0;
+            size_t cap = pool->cfg.output_cap > 2 * want + 4096 ? pool->cfg.output_cap : 2 * want + 4096;
+            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text, cap};
             if (!gb_pool__run(pool, &rs, &raw, err)) {
                 ok = false;
                 out->status = GB_RUN_ERROR;
@@ -1233,9 +1282,11 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
             GbRunResult one;
             gb_run_result_init(&one);
             gb_runner__map(pool, &raw, &one);
-            if (one.status == GB_RUN_PASS && !gb_stdio_output_matches(one.out, cs->stdout_text ? cs->stdout_text : "")) {
+            if (one.status == GB_RUN_PASS &&
+                !gb_stdio_output_matches(one.out, cs->stdout_text ? cs->stdout_text : "")) {
                 one.status = GB_RUN_FAIL;
-                char *got = gb_runner__excerpt(one.out), *want = gb_runner__excerpt(cs->stdout_text ? cs->stdout_text : "");
+                char *got = gb_runner__excerpt(one.out),
+                     *want = gb_runner__excerpt(cs->stdout_text ? cs->stdout_text : "");
                 one.exc_type = gb_strdup("WrongOutput");
                 one.exc_message = gb_asprintf("expected %s, got %s", want, got);
                 free(got);
@@ -1280,7 +1331,7 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         }
     } else {
         const char *kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert";
-        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL};
+        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap};
         if (!gb_pool__run(pool, &rs, &raw, err)) {
             ok = false;
         } else {
@@ -1307,7 +1358,7 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
     }
     GbRaw raw;
     gb_raw_init(&raw);
-    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL};
+    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL, pool->cfg.output_cap};
     bool ok = gb_pool__run(pool, &rs, &raw, err);
     if (ok) {
         if (raw.interrupted) {

@@ -93,7 +93,8 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
  *             pass = clean exit (exit()/sys.exit(0) allowed) and stdout equal to the
  *             expected output under gb_stdio_output_matches. failed_tests lists case
  *             indices (0-based); the result's out/err are those of the first failing case
- *             (else of the last case). Cases after a timeout or crash are not run.
+ *             (else of the last case). Cases after a timeout or crash are not run. stdout
+ *             is kept up to max(output_cap, 2 x expected size + 4 KiB), so it is compared whole.
  *   With cfg->stderr_fails, any stderr output fails a run of any kind.
  *
  * Lint (gb_pool_lint): pylint's API in a forked child of a warm worker (pylint imported
@@ -115,6 +116,10 @@ const char *gb_pool_python_version(const GbPool *pool);
  * byte to a pipe, so it may be called from a signal handler or a signal-waiting thread.
  * The runner itself installs no signal handlers. */
 void gb_pool_interrupt(GbPool *pool);
+
+/* Process ids of the live worker processes (for monitoring and tests); writes at most max,
+ * returns how many there are. Not synchronised with runs in progress. */
+size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max);
 
 /* Accumulated timings over every run (seconds, summed), for the overhead breakdown.
  * All stamps are CLOCK_MONOTONIC, taken in genebench, the worker and the child. */

@@ -32,23 +32,23 @@ typedef enum {
 const char *gb_sandbox_mode_name(GbSandboxMode mode);
 
 typedef struct {
-    const char *python;       /* interpreter (absolute path) */
-    const char *harness;      /* path of harness.py */
-    const char *runs_dir;     /* directory holding run directories (stays writable) */
-    const char *home;         /* HOME/TMPDIR of the worker itself */
-    const char *log_path;     /* the worker's stderr goes here (truncated) */
-    bool lint;                /* preload pylint */
-    const char *warm_dir;     /* scratch directory for the pylint warm-up (lint only) */
-    GbSandboxMode mode;       /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
-    uid_t sandbox_uid;        /* uid runs use when genebench is root (and USERNS's outer uid) */
+    const char *python;   /* interpreter (absolute path) */
+    const char *harness;  /* path of harness.py */
+    const char *runs_dir; /* directory holding run directories (stays writable) */
+    const char *home;     /* HOME/TMPDIR of the worker itself */
+    const char *log_path; /* the worker's stderr goes here (truncated) */
+    bool lint;            /* preload pylint */
+    const char *warm_dir; /* scratch directory for the pylint warm-up (lint only) */
+    GbSandboxMode mode;   /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
+    uid_t sandbox_uid;    /* uid runs use when genebench is root (and USERNS's outer uid) */
 } GbSpawnSpec;
 
 typedef struct {
-    pid_t pid;                /* the worker process (our child), host pid */
-    int ctl;                  /* our end of the control socket (owned, CLOEXEC) */
-    GbSandboxMode mode;       /* the mode actually in use */
-    long run_uid;             /* uid passed to the harness for the runs to setresuid to, or -1 */
-    long owner_uid;           /* host uid that must own the run directories, or -1 = ours */
+    pid_t pid;          /* the worker process (our child), host pid */
+    int ctl;            /* our end of the control socket (owned, CLOEXEC) */
+    GbSandboxMode mode; /* the mode actually in use */
+    long run_uid;       /* uid passed to the harness for the runs to setresuid to, or -1 */
+    long owner_uid;     /* host uid that must own the run directories, or -1 = ours */
 } GbWorkerProc;
 
 /* Start a worker; does not wait for it to be ready. False + err when the interpreter

@@ -124,35 +124,59 @@ static int leftover_run_dirs(void)
 }
 
 typedef struct {
-    GbPool *pool;     /* 2 workers, auto sandbox */
-    GbPool *strict;   /* 1 worker, stderr_fails + lint */
-    int workers;
+    GbPool *pool;   /* 2 workers, auto sandbox, short timeout */
+    GbPool *strict; /* 1 worker, stderr_fails + lint, long timeout */
+    GbPool *userns; /* 1 worker each, forced sandbox modes */
+    GbPool *plain;
+    int workers; /* all workers of all pools */
 } Fixture;
 
-static GbPool *new_pool(int workers, double timeout, bool strict, int sandbox)
+typedef struct {
+    int workers;
+    double timeout;
+    bool strict;
+    int sandbox;
+    GbPool *pool;
+} PoolJob;
+
+static void *new_pool_thread(void *arg)
 {
+    PoolJob *j = arg;
     GbPoolConfig cfg;
     gb_pool_config_defaults(&cfg);
-    cfg.workers = workers;
-    cfg.timeout_s = timeout;
+    cfg.workers = j->workers;
+    cfg.timeout_s = j->timeout;
     cfg.cpu_s = 20;
-    cfg.stderr_fails = strict;
-    cfg.lint = strict;
-    cfg.sandbox = sandbox;
+    cfg.stderr_fails = j->strict;
+    cfg.lint = j->strict;
+    cfg.sandbox = j->sandbox;
     GbError err = {{0}};
-    GbPool *pool = gb_pool_new(&cfg, &err);
-    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
-    return pool;
+    j->pool = gb_pool_new(&cfg, &err);
+    if (!j->pool) print_error("gb_pool_new: %s\n", err.msg);
+    return NULL;
 }
 
+/* All pools start concurrently (the pylint warm-up of the strict pool takes longest). */
 static int setup(void **state)
 {
     static Fixture fx;
-    fx.pool = new_pool(2, 3.0, false, GB_SANDBOX_AUTO);
-    fx.strict = new_pool(1, 20.0, true, GB_SANDBOX_AUTO);
-    fx.workers = 3;
+    PoolJob jobs[] = {{2, 1.5, false, GB_SANDBOX_AUTO, NULL},
+                      {1, 30.0, true, GB_SANDBOX_AUTO, NULL},
+                      {1, 1.5, false, GB_SANDBOX_USERNS, NULL},
+                      {1, 1.5, false, GB_SANDBOX_PLAIN, NULL}};
+    enum { NJOBS = sizeof jobs / sizeof jobs[0] };
+    pthread_t th[NJOBS];
+    for (int i = 0; i < NJOBS; i++) pthread_create(&th[i], NULL, new_pool_thread, &jobs[i]);
+    for (int i = 0; i < NJOBS; i++) pthread_join(th[i], NULL);
+    fx.pool = jobs[0].pool;
+    fx.strict = jobs[1].pool;
+    fx.userns = jobs[2].pool;
+    fx.plain = jobs[3].pool;
+    fx.workers = 5;
     *state = &fx;
-    return fx.pool && fx.strict ? 0 : -1;
+    for (int i = 0; i < NJOBS; i++)
+        if (!jobs[i].pool) return -1;
+    return 0;
 }
 
 static int teardown(void **state)
@@ -160,6 +184,8 @@ static int teardown(void **state)
     Fixture *fx = *state;
     gb_pool_delete(fx->pool);
     gb_pool_delete(fx->strict);
+    gb_pool_delete(fx->userns);
+    gb_pool_delete(fx->plain);
     return 0;
 }
 
@@ -178,6 +204,10 @@ static GbRunStatus run(GbPool *pool, const GbTask *t, GbRunResult *r)
     assert_true(ok);
     assert_non_null(r->out);
     assert_non_null(r->err);
+    if (r->status != GB_RUN_PASS)
+        print_message("  %s: %s %s: %s (%s) signal %d, %.2fs\n", t->id, gb_run_status_name(r->status),
+                      r->exc_type ? r->exc_type : "", r->exc_message ? r->exc_message : "",
+                      r->failed_test ? r->failed_test : "", r->signal, r->wall_s);
     return r->status;
 }
 
@@ -205,19 +235,23 @@ static void test_runner_assert_pass_and_fail_named(void **state)
          NULL},
         {"def add(a, b):\n    return a - b\n", "assert add(1, 0) == 1\nassert add(1, 2) == 3, 'sum'\n", GB_RUN_FAIL,
          "AssertionError", "tests line 2: assert add(1, 2) == 3, 'sum'"},
-        {"def div(a, b):\n    return a / b\n", "def check(c):\n    assert c(4, 2) == 2\n    assert c(1, 0) == 0\n\ncheck(div)\n",
-         GB_RUN_FAIL, "ZeroDivisionError", "tests line 3: assert c(1, 0) == 0"},
-        {"import numpy as np\nimport scipy.stats\nfrom sklearn.utils import shuffle\n\ndef m(x):\n    return float(np.mean(x))\n",
+        {"def div(a, b):\n    return a / b\n",
+         "def check(c):\n    assert c(4, 2) == 2\n    assert c(1, 0) == 0\n\ncheck(div)\n", GB_RUN_FAIL,
+         "ZeroDivisionError", "tests line 3: assert c(1, 0) == 0"},
+        {"import numpy as np\nimport scipy.stats\nfrom sklearn.utils import shuffle\n\ndef m(x):\n    return "
+         "float(np.mean(x))\n",
          "assert m([1, 2, 3]) == 2.0\n", GB_RUN_PASS, NULL, NULL},
         {"def f(:\n    pass\n", "assert True\n", GB_RUN_FAIL, "SyntaxError", NULL},
-        {"raise ValueError('at import')\n", "assert True\n", GB_RUN_FAIL, "ValueError", "main.py line 1: raise ValueError('at import')"},
+        {"raise ValueError('at import')\n", "assert True\n", GB_RUN_FAIL, "ValueError",
+         "main.py line 1: raise ValueError('at import')"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         GbTask t;
         task_assert(&t, "assert", cases[i].src, cases[i].test);
         GbRunResult r;
         GbRunStatus s = run(fx->pool, &t, &r);
-        if (s != cases[i].status) print_error("case %zu: %s %s %s\n", i, gb_run_status_name(s), r.exc_type, r.exc_message);
+        if (s != cases[i].status)
+            print_error("case %zu: %s %s %s\n", i, gb_run_status_name(s), r.exc_type, r.exc_message);
         assert_int_equal(s, cases[i].status);
         if (cases[i].exc_type) assert_string_equal(r.exc_type, cases[i].exc_type);
         if (cases[i].failed_test) assert_string_equal(r.failed_test, cases[i].failed_test);
@@ -272,10 +306,12 @@ static void test_runner_helper_modules_share_main(void **state)
 {
     Fixture *fx = *state;
     GbTask t;
-    task_assert(&t, "modules", "from helpers.util import double\nSCALE = 3\n\ndef f(x):\n    return double(x) * SCALE\n",
+    task_assert(&t, "modules",
+                "from helpers.util import double\nSCALE = 3\n\ndef f(x):\n    return double(x) * SCALE\n",
                 "assert f(2) == 12\n");
     gb_task_set_file(&t, "helpers/__init__.py", "");
-    gb_task_set_file(&t, "helpers/util.py", "def double(x):\n    from main import SCALE\n    return 2 * x if SCALE else 0\n");
+    gb_task_set_file(&t, "helpers/util.py",
+                     "def double(x):\n    from main import SCALE\n    return 2 * x if SCALE else 0\n");
     GbRunResult r;
     assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
     gb_run_result_destroy(&r);
@@ -376,19 +412,19 @@ static void test_runner_stdio_output_matches_table(void **state)
         {"3\n", "3", true},
         {"  1   2 \n3\n\n", "1 2\n3", true},
         {"1 2\r\n3\r\n", "1 2\n3\n", true},
-        {"1 2 3", "1 2\n3", false},        /* same tokens, different line count */
+        {"1 2 3", "1 2\n3", false}, /* same tokens, different line count */
         {"0.0", "0.00000000000000000000", true},
-        {"1.00000049", "1.0", true},      /* within 1e-6 */
+        {"1.00000049", "1.0", true}, /* within 1e-6 */
         {"1.000002", "1.0", false},
         {"0.1666666666666666574", "0.1666666667", true},
         {"abc", "abd", false},
         {"1e3", "1000", true},
         {"0x10", "16", false},
-        {"nan", "nan", true},             /* textually equal */
+        {"nan", "nan", true}, /* textually equal */
         {"inf", "1e309", false},
         {"", "", true},
         {"\n\n", "", true},
-        {"a\n\nb", "a\nb", false},       /* blank line in the middle counts */
+        {"a\n\nb", "a\nb", false}, /* blank line in the middle counts */
         {"YES", "yes", false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -401,8 +437,9 @@ static void test_runner_stdio_output_matches_table(void **state)
 static void test_runner_stdio_cases(void **state)
 {
     Fixture *fx = *state;
-    const char *src = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
-    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",       /* exact */
+    const char *src =
+        "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
+    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",        /* exact */
                                      "3\n1 1 1\n", "3  \n1.0000001",  /* tolerant */
                                      "1\n5 0 0\n", "6\n1.6666666667", /* wrong first line */
                                      NULL};
@@ -418,6 +455,18 @@ static void test_runner_stdio_cases(void **state)
     assert_string_equal(r.out, "5\n1.6666666666666667\n");
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
+
+    /* an expected output far above the output cap is still compared whole */
+    GbStr big;
+    gb_str_init(&big);
+    for (int i = 0; i < 40000; i++) gb_str_appendf(&big, "%d\n", i);
+    const char *long_io[] = {"40000\n", big.data, NULL};
+    task_stdio(&t, "stdio-long", "n = int(input())\nprint('\\n'.join(str(i) for i in range(n)))\n", long_io);
+    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_int_equal(strlen(r.out), big.len);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    gb_str_destroy(&big);
 
     static const char *const crash_io[] = {"1\n", "1\n", "2\n", "2\n", NULL};
     task_stdio(&t, "stdio-exit", "import sys\nv = int(input())\nprint(v)\nsys.exit(v - 1)\n", crash_io);
@@ -475,11 +524,12 @@ static void test_runner_memory_file_and_output_limits(void **state)
     gb_task_destroy(&t);
 
     /* 1 GiB on stdout: kept up to the cap, the rest drained; the program passes */
-    task_assert(&t, "print", "import sys\nchunk = 'x' * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n",
+    task_assert(&t, "print",
+                "import sys\nchunk = 'x' * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.write(chunk)\n",
                 "assert True\n");
     GbPoolConfig cfg;
     gb_pool_config_defaults(&cfg);
-    assert_int_equal(run(fx->pool, &t, &r), GB_RUN_PASS);
+    assert_int_equal(run(fx->strict, &t, &r), GB_RUN_PASS);
     assert_int_equal(strlen(r.out), cfg.output_cap);
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
@@ -541,15 +591,15 @@ static void test_runner_files_outside_are_protected(void **state)
     fputs("keep\n", f);
     fclose(f);
     char *src = gb_asprintf("import os, shutil\n"
-                      "errors = 0\n"
-                      "for op in (lambda: os.remove('%s'), lambda: shutil.rmtree('%s'),\n"
-                      "           lambda: open('%s', 'w').write('gone')):\n"
-                      "    try:\n"
-                      "        op()\n"
-                      "    except OSError:\n"
-                      "        errors += 1\n"
-                      "open('mine.txt', 'w').write('ok')\n",
-                      file, dir, file);
+                            "errors = 0\n"
+                            "for op in (lambda: os.remove('%s'), lambda: shutil.rmtree('%s'),\n"
+                            "           lambda: open('%s', 'w').write('gone')):\n"
+                            "    try:\n"
+                            "        op()\n"
+                            "    except OSError:\n"
+                            "        errors += 1\n"
+                            "open('mine.txt', 'w').write('ok')\n",
+                            file, dir, file);
     GbTask t;
     task_assert(&t, "rm", src, "assert errors == 3, errors\nassert open('mine.txt').read() == 'ok'\n");
     GbRunResult r;
@@ -604,29 +654,17 @@ static void test_runner_network_is_refused(void **state)
 static void test_runner_killed_worker_is_replaced(void **state)
 {
     Fixture *fx = *state;
-    /* workers are our direct children; kill the two workers of the main pool (the
-     * lint worker is left alone: its pylint warm-up takes seconds) */
-    pid_t pids[16];
-    int n = descendants(pids, 16);
-    assert_int_equal(n, fx->workers);
-    int killed = 0;
-    for (int i = 0; i < n; i++) {
-        char path[64], buf[4096];
-        snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pids[i]);
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        bool lint = false;
-        for (size_t j = 0; j < len; j += strlen(buf + j) + 1) lint = lint || strcmp(buf + j, "--lint") == 0;
-        if (!lint) {
-            assert_int_equal(kill(pids[i], SIGKILL), 0);
-            killed++;
-        }
-    }
-    assert_int_equal(killed, 2);
-    for (int i = 0; i < 4; i++) run_simple_pass(fx->pool);
-    run_simple_pass(fx->strict);
+    int pids[4];
+    assert_int_equal(gb_pool_worker_pids(fx->pool, pids, 4), 2);
+    for (int i = 0; i < 2; i++) assert_int_equal(kill(pids[i], SIGKILL), 0);
+    int other[4];
+    assert_int_equal(gb_pool_worker_pids(fx->plain, other, 4), 1);
+    assert_int_equal(kill(other[0], SIGKILL), 0);
+    for (int i = 0; i < 4; i++) run_simple_pass(fx->pool); /* runs rotate over both workers */
+    run_simple_pass(fx->plain);
+    int now[4];
+    assert_int_equal(gb_pool_worker_pids(fx->pool, now, 4), 2);
+    assert_true(now[0] != pids[0] && now[0] != pids[1] && now[1] != pids[0] && now[1] != pids[1]);
     assert_clean(fx);
 }
 
@@ -699,7 +737,7 @@ static void test_runner_lint_scores(void **state)
 
 /* ------------------------------------------------------------------ pools in every mode */
 
-static void reliability_subset(GbPool *pool, const char *mode)
+static void reliability_subset(const Fixture *fx, GbPool *pool, const char *mode)
 {
     int port;
     int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
@@ -731,7 +769,7 @@ static void reliability_subset(GbPool *pool, const char *mode)
         gb_task_destroy(&t);
         run_simple_pass(pool);
         /* only the worker remains: every process of the run is gone */
-        assert_int_equal(descendants(NULL, 0), 3 + 1);
+        assert_int_equal(descendants(NULL, 0), fx->workers);
     }
     assert_true(accept(ls, NULL, NULL) < 0);
     close(ls);
@@ -741,15 +779,13 @@ static void reliability_subset(GbPool *pool, const char *mode)
 static void test_runner_every_sandbox_mode(void **state)
 {
     Fixture *fx = *state;
+    GbPool *pools[] = {fx->userns, fx->plain};
     const int modes[] = {GB_SANDBOX_USERNS, GB_SANDBOX_PLAIN};
     for (size_t i = 0; i < 2; i++) {
-        GbPool *pool = new_pool(1, 2.0, false, modes[i]);
-        assert_non_null(pool);
-        assert_string_equal(gb_pool_sandbox(pool), gb_sandbox_mode_name((GbSandboxMode)modes[i]));
-        reliability_subset(pool, gb_pool_sandbox(pool));
-        gb_pool_delete(pool);
-        assert_clean(fx);
+        assert_string_equal(gb_pool_sandbox(pools[i]), gb_sandbox_mode_name((GbSandboxMode)modes[i]));
+        reliability_subset(fx, pools[i], gb_pool_sandbox(pools[i]));
     }
+    assert_clean(fx);
 }
 
 static void test_runner_bad_interpreters(void **state)
@@ -787,26 +823,21 @@ static void *interrupter(void *arg)
 static void test_runner_interrupt_stops_runs(void **state)
 {
     Fixture *fx = *state;
-    GbPoolConfig cfg;
-    gb_pool_config_defaults(&cfg);
-    cfg.workers = 1;
-    cfg.timeout_s = 60;
-    GbError err = {{0}};
-    GbPool *pool = gb_pool_new(&cfg, &err);
-    assert_non_null(pool);
+    GbPool *pool = fx->userns; /* the last test: this pool stays interrupted */
     GbTask t;
     task_assert(&t, "forever", "while True:\n    pass\n", "assert True\n");
     pthread_t th;
     pthread_create(&th, NULL, interrupter, pool);
     GbRunResult r;
+    GbError err = {{0}};
     assert_false(gb_pool_run(pool, &t, NULL, &r, &err));
     assert_int_equal(r.status, GB_RUN_ERROR);
+    assert_non_null(strstr(err.msg, "interrupted"));
     pthread_join(th, NULL);
     gb_run_result_destroy(&r);
     assert_false(gb_pool_run(pool, &t, NULL, &r, &err)); /* stays interrupted */
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
-    gb_pool_delete(pool);
     assert_clean(fx);
 }
 

@@ -1,0 +1,212 @@
+/* Benchmark of the test runner (run with `meson test -C build --benchmark runner` or
+ * directly: build/tests/bench_runner [POOL_RUNS [COLD_RUNS]]). Measures, side by side in
+ * one run, validations per second of a HumanEval-style task whose program imports numpy,
+ * scipy and sklearn:
+ *   - through the warm worker pool (2 workers, 2 calling threads), and
+ *   - with a cold interpreter per run (GB_DEFAULT_PYTHON on a file holding program + tests,
+ *     2 runs in parallel), which is what the published tool does;
+ * then prints the ratio and the pool's per-run overhead breakdown (gb_pool_stats). */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gb_config.h"
+#include "src/runner.h"
+
+extern char **environ;
+
+/* A HumanEval-style problem (written for this benchmark) whose program imports numpy, scipy
+ * and sklearn, as the library-call operators make programs do. */
+static const char *k_program = "import numpy as np\n"
+                               "import scipy.stats\n"
+                               "from sklearn.utils import check_scalar\n"
+                               "\n"
+                               "\n"
+                               "def below_zero(operations):\n"
+                               "    \"\"\"True if the running balance of the operations ever drops below zero.\"\"\"\n"
+                               "    check_scalar(len(operations), 'operations', int, min_val=0)\n"
+                               "    balance = np.cumsum([0] + list(operations))\n"
+                               "    return bool(balance.min() < 0)\n";
+
+static const char *k_tests = "def check(candidate):\n"
+                             "    assert candidate([]) is False\n"
+                             "    assert candidate([1, 2, -3, 1, 2, -3]) is False\n"
+                             "    assert candidate([1, 2, -4, 5, 6]) is True\n"
+                             "    assert candidate([1, -1, 2, -2, 5, -5, 4, -4]) is False\n"
+                             "    assert candidate([1, -2, 2, -2, 5, -5, 4, -5]) is True\n"
+                             "\n"
+                             "check(below_zero)\n";
+
+/* CPU seconds (user + system) of a process and of its waited-for children, from /proc. */
+static double proc_cpu(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    unsigned long long ut = 0, st = 0, cut = 0, cst = 0;
+    if (!p ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ut, &st, &cut, &cst) != 4)
+        return 0;
+    return (double)(ut + st + cut + cst) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double self_cpu(int who)
+{
+    struct rusage ru;
+    getrusage(who, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* One cold validation: a fresh interpreter runs program + tests; pass = exit status 0. */
+static pid_t spawn_cold(const char *python, const char *file)
+{
+    char *argv[] = {(char *)python, (char *)file, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    if (posix_spawn(&pid, python, &fa, NULL, argv, environ) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    return pid;
+}
+
+int main(int argc, char **argv)
+{
+    long pool_runs = argc > 1 ? atol(argv[1]) : 2000;
+    long cold_runs = argc > 2 ? atol(argv[2]) : 10;
+    const int parallel = 2;
+
+    GbTask task;
+    gb_task_init(&task);
+    task.id = gb_strdup("bench/below_zero");
+    task.source = gb_strdup(k_program);
+    task.entry_point = gb_strdup("below_zero");
+    task.kind = GB_TESTS_ASSERT;
+    task.test_code = gb_strdup(k_tests);
+
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = parallel;
+    cfg.stderr_fails = true;
+    GbError err = {{0}};
+    double t0 = gb_now();
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) {
+        fprintf(stderr, "bench_runner: %s\n", err.msg);
+        return 1;
+    }
+    double t_start = gb_now() - t0;
+
+    /* warm-up: one run per worker, not counted */
+    for (int i = 0; i < parallel; i++) {
+        GbRunResult r;
+        gb_pool_run(pool, &task, NULL, &r, &err);
+        if (r.status != GB_RUN_PASS) {
+            fprintf(stderr, "bench_runner: the benchmark task does not pass: %s %s\n", r.exc_type, r.exc_message);
+            return 1;
+        }
+        gb_run_result_destroy(&r);
+    }
+    GbPoolStats before;
+    gb_pool_stats(pool, &before);
+    int wpids[8];
+    size_t nw = gb_pool_worker_pids(pool, wpids, 8);
+    double cpu0 = self_cpu(RUSAGE_SELF);
+    for (size_t i = 0; i < nw; i++) cpu0 += proc_cpu(wpids[i]);
+    long passed = 0;
+    double t1 = gb_now();
+#pragma omp parallel for num_threads(parallel) schedule(dynamic) default(none) shared(pool, task, pool_runs) \
+    reduction(+ : passed)
+    for (long i = 0; i < pool_runs; i++) {
+        GbRunResult r;
+        GbError e;
+        if (gb_pool_run(pool, &task, NULL, &r, &e) && r.status == GB_RUN_PASS) passed++;
+        gb_run_result_destroy(&r);
+    }
+    double pool_s = gb_now() - t1;
+    double cpu1 = self_cpu(RUSAGE_SELF);
+    for (size_t i = 0; i < nw; i++) cpu1 += proc_cpu(wpids[i]);
+    double pool_cpu = (cpu1 - cpu0) / (double)pool_runs;
+    GbPoolStats st;
+    gb_pool_stats(pool, &st);
+    const char *mode = gb_pool_sandbox(pool);
+    char mode_copy[64];
+    snprintf(mode_copy, sizeof mode_copy, "%s", mode);
+    gb_pool_delete(pool);
+
+    /* the cold path: the same program + tests in a file, one interpreter per run */
+    char dir[] = "/tmp/gb-bench-XXXXXX";
+    if (!mkdtemp(dir)) return 1;
+    char file[64];
+    snprintf(file, sizeof file, "%s/prog.py", dir);
+    FILE *f = fopen(file, "w");
+    fprintf(f, "%s\n%s", k_program, k_tests);
+    fclose(f);
+    long cold_passed = 0;
+    double ccpu0 = self_cpu(RUSAGE_CHILDREN);
+    double t2 = gb_now();
+    for (long done = 0; done < cold_runs;) {
+        pid_t pids[8];
+        int k = 0;
+        for (; k < parallel && done + k < cold_runs; k++) pids[k] = spawn_cold(GB_DEFAULT_PYTHON, file);
+        for (int j = 0; j < k; j++) {
+            int status = 1;
+            if (pids[j] > 0) waitpid(pids[j], &status, 0);
+            if (pids[j] > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) cold_passed++;
+        }
+        done += k;
+    }
+    double cold_s = gb_now() - t2;
+    double cold_cpu = (self_cpu(RUSAGE_CHILDREN) - ccpu0) / (double)cold_runs;
+    unlink(file);
+    rmdir(dir);
+
+    double pool_rate = (double)pool_runs / pool_s;
+    double cold_rate = (double)cold_runs / cold_s;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("task: HumanEval-style, the program imports numpy, scipy.stats and sklearn.utils; %ld CPUs online\n",
+           online);
+    printf("pool: %d workers (sandbox %s, started in %.2f s): %ld validations in %.2f s = %.1f validations/s "
+           "(%ld passed)\n",
+           parallel, mode_copy, t_start, pool_runs, pool_s, pool_rate, passed);
+    printf("cold: %s per run, %d in parallel: %ld validations in %.2f s = %.2f validations/s (%ld passed)\n",
+           GB_DEFAULT_PYTHON, parallel, cold_runs, cold_s, cold_rate, cold_passed);
+    printf("ratio: pool / cold = %.0fx\n", pool_rate / cold_rate);
+    double loadavg[1] = {0};
+    getloadavg(loadavg, 1);
+    printf("CPU per validation (user+system, genebench + workers + runs): pool %.2f ms, cold %.0f ms (%.0fx)\n",
+           pool_cpu * 1000, cold_cpu * 1000, cold_cpu / pool_cpu);
+    printf("  -> CPU-bound capacity of %ld idle CPUs: pool %.0f validations/s, cold %.2f validations/s "
+           "(load average now %.1f)\n",
+           online, (double)online / pool_cpu, (double)online / cold_cpu, loadavg[0]);
+    double n = (double)(st.runs - before.runs);
+    if (n > 0) {
+#define GB_MS(field) ((st.field - before.field) / n * 1000.0)
+        printf("per-run breakdown over %.0f runs (ms, mean; fork/start/run/exit/reap happen in the worker):\n", n);
+        printf("  prepare  %.3f  run directory, module files, pipes, request (genebench)\n", GB_MS(prepare_s));
+        printf("  dispatch %.3f  request sent -> worker calls fork()\n", GB_MS(dispatch_s));
+        printf("  fork     %.3f  fork() of the warm worker\n", GB_MS(fork_s));
+        printf("  start    %.3f  fork returned -> child running\n", GB_MS(start_s));
+        printf("  run      %.3f  child: sandbox set-up, program + tests, result written\n", GB_MS(run_s));
+        printf("  exit     %.3f  child exit (address-space teardown)\n", GB_MS(exit_s));
+        printf("  reap     %.3f  every process of the run killed and reaped\n", GB_MS(reap_s));
+        printf("  report   %.3f  worker -> genebench\n", GB_MS(report_s));
+        printf("  teardown %.3f  output drained, run directory removed (genebench)\n", GB_MS(teardown_s));
+        printf("  total    %.3f  per run, end to end (latency; %d run concurrently)\n", GB_MS(total_s), parallel);
+#undef GB_MS
+    }
+    gb_task_destroy(&task);
+    return passed == pool_runs && cold_passed == cold_runs ? 0 : 1;
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# genebench check on small benchmarks written for this test (all three test kinds): passing
+# programs pass, broken ones fail with the failing assertion / test / case named, a hang
+# times out, --stderr-fails and --json work, a bad interpreter is reported, and nothing is
+# left behind (processes or temporary files). Runs from / to show no source tree is needed.
+set -u
+gb=${GENEBENCH:?}
+data=${GB_SOURCE_ROOT:?}/tests/data/runner
+tmp=$(mktemp -d)
+chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
+export TMPDIR=$tmp/tmp
+mkdir -p "$TMPDIR"
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
+cd /
+
+out=$("$gb" check "$data/good.jsonl" 2>&1); rc=$?
+echo "$out"
+check "good benchmark exits 0" '[ $rc -eq 0 ]'
+check "good benchmark: 4 of 4 pass" 'grep -q "4 tasks, 4 passed, 0 failed" <<<"$out"'
+check "unittest tests counted" 'grep -q "PASS    mini/counter (2 tests)" <<<"$out"'
+check "stdio cases counted" 'grep -q "PASS    mini/sum (2 cases)" <<<"$out"'
+
+out=$("$gb" check -j 1 "$data/broken.jsonl" 2>&1); rc=$?
+echo "$out"
+check "broken benchmark exits 1" '[ $rc -eq 1 ]'
+check "failing assertion named" 'grep -q "FAIL    mini/add .*tests line 2: assert candidate(1, 2) == 3 -- AssertionError" <<<"$out"'
+check "failing unittest named" 'grep -q "FAIL    mini/counter .*CounterTest.test_tick.*AssertionError: 2 != 1" <<<"$out"'
+check "failing stdio case named" "grep -q \"FAIL    mini/sum .*case 0 -- WrongOutput: expected '9\\\\\\\\n', got '15\\\\\\\\n'\" <<<\"\$out\""
+check "untouched task still passes" 'grep -q "PASS    mini/helpers" <<<"$out"'
+
+out=$("$gb" check --json -j 1 "$data/broken.jsonl" 2>&1); rc=$?
+echo "$out"
+check "--json exits 1" '[ $rc -eq 1 ]'
+check "--json has one object per task and a summary" '[ $(grep -c "^{\"id\":" <<<"$out") -eq 4 ] && grep -q "\"summary\":{.*\"tasks\":4,\"passed\":1,\"failed\":3" <<<"$out"'
+check "--json names the failing test" 'grep -q "\"id\":\"mini/counter\".*\"failed_tests\":\[\"CounterTest.test_tick\"\]" <<<"$out"'
+
+out=$("$gb" check -j 1 --timeout 1 --stderr-fails "$data/hang.jsonl" 2>&1); rc=$?
+echo "$out"
+check "hang times out" 'grep -q "TIMEOUT mini/hang .*wall-clock limit of 1 s exceeded" <<<"$out"'
+check "--stderr-fails fails on stderr output" 'grep -q "FAIL    mini/noisy .*StderrOutput" <<<"$out"'
+check "timeouts exit 1" '[ $rc -eq 1 ]'
+
+printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' >"$tmp/bare-python"
+chmod +x "$tmp/bare-python"
+out=$("$gb" check --python "$tmp/bare-python" "$data/good.jsonl" 2>&1); rc=$?
+echo "$out"
+check "missing module names module and interpreter" 'grep -q "$tmp/bare-python cannot import module .numpy." <<<"$out"'
+check "missing module exits 1" '[ $rc -eq 1 ]'
+out=$("$gb" check --python relative/python3 "$data/good.jsonl" 2>&1); rc=$?
+check "relative interpreter refused" '[ $rc -eq 1 ] && grep -q "absolute path" <<<"$out"'
+"$gb" check --sandbox nope "$data/good.jsonl" >/dev/null 2>&1; rc=$?
+check "bad --sandbox is a usage error" '[ $rc -eq 2 ]'
+"$gb" check "$tmp/missing.jsonl" >/dev/null 2>&1; rc=$?
+check "missing benchmark exits 1" '[ $rc -eq 1 ]'
+
+check "no temporary files left" '[ -z "$(ls -A "$TMPDIR")" ]'
+check "no process left" '! pgrep -f "$TMPDIR/genebench-pool" >/dev/null'
+rm -rf "$tmp"
+exit $fail
