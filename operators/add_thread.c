@@ -39,15 +39,53 @@
 
 enum { GB_S4_EXPR = 0, GB_S4_ASSIGN = 1, GB_S4_RETURN = 2 };
 
-static const char *const gb_s4_refuse_names[] = {
-    "threading", "_thread",     "Thread",       "Lock",          "RLock",         "Semaphore",
-    "BoundedSemaphore", "Condition", "Barrier", "local",         "current_thread", "get_ident",
-    "get_native_id", "main_thread", "signal",  "asyncio",       "multiprocessing", "ProcessPoolExecutor",
-    "sqlite3",   "tkinter",     "turtle",       "decimal",       "Decimal",       "localcontext",
-    "getcontext", "setcontext", "contextvars",  "ContextVar",    "copy_context",  "errstate",
-    "seterr",    "geterr",      "seterrcall",   "setrecursionlimit", "getrecursionlimit", "RecursionError",
-    "exc_info",  "_getframe",   "currentframe", "settrace",      "setprofile",    "gettrace",
-    "stack_size", "interrupt_main", "fork",     "faulthandler",  "inspect"};
+static const char *const gb_s4_refuse_names[] = {"threading",
+                                                 "_thread",
+                                                 "Thread",
+                                                 "Lock",
+                                                 "RLock",
+                                                 "Semaphore",
+                                                 "BoundedSemaphore",
+                                                 "Condition",
+                                                 "Barrier",
+                                                 "local",
+                                                 "current_thread",
+                                                 "get_ident",
+                                                 "get_native_id",
+                                                 "main_thread",
+                                                 "signal",
+                                                 "asyncio",
+                                                 "multiprocessing",
+                                                 "ProcessPoolExecutor",
+                                                 "sqlite3",
+                                                 "tkinter",
+                                                 "turtle",
+                                                 "decimal",
+                                                 "Decimal",
+                                                 "localcontext",
+                                                 "getcontext",
+                                                 "setcontext",
+                                                 "contextvars",
+                                                 "ContextVar",
+                                                 "copy_context",
+                                                 "errstate",
+                                                 "seterr",
+                                                 "geterr",
+                                                 "seterrcall",
+                                                 "setrecursionlimit",
+                                                 "getrecursionlimit",
+                                                 "RecursionError",
+                                                 "exc_info",
+                                                 "_getframe",
+                                                 "currentframe",
+                                                 "settrace",
+                                                 "setprofile",
+                                                 "gettrace",
+                                                 "stack_size",
+                                                 "interrupt_main",
+                                                 "fork",
+                                                 "faulthandler",
+                                                 "inspect"};
 #define GB_S4_N_REFUSE (sizeof gb_s4_refuse_names / sizeof *gb_s4_refuse_names)
 
 static bool gb_s4_is(TSNode n, const char *type)
@@ -120,23 +158,25 @@ static bool gb_s4_args_ok(TSNode call)
         if (gb_s4_is(a, "comment")) continue;
         if (gb_s4_is(a, "list_splat") || gb_s4_is(a, "dictionary_splat") || gb_s4_is(a, "parenthesized_list_splat"))
             return false;
-        if (gb_s4_is(a, "keyword_argument")) keywords = true;
-        else if (keywords) return false;
+        if (gb_s4_is(a, "keyword_argument"))
+            keywords = true;
+        else if (keywords)
+            return false;
     }
     return true;
 }
 
 typedef struct {
-    GbNames in_loops;  /* identifiers mentioned inside loop bodies and comprehensions */
+    GbNames in_loops; /* identifiers mentioned inside loop bodies and comprehensions */
     GbCallGraph graph;
 } GbS4Module;
 
 static void gb_s4_collect_loops(TSNode n, const char *src, GbNames *out)
 {
     const char *t = ts_node_type(n);
-    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 ||
-        strcmp(t, "list_comprehension") == 0 || strcmp(t, "set_comprehension") == 0 ||
-        strcmp(t, "dictionary_comprehension") == 0 || strcmp(t, "generator_expression") == 0) {
+    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "list_comprehension") == 0 ||
+        strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
+        strcmp(t, "generator_expression") == 0) {
         gb_flow_identifiers(n, src, out);
         return;
     }
@@ -184,8 +224,8 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
         if (strcmp(t, "function_definition") == 0) {
             TSNode name = gb_s4_field(p, "name");
             char *fname = gb_node_text(name, src);
-            bool bad = gb_names_has(&mi->in_loops, fname) ||
-                       gb_callgraph_is_recursive_at(&mi->graph, ts_node_start_byte(p));
+            bool bad =
+                gb_names_has(&mi->in_loops, fname) || gb_callgraph_is_recursive_at(&mi->graph, ts_node_start_byte(p));
             free(fname);
             if (bad) return false;
             continue; /* enclosing functions (closures) too */
@@ -290,8 +330,8 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     char *executor = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
     char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
     char *open = gb_s4_is(args, "generator_expression") ? gb_asprintf("%s.submit(%s, ", executor, callee)
-                 : empty ? gb_asprintf("%s.submit(%s", executor, callee)
-                         : gb_asprintf("%s.submit(%s, ", executor, callee);
+                 : empty                                ? gb_asprintf("%s.submit(%s", executor, callee)
+                                                        : gb_asprintf("%s.submit(%s, ", executor, callee);
     if (gb_s4_is(args, "generator_expression")) {
         /* f(x for x in y): the generator keeps its parentheses as submit's argument. */
         gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);

@@ -102,8 +102,8 @@ static bool gb_s6_consumed_genexp(TSNode gen, const char *src, const GbScopes *s
     }
     if (!gb_s6_is(call, "call")) return false;
     TSNode f = gb_s6_field(call, "function");
-    static const char *const builtins[] = {"sum", "any", "all", "min", "max", "sorted", "list", "tuple", "set",
-                                           "frozenset", "dict"};
+    static const char *const builtins[] = {"sum",  "any",   "all", "min",       "max", "sorted",
+                                           "list", "tuple", "set", "frozenset", "dict"};
     if (gb_s6_is(f, "identifier")) {
         for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
             if (gb_node_text_eq(f, src, builtins[i]))
@@ -290,8 +290,10 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
             continue;
         }
         if (r == GB_RESOLVE_FREE) {
-            if (writes || !gb_s6_free_bound(sc, src, first, scope, d, name)) ok = false;
-            else gb_names_add(&plan->params, name);
+            if (writes || !gb_s6_free_bound(sc, src, first, scope, d, name))
+                ok = false;
+            else
+                gb_names_add(&plan->params, name);
             continue;
         }
         if (s->kind == GB_SCOPE_FUNCTION) {
@@ -306,7 +308,13 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
             for (size_t k = 1; k < sc->scopes.len && ok; k++) {
                 const GbScopeName *sn = gb_scope_name(&sc->scopes.items[k], name);
                 if (!sn) continue;
-                if (sn->flags & GB_NAME_GLOBAL) ok = false;
+                /* Comprehensions of module-level code run where they are, never during a call. */
+                int base = (int)k;
+                while (base > 0 && sc->scopes.items[base].kind == GB_SCOPE_COMPREHENSION)
+                    base = sc->scopes.items[base].parent;
+                if (base == 0 && !(sn->flags & GB_NAME_GLOBAL)) continue;
+                if (sn->flags & GB_NAME_GLOBAL)
+                    ok = false;
                 else if ((fx.flags & GB_FX_CALL) && gb_scopes_resolve(sc, (int)k, name, NULL) == GB_RESOLVE_GLOBAL)
                     ok = false;
             }
@@ -411,9 +419,12 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
             gb_names_add(&plan->params, name);
             continue;
         }
-        if (gb_s6_rebound_by_closure(sc, d, name)) ok = false;
-        else if (d == base) ok = gb_flow_bound_before(src, stmt, name);
-        else ok = gb_s6_free_bound(sc, src, stmt, base, d, name);
+        if (gb_s6_rebound_by_closure(sc, d, name))
+            ok = false;
+        else if (d == base)
+            ok = gb_flow_bound_before(src, stmt, name);
+        else
+            ok = gb_s6_free_bound(sc, src, stmt, base, d, name);
         if (ok) gb_names_add(&plan->params, name);
     }
     if (plan->params.len > GB_S6_MAX_PARAMS) ok = false;
@@ -556,8 +567,8 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
 {
     size_t m = site->module;
     bool is_expr = site->kind == GB_S6_EXPR;
-    TSNode first = is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, NULL)
-                           : gb_stmt_at(ctx, m, site->start, site->end);
+    TSNode first =
+        is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, NULL) : gb_stmt_at(ctx, m, site->start, site->end);
     if (is_expr && !ts_node_is_null(first) && !gb_s6_expr_type(first)) {
         /* the outermost node with this range may be a wrapper; find the expression itself */
         TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
@@ -584,8 +595,8 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     const char *src = gb_op_ctx_source(ctx, m);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
-    bool module_level = sc->scopes.items[gb_scopes_at(sc, ts_node_start_byte(first))].kind == GB_SCOPE_MODULE &&
-                        !is_expr;
+    bool module_level =
+        sc->scopes.items[gb_scopes_at(sc, ts_node_start_byte(first))].kind == GB_SCOPE_MODULE && !is_expr;
     if (is_expr) {
         int s = gb_scopes_at(sc, ts_node_start_byte(first));
         while (s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION) s = sc->scopes.items[s].parent;
@@ -636,9 +647,10 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     gb_edits_insert(&set, m, at, def.data);
     /* `if(a)and b:` -> `if calculate(a, b):` : keep the call apart from a preceding word. */
     uint32_t fs = ts_node_start_byte(first);
-    if (is_expr && fs > 0 && (src[fs - 1] == '_' || (src[fs - 1] >= 'a' && src[fs - 1] <= 'z') ||
-                              (src[fs - 1] >= 'A' && src[fs - 1] <= 'Z') || (src[fs - 1] >= '0' && src[fs - 1] <= '9') ||
-                              (unsigned char)src[fs - 1] >= 0x80)) {
+    if (is_expr && fs > 0 &&
+        (src[fs - 1] == '_' || (src[fs - 1] >= 'a' && src[fs - 1] <= 'z') ||
+         (src[fs - 1] >= 'A' && src[fs - 1] <= 'Z') || (src[fs - 1] >= '0' && src[fs - 1] <= '9') ||
+         (unsigned char)src[fs - 1] >= 0x80)) {
         char *spaced = gb_asprintf(" %s", call.data);
         gb_str_clear(&call);
         gb_str_append(&call, spaced);

@@ -42,12 +42,12 @@
 #include "src/flow.h"
 #include "src/pyparse.h"
 
-static const char *const gb_s7_refuse_names[] = {"__module__", "__globals__", "__code__", "pickle", "dill",
+static const char *const gb_s7_refuse_names[] = {"__module__", "__globals__", "__code__",     "pickle",  "dill",
                                                  "inspect",    "_getframe",   "currentframe", "modules", "getmodule"};
 
-static const char *const gb_s7_module_dunders[] = {"__name__",   "__file__",    "__doc__",    "__spec__",
-                                                   "__loader__", "__package__", "__builtins__", "__cached__",
-                                                   "__annotations__", "__path__", "__dict__"};
+static const char *const gb_s7_module_dunders[] = {"__name__",        "__file__",    "__doc__",      "__spec__",
+                                                   "__loader__",      "__package__", "__builtins__", "__cached__",
+                                                   "__annotations__", "__path__",    "__dict__"};
 
 static const char *const gb_s7_module_names[] = {"solution_helpers", "core_functions", "computation_utils",
                                                  "support_routines", "shared_logic"};
@@ -177,7 +177,8 @@ static bool gb_s7_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *deps)
             break;
         }
         TSNode dep = gb_s7_dependency(ctx, m, r, ts_node_start_byte(fn));
-        if (ts_node_is_null(dep)) ok = false;
+        if (ts_node_is_null(dep))
+            ok = false;
         else if (deps) {
             bool seen = false;
             for (size_t k = 0; k < deps->len && !seen; k++) seen = ts_node_eq(deps->items[k], dep);

@@ -40,15 +40,29 @@
 #include "src/flow.h"
 #include "src/pyparse.h"
 
-static const char *const gb_s8_refuse_names[] = {
-    "__code__",   "__defaults__",   "__kwdefaults__",      "__closure__",   "__globals__",
-    "__wrapped__", "inspect",       "getsource",           "getsourcelines", "getfullargspec",
-    "getargspec", "isgeneratorfunction", "iscoroutinefunction", "isasyncgenfunction", "_getframe",
-    "currentframe", "RecursionError", "setrecursionlimit", "getrecursionlimit"};
+static const char *const gb_s8_refuse_names[] = {"__code__",
+                                                 "__defaults__",
+                                                 "__kwdefaults__",
+                                                 "__closure__",
+                                                 "__globals__",
+                                                 "__wrapped__",
+                                                 "inspect",
+                                                 "getsource",
+                                                 "getsourcelines",
+                                                 "getfullargspec",
+                                                 "getargspec",
+                                                 "isgeneratorfunction",
+                                                 "iscoroutinefunction",
+                                                 "isasyncgenfunction",
+                                                 "_getframe",
+                                                 "currentframe",
+                                                 "RecursionError",
+                                                 "setrecursionlimit",
+                                                 "getrecursionlimit"};
 #define GB_S8_N_REFUSE (sizeof gb_s8_refuse_names / sizeof *gb_s8_refuse_names)
 
-static const char *const gb_s8_names[] = {"passthrough", "transparent", "forward_call", "delegate",
-                                          "keep_behaviour", "call_through"};
+static const char *const gb_s8_names[] = {"passthrough", "transparent",    "forward_call",
+                                          "delegate",    "keep_behaviour", "call_through"};
 
 static TSNode gb_s8_field(TSNode n, const char *name)
 {
@@ -115,8 +129,8 @@ void gb_op_introduce_decorator_find(GbOpContext *ctx, GbSiteList *out)
 /* ---- The decorator's text ---- */
 
 typedef struct {
-    const char *name;   /* decorator */
-    const char *func;   /* its parameter */
+    const char *name; /* decorator */
+    const char *func; /* its parameter */
     const char *wrapper;
     const char *args, *kwargs;
     const char *result; /* NULL: `return func(...)` directly */
@@ -350,8 +364,8 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
         char *text = gb_edit_format(snippet, "", unit, true);
         uint32_t at = gb_s8_insert_point(ctx, m);
         size_t len = strlen(src);
-        char *block = (at == len && len && src[len - 1] != '\n') ? gb_asprintf("\n\n\n%s", text)
-                                                                  : gb_asprintf("%s\n\n", text);
+        char *block =
+            (at == len && len && src[len - 1] != '\n') ? gb_asprintf("\n\n\n%s", text) : gb_asprintf("%s\n\n", text);
         gb_edits_insert_ordered(&set, m, at, block, 0);
         free(block);
         free(text);

@@ -100,8 +100,7 @@ static TSNode gb_s9_field(TSNode n, const char *name)
 
 static TSNode gb_s9_unparen(TSNode n)
 {
-    while (gb_s9_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-        n = ts_node_named_child(n, 0);
+    while (gb_s9_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
     return n;
 }
 
@@ -219,7 +218,8 @@ static bool gb_s9_step_safe(const GbS9 *a, TSNode e)
     if (gb_s9_is(e, "binary_operator")) {
         const char *op = ts_node_type(gb_s9_field(e, "operator"));
         TSNode l = gb_s9_field(e, "left"), r = gb_s9_field(e, "right");
-        if (strcmp(op, "+") == 0) return (gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL)) || (gb_s9_lit(a, l, NULL) && gb_s9_atom(a, r));
+        if (strcmp(op, "+") == 0)
+            return (gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL)) || (gb_s9_lit(a, l, NULL) && gb_s9_atom(a, r));
         if (strcmp(op, "-") == 0) return gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL);
         if (strcmp(op, "//") == 0 || strcmp(op, "%") == 0) return gb_s9_atom(a, l) && gb_s9_pos_lit(a, r);
         return false;
@@ -289,9 +289,9 @@ static bool gb_s9_binding_ok(const GbS9 *a, uint32_t pos, unsigned flag, bool *c
 static void gb_s9_collect_loops(TSNode n, const char *src, GbNames *out)
 {
     const char *t = ts_node_type(n);
-    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 ||
-        strcmp(t, "list_comprehension") == 0 || strcmp(t, "set_comprehension") == 0 ||
-        strcmp(t, "dictionary_comprehension") == 0 || strcmp(t, "generator_expression") == 0) {
+    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "list_comprehension") == 0 ||
+        strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
+        strcmp(t, "generator_expression") == 0) {
         gb_flow_identifiers(n, src, out);
         return;
     }
@@ -476,24 +476,31 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
     if (gb_s9_builtin_call(a, call, "abs")) {
         if (!gb_s9_positional(call, args, &n, NULL) || n != 1) return -1;
         if (gb_s9_small_arg(a, args[0]) && gb_s9_builtin_at(a, pos, "int")) return GB_S9_ABS_INT;
-        if (gb_types_expr(&a->types, args[0]) == GB_TY_FLOAT && gb_s9_builtin_at(a, pos, "float")) return GB_S9_ABS_FLOAT;
+        if (gb_types_expr(&a->types, args[0]) == GB_TY_FLOAT && gb_s9_builtin_at(a, pos, "float"))
+            return GB_S9_ABS_FLOAT;
         return -1;
     }
     if (gb_s9_builtin_call(a, call, "sum")) {
         TSNode al = gb_s9_field(call, "arguments");
         TSNode arg;
-        if (gb_s9_is(al, "generator_expression")) arg = al;
-        else if (gb_s9_positional(call, args, &n, NULL) && n == 1) arg = args[0];
-        else return -1;
+        if (gb_s9_is(al, "generator_expression"))
+            arg = al;
+        else if (gb_s9_positional(call, args, &n, NULL) && n == 1)
+            arg = args[0];
+        else
+            return -1;
         if (!gb_s9_builtin_at(a, pos, "int")) return -1;
         return gb_s9_elements(a, arg, gb_s9_sum_elem, &nonempty) ? GB_S9_SUM : -1;
     }
     if (gb_s9_builtin_call(a, call, "sorted")) {
         TSNode al = gb_s9_field(call, "arguments");
         TSNode arg;
-        if (gb_s9_is(al, "generator_expression")) arg = al;
-        else if (gb_s9_positional(call, args, &n, &kw) && n == 1) arg = args[0];
-        else return -1;
+        if (gb_s9_is(al, "generator_expression"))
+            arg = al;
+        else if (gb_s9_positional(call, args, &n, &kw) && n == 1)
+            arg = args[0];
+        else
+            return -1;
         if (!ts_node_is_null(kw)) {
             if (!gb_node_text_eq(gb_s9_field(kw, "name"), a->src, "reverse") ||
                 !gb_s9_is(gb_s9_field(kw, "value"), "true"))
@@ -521,7 +528,8 @@ static bool gb_s9_cold(const GbS9 *a, TSNode call)
             return false;
         if (strcmp(t, "function_definition") == 0) {
             char *name = gb_node_text(gb_s9_field(p, "name"), a->src);
-            bool hot = gb_names_has(&a->in_loops, name) || gb_callgraph_is_recursive_at(&a->graph, ts_node_start_byte(p));
+            bool hot =
+                gb_names_has(&a->in_loops, name) || gb_callgraph_is_recursive_at(&a->graph, ts_node_start_byte(p));
             free(name);
             if (hot) return false;
         }
@@ -640,7 +648,7 @@ typedef struct {
 } GbS9Names;
 
 static const char *const gb_s9_locals[2][4] = {{"values", "items", "item", "kind"},
-                                              {"numbers", "elements", "element", "number_type"}};
+                                               {"numbers", "elements", "element", "number_type"}};
 
 /* The helper for a guarded kind, as a snippet (4 spaces per level). Owned. */
 static char *gb_s9_helper_text(int kind, const GbS9Names *n)
@@ -658,7 +666,8 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
                        op, v);
         gb_str_appendf(&t, "    %s = %s[0] if len(%s) == 1 else %s\n", i, v, v, v);
         gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not %s:\n        return %s(*%s)\n", i, i, op, v);
-        gb_str_appendf(&t, "    if {type(%s) for %s in %s} != {int} or not all(-2 ** 62 <= %s < 2 ** 62 for %s in %s):\n",
+        gb_str_appendf(&t,
+                       "    if {type(%s) for %s in %s} != {int} or not all(-2 ** 62 <= %s < 2 ** 62 for %s in %s):\n",
                        e, e, i, e, e, i);
         gb_str_appendf(&t, "        return %s(*%s)\n", op, v);
         gb_str_appendf(&t, "    return int(%s.%s(%s.array(%s, dtype=%s.int64)))\n", np, op, np, i, np);
@@ -666,12 +675,13 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
     }
     case GB_S9_GUARD_SUM:
         gb_str_appendf(&t, "def %s(%s):\n", n->helper, v);
-        gb_str_appendf(&t, "    \"\"\"Return sum(%s), computed with numpy when every value is a small int or bool.\"\"\"\n",
-                       v);
-        gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not {type(%s) for %s in %s} <= {int, bool}:\n", v, e, e,
-                       v);
+        gb_str_appendf(
+            &t, "    \"\"\"Return sum(%s), computed with numpy when every value is a small int or bool.\"\"\"\n", v);
+        gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not {type(%s) for %s in %s} <= {int, bool}:\n", v,
+                       e, e, v);
         gb_str_appendf(&t, "        return sum(%s)\n", v);
-        gb_str_appendf(&t, "    if not all(-2 ** 31 < %s < 2 ** 31 for %s in %s):\n        return sum(%s)\n", e, e, v, v);
+        gb_str_appendf(&t, "    if not all(-2 ** 31 < %s < 2 ** 31 for %s in %s):\n        return sum(%s)\n", e, e, v,
+                       v);
         gb_str_appendf(&t, "    return int(%s.sum(%s.array(%s, dtype=%s.int64)))\n", np, np, v, np);
         break;
     case GB_S9_GUARD_ABS:
@@ -685,10 +695,13 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
         break;
     default: /* GB_S9_GUARD_SORTED */
         gb_str_appendf(&t, "def %s(%s):\n", n->helper, v);
-        gb_str_appendf(&t, "    \"\"\"Return sorted(%s), computed with numpy when every value is an int64 int.\"\"\"\n", v);
-        gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not {type(%s) for %s in %s} <= {int}:\n", v, e, e, v);
+        gb_str_appendf(&t, "    \"\"\"Return sorted(%s), computed with numpy when every value is an int64 int.\"\"\"\n",
+                       v);
+        gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not {type(%s) for %s in %s} <= {int}:\n", v, e, e,
+                       v);
         gb_str_appendf(&t, "        return sorted(%s)\n", v);
-        gb_str_appendf(&t, "    if not all(-2 ** 62 <= %s < 2 ** 62 for %s in %s):\n        return sorted(%s)\n", e, e, v, v);
+        gb_str_appendf(&t, "    if not all(-2 ** 62 <= %s < 2 ** 62 for %s in %s):\n        return sorted(%s)\n", e, e,
+                       v, v);
         gb_str_appendf(&t, "    return %s.sort(%s.array(%s, dtype=%s.int64)).tolist()\n", np, np, v, np);
         break;
     }
@@ -717,8 +730,8 @@ static char *gb_s9_existing_helper(GbOpContext *ctx, size_t module, int kind, co
         if (!gb_s9_is(d, "function_definition")) continue;
         char *name = gb_node_text(gb_s9_field(d, "name"), src);
         for (int set = 0; set < 2; set++) {
-            GbS9Names n = {name, np, gb_s9_locals[set][0], gb_s9_locals[set][1], gb_s9_locals[set][2],
-                           gb_s9_locals[set][3]};
+            GbS9Names n = {
+                name, np, gb_s9_locals[set][0], gb_s9_locals[set][1], gb_s9_locals[set][2], gb_s9_locals[set][3]};
             char *snippet = gb_s9_helper_text(kind, &n);
             char *text = gb_s9_format(ctx, module, snippet);
             size_t tl = strlen(text);
@@ -806,8 +819,8 @@ static void gb_s9_apply_guard(GbOpContext *ctx, GbEditSet *set, size_t m, TSNode
         for (int k = 0; k < 4; k++)
             if (gb_scope_name(&sc->scopes.items[0], gb_s9_locals[0][k])) set_i = 1;
         helper = gb_op_ctx_fresh_name(ctx, gb_s9_helper_names[kind - GB_S9_GUARD_MAX][gb_rng_bounded(rng, 2)]);
-        GbS9Names n = {helper, np, gb_s9_locals[set_i][0], gb_s9_locals[set_i][1], gb_s9_locals[set_i][2],
-                       gb_s9_locals[set_i][3]};
+        GbS9Names n = {
+            helper, np, gb_s9_locals[set_i][0], gb_s9_locals[set_i][1], gb_s9_locals[set_i][2], gb_s9_locals[set_i][3]};
         char *snippet = gb_s9_helper_text(kind, &n);
         char *text = gb_s9_format(ctx, m, snippet);
         char *block = gb_asprintf("%s\n\n", text);
@@ -873,9 +886,12 @@ bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
     case GB_S9_MAXMIN: {
         char *list = gb_s9_arg_list(src, call);
         gb_s9_positional(call, args, &n, NULL);
-        if (shape == 0 && n == 2) text = gb_asprintf("int(%s.%s(%s))", np, is_max ? "maximum" : "minimum", list);
-        else if (shape == 1) text = gb_asprintf("int(%s.%s(%s.array([%s])))", np, is_max ? "amax" : "amin", np, list);
-        else text = gb_asprintf("int(%s.%s([%s]))", np, is_max ? "max" : "min", list);
+        if (shape == 0 && n == 2)
+            text = gb_asprintf("int(%s.%s(%s))", np, is_max ? "maximum" : "minimum", list);
+        else if (shape == 1)
+            text = gb_asprintf("int(%s.%s(%s.array([%s])))", np, is_max ? "amax" : "amin", np, list);
+        else
+            text = gb_asprintf("int(%s.%s([%s]))", np, is_max ? "max" : "min", list);
         free(list);
         break;
     }
@@ -890,8 +906,10 @@ bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
     case GB_S9_ABS_FLOAT: {
         gb_s9_positional(call, args, &n, NULL);
         char *x = gb_node_text(args[0], src);
-        if (kind == GB_S9_ABS_INT) text = gb_asprintf("int(%s.%s(%s))", np, shape == 1 ? "absolute" : "abs", x);
-        else text = gb_asprintf("float(%s.%s(%s))", np, shape == 1 ? "fabs" : "abs", x);
+        if (kind == GB_S9_ABS_INT)
+            text = gb_asprintf("int(%s.%s(%s))", np, shape == 1 ? "absolute" : "abs", x);
+        else
+            text = gb_asprintf("float(%s.%s(%s))", np, shape == 1 ? "fabs" : "abs", x);
         free(x);
         break;
     }
@@ -904,7 +922,8 @@ bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
             arg = args[0];
         }
         char *l = gb_s9_as_list(src, arg);
-        if (kind == GB_S9_SUM) text = gb_asprintf("int(%s.sum(%s))", np, l);
+        if (kind == GB_S9_SUM)
+            text = gb_asprintf("int(%s.sum(%s))", np, l);
         else
             text = gb_asprintf("%s.sort(%s.array(%s, dtype=%s.int64))%s.tolist()", np, np, l, np,
                                ts_node_is_null(kw) ? "" : "[::-1]");

@@ -46,7 +46,7 @@ enum { GB_S11_HALVING = 0, GB_S11_LINEAR = 1 };
 #define GB_S11_LINEAR_MAX 50
 
 static const char *const gb_s11_refuse_names[] = {"RecursionError", "setrecursionlimit", "getrecursionlimit",
-                                                  "_getframe", "currentframe", "inspect"};
+                                                  "_getframe",      "currentframe",      "inspect"};
 
 static bool gb_s11_is(TSNode n, const char *type)
 {
@@ -138,7 +138,8 @@ static bool gb_s11_reads_after_binding(const GbScopes *sc, const char *src, TSNo
         GbResolution r = gb_scopes_resolve(sc, o->scope, name, &d);
         if ((r != GB_RESOLVE_LOCAL && r != GB_RESOLVE_FREE) || d != fscope) continue;
         int s = o->scope;
-        while (s != fscope && s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION) s = sc->scopes.items[s].parent;
+        while (s != fscope && s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION)
+            s = sc->scopes.items[s].parent;
         if (s != fscope) {
             ok = false;
             break;
@@ -218,13 +219,18 @@ static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *g
     for (size_t i = 0; i < fx.writes.len; i++) gb_names_add(&bound, fx.writes.items[i]);
     for (size_t i = 0; ok && i < bound.len; i++) {
         const char *name = bound.items[i];
-        if (strncmp(name, "__", 2) == 0) ok = false;
-        else if (s->kind == GB_SCOPE_MODULE) gb_names_add(&plan->globals, name);
+        if (strncmp(name, "__", 2) == 0)
+            ok = false;
+        else if (s->kind == GB_SCOPE_MODULE)
+            gb_names_add(&plan->globals, name);
         else {
             GbResolution r = gb_scopes_resolve(sc, scope, name, NULL);
-            if (r == GB_RESOLVE_LOCAL || r == GB_RESOLVE_FREE) gb_names_add(&plan->nonlocals, name);
-            else if (r == GB_RESOLVE_GLOBAL) gb_names_add(&plan->globals, name);
-            else ok = false;
+            if (r == GB_RESOLVE_LOCAL || r == GB_RESOLVE_FREE)
+                gb_names_add(&plan->nonlocals, name);
+            else if (r == GB_RESOLVE_GLOBAL)
+                gb_names_add(&plan->globals, name);
+            else
+                ok = false;
         }
     }
     /* Locals the body reads (or rebinds) must not be unbound when the loop starts. */
@@ -242,8 +248,7 @@ static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *g
             int d;
             if (gb_scopes_resolve(sc, scope, name, &d) != GB_RESOLVE_LOCAL || d != scope) continue;
             if (gb_flow_bound_before(src, loop, name)) continue;
-            ok = gb_s11_reads_after_binding(sc, src, ts_tree_root_node(gb_op_ctx_tree(ctx, module)), body, scope,
-                                            name);
+            ok = gb_s11_reads_after_binding(sc, src, ts_tree_root_node(gb_op_ctx_tree(ctx, module)), body, scope, name);
         }
         gb_names_destroy(&used);
     }
@@ -252,8 +257,8 @@ static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *g
      * is never evaluated; an unbound read still raises the same UnboundLocalError). */
     if (ok && plan->nonlocals.len) {
         GbNames outside = {0};
-        gb_s11_bound_outside(sc, src, ts_tree_root_node(gb_op_ctx_tree(ctx, module)), scope,
-                             ts_node_start_byte(loop), ts_node_end_byte(loop), &outside);
+        gb_s11_bound_outside(sc, src, ts_tree_root_node(gb_op_ctx_tree(ctx, module)), scope, ts_node_start_byte(loop),
+                             ts_node_end_byte(loop), &outside);
         for (size_t i = 0; i < plan->nonlocals.len; i++) {
             const char *name = plan->nonlocals.items[i];
             int d;
@@ -386,12 +391,14 @@ bool gb_op_transform_loop_to_recursion_apply(GbOpContext *ctx, const GbSite *sit
     gb_str_init(&decl);
     if (plan.nonlocals.len) {
         gb_str_append(&decl, "    nonlocal ");
-        for (size_t i = 0; i < plan.nonlocals.len; i++) gb_str_appendf(&decl, "%s%s", i ? ", " : "", plan.nonlocals.items[i]);
+        for (size_t i = 0; i < plan.nonlocals.len; i++)
+            gb_str_appendf(&decl, "%s%s", i ? ", " : "", plan.nonlocals.items[i]);
         gb_str_append(&decl, "\n");
     }
     if (plan.globals.len) {
         gb_str_append(&decl, "    global ");
-        for (size_t i = 0; i < plan.globals.len; i++) gb_str_appendf(&decl, "%s%s", i ? ", " : "", plan.globals.items[i]);
+        for (size_t i = 0; i < plan.globals.len; i++)
+            gb_str_appendf(&decl, "%s%s", i ? ", " : "", plan.globals.items[i]);
         gb_str_append(&decl, "\n");
     }
     GbStr bodytext;
@@ -425,7 +432,8 @@ bool gb_op_transform_loop_to_recursion_apply(GbOpContext *ctx, const GbSite *sit
     gb_str_init(&pre);
     gb_str_append(&pre, "");
     for (size_t i = 0; i < plan.declare.len; i++)
-        gb_str_appendf(&pre, "%s: %s\n", plan.declare.items[i], strcmp(plan.declare.items[i], var) == 0 ? "int" : "object");
+        gb_str_appendf(&pre, "%s: %s\n", plan.declare.items[i],
+                       strcmp(plan.declare.items[i], var) == 0 ? "int" : "object");
     gb_str_append(&pre, head.data);
     char *h = gb_edit_format(pre.data, indent, unit, false);
     gb_str_destroy(&pre);

@@ -156,7 +156,8 @@ static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
         TSNode p = ts_node_named_child(params, i);
         const char *t = ts_node_type(p);
         TSNode id = {0};
-        if (strcmp(t, "identifier") == 0) id = p;
+        if (strcmp(t, "identifier") == 0)
+            id = p;
         else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0)
             id = gb_flow__field(p, "name");
         else if (strcmp(t, "typed_parameter") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
@@ -164,7 +165,8 @@ static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
             uint32_t k = ts_node_named_child_count(p);
             for (uint32_t j = 0; j < k && ts_node_is_null(id); j++) {
                 TSNode x = ts_node_named_child(p, j);
-                if (gb_flow__is(x, "identifier")) id = x;
+                if (gb_flow__is(x, "identifier"))
+                    id = x;
                 else if (gb_flow__is(x, "list_splat_pattern") || gb_flow__is(x, "dictionary_splat_pattern"))
                     id = ts_node_named_child(x, 0);
             }
@@ -215,8 +217,7 @@ static TSNode gb_flow__owner_statement(TSNode n)
         }
         if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0 ||
             strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "if_statement") == 0 ||
-            strcmp(t, "try_statement") == 0 || strcmp(t, "with_statement") == 0 ||
-            strcmp(t, "match_statement") == 0)
+            strcmp(t, "try_statement") == 0 || strcmp(t, "with_statement") == 0 || strcmp(t, "match_statement") == 0)
             return p;
     }
     TSNode null = {0};
@@ -247,8 +248,7 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
     /* The code of the scope that runs stmt: the function, or the whole module. */
     TSNode scope_node = {0};
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        if (gb_flow__is(p, "function_definition") || gb_flow__is(p, "class_definition") ||
-            gb_flow__is(p, "module")) {
+        if (gb_flow__is(p, "function_definition") || gb_flow__is(p, "class_definition") || gb_flow__is(p, "module")) {
             scope_node = p;
             break;
         }

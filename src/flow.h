@@ -46,8 +46,8 @@ void gb_flow_identifiers(TSNode node, const char *src, GbNames *out);
  * name. This over-approximates the real calls (x.f() reaches every def f), so "not
  * recursive" is a proof for code of this module. */
 typedef struct {
-    char *name;    /* owned */
-    GbNames refs;  /* names mentioned by the body */
+    char *name;          /* owned */
+    GbNames refs;        /* names mentioned by the body */
     uint32_t start, end; /* byte range of the node (def / class / assignment) */
     bool recursive;      /* can reach itself */
 } GbCallNode;

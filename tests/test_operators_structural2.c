@@ -13,10 +13,14 @@ static void py_literal(GbStr *out, const char *src)
 {
     gb_str_append(out, "\"");
     for (const char *p = src; *p; p++) {
-        if (*p == '\\' || *p == '"') gb_str_appendf(out, "\\%c", *p);
-        else if (*p == '\n') gb_str_append(out, "\\n");
-        else if (*p == '\t') gb_str_append(out, "\\t");
-        else gb_str_append_n(out, p, 1);
+        if (*p == '\\' || *p == '"')
+            gb_str_appendf(out, "\\%c", *p);
+        else if (*p == '\n')
+            gb_str_append(out, "\\n");
+        else if (*p == '\t')
+            gb_str_append(out, "\\t");
+        else
+            gb_str_append_n(out, p, 1);
     }
     gb_str_append(out, "\"");
 }
@@ -279,8 +283,8 @@ static void test_s4_values_exceptions_and_exit_are_unchanged(void **state)
                        "    raise e\n"
                        "def call():\n"
                        "    boom()\n";
-    expect_same_behaviour(GB_OP_S4, prog,
-                          "try:\n    call()\nexcept KeyError as e:\n    print(e is SEEN[0], repr(e))\n", 2);
+    expect_same_behaviour(GB_OP_S4, prog, "try:\n    call()\nexcept KeyError as e:\n    print(e is SEEN[0], repr(e))\n",
+                          2);
 }
 
 static void test_s4_refusals(void **state)
@@ -324,14 +328,14 @@ static void test_s4_refusals(void **state)
                        "print(helper(0))\n";
     const char *listed[] = {"f = helper(1)", "k = helper(5)", "return helper(k)", "return helper(self)",
                             "print(helper(0))"};
-    const char *refused[] = {"a = fact(5)", "b = helper", "c = helper", "d = helper", "e = helper", "h = helper",
-                             "i = helper", "j = helper", "z = helper", "attr = ", "return helper(xs)",
-                             "return 1 if", "looped(q)"};
+    const char *refused[] = {
+        "a = fact(5)", "b = helper", "c = helper", "d = helper",        "e = helper",  "h = helper", "i = helper",
+        "j = helper",  "z = helper", "attr = ",    "return helper(xs)", "return 1 if", "looped(q)"};
     expect_sites(GB_OP_S4, prog, listed, N_OF(listed), refused, N_OF(refused));
     /* Thread-local or thread-affine state anywhere in the program or the tests. */
     assert_int_equal(count_sites(GB_OP_S4, "import decimal\nx = abs(-1)\n", NULL), 0);
-    assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "import numpy as np\nwith np.errstate(all='raise'):\n    pass\n"),
-                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S4, "x = abs(-1)\n", "import numpy as np\nwith np.errstate(all='raise'):\n    pass\n"), 0);
     assert_int_equal(count_sites(GB_OP_S4, "import sqlite3\nx = abs(-1)\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "assert x == 1\n"), 1);
 }
@@ -472,8 +476,8 @@ static void test_s9_refusals(void **state)
                        "def g(max, xs):\n"
                        "    return max(xs)\n";
     const char *listed[] = {"max(i, 2)"};
-    const char *refused[] = {"max(xs, key", "max(xs, default", "sum(xs, 10)", "max(i, n)", "max(big",
-                             "sorted([flag", "max(1.5", "abs(n)", "sum([n", "max(xs)\n"};
+    const char *refused[] = {"max(xs, key",  "max(xs, default", "sum(xs, 10)", "max(i, n)", "max(big",
+                             "sorted([flag", "max(1.5",         "abs(n)",      "sum([n",    "max(xs)\n"};
     expect_sites(GB_OP_S9, prog, listed, N_OF(listed), refused, N_OF(refused));
     assert_int_equal(count_sites(GB_OP_S9, "import builtins\ndef f(xs):\n    return max(xs)\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S9, "from os import *\ndef f(xs):\n    return max(xs)\n", NULL), 0);
@@ -634,13 +638,23 @@ static void test_s11_refusals(void **state)
                        "    for w in range(3):\n"
                        "        pass\n";
     const char *listed[] = {"for ok in"};
-    const char *refused[] = {"for i in range(n):\n        rec(i)", "for a in", "for b in", "for c in", "for d in",
-                             "for e,", "for h in", "for k in", "for m in", "for p in", "for q in", "for y in",
-                             "for z in", "for w in"};
+    const char *refused[] = {"for i in range(n):\n        rec(i)",
+                             "for a in",
+                             "for b in",
+                             "for c in",
+                             "for d in",
+                             "for e,",
+                             "for h in",
+                             "for k in",
+                             "for m in",
+                             "for p in",
+                             "for q in",
+                             "for y in",
+                             "for z in",
+                             "for w in"};
     expect_sites(GB_OP_S11, prog, listed, N_OF(listed), refused, N_OF(refused));
-    assert_int_equal(count_sites(GB_OP_S11, "import sys\nsys.setrecursionlimit(10000)\nfor i in range(3):\n    pass\n",
-                                 NULL),
-                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S11, "import sys\nsys.setrecursionlimit(10000)\nfor i in range(3):\n    pass\n", NULL), 0);
 }
 
 /* ---- S6 CreateFunction ---- */
@@ -655,18 +669,18 @@ static void test_s6_extracts_statements_and_expressions(void **state)
                        "        size += 1\n"
                        "    return size\n";
     expect_applied_tag(GB_OP_S6, prog, "inner = w", "2", 2,
-                   "def compute_part(h, pad, w):\n"
-                   "    \"\"\"Compute intermediate values.\"\"\"\n"
-                   "    inner = w - 2 * pad\n"
-                   "    size = inner * (h - 2 * pad)\n"
-                   "    return size\n"
-                   "\n"
-                   "\n"
-                   "def area(w, h, pad):\n"
-                   "    size = compute_part(h, pad, w)\n"
-                   "    if size > 0 and w > h:\n"
-                   "        size += 1\n"
-                   "    return size\n");
+                       "def compute_part(h, pad, w):\n"
+                       "    \"\"\"Compute intermediate values.\"\"\"\n"
+                       "    inner = w - 2 * pad\n"
+                       "    size = inner * (h - 2 * pad)\n"
+                       "    return size\n"
+                       "\n"
+                       "\n"
+                       "def area(w, h, pad):\n"
+                       "    size = compute_part(h, pad, w)\n"
+                       "    if size > 0 and w > h:\n"
+                       "        size += 1\n"
+                       "    return size\n");
     expect_applied(GB_OP_S6, "n = int('5')\nif(n > 2)and n < 9:\n    print(n)\n", "(n > 2)and", 0,
                    "n = int('5')\n"
                    "def compute_value():\n"
@@ -758,8 +772,9 @@ static void test_s6_refusals(void **state)
                        "G = G + 1\n"
                        "reader()\n";
     const char *listed[] = {"G = G + 1", "x < 0"};
-    const char *refused[] = {"m = n - 1", "m > 0", "if x < 0", "break", "risky = 1", "total = total + 1",
-                             "flag and unbound_yet", "del risky", "(n := len", "yield xs", "3 + 4", "self.__secret"};
+    const char *refused[] = {
+        "m = n - 1", "m > 0",     "if x < 0", "break", "risky = 1",    "total = total + 1", "flag and unbound_yet",
+        "del risky", "(n := len", "yield xs", "3 + 4", "self.__secret"};
     expect_sites(GB_OP_S6, prog, listed, N_OF(listed), refused, N_OF(refused));
     /* A module-level write to a global that a function reads, while the code calls something. */
     const char *prog2 = "G = 0\n"
@@ -837,8 +852,7 @@ static void test_s7_behaviour_and_refusals(void **state)
     op_env_open(&e, s7_prog, "pinned_entry", "assert pinned_entry([3, 4]) == 16\n");
     op_env_find(&e, GB_OP_S7);
     const char *listed[] = {"def norm", "def fact"};
-    const char *refused[] = {"def uses_data", "def uses_name", "def calls_other", "def decorated",
-                             "def pinned_entry"};
+    const char *refused[] = {"def uses_data", "def uses_name", "def calls_other", "def decorated", "def pinned_entry"};
     for (size_t i = 0; i < N_OF(listed); i++) assert_true(op_env_site(&e, listed[i]) >= 0);
     for (size_t i = 0; i < N_OF(refused); i++)
         if (op_env_site(&e, refused[i]) >= 0) fail_msg("'%s' must not be a site", refused[i]);
