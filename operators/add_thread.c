@@ -1,18 +1,352 @@
-/* S4 AddThread: NOT WRITTEN YET. This file is a placeholder that lists no sites so that the
- * registry links; the helper who writes AddThread replaces this whole file (see
- * operators/README.md). */
+/* S4 AddThread: run one call in a worker thread and wait for its result.
+ *
+ *     total = compute(xs, k=2)   ->   with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
+ *                                         total = executor.submit(compute, xs, k=2).result()
+ *
+ * Sites: an expression statement that is a call, an assignment whose value is a call (all
+ * targets kept: `a = b = f()`, annotations kept), or `return f(...)`.
+ *
+ * Why it is exact: submit() receives the callee and the argument list verbatim, so the callee
+ * and every argument are evaluated in the caller, in the original order, before anything runs
+ * in the thread (evaluation errors are raised where they were, names resolve in the caller's
+ * scope); the worker makes the same call; result() waits for it and returns its value, or
+ * raises the very exception object the call raised (the worker catches BaseException, so
+ * SystemExit too); leaving the `with` joins the thread, and nothing runs concurrently.
+ * Targets, annotations and `return` stay as they were around the call. The executor gets a
+ * fresh name; concurrent.futures is imported under a name nothing else uses.
+ *
+ * What a thread changes is refused:
+ *   - thread-affine or thread-local state: programs or tests that mention threading, locks,
+ *     thread locals, signal, asyncio, multiprocessing, sqlite3, tkinter, decimal contexts,
+ *     contextvars, numpy error state, sys.exc_info, frames, tracing, recursion limits;
+ *   - calls that may reach recursion (name-based call graph): a new thread starts with a
+ *     fresh recursion depth;
+ *   - statements in except/finally clauses (the handled exception is per thread), in `with`
+ *     blocks (context managers such as localcontext/errstate are per thread), in loops of
+ *     their function, in recursive functions or functions called from loops (one thread per
+ *     iteration is too slow), in class bodies, generators and async functions, in dynamic
+ *     scopes (locals()/eval/super());
+ *   - calls with `*`/`**` arguments (their error messages would name submit()), a callee that
+ *     spans lines, walrus, yield or await inside. */
 #include "operators/operator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "operators/edit.h"
+#include "src/flow.h"
+#include "src/pyparse.h"
+
+enum { GB_S4_EXPR = 0, GB_S4_ASSIGN = 1, GB_S4_RETURN = 2 };
+
+static const char *const gb_s4_refuse_names[] = {"threading",
+                                                 "_thread",
+                                                 "Thread",
+                                                 "Lock",
+                                                 "RLock",
+                                                 "Semaphore",
+                                                 "BoundedSemaphore",
+                                                 "Condition",
+                                                 "Barrier",
+                                                 "local",
+                                                 "current_thread",
+                                                 "get_ident",
+                                                 "get_native_id",
+                                                 "main_thread",
+                                                 "signal",
+                                                 "asyncio",
+                                                 "multiprocessing",
+                                                 "ProcessPoolExecutor",
+                                                 "sqlite3",
+                                                 "tkinter",
+                                                 "turtle",
+                                                 "decimal",
+                                                 "Decimal",
+                                                 "localcontext",
+                                                 "getcontext",
+                                                 "setcontext",
+                                                 "contextvars",
+                                                 "ContextVar",
+                                                 "copy_context",
+                                                 "errstate",
+                                                 "seterr",
+                                                 "geterr",
+                                                 "seterrcall",
+                                                 "setrecursionlimit",
+                                                 "getrecursionlimit",
+                                                 "RecursionError",
+                                                 "exc_info",
+                                                 "_getframe",
+                                                 "currentframe",
+                                                 "settrace",
+                                                 "setprofile",
+                                                 "gettrace",
+                                                 "stack_size",
+                                                 "interrupt_main",
+                                                 "fork",
+                                                 "faulthandler",
+                                                 "inspect"};
+#define GB_S4_N_REFUSE (sizeof gb_s4_refuse_names / sizeof *gb_s4_refuse_names)
+
+static bool gb_s4_is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static TSNode gb_s4_field(TSNode n, const char *name)
+{
+    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+static bool gb_s4_program_ok(GbOpContext *ctx)
+{
+    for (size_t i = 0; i < GB_S4_N_REFUSE; i++)
+        if (gb_op_ctx_is_pinned(ctx, gb_s4_refuse_names[i])) return false;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++)
+        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m),
+                                 gb_s4_refuse_names, GB_S4_N_REFUSE))
+            return false;
+    return true;
+}
+
+/* The call of a site statement and its kind; null node when stmt is not a site shape. */
+static TSNode gb_s4_call(TSNode stmt, int *kind)
+{
+    TSNode null = {0};
+    if (gb_s4_is(stmt, "return_statement")) {
+        if (ts_node_named_child_count(stmt) != 1) return null;
+        TSNode c = ts_node_named_child(stmt, 0);
+        *kind = GB_S4_RETURN;
+        return gb_s4_is(c, "call") ? c : null;
+    }
+    if (!gb_s4_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1) return null;
+    TSNode e = ts_node_named_child(stmt, 0);
+    if (gb_s4_is(e, "call")) {
+        *kind = GB_S4_EXPR;
+        return e;
+    }
+    if (!gb_s4_is(e, "assignment")) return null;
+    TSNode r = e;
+    while (gb_s4_is(r, "assignment")) r = gb_s4_field(r, "right");
+    *kind = GB_S4_ASSIGN;
+    return gb_s4_is(r, "call") ? r : null;
+}
+
+/* Walrus, yield or await anywhere in the statement. */
+static bool gb_s4_has_bad_syntax(TSNode n)
+{
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "named_expression") == 0 || strcmp(t, "yield") == 0 || strcmp(t, "await") == 0) return true;
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_s4_has_bad_syntax(ts_node_named_child(n, i))) return true;
+    return false;
+}
+
+/* Arguments the rewrite can pass explicitly: positional expressions, then keyword arguments;
+ * no `*`/`**`. */
+static bool gb_s4_args_ok(TSNode call)
+{
+    TSNode args = gb_s4_field(call, "arguments");
+    if (ts_node_is_null(args)) return false;
+    if (gb_s4_is(args, "generator_expression")) return true;
+    if (!gb_s4_is(args, "argument_list")) return false;
+    bool keywords = false;
+    uint32_t c = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < c; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gb_s4_is(a, "comment")) continue;
+        if (gb_s4_is(a, "list_splat") || gb_s4_is(a, "dictionary_splat") || gb_s4_is(a, "parenthesized_list_splat"))
+            return false;
+        if (gb_s4_is(a, "keyword_argument"))
+            keywords = true;
+        else if (keywords)
+            return false;
+    }
+    return true;
+}
+
+typedef struct {
+    GbNames in_loops; /* identifiers mentioned inside loop bodies and comprehensions */
+    GbCallGraph graph;
+} GbS4Module;
+
+static void gb_s4_collect_loops(TSNode n, const char *src, GbNames *out)
+{
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "list_comprehension") == 0 ||
+        strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
+        strcmp(t, "generator_expression") == 0) {
+        gb_flow_identifiers(n, src, out);
+        return;
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_s4_collect_loops(ts_node_named_child(n, i), src, out);
+}
+
+static void gb_s4_module_init(GbS4Module *mi, GbOpContext *ctx, size_t module)
+{
+    memset(mi, 0, sizeof *mi);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
+    const char *src = gb_op_ctx_source(ctx, module);
+    gb_s4_collect_loops(root, src, &mi->in_loops);
+    gb_callgraph_init(&mi->graph, root, src);
+}
+
+static void gb_s4_module_destroy(GbS4Module *mi)
+{
+    gb_names_destroy(&mi->in_loops);
+    gb_callgraph_destroy(&mi->graph);
+}
+
+static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi, TSNode stmt)
+{
+    int kind;
+    TSNode call = gb_s4_call(stmt, &kind);
+    if (ts_node_is_null(call)) return false;
+    unsigned refuse = GB_FX_YIELD | GB_FX_AWAIT | GB_FX_DYNAMIC | GB_FX_BARE_RAISE | GB_FX_GLOBAL | GB_FX_NONLOCAL |
+                      GB_FX_STAR_IMPORT;
+    if (!gb_stmt_wrappable(ctx, module, stmt, refuse)) return false;
+    const char *src = gb_op_ctx_source(ctx, module);
+    if (gb_s4_has_bad_syntax(stmt) || !gb_s4_args_ok(call)) return false;
+    /* The callee and the opening parenthesis on one line (they become "executor.submit(f, "). */
+    TSNode args = gb_s4_field(call, "arguments");
+    if (memchr(src + ts_node_start_byte(call), '\n', ts_node_start_byte(args) - ts_node_start_byte(call))) return false;
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
+    int scope = gb_scopes_at(sc, ts_node_start_byte(stmt));
+    const GbScope *s = &sc->scopes.items[scope];
+    if (s->kind != GB_SCOPE_FUNCTION && s->kind != GB_SCOPE_MODULE) return false;
+    if (s->dynamic || s->is_async || s->is_generator) return false;
+    if (kind == GB_S4_RETURN && s->kind != GB_SCOPE_FUNCTION) return false;
+    /* The enclosing constructs up to the function. */
+    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (strcmp(t, "function_definition") == 0) {
+            TSNode name = gb_s4_field(p, "name");
+            char *fname = gb_node_text(name, src);
+            bool bad =
+                gb_names_has(&mi->in_loops, fname) || gb_callgraph_is_recursive_at(&mi->graph, ts_node_start_byte(p));
+            free(fname);
+            if (bad) return false;
+            continue; /* enclosing functions (closures) too */
+        }
+        if (ts_node_start_byte(p) < s->start || ts_node_end_byte(p) > s->end) continue;
+        if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "except_clause") == 0 ||
+            strcmp(t, "except_group_clause") == 0 || strcmp(t, "finally_clause") == 0 ||
+            strcmp(t, "with_statement") == 0)
+            return false;
+    }
+    /* The callee must not reach recursion. */
+    TSNode fn = gb_s4_field(call, "function");
+    TSNode last = fn;
+    if (gb_s4_is(fn, "attribute")) last = gb_s4_field(fn, "attribute");
+    if (gb_s4_is(last, "identifier")) {
+        char *name = gb_node_text(last, src);
+        bool bad = gb_callgraph_name_reaches_recursion(&mi->graph, name);
+        free(name);
+        if (bad) return false;
+    }
+    return !gb_callgraph_reaches_recursion(&mi->graph, call, src);
+}
 
 void gb_op_add_thread_find(GbOpContext *ctx, GbSiteList *out)
 {
-    (void)ctx;
-    (void)out;
+    if (!gb_s4_program_ok(ctx)) return;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        if (!gb_op_ctx_module_ok(ctx, m)) continue;
+        GbS4Module mi;
+        gb_s4_module_init(&mi, ctx, m);
+        GbNodes stmts = {0};
+        gb_stmts_collect(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &stmts);
+        for (size_t i = 0; i < stmts.len; i++) {
+            int kind;
+            if (gb_s4_site_ok(ctx, m, &mi, stmts.items[i])) {
+                gb_s4_call(stmts.items[i], &kind);
+                gb_site_add(ctx, out, m, stmts.items[i], NULL, kind, NULL);
+            }
+        }
+        gb_array_free(&stmts);
+        gb_s4_module_destroy(&mi);
+    }
 }
+
+/* Import concurrent.futures (as a module alias, attr NULL) or its attr, usable at stmt: an
+ * existing import is reused only when it is the single top-level binding of its name and
+ * comes before the top-level statement that contains stmt. Owned name. */
+static char *gb_s4_import(GbOpContext *ctx, GbEditSet *set, size_t m, const char *attr, TSNode stmt)
+{
+    size_t before = set->edits.len;
+    TSNode top = gb_flow_toplevel_of(stmt);
+    char *name = gb_edits_add_import(ctx, set, m, "concurrent.futures", attr, NULL);
+    if (set->edits.len != before) return name;
+    TSNode bind = {0};
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    if (gb_flow_global_bindings(sc, gb_op_ctx_source(ctx, m), ts_tree_root_node(gb_op_ctx_tree(ctx, m)), name, &bind) ==
+            1 &&
+        !ts_node_is_null(bind) && gb_flow_is_toplevel(bind) && !ts_node_is_null(top) &&
+        ts_node_end_byte(bind) <= ts_node_start_byte(top))
+        return name;
+    free(name);
+    char *fresh = gb_op_ctx_fresh_name(ctx, attr ? attr : "concurrent_futures");
+    name = gb_edits_add_import(ctx, set, m, "concurrent.futures", attr, fresh);
+    free(fresh);
+    return name;
+}
+
+static const char *const gb_s4_executor_names[] = {"executor", "pool", "worker", "runner"};
 
 bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    (void)ctx;
-    (void)rng;
-    gb_error_set(err, "AddThread is not implemented yet (site %s)", site->key);
-    return false;
+    size_t m = site->module;
+    TSNode stmt = gb_stmt_at(ctx, m, site->start, site->end);
+    bool ok = !ts_node_is_null(stmt) && gb_s4_program_ok(ctx);
+    if (ok) {
+        GbS4Module mi;
+        gb_s4_module_init(&mi, ctx, m);
+        ok = gb_s4_site_ok(ctx, m, &mi, stmt);
+        gb_s4_module_destroy(&mi);
+    }
+    if (!ok) {
+        gb_error_set(err, "AddThread: site %s is not a call that can run in a thread", site->key);
+        return false;
+    }
+    const char *src = gb_op_ctx_source(ctx, m);
+    int kind;
+    TSNode call = gb_s4_call(stmt, &kind);
+    TSNode args = gb_s4_field(call, "arguments");
+    char *callee = gb_node_text(gb_s4_field(call, "function"), src);
+    /* Is there anything between the parentheses? */
+    bool empty = true;
+    if (gb_s4_is(args, "argument_list"))
+        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
+            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
+
+    GbEditSet set;
+    gb_edits_init(&set);
+    const char *attr = gb_rng_bounded(rng, 2) == 0 ? NULL : "ThreadPoolExecutor";
+    char *name = gb_s4_import(ctx, &set, m, attr, stmt);
+    char *tpe = attr ? gb_strdup(name) : gb_asprintf("%s.ThreadPoolExecutor", name);
+    free(name);
+    char *executor = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
+    char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
+    char *open = gb_s4_is(args, "generator_expression") ? gb_asprintf("%s.submit(%s, ", executor, callee)
+                 : empty                                ? gb_asprintf("%s.submit(%s", executor, callee)
+                                                        : gb_asprintf("%s.submit(%s, ", executor, callee);
+    if (gb_s4_is(args, "generator_expression")) {
+        /* f(x for x in y): the generator keeps its parentheses as submit's argument. */
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
+        gb_edits_insert(&set, m, ts_node_end_byte(call), ").result()");
+    } else {
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
+        gb_edits_insert(&set, m, ts_node_end_byte(call), ".result()");
+    }
+    gb_edits_wrap(ctx, &set, m, stmt, stmt, head, NULL);
+    ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    free(open);
+    free(head);
+    free(executor);
+    free(tpe);
+    free(callee);
+    return ok;
 }

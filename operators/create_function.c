@@ -1,18 +1,670 @@
-/* S6 CreateFunction: NOT WRITTEN YET. This file is a placeholder that lists no sites so that the
- * registry links; the helper who writes CreateFunction replaces this whole file (see
- * operators/README.md). */
+/* S6 CreateFunction: extract statements or an expression into a new module-level function.
+ *
+ *     def area(w, h, pad):                def compute_part(h, pad, w):
+ *         inner = w - 2 * pad                 """Run one step of the computation."""
+ *         size = inner * (h - 2 * pad)  ->    inner = w - 2 * pad
+ *         return size                         size = inner * (h - 2 * pad)
+ *                                             return size
+ *
+ *                                         def area(w, h, pad):
+ *                                             size = compute_part(h, pad, w)
+ *                                             return size
+ *
+ * Statement ranges (1 to 3 consecutive statements of one block) and expressions (binary,
+ * boolean, comparison, `not` and conditional expressions) are extracted. The code moves
+ * verbatim; only its indentation changes (never inside multi-line strings).
+ *
+ * Parameters are the function locals (and closure variables) the code reads; module globals
+ * and builtins are read directly, at the same moment as before, because the new function
+ * lives in the same module. Results are the names the code writes that may be read later
+ * (gb_scopes_live_after; at module level every written name), assigned back by the caller in
+ * one statement after the code ran. An expression is replaced in place by the call, so its
+ * evaluation is never hoisted out of a guard, a short-circuit, a conditional expression or a
+ * comprehension: it happens exactly where and when it did.
+ *
+ * Why it is exact, and what is refused to keep it so:
+ *   - a parameter is loaded when the call starts, so it must certainly be bound there
+ *     (gb_flow_bound_before; for an expression, comprehension variables count): otherwise
+ *     the original might not have read it (short-circuit) or read it later; locals only
+ *     written and then read inside the range stay local to the new function;
+ *   - a result must be certainly assigned by the range, or be a parameter too (so the
+ *     function returns the old value when the range leaves it alone);
+ *   - nothing may observe the enclosing function's variables while the code runs: refused are
+ *     writes to variables captured by closures, variables that nested functions rebind
+ *     (nonlocal), at module level writes to globals that functions read or rebind while the
+ *     code makes calls, and ranges inside try/with/except/finally (a partial write would be
+ *     visible after an exception);
+ *   - code that must stay in its frame or class: return, yield, await, break/continue leaving
+ *     the range, global/nonlocal, del, walrus, bare raise, locals()/eval()/super(),
+ *     `__class__`, private names such as `self.__total` (mangled only inside the class);
+ *   - closures created by the code (lambda, def, class, generator expressions other than the
+ *     argument of a consuming builtin such as sum() or a literal string's join): they would
+ *     capture the new function's variables instead of the caller's;
+ *   - class bodies, recursive functions (one more frame per level), programs that mention
+ *     RecursionError or setrecursionlimit, annotated assignments, more than 5 parameters;
+ *   - names are fresh; the new function is defined before the top-level statement that
+ *     contains the site (or, at module level, just before the site), so it exists whenever
+ *     the site runs. */
 #include "operators/operator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "operators/edit.h"
+#include "src/flow.h"
+#include "src/pyparse.h"
+
+enum { GB_S6_EXPR = 0 }; /* kinds 1..3: statement ranges of that length */
+#define GB_S6_MAX_PARAMS 5
+
+static const char *const gb_s6_refuse_names[] = {"RecursionError", "setrecursionlimit", "_getframe", "currentframe"};
+
+static bool gb_s6_is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static TSNode gb_s6_field(TSNode n, const char *name)
+{
+    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+static bool gb_s6_program_ok(GbOpContext *ctx)
+{
+    size_t n = sizeof gb_s6_refuse_names / sizeof *gb_s6_refuse_names;
+    for (size_t i = 0; i < n; i++)
+        if (gb_op_ctx_is_pinned(ctx, gb_s6_refuse_names[i])) return false;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++)
+        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m),
+                                 gb_s6_refuse_names, n))
+            return false;
+    return true;
+}
+
+typedef struct {
+    GbNames params;  /* sorted */
+    GbNames results; /* sorted */
+} GbS6Plan;
+
+static void gb_s6_plan_destroy(GbS6Plan *p)
+{
+    gb_names_destroy(&p->params);
+    gb_names_destroy(&p->results);
+}
+
+/* Consuming builtins: a generator expression passed to them is used up before they return. */
+static bool gb_s6_consumed_genexp(TSNode gen, const char *src, const GbScopes *sc)
+{
+    TSNode call = ts_node_parent(gen);
+    if (gb_s6_is(call, "argument_list")) {
+        if (ts_node_named_child_count(call) != 1) return false;
+        call = ts_node_parent(call);
+    }
+    if (!gb_s6_is(call, "call")) return false;
+    TSNode f = gb_s6_field(call, "function");
+    static const char *const builtins[] = {"sum",  "any",   "all", "min",       "max", "sorted",
+                                           "list", "tuple", "set", "frozenset", "dict"};
+    if (gb_s6_is(f, "identifier")) {
+        for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+            if (gb_node_text_eq(f, src, builtins[i]))
+                return gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(f)), builtins[i], NULL) ==
+                       GB_RESOLVE_BUILTIN;
+        return false;
+    }
+    /* "sep".join(generator) */
+    return gb_s6_is(f, "attribute") && gb_s6_is(gb_s6_field(f, "object"), "string") &&
+           gb_node_text_eq(gb_s6_field(f, "attribute"), src, "join");
+}
+
+/* Syntax the extracted code must not contain (see the header comment). */
+static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
+{
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "lambda") == 0 || strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0 ||
+        strcmp(t, "decorated_definition") == 0 || strcmp(t, "named_expression") == 0 || strcmp(t, "yield") == 0 ||
+        strcmp(t, "await") == 0 || strcmp(t, "delete_statement") == 0 || strcmp(t, "global_statement") == 0 ||
+        strcmp(t, "nonlocal_statement") == 0 || strcmp(t, "future_import_statement") == 0)
+        return true;
+    if (strcmp(t, "generator_expression") == 0 && !gb_s6_consumed_genexp(n, src, sc)) return true;
+    if (strcmp(t, "assignment") == 0 && !ts_node_is_null(gb_s6_field(n, "type"))) return true;
+    if (strcmp(t, "identifier") == 0) {
+        /* __class__, and private names (`self.__x` is mangled with the class name only in
+         * code written inside the class). */
+        uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+        if (b - a > 2 && src[a] == '_' && src[a + 1] == '_') {
+            bool dunder = b - a > 4 && src[b - 1] == '_' && src[b - 2] == '_';
+            if (!dunder || gb_node_text_eq(n, src, "__class__")) return true;
+        }
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_s6_bad_syntax(ts_node_named_child(n, i), src, sc)) return true;
+    return false;
+}
+
+/* The function node whose scope is `scope` (null node for the module). */
+static TSNode gb_s6_scope_node(TSNode from, const GbScope *s)
+{
+    for (TSNode p = from; !ts_node_is_null(p); p = ts_node_parent(p))
+        if (ts_node_start_byte(p) == s->node_start && ts_node_end_byte(p) == s->node_end &&
+            gb_s6_is(p, "function_definition"))
+            return p;
+    TSNode null = {0};
+    return null;
+}
+
+/* True when some scope declares `nonlocal name` referring to the variable defined in scope d. */
+static bool gb_s6_rebound_by_closure(const GbScopes *sc, int d, const char *name)
+{
+    for (size_t i = 0; i < sc->scopes.len; i++) {
+        const GbScopeName *n = gb_scope_name(&sc->scopes.items[i], name);
+        if (!n || !(n->flags & GB_NAME_NONLOCAL)) continue;
+        int dd;
+        if (gb_scopes_resolve(sc, (int)i, name, &dd) == GB_RESOLVE_FREE && dd == d) return true;
+    }
+    return false;
+}
+
+/* A closure variable read in the function of scope s: it must be bound in its defining
+ * function before the statement there that (eventually) defines s's function. */
+static bool gb_s6_free_bound(const GbScopes *sc, const char *src, TSNode from, int s, int d, const char *name)
+{
+    /* Find the ancestor def whose parent scope is d. */
+    int cur = s;
+    while (cur >= 0 && sc->scopes.items[cur].parent != d) cur = sc->scopes.items[cur].parent;
+    if (cur < 0) return false;
+    TSNode def = gb_s6_scope_node(from, &sc->scopes.items[cur]);
+    if (ts_node_is_null(def)) return false;
+    TSNode stmt = def;
+    if (gb_s6_is(ts_node_parent(stmt), "decorated_definition")) stmt = ts_node_parent(stmt);
+    return !gb_s6_rebound_by_closure(sc, d, name) && gb_flow_bound_before(src, stmt, name);
+}
+
+/* Are the ancestors of node, up to its scope's code, free of try/with/except/finally? */
+static bool gb_s6_no_handlers(TSNode node, const GbScope *s)
+{
+    for (TSNode p = ts_node_parent(node); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (ts_node_start_byte(p) < s->start || ts_node_end_byte(p) > s->end) break;
+        const char *t = ts_node_type(p);
+        if (strcmp(t, "try_statement") == 0 || strcmp(t, "with_statement") == 0 || strcmp(t, "except_clause") == 0 ||
+            strcmp(t, "except_group_clause") == 0 || strcmp(t, "finally_clause") == 0)
+            return false;
+    }
+    return true;
+}
+
+/* Every read (or del) of the variable `name` of scope fscope in [start, end), from fscope
+ * itself or comprehensions inside it, happens after a binding in the range. */
+static bool gb_s6_reads_bound_in_range(const GbScopes *sc, const char *src, TSNode root, TSNode block, uint32_t start,
+                                       uint32_t end, int fscope, const char *name)
+{
+    GbOccurrences occ = {0};
+    gb_scopes_occurrences(sc, src, root, &occ);
+    size_t len = strlen(name);
+    bool ok = true;
+    for (size_t i = 0; ok && i < occ.len; i++) {
+        const GbOccurrence *o = &occ.items[i];
+        if (o->start < start || o->end > end || (o->flag != GB_NAME_READ && o->flag != GB_NAME_DEL)) continue;
+        if (o->end - o->start != len || memcmp(src + o->start, name, len) != 0) continue;
+        int base = o->scope;
+        while (base != fscope && base > 0 && sc->scopes.items[base].kind == GB_SCOPE_COMPREHENSION)
+            base = sc->scopes.items[base].parent;
+        if (base != fscope) continue;
+        int d;
+        GbResolution r = gb_scopes_resolve(sc, o->scope, name, &d);
+        if (fscope == 0 ? r != GB_RESOLVE_GLOBAL : ((r != GB_RESOLVE_LOCAL && r != GB_RESOLVE_FREE) || d != fscope))
+            continue;
+        TSNode id = ts_node_descendant_for_byte_range(root, o->start, o->end);
+        TSNode stmt = gb_stmt_enclosing(id);
+        ok = !ts_node_is_null(stmt) && gb_flow_bound_before_range(src, stmt, name, block, start);
+    }
+    gb_array_free(&occ);
+    return ok;
+}
+
+/* Plan the extraction of statements first..last. */
+static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode last, GbS6Plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    const char *src = gb_op_ctx_source(ctx, m);
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    int scope = gb_scopes_at(sc, ts_node_start_byte(first));
+    const GbScope *s = &sc->scopes.items[scope];
+    if (s->kind != GB_SCOPE_FUNCTION && s->kind != GB_SCOPE_MODULE) return false;
+    if (s->dynamic || sc->scopes.items[0].star_import) return false;
+    if (!gb_stmts_own_lines(src, first, last) || !gb_s6_no_handlers(first, s)) return false;
+    bool only_pass = true;
+    GbEffects fx;
+    gb_effects_init(&fx);
+    for (TSNode st = first;; st = gb_stmt_next(st)) {
+        if (ts_node_is_null(st)) {
+            gb_effects_destroy(&fx);
+            return false;
+        }
+        if (!gb_stmt_wrappable(ctx, m, st, 0) || gb_s6_bad_syntax(st, src, sc)) {
+            gb_effects_destroy(&fx);
+            return false;
+        }
+        if (!gb_s6_is(st, "pass_statement")) only_pass = false;
+        GbEffects e;
+        gb_effects_init(&e);
+        gb_scopes_effects(sc, src, st, &e);
+        fx.flags |= e.flags;
+        for (size_t i = 0; i < e.reads.len; i++) gb_names_add(&fx.reads, e.reads.items[i]);
+        for (size_t i = 0; i < e.writes.len; i++) gb_names_add(&fx.writes, e.writes.items[i]);
+        gb_effects_destroy(&e);
+        if (ts_node_eq(st, last)) break;
+    }
+    unsigned bad = GB_FX_RETURN | GB_FX_YIELD | GB_FX_AWAIT | GB_FX_BREAK | GB_FX_CONTINUE | GB_FX_GLOBAL |
+                   GB_FX_NONLOCAL | GB_FX_DEL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT | GB_FX_BARE_RAISE;
+    bool ok = !only_pass && (fx.flags & bad) == 0;
+    uint32_t start = ts_node_start_byte(first), end = ts_node_end_byte(last);
+    TSNode block = ts_node_parent(first);
+
+    /* Results: written names that may be read afterwards. */
+    GbNames live = {0};
+    if (ok && fx.writes.len) {
+        gb_scopes_live_after(sc, src, first, last, (const char *const *)fx.writes.items, fx.writes.len, &live);
+    }
+    GbNames names = {0};
+    for (size_t i = 0; i < fx.reads.len; i++) gb_names_add(&names, fx.reads.items[i]);
+    for (size_t i = 0; i < fx.writes.len; i++) gb_names_add(&names, fx.writes.items[i]);
+    for (size_t i = 0; ok && i < names.len; i++) {
+        const char *name = names.items[i];
+        bool reads = gb_effects_reads(&fx, name), writes = gb_effects_writes(&fx, name);
+        if (strncmp(name, "__", 2) == 0 && (writes || s->kind != GB_SCOPE_MODULE)) {
+            ok = false;
+            break;
+        }
+        int d;
+        GbResolution r = gb_scopes_resolve(sc, scope, name, &d);
+        if (r == GB_RESOLVE_UNKNOWN) {
+            ok = false;
+            break;
+        }
+        bool is_var = s->kind == GB_SCOPE_MODULE ? (r == GB_RESOLVE_GLOBAL && writes)
+                                                 : (r == GB_RESOLVE_LOCAL || r == GB_RESOLVE_FREE);
+        if (!is_var) {
+            if (writes) ok = false; /* cannot happen without global/nonlocal; be safe */
+            continue;
+        }
+        if (r == GB_RESOLVE_FREE) {
+            if (writes || !gb_s6_free_bound(sc, src, first, scope, d, name))
+                ok = false;
+            else
+                gb_names_add(&plan->params, name);
+            continue;
+        }
+        if (s->kind == GB_SCOPE_FUNCTION) {
+            const GbScopeName *sn = gb_scope_name(s, name);
+            if (sn && (sn->flags & GB_NAME_CAPTURED) && (writes || gb_s6_rebound_by_closure(sc, scope, name))) {
+                ok = false;
+                break;
+            }
+        } else {
+            /* A module global the code writes: no function may rebind it, and none may read
+             * it while the code makes calls. */
+            for (size_t k = 1; k < sc->scopes.len && ok; k++) {
+                const GbScopeName *sn = gb_scope_name(&sc->scopes.items[k], name);
+                if (!sn) continue;
+                /* Comprehensions of module-level code run where they are, never during a call. */
+                int base = (int)k;
+                while (base > 0 && sc->scopes.items[base].kind == GB_SCOPE_COMPREHENSION)
+                    base = sc->scopes.items[base].parent;
+                if (base == 0 && !(sn->flags & GB_NAME_GLOBAL)) continue;
+                if (sn->flags & GB_NAME_GLOBAL)
+                    ok = false;
+                else if ((fx.flags & GB_FX_CALL) && gb_scopes_resolve(sc, (int)k, name, NULL) == GB_RESOLVE_GLOBAL)
+                    ok = false;
+            }
+            if (!ok) break;
+        }
+        bool before = gb_flow_bound_before(src, first, name);
+        bool is_live = writes && gb_names_has(&live, name);
+        bool assigned = false;
+        if (writes)
+            for (TSNode st = first;; st = gb_stmt_next(st)) {
+                if (gb_flow_stmt_binds(src, st, name)) assigned = true;
+                if (ts_node_eq(st, last)) break;
+            }
+        bool param = false;
+        if (reads && !gb_s6_reads_bound_in_range(sc, src, root, block, start, end, scope, name)) {
+            if (!before) ok = false;
+            param = true;
+        }
+        if (is_live) {
+            if (!assigned) {
+                if (!before) ok = false;
+                param = true;
+            }
+            gb_names_add(&plan->results, name);
+        }
+        if (param) gb_names_add(&plan->params, name);
+    }
+    if (plan->params.len > GB_S6_MAX_PARAMS) ok = false;
+    gb_names_destroy(&names);
+    gb_names_destroy(&live);
+    gb_effects_destroy(&fx);
+    if (!ok) gb_s6_plan_destroy(plan);
+    return ok;
+}
+
+static bool gb_s6_expr_type(TSNode n)
+{
+    static const char *const types[] = {"binary_operator", "boolean_operator", "comparison_operator", "not_operator",
+                                        "conditional_expression"};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (gb_s6_is(n, types[i])) return true;
+    return false;
+}
+
+/* Plan the extraction of an expression. */
+static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (!gb_s6_expr_type(e)) return false;
+    /* Not the operand of a bigger expression of the same kind (extract whole operator chains),
+     * and only in value positions. */
+    TSNode stmt = {0};
+    for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (strcmp(t, "decorator") == 0 || strcmp(t, "type") == 0 || strcmp(t, "interpolation") == 0 ||
+            strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0 ||
+            strcmp(t, "lambda") == 0 || strcmp(t, "parameters") == 0 || strcmp(t, "case_pattern") == 0)
+            return false;
+        if (gb_node_is_statement(p)) {
+            stmt = p;
+            break;
+        }
+    }
+    if (ts_node_is_null(stmt)) return false;
+    const char *st = ts_node_type(stmt);
+    if (strcmp(st, "delete_statement") == 0 || strcmp(st, "global_statement") == 0 ||
+        strcmp(st, "nonlocal_statement") == 0 || gb_s6_is(stmt, "decorated_definition") ||
+        gb_s6_is(stmt, "function_definition") || gb_s6_is(stmt, "class_definition"))
+        return false;
+    /* Assignment targets are not values. */
+    for (TSNode p = e, q = ts_node_parent(e); !ts_node_is_null(q) && !ts_node_eq(p, stmt); p = q, q = ts_node_parent(q))
+        if ((gb_s6_is(q, "assignment") || gb_s6_is(q, "augmented_assignment")) && ts_node_eq(gb_s6_field(q, "left"), p))
+            return false;
+    const char *src = gb_op_ctx_source(ctx, m);
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    if (gb_s6_bad_syntax(e, src, sc) || sc->scopes.items[0].star_import) return false;
+    int scope = gb_scopes_at(sc, ts_node_start_byte(e));
+    /* The expression runs in a function, the module, or comprehensions inside those. */
+    int base = scope;
+    while (base > 0 && sc->scopes.items[base].kind == GB_SCOPE_COMPREHENSION) base = sc->scopes.items[base].parent;
+    const GbScope *b = &sc->scopes.items[base];
+    if ((b->kind != GB_SCOPE_FUNCTION && b->kind != GB_SCOPE_MODULE) || b->dynamic) return false;
+    for (int k = scope; k != base; k = sc->scopes.items[k].parent)
+        if (sc->scopes.items[k].dynamic) return false;
+    GbEffects fx;
+    gb_effects_init(&fx);
+    gb_scopes_effects(sc, src, e, &fx);
+    bool ok = (fx.flags & (GB_FX_YIELD | GB_FX_AWAIT | GB_FX_DYNAMIC)) == 0 && fx.writes.len == 0;
+    for (size_t i = 0; ok && i < fx.reads.len; i++) {
+        const char *name = fx.reads.items[i];
+        int d;
+        GbResolution r = gb_scopes_resolve(sc, scope, name, &d);
+        if (r == GB_RESOLVE_UNKNOWN) ok = false;
+        if (r != GB_RESOLVE_LOCAL && r != GB_RESOLVE_FREE) continue;
+        if (strncmp(name, "__", 2) == 0) {
+            ok = false;
+            break;
+        }
+        const GbScope *ds = &sc->scopes.items[d];
+        if (ds->kind == GB_SCOPE_COMPREHENSION) {
+            /* A comprehension variable, bound whenever its body runs (walrus is refused). */
+            gb_names_add(&plan->params, name);
+            continue;
+        }
+        if (gb_s6_rebound_by_closure(sc, d, name))
+            ok = false;
+        else if (d == base)
+            ok = gb_flow_bound_before(src, stmt, name);
+        else
+            ok = gb_s6_free_bound(sc, src, stmt, base, d, name);
+        if (ok) gb_names_add(&plan->params, name);
+    }
+    if (plan->params.len > GB_S6_MAX_PARAMS) ok = false;
+    gb_effects_destroy(&fx);
+    if (!ok) gb_s6_plan_destroy(plan);
+    return ok;
+}
+
+/* Shared site conditions: not in a recursive function, not in a class body. */
+static bool gb_s6_context_ok(GbOpContext *ctx, size_t m, const GbCallGraph *graph, TSNode node)
+{
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    int scope = gb_scopes_at(sc, ts_node_start_byte(node));
+    if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS) return false;
+    if (ts_node_is_null(gb_flow_toplevel_of(node))) return false;
+    for (TSNode p = node; !ts_node_is_null(p); p = ts_node_parent(p))
+        if (gb_s6_is(p, "function_definition") && gb_callgraph_is_recursive_at(graph, ts_node_start_byte(p)))
+            return false;
+    return true;
+}
+
+/* The last statement of a range of `count` statements from first, or a null node. */
+static TSNode gb_s6_range_last(TSNode first, int count)
+{
+    TSNode last = first;
+    for (int i = 1; i < count && !ts_node_is_null(last); i++) last = gb_stmt_next(last);
+    return last;
+}
+
+static const char *const gb_s6_tags[] = {"expr", "1", "2", "3"};
+
+static void gb_s6_walk_exprs(GbOpContext *ctx, size_t m, const GbCallGraph *graph, TSNode n, GbSiteList *out)
+{
+    GbS6Plan plan;
+    if (gb_s6_expr_type(n) && gb_s6_context_ok(ctx, m, graph, n) && gb_s6_plan_expr(ctx, m, n, &plan)) {
+        gb_site_add(ctx, out, m, n, gb_s6_tags[0], GB_S6_EXPR, NULL);
+        gb_s6_plan_destroy(&plan);
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_s6_walk_exprs(ctx, m, graph, ts_node_named_child(n, i), out);
+}
 
 void gb_op_create_function_find(GbOpContext *ctx, GbSiteList *out)
 {
-    (void)ctx;
-    (void)out;
+    if (!gb_s6_program_ok(ctx)) return;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        if (!gb_op_ctx_module_ok(ctx, m)) continue;
+        TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+        GbCallGraph graph;
+        gb_callgraph_init(&graph, root, gb_op_ctx_source(ctx, m));
+        GbNodes stmts = {0};
+        gb_stmts_collect(root, &stmts);
+        for (size_t i = 0; i < stmts.len; i++) {
+            TSNode first = stmts.items[i];
+            if (!gb_s6_context_ok(ctx, m, &graph, first)) continue;
+            for (int k = 1; k <= 3; k++) {
+                TSNode last = gb_s6_range_last(first, k);
+                if (ts_node_is_null(last)) break;
+                GbS6Plan plan;
+                if (gb_s6_plan_stmts(ctx, m, first, last, &plan)) {
+                    gb_site_add(ctx, out, m, first, gb_s6_tags[k], k, NULL);
+                    gb_s6_plan_destroy(&plan);
+                }
+            }
+        }
+        gb_array_free(&stmts);
+        gb_s6_walk_exprs(ctx, m, &graph, root, out);
+        gb_callgraph_destroy(&graph);
+    }
 }
+
+/* ---- Apply ---- */
+
+typedef GbArray(uint32_t) GbS6Ranges;
+static void gb_s6_strings(TSNode n, const char *src, GbS6Ranges *out)
+{
+    if (gb_s6_is(n, "string")) {
+        uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+        if (memchr(src + s, '\n', e - s)) {
+            gb_array_push(out, s);
+            gb_array_push(out, e);
+        }
+        return;
+    }
+    uint32_t c = ts_node_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_s6_strings(ts_node_child(n, i), src, out);
+}
+
+/* The lines of [start, end) (start at the first statement, after its indentation `old`),
+ * re-indented from `old` to `indent`; lines inside multi-line strings stay as they are.
+ * Each line ends with a newline. */
+static void gb_s6_reindent(const char *src, TSNode root, uint32_t start, uint32_t end, const char *old,
+                           const char *indent, GbStr *out)
+{
+    GbS6Ranges strings = {0};
+    gb_s6_strings(root, src, &strings);
+    size_t ol = strlen(old);
+    uint32_t pos = start;
+    bool first = true;
+    while (pos < end) {
+        uint32_t eol = pos;
+        while (eol < end && src[eol] != '\n') eol++;
+        bool in_string = false;
+        for (size_t k = 0; k < strings.len; k += 2)
+            if (pos > strings.items[k] && pos < strings.items[k + 1]) in_string = true;
+        if (first) {
+            gb_str_append(out, indent);
+            gb_str_append_n(out, src + pos, eol - pos);
+        } else if (in_string) {
+            gb_str_append_n(out, src + pos, eol - pos);
+        } else if ((size_t)(eol - pos) >= ol && strncmp(src + pos, old, ol) == 0) {
+            gb_str_append(out, indent);
+            gb_str_append_n(out, src + pos + ol, eol - pos - ol);
+        } else {
+            gb_str_append_n(out, src + pos, eol - pos);
+        }
+        gb_str_append(out, "\n");
+        first = false;
+        if (eol >= end) break;
+        pos = eol + 1;
+    }
+    gb_array_free(&strings);
+}
+
+static void gb_s6_join(GbStr *out, const GbNames *names)
+{
+    for (size_t i = 0; i < names->len; i++) gb_str_appendf(out, "%s%s", i ? ", " : "", names->items[i]);
+}
+
+static const char *const gb_s6_stmt_names[] = {"compute_part", "process_step", "update_values", "run_step",
+                                               "prepare_values"};
+static const char *const gb_s6_expr_names[] = {"evaluate", "compute_value", "calculate", "check_condition",
+                                               "combine_values"};
+static const char *const gb_s6_stmt_docs[] = {"Run one step of the computation.", "Compute intermediate values.",
+                                              "Carry out part of the work."};
+static const char *const gb_s6_expr_docs[] = {"Return the value of the expression.", "Compute and return a value.",
+                                              "Evaluate part of an expression."};
 
 bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    (void)ctx;
-    (void)rng;
-    gb_error_set(err, "CreateFunction is not implemented yet (site %s)", site->key);
-    return false;
+    size_t m = site->module;
+    bool is_expr = site->kind == GB_S6_EXPR;
+    TSNode first =
+        is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, NULL) : gb_stmt_at(ctx, m, site->start, site->end);
+    if (is_expr && !ts_node_is_null(first) && !gb_s6_expr_type(first)) {
+        /* the outermost node with this range may be a wrapper; find the expression itself */
+        TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+        TSNode n = ts_node_descendant_for_byte_range(root, site->start, site->end);
+        first.id = NULL;
+        for (; !ts_node_is_null(n) && ts_node_start_byte(n) == site->start && ts_node_end_byte(n) == site->end;
+             n = ts_node_parent(n))
+            if (gb_s6_expr_type(n)) first = n;
+    }
+    TSNode last = is_expr ? first : gb_s6_range_last(first, site->kind);
+    GbS6Plan plan;
+    bool ok = !ts_node_is_null(first) && !ts_node_is_null(last) && gb_s6_program_ok(ctx);
+    if (ok) {
+        GbCallGraph graph;
+        gb_callgraph_init(&graph, ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m));
+        ok = gb_s6_context_ok(ctx, m, &graph, first) &&
+             (is_expr ? gb_s6_plan_expr(ctx, m, first, &plan) : gb_s6_plan_stmts(ctx, m, first, last, &plan));
+        gb_callgraph_destroy(&graph);
+    }
+    if (!ok) {
+        gb_error_set(err, "CreateFunction: site %s cannot be extracted", site->key);
+        return false;
+    }
+    const char *src = gb_op_ctx_source(ctx, m);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    bool module_level =
+        sc->scopes.items[gb_scopes_at(sc, ts_node_start_byte(first))].kind == GB_SCOPE_MODULE && !is_expr;
+    if (is_expr) {
+        int s = gb_scopes_at(sc, ts_node_start_byte(first));
+        while (s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION) s = sc->scopes.items[s].parent;
+        module_level = s == 0;
+    }
+    char *unit = gb_indent_unit(src, root);
+    char *name = gb_op_ctx_fresh_name(ctx, is_expr ? gb_s6_expr_names[gb_rng_bounded(rng, 5)]
+                                                   : gb_s6_stmt_names[gb_rng_bounded(rng, 5)]);
+    const char *doc = is_expr ? gb_s6_expr_docs[gb_rng_bounded(rng, 3)] : gb_s6_stmt_docs[gb_rng_bounded(rng, 3)];
+    /* Where the definition goes, and at which indentation. */
+    TSNode anchor = !module_level ? gb_flow_toplevel_of(first) : is_expr ? gb_stmt_enclosing(first) : first;
+    char *def_indent = module_level ? gb_line_indent(src, ts_node_start_byte(anchor)) : gb_strdup("");
+    char *body_indent = gb_asprintf("%s%s", def_indent, unit);
+
+    GbStr def;
+    gb_str_init(&def);
+    gb_str_appendf(&def, "%sdef %s(", def_indent, name);
+    gb_s6_join(&def, &plan.params);
+    gb_str_appendf(&def, "):\n%s\"\"\"%s\"\"\"\n", body_indent, doc);
+    GbStr call;
+    gb_str_init(&call);
+    if (!is_expr && plan.results.len) {
+        gb_s6_join(&call, &plan.results);
+        gb_str_append(&call, " = ");
+    }
+    gb_str_appendf(&call, "%s(", name);
+    gb_s6_join(&call, &plan.params);
+    gb_str_append(&call, ")");
+    if (is_expr) {
+        char *e = gb_node_text(first, src);
+        gb_str_appendf(&def, "%sreturn (%s)\n", body_indent, e);
+        free(e);
+    } else {
+        char *old = gb_line_indent(src, ts_node_start_byte(first));
+        gb_s6_reindent(src, root, ts_node_start_byte(first), ts_node_end_byte(last), old, body_indent, &def);
+        free(old);
+        if (plan.results.len) {
+            gb_str_appendf(&def, "%sreturn ", body_indent);
+            gb_s6_join(&def, &plan.results);
+            gb_str_append(&def, "\n");
+        }
+    }
+    gb_str_append(&def, module_level ? "" : "\n\n");
+
+    GbEditSet set;
+    gb_edits_init(&set);
+    uint32_t at = gb_line_start(src, ts_node_start_byte(anchor));
+    gb_edits_insert(&set, m, at, def.data);
+    /* `if(a)and b:` -> `if calculate(a, b):` : keep the call apart from a preceding word. */
+    uint32_t fs = ts_node_start_byte(first);
+    if (is_expr && fs > 0 &&
+        (src[fs - 1] == '_' || (src[fs - 1] >= 'a' && src[fs - 1] <= 'z') ||
+         (src[fs - 1] >= 'A' && src[fs - 1] <= 'Z') || (src[fs - 1] >= '0' && src[fs - 1] <= '9') ||
+         (unsigned char)src[fs - 1] >= 0x80)) {
+        char *spaced = gb_asprintf(" %s", call.data);
+        gb_str_clear(&call);
+        gb_str_append(&call, spaced);
+        free(spaced);
+    }
+    gb_edits_replace(&set, m, fs, ts_node_end_byte(last), call.data);
+    ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    gb_str_destroy(&def);
+    gb_str_destroy(&call);
+    free(def_indent);
+    free(body_indent);
+    free(unit);
+    free(name);
+    gb_s6_plan_destroy(&plan);
+    return ok;
 }
