@@ -880,8 +880,8 @@ static void test_s8_decorates_function(void **state)
                    "    return math.pi * r * r\n",
                    "def area", 0,
                    "\"\"\"Doc.\"\"\"\n"
-                   "import functools\n"
                    "import math\n"
+                   "import functools\n"
                    "\n"
                    "def transparent(func):\n"
                    "    \"\"\"Return a wrapper that calls the function unchanged.\"\"\"\n"
