@@ -12,6 +12,7 @@
 #include "src/cli.h"
 #include "src/commands.h"
 #include "src/journal.h"
+#include "src/naming.h"
 #include "src/pyparse.h"
 #include "src/summary.h"
 #include "src/task_io.h"
@@ -49,6 +50,11 @@ static void gb_evolve__usage(FILE *out)
             "  --ops LIST             only these operators (codes or names, comma-separated)\n"
             "  --resume               keep the results already in OUT.jsonl and do only the missing tasks\n"
             "  --shard K/N            only tasks whose index i has i %% N == K-1 (join with `genebench merge`)\n"
+            "  --llm-url URL          natural names for the synthetic identifiers from an OpenAI-compatible\n"
+            "                         server (URL/v1/chat/completions; key from GENEBENCH_API_KEY); invalid or\n"
+            "                         failed answers fall back to the built-in vocabulary\n"
+            "  --llm-model NAME       model to ask (default \"default\")\n"
+            "  --no-naming            keep the operators' synthetic names (no renaming step)\n"
             "  --python PATH          interpreter for the tests (default %s)\n"
             "  --timeout SECONDS      wall-clock limit per test run (default 10)\n"
             "  --summary FILE         where to write the run summary (default OUT.summary.json)\n"
@@ -121,14 +127,18 @@ int gb_cmd_evolve(int argc, char **argv)
         {"resume", no_argument, 0, 'r'},           {"shard", required_argument, 0, 'S'},
         {"python", required_argument, 0, 'p'},     {"timeout", required_argument, 0, 'x'},
         {"summary", required_argument, 0, 'y'},    {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
+        {"llm-url", required_argument, 0, 'U'},    {"llm-model", required_argument, 0, 'M'},
+        {"no-naming", no_argument, 0, 'N'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     GbEvolveConfig cfg;
     gb_evolve_config_defaults(&cfg);
     const char *out_path = NULL, *thr_path = NULL, *summary_path = NULL;
     const char *python = GB_DEFAULT_PYTHON;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN), workers = 0, shard_k = 1, shard_n = 1, v;
     double timeout = 10, d;
-    bool resume = false, quiet = false;
+    bool resume = false, quiet = false, naming_on = true;
+    GbNamingConfig naming;
+    gb_naming_config_default(&naming);
     if (jobs < 1) jobs = 1;
     optind = 1;
     int c;
@@ -179,6 +189,9 @@ int gb_cmd_evolve(int argc, char **argv)
             break;
         case 'y': summary_path = optarg; break;
         case 'q': quiet = true; break;
+        case 'U': naming.url = optarg; break;
+        case 'M': naming.model = optarg; break;
+        case 'N': naming_on = false; break;
         case 'h': gb_evolve__usage(stdout); return GB_EXIT_OK;
         default: gb_evolve__usage(stderr); return GB_EXIT_USAGE;
         }
@@ -205,6 +218,12 @@ int gb_cmd_evolve(int argc, char **argv)
     }
     cfg.thresholds = &thr;
     cfg.thresholds_name = thr_path;
+    if (naming_on) {
+        naming.api_key = getenv("GENEBENCH_API_KEY");
+        naming.seed = (long)(cfg.seed & 0x7fffffff);
+        cfg.naming = gb_naming_apply_fn;
+        cfg.naming_arg = &naming;
+    }
 
     GbBench bench;
     gb_bench_init(&bench);
