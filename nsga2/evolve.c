@@ -376,7 +376,15 @@ static GbGate gb_evolve__gates(const GbEvolveConfig *cfg, GbRun *run, GbIndividu
 {
     GbError err;
     if (!gb_metrics_compute(&child->prog, parser, &child->metrics, &err)) return GB_GATE_PARSE;
-    if (gb_fitness_exceeds(&child->metrics, cfg->thresholds) >= 0) return GB_GATE_READABILITY;
+    /* Readability gate: some R_j above RT_j rejects, except where the original itself is
+     * already above RT_j: there the child may not read worse than the original (otherwise a
+     * program that starts above a threshold, e.g. a dense one-liner, could never change). */
+    const GbMetrics *orig = &run->pop.items[0].metrics;
+    for (int j = 0; j < GB_N_READABILITY; j++) {
+        double r = child->metrics.v[GB_N_COMPLEXITY + j], rt = cfg->thresholds->rt[j];
+        double limit = orig->v[GB_N_COMPLEXITY + j] > rt ? orig->v[GB_N_COMPLEXITY + j] : rt;
+        if (r > limit) return GB_GATE_READABILITY;
+    }
     child->hash = gb_program_token_hash(&child->prog, parser);
     if (gb_evolve__hash_seen(hashes, nhashes, child->hash)) return GB_GATE_DUPLICATE;
     GbRunResult rr;
