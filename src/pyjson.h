@@ -24,6 +24,9 @@ typedef struct {
  * (shortest round-trip form), integers in decimal, keys in the object's order. */
 void gb_pyjson_dump(const json_t *v, GbPyJsonStyle style, GbStr *out);
 
+/* The JSON type of v for error messages ("an object", "a string", ...). Static string. */
+const char *gb_json_type_name(const json_t *v);
+
 /* A member of a top-level object or array: where its value starts and ends in the text. */
 typedef struct {
     size_t start; /* first byte of the value */

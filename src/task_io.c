@@ -34,28 +34,6 @@ void gb_diag_add(GbDiag *d, const char *fmt, ...)
     gb_array_push(&d->messages, gb_str_take(&s));
 }
 
-static const char *gb_task_io__type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return "an integer";
-    case JSON_REAL:
-        return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    case JSON_NULL:
-        return "null";
-    }
-    return "?";
-}
-
 /* A required or optional string member; *out gets an owned copy. */
 static bool gb_task_io__string(const json_t *obj, const char *where, const char *key, bool required, bool nullable,
                                char **out, GbError *err)
@@ -71,7 +49,7 @@ static bool gb_task_io__string(const json_t *obj, const char *where, const char 
     }
     if (!json_is_string(v)) {
         gb_error_set(err, "field \"%s%s\" must be a string%s, got %s", where, key, nullable ? " or null" : "",
-                     gb_task_io__type_name(v));
+                     gb_json_type_name(v));
         return false;
     }
     *out = gb_strndup(json_string_value(v), json_string_length(v));
@@ -81,7 +59,7 @@ static bool gb_task_io__string(const json_t *obj, const char *where, const char 
 static bool gb_task_io__tests(const json_t *tests, GbTask *t, GbError *err)
 {
     if (!json_is_object(tests)) {
-        gb_error_set(err, "field \"tests\" must be an object, got %s", gb_task_io__type_name(tests));
+        gb_error_set(err, "field \"tests\" must be an object, got %s", gb_json_type_name(tests));
         return false;
     }
     char *kind = NULL;
@@ -130,7 +108,7 @@ static bool gb_task_io__tests(const json_t *tests, GbTask *t, GbError *err)
         }
         if (!json_is_array(classes)) {
             gb_error_set(err, "field \"tests.classes\" must be an array of strings, got %s",
-                         gb_task_io__type_name(classes));
+                         gb_json_type_name(classes));
             return false;
         }
         if (json_array_size(classes) == 0) {
@@ -140,7 +118,7 @@ static bool gb_task_io__tests(const json_t *tests, GbTask *t, GbError *err)
         for (size_t i = 0; i < json_array_size(classes); i++) {
             json_t *c = json_array_get(classes, i);
             if (!json_is_string(c)) {
-                gb_error_set(err, "field \"tests.classes[%zu]\" must be a string, got %s", i, gb_task_io__type_name(c));
+                gb_error_set(err, "field \"tests.classes[%zu]\" must be a string, got %s", i, gb_json_type_name(c));
                 return false;
             }
             gb_array_push(&t->test_classes, gb_strdup(json_string_value(c)));
@@ -153,7 +131,7 @@ static bool gb_task_io__tests(const json_t *tests, GbTask *t, GbError *err)
             return false;
         }
         if (!json_is_array(cases)) {
-            gb_error_set(err, "field \"tests.cases\" must be an array, got %s", gb_task_io__type_name(cases));
+            gb_error_set(err, "field \"tests.cases\" must be an array, got %s", gb_json_type_name(cases));
             return false;
         }
         if (json_array_size(cases) == 0) {
@@ -165,7 +143,7 @@ static bool gb_task_io__tests(const json_t *tests, GbTask *t, GbError *err)
             char where[64];
             snprintf(where, sizeof where, "tests.cases[%zu].", i);
             if (!json_is_object(c)) {
-                gb_error_set(err, "field \"tests.cases[%zu]\" must be an object, got %s", i, gb_task_io__type_name(c));
+                gb_error_set(err, "field \"tests.cases[%zu]\" must be an object, got %s", i, gb_json_type_name(c));
                 return false;
             }
             GbStdioCase sc = {NULL, NULL};
@@ -214,7 +192,7 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
     }
     bool ok = false;
     if (!json_is_object(root)) {
-        gb_error_set(err, "a task must be a JSON object, got %s", gb_task_io__type_name(root));
+        gb_error_set(err, "a task must be a JSON object, got %s", gb_json_type_name(root));
         goto done;
     }
     if (!gb_task_io__string(root, "", "id", true, false, &t->id, err)) goto done;
@@ -234,7 +212,7 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
     json_t *files = json_object_get(root, "extra_files");
     if (files && !json_is_object(files)) {
         gb_error_set(err, "field \"extra_files\" must be an object {path: source}, got %s",
-                     gb_task_io__type_name(files));
+                     gb_json_type_name(files));
         goto done;
     }
     if (files) {
@@ -244,7 +222,7 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
         {
             if (!json_is_string(src)) {
                 gb_error_set(err, "field \"extra_files.%s\" must be a string, got %s", path,
-                             gb_task_io__type_name(src));
+                             gb_json_type_name(src));
                 goto done;
             }
             if (!gb_task_io__path_ok(path)) {
@@ -257,13 +235,13 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
     json_t *pinned = json_object_get(root, "pinned");
     if (pinned) {
         if (!json_is_array(pinned)) {
-            gb_error_set(err, "field \"pinned\" must be an array of strings, got %s", gb_task_io__type_name(pinned));
+            gb_error_set(err, "field \"pinned\" must be an array of strings, got %s", gb_json_type_name(pinned));
             goto done;
         }
         for (size_t i = 0; i < json_array_size(pinned); i++) {
             json_t *p = json_array_get(pinned, i);
             if (!json_is_string(p)) {
-                gb_error_set(err, "field \"pinned[%zu]\" must be a string, got %s", i, gb_task_io__type_name(p));
+                gb_error_set(err, "field \"pinned[%zu]\" must be a string, got %s", i, gb_json_type_name(p));
                 goto done;
             }
             gb_array_push(&t->pinned, gb_strdup(json_string_value(p)));
@@ -272,7 +250,7 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
     }
     json_t *meta = json_object_get(root, "meta");
     if (meta && !json_is_object(meta)) {
-        gb_error_set(err, "field \"meta\" must be an object, got %s", gb_task_io__type_name(meta));
+        gb_error_set(err, "field \"meta\" must be an object, got %s", gb_json_type_name(meta));
         goto done;
     }
 

@@ -34,28 +34,6 @@ const char *gb_upstream_name(GbUpstream format)
 
 /* ------------------------------------------------------------------ shared helpers */
 
-static const char *gb_up__type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return "an integer";
-    case JSON_REAL:
-        return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    case JSON_NULL:
-        return "null";
-    }
-    return "?";
-}
-
 /* A required string member of an upstream record (borrowed). */
 static bool gb_up__str(const json_t *rec, const char *key, const char **out, GbError *err)
 {
@@ -65,7 +43,7 @@ static bool gb_up__str(const json_t *rec, const char *key, const char **out, GbE
         return false;
     }
     if (!json_is_string(v)) {
-        gb_error_set(err, "field \"%s\" must be a string, got %s", key, gb_up__type_name(v));
+        gb_error_set(err, "field \"%s\" must be a string, got %s", key, gb_json_type_name(v));
         return false;
     }
     if (strlen(json_string_value(v)) != json_string_length(v)) {
@@ -147,7 +125,7 @@ static void gb_up__accept(GbImport *im, json_t *rec, size_t line, GbRecordFn fn)
     GbError err = {{0}};
     if (!json_is_object(rec)) {
         gb_diag_add(im->diag, "%s:%zu: task (unknown id): a %s record must be a JSON object, got %s", im->path, line,
-                    gb_upstream_name(im->format), gb_up__type_name(rec));
+                    gb_upstream_name(im->format), gb_json_type_name(rec));
         gb_task_destroy(&t);
         return;
     }
@@ -273,7 +251,7 @@ static bool gb_up__classeval_record(GbImport *im, json_t *rec, GbTask *t, json_t
     for (size_t i = 0; i < json_array_size(classes); i++) {
         json_t *c = json_array_get(classes, i);
         if (!json_is_string(c)) {
-            gb_error_set(err, "field \"test_classes[%zu]\" must be a string, got %s", i, gb_up__type_name(c));
+            gb_error_set(err, "field \"test_classes[%zu]\" must be a string, got %s", i, gb_json_type_name(c));
             return false;
         }
         gb_array_push(&t->test_classes, gb_strdup(json_string_value(c)));
@@ -304,7 +282,7 @@ static void gb_up__classeval_file(GbImport *im, const char *data, size_t len, si
     }
     if (!json_is_array(root)) {
         gb_diag_add(im->diag, "%s:1: task (unknown id): a ClassEval file must be a JSON array of tasks, got %s",
-                    im->path, gb_up__type_name(root));
+                    im->path, gb_json_type_name(root));
         json_decref(root);
         return;
     }
