@@ -190,6 +190,7 @@ typedef struct {
     int generations;
     double lint_before, lint_after;
     bool have_lint;
+    GbLintSession *lint; /* every lint of the task, in order (reproducible: src/runner.h) */
     char *error;
     char *naming_json;
     const char *naming_mode;
@@ -395,7 +396,7 @@ static GbGate gb_evolve__gates(const GbEvolveConfig *cfg, GbRun *run, GbIndividu
     if (!pass) return GB_GATE_TESTS;
     if (cfg->lint) {
         double score = 0;
-        if (!gb_pool_lint(cfg->pool, &child->prog, &score, &err)) return GB_GATE_LINT;
+        if (!gb_lint_session_lint(run->lint, &child->prog, &score, &err)) return GB_GATE_LINT;
         if (score < run->lint_before - 1e-9) return GB_GATE_LINT;
     }
     child->rc = gb_fitness_rc(&child->metrics, cfg->thresholds);
@@ -459,7 +460,8 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         gb_run_result_destroy(&rr);
     }
     if (cfg->lint) {
-        if (!gb_pool_lint(cfg->pool, &run.pop.items[0].prog, &run.lint_before, &err)) {
+        run.lint = gb_lint_session_new(cfg->pool);
+        if (!gb_lint_session_lint(run.lint, &run.pop.items[0].prog, &run.lint_before, &err)) {
             res->status = GB_EVOLVED_ERROR;
             run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, err.msg);
             run.stop_reason = "error";
@@ -626,7 +628,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     }
     if (cfg->lint && pick != 0) {
         double score = run.lint_before;
-        if (gb_pool_lint(cfg->pool, &run.pop.items[pick].prog, &score, &err)) run.lint_after = score;
+        if (gb_lint_session_lint(run.lint, &run.pop.items[pick].prog, &score, &err)) run.lint_after = score;
     }
     res->rc_after = run.pop.items[pick].rc;
     res->rr_after = run.pop.items[pick].rr;
@@ -634,6 +636,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     free(front);
 
 done:
+    gb_lint_session_delete(run.lint);
     for (size_t i = 0; i < run.pop.len; i++) gb_individual_destroy(&run.pop.items[i]);
     gb_array_free(&run.pop);
     gb_array_free(&hashes);

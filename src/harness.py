@@ -202,41 +202,116 @@ def collapse_heap():
         pass
 
 
+LINTER = None  # the PyLinter of the warm-up run, reused by every lint (options parsed once)
+
+# Imports and calls pylint meets in evolved programs: the libraries of the call operators
+# (A1-A8), functools (S8), concurrent.futures and threading (S4), numpy (S9). genebench may
+# replace this with its own program (warm.py in the warm directory, built from the operator
+# templates); parsing these modules once here saves every lint from parsing them again.
+WARM_SOURCE = """import base64
+import concurrent.futures
+import datetime
+import functools
+import http.client
+import threading
+import time
+from cryptography.fernet import Fernet
+from dateutil.parser import parse
+import numpy as np
+import scipy.stats
+from sklearn.utils import shuffle
+
+
+def f(x):
+    with concurrent.futures.ThreadPoolExecutor() as executor:
+        executor.submit(len, x).result()
+    threading.Thread(target=len, args=(x,)).start()
+    parse("2020-01-02")
+    Fernet.generate_key()
+    http.client.HTTPConnection("localhost", 80)
+    base64.b64encode(b"x")
+    datetime.datetime.now()
+    time.time()
+    return np.sum(x) + scipy.stats.norm.pdf(0) + len(shuffle([1]))
+
+
+@functools.wraps(f)
+def g(x):
+    return f(x)
+"""
+
+
 def warm_pylint():
-    """Lint a small program once so astroid has parsed numpy, scipy and sklearn before
-    the heap is frozen; every forked lint child starts from that cache."""
+    """Lint a program once, so that astroid has parsed numpy, scipy, sklearn and the other
+    libraries before the heap is frozen (every forked lint starts from that cache), and keep
+    the linter for later lints. The program is warm.py in the warm directory when
+    genebench wrote one, else WARM_SOURCE."""
+    global LINTER
     if not WARM_DIR:
         return
     path = os.path.join(WARM_DIR, "warm.py")
-    with open(path, "w") as f:
-        f.write("import base64\nimport datetime\nimport http.client\nimport threading\n"
-                "import numpy as np\nimport scipy.stats\nfrom sklearn.utils import shuffle\n"
-                "from cryptography.fernet import Fernet\nfrom dateutil.parser import parse\n\n\n"
-                "def f(x):\n    return np.sum(x) + scipy.stats.norm.pdf(0) + len(shuffle([1]))\n")
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write(WARM_SOURCE)
     cwd = os.getcwd()
     saved_path = list(sys.path)
     try:
         os.chdir(WARM_DIR)
         run_pylint([path])
+        # A second lint of the same program fills the inference caches that the first one
+        # left to later lints (metaclass and MRO lookups on library classes).
+        run_pylint([path])
     finally:
         os.chdir(cwd)
         sys.path[:] = saved_path
-        os.unlink(path)
+        forget_modules(WARM_DIR)
 
 
 def run_pylint(paths):
-    from pylint.lint import Run
+    """(score, messages) of pylint on paths as one program. The first call builds the
+    linter with PYLINT_OPTIONS; later calls reuse it: check() resets the statistics and the
+    per-file message state, so the result is that of a fresh `pylint` run."""
+    global LINTER
     from pylint.reporters.collecting_reporter import CollectingReporter
 
     reporter = CollectingReporter()
-    run = Run(PYLINT_OPTIONS + list(paths), reporter=reporter, exit=False)
-    stats = run.linter.stats
+    if LINTER is None:
+        from pylint.lint import Run
+
+        LINTER = Run(PYLINT_OPTIONS + list(paths), reporter=reporter, exit=False).linter
+    else:
+        LINTER.set_reporter(reporter)
+        LINTER.check(list(paths))
+        LINTER.generate_reports()
+    stats = LINTER.stats
     if getattr(stats, "statement", 0) == 0:
         return 10.0, reporter.messages
     note = getattr(stats, "global_note", None)
     if note is None:
         return 10.0, reporter.messages
     return max(0.0, min(10.0, float(note))), reporter.messages
+
+
+def forget_modules(root):
+    """Drop from astroid's caches every module built from a file under root (the program
+    just linted), so that a later program's `main` or `helpers` is never answered with an
+    earlier one's. Library modules stay cached."""
+    try:
+        from astroid import MANAGER
+    except ImportError:
+        return
+    prefix = os.path.join(os.path.realpath(root), "")
+    prefix_raw = os.path.join(root, "")
+
+    def under(path):
+        return isinstance(path, str) and (path.startswith(prefix) or path.startswith(prefix_raw))
+
+    for name, module in list(MANAGER.astroid_cache.items()):
+        if under(getattr(module, "file", None)):
+            del MANAGER.astroid_cache[name]
+    for key, value in list(MANAGER._mod_file_cache.items()):  # noqa: SLF001 - no public API
+        if under(key[1]) or under(getattr(value, "location", None)):
+            del MANAGER._mod_file_cache[key]  # noqa: SLF001
 
 
 def children_of_self():
@@ -500,13 +575,47 @@ def run_unittest(req, run_dir, main_path, result):
         result["outcome"] = "pass"
 
 
+def lint_messages(messages, run_dir):
+    return clip("\n".join("%s:%d: %s %s" % (os.path.relpath(m.path, run_dir) if m.path else "",
+                                              m.line, m.msg_id, m.symbol) for m in messages))
+
+
 def run_lint(req, run_dir, result):
     paths = [os.path.join(run_dir, p) for p in text(req, "modules").split("\n") if p]
     score, messages = run_pylint(paths)
     result["outcome"] = "pass"
     result["score"] = repr(score)
-    result["messages"] = clip("\n".join("%s:%d: %s %s" % (os.path.relpath(m.path, run_dir) if m.path else "",
-                                                            m.line, m.msg_id, m.symbol) for m in messages))
+    result["messages"] = lint_messages(messages, run_dir)
+
+
+def run_lint_session(run_dir, result):
+    """A lint session (kind "lintd"): serve lint requests on fd 0, a socket, one at a time
+    and in order, until genebench closes it. Each request names a subdirectory of run_dir
+    holding a program; the reply has its score. Between lints only the library modules stay
+    in astroid's cache (forget_modules), so a lint's result depends on the program and on
+    the programs linted before it in this session, which the caller keeps in a fixed order
+    (one session per task): results are reproducible, and each lint costs no fork."""
+    sock = socket.socket(fileno=0)
+    while True:
+        req, fds = recv_msg(sock)
+        for fd in fds:
+            os.close(fd)
+        if req is None:
+            break
+        sub = os.path.join(run_dir, text(req, "sub"))
+        reply = {"op": "lint"}
+        try:
+            paths = [os.path.join(sub, p) for p in text(req, "modules").split("\n") if p]
+            sys.path[0] = sub
+            score, messages = run_pylint(paths)
+            reply["outcome"] = "pass"
+            reply["score"] = repr(score)
+            reply["messages"] = lint_messages(messages, sub)
+        except Exception as exc:  # noqa: BLE001 - reported, the session goes on
+            reply = {"op": "lint", "outcome": "error", "exc_type": type(exc).__name__, "exc_message": clip(exc)}
+        forget_modules(sub)
+        send(sock, reply)
+    result["outcome"] = "pass"
 
 
 def child(req, fds, result_w, ctl):
@@ -561,6 +670,8 @@ def child(req, fds, result_w, ctl):
             run_stdio(req, run_dir, main_path, result)
         elif kind == "lint":
             run_lint(req, run_dir, result)
+        elif kind == "lintd":
+            run_lint_session(run_dir, result)
         else:
             result["exc_message"] = "unknown run kind %r" % kind
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed

@@ -40,8 +40,17 @@ typedef struct {
     long run_uid;
     long owner_uid;
     GbSandboxMode mode;
+    bool lint;   /* a lint worker: imports pylint, serves lint runs and lint sessions only */
     GbStr inbuf; /* bytes received from the worker, not yet parsed */
 } GbWorker;
+
+/* The workers of one kind and a ring buffer of the idle ones: FIFO, so runs rotate. */
+typedef struct {
+    size_t first, count; /* slots first .. first+count-1 of GbPool.workers */
+    size_t *idle;
+    size_t head, nidle;
+    pthread_cond_t cv;
+} GbWorkerSet;
 
 struct GbPool {
     GbPoolConfig cfg;
@@ -54,12 +63,9 @@ struct GbPool {
     uid_t uid_base;
     long nproc_extra; /* plain mode, not root: processes the user already has */
     pthread_mutex_t mu;
-    pthread_cond_t cv;
-    GbWorker *workers;
+    GbWorker *workers; /* test workers, then lint workers */
     size_t nworkers;
-    size_t *idle; /* ring buffer of idle worker slots: FIFO, so runs rotate over workers */
-    size_t idle_head;
-    size_t nidle;
+    GbWorkerSet sets[2]; /* [0] test workers, [1] lint workers (count 0 without lint) */
     int intr[2];
     atomic_bool interrupted;
     GbPoolStats stats;
@@ -313,18 +319,24 @@ static long gb_rec_long(const GbRec *rec, const char *key, long dflt)
 }
 
 /* Pop one complete frame from the worker's input buffer into body (owned copy). */
+/* Move the first whole frame of in (u32 length, body) into body. */
+static bool gb_runner__take_frame(GbStr *in, GbStr *body)
+{
+    if (in->len < 4) return false;
+    uint32_t n = gb_rec__get_u32(in->data);
+    if (in->len - 4 < n) return false;
+    gb_str_clear(body);
+    gb_str_append_n(body, in->data + 4, n);
+    size_t rest = in->len - 4 - n;
+    memmove(in->data, in->data + 4 + n, rest);
+    in->len = rest;
+    in->data[rest] = '\0';
+    return true;
+}
+
 static bool gb_worker__take_frame(GbWorker *w, GbStr *body)
 {
-    if (w->inbuf.len < 4) return false;
-    uint32_t n = gb_rec__get_u32(w->inbuf.data);
-    if (w->inbuf.len - 4 < n) return false;
-    gb_str_clear(body);
-    gb_str_append_n(body, w->inbuf.data + 4, n);
-    size_t rest = w->inbuf.len - 4 - n;
-    memmove(w->inbuf.data, w->inbuf.data + 4 + n, rest);
-    w->inbuf.len = rest;
-    w->inbuf.data[rest] = '\0';
-    return true;
+    return gb_runner__take_frame(&w->inbuf, body);
 }
 
 /* Read what is available on the control socket. Returns false at EOF or error. */
@@ -515,7 +527,7 @@ static bool gb_pool__start_worker(GbPool *pool, GbWorker *w, GbError *err)
         .runs_dir = pool->runs,
         .home = pool->runs,
         .log_path = log_path,
-        .lint = pool->cfg.lint,
+        .lint = w->lint,
         .warm_dir = warm,
         .mode = pool->mode,
         .sandbox_uid = pool->uid_base + (uid_t)w->slot,
@@ -530,10 +542,22 @@ static bool gb_pool__start_worker(GbPool *pool, GbWorker *w, GbError *err)
     w->owner_uid = proc.owner_uid;
     gb_str_clear(&w->inbuf);
     gb_runner__rmtree(warm);
-    if (pool->cfg.lint) {
+    if (w->lint) {
         if (mkdir(warm, 0700) != 0 || !gb_runner__chown(AT_FDCWD, warm, w->owner_uid)) {
             gb_error_set(err, "cannot create %s: %s", warm, strerror(errno));
             goto done;
+        }
+        if (pool->cfg.lint_warm && *pool->cfg.lint_warm) {
+            /* the caller's warm-up program (harness.py: warm_pylint) */
+            char *path = gb_asprintf("%s/warm.py", warm);
+            int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+            bool wrote = fd >= 0 && gb_runner__write_all(fd, pool->cfg.lint_warm, strlen(pool->cfg.lint_warm));
+            if (fd >= 0) close(fd);
+            free(path);
+            if (!wrote) {
+                gb_error_set(err, "cannot write the lint warm-up program in %s: %s", warm, strerror(errno));
+                goto done;
+            }
         }
     }
     double deadline = gb_now() + GB_START_TIMEOUT_S;
@@ -694,7 +718,6 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     pool->mode = (GbSandboxMode)cfg->sandbox;
     pool->intr[0] = pool->intr[1] = -1;
     pthread_mutex_init(&pool->mu, NULL);
-    pthread_cond_init(&pool->cv, NULL);
     /* Distinct sandbox uids per pool and worker, so concurrent genebench processes do not
      * share one RLIMIT_NPROC budget. */
     pool->uid_base = GB_SANDBOX_UID_BASE + ((uid_t)getpid() % 1000000u) * 64u;
@@ -730,14 +753,23 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 
     long n = cfg->workers > 0 ? cfg->workers : sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
-    pool->nworkers = (size_t)n;
+    long nl = !cfg->lint ? 0 : cfg->lint_workers > 0 ? cfg->lint_workers : n;
+    pool->sets[0].first = 0;
+    pool->sets[0].count = (size_t)n;
+    pool->sets[1].first = (size_t)n;
+    pool->sets[1].count = (size_t)nl;
+    pool->nworkers = (size_t)(n + nl);
     pool->workers = gb_calloc(pool->nworkers, sizeof *pool->workers);
-    pool->idle = gb_calloc(pool->nworkers, sizeof *pool->idle);
+    for (int k = 0; k < 2; k++) {
+        pool->sets[k].idle = gb_calloc(pool->sets[k].count + 1, sizeof *pool->sets[k].idle);
+        pthread_cond_init(&pool->sets[k].cv, NULL);
+    }
     for (size_t i = 0; i < pool->nworkers; i++) {
         GbWorker *w = &pool->workers[i];
         w->slot = (int)i;
         w->pid = -1;
         w->ctl = -1;
+        w->lint = i >= pool->sets[1].first;
         gb_str_init(&w->inbuf);
     }
     /* The first worker settles the sandbox mode (AUTO may fall back to PLAIN); the
@@ -765,7 +797,10 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
         gb_pool_delete(pool);
         return NULL;
     }
-    for (size_t i = 0; i < pool->nworkers; i++) pool->idle[pool->nidle++] = i;
+    for (int k = 0; k < 2; k++) {
+        GbWorkerSet *set = &pool->sets[k];
+        for (size_t i = 0; i < set->count; i++) set->idle[set->nidle++] = set->first + i;
+    }
     return pool;
 }
 
@@ -788,9 +823,11 @@ void gb_pool_delete(GbPool *pool)
     if (pool->intr[0] >= 0) close(pool->intr[0]);
     if (pool->intr[1] >= 0) close(pool->intr[1]);
     pthread_mutex_destroy(&pool->mu);
-    pthread_cond_destroy(&pool->cv);
+    for (int k = 0; k < 2; k++) {
+        if (pool->sets[k].idle) pthread_cond_destroy(&pool->sets[k].cv);
+        free(pool->sets[k].idle);
+    }
     free(pool->workers);
-    free(pool->idle);
     free(pool->dir);
     free(pool->harness);
     free(pool->runs);
@@ -836,23 +873,26 @@ void gb_pool_stats(GbPool *pool, GbPoolStats *out)
     pthread_mutex_unlock(&pool->mu);
 }
 
-static GbWorker *gb_pool__acquire(GbPool *pool)
+/* An idle worker of the kind (lint or test), waiting for one. */
+static GbWorker *gb_pool__acquire(GbPool *pool, bool lint)
 {
+    GbWorkerSet *set = &pool->sets[lint ? 1 : 0];
     pthread_mutex_lock(&pool->mu);
-    while (pool->nidle == 0) pthread_cond_wait(&pool->cv, &pool->mu);
-    GbWorker *w = &pool->workers[pool->idle[pool->idle_head]];
-    pool->idle_head = (pool->idle_head + 1) % pool->nworkers;
-    pool->nidle--;
+    while (set->nidle == 0) pthread_cond_wait(&set->cv, &pool->mu);
+    GbWorker *w = &pool->workers[set->idle[set->head]];
+    set->head = (set->head + 1) % set->count;
+    set->nidle--;
     pthread_mutex_unlock(&pool->mu);
     return w;
 }
 
 static void gb_pool__release(GbPool *pool, GbWorker *w)
 {
+    GbWorkerSet *set = &pool->sets[w->lint ? 1 : 0];
     pthread_mutex_lock(&pool->mu);
-    pool->idle[(pool->idle_head + pool->nidle) % pool->nworkers] = (size_t)w->slot;
-    pool->nidle++;
-    pthread_cond_signal(&pool->cv);
+    set->idle[(set->head + set->nidle) % set->count] = (size_t)w->slot;
+    set->nidle++;
+    pthread_cond_signal(&set->cv);
     pthread_mutex_unlock(&pool->mu);
 }
 
@@ -1149,7 +1189,7 @@ static bool gb_pool__run(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError 
         raw->interrupted = true;
         return true;
     }
-    GbWorker *w = gb_pool__acquire(pool);
+    GbWorker *w = gb_pool__acquire(pool, strcmp(rs->kind, "lint") == 0);
     bool ok = true;
     for (int attempt = 0; attempt < 2; attempt++) {
         ok = gb_pool__ensure_alive(pool, w, err);
@@ -1412,4 +1452,302 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
     }
     gb_raw_destroy(&raw);
     return ok;
+}
+
+/* ------------------------------------------------------------------ lint sessions */
+
+struct GbLintSession {
+    GbPool *pool;
+    GbWorker *w;  /* the lint worker held, NULL before the first lint */
+    int sock;     /* our end of the session process's socket; -1: no session process */
+    char *dir;    /* the session's run directory (each lint in a subdirectory) */
+    bool ended;   /* the worker reported the session process's end ("done") */
+    unsigned long lints;
+    GbStr in;     /* bytes read from sock, not yet parsed */
+};
+
+GbLintSession *gb_lint_session_new(GbPool *pool)
+{
+    GbLintSession *s = gb_calloc(1, sizeof *s);
+    s->pool = pool;
+    s->sock = -1;
+    gb_str_init(&s->in);
+    return s;
+}
+
+static void gb_lint_session__send_kill(GbWorker *w)
+{
+    GbStr kb, kf;
+    gb_str_init(&kb);
+    gb_str_init(&kf);
+    gb_rec_add(&kb, "op", "kill");
+    gb_rec_frame(&kf, &kb);
+    gb_worker__send(w, &kf, NULL, 0);
+    gb_str_destroy(&kb);
+    gb_str_destroy(&kf);
+}
+
+/* End the session process: close its socket (it exits at EOF) or, with kill, have the
+ * worker kill it; wait for the worker's "done", else kill the worker (it is replaced
+ * before its next use). Removes the session directory. */
+static void gb_lint_session__end(GbLintSession *s, bool kill_it)
+{
+    if (s->sock >= 0) {
+        close(s->sock);
+        s->sock = -1;
+        GbWorker *w = s->w;
+        if (w->alive && kill_it && !s->ended) gb_lint_session__send_kill(w);
+        double hard = gb_now() + GB_KILL_GRACE_S;
+        bool done = s->ended, kill_sent = kill_it;
+        GbStr body;
+        gb_str_init(&body);
+        GbRec rec = {0};
+        while (w->alive && !done) {
+            while (!done && gb_worker__take_frame(w, &body)) {
+                gb_rec_parse(body.data, body.len, &rec);
+                done = gb_rec_is(&rec, "op", "done");
+            }
+            if (done) break;
+            double now = gb_now();
+            if (now >= hard) {
+                if (kill_sent) {
+                    gb_worker__reap(w);
+                    break;
+                }
+                gb_lint_session__send_kill(w);
+                kill_sent = true;
+                hard = now + GB_KILL_GRACE_S;
+            }
+            struct pollfd p = {w->ctl, POLLIN, 0};
+            int r = poll(&p, 1, (int)((hard - now) * 1000.0) + 1);
+            if (r > 0 && !gb_worker__recv(w)) gb_worker__reap(w);
+        }
+        gb_array_free(&rec.fields);
+        gb_str_destroy(&body);
+    }
+    if (s->dir) {
+        gb_runner__rmtree(s->dir);
+        free(s->dir);
+        s->dir = NULL;
+    }
+    gb_str_clear(&s->in);
+}
+
+/* Start the session process on the held worker. */
+static bool gb_lint_session__start(GbLintSession *s, GbError *err)
+{
+    GbPool *pool = s->pool;
+    if (!s->w) s->w = gb_pool__acquire(pool, true);
+    GbWorker *w = s->w;
+    if (!gb_pool__ensure_alive(pool, w, err)) return false;
+    s->dir = gb_asprintf("%s/w%d-%lu", pool->runs, w->slot, ++w->serial);
+    gb_runner__rmtree(s->dir);
+    if (mkdir(s->dir, 0700) != 0 || !gb_runner__chown(AT_FDCWD, s->dir, w->owner_uid)) {
+        gb_error_set(err, "cannot create run directory %s: %s", s->dir, strerror(errno));
+        return false;
+    }
+    int sp[2] = {-1, -1};
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (devnull < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
+        gb_error_set(err, "cannot create the lint session socket: %s", strerror(errno));
+        if (devnull >= 0) close(devnull);
+        return false;
+    }
+    const GbPoolConfig *cfg = &pool->cfg;
+    long nproc = cfg->nproc;
+    if (nproc > 0) {
+        if (w->mode == GB_SANDBOX_USERNS) nproc += 1;
+        if (w->mode == GB_SANDBOX_PLAIN && w->run_uid < 0) nproc += pool->nproc_extra + 1;
+    }
+    GbStr body, frame;
+    gb_str_init(&body);
+    gb_str_init(&frame);
+    gb_rec_add(&body, "op", "run");
+    gb_rec_add(&body, "kind", "lintd");
+    gb_rec_add(&body, "dir", s->dir);
+    gb_rec_add(&body, "cpu", "0"); /* a session lives for many lints: each has the wall limit */
+    gb_rec_addf(&body, "as", "%ld", cfg->mem_mb > 0 ? cfg->mem_mb * 1024L * 1024L : 0L);
+    gb_rec_addf(&body, "fsize", "%ld", cfg->fsize_mb > 0 ? cfg->fsize_mb * 1024L * 1024L : 0L);
+    gb_rec_addf(&body, "nofile", "%ld", cfg->nofile);
+    gb_rec_addf(&body, "nproc", "%ld", nproc);
+    gb_rec_addf(&body, "uid", "%ld", w->run_uid);
+    gb_rec_frame(&frame, &body);
+    int fds[3] = {sp[1], devnull, devnull};
+    bool ok = gb_worker__send(w, &frame, fds, 3);
+    close(sp[1]);
+    close(devnull);
+    gb_str_destroy(&body);
+    gb_str_destroy(&frame);
+    if (!ok) {
+        close(sp[0]);
+        gb_worker__reap(w);
+        gb_error_set(err, "lint: the lint worker went away");
+        return false;
+    }
+    s->sock = sp[0];
+    s->ended = false;
+    return true;
+}
+
+static bool gb_runner__send_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* One lint; *vanished is set when the session process was gone without a reply (killed
+ * from outside, or a crash of pylint), which the caller retries once in a new process. */
+static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, double *score, bool *vanished,
+                                       GbError *err)
+{
+    *score = 0.0;
+    *vanished = false;
+    GbPool *pool = s->pool;
+    if (!pool->cfg.lint) {
+        gb_error_set(err, "the pool was started without lint support (GbPoolConfig.lint)");
+        return false;
+    }
+    if (atomic_load(&pool->interrupted)) {
+        gb_error_set(err, "lint: interrupted");
+        return false;
+    }
+    if (s->sock >= 0) {
+        /* between lints the session process never writes: readable means it is gone */
+        struct pollfd p = {s->sock, POLLIN, 0};
+        if (poll(&p, 1, 0) > 0) gb_lint_session__end(s, true);
+    }
+    if (s->sock < 0 && !gb_lint_session__start(s, err)) {
+        gb_lint_session__end(s, true);
+        return false;
+    }
+    GbWorker *w = s->w;
+    char sub[32];
+    snprintf(sub, sizeof sub, "l%lu", ++s->lints);
+    char *dir = gb_asprintf("%s/%s", s->dir, sub);
+    bool ok = false, broken = false;
+    GbStr body, frame, mods, reply;
+    gb_str_init(&body);
+    gb_str_init(&frame);
+    gb_str_init(&mods);
+    gb_str_init(&reply);
+    GbRec rec = {0}, wrec = {0};
+    if (mkdir(dir, 0700) != 0 || !gb_runner__chown(AT_FDCWD, dir, w->owner_uid)) {
+        gb_error_set(err, "cannot create run directory %s: %s", dir, strerror(errno));
+        goto done;
+    }
+    if (!gb_runner__write_modules(dir, prog, w->owner_uid, err)) goto done;
+    for (size_t i = 0; i < prog->modules.len; i++) gb_str_appendf(&mods, "%s\n", prog->modules.items[i].path);
+    gb_rec_add(&body, "op", "lint");
+    gb_rec_add(&body, "sub", sub);
+    gb_rec_add(&body, "modules", mods.data ? mods.data : "");
+    gb_rec_frame(&frame, &body);
+    if (!gb_runner__send_all(s->sock, frame.data, frame.len)) {
+        gb_error_set(err, "lint: the lint session ended (pylint crashed or hit a limit)");
+        broken = *vanished = true;
+        goto done;
+    }
+    double deadline = gb_now() + pool->cfg.timeout_s;
+    for (;;) {
+        if (gb_runner__take_frame(&s->in, &reply)) break;
+        double now = gb_now();
+        if (now >= deadline) {
+            gb_error_set(err, "lint: pylint took longer than %g s", pool->cfg.timeout_s);
+            broken = true;
+            goto done;
+        }
+        struct pollfd p[3] = {{s->sock, POLLIN, 0}, {w->ctl, POLLIN, 0}, {pool->intr[0], POLLIN, 0}};
+        int r = poll(p, 3, (int)((deadline - now) * 1000.0) + 1);
+        if (r < 0 && errno != EINTR) {
+            gb_error_set(err, "poll: %s", strerror(errno));
+            broken = true;
+            goto done;
+        }
+        if (r <= 0) continue;
+        if (p[2].revents) {
+            gb_error_set(err, "lint: interrupted");
+            broken = true;
+            goto done;
+        }
+        if (p[1].revents) {
+            /* the worker only speaks when the session process started ("started") or ended */
+            bool gone = !gb_worker__recv(w);
+            GbStr wb;
+            gb_str_init(&wb);
+            while (!gone && gb_worker__take_frame(w, &wb)) {
+                gb_rec_parse(wb.data, wb.len, &wrec);
+                if (gb_rec_is(&wrec, "op", "done")) gone = s->ended = true;
+            }
+            gb_str_destroy(&wb);
+            if (gone) {
+                /* read a reply that may have been sent just before the end */
+                char buf[65536];
+                ssize_t n;
+                while ((n = recv(s->sock, buf, sizeof buf, MSG_DONTWAIT)) > 0) gb_str_append_n(&s->in, buf, (size_t)n);
+                if (gb_runner__take_frame(&s->in, &reply)) {
+                    broken = true;
+                    break;
+                }
+                gb_error_set(err, "lint: the lint session ended (pylint crashed or hit a limit)");
+                broken = *vanished = true;
+                goto done;
+            }
+        }
+        if (p[0].revents) {
+            char buf[65536];
+            ssize_t n = recv(s->sock, buf, sizeof buf, MSG_DONTWAIT);
+            if (n > 0) {
+                gb_str_append_n(&s->in, buf, (size_t)n);
+            } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+                if (gb_runner__take_frame(&s->in, &reply)) break;
+                gb_error_set(err, "lint: the lint session ended (pylint crashed or hit a limit)");
+                broken = *vanished = true;
+                goto done;
+            }
+        }
+    }
+    gb_rec_parse(reply.data ? reply.data : "", reply.len, &rec);
+    if (gb_rec_is(&rec, "outcome", "pass")) {
+        *score = gb_rec_double(&rec, "score", 0.0);
+        ok = true;
+    } else {
+        char *type = gb_rec_dup(&rec, "exc_type");
+        char *msg = gb_rec_dup(&rec, "exc_message");
+        gb_error_set(err, "lint: pylint failed: %s%s%s", type ? type : "", type ? ": " : "", msg ? msg : "no result");
+        free(type);
+        free(msg);
+    }
+done:
+    gb_runner__rmtree(dir);
+    free(dir);
+    if (broken) gb_lint_session__end(s, true);
+    gb_array_free(&rec.fields);
+    gb_array_free(&wrec.fields);
+    gb_str_destroy(&body);
+    gb_str_destroy(&frame);
+    gb_str_destroy(&mods);
+    gb_str_destroy(&reply);
+    return ok;
+}
+
+bool gb_lint_session_lint(GbLintSession *s, const GbProgram *prog, double *score, GbError *err)
+{
+    bool vanished = false;
+    bool ok = gb_lint_session__lint_once(s, prog, score, &vanished, err);
+    if (!ok && vanished) ok = gb_lint_session__lint_once(s, prog, score, &vanished, err);
+    return ok;
+}
+
+void gb_lint_session_delete(GbLintSession *s)
+{
+    if (!s) return;
+    gb_lint_session__end(s, false);
+    if (s->w) gb_pool__release(s->pool, s->w);
+    gb_str_destroy(&s->in);
+    free(s);
 }

@@ -26,6 +26,9 @@ typedef struct {
     bool lint;             /* workers also import pylint for gb_pool_lint */
     /* Added by the runner implementation (append-only): */
     int sandbox;           /* GbSandboxMode (src/sandbox.h): 0 = auto (strongest available) */
+    int lint_workers;      /* with lint: lint worker processes; 0 = as many as workers */
+    const char *lint_warm; /* with lint: Python source the lint workers lint once at start, so
+                              astroid has parsed the libraries it imports (NULL: built-in) */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */
@@ -74,6 +77,22 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
 /* pylint score (0..10) of prog's modules as a whole, computed by a warm worker. */
 bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err);
 
+/* A lint session: a sequence of lints served by one process forked from a lint worker,
+ * which keeps astroid's library cache between lints instead of forking for each (a lint
+ * then costs about a third). Program modules are dropped from the cache after each lint;
+ * what remains depends on the programs linted before in the session, so a caller that
+ * wants reproducible scores uses one session per task and lints in a fixed order (the
+ * evolution does). The session holds a lint worker from its first lint to its deletion:
+ * a thread must not call gb_pool_lint while it holds a session when the pool has only as
+ * many lint workers as sessions. A timeout, crash or interrupt ends the session's process
+ * and fails that lint; the next lint starts a new process (a lint that finds the process
+ * gone before it answered is retried once in a new one). One session per thread. */
+typedef struct GbLintSession GbLintSession;
+GbLintSession *gb_lint_session_new(GbPool *pool);
+bool gb_lint_session_lint(GbLintSession *s, const GbProgram *prog, double *score, GbError *err);
+/* Ends the session's process and gives its worker back. NULL is a no-op. */
+void gb_lint_session_delete(GbLintSession *s);
+
 /* ---- Added by the runner implementation (append-only) ---------------------------------
  *
  * Sandbox: see src/sandbox.h for the three modes (namespaces as root, user namespaces,
@@ -102,8 +121,10 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
  *             is kept up to max(output_cap, 2 x expected size + 4 KiB), so it is compared whole.
  *   With cfg->stderr_fails, any stderr output fails a run of any kind.
  *
- * Lint (gb_pool_lint): pylint's API in a forked child of a warm worker (pylint imported
- * and astroid warmed on numpy/scipy/sklearn once per worker), options fixed:
+ * Lint (gb_pool_lint, sessions): pylint's API in a forked child of a lint worker (a
+ * worker that imports pylint and lints a warm-up program once, so that astroid has parsed
+ * numpy, scipy, sklearn and the operators' libraries; test workers do not import pylint,
+ * which keeps their fork cheaper). One linter is built at warm-up and reused. Options fixed:
  *   --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n
  *   --disable=missing-module-docstring,missing-class-docstring,missing-function-docstring
  * The docstring checks are disabled because benchmark snippets never have docstrings and

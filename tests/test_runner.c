@@ -149,6 +149,7 @@ static void *new_pool_thread(void *arg)
     cfg.cpu_s = 20;
     cfg.stderr_fails = j->strict;
     cfg.lint = j->strict;
+    cfg.lint_workers = j->strict ? 2 : 0; /* a session holds one, gb_pool_lint uses the other */
     cfg.sandbox = j->sandbox;
     GbError err = {{0}};
     j->pool = gb_pool_new(&cfg, &err);
@@ -172,7 +173,7 @@ static int setup(void **state)
     fx.strict = jobs[1].pool;
     fx.userns = jobs[2].pool;
     fx.plain = jobs[3].pool;
-    fx.workers = 5;
+    fx.workers = 7; /* the strict pool has a test worker and two lint workers */
     *state = &fx;
     for (int i = 0; i < NJOBS; i++)
         if (!jobs[i].pool) return -1;
@@ -749,6 +750,75 @@ static void test_runner_lint_scores(void **state)
     gb_task_destroy(&t);
 }
 
+/* The pid of a child of process pid (0 if none). */
+static int first_child(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", pid, pid);
+    FILE *f = fopen(path, "r");
+    int child = 0;
+    if (f) {
+        if (fscanf(f, "%d", &child) != 1) child = 0;
+        fclose(f);
+    }
+    return child;
+}
+
+static void session_case(GbLintSession *ls, GbPool *pool, const char *src, const char *file, const char *body,
+                         double *session_score)
+{
+    GbTask t;
+    GbProgram p;
+    task_assert(&t, "lint-session", src, "assert True\n");
+    if (file) {
+        gb_task_set_file(&t, "helpers/__init__.py", "");
+        gb_task_set_file(&t, file, body);
+    }
+    gb_program_from_task(&p, &t);
+    double fresh = -1;
+    GbError err = {{0}};
+    if (!gb_lint_session_lint(ls, &p, session_score, &err)) print_error("session lint: %s\n", err.msg);
+    assert_true(*session_score >= 0);
+    assert_true(gb_pool_lint(pool, &p, &fresh, &err));
+    print_message("  session %.4f, fresh %.4f\n", *session_score, fresh);
+    assert_true(*session_score == fresh); /* a session lints like a fresh pylint */
+    gb_program_destroy(&p);
+    gb_task_destroy(&t);
+}
+
+/* A lint session gives the scores of fresh lints, never answers a program's import with an
+ * earlier program's module of the same name, and survives its process being killed. */
+static void test_runner_lint_session(void **state)
+{
+    Fixture *fx = *state;
+    GbLintSession *ls = gb_lint_session_new(fx->strict);
+    double a, b, c, d, e;
+    const char *quad = "from helpers.maths import double\n\n\ndef quad(value):\n    return double(double(value))\n";
+    session_case(ls, fx->strict, "import numpy as np\n\n\ndef mean(values):\n    return float(np.mean(values))\n",
+                 NULL, NULL, &a);
+    assert_true(a == 10.0);
+    session_case(ls, fx->strict, quad, "helpers/maths.py", "def double(value):\n    return 2 * value\n", &b);
+    assert_true(b == 10.0);
+    /* same module names, but double is gone: pylint must see this program's helpers */
+    session_case(ls, fx->strict, quad, "helpers/maths.py", "def triple(value):\n    return 3 * value\n", &c);
+    assert_true(c < 10.0);
+    session_case(ls, fx->strict, "import os, sys\ndef f(x):\n  y = 1\n  return x\n", NULL, NULL, &d);
+    assert_true(d < 6.0);
+    /* kill the session's process: the next lint starts a new one */
+    int pids[8];
+    size_t n = gb_pool_worker_pids(fx->strict, pids, 8);
+    assert_int_equal(n, 3);
+    int session_pid = first_child(pids[1]);
+    if (session_pid <= 0) session_pid = first_child(pids[2]);
+    assert_true(session_pid > 0);
+    print_message("  pids %d %d %d, killing %d\n", pids[0], pids[1], pids[2], session_pid);
+    kill(session_pid, SIGKILL);
+    session_case(ls, fx->strict, quad, "helpers/maths.py", "def double(value):\n    return 2 * value\n", &e);
+    assert_true(e == 10.0);
+    gb_lint_session_delete(ls);
+    assert_clean(fx);
+}
+
 /* ------------------------------------------------------------------ pools in every mode */
 
 static void reliability_subset(const Fixture *fx, GbPool *pool, const char *mode)
@@ -878,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_runner_killed_worker_is_replaced),
         cmocka_unit_test(test_runner_concurrent_runs),
         cmocka_unit_test(test_runner_lint_scores),
+        cmocka_unit_test(test_runner_lint_session),
         cmocka_unit_test(test_runner_every_sandbox_mode),
         cmocka_unit_test(test_runner_bad_interpreters),
         cmocka_unit_test(test_runner_interrupt_stops_runs),

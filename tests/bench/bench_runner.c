@@ -1,12 +1,14 @@
 /* Benchmark of the test runner (run with `meson test -C build --benchmark runner` or
- * directly: build/tests/bench_runner [POOL_RUNS [COLD_RUNS]]). Measures, side by side in
- * one run, validations per second of a HumanEval-style task whose program imports numpy,
- * scipy and sklearn:
- *   - through the warm worker pool (2 workers, 2 calling threads), and
+ * directly: build/tests/bench_runner [POOL_RUNS [COLD_RUNS [full|empty [WORKERS]]]]).
+ * Measures, side by side in one run, validations per second of a HumanEval-style task whose
+ * program imports numpy, scipy and sklearn:
+ *   - through the warm worker pool (WORKERS workers and calling threads, default: one per
+ *     online CPU), and
  *   - with a cold interpreter per run (GB_DEFAULT_PYTHON on a file holding program + tests,
- *     2 runs in parallel), which is what the published tool does;
- * then prints the ratio and the pool's per-run overhead breakdown (gb_pool_stats).
- * With a third argument "empty", the program and tests are `pass`: the runner's own cost. */
+ *     one per online CPU in flight at all times), which is what the published tool does;
+ * then prints the ratio, CPU time per validation, and the pool's per-run overhead
+ * breakdown (gb_pool_stats). With "empty", the program and tests are `pass`: the runner's
+ * own cost. */
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -87,12 +89,14 @@ int main(int argc, char **argv)
 {
     long pool_runs = argc > 1 ? atol(argv[1]) : 2000;
     long cold_runs = argc > 2 ? atol(argv[2]) : 10;
-    const int parallel = 2;
+    bool empty = argc > 3 && strcmp(argv[3], "empty") == 0;
+    int parallel = argc > 4 ? atoi(argv[4]) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (parallel < 1 || parallel > 8) parallel = 2;
+    const int cold_parallel = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
     GbTask task;
     gb_task_init(&task);
     task.id = gb_strdup("bench/below_zero");
-    bool empty = argc > 3 && strcmp(argv[3], "empty") == 0;
     task.source = gb_strdup(empty ? "pass\n" : k_program);
     task.entry_point = gb_strdup("below_zero");
     task.kind = GB_TESTS_ASSERT;
@@ -129,7 +133,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nw; i++) cpu0 += proc_cpu(wpids[i]);
     long passed = 0;
     double t1 = gb_now();
-#pragma omp parallel for num_threads(parallel) schedule(dynamic) default(none) shared(pool, task, pool_runs) \
+#pragma omp parallel for num_threads(parallel) schedule(dynamic) default(none) shared(pool, task, pool_runs, parallel) \
     reduction(+ : passed)
     for (long i = 0; i < pool_runs; i++) {
         GbRunResult r;
@@ -159,16 +163,20 @@ int main(int argc, char **argv)
     long cold_passed = 0;
     double ccpu0 = self_cpu(RUSAGE_CHILDREN);
     double t2 = gb_now();
-    for (long done = 0; done < cold_runs;) {
-        pid_t pids[8];
-        int k = 0;
-        for (; k < parallel && done + k < cold_runs; k++) pids[k] = spawn_cold(GB_DEFAULT_PYTHON, file);
-        for (int j = 0; j < k; j++) {
-            int status = 1;
-            if (pids[j] > 0) waitpid(pids[j], &status, 0);
-            if (pids[j] > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) cold_passed++;
+    /* cold_parallel interpreters in flight at all times: a new one starts as soon as one ends */
+    long started = 0, finished = 0;
+    int running = 0;
+    while (finished < cold_runs) {
+        while (running < cold_parallel && started < cold_runs) {
+            if (spawn_cold(GB_DEFAULT_PYTHON, file) > 0) running++;
+            else finished++;
+            started++;
         }
-        done += k;
+        int status = 1;
+        if (wait(&status) < 0) break;
+        running--;
+        finished++;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) cold_passed++;
     }
     double cold_s = gb_now() - t2;
     double cold_cpu = (self_cpu(RUSAGE_CHILDREN) - ccpu0) / (double)cold_runs;
@@ -186,7 +194,7 @@ int main(int argc, char **argv)
            "(%ld passed)\n",
            parallel, mode_copy, t_start, pool_runs, pool_s, pool_rate, passed);
     printf("cold: %s per run, %d in parallel: %ld validations in %.2f s = %.2f validations/s (%ld passed)\n",
-           GB_DEFAULT_PYTHON, parallel, cold_runs, cold_s, cold_rate, cold_passed);
+           GB_DEFAULT_PYTHON, cold_parallel, cold_runs, cold_s, cold_rate, cold_passed);
     printf("ratio: pool / cold = %.0fx\n", pool_rate / cold_rate);
     double loadavg[1] = {0};
     getloadavg(loadavg, 1);
