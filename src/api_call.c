@@ -582,3 +582,60 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     }
     return ok;
 }
+
+char *gb_api_warm_program(void)
+{
+    static const GbApiTable *const tables[] = {&gb_add_base64_table,   &gb_add_crypto_table, &gb_add_datetime_table,
+                                               &gb_add_dateutil_table, &gb_add_http_table,   &gb_add_scipy_table,
+                                               &gb_add_sklearn_table,  &gb_add_time_table};
+    GbStr imports, body;
+    gb_str_init(&imports);
+    gb_str_init(&body);
+    gb_str_append(&imports, "import concurrent.futures\nimport functools\nimport threading\nimport numpy as np\n");
+    gb_str_append(&body, "\n\ndef structural(values):\n"
+                         "    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:\n"
+                         "        executor.submit(len, values).result()\n"
+                         "    worker = threading.Thread(target=len, args=(values,))\n"
+                         "    worker.start()\n"
+                         "    worker.join()\n"
+                         "    return float(np.sum(np.array(values)))\n"
+                         "\n\n@functools.wraps(structural)\n"
+                         "def wrapped(values):\n"
+                         "    return structural(values)\n");
+    GbRng rng;
+    gb_rng_seed(&rng, 1, 1);
+    int k = 0;
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+        for (size_t i = 0; i < tables[t]->n; i++, k++) {
+            const GbApiTemplate *tp = &tables[t]->templates[i];
+            char *names[2] = {NULL, NULL}, *vars[2] = {NULL, NULL};
+            for (int j = 0; j < 2; j++) {
+                const GbApiImport *imp = &tp->imports[j];
+                if (imp->module) {
+                    names[j] = gb_asprintf("w%d_%d", k, j);
+                    if (imp->attr)
+                        gb_str_appendf(&imports, "from %s import %s as %s\n", imp->module, imp->attr, names[j]);
+                    else
+                        gb_str_appendf(&imports, "import %s as %s\n", imp->module, names[j]);
+                }
+                if (tp->vars[j]) vars[j] = gb_asprintf("%s_%d", tp->vars[j], k);
+            }
+            const char *im[2] = {names[0], names[1]}, *va[2] = {vars[0], vars[1]};
+            char *code = gb_api_fill(tp->code, im, va, &rng);
+            gb_str_appendf(&body, "\n\ndef call_%d():\n    ", k);
+            for (const char *c = code; *c; c++) {
+                gb_str_append_n(&body, c, 1);
+                if (*c == '\n') gb_str_append(&body, "    ");
+            }
+            gb_str_append(&body, "\n");
+            free(code);
+            for (int j = 0; j < 2; j++) {
+                free(names[j]);
+                free(vars[j]);
+            }
+        }
+    }
+    gb_str_append(&imports, body.data);
+    gb_str_destroy(&body);
+    return gb_str_take(&imports);
+}

@@ -68,3 +68,18 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
 /* The template text with its placeholders filled (imports and vars given, constants from
  * rng). Owned. For tests and the operators. */
 char *gb_api_fill(const char *code, const char *const *imports, const char *const *vars, GbRng *rng);
+
+/* One operator's templates. */
+typedef struct {
+    const GbApiTemplate *templates;
+    size_t n;
+} GbApiTable;
+/* The templates of A1..A8, defined next to their operators (operators/add_*.c). */
+extern const GbApiTable gb_add_base64_table, gb_add_crypto_table, gb_add_datetime_table, gb_add_dateutil_table,
+    gb_add_http_table, gb_add_scipy_table, gb_add_sklearn_table, gb_add_time_table;
+
+/* A Python program that imports and calls every template of A1..A8 once, plus what S4
+ * (concurrent.futures, threading), S8 (functools.wraps) and S9 (numpy) add: the lint
+ * workers' warm-up program (GbPoolConfig.lint_warm), so that astroid has parsed every
+ * library an evolved program can import before the first lint. Owned. */
+char *gb_api_warm_program(void);

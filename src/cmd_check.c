@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gb_config.h"
+#include "src/api_call.h"
 #include "src/cli.h"
 #include "src/commands.h"
 #include "src/runner.h"
@@ -250,7 +251,11 @@ int gb_cmd_check(int argc, char **argv)
 
     GbError err = {{0}};
     double t0 = gb_now();
+    char *warm = cfg.lint ? gb_api_warm_program() : NULL;
+    cfg.lint_warm = warm;
     GbPool *pool = gb_pool_new(&cfg, &err);
+    free(warm);
+    cfg.lint_warm = NULL;
     if (!pool) {
         fprintf(stderr, "genebench check: %s\n", err.msg);
         pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -9,6 +9,7 @@
 
 #include "gb_config.h"
 #include "nsga2/evolve.h"
+#include "src/api_call.h"
 #include "src/cli.h"
 #include "src/commands.h"
 #include "src/journal.h"
@@ -276,7 +277,11 @@ int gb_cmd_evolve(int argc, char **argv)
     pcfg.workers = (int)(workers ? workers : jobs);
     pcfg.timeout_s = timeout;
     pcfg.lint = cfg.lint;
+    pcfg.lint_workers = (int)jobs; /* each task thread holds one lint session */
+    char *warm = cfg.lint ? gb_api_warm_program() : NULL;
+    pcfg.lint_warm = warm;
     GbPool *pool = gb_pool_new(&pcfg, &err);
+    free(warm);
     if (!pool) {
         fprintf(stderr, "genebench evolve: %s\n", err.msg);
         gb_journal_close(&journal);

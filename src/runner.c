@@ -59,6 +59,7 @@ struct GbPool {
     char *harness; /* dir/harness.py */
     char *runs;    /* dir/runs */
     char *python_version;
+    char *lint_warm; /* owned copy of cfg.lint_warm (workers are replaced later too) */
     GbSandboxMode mode;
     uid_t uid_base;
     long nproc_extra; /* plain mode, not root: processes the user already has */
@@ -712,6 +713,8 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     pool->cfg = *cfg;
     pool->python = gb_strdup(python);
     pool->cfg.python = pool->python;
+    pool->lint_warm = cfg->lint_warm ? gb_strdup(cfg->lint_warm) : NULL;
+    pool->cfg.lint_warm = pool->lint_warm;
     if (pool->cfg.timeout_s <= 0) pool->cfg.timeout_s = dflt.timeout_s;
     if (pool->cfg.cpu_s <= 0) pool->cfg.cpu_s = dflt.cpu_s;
     if (pool->cfg.output_cap == 0) pool->cfg.output_cap = dflt.output_cap;
@@ -833,6 +836,7 @@ void gb_pool_delete(GbPool *pool)
     free(pool->runs);
     free(pool->python);
     free(pool->python_version);
+    free(pool->lint_warm);
     free(pool);
 }
 

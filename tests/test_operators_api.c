@@ -409,6 +409,39 @@ static void test_shapes_vary(void **state)
     }
 }
 
+/* The lint warm-up program imports every template's library and runs cleanly. */
+static void test_warm_program_covers_every_template(void **state)
+{
+    (void)state;
+    char *warm = gb_api_warm_program();
+    const GbApiTable *tables[] = {&gb_add_base64_table,   &gb_add_crypto_table, &gb_add_datetime_table,
+                                  &gb_add_dateutil_table, &gb_add_http_table,   &gb_add_scipy_table,
+                                  &gb_add_sklearn_table,  &gb_add_time_table};
+    size_t calls = 0;
+    for (size_t t = 0; t < N_OF(tables); t++) {
+        assert_true(tables[t]->n >= 5);
+        for (size_t i = 0; i < tables[t]->n; i++, calls++) {
+            for (int j = 0; j < 2; j++) {
+                const GbApiImport *imp = &tables[t]->templates[i].imports[j];
+                if (!imp->module) continue;
+                char *line = imp->attr ? gb_asprintf("from %s import %s as w%zu_%d\n", imp->module, imp->attr, calls, j)
+                                       : gb_asprintf("import %s as w%zu_%d\n", imp->module, calls, j);
+                if (!strstr(warm, line)) fail_msg("warm program lacks: %s", line);
+                free(line);
+            }
+        }
+    }
+    char *script = gb_asprintf("%s\nfor _k in range(%zu):\n    globals()['call_%%d' %% _k]()\n"
+                               "wrapped([1, 2])\nprint('ok')\n",
+                               warm, calls);
+    int status;
+    char *out = op_run_python(script, &status);
+    if (status != 0 || strcmp(out, "ok\n") != 0) fail_msg("python exit %d:\n%s", status, out);
+    free(out);
+    free(script);
+    free(warm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_libraries_the_tests_mock_are_left_alone),
         cmocka_unit_test(test_shapes_vary),
         cmocka_unit_test(test_behaviour_unchanged_no_warnings_no_network),
+        cmocka_unit_test(test_warm_program_covers_every_template),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

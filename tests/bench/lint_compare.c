@@ -1,0 +1,107 @@
+/* Do lint sessions score like fresh lints? (src/runner.h: gb_lint_session_lint against
+ * gb_pool_lint.) The evolution lints every child of a task in one session, where astroid
+ * keeps the library modules parsed by earlier lints; this tool measures whether that ever
+ * changes a score.
+ *
+ *   lint_compare [-j N] BENCH.jsonl [MORE.jsonl ...]
+ *
+ * The files are versions of one benchmark (e.g. the import and `genebench evolve` outputs);
+ * for each task of the first file, in one session, it lints the task's program from every
+ * file that has the task, in file order, then lints each of them again in a fresh fork
+ * (gb_pool_lint). Prints every disagreement and a summary line:
+ *   programs P, equal E, differing D, largest difference X, session S s, fresh F s (CPU-free wall). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/runner.h"
+#include "src/task_io.h"
+
+int main(int argc, char **argv)
+{
+    int jobs = 2, c;
+    while ((c = getopt(argc, argv, "j:")) != -1) {
+        if (c == 'j') jobs = atoi(optarg);
+        else return 2;
+    }
+    if (optind >= argc || jobs < 1) {
+        fprintf(stderr, "usage: lint_compare [-j N] BENCH.jsonl [MORE.jsonl ...]\n");
+        return 2;
+    }
+    int nfiles = argc - optind;
+    GbBench *benches = calloc((size_t)nfiles, sizeof *benches);
+    for (int f = 0; f < nfiles; f++) {
+        GbDiag diag;
+        gb_diag_init(&diag);
+        gb_bench_init(&benches[f]);
+        if (!gb_bench_read(argv[optind + f], &benches[f], &diag) || diag.messages.len) {
+            for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
+            return 1;
+        }
+        gb_diag_destroy(&diag);
+    }
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 1;
+    cfg.lint = true;
+    cfg.lint_workers = 2 * jobs; /* each thread holds a session and lints fresh on another */
+    cfg.timeout_s = 60;
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) {
+        fprintf(stderr, "lint_compare: %s\n", err.msg);
+        return 1;
+    }
+    const GbBench *first = &benches[0];
+    long programs = 0, equal = 0, differing = 0, failed = 0;
+    double largest = 0, t_session = 0, t_fresh = 0;
+#pragma omp parallel for num_threads(jobs) schedule(dynamic, 1) default(none)                                  \
+    shared(first, benches, nfiles, pool) reduction(+ : programs, equal, differing, failed, t_session, t_fresh) \
+    reduction(max : largest)
+    for (size_t i = 0; i < first->tasks.len; i++) {
+        const char *id = first->tasks.items[i].id;
+        GbProgram progs[16];
+        int n = 0;
+        for (int f = 0; f < nfiles && n < 16; f++) {
+            long k = gb_bench_find(&benches[f], id);
+            if (k >= 0) gb_program_from_task(&progs[n++], &benches[f].tasks.items[k]);
+        }
+        double s[16], r[16];
+        bool ok_s[16], ok_r[16];
+        GbError e = {{0}};
+        double t0 = gb_now();
+        GbLintSession *ls = gb_lint_session_new(pool);
+        for (int k = 0; k < n; k++) ok_s[k] = gb_lint_session_lint(ls, &progs[k], &s[k], &e);
+        gb_lint_session_delete(ls);
+        double t1 = gb_now();
+        for (int k = 0; k < n; k++) ok_r[k] = gb_pool_lint(pool, &progs[k], &r[k], &e);
+        t_fresh += gb_now() - t1;
+        t_session += t1 - t0;
+        for (int k = 0; k < n; k++) {
+            programs++;
+            if (!ok_s[k] || !ok_r[k]) {
+                failed++;
+#pragma omp critical(gb_lint_compare_out)
+                printf("%s (file %d): lint failed: session %s, fresh %s\n", id, k + 1, ok_s[k] ? "ok" : "failed",
+                       ok_r[k] ? "ok" : "failed");
+            } else if (s[k] == r[k]) {
+                equal++;
+            } else {
+                differing++;
+                if (fabs(s[k] - r[k]) > largest) largest = fabs(s[k] - r[k]);
+#pragma omp critical(gb_lint_compare_out)
+                printf("%s (file %d): session %.4f, fresh %.4f\n", id, k + 1, s[k], r[k]);
+            }
+            gb_program_destroy(&progs[k]);
+        }
+    }
+    printf("programs %ld, equal %ld, differing %ld, failed %ld, largest difference %.4f; "
+           "lint time (wall, summed over threads): session %.1f s, fresh fork %.1f s\n",
+           programs, equal, differing, failed, largest, t_session, t_fresh);
+    gb_pool_delete(pool);
+    for (int f = 0; f < nfiles; f++) gb_bench_destroy(&benches[f]);
+    free(benches);
+    return differing || failed ? 1 : 0;
+}
