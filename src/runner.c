@@ -388,6 +388,19 @@ static bool gb_worker__send(GbWorker *w, const GbStr *frame, const int *fds, int
     return true;
 }
 
+/* Ask the worker to kill the run in progress (and everything it started). */
+static void gb_worker__send_kill(GbWorker *w)
+{
+    GbStr kb, kf;
+    gb_str_init(&kb);
+    gb_str_init(&kf);
+    gb_rec_add(&kb, "op", "kill");
+    gb_rec_frame(&kf, &kb);
+    gb_worker__send(w, &kf, NULL, 0);
+    gb_str_destroy(&kb);
+    gb_str_destroy(&kf);
+}
+
 /* ------------------------------------------------------------------ files */
 
 /* Remove a directory tree without following symlinks, restoring permissions a program may
@@ -977,6 +990,23 @@ typedef struct {
     size_t out_cap;         /* stdout bytes to keep (stdio: enough to compare the whole output) */
 } GbRunSpec;
 
+/* The sandbox fields of a run request: resource limits (cpu_s 0: none) and the run uid. */
+static void gb_pool__add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s)
+{
+    const GbPoolConfig *cfg = &pool->cfg;
+    long nproc = cfg->nproc;
+    if (nproc > 0) {
+        if (w->mode == GB_SANDBOX_USERNS) nproc += 1; /* the worker counts in its namespace */
+        if (w->mode == GB_SANDBOX_PLAIN && w->run_uid < 0) nproc += pool->nproc_extra + 1;
+    }
+    gb_rec_addf(body, "cpu", "%ld", cpu_s);
+    gb_rec_addf(body, "as", "%ld", cfg->mem_mb > 0 ? cfg->mem_mb * 1024L * 1024L : 0L);
+    gb_rec_addf(body, "fsize", "%ld", cfg->fsize_mb > 0 ? cfg->fsize_mb * 1024L * 1024L : 0L);
+    gb_rec_addf(body, "nofile", "%ld", cfg->nofile);
+    gb_rec_addf(body, "nproc", "%ld", nproc);
+    gb_rec_addf(body, "uid", "%ld", w->run_uid);
+}
+
 /* Run once on worker w. Returns false on an infrastructure error (err set). */
 static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, GbRaw *raw, GbError *err)
 {
@@ -1031,17 +1061,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_rec_add(&body, "modules", mods.data ? mods.data : "");
         gb_str_destroy(&mods);
     }
-    long nproc = cfg->nproc;
-    if (nproc > 0) {
-        if (w->mode == GB_SANDBOX_USERNS) nproc += 1; /* the worker counts in its namespace */
-        if (w->mode == GB_SANDBOX_PLAIN && w->run_uid < 0) nproc += pool->nproc_extra + 1;
-    }
-    gb_rec_addf(&body, "cpu", "%ld", (long)ceil(cfg->cpu_s));
-    gb_rec_addf(&body, "as", "%ld", cfg->mem_mb > 0 ? cfg->mem_mb * 1024L * 1024L : 0L);
-    gb_rec_addf(&body, "fsize", "%ld", cfg->fsize_mb > 0 ? cfg->fsize_mb * 1024L * 1024L : 0L);
-    gb_rec_addf(&body, "nofile", "%ld", cfg->nofile);
-    gb_rec_addf(&body, "nproc", "%ld", nproc);
-    gb_rec_addf(&body, "uid", "%ld", w->run_uid);
+    gb_pool__add_limits(pool, w, &body, (long)ceil(cfg->cpu_s));
     gb_rec_frame(&frame, &body);
 
     int fds[3] = {in_fd, out_p[1], err_p[1]};
@@ -1068,14 +1088,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
             raw->timed_out = true;
         }
         if (!raw->done && !kill_sent && (raw->timed_out || raw->interrupted)) {
-            GbStr kb, kf;
-            gb_str_init(&kb);
-            gb_str_init(&kf);
-            gb_rec_add(&kb, "op", "kill");
-            gb_rec_frame(&kf, &kb);
-            gb_worker__send(w, &kf, NULL, 0);
-            gb_str_destroy(&kb);
-            gb_str_destroy(&kf);
+            gb_worker__send_kill(w);
             kill_sent = true;
             hard = now + GB_KILL_GRACE_S;
         }
@@ -1479,18 +1492,6 @@ GbLintSession *gb_lint_session_new(GbPool *pool)
     return s;
 }
 
-static void gb_lint_session__send_kill(GbWorker *w)
-{
-    GbStr kb, kf;
-    gb_str_init(&kb);
-    gb_str_init(&kf);
-    gb_rec_add(&kb, "op", "kill");
-    gb_rec_frame(&kf, &kb);
-    gb_worker__send(w, &kf, NULL, 0);
-    gb_str_destroy(&kb);
-    gb_str_destroy(&kf);
-}
-
 /* End the session process: close its socket (it exits at EOF) or, with kill, have the
  * worker kill it; wait for the worker's "done", else kill the worker (it is replaced
  * before its next use). Removes the session directory. */
@@ -1500,7 +1501,7 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
         close(s->sock);
         s->sock = -1;
         GbWorker *w = s->w;
-        if (w->alive && kill_it && !s->ended) gb_lint_session__send_kill(w);
+        if (w->alive && kill_it && !s->ended) gb_worker__send_kill(w);
         double hard = gb_now() + GB_KILL_GRACE_S;
         bool done = s->ended, kill_sent = kill_it;
         GbStr body;
@@ -1518,7 +1519,7 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
                     gb_worker__reap(w);
                     break;
                 }
-                gb_lint_session__send_kill(w);
+                gb_worker__send_kill(w);
                 kill_sent = true;
                 hard = now + GB_KILL_GRACE_S;
             }
@@ -1557,24 +1558,13 @@ static bool gb_lint_session__start(GbLintSession *s, GbError *err)
         if (devnull >= 0) close(devnull);
         return false;
     }
-    const GbPoolConfig *cfg = &pool->cfg;
-    long nproc = cfg->nproc;
-    if (nproc > 0) {
-        if (w->mode == GB_SANDBOX_USERNS) nproc += 1;
-        if (w->mode == GB_SANDBOX_PLAIN && w->run_uid < 0) nproc += pool->nproc_extra + 1;
-    }
     GbStr body, frame;
     gb_str_init(&body);
     gb_str_init(&frame);
     gb_rec_add(&body, "op", "run");
     gb_rec_add(&body, "kind", "lintd");
     gb_rec_add(&body, "dir", s->dir);
-    gb_rec_add(&body, "cpu", "0"); /* a session lives for many lints: each has the wall limit */
-    gb_rec_addf(&body, "as", "%ld", cfg->mem_mb > 0 ? cfg->mem_mb * 1024L * 1024L : 0L);
-    gb_rec_addf(&body, "fsize", "%ld", cfg->fsize_mb > 0 ? cfg->fsize_mb * 1024L * 1024L : 0L);
-    gb_rec_addf(&body, "nofile", "%ld", cfg->nofile);
-    gb_rec_addf(&body, "nproc", "%ld", nproc);
-    gb_rec_addf(&body, "uid", "%ld", w->run_uid);
+    gb_pool__add_limits(pool, w, &body, 0); /* a session lives for many lints: each has the wall limit */
     gb_rec_frame(&frame, &body);
     int fds[3] = {sp[1], devnull, devnull};
     bool ok = gb_worker__send(w, &frame, fds, 3);
