@@ -3,31 +3,85 @@
  * keeps the library modules parsed by earlier lints; this tool measures whether that ever
  * changes a score.
  *
- *   lint_compare [-j N] BENCH.jsonl [MORE.jsonl ...]
+ *   lint_compare [-j N] [-c] BENCH.jsonl [MORE.jsonl ...]
  *
  * The files are versions of one benchmark (e.g. the import and `genebench evolve` outputs);
  * for each task of the first file, in one session, it lints the task's program from every
  * file that has the task, in file order, then lints each of them again in a fresh fork
- * (gb_pool_lint). Prints every disagreement and a summary line:
- *   programs P, equal E, differing D, largest difference X, session S s, fresh F s (CPU-free wall). */
+ * (gb_pool_lint), and with -c also with the pylint command itself (a new interpreter per
+ * program, the same options; its printed score has two decimals, so it is compared within
+ * 0.005). Prints every disagreement and a summary line. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "gb_config.h"
 #include "src/runner.h"
 #include "src/task_io.h"
+
+/* Score printed by `python3 -m pylint` on the program (10 when it prints none: no
+ * statement), or NAN when it could not run. */
+static double pylint_cli(const GbProgram *prog)
+{
+    char dir[] = "/tmp/gb-lint-compare-XXXXXX";
+    if (!mkdtemp(dir)) return NAN;
+    GbStr cmd;
+    gb_str_init(&cmd);
+    gb_str_appendf(&cmd, "cd %s && %s -m pylint --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n "
+                         "--disable=missing-module-docstring,missing-class-docstring,missing-function-docstring",
+                   dir, GB_DEFAULT_PYTHON);
+    bool ok = true;
+    for (size_t i = 0; i < prog->modules.len && ok; i++) {
+        const GbFile *m = &prog->modules.items[i];
+        char *path = gb_asprintf("%s/%s", dir, m->path);
+        for (char *slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+            *slash = '\0';
+            mkdir(path, 0700);
+            *slash = '/';
+        }
+        FILE *f = fopen(path, "w");
+        ok = f && fputs(m->source, f) >= 0;
+        if (f) fclose(f);
+        free(path);
+        gb_str_appendf(&cmd, " '%s'", m->path);
+    }
+    gb_str_append(&cmd, " 2>/dev/null");
+    double score = NAN;
+    FILE *p = ok ? popen(cmd.data, "r") : NULL;
+    if (p) {
+        char line[4096];
+        score = 10.0;
+        while (fgets(line, sizeof line, p)) {
+            const char *at = strstr(line, "rated at ");
+            if (at) score = atof(at + 9);
+        }
+        pclose(p);
+        if (score < 0) score = 0;
+        if (score > 10) score = 10;
+    }
+    GbStr rm;
+    gb_str_init(&rm);
+    gb_str_appendf(&rm, "rm -rf '%s'", dir);
+    if (system(rm.data) != 0) fprintf(stderr, "lint_compare: cannot remove %s\n", dir);
+    gb_str_destroy(&rm);
+    gb_str_destroy(&cmd);
+    return score;
+}
 
 int main(int argc, char **argv)
 {
     int jobs = 2, c;
-    while ((c = getopt(argc, argv, "j:")) != -1) {
+    bool cli = false;
+    while ((c = getopt(argc, argv, "j:c")) != -1) {
         if (c == 'j') jobs = atoi(optarg);
+        else if (c == 'c') cli = true;
         else return 2;
     }
     if (optind >= argc || jobs < 1) {
-        fprintf(stderr, "usage: lint_compare [-j N] BENCH.jsonl [MORE.jsonl ...]\n");
+        fprintf(stderr, "usage: lint_compare [-j N] [-c] BENCH.jsonl [MORE.jsonl ...]\n");
         return 2;
     }
     int nfiles = argc - optind;
@@ -55,11 +109,10 @@ int main(int argc, char **argv)
         return 1;
     }
     const GbBench *first = &benches[0];
-    long programs = 0, equal = 0, differing = 0, failed = 0;
+    long programs = 0, equal = 0, differing = 0, failed = 0, cli_equal = 0, cli_differing = 0;
     double largest = 0, t_session = 0, t_fresh = 0;
-#pragma omp parallel for num_threads(jobs) schedule(dynamic, 1) default(none)                                  \
-    shared(first, benches, nfiles, pool) reduction(+ : programs, equal, differing, failed, t_session, t_fresh) \
-    reduction(max : largest)
+#pragma omp parallel for num_threads(jobs) schedule(dynamic, 1) default(none) shared(first, benches, nfiles, pool, cli) \
+    reduction(+ : programs, equal, differing, failed, t_session, t_fresh, cli_equal, cli_differing) reduction(max : largest)
     for (size_t i = 0; i < first->tasks.len; i++) {
         const char *id = first->tasks.items[i].id;
         GbProgram progs[16];
@@ -94,14 +147,25 @@ int main(int argc, char **argv)
 #pragma omp critical(gb_lint_compare_out)
                 printf("%s (file %d): session %.4f, fresh %.4f\n", id, k + 1, s[k], r[k]);
             }
+            if (cli && ok_s[k]) {
+                double p = pylint_cli(&progs[k]);
+                if (!isnan(p) && fabs(p - s[k]) <= 0.005) {
+                    cli_equal++;
+                } else {
+                    cli_differing++;
+#pragma omp critical(gb_lint_compare_out)
+                    printf("%s (file %d): session %.4f, pylint command %.2f\n", id, k + 1, s[k], p);
+                }
+            }
             gb_program_destroy(&progs[k]);
         }
     }
     printf("programs %ld, equal %ld, differing %ld, failed %ld, largest difference %.4f; "
            "lint time (wall, summed over threads): session %.1f s, fresh fork %.1f s\n",
            programs, equal, differing, failed, largest, t_session, t_fresh);
+    if (cli) printf("pylint command: equal (within 0.005) %ld, differing %ld\n", cli_equal, cli_differing);
     gb_pool_delete(pool);
     for (int f = 0; f < nfiles; f++) gb_bench_destroy(&benches[f]);
     free(benches);
-    return differing || failed ? 1 : 0;
+    return differing || failed || cli_differing ? 1 : 0;
 }
