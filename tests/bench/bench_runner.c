@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     gb_pool_stats(pool, &before);
     int wpids[8];
     size_t nw = gb_pool_worker_pids(pool, wpids, 8);
-    double cpu0 = self_cpu(RUSAGE_SELF);
+    double cpu0 = self_cpu(RUSAGE_SELF), self0 = cpu0;
     for (size_t i = 0; i < nw; i++) cpu0 += proc_cpu(wpids[i]);
     long passed = 0;
     double t1 = gb_now();
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
         gb_run_result_destroy(&r);
     }
     double pool_s = gb_now() - t1;
-    double cpu1 = self_cpu(RUSAGE_SELF);
+    double cpu1 = self_cpu(RUSAGE_SELF), self1 = cpu1;
     for (size_t i = 0; i < nw; i++) cpu1 += proc_cpu(wpids[i]);
     double pool_cpu = (cpu1 - cpu0) / (double)pool_runs;
     GbPoolStats st;
@@ -203,6 +203,8 @@ int main(int argc, char **argv)
     printf("  -> CPU-bound capacity of %ld idle CPUs: pool %.0f validations/s, cold %.2f validations/s "
            "(load average now %.1f)\n",
            online, (double)online / pool_cpu, (double)online / cold_cpu, loadavg[0]);
+    printf("  pool CPU split: genebench %.2f ms, workers and their runs %.2f ms per validation\n",
+           (self1 - self0) / (double)pool_runs * 1000, pool_cpu * 1000 - (self1 - self0) / (double)pool_runs * 1000);
     double n = (double)(st.runs - before.runs);
     if (n > 0) {
 #define GB_MS(field) ((st.field - before.field) / n * 1000.0)
