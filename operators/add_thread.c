@@ -88,16 +88,6 @@ static const char *const gb_s4_refuse_names[] = {"threading",
                                                  "inspect"};
 #define GB_S4_N_REFUSE (sizeof gb_s4_refuse_names / sizeof *gb_s4_refuse_names)
 
-static bool gb_s4_is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_s4_field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 static bool gb_s4_program_ok(GbOpContext *ctx)
 {
     for (size_t i = 0; i < GB_S4_N_REFUSE; i++)
@@ -113,23 +103,23 @@ static bool gb_s4_program_ok(GbOpContext *ctx)
 static TSNode gb_s4_call(TSNode stmt, int *kind)
 {
     TSNode null = {0};
-    if (gb_s4_is(stmt, "return_statement")) {
+    if (gb_node_is(stmt, "return_statement")) {
         if (ts_node_named_child_count(stmt) != 1) return null;
         TSNode c = ts_node_named_child(stmt, 0);
         *kind = GB_S4_RETURN;
-        return gb_s4_is(c, "call") ? c : null;
+        return gb_node_is(c, "call") ? c : null;
     }
-    if (!gb_s4_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1) return null;
+    if (!gb_node_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1) return null;
     TSNode e = ts_node_named_child(stmt, 0);
-    if (gb_s4_is(e, "call")) {
+    if (gb_node_is(e, "call")) {
         *kind = GB_S4_EXPR;
         return e;
     }
-    if (!gb_s4_is(e, "assignment")) return null;
+    if (!gb_node_is(e, "assignment")) return null;
     TSNode r = e;
-    while (gb_s4_is(r, "assignment")) r = gb_s4_field(r, "right");
+    while (gb_node_is(r, "assignment")) r = gb_node_field(r, "right");
     *kind = GB_S4_ASSIGN;
-    return gb_s4_is(r, "call") ? r : null;
+    return gb_node_is(r, "call") ? r : null;
 }
 
 /* Walrus, yield or await anywhere in the statement. */
@@ -147,18 +137,19 @@ static bool gb_s4_has_bad_syntax(TSNode n)
  * no `*`/`**`. */
 static bool gb_s4_args_ok(TSNode call)
 {
-    TSNode args = gb_s4_field(call, "arguments");
+    TSNode args = gb_node_field(call, "arguments");
     if (ts_node_is_null(args)) return false;
-    if (gb_s4_is(args, "generator_expression")) return true;
-    if (!gb_s4_is(args, "argument_list")) return false;
+    if (gb_node_is(args, "generator_expression")) return true;
+    if (!gb_node_is(args, "argument_list")) return false;
     bool keywords = false;
     uint32_t c = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < c; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (gb_s4_is(a, "comment")) continue;
-        if (gb_s4_is(a, "list_splat") || gb_s4_is(a, "dictionary_splat") || gb_s4_is(a, "parenthesized_list_splat"))
+        if (gb_node_is(a, "comment")) continue;
+        if (gb_node_is(a, "list_splat") || gb_node_is(a, "dictionary_splat") ||
+            gb_node_is(a, "parenthesized_list_splat"))
             return false;
-        if (gb_s4_is(a, "keyword_argument"))
+        if (gb_node_is(a, "keyword_argument"))
             keywords = true;
         else if (keywords)
             return false;
@@ -210,7 +201,7 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
     const char *src = gb_op_ctx_source(ctx, module);
     if (gb_s4_has_bad_syntax(stmt) || !gb_s4_args_ok(call)) return false;
     /* The callee and the opening parenthesis on one line (they become "executor.submit(f, "). */
-    TSNode args = gb_s4_field(call, "arguments");
+    TSNode args = gb_node_field(call, "arguments");
     if (memchr(src + ts_node_start_byte(call), '\n', ts_node_start_byte(args) - ts_node_start_byte(call))) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
     int scope = gb_scopes_at(sc, ts_node_start_byte(stmt));
@@ -222,7 +213,7 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
         const char *t = ts_node_type(p);
         if (strcmp(t, "function_definition") == 0) {
-            TSNode name = gb_s4_field(p, "name");
+            TSNode name = gb_node_field(p, "name");
             char *fname = gb_node_text(name, src);
             bool bad =
                 gb_names_has(&mi->in_loops, fname) || gb_callgraph_is_recursive_at(&mi->graph, ts_node_start_byte(p));
@@ -237,10 +228,10 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
             return false;
     }
     /* The callee must not reach recursion. */
-    TSNode fn = gb_s4_field(call, "function");
+    TSNode fn = gb_node_field(call, "function");
     TSNode last = fn;
-    if (gb_s4_is(fn, "attribute")) last = gb_s4_field(fn, "attribute");
-    if (gb_s4_is(last, "identifier")) {
+    if (gb_node_is(fn, "attribute")) last = gb_node_field(fn, "attribute");
+    if (gb_node_is(last, "identifier")) {
         char *name = gb_node_text(last, src);
         bool bad = gb_callgraph_name_reaches_recursion(&mi->graph, name);
         free(name);
@@ -313,11 +304,11 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     const char *src = gb_op_ctx_source(ctx, m);
     int kind;
     TSNode call = gb_s4_call(stmt, &kind);
-    TSNode args = gb_s4_field(call, "arguments");
-    char *callee = gb_node_text(gb_s4_field(call, "function"), src);
+    TSNode args = gb_node_field(call, "arguments");
+    char *callee = gb_node_text(gb_node_field(call, "function"), src);
     /* Is there anything between the parentheses? */
     bool empty = true;
-    if (gb_s4_is(args, "argument_list"))
+    if (gb_node_is(args, "argument_list"))
         for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
             empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
 
@@ -329,10 +320,10 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     free(name);
     char *executor = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
     char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
-    char *open = gb_s4_is(args, "generator_expression") ? gb_asprintf("%s.submit(%s, ", executor, callee)
-                 : empty                                ? gb_asprintf("%s.submit(%s", executor, callee)
-                                                        : gb_asprintf("%s.submit(%s, ", executor, callee);
-    if (gb_s4_is(args, "generator_expression")) {
+    char *open = gb_node_is(args, "generator_expression") ? gb_asprintf("%s.submit(%s, ", executor, callee)
+                 : empty                                  ? gb_asprintf("%s.submit(%s", executor, callee)
+                                                          : gb_asprintf("%s.submit(%s, ", executor, callee);
+    if (gb_node_is(args, "generator_expression")) {
         /* f(x for x in y): the generator keeps its parentheses as submit's argument. */
         gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
         gb_edits_insert(&set, m, ts_node_end_byte(call), ").result()");

@@ -59,16 +59,6 @@ enum { GB_S6_EXPR = 0 }; /* kinds 1..3: statement ranges of that length */
 
 static const char *const gb_s6_refuse_names[] = {"RecursionError", "setrecursionlimit", "_getframe", "currentframe"};
 
-static bool gb_s6_is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_s6_field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 static bool gb_s6_program_ok(GbOpContext *ctx)
 {
     size_t n = sizeof gb_s6_refuse_names / sizeof *gb_s6_refuse_names;
@@ -96,15 +86,15 @@ static void gb_s6_plan_destroy(GbS6Plan *p)
 static bool gb_s6_consumed_genexp(TSNode gen, const char *src, const GbScopes *sc)
 {
     TSNode call = ts_node_parent(gen);
-    if (gb_s6_is(call, "argument_list")) {
+    if (gb_node_is(call, "argument_list")) {
         if (ts_node_named_child_count(call) != 1) return false;
         call = ts_node_parent(call);
     }
-    if (!gb_s6_is(call, "call")) return false;
-    TSNode f = gb_s6_field(call, "function");
+    if (!gb_node_is(call, "call")) return false;
+    TSNode f = gb_node_field(call, "function");
     static const char *const builtins[] = {"sum",  "any",   "all", "min",       "max", "sorted",
                                            "list", "tuple", "set", "frozenset", "dict"};
-    if (gb_s6_is(f, "identifier")) {
+    if (gb_node_is(f, "identifier")) {
         for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
             if (gb_node_text_eq(f, src, builtins[i]))
                 return gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(f)), builtins[i], NULL) ==
@@ -112,8 +102,8 @@ static bool gb_s6_consumed_genexp(TSNode gen, const char *src, const GbScopes *s
         return false;
     }
     /* "sep".join(generator) */
-    return gb_s6_is(f, "attribute") && gb_s6_is(gb_s6_field(f, "object"), "string") &&
-           gb_node_text_eq(gb_s6_field(f, "attribute"), src, "join");
+    return gb_node_is(f, "attribute") && gb_node_is(gb_node_field(f, "object"), "string") &&
+           gb_node_text_eq(gb_node_field(f, "attribute"), src, "join");
 }
 
 /* Syntax the extracted code must not contain (see the header comment). */
@@ -126,7 +116,7 @@ static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
         strcmp(t, "nonlocal_statement") == 0 || strcmp(t, "future_import_statement") == 0)
         return true;
     if (strcmp(t, "generator_expression") == 0 && !gb_s6_consumed_genexp(n, src, sc)) return true;
-    if (strcmp(t, "assignment") == 0 && !ts_node_is_null(gb_s6_field(n, "type"))) return true;
+    if (strcmp(t, "assignment") == 0 && !ts_node_is_null(gb_node_field(n, "type"))) return true;
     if (strcmp(t, "identifier") == 0) {
         /* __class__, and private names (`self.__x` is mangled with the class name only in
          * code written inside the class). */
@@ -147,7 +137,7 @@ static TSNode gb_s6_scope_node(TSNode from, const GbScope *s)
 {
     for (TSNode p = from; !ts_node_is_null(p); p = ts_node_parent(p))
         if (ts_node_start_byte(p) == s->node_start && ts_node_end_byte(p) == s->node_end &&
-            gb_s6_is(p, "function_definition"))
+            gb_node_is(p, "function_definition"))
             return p;
     TSNode null = {0};
     return null;
@@ -176,7 +166,7 @@ static bool gb_s6_free_bound(const GbScopes *sc, const char *src, TSNode from, i
     TSNode def = gb_s6_scope_node(from, &sc->scopes.items[cur]);
     if (ts_node_is_null(def)) return false;
     TSNode stmt = def;
-    if (gb_s6_is(ts_node_parent(stmt), "decorated_definition")) stmt = ts_node_parent(stmt);
+    if (gb_node_is(ts_node_parent(stmt), "decorated_definition")) stmt = ts_node_parent(stmt);
     return !gb_s6_rebound_by_closure(sc, d, name) && gb_flow_bound_before(src, stmt, name);
 }
 
@@ -246,7 +236,7 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
             gb_effects_destroy(&fx);
             return false;
         }
-        if (!gb_s6_is(st, "pass_statement")) only_pass = false;
+        if (!gb_node_is(st, "pass_statement")) only_pass = false;
         GbEffects e;
         gb_effects_init(&e);
         gb_scopes_effects(sc, src, st, &e);
@@ -355,7 +345,7 @@ static bool gb_s6_expr_type(TSNode n)
     static const char *const types[] = {"binary_operator", "boolean_operator", "comparison_operator", "not_operator",
                                         "conditional_expression"};
     for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-        if (gb_s6_is(n, types[i])) return true;
+        if (gb_node_is(n, types[i])) return true;
     return false;
 }
 
@@ -381,12 +371,13 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
     if (ts_node_is_null(stmt)) return false;
     const char *st = ts_node_type(stmt);
     if (strcmp(st, "delete_statement") == 0 || strcmp(st, "global_statement") == 0 ||
-        strcmp(st, "nonlocal_statement") == 0 || gb_s6_is(stmt, "decorated_definition") ||
-        gb_s6_is(stmt, "function_definition") || gb_s6_is(stmt, "class_definition"))
+        strcmp(st, "nonlocal_statement") == 0 || gb_node_is(stmt, "decorated_definition") ||
+        gb_node_is(stmt, "function_definition") || gb_node_is(stmt, "class_definition"))
         return false;
     /* Assignment targets are not values. */
     for (TSNode p = e, q = ts_node_parent(e); !ts_node_is_null(q) && !ts_node_eq(p, stmt); p = q, q = ts_node_parent(q))
-        if ((gb_s6_is(q, "assignment") || gb_s6_is(q, "augmented_assignment")) && ts_node_eq(gb_s6_field(q, "left"), p))
+        if ((gb_node_is(q, "assignment") || gb_node_is(q, "augmented_assignment")) &&
+            ts_node_eq(gb_node_field(q, "left"), p))
             return false;
     const char *src = gb_op_ctx_source(ctx, m);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
@@ -441,7 +432,7 @@ static bool gb_s6_context_ok(GbOpContext *ctx, size_t m, const GbCallGraph *grap
     if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS) return false;
     if (ts_node_is_null(gb_flow_toplevel_of(node))) return false;
     for (TSNode p = node; !ts_node_is_null(p); p = ts_node_parent(p))
-        if (gb_s6_is(p, "function_definition") && gb_callgraph_is_recursive_at(graph, ts_node_start_byte(p)))
+        if (gb_node_is(p, "function_definition") && gb_callgraph_is_recursive_at(graph, ts_node_start_byte(p)))
             return false;
     return true;
 }
@@ -501,7 +492,7 @@ void gb_op_create_function_find(GbOpContext *ctx, GbSiteList *out)
 typedef GbArray(uint32_t) GbS6Ranges;
 static void gb_s6_strings(TSNode n, const char *src, GbS6Ranges *out)
 {
-    if (gb_s6_is(n, "string")) {
+    if (gb_node_is(n, "string")) {
         uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
         if (memchr(src + s, '\n', e - s)) {
             gb_array_push(out, s);

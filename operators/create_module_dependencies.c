@@ -52,16 +52,6 @@ static const char *const gb_s7_module_dunders[] = {"__name__",        "__file__"
 static const char *const gb_s7_module_names[] = {"solution_helpers", "core_functions", "computation_utils",
                                                  "support_routines", "shared_logic"};
 
-static bool gb_s7_is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_s7_field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 static bool gb_s7_program_ok(GbOpContext *ctx)
 {
     size_t n = sizeof gb_s7_refuse_names / sizeof *gb_s7_refuse_names;
@@ -85,7 +75,7 @@ static bool gb_s7_literal(TSNode n)
     if (strcmp(t, "string") == 0) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++)
-            if (gb_s7_is(ts_node_named_child(n, i), "interpolation")) return false;
+            if (gb_node_is(ts_node_named_child(n, i), "interpolation")) return false;
         return true;
     }
     if (strcmp(t, "concatenated_string") == 0 || strcmp(t, "tuple") == 0 ||
@@ -93,13 +83,13 @@ static bool gb_s7_literal(TSNode n)
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (!gb_s7_is(k, "comment") && !gb_s7_literal(k)) return false;
+            if (!gb_node_is(k, "comment") && !gb_s7_literal(k)) return false;
         }
         return true;
     }
     if (strcmp(t, "unary_operator") == 0) {
-        TSNode a = gb_s7_field(n, "argument");
-        return gb_s7_is(a, "integer") || gb_s7_is(a, "float");
+        TSNode a = gb_node_field(n, "argument");
+        return gb_node_is(a, "integer") || gb_node_is(a, "float");
     }
     return false;
 }
@@ -114,21 +104,21 @@ static TSNode gb_s7_dependency(GbOpContext *ctx, size_t m, const char *name, uin
     TSNode stmt = {0};
     if (gb_flow_global_bindings(sc, src, root, name, &stmt) != 1 || ts_node_is_null(stmt)) return null;
     if (!gb_flow_is_toplevel(stmt) || ts_node_end_byte(stmt) > def_start) return null;
-    if (gb_s7_is(stmt, "import_statement")) return stmt;
-    if (gb_s7_is(stmt, "import_from_statement")) {
-        TSNode mod = gb_s7_field(stmt, "module_name");
-        if (ts_node_is_null(mod) || gb_s7_is(mod, "relative_import")) return null;
+    if (gb_node_is(stmt, "import_statement")) return stmt;
+    if (gb_node_is(stmt, "import_from_statement")) {
+        TSNode mod = gb_node_field(stmt, "module_name");
+        if (ts_node_is_null(mod) || gb_node_is(mod, "relative_import")) return null;
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++)
-            if (gb_s7_is(ts_node_named_child(stmt, i), "wildcard_import")) return null;
+            if (gb_node_is(ts_node_named_child(stmt, i), "wildcard_import")) return null;
         return stmt;
     }
-    if (gb_s7_is(stmt, "expression_statement") && ts_node_named_child_count(stmt) == 1 &&
+    if (gb_node_is(stmt, "expression_statement") && ts_node_named_child_count(stmt) == 1 &&
         !gb_op_ctx_is_pinned(ctx, name)) {
         TSNode a = ts_node_named_child(stmt, 0);
-        TSNode left = gb_s7_field(a, "left"), right = gb_s7_field(a, "right");
-        if (gb_s7_is(a, "assignment") && gb_s7_is(left, "identifier") && !ts_node_is_null(right) &&
-            ts_node_is_null(gb_s7_field(a, "type")) && gb_s7_literal(right))
+        TSNode left = gb_node_field(a, "left"), right = gb_node_field(a, "right");
+        if (gb_node_is(a, "assignment") && gb_node_is(left, "identifier") && !ts_node_is_null(right) &&
+            ts_node_is_null(gb_node_field(a, "type")) && gb_s7_literal(right))
             return stmt;
     }
     return null;
@@ -138,14 +128,14 @@ static TSNode gb_s7_dependency(GbOpContext *ctx, size_t m, const char *name, uin
 static bool gb_s7_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *deps)
 {
     if (deps) deps->len = 0;
-    if (m != 0 || !gb_s7_is(fn, "function_definition") || !gb_flow_is_toplevel(fn)) return false;
+    if (m != 0 || !gb_node_is(fn, "function_definition") || !gb_flow_is_toplevel(fn)) return false;
     if (strcmp(ts_node_type(ts_node_child(fn, 0)), "def") != 0) return false; /* async */
     const char *src = gb_op_ctx_source(ctx, m);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
     if (sc->scopes.items[0].star_import || sc->scopes.items[0].dynamic) return false;
     if (!gb_stmt_owns_lines(src, fn)) return false;
-    char *name = gb_node_text(gb_s7_field(fn, "name"), src);
+    char *name = gb_node_text(gb_node_field(fn, "name"), src);
     bool ok = !gb_op_ctx_is_pinned(ctx, name) && gb_flow_global_bindings(sc, src, root, name, NULL) == 1;
     GbEffects fx;
     gb_effects_init(&fx);
@@ -222,7 +212,7 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
     qsort(deps.items, deps.len, sizeof *deps.items, gb_s7_node_cmp);
     char *module = gb_op_ctx_fresh_name(ctx, gb_s7_module_names[gb_rng_bounded(rng, 5)]);
     char *path = gb_asprintf("%s.py", module);
-    char *name = gb_node_text(gb_s7_field(fn, "name"), src);
+    char *name = gb_node_text(gb_node_field(fn, "name"), src);
 
     GbStr h;
     gb_str_init(&h);
@@ -230,7 +220,7 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
     uint32_t c = ts_node_named_child_count(root);
     for (uint32_t i = 0; i < c; i++) {
         TSNode st = ts_node_named_child(root, i);
-        if (!gb_s7_is(st, "future_import_statement")) continue;
+        if (!gb_node_is(st, "future_import_statement")) continue;
         char *t = gb_node_text(st, src);
         gb_str_appendf(&h, "%s\n", t);
         free(t);

@@ -5,16 +5,6 @@
 
 #include "src/pyparse.h"
 
-static bool gb_ty__is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_ty__field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 static int gb_ty__var_cmp(const GbTypedVar *a, const char *name, int scope)
 {
     int c = strcmp(a->name, name);
@@ -116,8 +106,8 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e);
 
 static bool gb_ty__builtin_call(const GbTypes *t, TSNode call, const char *const *names, size_t n)
 {
-    TSNode f = gb_ty__field(call, "function");
-    if (!gb_ty__is(f, "identifier")) return false;
+    TSNode f = gb_node_field(call, "function");
+    if (!gb_node_is(f, "identifier")) return false;
     const char *src = gb_op_ctx_source(t->ctx, t->module);
     bool match = false;
     for (size_t i = 0; i < n && !match; i++) match = gb_node_text_eq(f, src, names[i]);
@@ -131,10 +121,10 @@ static bool gb_ty__builtin_call(const GbTypes *t, TSNode call, const char *const
 
 static uint32_t gb_ty__argc(TSNode call)
 {
-    TSNode args = gb_ty__field(call, "arguments");
-    if (ts_node_is_null(args) || !gb_ty__is(args, "argument_list")) return 99;
+    TSNode args = gb_node_field(call, "arguments");
+    if (ts_node_is_null(args) || !gb_node_is(args, "argument_list")) return 99;
     uint32_t n = 0, c = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < c; i++) n += !gb_ty__is(ts_node_named_child(args, i), "comment");
+    for (uint32_t i = 0; i < c; i++) n += !gb_node_is(ts_node_named_child(args, i), "comment");
     return n;
 }
 
@@ -150,7 +140,7 @@ static unsigned gb_ty__call(const GbTypes *t, TSNode call)
     if (gb_ty__builtin_call(t, call, floats, 1)) return GB_TY_FLOAT;
     if (gb_ty__builtin_call(t, call, strs, 9)) return GB_TY_STR;
     if (gb_ty__builtin_call(t, call, bools, 7)) return GB_TY_BOOL;
-    TSNode args = gb_ty__field(call, "arguments");
+    TSNode args = gb_node_field(call, "arguments");
     if (gb_ty__builtin_call(t, call, rounds, 1) && gb_ty__argc(call) == 1) {
         unsigned a = gb_ty__expr(t, ts_node_named_child(args, 0));
         if (a && !(a & ~GB_TY_NUMBER)) return GB_TY_INT;
@@ -162,9 +152,9 @@ static unsigned gb_ty__call(const GbTypes *t, TSNode call)
         return a ? GB_TY_UNKNOWN : 0;
     }
     /* Methods of str receivers. */
-    TSNode f = gb_ty__field(call, "function");
-    if (gb_ty__is(f, "attribute")) {
-        unsigned recv = gb_ty__expr(t, gb_ty__field(f, "object"));
+    TSNode f = gb_node_field(call, "function");
+    if (gb_node_is(f, "attribute")) {
+        unsigned recv = gb_ty__expr(t, gb_node_field(f, "object"));
         if (recv == GB_TY_STR) {
             static const char *const to_str[] = {
                 "strip",  "lstrip", "rstrip", "lower", "upper", "replace",  "title",    "capitalize",   "join",
@@ -174,7 +164,7 @@ static unsigned gb_ty__call(const GbTypes *t, TSNode call)
                                                   "isalnum",    "isspace",   "islower", "isupper",
                                                   "isnumeric",  "isdecimal", "istitle", "isidentifier"};
             const char *src = gb_op_ctx_source(t->ctx, t->module);
-            TSNode attr = gb_ty__field(f, "attribute");
+            TSNode attr = gb_node_field(f, "attribute");
             for (size_t i = 0; i < sizeof to_str / sizeof *to_str; i++)
                 if (gb_node_text_eq(attr, src, to_str[i])) return GB_TY_STR;
             for (size_t i = 0; i < sizeof to_int / sizeof *to_int; i++)
@@ -202,12 +192,12 @@ static bool gb_ty__int_literal(const GbTypes *t, TSNode n, long *out)
 {
     const char *src = gb_op_ctx_source(t->ctx, t->module);
     bool neg = false;
-    if (gb_ty__is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
+    if (gb_node_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
         strcmp(ts_node_type(ts_node_child(n, 0)), "-") == 0) {
         neg = true;
         n = ts_node_named_child(n, 0);
     }
-    if (!gb_ty__is(n, "integer")) return false;
+    if (!gb_node_is(n, "integer")) return false;
     char *txt = gb_node_text(n, src);
     char *end;
     long v = strtol(txt, &end, 10);
@@ -219,18 +209,18 @@ static bool gb_ty__int_literal(const GbTypes *t, TSNode n, long *out)
 
 static unsigned gb_ty__subscript(const GbTypes *t, TSNode e)
 {
-    TSNode value = gb_ty__field(e, "value"), index = gb_ty__field(e, "subscript");
+    TSNode value = gb_node_field(e, "value"), index = gb_node_field(e, "subscript");
     if (ts_node_is_null(index) || ts_node_named_child_count(e) != 2) return GB_TY_UNKNOWN;
-    while (gb_ty__is(value, "parenthesized_expression") && ts_node_named_child_count(value) == 1)
+    while (gb_node_is(value, "parenthesized_expression") && ts_node_named_child_count(value) == 1)
         value = ts_node_named_child(value, 0);
     long k;
-    if ((gb_ty__is(value, "list") || gb_ty__is(value, "tuple")) && gb_ty__int_literal(t, index, &k)) {
+    if ((gb_node_is(value, "list") || gb_node_is(value, "tuple")) && gb_ty__int_literal(t, index, &k)) {
         uint32_t n = 0, c = ts_node_named_child_count(value);
         TSNode items[64];
         for (uint32_t i = 0; i < c && n < 64; i++) {
             TSNode x = ts_node_named_child(value, i);
-            if (gb_ty__is(x, "comment")) continue;
-            if (gb_ty__is(x, "list_splat") || gb_ty__is(x, "parenthesized_list_splat")) return GB_TY_UNKNOWN;
+            if (gb_node_is(x, "comment")) continue;
+            if (gb_node_is(x, "list_splat") || gb_node_is(x, "parenthesized_list_splat")) return GB_TY_UNKNOWN;
             items[n++] = x;
         }
         if (n == 0 || n >= 64) return GB_TY_UNKNOWN;
@@ -238,22 +228,22 @@ static unsigned gb_ty__subscript(const GbTypes *t, TSNode e)
         if (k < 0 || k >= (long)n) return 0; /* IndexError: no value */
         return gb_ty__expr(t, items[k]);
     }
-    if (gb_ty__is(value, "dictionary")) {
+    if (gb_node_is(value, "dictionary")) {
         /* {K: v}[K] with literal keys: the value of the matching pair. */
         const char *src = gb_op_ctx_source(t->ctx, t->module);
         unsigned r = 0;
         uint32_t c = ts_node_named_child_count(value);
         for (uint32_t i = 0; i < c; i++) {
             TSNode p = ts_node_named_child(value, i);
-            if (gb_ty__is(p, "comment")) continue;
-            if (!gb_ty__is(p, "pair")) return GB_TY_UNKNOWN;
-            TSNode key = gb_ty__field(p, "key");
-            if (!gb_ty__is(key, "integer") && !gb_ty__is(key, "string")) return GB_TY_UNKNOWN;
-            if (gb_ty__is(key, "string") && ts_node_named_child_count(key) != 3) return GB_TY_UNKNOWN;
+            if (gb_node_is(p, "comment")) continue;
+            if (!gb_node_is(p, "pair")) return GB_TY_UNKNOWN;
+            TSNode key = gb_node_field(p, "key");
+            if (!gb_node_is(key, "integer") && !gb_node_is(key, "string")) return GB_TY_UNKNOWN;
+            if (gb_node_is(key, "string") && ts_node_named_child_count(key) != 3) return GB_TY_UNKNOWN;
             uint32_t kl = ts_node_end_byte(key) - ts_node_start_byte(key);
             uint32_t il = ts_node_end_byte(index) - ts_node_start_byte(index);
             if (kl == il && memcmp(src + ts_node_start_byte(key), src + ts_node_start_byte(index), kl) == 0)
-                r = gb_ty__expr(t, gb_ty__field(p, "value")); /* the last equal key wins */
+                r = gb_ty__expr(t, gb_node_field(p, "value")); /* the last equal key wins */
         }
         return r ? r : GB_TY_UNKNOWN;
     }
@@ -286,7 +276,7 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e)
     }
     if (strcmp(ty, "not_operator") == 0) return GB_TY_BOOL;
     if (strcmp(ty, "unary_operator") == 0) {
-        unsigned a = gb_ty__expr(t, gb_ty__field(e, "argument"));
+        unsigned a = gb_ty__expr(t, gb_node_field(e, "argument"));
         if (!a) return 0;
         if (a & ~GB_TY_NUMBER) return GB_TY_UNKNOWN;
         const char *op = ts_node_type(ts_node_child(e, 0));
@@ -294,8 +284,8 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e)
         return (a & GB_TY_FLOAT) | ((a & (GB_TY_INT | GB_TY_BOOL)) ? GB_TY_INT : 0);
     }
     if (strcmp(ty, "binary_operator") == 0) {
-        TSNode op = gb_ty__field(e, "operator");
-        unsigned a = gb_ty__expr(t, gb_ty__field(e, "left")), b = gb_ty__expr(t, gb_ty__field(e, "right"));
+        TSNode op = gb_node_field(e, "operator");
+        unsigned a = gb_ty__expr(t, gb_node_field(e, "left")), b = gb_ty__expr(t, gb_node_field(e, "right"));
         unsigned r = gb_ty__binop_sets(ts_node_type(op), a, b);
         /* A known combination that always raises yields no value; keep it unknown instead so
          * that nothing downstream relies on it. */
@@ -318,7 +308,7 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e)
         return GB_TY_BOOL;
     }
     if (strcmp(ty, "boolean_operator") == 0) {
-        unsigned a = gb_ty__expr(t, gb_ty__field(e, "left")), b = gb_ty__expr(t, gb_ty__field(e, "right"));
+        unsigned a = gb_ty__expr(t, gb_node_field(e, "left")), b = gb_ty__expr(t, gb_node_field(e, "right"));
         return a | b;
     }
     if (strcmp(ty, "conditional_expression") == 0) {
@@ -360,31 +350,31 @@ static unsigned gb_ty__binding(const GbTypes *t, TSNode id, unsigned flag, unsig
 {
     TSNode p = ts_node_parent(id);
     if (flag == GB_NAME_ASSIGN) {
-        if (gb_ty__is(p, "assignment") && ts_node_eq(gb_ty__field(p, "left"), id)) {
-            TSNode r = gb_ty__field(p, "right");
-            while (gb_ty__is(r, "assignment")) r = gb_ty__field(r, "right");
+        if (gb_node_is(p, "assignment") && ts_node_eq(gb_node_field(p, "left"), id)) {
+            TSNode r = gb_node_field(p, "right");
+            while (gb_node_is(r, "assignment")) r = gb_node_field(r, "right");
             if (ts_node_is_null(r)) return GB_TY_UNKNOWN;
             return gb_ty__expr(t, r);
         }
-        if (gb_ty__is(p, "named_expression")) return gb_ty__expr(t, gb_ty__field(p, "value"));
-        if ((gb_ty__is(p, "for_statement") || gb_ty__is(p, "for_in_clause")) &&
-            ts_node_eq(gb_ty__field(p, "left"), id)) {
-            TSNode r = gb_ty__field(p, "right");
+        if (gb_node_is(p, "named_expression")) return gb_ty__expr(t, gb_node_field(p, "value"));
+        if ((gb_node_is(p, "for_statement") || gb_node_is(p, "for_in_clause")) &&
+            ts_node_eq(gb_node_field(p, "left"), id)) {
+            TSNode r = gb_node_field(p, "right");
             static const char *const range[] = {"range"};
-            if (gb_ty__is(r, "call") && gb_ty__builtin_call(t, r, range, 1)) return GB_TY_INT;
-            if (gb_ty__is(r, "string") && gb_ty__string(t, r) == GB_TY_STR) return GB_TY_STR;
+            if (gb_node_is(r, "call") && gb_ty__builtin_call(t, r, range, 1)) return GB_TY_INT;
+            if (gb_node_is(r, "string") && gb_ty__string(t, r) == GB_TY_STR) return GB_TY_STR;
             return GB_TY_UNKNOWN;
         }
         return GB_TY_UNKNOWN;
     }
     if (flag == GB_NAME_AUG) {
-        if (!gb_ty__is(p, "augmented_assignment")) return GB_TY_UNKNOWN;
-        const char *op = ts_node_type(gb_ty__field(p, "operator"));
+        if (!gb_node_is(p, "augmented_assignment")) return GB_TY_UNKNOWN;
+        const char *op = ts_node_type(gb_node_field(p, "operator"));
         char base[4] = {0};
         size_t n = strlen(op);
         if (n < 2 || n > 4) return GB_TY_UNKNOWN;
         memcpy(base, op, n - 1); /* "+=" -> "+" */
-        unsigned r = gb_ty__binop_sets(base, current, gb_ty__expr(t, gb_ty__field(p, "right")));
+        unsigned r = gb_ty__binop_sets(base, current, gb_ty__expr(t, gb_node_field(p, "right")));
         return r;
     }
     if (flag == GB_NAME_DEL || flag == GB_NAME_ANNOTATED || flag == GB_NAME_GLOBAL || flag == GB_NAME_NONLOCAL ||

@@ -88,19 +88,10 @@ typedef struct {
     GbCallGraph graph;
 } GbS9;
 
-static bool gb_s9_is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_s9_field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 static TSNode gb_s9_unparen(TSNode n)
 {
-    while (gb_s9_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
+    while (gb_node_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+        n = ts_node_named_child(n, 0);
     return n;
 }
 
@@ -109,12 +100,12 @@ static bool gb_s9_lit(const GbS9 *a, TSNode n, long *out)
 {
     n = gb_s9_unparen(n);
     bool neg = false;
-    if (gb_s9_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
+    if (gb_node_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
         strcmp(ts_node_type(ts_node_child(n, 0)), "-") == 0) {
         neg = true;
         n = gb_s9_unparen(ts_node_named_child(n, 0));
     }
-    if (!gb_s9_is(n, "integer")) return false;
+    if (!gb_node_is(n, "integer")) return false;
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e - s > 8) return false;
     long v = 0;
@@ -138,21 +129,21 @@ static bool gb_s9_builtin_at(const GbS9 *a, uint32_t pos, const char *name)
  * star arguments, other keywords, or a call without an argument list. */
 static bool gb_s9_positional(TSNode call, TSNode *args, uint32_t *n, TSNode *keyword)
 {
-    TSNode al = gb_s9_field(call, "arguments");
+    TSNode al = gb_node_field(call, "arguments");
     *n = 0;
     if (keyword) memset(keyword, 0, sizeof *keyword);
-    if (!gb_s9_is(al, "argument_list")) return false;
+    if (!gb_node_is(al, "argument_list")) return false;
     uint32_t c = ts_node_named_child_count(al);
     for (uint32_t i = 0; i < c; i++) {
         TSNode x = ts_node_named_child(al, i);
-        if (gb_s9_is(x, "comment")) continue;
-        if (gb_s9_is(x, "keyword_argument")) {
+        if (gb_node_is(x, "comment")) continue;
+        if (gb_node_is(x, "keyword_argument")) {
             if (!keyword || !ts_node_is_null(*keyword)) return false;
             *keyword = x;
             continue;
         }
-        if (gb_s9_is(x, "list_splat") || gb_s9_is(x, "dictionary_splat") || gb_s9_is(x, "parenthesized_list_splat") ||
-            *n == 64)
+        if (gb_node_is(x, "list_splat") || gb_node_is(x, "dictionary_splat") ||
+            gb_node_is(x, "parenthesized_list_splat") || *n == 64)
             return false;
         args[(*n)++] = x;
     }
@@ -162,9 +153,9 @@ static bool gb_s9_positional(TSNode call, TSNode *args, uint32_t *n, TSNode *key
 /* A call of the builtin `name` (the callee is that identifier and resolves to the builtin). */
 static bool gb_s9_builtin_call(const GbS9 *a, TSNode call, const char *name)
 {
-    if (!gb_s9_is(call, "call")) return false;
-    TSNode f = gb_s9_field(call, "function");
-    return gb_s9_is(f, "identifier") && gb_node_text_eq(f, a->src, name) &&
+    if (!gb_node_is(call, "call")) return false;
+    TSNode f = gb_node_field(call, "function");
+    return gb_node_is(f, "identifier") && gb_node_text_eq(f, a->src, name) &&
            gb_s9_builtin_at(a, ts_node_start_byte(f), name);
 }
 
@@ -201,7 +192,7 @@ static bool gb_s9_atom(const GbS9 *a, TSNode n)
 {
     n = gb_s9_unparen(n);
     if (gb_s9_lit(a, n, NULL) || gb_s9_len_call(a, n)) return true;
-    return gb_s9_is(n, "identifier") && gb_s9_small_var(a, n);
+    return gb_node_is(n, "identifier") && gb_s9_small_var(a, n);
 }
 
 static bool gb_s9_pos_lit(const GbS9 *a, TSNode n)
@@ -215,9 +206,9 @@ static bool gb_s9_step_safe(const GbS9 *a, TSNode e)
 {
     e = gb_s9_unparen(e);
     if (gb_s9_atom(a, e)) return true;
-    if (gb_s9_is(e, "binary_operator")) {
-        const char *op = ts_node_type(gb_s9_field(e, "operator"));
-        TSNode l = gb_s9_field(e, "left"), r = gb_s9_field(e, "right");
+    if (gb_node_is(e, "binary_operator")) {
+        const char *op = ts_node_type(gb_node_field(e, "operator"));
+        TSNode l = gb_node_field(e, "left"), r = gb_node_field(e, "right");
         if (strcmp(op, "+") == 0)
             return (gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL)) || (gb_s9_lit(a, l, NULL) && gb_s9_atom(a, r));
         if (strcmp(op, "-") == 0) return gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL);
@@ -239,7 +230,7 @@ static bool gb_s9_step_safe(const GbS9 *a, TSNode e)
  * or a literal start and a literal step of at most 16. */
 static bool gb_s9_range_binding(const GbS9 *a, TSNode loop, bool *counter)
 {
-    TSNode r = gb_s9_field(loop, "right");
+    TSNode r = gb_node_field(loop, "right");
     TSNode args[64];
     uint32_t k;
     *counter = false;
@@ -260,25 +251,26 @@ static bool gb_s9_binding_ok(const GbS9 *a, uint32_t pos, unsigned flag, bool *c
 {
     *counter = false;
     TSNode id = ts_node_descendant_for_byte_range(a->root, pos, pos + 1);
-    if (!gb_s9_is(id, "identifier")) return false;
+    if (!gb_node_is(id, "identifier")) return false;
     TSNode p = ts_node_parent(id);
     if (flag == GB_NAME_ASSIGN) {
-        if (gb_s9_is(p, "assignment") && ts_node_eq(gb_s9_field(p, "left"), id)) {
-            if (!ts_node_is_null(gb_s9_field(p, "type")) && ts_node_is_null(gb_s9_field(p, "right"))) return false;
-            TSNode r = gb_s9_field(p, "right");
-            while (gb_s9_is(r, "assignment")) r = gb_s9_field(r, "right");
+        if (gb_node_is(p, "assignment") && ts_node_eq(gb_node_field(p, "left"), id)) {
+            if (!ts_node_is_null(gb_node_field(p, "type")) && ts_node_is_null(gb_node_field(p, "right"))) return false;
+            TSNode r = gb_node_field(p, "right");
+            while (gb_node_is(r, "assignment")) r = gb_node_field(r, "right");
             return !ts_node_is_null(r) && gb_s9_step_safe(a, r);
         }
-        if (gb_s9_is(p, "named_expression") && ts_node_eq(gb_s9_field(p, "name"), id))
-            return gb_s9_step_safe(a, gb_s9_field(p, "value"));
-        if ((gb_s9_is(p, "for_statement") || gb_s9_is(p, "for_in_clause")) && ts_node_eq(gb_s9_field(p, "left"), id))
+        if (gb_node_is(p, "named_expression") && ts_node_eq(gb_node_field(p, "name"), id))
+            return gb_s9_step_safe(a, gb_node_field(p, "value"));
+        if ((gb_node_is(p, "for_statement") || gb_node_is(p, "for_in_clause")) &&
+            ts_node_eq(gb_node_field(p, "left"), id))
             return gb_s9_range_binding(a, p, counter);
         return false;
     }
     if (flag == GB_NAME_AUG) {
-        if (!gb_s9_is(p, "augmented_assignment")) return false;
-        const char *op = ts_node_type(gb_s9_field(p, "operator"));
-        TSNode r = gb_s9_field(p, "right");
+        if (!gb_node_is(p, "augmented_assignment")) return false;
+        const char *op = ts_node_type(gb_node_field(p, "operator"));
+        TSNode r = gb_node_field(p, "right");
         if (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0) return gb_s9_lit(a, r, NULL);
         if (strcmp(op, "//=") == 0 || strcmp(op, "%=") == 0) return gb_s9_pos_lit(a, r);
         return false;
@@ -379,14 +371,14 @@ static bool gb_s9_small_expr(const GbS9 *a, TSNode e, int *leaves)
 {
     e = gb_s9_unparen(e);
     if (gb_s9_atom(a, e)) return ++*leaves <= GB_S9_MAX_LEAVES;
-    if (gb_s9_is(e, "unary_operator")) {
+    if (gb_node_is(e, "unary_operator")) {
         const char *op = ts_node_type(ts_node_child(e, 0));
         if (strcmp(op, "-") != 0 && strcmp(op, "+") != 0) return false;
-        return gb_s9_small_expr(a, gb_s9_field(e, "argument"), leaves);
+        return gb_s9_small_expr(a, gb_node_field(e, "argument"), leaves);
     }
-    if (gb_s9_is(e, "binary_operator")) {
-        const char *op = ts_node_type(gb_s9_field(e, "operator"));
-        TSNode l = gb_s9_field(e, "left"), r = gb_s9_field(e, "right");
+    if (gb_node_is(e, "binary_operator")) {
+        const char *op = ts_node_type(gb_node_field(e, "operator"));
+        TSNode l = gb_node_field(e, "left"), r = gb_node_field(e, "right");
         if (strcmp(op, "+") == 0 || strcmp(op, "-") == 0)
             return gb_s9_small_expr(a, l, leaves) && gb_s9_small_expr(a, r, leaves);
         if (strcmp(op, "//") == 0 || strcmp(op, "%") == 0) return gb_s9_pos_lit(a, r) && gb_s9_small_expr(a, l, leaves);
@@ -405,15 +397,15 @@ static bool gb_s9_sum_elem(const GbS9 *a, TSNode e)
 {
     e = gb_s9_unparen(e);
     if (gb_s9_lit(a, e, NULL) || gb_s9_len_call(a, e)) return true;
-    if (gb_s9_is(e, "identifier")) {
+    if (gb_node_is(e, "identifier")) {
         const GbS9Var *v = gb_s9_var_of(a, e);
         if (v && v->counter) return true;
     }
-    if (gb_s9_is(e, "conditional_expression") && ts_node_named_child_count(e) == 3)
+    if (gb_node_is(e, "conditional_expression") && ts_node_named_child_count(e) == 3)
         return gb_s9_sum_elem(a, ts_node_named_child(e, 0)) && gb_s9_sum_elem(a, ts_node_named_child(e, 2));
     /* x % k with a positive literal k lies in [0, k). */
-    if (gb_s9_is(e, "binary_operator") && strcmp(ts_node_type(gb_s9_field(e, "operator")), "%") == 0)
-        return gb_s9_pos_lit(a, gb_s9_field(e, "right")) && gb_s9_small_arg(a, gb_s9_field(e, "left"));
+    if (gb_node_is(e, "binary_operator") && strcmp(ts_node_type(gb_node_field(e, "operator")), "%") == 0)
+        return gb_s9_pos_lit(a, gb_node_field(e, "right")) && gb_s9_small_arg(a, gb_node_field(e, "left"));
     return gb_types_expr(&a->types, e) == GB_TY_BOOL;
 }
 
@@ -424,23 +416,23 @@ static bool gb_s9_elements(const GbS9 *a, TSNode arg, bool (*pred)(const GbS9 *,
 {
     arg = gb_s9_unparen(arg);
     *nonempty = false;
-    if (gb_s9_is(arg, "list") || gb_s9_is(arg, "tuple")) {
+    if (gb_node_is(arg, "list") || gb_node_is(arg, "tuple")) {
         uint32_t c = ts_node_named_child_count(arg);
         for (uint32_t i = 0; i < c; i++) {
             TSNode x = ts_node_named_child(arg, i);
-            if (gb_s9_is(x, "comment")) continue;
-            if (gb_s9_is(x, "list_splat") || gb_s9_is(x, "parenthesized_list_splat") || !pred(a, x)) return false;
+            if (gb_node_is(x, "comment")) continue;
+            if (gb_node_is(x, "list_splat") || gb_node_is(x, "parenthesized_list_splat") || !pred(a, x)) return false;
             *nonempty = true;
         }
         return true;
     }
-    if (gb_s9_is(arg, "list_comprehension") || gb_s9_is(arg, "generator_expression")) {
+    if (gb_node_is(arg, "list_comprehension") || gb_node_is(arg, "generator_expression")) {
         uint32_t c = ts_node_named_child_count(arg);
         for (uint32_t i = 0; i < c; i++) {
             TSNode x = ts_node_named_child(arg, i);
-            if (gb_s9_is(x, "for_in_clause") && strcmp(ts_node_type(ts_node_child(x, 0)), "async") == 0) return false;
+            if (gb_node_is(x, "for_in_clause") && strcmp(ts_node_type(ts_node_child(x, 0)), "async") == 0) return false;
         }
-        TSNode body = gb_s9_field(arg, "body");
+        TSNode body = gb_node_field(arg, "body");
         return !ts_node_is_null(body) && pred(a, body);
     }
     return false;
@@ -449,9 +441,9 @@ static bool gb_s9_elements(const GbS9 *a, TSNode arg, bool (*pred)(const GbS9 *,
 /* The kind of a call whose exactness is proven statically, or -1. */
 static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
 {
-    if (!gb_s9_is(call, "call")) return -1;
-    TSNode f = gb_s9_field(call, "function");
-    if (!gb_s9_is(f, "identifier")) return -1;
+    if (!gb_node_is(call, "call")) return -1;
+    TSNode f = gb_node_field(call, "function");
+    if (!gb_node_is(f, "identifier")) return -1;
     uint32_t pos = ts_node_start_byte(call);
     const GbScope *s = &a->sc->scopes.items[gb_scopes_at(a->sc, pos)];
     if (s->dynamic) return -1;
@@ -468,7 +460,7 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
         }
         if (n != 1) return -1;
         TSNode l = gb_s9_unparen(args[0]);
-        if ((gb_s9_is(l, "list") || gb_s9_is(l, "tuple")) && gb_s9_elements(a, l, gb_s9_small_arg, &nonempty) &&
+        if ((gb_node_is(l, "list") || gb_node_is(l, "tuple")) && gb_s9_elements(a, l, gb_s9_small_arg, &nonempty) &&
             nonempty)
             return GB_S9_MAXMIN_LIST;
         return -1;
@@ -481,9 +473,9 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
         return -1;
     }
     if (gb_s9_builtin_call(a, call, "sum")) {
-        TSNode al = gb_s9_field(call, "arguments");
+        TSNode al = gb_node_field(call, "arguments");
         TSNode arg;
-        if (gb_s9_is(al, "generator_expression"))
+        if (gb_node_is(al, "generator_expression"))
             arg = al;
         else if (gb_s9_positional(call, args, &n, NULL) && n == 1)
             arg = args[0];
@@ -493,17 +485,17 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
         return gb_s9_elements(a, arg, gb_s9_sum_elem, &nonempty) ? GB_S9_SUM : -1;
     }
     if (gb_s9_builtin_call(a, call, "sorted")) {
-        TSNode al = gb_s9_field(call, "arguments");
+        TSNode al = gb_node_field(call, "arguments");
         TSNode arg;
-        if (gb_s9_is(al, "generator_expression"))
+        if (gb_node_is(al, "generator_expression"))
             arg = al;
         else if (gb_s9_positional(call, args, &n, &kw) && n == 1)
             arg = args[0];
         else
             return -1;
         if (!ts_node_is_null(kw)) {
-            if (!gb_node_text_eq(gb_s9_field(kw, "name"), a->src, "reverse") ||
-                !gb_s9_is(gb_s9_field(kw, "value"), "true"))
+            if (!gb_node_text_eq(gb_node_field(kw, "name"), a->src, "reverse") ||
+                !gb_node_is(gb_node_field(kw, "value"), "true"))
                 return -1;
         }
         return gb_s9_elements(a, arg, gb_s9_small_arg, &nonempty) ? GB_S9_SORTED : -1;
@@ -527,7 +519,7 @@ static bool gb_s9_cold(const GbS9 *a, TSNode call)
             strcmp(t, "dictionary_comprehension") == 0 || strcmp(t, "generator_expression") == 0)
             return false;
         if (strcmp(t, "function_definition") == 0) {
-            char *name = gb_node_text(gb_s9_field(p, "name"), a->src);
+            char *name = gb_node_text(gb_node_field(p, "name"), a->src);
             bool hot =
                 gb_names_has(&a->in_loops, name) || gb_callgraph_is_recursive_at(&a->graph, ts_node_start_byte(p));
             free(name);
@@ -545,9 +537,9 @@ static char *gb_s9_existing_helper(GbOpContext *ctx, size_t module, int kind, co
 static int gb_s9_guard_kind(const GbS9 *a, TSNode call)
 {
     static const char *const names[] = {"max", "min", "sum", "abs", "sorted"};
-    if (!gb_s9_is(call, "call")) return -1;
-    TSNode f = gb_s9_field(call, "function");
-    if (!gb_s9_is(f, "identifier")) return -1;
+    if (!gb_node_is(call, "call")) return -1;
+    TSNode f = gb_node_field(call, "function");
+    if (!gb_node_is(f, "identifier")) return -1;
     int kind = -1;
     for (int i = 0; i < 5 && kind < 0; i++)
         if (gb_node_text_eq(f, a->src, names[i]) && gb_s9_builtin_at(a, ts_node_start_byte(f), names[i]) &&
@@ -556,14 +548,15 @@ static int gb_s9_guard_kind(const GbS9 *a, TSNode call)
     if (kind < 0 || a->sc->scopes.items[gb_scopes_at(a->sc, ts_node_start_byte(call))].dynamic) return -1;
     for (size_t i = 0; i < sizeof gb_s9_helper_builtins / sizeof *gb_s9_helper_builtins; i++)
         if (gb_scopes_resolve(a->sc, 0, gb_s9_helper_builtins[i], NULL) != GB_RESOLVE_BUILTIN) return -1;
-    TSNode al = gb_s9_field(call, "arguments");
-    if (!gb_s9_is(al, "argument_list")) return -1;
+    TSNode al = gb_node_field(call, "arguments");
+    if (!gb_node_is(al, "argument_list")) return -1;
     uint32_t n = 0, c = ts_node_named_child_count(al);
     for (uint32_t i = 0; i < c; i++) {
         TSNode x = ts_node_named_child(al, i);
-        if (gb_s9_is(x, "comment")) continue;
-        if (gb_s9_is(x, "keyword_argument") || gb_s9_is(x, "dictionary_splat")) return -1;
-        if ((gb_s9_is(x, "list_splat") || gb_s9_is(x, "parenthesized_list_splat")) && kind > GB_S9_GUARD_MIN) return -1;
+        if (gb_node_is(x, "comment")) continue;
+        if (gb_node_is(x, "keyword_argument") || gb_node_is(x, "dictionary_splat")) return -1;
+        if ((gb_node_is(x, "list_splat") || gb_node_is(x, "parenthesized_list_splat")) && kind > GB_S9_GUARD_MIN)
+            return -1;
         n++;
     }
     if (n == 0 || (kind > GB_S9_GUARD_MIN && n != 1)) return -1;
@@ -614,7 +607,7 @@ static char *gb_s9_as_list(const char *src, TSNode arg)
 {
     arg = gb_s9_unparen(arg);
     char *t = gb_node_text(arg, src);
-    if (gb_s9_is(arg, "generator_expression")) {
+    if (gb_node_is(arg, "generator_expression")) {
         size_t n = strlen(t);
         t[0] = '[';
         t[n - 1] = ']';
@@ -727,8 +720,8 @@ static char *gb_s9_existing_helper(GbOpContext *ctx, size_t module, int kind, co
     for (uint32_t i = 0; i < c; i++) {
         TSNode d = ts_node_named_child(root, i);
         if (ts_node_end_byte(d) > limit) break;
-        if (!gb_s9_is(d, "function_definition")) continue;
-        char *name = gb_node_text(gb_s9_field(d, "name"), src);
+        if (!gb_node_is(d, "function_definition")) continue;
+        char *name = gb_node_text(gb_node_field(d, "name"), src);
         for (int set = 0; set < 2; set++) {
             GbS9Names n = {
                 name, np, gb_s9_locals[set][0], gb_s9_locals[set][1], gb_s9_locals[set][2], gb_s9_locals[set][3]};
@@ -752,19 +745,19 @@ static char *gb_s9_existing_helper(GbOpContext *ctx, size_t module, int kind, co
 static bool gb_s9_in_own_helper(const GbS9 *a, TSNode call)
 {
     TSNode d = gb_flow_toplevel_of(call);
-    if (!gb_s9_is(d, "function_definition")) return false;
+    if (!gb_node_is(d, "function_definition")) return false;
     /* Candidate numpy aliases: names bound by top-level `import numpy [as X]`. */
     GbNames aliases = {0};
     uint32_t c = ts_node_named_child_count(a->root);
     for (uint32_t i = 0; i < c; i++) {
         TSNode st = ts_node_named_child(a->root, i);
-        if (!gb_s9_is(st, "import_statement")) continue;
+        if (!gb_node_is(st, "import_statement")) continue;
         uint32_t k = ts_node_named_child_count(st);
         for (uint32_t j = 0; j < k; j++) {
             TSNode x = ts_node_named_child(st, j);
-            if (gb_s9_is(x, "dotted_name") && gb_node_text_eq(x, a->src, "numpy")) gb_names_add(&aliases, "numpy");
-            if (gb_s9_is(x, "aliased_import") && gb_node_text_eq(gb_s9_field(x, "name"), a->src, "numpy")) {
-                char *al = gb_node_text(gb_s9_field(x, "alias"), a->src);
+            if (gb_node_is(x, "dotted_name") && gb_node_text_eq(x, a->src, "numpy")) gb_names_add(&aliases, "numpy");
+            if (gb_node_is(x, "aliased_import") && gb_node_text_eq(gb_node_field(x, "name"), a->src, "numpy")) {
+                char *al = gb_node_text(gb_node_field(x, "alias"), a->src);
                 gb_names_add(&aliases, al);
                 free(al);
             }
@@ -774,7 +767,7 @@ static bool gb_s9_in_own_helper(const GbS9 *a, TSNode call)
     for (size_t i = 0; i < aliases.len && !own; i++)
         for (int kind = GB_S9_GUARD_MAX; kind <= GB_S9_GUARD_SORTED && !own; kind++) {
             char *name = gb_s9_existing_helper(a->ctx, a->module, kind, aliases.items[i], ts_node_end_byte(d) + 1);
-            own = name && gb_node_text_eq(gb_s9_field(d, "name"), a->src, name);
+            own = name && gb_node_text_eq(gb_node_field(d, "name"), a->src, name);
             free(name);
         }
     gb_names_destroy(&aliases);
@@ -811,7 +804,7 @@ static void gb_s9_apply_guard(GbOpContext *ctx, GbEditSet *set, size_t m, TSNode
                               GbRng *rng)
 {
     TSNode top = gb_flow_toplevel_of(call);
-    TSNode f = gb_s9_field(call, "function");
+    TSNode f = gb_node_field(call, "function");
     char *helper = gb_s9_existing_helper(ctx, m, kind, np, ts_node_start_byte(top));
     if (!helper) {
         const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
@@ -868,7 +861,7 @@ bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
         }
     }
     const char *src = gb_op_ctx_source(ctx, m);
-    TSNode f = gb_s9_field(call, "function");
+    TSNode f = gb_node_field(call, "function");
     bool is_max = gb_node_text_eq(f, src, "max");
     unsigned shape = gb_rng_bounded(rng, 3);
     char *text = NULL;
@@ -915,9 +908,9 @@ bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
     }
     case GB_S9_SUM:
     case GB_S9_SORTED: {
-        TSNode al = gb_s9_field(call, "arguments");
+        TSNode al = gb_node_field(call, "arguments");
         TSNode arg = al;
-        if (!gb_s9_is(al, "generator_expression")) {
+        if (!gb_node_is(al, "generator_expression")) {
             gb_s9_positional(call, args, &n, &kw);
             arg = args[0];
         }

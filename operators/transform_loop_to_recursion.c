@@ -48,16 +48,6 @@ enum { GB_S11_HALVING = 0, GB_S11_LINEAR = 1 };
 static const char *const gb_s11_refuse_names[] = {"RecursionError", "setrecursionlimit", "getrecursionlimit",
                                                   "_getframe",      "currentframe",      "inspect"};
 
-static bool gb_s11_is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_s11_field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 static bool gb_s11_program_ok(GbOpContext *ctx)
 {
     size_t n = sizeof gb_s11_refuse_names / sizeof *gb_s11_refuse_names;
@@ -74,12 +64,12 @@ static bool gb_s11_program_ok(GbOpContext *ctx)
 static bool gb_s11_int_literal(TSNode n, const char *src, long *out)
 {
     bool neg = false;
-    if (gb_s11_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
+    if (gb_node_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
         strcmp(ts_node_type(ts_node_child(n, 0)), "-") == 0) {
         neg = true;
         n = ts_node_named_child(n, 0);
     }
-    if (!gb_s11_is(n, "integer")) return false;
+    if (!gb_node_is(n, "integer")) return false;
     uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
     if (b - a > 9) return false;
     long v = 0;
@@ -94,13 +84,13 @@ static bool gb_s11_int_literal(TSNode n, const char *src, long *out)
 /* The positional arguments of range(...) (1 to 3, no star, keyword or comment), or 0. */
 static uint32_t gb_s11_range_args(TSNode call, TSNode *args_out)
 {
-    TSNode args = gb_s11_field(call, "arguments");
-    if (!gb_s11_is(args, "argument_list")) return 0;
+    TSNode args = gb_node_field(call, "arguments");
+    if (!gb_node_is(args, "argument_list")) return 0;
     uint32_t n = 0, c = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < c; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (gb_s11_is(a, "list_splat") || gb_s11_is(a, "dictionary_splat") || gb_s11_is(a, "keyword_argument") ||
-            gb_s11_is(a, "comment") || gb_s11_is(a, "parenthesized_list_splat") || n == 3)
+        if (gb_node_is(a, "list_splat") || gb_node_is(a, "dictionary_splat") || gb_node_is(a, "keyword_argument") ||
+            gb_node_is(a, "comment") || gb_node_is(a, "parenthesized_list_splat") || n == 3)
             return 0;
         args_out[n++] = a;
     }
@@ -187,14 +177,15 @@ static void gb_s11_bound_outside(const GbScopes *sc, const char *src, TSNode roo
 static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *graph, TSNode loop, GbS11Plan *plan)
 {
     memset(plan, 0, sizeof *plan);
-    if (!gb_s11_is(loop, "for_statement") || strcmp(ts_node_type(ts_node_child(loop, 0)), "for") != 0) return false;
-    if (!ts_node_is_null(gb_s11_field(loop, "alternative"))) return false;
+    if (!gb_node_is(loop, "for_statement") || strcmp(ts_node_type(ts_node_child(loop, 0)), "for") != 0) return false;
+    if (!ts_node_is_null(gb_node_field(loop, "alternative"))) return false;
     const char *src = gb_op_ctx_source(ctx, module);
-    TSNode target = gb_s11_field(loop, "left"), right = gb_s11_field(loop, "right"), body = gb_s11_field(loop, "body");
-    if (!gb_s11_is(target, "identifier") || !gb_s11_is(right, "call") || ts_node_is_null(body)) return false;
+    TSNode target = gb_node_field(loop, "left"), right = gb_node_field(loop, "right"),
+           body = gb_node_field(loop, "body");
+    if (!gb_node_is(target, "identifier") || !gb_node_is(right, "call") || ts_node_is_null(body)) return false;
     if (!gb_stmt_wrappable(ctx, module, loop, 0)) return false;
-    TSNode fn = gb_s11_field(right, "function");
-    if (!gb_s11_is(fn, "identifier") || !gb_node_text_eq(fn, src, "range")) return false;
+    TSNode fn = gb_node_field(right, "function");
+    if (!gb_node_is(fn, "identifier") || !gb_node_text_eq(fn, src, "range")) return false;
     TSNode args[3];
     uint32_t n_args = gb_s11_range_args(right, args);
     if (n_args == 0) return false;
@@ -282,7 +273,7 @@ static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *g
 static void gb_s11_walk(GbOpContext *ctx, size_t module, const GbCallGraph *graph, TSNode n, GbSiteList *out)
 {
     GbS11Plan plan;
-    if (gb_s11_is(n, "for_statement") && gb_s11_site_ok(ctx, module, graph, n, &plan)) {
+    if (gb_node_is(n, "for_statement") && gb_s11_site_ok(ctx, module, graph, n, &plan)) {
         gb_site_add(ctx, out, module, n, NULL, plan.shape, NULL);
         gb_s11_plan_destroy(&plan);
     }
@@ -307,7 +298,7 @@ void gb_op_transform_loop_to_recursion_find(GbOpContext *ctx, GbSiteList *out)
 typedef GbArray(uint32_t) GbS11Ranges;
 static void gb_s11_strings(TSNode n, const char *src, GbS11Ranges *out)
 {
-    if (gb_s11_is(n, "string")) {
+    if (gb_node_is(n, "string")) {
         uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
         if (memchr(src + s, '\n', e - s)) {
             gb_array_push(out, s);
@@ -378,7 +369,8 @@ bool gb_op_transform_loop_to_recursion_apply(GbOpContext *ctx, const GbSite *sit
         return false;
     }
     const char *src = gb_op_ctx_source(ctx, m);
-    TSNode target = gb_s11_field(loop, "left"), right = gb_s11_field(loop, "right"), body = gb_s11_field(loop, "body");
+    TSNode target = gb_node_field(loop, "left"), right = gb_node_field(loop, "right"),
+           body = gb_node_field(loop, "body");
     char *var = gb_node_text(target, src);
     char *range = gb_node_text(right, src);
     char *helper = gb_op_ctx_fresh_name(ctx, gb_s11_names[gb_rng_bounded(rng, 5)]);

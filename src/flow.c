@@ -5,16 +5,6 @@
 
 #include "src/pyparse.h"
 
-static bool gb_flow__is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_flow__field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 /* ---- Binding ---- */
 
 /* True when the assignment target contains the identifier name (names inside attribute or
@@ -37,16 +27,16 @@ static bool gb_flow__target_binds(const char *src, TSNode t, const char *name)
 
 static bool gb_flow__import_binds(const char *src, TSNode n, const char *name)
 {
-    if (gb_flow__is(n, "future_import_statement")) return false;
-    bool from = gb_flow__is(n, "import_from_statement");
-    TSNode mod = gb_flow__field(n, "module_name");
+    if (gb_node_is(n, "future_import_statement")) return false;
+    bool from = gb_node_is(n, "import_from_statement");
+    TSNode mod = gb_node_field(n, "module_name");
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
         if (!ts_node_is_null(mod) && ts_node_eq(k, mod)) continue;
-        if (gb_flow__is(k, "aliased_import")) {
-            if (gb_node_text_eq(gb_flow__field(k, "alias"), src, name)) return true;
-        } else if (gb_flow__is(k, "dotted_name") && ts_node_named_child_count(k) > 0) {
+        if (gb_node_is(k, "aliased_import")) {
+            if (gb_node_text_eq(gb_node_field(k, "alias"), src, name)) return true;
+        } else if (gb_node_is(k, "dotted_name") && ts_node_named_child_count(k) > 0) {
             TSNode id = from ? ts_node_named_child(k, ts_node_named_child_count(k) - 1) : ts_node_named_child(k, 0);
             if (gb_node_text_eq(id, src, name)) return true;
         }
@@ -73,14 +63,14 @@ bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode e = ts_node_named_child(stmt, i);
-            if (gb_flow__is(e, "assignment")) {
-                for (TSNode a = e; gb_flow__is(a, "assignment"); a = gb_flow__field(a, "right")) {
-                    if (ts_node_is_null(gb_flow__field(a, "right"))) break; /* `x: T` binds nothing */
-                    if (gb_flow__target_binds(src, gb_flow__field(a, "left"), name)) return true;
+            if (gb_node_is(e, "assignment")) {
+                for (TSNode a = e; gb_node_is(a, "assignment"); a = gb_node_field(a, "right")) {
+                    if (ts_node_is_null(gb_node_field(a, "right"))) break; /* `x: T` binds nothing */
+                    if (gb_flow__target_binds(src, gb_node_field(a, "left"), name)) return true;
                 }
-            } else if (gb_flow__is(e, "augmented_assignment")) {
-                TSNode l = gb_flow__field(e, "left");
-                if (gb_flow__is(l, "identifier") && gb_node_text_eq(l, src, name)) return true;
+            } else if (gb_node_is(e, "augmented_assignment")) {
+                TSNode l = gb_node_field(e, "left");
+                if (gb_node_is(l, "identifier") && gb_node_text_eq(l, src, name)) return true;
             }
         }
         return false;
@@ -88,13 +78,13 @@ bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
     if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
         return gb_flow__import_binds(src, stmt, name);
     if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0)
-        return gb_node_text_eq(gb_flow__field(stmt, "name"), src, name);
+        return gb_node_text_eq(gb_node_field(stmt, "name"), src, name);
     if (strcmp(t, "decorated_definition") == 0) {
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode d = ts_node_named_child(stmt, i);
-            if (gb_flow__is(d, "function_definition") || gb_flow__is(d, "class_definition"))
-                return gb_node_text_eq(gb_flow__field(d, "name"), src, name);
+            if (gb_node_is(d, "function_definition") || gb_node_is(d, "class_definition"))
+                return gb_node_text_eq(gb_node_field(d, "name"), src, name);
         }
         return false;
     }
@@ -102,32 +92,32 @@ bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
         TSNode clause = {0};
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++)
-            if (gb_flow__is(ts_node_named_child(stmt, i), "with_clause")) clause = ts_node_named_child(stmt, i);
+            if (gb_node_is(ts_node_named_child(stmt, i), "with_clause")) clause = ts_node_named_child(stmt, i);
         if (ts_node_is_null(clause)) return false;
         uint32_t k = ts_node_named_child_count(clause);
         for (uint32_t i = 0; i < k; i++) {
             TSNode item = ts_node_named_child(clause, i);
-            TSNode v = gb_flow__field(item, "value");
-            if (!gb_flow__is(v, "as_pattern")) continue;
+            TSNode v = gb_node_field(item, "value");
+            if (!gb_node_is(v, "as_pattern")) continue;
             uint32_t m = ts_node_named_child_count(v);
             for (uint32_t j = 0; j < m; j++) {
                 TSNode x = ts_node_named_child(v, j);
-                if (gb_flow__is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
+                if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
             }
         }
         return false;
     }
     if (strcmp(t, "if_statement") == 0) {
-        if (!gb_flow__block_binds(src, gb_flow__field(stmt, "consequence"), name)) return false;
+        if (!gb_flow__block_binds(src, gb_node_field(stmt, "consequence"), name)) return false;
         bool has_else = false;
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(stmt, i);
-            if (gb_flow__is(k, "elif_clause")) {
-                if (!gb_flow__block_binds(src, gb_flow__field(k, "consequence"), name)) return false;
-            } else if (gb_flow__is(k, "else_clause")) {
+            if (gb_node_is(k, "elif_clause")) {
+                if (!gb_flow__block_binds(src, gb_node_field(k, "consequence"), name)) return false;
+            } else if (gb_node_is(k, "else_clause")) {
                 has_else = true;
-                if (!gb_flow__block_binds(src, gb_flow__field(k, "body"), name)) return false;
+                if (!gb_flow__block_binds(src, gb_node_field(k, "body"), name)) return false;
             }
         }
         return has_else;
@@ -136,10 +126,10 @@ bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(stmt, i);
-            if (!gb_flow__is(k, "finally_clause")) continue;
+            if (!gb_node_is(k, "finally_clause")) continue;
             uint32_t m = ts_node_named_child_count(k);
             for (uint32_t j = 0; j < m; j++)
-                if (gb_flow__is(ts_node_named_child(k, j), "block") &&
+                if (gb_node_is(ts_node_named_child(k, j), "block") &&
                     gb_flow__block_binds(src, ts_node_named_child(k, j), name))
                     return true;
         }
@@ -159,19 +149,19 @@ static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
         if (strcmp(t, "identifier") == 0)
             id = p;
         else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0)
-            id = gb_flow__field(p, "name");
+            id = gb_node_field(p, "name");
         else if (strcmp(t, "typed_parameter") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
                  strcmp(t, "dictionary_splat_pattern") == 0) {
             uint32_t k = ts_node_named_child_count(p);
             for (uint32_t j = 0; j < k && ts_node_is_null(id); j++) {
                 TSNode x = ts_node_named_child(p, j);
-                if (gb_flow__is(x, "identifier"))
+                if (gb_node_is(x, "identifier"))
                     id = x;
-                else if (gb_flow__is(x, "list_splat_pattern") || gb_flow__is(x, "dictionary_splat_pattern"))
+                else if (gb_node_is(x, "list_splat_pattern") || gb_node_is(x, "dictionary_splat_pattern"))
                     id = ts_node_named_child(x, 0);
             }
         }
-        if (!ts_node_is_null(id) && gb_flow__is(id, "identifier") && gb_node_text_eq(id, src, name)) return true;
+        if (!ts_node_is_null(id) && gb_node_is(id, "identifier") && gb_node_text_eq(id, src, name)) return true;
     }
     return false;
 }
@@ -191,11 +181,11 @@ static bool gb_flow__may_unbind(const char *src, TSNode node, const char *name)
         uint32_t c = ts_node_named_child_count(node);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(node, i);
-            if (!gb_flow__is(k, "as_pattern")) continue;
+            if (!gb_node_is(k, "as_pattern")) continue;
             uint32_t m = ts_node_named_child_count(k);
             for (uint32_t j = 0; j < m; j++) {
                 TSNode x = ts_node_named_child(k, j);
-                if (gb_flow__is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
+                if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
             }
         }
     }
@@ -227,7 +217,7 @@ static TSNode gb_flow__owner_statement(TSNode n)
 static TSNode gb_flow__prev_stmt(TSNode n)
 {
     for (TSNode p = ts_node_prev_named_sibling(n); !ts_node_is_null(p); p = ts_node_prev_named_sibling(p))
-        if (!gb_flow__is(p, "comment")) return p;
+        if (!gb_node_is(p, "comment")) return p;
     TSNode null = {0};
     return null;
 }
@@ -248,12 +238,12 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
     /* The code of the scope that runs stmt: the function, or the whole module. */
     TSNode scope_node = {0};
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        if (gb_flow__is(p, "function_definition") || gb_flow__is(p, "class_definition") || gb_flow__is(p, "module")) {
+        if (gb_node_is(p, "function_definition") || gb_node_is(p, "class_definition") || gb_node_is(p, "module")) {
             scope_node = p;
             break;
         }
     }
-    if (ts_node_is_null(scope_node) || gb_flow__is(scope_node, "class_definition")) return false;
+    if (ts_node_is_null(scope_node) || gb_node_is(scope_node, "class_definition")) return false;
     if (gb_flow__may_unbind(src, scope_node, name)) return false;
 
     TSNode cur = stmt;
@@ -264,40 +254,40 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
             if (gb_flow_stmt_binds(src, p, name)) return true;
         }
         TSNode parent = ts_node_parent(cur);
-        if (ts_node_is_null(parent) || gb_flow__is(parent, "module")) return false;
+        if (ts_node_is_null(parent) || gb_node_is(parent, "module")) return false;
         if (!ts_node_is_null(limit) && ts_node_eq(parent, limit)) return false;
         /* parent is a block: what encloses it? */
         TSNode clause = ts_node_parent(parent);
         if (ts_node_is_null(clause)) return false;
-        if (gb_flow__is(clause, "except_clause") || gb_flow__is(clause, "except_group_clause")) {
+        if (gb_node_is(clause, "except_clause") || gb_node_is(clause, "except_group_clause")) {
             uint32_t c = ts_node_named_child_count(clause);
             for (uint32_t i = 0; i < c; i++) {
                 TSNode k = ts_node_named_child(clause, i);
-                if (!gb_flow__is(k, "as_pattern")) continue;
+                if (!gb_node_is(k, "as_pattern")) continue;
                 uint32_t m = ts_node_named_child_count(k);
                 for (uint32_t j = 0; j < m; j++) {
                     TSNode x = ts_node_named_child(k, j);
-                    if (gb_flow__is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
+                    if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
                 }
             }
         }
-        TSNode owner = gb_flow__is(clause, "function_definition") || gb_flow__is(clause, "class_definition") ||
-                               gb_flow__is(clause, "for_statement") || gb_flow__is(clause, "while_statement") ||
-                               gb_flow__is(clause, "if_statement") || gb_flow__is(clause, "try_statement") ||
-                               gb_flow__is(clause, "with_statement")
+        TSNode owner = gb_node_is(clause, "function_definition") || gb_node_is(clause, "class_definition") ||
+                               gb_node_is(clause, "for_statement") || gb_node_is(clause, "while_statement") ||
+                               gb_node_is(clause, "if_statement") || gb_node_is(clause, "try_statement") ||
+                               gb_node_is(clause, "with_statement")
                            ? clause
                            : gb_flow__owner_statement(parent);
         if (ts_node_is_null(owner)) return false;
-        if (gb_flow__is(owner, "function_definition"))
-            return gb_flow__is_param(src, gb_flow__field(owner, "parameters"), name);
-        if (gb_flow__is(owner, "class_definition")) return false;
-        if (gb_flow__is(owner, "for_statement") && ts_node_eq(gb_flow__field(owner, "body"), parent) &&
-            gb_flow__target_binds(src, gb_flow__field(owner, "left"), name))
+        if (gb_node_is(owner, "function_definition"))
+            return gb_flow__is_param(src, gb_node_field(owner, "parameters"), name);
+        if (gb_node_is(owner, "class_definition")) return false;
+        if (gb_node_is(owner, "for_statement") && ts_node_eq(gb_node_field(owner, "body"), parent) &&
+            gb_flow__target_binds(src, gb_node_field(owner, "left"), name))
             return true;
-        if (gb_flow__is(owner, "with_statement") && gb_flow_stmt_binds(src, owner, name)) return true;
+        if (gb_node_is(owner, "with_statement") && gb_flow_stmt_binds(src, owner, name)) return true;
         /* A decorated definition wraps the def: step over it. */
         TSNode up = owner;
-        if (gb_flow__is(ts_node_parent(up), "decorated_definition")) up = ts_node_parent(up);
+        if (gb_node_is(ts_node_parent(up), "decorated_definition")) up = ts_node_parent(up);
         cur = up;
     }
 }
@@ -356,11 +346,11 @@ static void gb_cg__walk(GbCallGraph *g, const char *src, TSNode n)
 {
     const char *t = ts_node_type(n);
     if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0) {
-        TSNode name = gb_flow__field(n, "name"), body = gb_flow__field(n, "body");
+        TSNode name = gb_node_field(n, "name"), body = gb_node_field(n, "body");
         if (!ts_node_is_null(name)) gb_cg__add(g, src, n, name, body);
     } else if (strcmp(t, "assignment") == 0) {
-        TSNode l = gb_flow__field(n, "left"), r = gb_flow__field(n, "right");
-        if (gb_flow__is(l, "identifier") && gb_flow__is(r, "lambda")) gb_cg__add(g, src, n, l, r);
+        TSNode l = gb_node_field(n, "left"), r = gb_node_field(n, "right");
+        if (gb_node_is(l, "identifier") && gb_node_is(r, "lambda")) gb_cg__add(g, src, n, l, r);
     }
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) gb_cg__walk(g, src, ts_node_named_child(n, i));
@@ -472,7 +462,7 @@ size_t gb_flow_global_bindings(const GbScopes *s, const char *src, TSNode root, 
             TSNode id = ts_node_descendant_for_byte_range(root, o->start, o->end);
             TSNode st = id;
             while (!ts_node_is_null(st) && !ts_node_is_null(ts_node_parent(st)) &&
-                   !gb_flow__is(ts_node_parent(st), "block") && !gb_flow__is(ts_node_parent(st), "module"))
+                   !gb_node_is(ts_node_parent(st), "block") && !gb_node_is(ts_node_parent(st), "module"))
                 st = ts_node_parent(st);
             *stmt = st;
         }
@@ -483,13 +473,13 @@ size_t gb_flow_global_bindings(const GbScopes *s, const char *src, TSNode root, 
 
 bool gb_flow_is_toplevel(TSNode node)
 {
-    return gb_flow__is(ts_node_parent(node), "module");
+    return gb_node_is(ts_node_parent(node), "module");
 }
 
 TSNode gb_flow_toplevel_of(TSNode node)
 {
     TSNode n = node;
-    while (!ts_node_is_null(n) && !ts_node_is_null(ts_node_parent(n)) && !gb_flow__is(ts_node_parent(n), "module"))
+    while (!ts_node_is_null(n) && !ts_node_is_null(ts_node_parent(n)) && !gb_node_is(ts_node_parent(n), "module"))
         n = ts_node_parent(n);
     if (ts_node_is_null(ts_node_parent(n))) {
         TSNode null = {0};

@@ -135,16 +135,6 @@ static char *gb_nm__singular(const char *s)
     return NULL;
 }
 
-static bool gb_nm__is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode gb_nm__field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 /* Text of a node as an owned string. */
 static char *gb_nm__text(TSNode n, const char *src)
 {
@@ -164,10 +154,10 @@ static char *gb_nm__node_stem(TSNode n, const char *src)
 /* The last name of a callee: `f` for f(...), `attr` for x.y.attr(...); NULL otherwise. */
 static char *gb_nm__callee_name(TSNode call, const char *src)
 {
-    TSNode f = gb_nm__field(call, "function");
-    if (gb_nm__is(f, "identifier")) return gb_nm__text(f, src);
-    if (gb_nm__is(f, "attribute")) {
-        TSNode a = gb_nm__field(f, "attribute");
+    TSNode f = gb_node_field(call, "function");
+    if (gb_node_is(f, "identifier")) return gb_nm__text(f, src);
+    if (gb_node_is(f, "attribute")) {
+        TSNode a = gb_node_field(f, "attribute");
         if (!ts_node_is_null(a)) return gb_nm__text(a, src);
     }
     return NULL;
@@ -175,11 +165,11 @@ static char *gb_nm__callee_name(TSNode call, const char *src)
 
 static TSNode gb_nm__first_arg(TSNode call)
 {
-    TSNode args = gb_nm__field(call, "arguments");
+    TSNode args = gb_node_field(call, "arguments");
     uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < c; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (!gb_nm__is(a, "comment") && !gb_nm__is(a, "keyword_argument")) return a;
+        if (!gb_node_is(a, "comment") && !gb_node_is(a, "keyword_argument")) return a;
     }
     TSNode null = {0};
     return null;
@@ -187,10 +177,10 @@ static TSNode gb_nm__first_arg(TSNode call)
 
 static size_t gb_nm__arg_count(TSNode call)
 {
-    TSNode args = gb_nm__field(call, "arguments");
+    TSNode args = gb_node_field(call, "arguments");
     uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     size_t n = 0;
-    for (uint32_t i = 0; i < c; i++) n += !gb_nm__is(ts_node_named_child(args, i), "comment");
+    for (uint32_t i = 0; i < c; i++) n += !gb_node_is(ts_node_named_child(args, i), "comment");
     return n;
 }
 
@@ -321,10 +311,10 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
 static TSNode gb_nm__picked(const char *src, TSNode sub)
 {
     TSNode null = {0};
-    TSNode obj = gb_nm__field(sub, "value"), idx = gb_nm__field(sub, "subscript");
+    TSNode obj = gb_node_field(sub, "value"), idx = gb_node_field(sub, "subscript");
     if (ts_node_is_null(obj) || ts_node_is_null(idx)) return null;
-    if (gb_nm__is(obj, "list") || gb_nm__is(obj, "tuple")) {
-        if (!gb_nm__is(idx, "integer") && !gb_nm__is(idx, "unary_operator")) return null;
+    if (gb_node_is(obj, "list") || gb_node_is(obj, "tuple")) {
+        if (!gb_node_is(idx, "integer") && !gb_node_is(idx, "unary_operator")) return null;
         char *t = gb_nm__text(idx, src);
         long i = strtol(t, NULL, 10);
         free(t);
@@ -333,20 +323,20 @@ static TSNode gb_nm__picked(const char *src, TSNode sub)
         uint32_t c = ts_node_named_child_count(obj);
         for (uint32_t k = 0; k < c && n < 16; k++) {
             TSNode e = ts_node_named_child(obj, k);
-            if (!gb_nm__is(e, "comment")) items[n++] = e;
+            if (!gb_node_is(e, "comment")) items[n++] = e;
         }
         if (i < 0) i += n;
         return i >= 0 && i < n ? items[i] : null;
     }
-    if (gb_nm__is(obj, "dictionary")) {
+    if (gb_node_is(obj, "dictionary")) {
         uint32_t c = ts_node_named_child_count(obj);
         for (uint32_t k = 0; k < c; k++) {
             TSNode p = ts_node_named_child(obj, k);
-            if (!gb_nm__is(p, "pair")) continue;
-            TSNode key = gb_nm__field(p, "key");
+            if (!gb_node_is(p, "pair")) continue;
+            TSNode key = gb_node_field(p, "key");
             uint32_t a = ts_node_start_byte(key), b = ts_node_end_byte(key);
             uint32_t ia = ts_node_start_byte(idx), ib = ts_node_end_byte(idx);
-            if (b - a == ib - ia && memcmp(src + a, src + ia, b - a) == 0) return gb_nm__field(p, "value");
+            if (b - a == ib - ia && memcmp(src + a, src + ia, b - a) == 0) return gb_node_field(p, "value");
         }
     }
     return null;
@@ -379,15 +369,15 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
         gb_nm__add(out, "result");
         return;
     }
-    TSNode f = gb_nm__field(v, "function");
-    if (strcmp(callee, "copy") == 0 && gb_nm__is(f, "attribute")) {
-        char *obj = gb_nm__node_stem(gb_nm__field(f, "object"), src);
+    TSNode f = gb_node_field(v, "function");
+    if (strcmp(callee, "copy") == 0 && gb_node_is(f, "attribute")) {
+        char *obj = gb_nm__node_stem(gb_node_field(f, "object"), src);
         if (obj) gb_nm__addf(out, "%s_copy", obj);
         free(obj);
     }
     if (strcmp(callee, "len") == 0) {
         TSNode a = gb_nm__first_arg(v);
-        if (gb_nm__is(a, "identifier")) {
+        if (gb_node_is(a, "identifier")) {
             char *t = gb_nm__text(a, src), *s = gb_nm__stem(t);
             char *one = s ? gb_nm__singular(s) : NULL;
             if (one)
@@ -401,7 +391,7 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
     }
     if ((strcmp(callee, "sorted") == 0 || strcmp(callee, "reversed") == 0 || strcmp(callee, "list") == 0 ||
          strcmp(callee, "set") == 0) &&
-        gb_nm__is(gb_nm__first_arg(v), "identifier")) {
+        gb_node_is(gb_nm__first_arg(v), "identifier")) {
         char *t = gb_nm__text(gb_nm__first_arg(v), src), *s = gb_nm__stem(t);
         if (s) {
             if (strcmp(callee, "sorted") == 0)
@@ -453,9 +443,9 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
         }
         free(s);
     } else if (strcmp(t, "attribute") == 0) {
-        char *a = gb_nm__node_stem(gb_nm__field(v, "attribute"), src);
-        TSNode o = gb_nm__field(v, "object");
-        char *os = gb_nm__is(o, "identifier") ? gb_nm__node_stem(o, src) : NULL;
+        char *a = gb_nm__node_stem(gb_node_field(v, "attribute"), src);
+        TSNode o = gb_node_field(v, "object");
+        char *os = gb_node_is(o, "identifier") ? gb_nm__node_stem(o, src) : NULL;
         if (a) {
             gb_nm__add(out, a);
             if (os && strcmp(os, "self") != 0) gb_nm__addf(out, "%s_%s", os, a);
@@ -469,9 +459,9 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
             gb_nm__value(src, picked, out, weak, depth + 1);
             return;
         }
-        TSNode o = gb_nm__field(v, "value");
-        if (gb_nm__is(o, "identifier") || gb_nm__is(o, "attribute")) {
-            TSNode name = gb_nm__is(o, "attribute") ? gb_nm__field(o, "attribute") : o;
+        TSNode o = gb_node_field(v, "value");
+        if (gb_node_is(o, "identifier") || gb_node_is(o, "attribute")) {
+            TSNode name = gb_node_is(o, "attribute") ? gb_node_field(o, "attribute") : o;
             char *s = gb_nm__node_stem(name, src);
             char *one = s ? gb_nm__singular(s) : NULL;
             if (one) gb_nm__add(out, one);
@@ -512,7 +502,7 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
         static const char *const w[] = {"stream", "lazy_items", NULL};
         gb_nm__add_words(weak, w);
     } else if (strcmp(t, "binary_operator") == 0) {
-        TSNode op = gb_nm__field(v, "operator");
+        TSNode op = gb_node_field(v, "operator");
         if (!ts_node_is_null(op)) {
             char *o = gb_nm__text(op, src);
             gb_nm__binary(o, out);
@@ -529,8 +519,8 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
         static const char *const w[] = {"callback", "handler", "key_func", NULL};
         gb_nm__add_words(weak, w);
     } else if (strcmp(t, "unary_operator") == 0) {
-        TSNode a = gb_nm__field(v, "argument");
-        if (gb_nm__is(a, "integer") || gb_nm__is(a, "float"))
+        TSNode a = gb_node_field(v, "argument");
+        if (gb_node_is(a, "integer") || gb_node_is(a, "float"))
             gb_nm__value(src, a, out, weak, depth + 1);
         else
             gb_nm__add(out, "negated");
@@ -543,16 +533,16 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
 static void gb_nm__iter(const char *src, TSNode it, GbNameList *out, GbNameList *weak)
 {
     static const char *const once[] = {"attempt", "single_pass", "trial", "round", NULL};
-    if (gb_nm__is(it, "call")) {
+    if (gb_node_is(it, "call")) {
         char *callee = gb_nm__callee_name(it, src);
         if (callee && strcmp(callee, "range") == 0) {
             TSNode a = gb_nm__first_arg(it);
-            bool one = gb_nm__arg_count(it) == 1 && gb_nm__is(a, "integer") && gb_node_text_eq(a, src, "1");
+            bool one = gb_nm__arg_count(it) == 1 && gb_node_is(a, "integer") && gb_node_text_eq(a, src, "1");
             if (gb_nm__arg_count(it) >= 2) {
                 /* range(k, k + 1) and range(k + 1, k, -1) run once */
-                TSNode args = gb_nm__field(it, "arguments");
+                TSNode args = gb_node_field(it, "arguments");
                 TSNode b = ts_node_named_child(args, 1);
-                one = gb_nm__is(b, "integer") && gb_nm__is(a, "integer");
+                one = gb_node_is(b, "integer") && gb_node_is(a, "integer");
                 if (one) {
                     char *ta = gb_nm__text(a, src), *tb = gb_nm__text(b, src);
                     long x = strtol(ta, NULL, 10), y = strtol(tb, NULL, 10);
@@ -586,22 +576,22 @@ static void gb_nm__iter(const char *src, TSNode it, GbNameList *out, GbNameList 
             if (!ts_node_is_null(a)) gb_nm__iter(src, a, out, weak);
         }
         free(callee);
-    } else if (gb_nm__is(it, "list") || gb_nm__is(it, "tuple")) {
+    } else if (gb_node_is(it, "list") || gb_node_is(it, "tuple")) {
         if (ts_node_named_child_count(it) == 1) {
             gb_nm__add_words(out, once);
         } else {
             static const char *const w[] = {"item", "element", "choice", NULL};
             gb_nm__add_words(out, w);
         }
-    } else if (gb_nm__is(it, "string")) {
+    } else if (gb_node_is(it, "string")) {
         if (ts_node_end_byte(it) - ts_node_start_byte(it) <= 3) {
             gb_nm__add_words(out, once);
         } else {
             static const char *const w[] = {"char", "letter", "symbol", NULL};
             gb_nm__add_words(out, w);
         }
-    } else if (gb_nm__is(it, "identifier") || gb_nm__is(it, "attribute")) {
-        TSNode name = gb_nm__is(it, "attribute") ? gb_nm__field(it, "attribute") : it;
+    } else if (gb_node_is(it, "identifier") || gb_node_is(it, "attribute")) {
+        TSNode name = gb_node_is(it, "attribute") ? gb_node_field(it, "attribute") : it;
         char *s = gb_nm__node_stem(name, src);
         char *one = s ? gb_nm__singular(s) : NULL;
         /* the characters of a string */
@@ -655,22 +645,23 @@ static unsigned gb_nm__use(const char *src, TSNode id)
     /* Climb the condition expression the name is part of. */
     TSNode top = id;
     TSNode up = p;
-    while (gb_nm__is(up, "not_operator") || gb_nm__is(up, "comparison_operator") || gb_nm__is(up, "boolean_operator") ||
-           gb_nm__is(up, "binary_operator") || gb_nm__is(up, "parenthesized_expression")) {
+    while (gb_node_is(up, "not_operator") || gb_node_is(up, "comparison_operator") ||
+           gb_node_is(up, "boolean_operator") || gb_node_is(up, "binary_operator") ||
+           gb_node_is(up, "parenthesized_expression")) {
         top = up;
         up = ts_node_parent(up);
     }
-    bool bare = ts_node_eq(top, id) || (gb_nm__is(top, "not_operator") && ts_node_eq(ts_node_parent(id), top));
-    if (gb_nm__is(up, "while_statement") && ts_node_eq(gb_nm__field(up, "condition"), top))
+    bool bare = ts_node_eq(top, id) || (gb_node_is(top, "not_operator") && ts_node_eq(ts_node_parent(id), top));
+    if (gb_node_is(up, "while_statement") && ts_node_eq(gb_node_field(up, "condition"), top))
         return bare ? GB_NM_USE_LOOP_GUARD : GB_NM_USE_LOOP_CHECK;
-    if ((gb_nm__is(up, "if_statement") || gb_nm__is(up, "elif_clause")) &&
-        ts_node_eq(gb_nm__field(up, "condition"), top))
+    if ((gb_node_is(up, "if_statement") || gb_node_is(up, "elif_clause")) &&
+        ts_node_eq(gb_node_field(up, "condition"), top))
         return bare ? GB_NM_USE_FLAG : GB_NM_USE_GUARD_VALUE;
-    if (gb_nm__is(p, "boolean_operator")) return GB_NM_USE_FLAG;
-    if (gb_nm__is(p, "comparison_operator")) return GB_NM_USE_LIMIT;
-    if (gb_nm__is(p, "subscript") && ts_node_eq(gb_nm__field(p, "value"), id)) return GB_NM_USE_SEQUENCE;
-    if (gb_nm__is(p, "attribute") && ts_node_eq(gb_nm__field(p, "object"), id)) {
-        char *a = gb_nm__text(gb_nm__field(p, "attribute"), src);
+    if (gb_node_is(p, "boolean_operator")) return GB_NM_USE_FLAG;
+    if (gb_node_is(p, "comparison_operator")) return GB_NM_USE_LIMIT;
+    if (gb_node_is(p, "subscript") && ts_node_eq(gb_node_field(p, "value"), id)) return GB_NM_USE_SEQUENCE;
+    if (gb_node_is(p, "attribute") && ts_node_eq(gb_node_field(p, "object"), id)) {
+        char *a = gb_nm__text(gb_node_field(p, "attribute"), src);
         unsigned u = 0;
         static const char *const q[] = {"put", "get", "get_nowait", "put_nowait", "qsize", "empty", "task_done", NULL};
         static const char *const th[] = {"start", "join", "is_alive", "daemon", NULL};
@@ -697,9 +688,9 @@ static unsigned gb_nm__use(const char *src, TSNode id)
         free(a);
         return u;
     }
-    if (gb_nm__is(p, "argument_list")) {
+    if (gb_node_is(p, "argument_list")) {
         TSNode call = ts_node_parent(p);
-        char *callee = gb_nm__is(call, "call") ? gb_nm__callee_name(call, src) : NULL;
+        char *callee = gb_node_is(call, "call") ? gb_nm__callee_name(call, src) : NULL;
         unsigned u = 0;
         if (callee && (strcmp(callee, "len") == 0 || strcmp(callee, "sorted") == 0 || strcmp(callee, "sum") == 0))
             u = GB_NM_USE_SEQUENCE;
@@ -707,7 +698,7 @@ static unsigned gb_nm__use(const char *src, TSNode id)
         free(callee);
         return u;
     }
-    if (gb_nm__is(p, "for_statement") && ts_node_eq(gb_nm__field(p, "right"), id)) return GB_NM_USE_SEQUENCE;
+    if (gb_node_is(p, "for_statement") && ts_node_eq(gb_node_field(p, "right"), id)) return GB_NM_USE_SEQUENCE;
     return 0;
 }
 
@@ -796,7 +787,7 @@ static void gb_nm__body_scan(const char *src, TSNode n, GbNmBody *b, int depth)
     if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0) b->loops = true;
     if (strcmp(t, "call") == 0) {
         char *c = gb_nm__callee_name(n, src);
-        if (c && strcmp(c, "put") == 0 && gb_nm__is(gb_nm__field(n, "function"), "attribute")) b->puts = true;
+        if (c && strcmp(c, "put") == 0 && gb_node_is(gb_node_field(n, "function"), "attribute")) b->puts = true;
         free(c);
     }
     uint32_t c = ts_node_named_child_count(n);
@@ -857,7 +848,7 @@ static void gb_nm__function_variants(const char *old, GbNameList *out)
 
 static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
 {
-    TSNode body = gb_nm__field(fn, "body");
+    TSNode body = gb_node_field(fn, "body");
     if (ts_node_is_null(body)) return;
     GbNmBody b = {0};
     gb_nm__body_scan(src, body, &b, 0);
@@ -866,17 +857,17 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
     size_t stmts = 0;
     for (uint32_t i = 0; i < c; i++) {
         TSNode s = ts_node_named_child(body, i);
-        if (gb_nm__is(s, "comment")) continue;
-        if (gb_nm__is(s, "expression_statement") && stmts == 0 && ts_node_named_child_count(s) == 1 &&
-            gb_nm__is(ts_node_named_child(s, 0), "string"))
+        if (gb_node_is(s, "comment")) continue;
+        if (gb_node_is(s, "expression_statement") && stmts == 0 && ts_node_named_child_count(s) == 1 &&
+            gb_node_is(ts_node_named_child(s, 0), "string"))
             continue; /* docstring */
         if (!stmts) first = s;
         last = s;
         stmts++;
     }
     /* a decorator returns the function it defines */
-    bool returns_inner = b.nested_def && gb_nm__is(last, "return_statement") && ts_node_named_child_count(last) == 1 &&
-                         gb_nm__is(ts_node_named_child(last, 0), "identifier");
+    bool returns_inner = b.nested_def && gb_node_is(last, "return_statement") && ts_node_named_child_count(last) == 1 &&
+                         gb_node_is(ts_node_named_child(last, 0), "identifier");
     if (returns_inner) {
         static const char *const w[] = {"wrap", "decorate", "with_wrapper", "wrap_call", NULL};
         gb_nm__add_words(out, w);
@@ -885,9 +876,9 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
         static const char *const w[] = {"run_in_thread", "thread_body", "worker_task", "background_task", NULL};
         gb_nm__add_words(out, w);
     }
-    if (stmts == 1 && gb_nm__is(first, "return_statement") && ts_node_named_child_count(first) == 1) {
+    if (stmts == 1 && gb_node_is(first, "return_statement") && ts_node_named_child_count(first) == 1) {
         TSNode e = ts_node_named_child(first, 0);
-        if (gb_nm__is(e, "binary_operator")) {
+        if (gb_node_is(e, "binary_operator")) {
             const char *const *const rows[] = {
                 (const char *const[]){"+", "add_values", "combine", "sum_of", NULL},
                 (const char *const[]){"-", "subtract", "difference_of", NULL},
@@ -897,14 +888,14 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
                 (const char *const[]){"%", "remainder_of", "modulo", NULL},
                 (const char *const[]){"**", "power_of", "raise_power", NULL},
             };
-            char *op = gb_nm__text(gb_nm__field(e, "operator"), src);
+            char *op = gb_nm__text(gb_node_field(e, "operator"), src);
             for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
                 if (strcmp(rows[i][0], op) == 0) gb_nm__add_words(out, rows[i] + 1);
             free(op);
-        } else if (gb_nm__is(e, "comparison_operator") || gb_nm__is(e, "boolean_operator")) {
+        } else if (gb_node_is(e, "comparison_operator") || gb_node_is(e, "boolean_operator")) {
             static const char *const w[] = {"compare", "is_match", "check_condition", NULL};
             gb_nm__add_words(out, w);
-        } else if (gb_nm__is(e, "call")) {
+        } else if (gb_node_is(e, "call")) {
             char *callee = gb_nm__callee_name(e, src);
             char *s = callee ? gb_nm__stem(callee) : NULL;
             if (s) {
@@ -1096,7 +1087,7 @@ static void gb_nm__import_words(const char *src, TSNode mod, TSNode name, GbName
 static TSNode gb_nm__ident(TSNode root, uint32_t s, uint32_t e)
 {
     TSNode n = ts_node_descendant_for_byte_range(root, s, e);
-    while (!ts_node_is_null(n) && !gb_nm__is(n, "identifier") && ts_node_start_byte(n) == s) n = ts_node_parent(n);
+    while (!ts_node_is_null(n) && !gb_node_is(n, "identifier") && ts_node_start_byte(n) == s) n = ts_node_parent(n);
     return n;
 }
 
@@ -1121,19 +1112,19 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
             uses |= gb_nm__use(src, id);
             break;
         case GB_NAME_AUG: {
-            TSNode r = gb_nm__field(p, "right");
-            if (gb_nm__is(r, "integer"))
+            TSNode r = gb_node_field(p, "right");
+            if (gb_node_is(r, "integer"))
                 uses |= GB_NM_USE_COUNTER;
             else
                 uses |= GB_NM_USE_ACCUMULATE;
             break;
         }
         case GB_NAME_ASSIGN:
-            if (gb_nm__is(p, "assignment") && ts_node_eq(gb_nm__field(p, "left"), id)) {
-                TSNode v = gb_nm__field(p, "right");
+            if (gb_node_is(p, "assignment") && ts_node_eq(gb_node_field(p, "left"), id)) {
+                TSNode v = gb_node_field(p, "right");
                 /* a = b = value */
-                while (gb_nm__is(v, "assignment")) v = gb_nm__field(v, "right");
-                TSNode picked = gb_nm__is(v, "subscript") ? gb_nm__picked(src, v) : v;
+                while (gb_node_is(v, "assignment")) v = gb_node_field(v, "right");
+                TSNode picked = gb_node_is(v, "subscript") ? gb_nm__picked(src, v) : v;
                 if (ts_node_is_null(picked)) picked = v;
                 const char *t = ts_node_is_null(picked) ? "" : ts_node_type(picked);
                 if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) boolean = true;
@@ -1141,15 +1132,15 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
                     strcmp(t, "unary_operator") == 0 || strcmp(t, "list") == 0)
                     literal = true;
                 gb_nm__value(src, v, &value, &weak, 0);
-            } else if ((gb_nm__is(p, "for_statement") || gb_nm__is(p, "for_in_clause")) &&
-                       ts_node_eq(gb_nm__field(p, "left"), id)) {
-                gb_nm__iter(src, gb_nm__field(p, "right"), &value, &weak);
-            } else if (gb_nm__is(p, "named_expression")) {
-                gb_nm__value(src, gb_nm__field(p, "value"), &value, &weak, 0);
-            } else if (gb_nm__is(p, "as_pattern_target")) {
+            } else if ((gb_node_is(p, "for_statement") || gb_node_is(p, "for_in_clause")) &&
+                       ts_node_eq(gb_node_field(p, "left"), id)) {
+                gb_nm__iter(src, gb_node_field(p, "right"), &value, &weak);
+            } else if (gb_node_is(p, "named_expression")) {
+                gb_nm__value(src, gb_node_field(p, "value"), &value, &weak, 0);
+            } else if (gb_node_is(p, "as_pattern_target")) {
                 TSNode ap = ts_node_parent(p);
                 TSNode up = ts_node_parent(ap);
-                if (gb_nm__is(up, "except_clause")) {
+                if (gb_node_is(up, "except_clause")) {
                     static const char *const w[] = {"error", "exc", "failure", NULL};
                     gb_nm__add_words(&value, w);
                 } else if (ts_node_named_child_count(ap) > 0) {
@@ -1160,11 +1151,11 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
             }
             break;
         case GB_NAME_PARAM:
-            if (gb_nm__is(p, "default_parameter") || gb_nm__is(p, "typed_default_parameter"))
-                gb_nm__value(src, gb_nm__field(p, "value"), &weak, &weak, 0);
+            if (gb_node_is(p, "default_parameter") || gb_node_is(p, "typed_default_parameter"))
+                gb_nm__value(src, gb_node_field(p, "value"), &weak, &weak, 0);
             break;
         case GB_NAME_DEF:
-            if (gb_nm__is(p, "function_definition")) {
+            if (gb_node_is(p, "function_definition")) {
                 is_def = true;
                 def_node = p;
                 def_src = src;
@@ -1173,11 +1164,11 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
         case GB_NAME_IMPORT: {
             /* what is imported: `from dateutil.parser import parse as x`, `import time as x` */
             TSNode item = p;
-            while (!ts_node_is_null(item) && !gb_nm__is(item, "aliased_import") && !gb_nm__is(item, "dotted_name"))
+            while (!ts_node_is_null(item) && !gb_node_is(item, "aliased_import") && !gb_node_is(item, "dotted_name"))
                 item = ts_node_parent(item);
-            TSNode name = gb_nm__is(item, "aliased_import") ? gb_nm__field(item, "name") : item;
+            TSNode name = gb_node_is(item, "aliased_import") ? gb_node_field(item, "name") : item;
             TSNode st = ts_node_parent(item);
-            TSNode mod = gb_nm__is(st, "import_from_statement") ? gb_nm__field(st, "module_name") : (TSNode){0};
+            TSNode mod = gb_node_is(st, "import_from_statement") ? gb_node_field(st, "module_name") : (TSNode){0};
             if (!ts_node_is_null(name)) gb_nm__import_words(src, mod, name, &value);
             break;
         }

@@ -10,11 +10,6 @@ typedef GbArray(char *) GbNames;
 
 typedef enum { GB_SCOPE_MODULE, GB_SCOPE_CLASS, GB_SCOPE_FUNCTION } GbScopeKind;
 
-static bool gb_pinned__is(TSNode n, const char *type)
-{
-    return strcmp(ts_node_type(n), type) == 0;
-}
-
 static void gb_pinned__add(GbNames *names, TSNode n, const char *src)
 {
     gb_array_push(names, gb_node_text(n, src));
@@ -24,16 +19,16 @@ static void gb_pinned__add(GbNames *names, TSNode n, const char *src)
  * they are module or class attributes) and attribute names (anywhere: self.x = ...). */
 static void gb_pinned__targets(TSNode n, const char *src, GbScopeKind scope, GbNames *defs)
 {
-    if (gb_pinned__is(n, "identifier")) {
+    if (gb_node_is(n, "identifier")) {
         if (scope != GB_SCOPE_FUNCTION) gb_pinned__add(defs, n, src);
         return;
     }
-    if (gb_pinned__is(n, "attribute")) {
+    if (gb_node_is(n, "attribute")) {
         TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
         if (!ts_node_is_null(attr)) gb_pinned__add(defs, attr, src);
         return;
     }
-    if (gb_pinned__is(n, "subscript")) return;
+    if (gb_node_is(n, "subscript")) return;
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) gb_pinned__targets(ts_node_named_child(n, i), src, scope, defs);
 }
@@ -41,15 +36,15 @@ static void gb_pinned__targets(TSNode n, const char *src, GbScopeKind scope, GbN
 static void gb_pinned__import(TSNode n, const char *src, GbNames *defs)
 {
     uint32_t c = ts_node_named_child_count(n);
-    bool from = gb_pinned__is(n, "import_from_statement");
+    bool from = gb_node_is(n, "import_from_statement");
     TSNode module = ts_node_child_by_field_name(n, "module_name", 11);
     for (uint32_t i = 0; i < c; i++) {
         TSNode ch = ts_node_named_child(n, i);
         if (from && !ts_node_is_null(module) && ts_node_eq(ch, module)) continue;
-        if (gb_pinned__is(ch, "aliased_import")) {
+        if (gb_node_is(ch, "aliased_import")) {
             TSNode alias = ts_node_child_by_field_name(ch, "alias", 5);
             if (!ts_node_is_null(alias)) gb_pinned__add(defs, alias, src);
-        } else if (gb_pinned__is(ch, "dotted_name")) {
+        } else if (gb_node_is(ch, "dotted_name")) {
             /* `import a.b` binds a; `from m import x` binds x */
             TSNode first = ts_node_named_child(ch, 0);
             if (!ts_node_is_null(first)) gb_pinned__add(defs, first, src);
@@ -81,7 +76,7 @@ static void gb_pinned__defs(TSNode n, const char *src, GbScopeKind scope, GbName
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode ch = ts_node_named_child(n, i);
-            if (gb_pinned__is(ch, "identifier")) gb_pinned__add(defs, ch, src);
+            if (gb_node_is(ch, "identifier")) gb_pinned__add(defs, ch, src);
         }
         return;
     }

@@ -72,3 +72,13 @@ bool gb_node_text_eq(TSNode node, const char *source, const char *s)
     size_t n = strlen(s);
     return (size_t)(b - a) == n && memcmp(source + a, s, n) == 0;
 }
+
+bool gb_node_is(TSNode node, const char *type)
+{
+    return !ts_node_is_null(node) && strcmp(ts_node_type(node), type) == 0;
+}
+
+TSNode gb_node_field(TSNode node, const char *name)
+{
+    return ts_node_child_by_field_name(node, name, (uint32_t)strlen(name));
+}

@@ -19,3 +19,7 @@ bool gb_source_parses(TSParser *parser, const char *source, size_t len, unsigned
 char *gb_node_text(TSNode node, const char *source);
 /* True when node's text equals s. */
 bool gb_node_text_eq(TSNode node, const char *source, const char *s);
+/* True when node is not null and of the given type ("for_statement"). */
+bool gb_node_is(TSNode node, const char *type);
+/* The child of node in the named field ("body"), or a null node. */
+TSNode gb_node_field(TSNode node, const char *name);

@@ -1,4 +1,5 @@
 #include "src/scope.h"
+#include "src/pyparse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -335,16 +336,6 @@ struct GbScWalk {
     void *user;
 };
 
-static TSNode gb_sc__field(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-static bool gb_sc__is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
 static char *gb_sc__text(TSNode n, const char *src)
 {
     uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
@@ -390,7 +381,7 @@ static void gb_sc__targets(GbScWalk *w, TSNode n, int scope, unsigned flag)
     if (strcmp(t, "identifier") == 0) {
         w->bind(w, scope, n, flag);
     } else if (strcmp(t, "attribute") == 0) {
-        gb_sc__visit(w, gb_sc__field(n, "object"), scope);
+        gb_sc__visit(w, gb_node_field(n, "object"), scope);
         w->fx(w, scope, GB_FX_ATTR_WRITE);
     } else if (strcmp(t, "subscript") == 0) {
         gb_sc__visit_children(w, n, scope);
@@ -402,7 +393,7 @@ static void gb_sc__targets(GbScWalk *w, TSNode n, int scope, unsigned flag)
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (!gb_sc__is(k, "comment")) gb_sc__targets(w, k, scope, flag);
+            if (!gb_node_is(k, "comment")) gb_sc__targets(w, k, scope, flag);
         }
     } else if (strcmp(t, "comment") != 0) {
         gb_sc__visit(w, n, scope);
@@ -415,7 +406,7 @@ static void gb_sc__as_pattern(GbScWalk *w, TSNode n, int scope)
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
-        if (gb_sc__is(k, "as_pattern_target"))
+        if (gb_node_is(k, "as_pattern_target"))
             gb_sc__targets(w, k, scope, GB_NAME_ASSIGN);
         else
             gb_sc__visit(w, k, scope);
@@ -427,7 +418,7 @@ static void gb_sc__pattern(GbScWalk *w, TSNode n, int scope)
 {
     const char *t = ts_node_type(n);
     if (strcmp(t, "identifier") == 0) {
-        if (!gb_sc__is(n, "identifier") || ts_node_end_byte(n) - ts_node_start_byte(n) != 1 ||
+        if (!gb_node_is(n, "identifier") || ts_node_end_byte(n) - ts_node_start_byte(n) != 1 ||
             w->src[ts_node_start_byte(n)] != '_')
             w->bind(w, scope, n, GB_NAME_ASSIGN);
     } else if (strcmp(t, "dotted_name") == 0) {
@@ -439,7 +430,7 @@ static void gb_sc__pattern(GbScWalk *w, TSNode n, int scope)
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (i == 0 && gb_sc__is(k, "dotted_name"))
+            if (i == 0 && gb_node_is(k, "dotted_name"))
                 w->read(w, scope, ts_node_named_child(k, 0));
             else
                 gb_sc__pattern(w, k, scope);
@@ -462,13 +453,13 @@ static void gb_sc__params_outer(GbScWalk *w, TSNode params, int outer)
     uint32_t c = ts_node_named_child_count(params);
     for (uint32_t i = 0; i < c; i++) {
         TSNode p = ts_node_named_child(params, i);
-        TSNode v = gb_sc__field(p, "value"), ty = gb_sc__field(p, "type");
+        TSNode v = gb_node_field(p, "value"), ty = gb_node_field(p, "type");
         if (!ts_node_is_null(v)) gb_sc__visit(w, v, outer);
         if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, outer);
-        if (gb_sc__is(p, "typed_parameter")) {
+        if (gb_node_is(p, "typed_parameter")) {
             uint32_t k = ts_node_named_child_count(p);
             for (uint32_t j = 0; j < k; j++)
-                if (gb_sc__is(ts_node_named_child(p, j), "type")) gb_sc__visit(w, ts_node_named_child(p, j), outer);
+                if (gb_node_is(ts_node_named_child(p, j), "type")) gb_sc__visit(w, ts_node_named_child(p, j), outer);
         }
     }
 }
@@ -481,7 +472,7 @@ static void gb_sc__param_names(GbScWalk *w, TSNode n, int inner)
         return;
     }
     if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0) {
-        gb_sc__param_names(w, gb_sc__field(n, "name"), inner);
+        gb_sc__param_names(w, gb_node_field(n, "name"), inner);
         return;
     }
     if (strcmp(t, "typed_parameter") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
@@ -490,7 +481,7 @@ static void gb_sc__param_names(GbScWalk *w, TSNode n, int inner)
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (!gb_sc__is(k, "type")) gb_sc__param_names(w, k, inner);
+            if (!gb_node_is(k, "type")) gb_sc__param_names(w, k, inner);
         }
     }
 }
@@ -514,8 +505,8 @@ static void gb_sc__nested_body(GbScWalk *w, TSNode body, int inner)
 
 static void gb_sc__function(GbScWalk *w, TSNode n, int scope)
 {
-    TSNode name = gb_sc__field(n, "name"), params = gb_sc__field(n, "parameters"), body = gb_sc__field(n, "body");
-    TSNode ret = gb_sc__field(n, "return_type");
+    TSNode name = gb_node_field(n, "name"), params = gb_node_field(n, "parameters"), body = gb_node_field(n, "body");
+    TSNode ret = gb_node_field(n, "return_type");
     if (!ts_node_is_null(name)) w->bind(w, scope, name, GB_NAME_DEF);
     w->fx(w, scope, GB_FX_DEFINES);
     gb_sc__params_outer(w, params, scope);
@@ -529,7 +520,7 @@ static void gb_sc__function(GbScWalk *w, TSNode n, int scope)
 
 static void gb_sc__class(GbScWalk *w, TSNode n, int scope)
 {
-    TSNode name = gb_sc__field(n, "name"), sup = gb_sc__field(n, "superclasses"), body = gb_sc__field(n, "body");
+    TSNode name = gb_node_field(n, "name"), sup = gb_node_field(n, "superclasses"), body = gb_node_field(n, "body");
     if (!ts_node_is_null(name)) w->bind(w, scope, name, GB_NAME_DEF);
     w->fx(w, scope, GB_FX_DEFINES);
     if (!ts_node_is_null(sup)) gb_sc__visit(w, sup, scope);
@@ -540,7 +531,7 @@ static void gb_sc__class(GbScWalk *w, TSNode n, int scope)
 
 static void gb_sc__lambda(GbScWalk *w, TSNode n, int scope)
 {
-    TSNode params = gb_sc__field(n, "parameters"), body = gb_sc__field(n, "body");
+    TSNode params = gb_node_field(n, "parameters"), body = gb_node_field(n, "body");
     TSNode null = {0};
     w->fx(w, scope, GB_FX_DEFINES);
     gb_sc__params_outer(w, params, scope);
@@ -556,16 +547,16 @@ static void gb_sc__comprehension(GbScWalk *w, TSNode n, int scope)
     TSNode first_for = null;
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c && ts_node_is_null(first_for); i++)
-        if (gb_sc__is(ts_node_named_child(n, i), "for_in_clause")) first_for = ts_node_named_child(n, i);
+        if (gb_node_is(ts_node_named_child(n, i), "for_in_clause")) first_for = ts_node_named_child(n, i);
     w->fx(w, scope, GB_FX_DEFINES);
     /* The first iterable runs in the enclosing scope. */
     uint32_t skip_s = 0, skip_e = 0;
     if (!ts_node_is_null(first_for)) {
-        TSNode left = gb_sc__field(first_for, "left");
+        TSNode left = gb_node_field(first_for, "left");
         uint32_t k = ts_node_named_child_count(first_for);
         for (uint32_t j = 0; j < k; j++) {
             TSNode r = ts_node_named_child(first_for, j);
-            if (ts_node_eq(r, left) || gb_sc__is(r, "comment")) continue;
+            if (ts_node_eq(r, left) || gb_node_is(r, "comment")) continue;
             if (skip_e == 0) skip_s = ts_node_start_byte(r);
             skip_e = ts_node_end_byte(r);
             gb_sc__visit(w, r, scope);
@@ -578,9 +569,9 @@ static void gb_sc__comprehension(GbScWalk *w, TSNode n, int scope)
     }
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
-        if (gb_sc__is(k, "for_in_clause")) {
+        if (gb_node_is(k, "for_in_clause")) {
             if (gb_sc__first_token_is(k, "async")) w->fx(w, inner, GB_FX_AWAIT);
-            TSNode left = gb_sc__field(k, "left");
+            TSNode left = gb_node_field(k, "left");
             gb_sc__targets(w, left, inner, GB_NAME_ASSIGN);
             if (!ts_node_eq(k, first_for)) {
                 uint32_t m = ts_node_named_child_count(k);
@@ -605,18 +596,18 @@ static int gb_sc__walrus_scope(const GbScopes *s, int scope)
 static void gb_sc__imports(GbScWalk *w, TSNode n, int scope)
 {
     w->fx(w, scope, GB_FX_IMPORT);
-    TSNode mod = gb_sc__field(n, "module_name");
-    bool from = gb_sc__is(n, "import_from_statement") || gb_sc__is(n, "future_import_statement");
+    TSNode mod = gb_node_field(n, "module_name");
+    bool from = gb_node_is(n, "import_from_statement") || gb_node_is(n, "future_import_statement");
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
         if (!ts_node_is_null(mod) && ts_node_eq(k, mod)) continue;
-        if (gb_sc__is(k, "wildcard_import")) {
+        if (gb_node_is(k, "wildcard_import")) {
             w->fx(w, scope, GB_FX_STAR_IMPORT);
             if (w->build) w->s->scopes.items[scope].star_import = true;
-        } else if (gb_sc__is(k, "aliased_import")) {
-            w->bind(w, scope, gb_sc__field(k, "alias"), GB_NAME_IMPORT);
-        } else if (gb_sc__is(k, "dotted_name") && ts_node_named_child_count(k) > 0) {
+        } else if (gb_node_is(k, "aliased_import")) {
+            w->bind(w, scope, gb_node_field(k, "alias"), GB_NAME_IMPORT);
+        } else if (gb_node_is(k, "dotted_name") && ts_node_named_child_count(k) > 0) {
             /* `import a.b` binds a; `from m import b` binds b. */
             TSNode id = from ? ts_node_named_child(k, ts_node_named_child_count(k) - 1) : ts_node_named_child(k, 0);
             w->bind(w, scope, id, GB_NAME_IMPORT);
@@ -633,16 +624,16 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
     switch (t[0]) {
     case 'a':
         if (strcmp(t, "attribute") == 0) {
-            gb_sc__visit(w, gb_sc__field(n, "object"), scope);
+            gb_sc__visit(w, gb_node_field(n, "object"), scope);
             return;
         }
         if (strcmp(t, "assignment") == 0) {
-            TSNode left = gb_sc__field(n, "left"), right = gb_sc__field(n, "right"), ty = gb_sc__field(n, "type");
+            TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right"), ty = gb_node_field(n, "type");
             if (!ts_node_is_null(right)) gb_sc__visit(w, right, scope);
             if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, scope);
             unsigned flag = ts_node_is_null(right) ? GB_NAME_ANNOTATED : GB_NAME_ASSIGN;
             if (!ts_node_is_null(left)) {
-                if (flag == GB_NAME_ANNOTATED && !gb_sc__is(left, "identifier"))
+                if (flag == GB_NAME_ANNOTATED && !gb_node_is(left, "identifier"))
                     gb_sc__visit(w, left, scope);
                 else
                     gb_sc__targets(w, left, scope, flag);
@@ -650,8 +641,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             return;
         }
         if (strcmp(t, "augmented_assignment") == 0) {
-            TSNode left = gb_sc__field(n, "left"), right = gb_sc__field(n, "right");
-            if (gb_sc__is(left, "identifier")) {
+            TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right");
+            if (gb_node_is(left, "identifier")) {
                 w->read(w, scope, left);
                 w->bind(w, scope, left, GB_NAME_AUG);
             } else if (!ts_node_is_null(left)) {
@@ -678,8 +669,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
     case 'c':
         if (strcmp(t, "call") == 0) {
             w->fx(w, scope, GB_FX_CALL);
-            TSNode f = gb_sc__field(n, "function");
-            if (gb_sc__is(f, "identifier")) {
+            TSNode f = gb_node_field(n, "function");
+            if (gb_node_is(f, "identifier")) {
                 for (size_t i = 0; i < sizeof gb_sc__dynamic_calls / sizeof *gb_sc__dynamic_calls; i++) {
                     uint32_t a = ts_node_start_byte(f), b = ts_node_end_byte(f);
                     const char *d = gb_sc__dynamic_calls[i];
@@ -704,7 +695,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             uint32_t c = ts_node_named_child_count(n);
             for (uint32_t i = 0; i < c; i++) {
                 TSNode k = ts_node_named_child(n, i);
-                if (gb_sc__is(k, "case_pattern"))
+                if (gb_node_is(k, "case_pattern"))
                     gb_sc__pattern(w, k, scope);
                 else
                     gb_sc__visit(w, k, scope);
@@ -719,8 +710,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
                 TSNode k = ts_node_named_child(n, i);
                 TSNode items[1] = {k};
                 (void)items;
-                if (gb_sc__is(k, "expression_list") || gb_sc__is(k, "tuple") || gb_sc__is(k, "list") ||
-                    gb_sc__is(k, "parenthesized_expression")) {
+                if (gb_node_is(k, "expression_list") || gb_node_is(k, "tuple") || gb_node_is(k, "list") ||
+                    gb_node_is(k, "parenthesized_expression")) {
                     uint32_t m = ts_node_named_child_count(k);
                     for (uint32_t j = 0; j < m; j++) gb_sc__targets(w, ts_node_named_child(k, j), scope, GB_NAME_DEL);
                 } else {
@@ -747,11 +738,11 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             uint32_t c = ts_node_named_child_count(n);
             for (uint32_t i = 0; i < c; i++) {
                 TSNode k = ts_node_named_child(n, i);
-                if (gb_sc__is(k, "block")) {
+                if (gb_node_is(k, "block")) {
                     w->handler_depth++;
                     gb_sc__visit(w, k, scope);
                     w->handler_depth--;
-                } else if (gb_sc__is(k, "as_pattern")) {
+                } else if (gb_node_is(k, "as_pattern")) {
                     gb_sc__as_pattern(w, k, scope);
                 } else {
                     gb_sc__visit(w, k, scope);
@@ -771,12 +762,12 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         }
         if (strcmp(t, "for_statement") == 0) {
             if (gb_sc__first_token_is(n, "async")) w->fx(w, scope, GB_FX_AWAIT);
-            gb_sc__visit(w, gb_sc__field(n, "right"), scope);
-            gb_sc__targets(w, gb_sc__field(n, "left"), scope, GB_NAME_ASSIGN);
+            gb_sc__visit(w, gb_node_field(n, "right"), scope);
+            gb_sc__targets(w, gb_node_field(n, "left"), scope, GB_NAME_ASSIGN);
             w->loop_depth++;
-            gb_sc__visit(w, gb_sc__field(n, "body"), scope);
+            gb_sc__visit(w, gb_node_field(n, "body"), scope);
             w->loop_depth--;
-            gb_sc__visit(w, gb_sc__field(n, "alternative"), scope);
+            gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
             return;
         }
         if (strcmp(t, "future_import_statement") == 0) {
@@ -793,7 +784,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             w->fx(w, scope, GB_FX_GLOBAL);
             uint32_t c = ts_node_named_child_count(n);
             for (uint32_t i = 0; i < c; i++)
-                if (gb_sc__is(ts_node_named_child(n, i), "identifier"))
+                if (gb_node_is(ts_node_named_child(n, i), "identifier"))
                     w->bind(w, scope, ts_node_named_child(n, i), GB_NAME_GLOBAL);
             return;
         }
@@ -810,7 +801,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         break;
     case 'k':
         if (strcmp(t, "keyword_argument") == 0) {
-            gb_sc__visit(w, gb_sc__field(n, "value"), scope);
+            gb_sc__visit(w, gb_node_field(n, "value"), scope);
             return;
         }
         break;
@@ -826,8 +817,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         break;
     case 'n':
         if (strcmp(t, "named_expression") == 0) {
-            gb_sc__visit(w, gb_sc__field(n, "value"), scope);
-            TSNode name = gb_sc__field(n, "name");
+            gb_sc__visit(w, gb_node_field(n, "value"), scope);
+            TSNode name = gb_node_field(n, "name");
             if (!ts_node_is_null(name)) {
                 int target = gb_sc__walrus_scope(w->s, scope);
                 /* The comprehensions in between refer to the target's variable (CPython makes
@@ -842,7 +833,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             w->fx(w, scope, GB_FX_NONLOCAL);
             uint32_t c = ts_node_named_child_count(n);
             for (uint32_t i = 0; i < c; i++)
-                if (gb_sc__is(ts_node_named_child(n, i), "identifier"))
+                if (gb_node_is(ts_node_named_child(n, i), "identifier"))
                     w->bind(w, scope, ts_node_named_child(n, i), GB_NAME_NONLOCAL);
             return;
         }
@@ -866,11 +857,11 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         break;
     case 'w':
         if (strcmp(t, "while_statement") == 0) {
-            gb_sc__visit(w, gb_sc__field(n, "condition"), scope);
+            gb_sc__visit(w, gb_node_field(n, "condition"), scope);
             w->loop_depth++;
-            gb_sc__visit(w, gb_sc__field(n, "body"), scope);
+            gb_sc__visit(w, gb_node_field(n, "body"), scope);
             w->loop_depth--;
-            gb_sc__visit(w, gb_sc__field(n, "alternative"), scope);
+            gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
             return;
         }
         if (strcmp(t, "with_statement") == 0) {
@@ -878,8 +869,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             break;
         }
         if (strcmp(t, "with_item") == 0) {
-            TSNode v = gb_sc__field(n, "value");
-            if (gb_sc__is(v, "as_pattern"))
+            TSNode v = gb_node_field(n, "value");
+            if (gb_node_is(v, "as_pattern"))
                 gb_sc__as_pattern(w, v, scope);
             else
                 gb_sc__visit(w, v, scope);
