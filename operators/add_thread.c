@@ -90,13 +90,7 @@ static const char *const gb_s4_refuse_names[] = {"threading",
 
 static bool gb_s4_program_ok(GbOpContext *ctx)
 {
-    for (size_t i = 0; i < GB_S4_N_REFUSE; i++)
-        if (gb_op_ctx_is_pinned(ctx, gb_s4_refuse_names[i])) return false;
-    for (size_t m = 0; m < ctx->prog->modules.len; m++)
-        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m),
-                                 gb_s4_refuse_names, GB_S4_N_REFUSE))
-            return false;
-    return true;
+    return !gb_op_ctx_mentions_any(ctx, gb_s4_refuse_names, GB_S4_N_REFUSE);
 }
 
 /* The call of a site statement and its kind; null node when stmt is not a site shape. */

@@ -54,14 +54,7 @@ static const char *const gb_s7_module_names[] = {"solution_helpers", "core_funct
 
 static bool gb_s7_program_ok(GbOpContext *ctx)
 {
-    size_t n = sizeof gb_s7_refuse_names / sizeof *gb_s7_refuse_names;
-    for (size_t i = 0; i < n; i++)
-        if (gb_op_ctx_is_pinned(ctx, gb_s7_refuse_names[i])) return false;
-    for (size_t m = 0; m < ctx->prog->modules.len; m++)
-        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m),
-                                 gb_s7_refuse_names, n))
-            return false;
-    return true;
+    return !gb_op_ctx_mentions_any(ctx, gb_s7_refuse_names, sizeof gb_s7_refuse_names / sizeof *gb_s7_refuse_names);
 }
 
 /* An immutable literal: numbers, plain strings (no f-string interpolation), bytes,

@@ -66,13 +66,7 @@ static const char *const gb_s8_names[] = {"passthrough", "transparent",    "forw
 
 static bool gb_s8_program_ok(GbOpContext *ctx)
 {
-    for (size_t i = 0; i < GB_S8_N_REFUSE; i++)
-        if (gb_op_ctx_is_pinned(ctx, gb_s8_refuse_names[i])) return false;
-    for (size_t m = 0; m < ctx->prog->modules.len; m++)
-        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m),
-                                 gb_s8_refuse_names, GB_S8_N_REFUSE))
-            return false;
-    return true;
+    return !gb_op_ctx_mentions_any(ctx, gb_s8_refuse_names, GB_S8_N_REFUSE);
 }
 
 static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wraps_fn);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/pyparse.h"
+#include "src/flow.h"
 
 /* ---- Sites ---- */
 
@@ -327,4 +328,14 @@ GbApplyStatus gb_op_apply_random(GbOpContext *ctx, const GbOperator *op, GbRng *
     GbApplyStatus st = gb_op_apply(ctx, op, site, rng, err);
     gb_site_list_destroy(&sites);
     return st;
+}
+
+bool gb_op_ctx_mentions_any(GbOpContext *ctx, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (gb_op_ctx_is_pinned(ctx, names[i])) return true;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++)
+        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m), names, n))
+            return true;
+    return false;
 }

@@ -89,6 +89,11 @@ void gb_op_ctx_invalidate_all(GbOpContext *ctx);
  * class names, and every identifier that occurs in its test code. Operators must not rename,
  * move or change the signature of a pinned definition. */
 bool gb_op_ctx_is_pinned(GbOpContext *ctx, const char *name);
+/* True when one of the n names is pinned or occurs in some module of the program as an
+ * identifier (variable, attribute or keyword name: gb_flow_mentions_any): the program-wide
+ * refusal of an operator whose change such a name could observe (recursion limits, frames,
+ * pickling). */
+bool gb_op_ctx_mentions_any(GbOpContext *ctx, const char *const *names, size_t n);
 /* True when name occurs as an identifier (or attribute/keyword name) in any module of the
  * program or in the tests, or is a keyword, builtin, pinned or already handed out. */
 bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name);

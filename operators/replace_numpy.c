@@ -573,12 +573,7 @@ static int gb_s9_kind(const GbS9 *a, TSNode call)
 static bool gb_s9_program_ok(GbOpContext *ctx)
 {
     static const char *const refuse[] = {"builtins", "__builtins__"};
-    for (size_t i = 0; i < 2; i++)
-        if (gb_op_ctx_is_pinned(ctx, refuse[i])) return false;
-    for (size_t m = 0; m < ctx->prog->modules.len; m++)
-        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m), refuse, 2))
-            return false;
-    return true;
+    return !gb_op_ctx_mentions_any(ctx, refuse, 2);
 }
 
 static void gb_s9_walk(GbS9 *a, TSNode n, GbSiteList *out)
