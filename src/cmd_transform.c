@@ -9,6 +9,7 @@
 #include "operators/operator.h"
 #include "src/cli.h"
 #include "src/commands.h"
+#include "src/linediff.h"
 #include "src/naming.h"
 #include "src/pyparse.h"
 #include "src/runner.h"
@@ -44,109 +45,6 @@ static void gb_transform__usage(FILE *out)
             GB_DEFAULT_PYTHON);
 }
 
-/* ---- Unified diff (line LCS) ---- */
-
-typedef struct {
-    const char *p;
-    size_t n;
-} GbLine;
-typedef GbArray(GbLine) GbLines;
-
-static void gb_transform__split(const char *s, GbLines *out)
-{
-    while (*s) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s) : strlen(s);
-        GbLine l = {s, n};
-        gb_array_push(out, l);
-        s += n + (nl ? 1 : 0);
-    }
-}
-
-static bool gb_transform__eq(GbLine a, GbLine b)
-{
-    return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
-}
-
-/* Append a unified diff (3 lines of context) of a -> b to out; nothing when equal. */
-static void gb_transform__diff(GbStr *out, const char *path, const char *a, const char *b)
-{
-    if (strcmp(a, b) == 0) return;
-    GbLines la = {0}, lb = {0};
-    gb_transform__split(a, &la);
-    gb_transform__split(b, &lb);
-    size_t n = la.len, m = lb.len;
-    /* Common prefix and suffix first: edits are local, so the LCS table stays small. */
-    size_t pre = 0, suf = 0;
-    while (pre < n && pre < m && gb_transform__eq(la.items[pre], lb.items[pre])) pre++;
-    while (suf < n - pre && suf < m - pre && gb_transform__eq(la.items[n - 1 - suf], lb.items[m - 1 - suf])) suf++;
-    size_t N = n - pre - suf, M = m - pre - suf;
-    unsigned *L = gb_calloc((N + 1) * (M + 1), sizeof *L);
-    for (size_t i = N; i-- > 0;)
-        for (size_t j = M; j-- > 0;)
-            L[i * (M + 1) + j] = gb_transform__eq(la.items[pre + i], lb.items[pre + j])
-                                     ? L[(i + 1) * (M + 1) + j + 1] + 1
-                                     : (L[(i + 1) * (M + 1) + j] > L[i * (M + 1) + j + 1] ? L[(i + 1) * (M + 1) + j]
-                                                                                          : L[i * (M + 1) + j + 1]);
-    /* Edit script over all lines: ' ', '-', '+' with line indices. */
-    typedef struct {
-        char op;
-        size_t a, b;
-    } Op;
-    GbArray(Op) ops = {0};
-    for (size_t i = 0; i < pre; i++) gb_array_push(&ops, ((Op){' ', i, i}));
-    size_t i = 0, j = 0;
-    while (i < N || j < M) {
-        if (i < N && j < M && gb_transform__eq(la.items[pre + i], lb.items[pre + j])) {
-            gb_array_push(&ops, ((Op){' ', pre + i, pre + j}));
-            i++, j++;
-        } else if (i < N && (j == M || L[(i + 1) * (M + 1) + j] >= L[i * (M + 1) + j + 1])) {
-            gb_array_push(&ops, ((Op){'-', pre + i, pre + j}));
-            i++;
-        } else {
-            gb_array_push(&ops, ((Op){'+', pre + i, pre + j}));
-            j++;
-        }
-    }
-    for (size_t k = 0; k < suf; k++) gb_array_push(&ops, ((Op){' ', n - suf + k, m - suf + k}));
-    free(L);
-
-    gb_str_appendf(out, "--- a/%s\n+++ b/%s\n", path, path);
-    const size_t ctx = 3;
-    size_t k = 0;
-    while (k < ops.len) {
-        while (k < ops.len && ops.items[k].op == ' ') k++;
-        if (k == ops.len) break;
-        size_t start = k >= ctx ? k - ctx : 0, end = k;
-        /* Extend the hunk while changes are within 2*ctx lines of each other. */
-        for (;;) {
-            while (end < ops.len && ops.items[end].op != ' ') end++;
-            size_t run = end;
-            while (run < ops.len && ops.items[run].op == ' ' && run - end < 2 * ctx) run++;
-            if (run < ops.len && ops.items[run].op != ' ') {
-                end = run;
-                continue;
-            }
-            end = end + ctx < ops.len ? end + ctx : ops.len;
-            break;
-        }
-        size_t a0 = ops.items[start].a, b0 = ops.items[start].b, na = 0, nb = 0;
-        for (size_t q = start; q < end; q++) {
-            na += ops.items[q].op != '+';
-            nb += ops.items[q].op != '-';
-        }
-        gb_str_appendf(out, "@@ -%zu,%zu +%zu,%zu @@\n", na ? a0 + 1 : a0, na, nb ? b0 + 1 : b0, nb);
-        for (size_t q = start; q < end; q++) {
-            const GbLine *l = ops.items[q].op == '+' ? &lb.items[ops.items[q].b] : &la.items[ops.items[q].a];
-            gb_str_appendf(out, "%c%.*s\n", ops.items[q].op, (int)l->n, l->p);
-        }
-        k = end;
-    }
-    gb_array_free(&ops);
-    gb_array_free(&la);
-    gb_array_free(&lb);
-}
-
 static void gb_transform__program_diff(GbStr *out, const GbProgram *before, const GbProgram *after)
 {
     for (size_t i = 0; i < after->modules.len; i++) {
@@ -154,7 +52,7 @@ static void gb_transform__program_diff(GbStr *out, const GbProgram *before, cons
         const char *old = "";
         for (size_t j = 0; j < before->modules.len; j++)
             if (strcmp(before->modules.items[j].path, m->path) == 0) old = before->modules.items[j].source;
-        gb_transform__diff(out, m->path, old, m->source);
+        gb_diff_render_unified(out, m->path, old, m->source);
     }
 }
 

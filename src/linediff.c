@@ -257,3 +257,83 @@ void gb_diff_render_html(GbStr *out, const char *a, const char *b)
     gb_array_free(&la);
     gb_array_free(&lb);
 }
+
+/* A hunk range as diff -u writes it: "START,COUNT" (1-based), "START" alone for one line,
+ * and the line before for an empty range. */
+static void gb_diff__range(GbStr *out, size_t before, size_t count)
+{
+    if (count == 1)
+        gb_str_appendf(out, "%zu", before + 1);
+    else
+        gb_str_appendf(out, "%zu,%zu", count ? before + 1 : before, count);
+}
+
+void gb_diff_render_unified(GbStr *out, const char *path, const char *a, const char *b)
+{
+    if (strcmp(a ? a : "", b ? b : "") == 0) return;
+    GbLines la = {0}, lb = {0};
+    gb_diff__split(a, &la);
+    gb_diff__split(b, &lb);
+    GbDiffOps ops = {0};
+    gb_diff__run(&la, &lb, &ops);
+    /* within each block of changes, deletions before insertions (as diff -u prints them) */
+    for (size_t i = 0; i < ops.len;) {
+        if (ops.items[i].kind == GB_DIFF_EQUAL) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < ops.len && ops.items[j].kind != GB_DIFF_EQUAL) j++;
+        GbDiffOps block = {0};
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t q = i; q < j; q++)
+                if ((ops.items[q].kind == GB_DIFF_DELETE) == (pass == 0)) gb_array_push(&block, ops.items[q]);
+        memcpy(&ops.items[i], block.items, (j - i) * sizeof *block.items);
+        gb_array_free(&block);
+        i = j;
+    }
+    /* position in A and in B before each op, for the hunk headers */
+    size_t *pa = gb_calloc(ops.len + 1, sizeof *pa), *pb = gb_calloc(ops.len + 1, sizeof *pb);
+    for (size_t q = 0; q < ops.len; q++) {
+        pa[q + 1] = pa[q] + (ops.items[q].kind != GB_DIFF_INSERT);
+        pb[q + 1] = pb[q] + (ops.items[q].kind != GB_DIFF_DELETE);
+    }
+    gb_str_appendf(out, "--- a/%s\n+++ b/%s\n", path, path);
+    const size_t ctx = 3;
+    size_t k = 0;
+    while (k < ops.len) {
+        while (k < ops.len && ops.items[k].kind == GB_DIFF_EQUAL) k++;
+        if (k == ops.len) break;
+        size_t start = k >= ctx ? k - ctx : 0, end = k;
+        /* one hunk while changes are within 2 * ctx lines of each other */
+        for (;;) {
+            while (end < ops.len && ops.items[end].kind != GB_DIFF_EQUAL) end++;
+            size_t run = end;
+            while (run < ops.len && ops.items[run].kind == GB_DIFF_EQUAL && run - end < 2 * ctx) run++;
+            if (run < ops.len && ops.items[run].kind != GB_DIFF_EQUAL) {
+                end = run;
+                continue;
+            }
+            end = end + ctx < ops.len ? end + ctx : ops.len;
+            break;
+        }
+        size_t na = pa[end] - pa[start], nb = pb[end] - pb[start];
+        gb_str_append(out, "@@ -");
+        gb_diff__range(out, pa[start], na);
+        gb_str_append(out, " +");
+        gb_diff__range(out, pb[start], nb);
+        gb_str_append(out, " @@\n");
+        for (size_t q = start; q < end; q++) {
+            const GbDiffOp *op = &ops.items[q];
+            const GbLine *l = op->kind == GB_DIFF_INSERT ? &lb.items[op->b] : &la.items[op->a];
+            char mark = op->kind == GB_DIFF_EQUAL ? ' ' : op->kind == GB_DIFF_DELETE ? '-' : '+';
+            gb_str_appendf(out, "%c%.*s\n", mark, (int)l->len, l->text);
+        }
+        k = end;
+    }
+    free(pa);
+    free(pb);
+    gb_array_free(&ops);
+    gb_array_free(&la);
+    gb_array_free(&lb);
+}

@@ -33,6 +33,10 @@ size_t gb_diff_line_count(const char *text);
 /* Append text[0..n) to out with &, <, >, " and ' escaped for HTML. */
 void gb_html_escape(GbStr *out, const char *text, size_t n);
 
+/* Append a unified diff of A -> B (headers "--- a/PATH" and "+++ b/PATH", hunks with 3 lines
+ * of context, as `diff -u`), or nothing when the texts are equal. */
+void gb_diff_render_unified(GbStr *out, const char *path, const char *a, const char *b);
+
 /* Append a side-by-side diff of A (left) and B (right) as an HTML <table class="diff">: line
  * numbers and escaped code on each side; rows get class "eq", "del" (only left), "ins" (only
  * right) or "chg" (a deleted line paired with an inserted one). */

@@ -193,12 +193,33 @@ static void test_linediff_render_pairs_changes_and_escapes(void **state)
     gb_str_destroy(&s);
 }
 
+/* The unified diff reads like `diff -u` (expected output taken from GNU diff 3.8). */
+static void test_linediff_unified_like_diff_u(void **state)
+{
+    (void)state;
+    const char *a = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\n";
+    const char *b = "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nM\nn\nz\n";
+    GbStr out;
+    gb_str_init(&out);
+    gb_diff_render_unified(&out, "main.py", a, b);
+    assert_string_equal(out.data, "--- a/main.py\n+++ b/main.py\n"
+                                  "@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n"
+                                  "@@ -10,5 +10,6 @@\n j\n k\n l\n-m\n+M\n n\n+z\n");
+    gb_str_clear(&out);
+    gb_diff_render_unified(&out, "main.py", a, a);
+    assert_int_equal(out.len, 0);
+    gb_diff_render_unified(&out, "new.py", "", "x = 1\n");
+    assert_string_equal(out.data, "--- a/new.py\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n");
+    gb_str_destroy(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_linediff_cases_are_shortest_scripts),
         cmocka_unit_test(test_linediff_random_pairs_match_dynamic_programme),
         cmocka_unit_test(test_linediff_line_count),
+        cmocka_unit_test(test_linediff_unified_like_diff_u),
         cmocka_unit_test(test_linediff_html_escape),
         cmocka_unit_test(test_linediff_render_pairs_changes_and_escapes),
     };
