@@ -8,6 +8,7 @@
 #include "src/commands.h"
 #include "src/embed.h"
 #include "src/http.h"
+#include "src/json_write.h"
 #include "src/nnmr.h"
 #include "src/program.h"
 #include "src/pyparse.h"
@@ -217,44 +218,44 @@ int gb_cmd_nnmr(int argc, char **argv)
                        "lowest-index tied program";
     if (json) {
         gb_str_append(&s, "{\"original\":");
-        gb_json_append_string(&s, po);
+        gb_json_string(&s, po);
         gb_str_append(&s, ",\"hardened\":");
-        gb_json_append_string(&s, ph);
+        gb_json_string(&s, ph);
         gb_str_appendf(&s, ",\"n\":%zu,\"metric\":\"cosine similarity\",\"gallery\":", n);
-        gb_json_append_string(&s, gallery);
+        gb_json_string(&s, gallery);
         gb_str_append(&s, ",\"ties\":");
-        gb_json_append_string(&s, ties);
+        gb_json_string(&s, ties);
         gb_str_append(&s, ",\"embedding\":");
-        gb_json_append_string(&s, embedding);
+        gb_json_string(&s, embedding);
         gb_str_appendf(&s, ",\"nnmr_orig_to_hard\":");
-        gb_json_append_number(&s, r.nnmr_o2h);
+        gb_json_number(&s, r.nnmr_o2h);
         gb_str_appendf(&s, ",\"misses_orig_to_hard\":%zu,\"nnmr_hard_to_orig\":", r.miss_o2h);
-        gb_json_append_number(&s, r.nnmr_h2o);
+        gb_json_number(&s, r.nnmr_h2o);
         gb_str_appendf(&s, ",\"misses_hard_to_orig\":%zu,\"counterpart_cosine\":{\"mean\":", r.miss_h2o);
-        gb_json_append_number(&s, self.mean);
+        gb_json_number(&s, self.mean);
         gb_str_append(&s, ",\"median\":");
-        gb_json_append_number(&s, self.median);
+        gb_json_number(&s, self.median);
         gb_str_append(&s, "},\"tasks\":[");
         for (size_t k = 0; k < n; k++) {
             gb_str_append(&s, k ? ",{\"id\":" : "{\"id\":");
-            gb_json_append_string(&s, o.tasks.items[io.items[k]].id);
+            gb_json_string(&s, o.tasks.items[io.items[k]].id);
             gb_str_append(&s, ",\"counterpart_cosine\":");
-            gb_json_append_number(&s, r.self_cos[k]);
+            gb_json_number(&s, r.self_cos[k]);
             gb_str_append(&s, ",\"nearest_hard_of_orig\":");
-            gb_json_append_string(&s, o.tasks.items[io.items[r.nn_o2h[k]]].id);
+            gb_json_string(&s, o.tasks.items[io.items[r.nn_o2h[k]]].id);
             gb_str_append(&s, ",\"nearest_orig_of_hard\":");
-            gb_json_append_string(&s, o.tasks.items[io.items[r.nn_h2o[k]]].id);
+            gb_json_string(&s, o.tasks.items[io.items[r.nn_h2o[k]]].id);
             gb_str_append(&s, "}");
         }
         gb_str_append(&s, "],\"only_in_original\":[");
         for (size_t i = 0; i < only_o.len; i++) {
             if (i) gb_str_append(&s, ",");
-            gb_json_append_string(&s, only_o.items[i]);
+            gb_json_string(&s, only_o.items[i]);
         }
         gb_str_append(&s, "],\"only_in_hardened\":[");
         for (size_t i = 0; i < only_h.len; i++) {
             if (i) gb_str_append(&s, ",");
-            gb_json_append_string(&s, only_h.items[i]);
+            gb_json_string(&s, only_h.items[i]);
         }
         gb_str_append(&s, "]}\n");
     } else {

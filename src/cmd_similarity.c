@@ -7,6 +7,7 @@
 #include "src/cli.h"
 #include "src/codebleu.h"
 #include "src/commands.h"
+#include "src/json_write.h"
 #include "src/similarity.h"
 #include "src/task_io.h"
 #include "src/tokensim.h"
@@ -126,24 +127,24 @@ static void gb_sim__text(GbStr *s, const char *pa, const char *pb, const GbSimRe
 static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimReport *r, const GbCodeBleuOptions *o)
 {
     gb_str_append(s, "{\"reference\":");
-    gb_json_append_string(s, pa);
+    gb_json_string(s, pa);
     gb_str_append(s, ",\"prediction\":");
-    gb_json_append_string(s, pb);
+    gb_json_string(s, pb);
     gb_str_appendf(s,
                    ",\"codebleu\":{\"behaviour\":\"codebleu 0.7.1\",\"weights\":[%g,%g,%g,%g],"
                    "\"strict_dataflow\":%s,\"ngram_tokenizer\":\"whitespace (s.split())\","
                    "\"grammar\":\"tree-sitter-python 0.23.6\"},",
                    o->alpha, o->beta, o->gamma, o->delta, o->strict_dataflow ? "true" : "false");
     gb_str_append(s, "\"token_tokenizer\":");
-    gb_json_append_string(s, GB_TOKENIZER_NAME);
+    gb_json_string(s, GB_TOKENIZER_NAME);
     gb_str_append(s, ",\"tasks\":[");
     for (size_t i = 0; i < r->tasks.len; i++) {
         const GbSimTask *t = &r->tasks.items[i];
         gb_str_append(s, i ? ",{\"id\":" : "{\"id\":");
-        gb_json_append_string(s, t->id);
+        gb_json_string(s, t->id);
         for (int m = 0; m < GB_SIM_NMETRICS; m++) {
             gb_str_appendf(s, ",\"%s\":", gb_sim__metric_names[m]);
-            gb_json_append_number(s, gb_sim__metric(t, m));
+            gb_json_number(s, gb_sim__metric(t, m));
         }
         gb_str_appendf(s, ",\"dataflow_defined\":%s,\"dataflow_truncated\":%s}",
                        t->codebleu.dataflow_defined ? "true" : "false", t->df_truncated ? "true" : "false");
@@ -153,25 +154,25 @@ static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimRe
     gb_str_appendf(s, "],\"summary\":{\"n\":%zu", r->tasks.len);
     for (int m = 0; m < GB_SIM_NMETRICS; m++) {
         gb_str_appendf(s, ",\"%s\":{\"mean\":", gb_sim__metric_names[m]);
-        gb_json_append_number(s, sm[m].mean);
+        gb_json_number(s, sm[m].mean);
         const char *k[] = {"median", "q1", "q3", "min", "max"};
         double v[] = {sm[m].median, sm[m].q1, sm[m].q3, sm[m].min, sm[m].max};
         for (int i = 0; i < 5; i++) {
             gb_str_appendf(s, ",\"%s\":", k[i]);
-            gb_json_append_number(s, v[i]);
+            gb_json_number(s, v[i]);
         }
         gb_str_append(s, "}");
     }
     gb_str_append(s, "},\"corpus\":{\"codebleu\":");
-    gb_json_append_number(s, r->corpus.codebleu);
+    gb_json_number(s, r->corpus.codebleu);
     gb_str_append(s, ",\"ngram_match\":");
-    gb_json_append_number(s, r->corpus.ngram);
+    gb_json_number(s, r->corpus.ngram);
     gb_str_append(s, ",\"weighted_ngram_match\":");
-    gb_json_append_number(s, r->corpus.weighted_ngram);
+    gb_json_number(s, r->corpus.weighted_ngram);
     gb_str_append(s, ",\"syntax_match\":");
-    gb_json_append_number(s, r->corpus.syntax);
+    gb_json_number(s, r->corpus.syntax);
     gb_str_append(s, ",\"dataflow_match\":");
-    gb_json_append_number(s, r->corpus.dataflow);
+    gb_json_number(s, r->corpus.dataflow);
     gb_str_append(s, "}");
     for (int side = 0; side < 2; side++) {
         size_t n = side == 0 ? r->only_a.len : r->only_b.len;
@@ -179,7 +180,7 @@ static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimRe
         gb_str_append(s, side == 0 ? ",\"only_in_reference\":[" : ",\"only_in_prediction\":[");
         for (size_t i = 0; i < n; i++) {
             if (i) gb_str_append(s, ",");
-            gb_json_append_string(s, ids[i]);
+            gb_json_string(s, ids[i]);
         }
         gb_str_append(s, "]");
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/json_write.h"
 #include "src/program.h"
 #include "src/pyparse.h"
 #include "src/tokensim.h"
@@ -121,42 +122,3 @@ void gb_sim_report_destroy(GbSimReport *r)
     gb_array_free(&r->only_b);
 }
 
-void gb_json_append_string(GbStr *s, const char *text)
-{
-    gb_str_append(s, "\"");
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        switch (*p) {
-        case '"':
-            gb_str_append(s, "\\\"");
-            break;
-        case '\\':
-            gb_str_append(s, "\\\\");
-            break;
-        case '\n':
-            gb_str_append(s, "\\n");
-            break;
-        case '\r':
-            gb_str_append(s, "\\r");
-            break;
-        case '\t':
-            gb_str_append(s, "\\t");
-            break;
-        default:
-            if (*p < 0x20) {
-                gb_str_appendf(s, "\\u%04x", *p);
-            } else {
-                gb_str_append_n(s, (const char *)p, 1);
-            }
-        }
-    }
-    gb_str_append(s, "\"");
-}
-
-void gb_json_append_number(GbStr *s, double v)
-{
-    if (isfinite(v)) {
-        gb_str_appendf(s, "%.6f", v);
-    } else {
-        gb_str_append(s, "null");
-    }
-}

@@ -43,7 +43,3 @@ void gb_similarity_compare(const GbBench *a, const GbBench *b, const GbCodeBleuO
                            GbSimReport *out);
 void gb_sim_report_destroy(GbSimReport *r);
 
-/* Append text as a JSON string literal (quotes and escapes; UTF-8 passed through). */
-void gb_json_append_string(GbStr *s, const char *text);
-/* Append a number as JSON (finite values with 6 decimals; NaN/inf as null). */
-void gb_json_append_number(GbStr *s, double v);
