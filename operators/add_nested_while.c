@@ -23,15 +23,7 @@ static const char *const gb_s3_bases[] = {"pending", "first_pass", "remaining", 
 
 void gb_op_add_nested_while_find(GbOpContext *ctx, GbSiteList *out)
 {
-    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
-        if (!gb_op_ctx_module_ok(ctx, m)) continue;
-        GbNodes stmts = {0};
-        gb_stmts_collect(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &stmts);
-        for (size_t i = 0; i < stmts.len; i++)
-            if (gb_stmt_wrappable(ctx, m, stmts.items[i], GB_FX_BREAK | GB_FX_CONTINUE))
-                gb_site_add(ctx, out, m, stmts.items[i], NULL, 0, NULL);
-        gb_array_free(&stmts);
-    }
+    gb_wrappable_sites(ctx, out, GB_FX_BREAK | GB_FX_CONTINUE);
 }
 
 bool gb_op_add_nested_while_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)

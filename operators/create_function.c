@@ -482,29 +482,14 @@ void gb_op_create_function_find(GbOpContext *ctx, GbSiteList *out)
 
 /* ---- Apply ---- */
 
-typedef GbArray(uint32_t) GbS6Ranges;
-static void gb_s6_strings(TSNode n, const char *src, GbS6Ranges *out)
-{
-    if (gb_node_is(n, "string")) {
-        uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-        if (memchr(src + s, '\n', e - s)) {
-            gb_array_push(out, s);
-            gb_array_push(out, e);
-        }
-        return;
-    }
-    uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; i++) gb_s6_strings(ts_node_child(n, i), src, out);
-}
-
 /* The lines of [start, end) (start at the first statement, after its indentation `old`),
  * re-indented from `old` to `indent`; lines inside multi-line strings stay as they are.
  * Each line ends with a newline. */
 static void gb_s6_reindent(const char *src, TSNode root, uint32_t start, uint32_t end, const char *old,
                            const char *indent, GbStr *out)
 {
-    GbS6Ranges strings = {0};
-    gb_s6_strings(root, src, &strings);
+    GbByteRanges strings = {0};
+    gb_multiline_strings(root, src, &strings);
     size_t ol = strlen(old);
     uint32_t pos = start;
     bool first = true;

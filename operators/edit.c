@@ -777,3 +777,16 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
     free(want);
     return name;
 }
+
+void gb_wrappable_sites(GbOpContext *ctx, GbSiteList *out, unsigned refuse_fx)
+{
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        if (!gb_op_ctx_module_ok(ctx, m)) continue;
+        GbNodes stmts = {0};
+        gb_stmts_collect(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &stmts);
+        for (size_t i = 0; i < stmts.len; i++)
+            if (gb_stmt_wrappable(ctx, m, stmts.items[i], refuse_fx))
+                gb_site_add(ctx, out, m, stmts.items[i], NULL, 0, NULL);
+        gb_array_free(&stmts);
+    }
+}

@@ -95,6 +95,9 @@ void gb_stmts_collect(TSNode root, GbNodes *out);
  * attributes) or in a scope that calls locals()/vars()/eval()/exec() (new names would show),
  * and its effects (gb_scopes_effects) have none of the refuse_fx flags. */
 bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx);
+/* Append a site for every statement of every module that gb_stmt_wrappable accepts with
+ * refuse_fx (the sites of the block-wrapping operators S1-S3). */
+void gb_wrappable_sites(GbOpContext *ctx, GbSiteList *out, unsigned refuse_fx);
 /* True when the lines from first's line to last's last line hold nothing but these
  * statements (and comments). */
 bool gb_stmts_own_lines(const char *src, TSNode first, TSNode last);

@@ -287,30 +287,14 @@ void gb_op_transform_loop_to_recursion_find(GbOpContext *ctx, GbSiteList *out)
     }
 }
 
-/* Ranges [start, end) of string nodes below node that span lines. */
-typedef GbArray(uint32_t) GbS11Ranges;
-static void gb_s11_strings(TSNode n, const char *src, GbS11Ranges *out)
-{
-    if (gb_node_is(n, "string")) {
-        uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-        if (memchr(src + s, '\n', e - s)) {
-            gb_array_push(out, s);
-            gb_array_push(out, e);
-        }
-        return;
-    }
-    uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; i++) gb_s11_strings(ts_node_child(n, i), src, out);
-}
-
 /* The loop body re-indented to `indent`: every line that starts with the body's own
  * indentation gets it replaced; lines inside multi-line strings are left alone. Appended to
  * out, each line ending with a newline. */
 static void gb_s11_body_text(const char *src, TSNode loop, TSNode body, const char *indent, GbStr *out)
 {
     uint32_t bs = ts_node_start_byte(body), be = ts_node_end_byte(body);
-    GbS11Ranges strings = {0};
-    gb_s11_strings(body, src, &strings);
+    GbByteRanges strings = {0};
+    gb_multiline_strings(body, src, &strings);
     bool same_line = gb_line_start(src, bs) == gb_line_start(src, ts_node_start_byte(loop));
     char *old = same_line ? gb_strdup("") : gb_line_indent(src, bs);
     size_t ol = strlen(old);

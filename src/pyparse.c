@@ -82,3 +82,17 @@ TSNode gb_node_field(TSNode node, const char *name)
 {
     return ts_node_child_by_field_name(node, name, (uint32_t)strlen(name));
 }
+
+void gb_multiline_strings(TSNode node, const char *src, GbByteRanges *out)
+{
+    if (gb_node_is(node, "string")) {
+        uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+        if (memchr(src + s, '\n', e - s)) {
+            gb_array_push(out, s);
+            gb_array_push(out, e);
+        }
+        return;
+    }
+    uint32_t c = ts_node_child_count(node);
+    for (uint32_t i = 0; i < c; i++) gb_multiline_strings(ts_node_child(node, i), src, out);
+}

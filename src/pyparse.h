@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
+#include "src/util.h"
+
 /* The tree-sitter-python@0.23.6 language (static; never freed). */
 const TSLanguage *gb_python_language(void);
 /* A new parser set to Python (owned; free with ts_parser_delete). */
@@ -19,6 +21,11 @@ bool gb_source_parses(TSParser *parser, const char *source, size_t len, unsigned
 char *gb_node_text(TSNode node, const char *source);
 /* True when node's text equals s. */
 bool gb_node_text_eq(TSNode node, const char *source, const char *s);
+/* Byte ranges as start, end pairs. */
+typedef GbArray(uint32_t) GbByteRanges;
+/* Append the [start, end) byte range of every string node below node (node included) that
+ * spans lines: text a re-indentation must leave alone. */
+void gb_multiline_strings(TSNode node, const char *src, GbByteRanges *out);
 /* True when node is not null and of the given type ("for_statement"). */
 bool gb_node_is(TSNode node, const char *type);
 /* The child of node in the named field ("body"), or a null node. */
