@@ -30,6 +30,7 @@ ARGS = sys.argv[2:]
 LINT = "--lint" in ARGS
 SECCOMP = "--seccomp" in ARGS
 WARM_DIR = ARGS[ARGS.index("--warm-dir") + 1] if "--warm-dir" in ARGS else None
+REMAP = ARGS[ARGS.index("--remap") + 1] if "--remap" in ARGS else None
 
 # Modules every worker preloads: what benchmark programs and the operators' library calls
 # use (DESIGN.md §6: A1-A8). Order matters only for the error message.
@@ -176,6 +177,25 @@ def install_seccomp():
     if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
         return False
     return libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+
+
+def remap():
+    """Replace the library and interpreter mappings by huge-page-backed anonymous memory
+    holding the same bytes (src/remap.c, loaded from REMAP). Returns its one-line report.
+    PyDLL keeps the GIL: nothing else runs while mappings are being replaced."""
+    import ctypes
+
+    try:
+        lib = ctypes.PyDLL(REMAP)
+    except OSError as exc:
+        return "not remapped: cannot load %s: %s" % (REMAP, exc)
+    lib.gb_remap.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.gb_remap.restype = ctypes.c_int
+    report = ctypes.create_string_buffer(256)
+    moved = lib.gb_remap(report, len(report))
+    if moved < 0:
+        collapse_heap()
+    return report.value.decode("utf-8", "replace")
 
 
 def collapse_heap():
@@ -789,9 +809,13 @@ def main():
     # Our own prints never reach a run: the child redirects 0-2 first.
     gc.collect()
     gc.freeze()
-    collapse_heap()
+    remap_report = "off"
+    if REMAP:
+        remap_report = remap()
+    else:
+        collapse_heap()
     send(ctl, {"op": "ready", "python": sys.version.split()[0], "pid": os.getpid(),
-               "seccomp": "1" if seccomp else "0"})
+               "seccomp": "1" if seccomp else "0", "remap": remap_report})
     while True:
         try:
             req, fds = recv_msg(ctl)

@@ -25,6 +25,9 @@
 /* The harness source, generated at build time from src/harness.py (src/meson.build). */
 extern const char gb_harness_py[];
 extern const unsigned long gb_harness_py_len;
+/* The workers' remap shared object, built from src/remap.c (src/meson.build). */
+extern const char gb_remap_so[];
+extern const unsigned long gb_remap_so_len;
 
 #define GB_START_TIMEOUT_S 180.0 /* importing sklearn + pylint on a loaded machine */
 #define GB_KILL_GRACE_S 5.0      /* after asking a worker to kill a run */
@@ -57,6 +60,8 @@ struct GbPool {
     char *python;
     char *dir;     /* private temporary directory */
     char *harness; /* dir/harness.py */
+    char *remap;   /* dir/gbremap.so, or NULL when the remap is off */
+    char *remap_report; /* what the first worker said of its remap */
     char *runs;    /* dir/runs */
     char *python_version;
     char *lint_warm; /* owned copy of cfg.lint_warm (workers are replaced later too) */
@@ -545,6 +550,7 @@ static bool gb_pool__start_worker(GbPool *pool, GbWorker *w, GbError *err)
         .warm_dir = warm,
         .mode = pool->mode,
         .sandbox_uid = pool->uid_base + (uid_t)w->slot,
+        .remap = pool->remap,
     };
     GbWorkerProc proc;
     bool ok = false;
@@ -584,6 +590,7 @@ static bool gb_pool__start_worker(GbPool *pool, GbWorker *w, GbError *err)
             if (gb_rec_is(&rec, "op", "ready")) {
                 ok = true;
                 if (!pool->python_version) pool->python_version = gb_rec_dup(&rec, "python");
+                if (!pool->remap_report) pool->remap_report = gb_rec_dup(&rec, "remap");
             } else if (gb_rec_is(&rec, "op", "error")) {
                 char *module = gb_rec_dup(&rec, "module");
                 char *why = gb_rec_dup(&rec, "error");
@@ -766,6 +773,18 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
         return NULL;
     }
     close(fd);
+    const char *no_remap = getenv("GENEBENCH_NO_REMAP");
+    if (!cfg->no_remap && !(no_remap && *no_remap && strcmp(no_remap, "0") != 0)) {
+        pool->remap = gb_asprintf("%s/gbremap.so", pool->dir);
+        fd = open(pool->remap, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        bool wrote = fd >= 0 && gb_runner__write_all(fd, gb_remap_so, gb_remap_so_len);
+        if (fd >= 0) close(fd);
+        if (!wrote) {
+            gb_error_set(err, "cannot write %s: %s", pool->remap, strerror(errno));
+            gb_pool_delete(pool);
+            return NULL;
+        }
+    }
 
     long n = cfg->workers > 0 ? cfg->workers : sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
@@ -846,6 +865,8 @@ void gb_pool_delete(GbPool *pool)
     free(pool->workers);
     free(pool->dir);
     free(pool->harness);
+    free(pool->remap);
+    free(pool->remap_report);
     free(pool->runs);
     free(pool->python);
     free(pool->python_version);
@@ -856,6 +877,12 @@ void gb_pool_delete(GbPool *pool)
 const char *gb_pool_sandbox(const GbPool *pool)
 {
     return gb_sandbox_mode_name(pool->mode);
+}
+
+const char *gb_pool_remap(const GbPool *pool)
+{
+    if (!pool->remap) return "off";
+    return pool->remap_report && *pool->remap_report ? pool->remap_report : "not reported";
 }
 
 const char *gb_pool_python_version(const GbPool *pool)

@@ -41,6 +41,7 @@ typedef struct {
     const char *warm_dir; /* scratch directory for the pylint warm-up (lint only) */
     GbSandboxMode mode;   /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
     uid_t sandbox_uid;    /* uid runs use when genebench is root (and USERNS's outer uid) */
+    const char *remap;    /* path of the remap shared object (src/remap.c), or NULL */
 } GbSpawnSpec;
 
 typedef struct {

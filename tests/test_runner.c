@@ -819,6 +819,105 @@ static void test_runner_lint_session(void **state)
     assert_clean(fx);
 }
 
+/* ------------------------------------------------------------------ remap */
+
+/* The remap (src/remap.c) changes how a worker's memory is backed, never what a program
+ * sees: programs that exercise the remapped libraries, load new ones, make executable
+ * trampolines, start threads and processes give the same output with and without it. */
+static void test_runner_remap_keeps_behaviour(void **state)
+{
+    Fixture *fx = *state;
+    const char *said = gb_pool_remap(fx->pool);
+    print_message("  remap: %s\n", said);
+    /* Either it happened, or the worker said why not (e.g. no transparent huge pages). */
+    assert_true(strncmp(said, "remapped ", 9) == 0 || strncmp(said, "not remapped: ", 14) == 0);
+    if (strncmp(said, "remapped ", 9) == 0) {
+        const char *arrow = strstr(said, "-> ");
+        assert_non_null(arrow);
+        assert_true(atoi(arrow + 3) > 0 && atoi(arrow + 3) < 200); /* from about 800 */
+    }
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 1;
+    cfg.timeout_s = 30;
+    cfg.cpu_s = 30;
+    cfg.no_remap = true;
+    GbError err = {{0}};
+    GbPool *off = gb_pool_new(&cfg, &err);
+    assert_non_null(off);
+    assert_string_equal(gb_pool_remap(off), "off");
+    static const char *const programs[] = {
+        /* numpy and BLAS/LAPACK */
+        "import numpy as np\n"
+        "rng = np.random.default_rng(7)\n"
+        "a = rng.normal(size=(6, 6))\n"
+        "print(np.round(np.linalg.svd(a, compute_uv=False), 9).tolist())\n"
+        "print(np.round(np.fft.fft(np.arange(8.0)).real, 9).tolist(), int(np.cumsum(np.arange(100)).sum()))\n",
+        /* scipy, including modules no worker preloads (loaded after the remap) */
+        "import scipy.stats, scipy.special, scipy.optimize, scipy.integrate, scipy.sparse.linalg\n"
+        "import numpy as np\n"
+        "print(round(scipy.stats.norm.cdf(1.5), 12), round(float(scipy.special.gamma(4.5)), 12))\n"
+        "r = scipy.optimize.minimize(lambda x: (x[0] - 3) ** 2 + (x[1] + 1) ** 2, [0, 0])\n"
+        "print(np.round(r.x, 5).tolist(), round(scipy.integrate.quad(np.sin, 0, np.pi)[0], 10))\n"
+        "m = scipy.sparse.csr_matrix(np.eye(4) * 2.0)\n"
+        "print(scipy.sparse.linalg.spsolve(m, np.ones(4)).tolist())\n",
+        /* sklearn */
+        "from sklearn.utils import shuffle\n"
+        "from sklearn.linear_model import LinearRegression\n"
+        "import numpy as np\n"
+        "print(shuffle(list(range(10)), random_state=3))\n"
+        "x = np.arange(20.0).reshape(-1, 1)\n"
+        "print(round(float(LinearRegression().fit(x, 3 * x.ravel() + 2).coef_[0]), 9))\n",
+        /* cryptography (Rust and OpenSSL), hashlib, hmac */
+        "from cryptography.fernet import Fernet\n"
+        "from cryptography.hazmat.primitives import hashes\n"
+        "import hashlib, hmac\n"
+        "f = Fernet(b'0' * 43 + b'=')\n"
+        "print(f.decrypt(f.encrypt(b'secret')))\n"
+        "h = hashes.Hash(hashes.SHA256())\n"
+        "h.update(b'abc')\n"
+        "print(h.finalize().hex(), hashlib.sha256(b'abc').hexdigest())\n"
+        "print(hmac.new(b'k', b'm', 'sha1').hexdigest())\n",
+        /* ctypes calls and libffi closures (executable trampolines), threads, a subprocess */
+        "import ctypes, threading, subprocess\n"
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "libc = ctypes.CDLL(None)\n"
+        "arr = (ctypes.c_int * 5)(5, 1, 4, 2, 3)\n"
+        "CMP = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))\n"
+        "libc.qsort(arr, 5, ctypes.sizeof(ctypes.c_int), CMP(lambda a, b: a[0] - b[0]))\n"
+        "print(list(arr), libc.strlen(b'hello'))\n"
+        "with ThreadPoolExecutor(4) as ex:\n"
+        "    print(sum(ex.map(lambda n: n * n, range(100))))\n"
+        "print(subprocess.run(['/bin/echo', 'child'], capture_output=True, text=True).stdout.strip())\n",
+        /* extension modules loaded after the remap */
+        "import lzma, bz2, zlib, sqlite3, decimal\n"
+        "import xml.etree.ElementTree as ET\n"
+        "data = b'genebench' * 50\n"
+        "print(len(lzma.compress(data)) > 0, bz2.decompress(bz2.compress(data)) == data, zlib.crc32(data))\n"
+        "db = sqlite3.connect(':memory:')\n"
+        "print(db.execute('select sum(value) from json_each(\\'[1,2,3]\\')').fetchone())\n"
+        "print(ET.fromstring('<a><b>x</b></a>').find('b').text, decimal.Decimal(1) / decimal.Decimal(7))\n",
+    };
+    for (size_t i = 0; i < sizeof programs / sizeof *programs; i++) {
+        GbTask t;
+        char id[32];
+        snprintf(id, sizeof id, "remap-%zu", i);
+        task_assert(&t, id, programs[i], "assert True\n");
+        GbRunResult on_r, off_r;
+        assert_int_equal(run(fx->strict, &t, &on_r), GB_RUN_PASS);
+        assert_int_equal(run(off, &t, &off_r), GB_RUN_PASS);
+        if (strcmp(on_r.out, off_r.out) != 0)
+            print_error("%s: remapped:\n%s\nnot remapped:\n%s\n", id, on_r.out, off_r.out);
+        assert_string_equal(on_r.out, off_r.out);
+        assert_true(strlen(on_r.out) > 10);
+        gb_run_result_destroy(&on_r);
+        gb_run_result_destroy(&off_r);
+        gb_task_destroy(&t);
+    }
+    gb_pool_delete(off);
+    assert_clean(fx);
+}
+
 /* ------------------------------------------------------------------ pools in every mode */
 
 static void reliability_subset(const Fixture *fx, GbPool *pool, const char *mode)
@@ -949,6 +1048,7 @@ int main(void)
         cmocka_unit_test(test_runner_concurrent_runs),
         cmocka_unit_test(test_runner_lint_scores),
         cmocka_unit_test(test_runner_lint_session),
+        cmocka_unit_test(test_runner_remap_keeps_behaviour),
         cmocka_unit_test(test_runner_every_sandbox_mode),
         cmocka_unit_test(test_runner_bad_interpreters),
         cmocka_unit_test(test_runner_interrupt_stops_runs),
