@@ -313,8 +313,10 @@ int gb_cmd_check(int argc, char **argv)
                n, count[GB_RUN_PASS], count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT], count[GB_RUN_CRASH],
                count[GB_RUN_ERROR], bad, gb_pool_sandbox(pool));
         gb_check__json_str(stdout, cfg.python);
-        printf(",\"python_version\":\"%s\",\"workers\":%d,\"start_s\":%.3f,\"run_s\":%.3f}}\n",
+        printf(",\"python_version\":\"%s\",\"workers\":%d,\"start_s\":%.3f,\"run_s\":%.3f,\"remap\":",
                gb_pool_python_version(pool), threads, t_started - t0, secs);
+        gb_check__json_str(stdout, gb_pool_remap(pool));
+        printf("}}\n");
     } else {
         printf("%s: %zu tasks, %zu passed, %zu failed", input, n, count[GB_RUN_PASS], n - count[GB_RUN_PASS]);
         if (n - count[GB_RUN_PASS])
@@ -323,6 +325,7 @@ int gb_cmd_check(int argc, char **argv)
         if (bad) printf(", %zu bad lines", bad);
         printf("\n  sandbox %s, python %s (%s), %d workers: started in %.2fs, ran in %.2fs\n", gb_pool_sandbox(pool),
                cfg.python, gb_pool_python_version(pool), threads, t_started - t0, secs);
+        printf("  workers: %s\n", gb_pool_remap(pool));
     }
     fflush(stdout);
     if (have_sig_thread) {

@@ -18,6 +18,7 @@ stdout and stderr for the child.
 
 import gc
 import os
+import resource
 import select
 import signal
 import socket
@@ -30,7 +31,8 @@ ARGS = sys.argv[2:]
 LINT = "--lint" in ARGS
 SECCOMP = "--seccomp" in ARGS
 WARM_DIR = ARGS[ARGS.index("--warm-dir") + 1] if "--warm-dir" in ARGS else None
-REMAP = ARGS[ARGS.index("--remap") + 1] if "--remap" in ARGS else None
+NATIVE_PATH = ARGS[ARGS.index("--native") + 1] if "--native" in ARGS else None
+REMAP = "--remap" in ARGS
 
 # Modules every worker preloads: what benchmark programs and the operators' library calls
 # use (DESIGN.md §6: A1-A8). Order matters only for the error message.
@@ -179,20 +181,46 @@ def install_seccomp():
     return libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
 
 
-def remap():
-    """Replace the library and interpreter mappings by huge-page-backed anonymous memory
-    holding the same bytes (src/remap.c, loaded from REMAP). Returns its one-line report.
-    PyDLL keeps the GIL: nothing else runs while mappings are being replaced."""
+NATIVE = None  # the worker's shared object (src/remap.c, src/runwait.c), when it loads
+NATIVE_WHY = "not given"
+
+
+def load_native():
+    """Load the shared object genebench wrote next to this file. PyDLL: its calls keep the
+    GIL, so nothing else runs while mappings are being replaced. Without it the worker uses
+    the Python wait loop (serve_run_py) and does not remap."""
+    global NATIVE, NATIVE_WHY
+    if not NATIVE_PATH:
+        return
     import ctypes
 
     try:
-        lib = ctypes.PyDLL(REMAP)
+        lib = ctypes.PyDLL(NATIVE_PATH)
     except OSError as exc:
-        return "not remapped: cannot load %s: %s" % (REMAP, exc)
+        NATIVE_WHY = str(exc)
+        return
     lib.gb_remap.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
     lib.gb_remap.restype = ctypes.c_int
+    lib.gb_run_wait.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                                ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_size_t)]
+    lib.gb_run_wait.restype = ctypes.c_int
+    lib.gb_run_drain.argtypes = [ctypes.c_int, ctypes.c_size_t]
+    lib.gb_run_drain.restype = ctypes.c_size_t
+    lib.gb_run_result.argtypes = []
+    lib.gb_run_result.restype = ctypes.c_void_p
+    NATIVE = lib
+
+
+def remap():
+    """Replace the library and interpreter mappings by huge-page-backed anonymous memory
+    holding the same bytes (src/remap.c). Returns its one-line report."""
+    import ctypes
+
+    if NATIVE is None:
+        collapse_heap()
+        return "not remapped: cannot load %s: %s" % (NATIVE_PATH, NATIVE_WHY)
     report = ctypes.create_string_buffer(256)
-    moved = lib.gb_remap(report, len(report))
+    moved = NATIVE.gb_remap(report, len(report))
     if moved < 0:
         collapse_heap()
     return report.value.decode("utf-8", "replace")
@@ -614,9 +642,31 @@ def run_lint_session(run_dir, result):
     result["outcome"] = "pass"
 
 
-def child(req, fds, result_w, ctl):
-    import resource
+def run_request(req, result):
+    """Run what req asks for in this process, from its run directory; fill result."""
+    run_dir = text(req, "dir")
+    os.chdir(run_dir)
+    os.environ["TMPDIR"] = run_dir
+    os.environ["HOME"] = run_dir
+    main_path = os.path.join(run_dir, "main.py")
+    sys.path[0] = run_dir
+    sys.argv[:] = [main_path]
+    kind = text(req, "kind")
+    if kind == "assert":
+        run_assert(req, run_dir, main_path, result)
+    elif kind == "unittest":
+        run_unittest(req, run_dir, main_path, result)
+    elif kind == "stdio":
+        run_stdio(req, run_dir, main_path, result)
+    elif kind == "lint":
+        run_lint(req, run_dir, result)
+    elif kind == "lintd":
+        run_lint_session(run_dir, result)
+    else:
+        result["exc_message"] = "unknown run kind %r" % kind
 
+
+def child(req, fds, result_w, ctl):
     t_start = time.monotonic()
     result = {"outcome": "error"}
     try:
@@ -650,26 +700,7 @@ def child(req, fds, result_w, ctl):
             os.setresuid(uid, uid, uid)
         if LIBC is not None and os.getppid() != 1:
             LIBC.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
-        run_dir = text(req, "dir")
-        os.chdir(run_dir)
-        os.environ["TMPDIR"] = run_dir
-        os.environ["HOME"] = run_dir
-        main_path = os.path.join(run_dir, "main.py")
-        sys.path[0] = run_dir
-        sys.argv[:] = [main_path]
-        kind = text(req, "kind")
-        if kind == "assert":
-            run_assert(req, run_dir, main_path, result)
-        elif kind == "unittest":
-            run_unittest(req, run_dir, main_path, result)
-        elif kind == "stdio":
-            run_stdio(req, run_dir, main_path, result)
-        elif kind == "lint":
-            run_lint(req, run_dir, result)
-        elif kind == "lintd":
-            run_lint_session(run_dir, result)
-        else:
-            result["exc_message"] = "unknown run kind %r" % kind
+        run_request(req, result)
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed
         result = {"outcome": "error", "exc_type": type(exc).__name__, "exc_message": clip(exc)}
     # The program may have closed or replaced sys.stdout/sys.stderr or fds 1 and 2.
@@ -690,9 +721,88 @@ def child(req, fds, result_w, ctl):
     os._exit(0)
 
 
+# ---------------------------------------------------------------- warming the after-fork path
+def warm_after_fork(rounds=40):
+    """Run, in the worker itself, the Python handlers that os.fork() runs in every child
+    (threading's and logging's). Python 3.11 rewrites a function's bytecode while it warms
+    up (call counters, then specialised instructions); a function first run in a child
+    writes to its code object, and every child copies those pages. Run here before the heap
+    is frozen, that happens once. In this single-threaded process the handlers only
+    re-create unlocked locks. Measured with bench_runner: 567 -> 531 page faults per child.
+    (Warming the harness's run path the same way was measured too: it made children fault
+    more, 649 per run, and is not done.)"""
+    import logging
+    import threading
+
+    for _ in range(rounds):
+        threading._after_fork()  # noqa: SLF001 - the handler os.fork() registers
+        logging._after_at_fork_child_reinit_locks()  # noqa: SLF001
+
+
 # ---------------------------------------------------------------- the worker loop
-def serve_run(ctl, req, fds):
+class NativeWait:
+    """Arguments of gb_run_wait (src/runwait.c), built once: the wait after a fork then
+    allocates nothing in the worker while the child is alive."""
+
+    def __init__(self):
+        import ctypes
+
+        self.close_fds = (ctypes.c_int * 4)()
+        self.times = (ctypes.c_double * 2)()
+        self.length = ctypes.c_size_t(0)
+        self.string_at = ctypes.string_at
+
+
+def serve_run(ctl, req, fds, wait):
+    """Fork a child for req and wait for it in C (gb_run_wait), then report."""
     result_r, result_w = os.pipe()
+    wait.close_fds[0] = result_w
+    for i, fd in enumerate(fds[:3]):
+        wait.close_fds[i + 1] = fd
+    faults0 = resource.getrusage(resource.RUSAGE_SELF)
+    ctl_fd = ctl.fileno()
+    t_fork0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.close(result_r)
+        child(req, fds, result_w, ctl)
+    flags = NATIVE.gb_run_wait(ctl_fd, pid, result_r, wait.close_fds, 1 + len(fds[:3]), wait.times, wait.length)
+    for fd in fds[3:]:
+        os.close(fd)
+    if flags < 0 or flags & 2:  # genebench went away: kill the run and leave
+        kill_everything(pid)
+        os._exit(0)
+    t_fork1, t_exit = wait.times[0], wait.times[1]
+    _pid, status, rusage = os.wait4(pid, 0)
+    kill_everything(pid)
+    length = NATIVE.gb_run_drain(result_r, wait.length.value)
+    os.close(result_r)
+    faults1 = resource.getrusage(resource.RUSAGE_SELF)
+    send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit,
+                          wait.string_at(NATIVE.gb_run_result(), length)))
+
+
+def done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, result):
+    return {
+        "op": "done",
+        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0,
+        "maxrss": rusage.ru_maxrss,
+        "cpu": repr(rusage.ru_utime + rusage.ru_stime),
+        "child_faults": rusage.ru_minflt + rusage.ru_majflt,
+        "worker_faults": faults1.ru_minflt + faults1.ru_majflt - faults0.ru_minflt - faults0.ru_majflt,
+        "t_fork0": repr(t_fork0),
+        "t_fork1": repr(t_fork1),
+        "t_exit": repr(t_exit),
+        "t_reaped": repr(time.monotonic()),
+        "result": result,
+    }
+
+
+def serve_run_py(ctl, req, fds):
+    """serve_run without the shared object: the same wait, in Python."""
+    result_r, result_w = os.pipe()
+    faults0 = resource.getrusage(resource.RUSAGE_SELF)
     t_fork0 = time.monotonic()
     pid = os.fork()
     if pid == 0:
@@ -772,19 +882,8 @@ def serve_run(ctl, req, fds):
     os.close(result_r)
     if pidfd is not None:
         os.close(pidfd)
-    done = {
-        "op": "done",
-        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1,
-        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0,
-        "maxrss": rusage.ru_maxrss,
-        "cpu": repr(rusage.ru_utime + rusage.ru_stime),
-        "t_fork0": repr(t_fork0),
-        "t_fork1": repr(t_fork1),
-        "t_exit": repr(t_exit),
-        "t_reaped": repr(time.monotonic()),
-        "result": b"".join(chunks),
-    }
-    send(ctl, done)
+    faults1 = resource.getrusage(resource.RUSAGE_SELF)
+    send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, b"".join(chunks)))
 
 
 def main():
@@ -807,6 +906,12 @@ def main():
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     seccomp = install_seccomp() if SECCOMP else False
     # Our own prints never reach a run: the child redirects 0-2 first.
+    try:
+        warm_after_fork()
+    except Exception as exc:  # noqa: BLE001 - a slower worker, not a broken one
+        sys.stderr.write("genebench harness: warming the after-fork handlers failed: %r\n" % (exc,))
+    load_native()
+    wait = NativeWait() if NATIVE is not None else None
     gc.collect()
     gc.freeze()
     remap_report = "off"
@@ -815,7 +920,8 @@ def main():
     else:
         collapse_heap()
     send(ctl, {"op": "ready", "python": sys.version.split()[0], "pid": os.getpid(),
-               "seccomp": "1" if seccomp else "0", "remap": remap_report})
+               "seccomp": "1" if seccomp else "0", "remap": remap_report,
+               "native": "yes" if NATIVE is not None else "no: " + clip(NATIVE_WHY)})
     while True:
         try:
             req, fds = recv_msg(ctl)
@@ -831,7 +937,10 @@ def main():
                 send(ctl, {"op": "done", "exit": -1, "signal": 0, "maxrss": 0,
                            "result": encode({"outcome": "error", "exc_message": "request without 3 fds"})})
                 continue
-            serve_run(ctl, req, fds)
+            if wait is not None:
+                serve_run(ctl, req, fds, wait)
+            else:
+                serve_run_py(ctl, req, fds)
         else:
             for fd in fds:
                 os.close(fd)

@@ -25,9 +25,9 @@
 /* The harness source, generated at build time from src/harness.py (src/meson.build). */
 extern const char gb_harness_py[];
 extern const unsigned long gb_harness_py_len;
-/* The workers' remap shared object, built from src/remap.c (src/meson.build). */
-extern const char gb_remap_so[];
-extern const unsigned long gb_remap_so_len;
+/* The workers' shared object, built from src/remap.c and src/runwait.c (src/meson.build). */
+extern const char gb_worker_so[];
+extern const unsigned long gb_worker_so_len;
 
 #define GB_START_TIMEOUT_S 180.0 /* importing sklearn + pylint on a loaded machine */
 #define GB_KILL_GRACE_S 5.0      /* after asking a worker to kill a run */
@@ -60,7 +60,8 @@ struct GbPool {
     char *python;
     char *dir;     /* private temporary directory */
     char *harness; /* dir/harness.py */
-    char *remap;   /* dir/gbremap.so, or NULL when the remap is off */
+    char *native;  /* dir/gbworker.so */
+    bool remap;    /* workers remap their libraries (src/remap.c) */
     char *remap_report; /* what the first worker said of its remap */
     char *runs;    /* dir/runs */
     char *python_version;
@@ -550,6 +551,7 @@ static bool gb_pool__start_worker(GbPool *pool, GbWorker *w, GbError *err)
         .warm_dir = warm,
         .mode = pool->mode,
         .sandbox_uid = pool->uid_base + (uid_t)w->slot,
+        .native = pool->native,
         .remap = pool->remap,
     };
     GbWorkerProc proc;
@@ -774,13 +776,14 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     }
     close(fd);
     const char *no_remap = getenv("GENEBENCH_NO_REMAP");
-    if (!cfg->no_remap && !(no_remap && *no_remap && strcmp(no_remap, "0") != 0)) {
-        pool->remap = gb_asprintf("%s/gbremap.so", pool->dir);
-        fd = open(pool->remap, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        bool wrote = fd >= 0 && gb_runner__write_all(fd, gb_remap_so, gb_remap_so_len);
+    pool->remap = !cfg->no_native && !cfg->no_remap && !(no_remap && *no_remap && strcmp(no_remap, "0") != 0);
+    if (!cfg->no_native) {
+        pool->native = gb_asprintf("%s/gbworker.so", pool->dir);
+        fd = open(pool->native, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        bool wrote = fd >= 0 && gb_runner__write_all(fd, gb_worker_so, gb_worker_so_len);
         if (fd >= 0) close(fd);
         if (!wrote) {
-            gb_error_set(err, "cannot write %s: %s", pool->remap, strerror(errno));
+            gb_error_set(err, "cannot write %s: %s", pool->native, strerror(errno));
             gb_pool_delete(pool);
             return NULL;
         }
@@ -865,7 +868,7 @@ void gb_pool_delete(GbPool *pool)
     free(pool->workers);
     free(pool->dir);
     free(pool->harness);
-    free(pool->remap);
+    free(pool->native);
     free(pool->remap_report);
     free(pool->runs);
     free(pool->python);
@@ -1209,6 +1212,8 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         s->report_s += t_done - reaped;
         s->teardown_s += t_end - t_done;
         s->total_s += t_end - t0;
+        s->child_faults += (double)gb_rec_long(&raw->done_rec, "child_faults", 0);
+        s->worker_faults += (double)gb_rec_long(&raw->done_rec, "worker_faults", 0);
         pthread_mutex_unlock(&pool->mu);
     }
 done:

@@ -31,6 +31,8 @@ typedef struct {
                               astroid has parsed the libraries it imports (NULL: built-in) */
     bool no_remap;         /* keep the workers' library mappings as they are (src/remap.c); also
                               when the environment has GENEBENCH_NO_REMAP=1 */
+    bool no_native;        /* workers load no native helper (src/remap.c, src/runwait.c): no
+                              remap, and they wait for run children in Python */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */
@@ -171,6 +173,8 @@ typedef struct {
     double report_s;    /* worker done -> genebench has the result */
     double teardown_s;  /* output drained, run directory removed (genebench) */
     double total_s;     /* whole gb_pool_run per run (for stdio: per case) */
+    double child_faults;  /* page faults of the run's child (minor + major) */
+    double worker_faults; /* page faults of the worker itself from fork to reap */
 } GbPoolStats;
 void gb_pool_stats(GbPool *pool, GbPoolStats *out);
 

@@ -169,7 +169,7 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
     if (mode == GB_SANDBOX_USERNS) c.flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS;
     c.userns = mode == GB_SANDBOX_USERNS;
 
-    char *argv[14];
+    char *argv[16];
     int argc = 0;
     argv[argc++] = (char *)spec->python;
     argv[argc++] = "-s";
@@ -182,9 +182,10 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
         argv[argc++] = (char *)spec->warm_dir;
     }
     if (mode == GB_SANDBOX_PLAIN) argv[argc++] = "--seccomp";
-    if (spec->remap) {
-        argv[argc++] = "--remap";
-        argv[argc++] = (char *)spec->remap;
+    if (spec->native) {
+        argv[argc++] = "--native";
+        argv[argc++] = (char *)spec->native;
+        if (spec->remap) argv[argc++] = "--remap";
     }
     argv[argc] = NULL;
     char *home = gb_asprintf("HOME=%s", spec->home);

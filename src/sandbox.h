@@ -41,7 +41,8 @@ typedef struct {
     const char *warm_dir; /* scratch directory for the pylint warm-up (lint only) */
     GbSandboxMode mode;   /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
     uid_t sandbox_uid;    /* uid runs use when genebench is root (and USERNS's outer uid) */
-    const char *remap;    /* path of the remap shared object (src/remap.c), or NULL */
+    const char *native;   /* path of the workers' shared object (src/remap.c, src/runwait.c) */
+    bool remap;           /* the worker remaps its libraries (src/remap.c) */
 } GbSpawnSpec;
 
 typedef struct {

@@ -846,6 +846,12 @@ static void test_runner_remap_keeps_behaviour(void **state)
     GbPool *off = gb_pool_new(&cfg, &err);
     assert_non_null(off);
     assert_string_equal(gb_pool_remap(off), "off");
+    /* and without the native helpers at all: the worker waits for its children in Python */
+    cfg.no_native = true;
+    cfg.timeout_s = 1.5;
+    GbPool *py = gb_pool_new(&cfg, &err);
+    assert_non_null(py);
+    assert_string_equal(gb_pool_remap(py), "off");
     static const char *const programs[] = {
         /* numpy and BLAS/LAPACK */
         "import numpy as np\n"
@@ -903,17 +909,35 @@ static void test_runner_remap_keeps_behaviour(void **state)
         char id[32];
         snprintf(id, sizeof id, "remap-%zu", i);
         task_assert(&t, id, programs[i], "assert True\n");
-        GbRunResult on_r, off_r;
+        GbRunResult on_r, off_r, py_r;
         assert_int_equal(run(fx->strict, &t, &on_r), GB_RUN_PASS);
         assert_int_equal(run(off, &t, &off_r), GB_RUN_PASS);
+        assert_int_equal(run(py, &t, &py_r), GB_RUN_PASS);
         if (strcmp(on_r.out, off_r.out) != 0)
             print_error("%s: remapped:\n%s\nnot remapped:\n%s\n", id, on_r.out, off_r.out);
         assert_string_equal(on_r.out, off_r.out);
+        assert_string_equal(on_r.out, py_r.out);
         assert_true(strlen(on_r.out) > 10);
         gb_run_result_destroy(&on_r);
         gb_run_result_destroy(&off_r);
+        gb_run_result_destroy(&py_r);
         gb_task_destroy(&t);
     }
+    /* The Python wait loop also times out, kills and reaps a run, and reports a crash. */
+    GbTask t;
+    task_assert(&t, "py-forever", "import os\nif os.fork() == 0:\n    os.setsid()\nwhile True:\n    pass\n",
+                "assert True\n");
+    GbRunResult r;
+    assert_int_equal(run(py, &t, &r), GB_RUN_TIMEOUT);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    task_assert(&t, "py-segv", "import ctypes\nctypes.string_at(0)\n", "assert True\n");
+    assert_int_equal(run(py, &t, &r), GB_RUN_CRASH);
+    assert_int_equal(r.signal, SIGSEGV);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    run_simple_pass(py);
+    gb_pool_delete(py);
     gb_pool_delete(off);
     assert_clean(fx);
 }

@@ -273,6 +273,10 @@ int main(int argc, char **argv)
         printf("  total    %.3f  %.3f  per run, end to end (latency; %d run concurrently)\n", GB_MS(total_s),
                parallel);
 #undef GB_MS
+#define GB_PER(field) (st_on.field - on.before.field) / n1, (st_off.field - off.before.field) / n0
+        printf("page faults per run: child %.0f (remap off %.0f), worker %.0f (remap off %.0f)\n",
+               GB_PER(child_faults), GB_PER(worker_faults));
+#undef GB_PER
     }
     gb_task_destroy(&task);
     return on.passed == on.runs && off.passed == off.runs && cold_passed == cold_runs ? 0 : 1;
