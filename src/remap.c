@@ -370,14 +370,3 @@ int gb_remap(char *report, size_t cap)
                   (double)moved_bytes / (1 << 20), before, nafter, (double)huge / (1 << 20));
     return moved;
 }
-
-/* Without the remap (refused, or not wanted): collapse the anonymous memory only. Returns
- * the bytes collapsed, or -1. */
-long long gb_remap_collapse_only(void)
-{
-    GbMaps m = {0};
-    long long bytes = -1;
-    if (gb_remap__read(&m, "maps") == 0) bytes = (long long)gb_remap__collapse(&m);
-    gb_remap__free(&m);
-    return bytes;
-}
