@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 
 extern char **environ;
 

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "fitness/fitness.h"
-#include "src/util.h"
+#include "src/base/util.h"
 
 typedef struct {
     char *path;    /* owned: file path as found */

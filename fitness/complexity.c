@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitness/stdlib_modules.h"
+#include "src/python/stdlib_modules.h"
 #include "fitness/strmap.h"
 
 typedef const GbPyView View;

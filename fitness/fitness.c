@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fitness/metrics_internal.h"
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 
 static const char *const gb_fitness__keys[GB_METRIC_COUNT] = {
 #define GB_METRIC(id, key, kind, label) key,

@@ -6,8 +6,8 @@
 #include <tree_sitter/api.h>
 
 #include "fitness/metric_list.h"
-#include "src/program.h"
-#include "src/util.h"
+#include "src/model/program.h"
+#include "src/base/util.h"
 
 typedef enum {
 #define GB_METRIC(id, key, kind, label) GB_METRIC_##id,

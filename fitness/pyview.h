@@ -12,7 +12,7 @@
 
 #include <tree_sitter/api.h>
 
-#include "src/util.h"
+#include "src/base/util.h"
 
 /* Node kinds the metrics look at: GB_PYKIND(enum suffix, tree-sitter type name, named?).
  * Every other node gets GB_PK_OTHER (named) or GB_PK_TOKEN (anonymous). */

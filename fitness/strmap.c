@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/util.h"
+#include "src/base/util.h"
 
 void gb_strmap_init(GbStrMap *m, bool copy_keys)
 {

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "src/util.h"
+#include "src/base/util.h"
 
 typedef struct {
     GbStr a, b;            /* scratch buffers for the regex passes */

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "src/util.h"
+#include "src/base/util.h"
 
 typedef struct {
     double value;

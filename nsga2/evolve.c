@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "nsga2/select.h"
-#include "src/json_write.h"
-#include "src/pyparse.h"
+#include "src/base/json_write.h"
+#include "src/python/pyparse.h"
 
 const char *gb_gate_name(GbGate g)
 {
@@ -190,7 +190,7 @@ typedef struct {
     int generations;
     double lint_before, lint_after;
     bool have_lint;
-    GbLintSession *lint; /* every lint of the task, in order (reproducible: src/runner.h) */
+    GbLintSession *lint; /* every lint of the task, in order (reproducible: src/runner/runner.h) */
     char *error;
     char *naming_json;
     const char *naming_mode;

@@ -1,7 +1,7 @@
 #pragma once
 /* The evolution of one task (paper Algorithms 1–2 with NSGA-II ranking; DESIGN.md §7).
  *
- * Output format of `genebench evolve` (one canonical task per line, src/task.h), with the
+ * Output format of `genebench evolve` (one canonical task per line, src/model/task.h), with the
  * hardened program in "source"/"extra_files", the same tests and pinned names, and two
  * extra top-level fields:
  *   "original":  {"source": "...", "extra_files": {...}}
@@ -42,10 +42,10 @@
 
 #include "fitness/fitness.h"
 #include "operators/operator.h"
-#include "src/program.h"
-#include "src/runner.h"
-#include "src/task.h"
-#include "src/util.h"
+#include "src/model/program.h"
+#include "src/runner/runner.h"
+#include "src/model/task.h"
+#include "src/base/util.h"
 
 /* Natural naming of the final pick (issue 6): rename the synthetic identifiers of prog in
  * place. Returns false when nothing was renamed. *renamed_json (owned) gets a JSON object

@@ -6,7 +6,7 @@
 
 #include "nsga2/crowding.h"
 #include "nsga2/sort.h"
-#include "src/util.h"
+#include "src/base/util.h"
 
 typedef struct {
     size_t rank;

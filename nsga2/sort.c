@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "nsga2/dominance.h"
-#include "src/util.h"
+#include "src/base/util.h"
 
 static int gb_sort__cmp_index(const void *a, const void *b)
 {

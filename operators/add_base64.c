@@ -7,10 +7,10 @@
  * standard_b64decode of the result, b64encode then b64decode. Encoding constants cannot
  * fail, print or touch global state.
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_base64_templates[] = {
     {"{0}.b64encode(b\"{d}\")", {{"base64", NULL, {"base64", "b64"}}}, {NULL}},

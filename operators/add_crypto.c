@@ -8,10 +8,10 @@
  * or sent. Shapes: generate_key, Fernet(key), Fernet(...).encrypt, hashes.Hash(SHA256 or
  * BLAKE2b) with update/finalize.
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_crypto_templates[] = {
     {"{0}.generate_key()", {{"cryptography.fernet", "Fernet", {"Fernet", "FernetCipher"}}}, {NULL}},

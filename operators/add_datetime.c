@@ -8,10 +8,10 @@
  * date(...).weekday, the difference of two now() calls. Dates are valid by construction
  * (day <= 28); nothing deprecated (no utcnow) so nothing warns.
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_datetime_templates[] = {
     {"{0}.datetime.now()", {{"datetime", NULL, {"datetime", "dt"}}}, {NULL}},

@@ -7,10 +7,10 @@
  * UnknownTimezoneWarning; no missing fields, so today's date is never used), relativedelta,
  * easter, a date plus a relativedelta.
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_dateutil_templates[] = {
     {"{0}(\"{Y}-{M2}-{D2} {H2}:{I2}\")", {{"dateutil.parser", "parse", {"parse", "parse_date"}}}, {NULL}},

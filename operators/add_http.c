@@ -7,10 +7,10 @@
  * HTTPConnection's constructor only stores the host and port: no DNS lookup, no socket;
  * close() and set_debuglevel() on an unconnected object do nothing. Never request().
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_http_templates[] = {
     {"{0}(\"{host}\", {p})", {{"http.client", "HTTPConnection", {"HTTPConnection"}}}, {NULL}},

@@ -7,12 +7,12 @@
  * on constant input), so no call warns. Shapes: ttest_ind, pearsonr, spearmanr, zscore,
  * special.comb, spatial.distance.euclidean, stats.sem. These calls cost 0.1-1 ms, so like
  * every library operator A6 only uses statements outside loops of functions that run a
- * bounded number of times (src/api_call.h).
+ * bounded number of times (operators/api_call.h).
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_scipy_templates[] = {
     {"{0}({xs}, {ys})", {{"scipy.stats", "ttest_ind", {"ttest_ind"}}}, {NULL}},

@@ -7,10 +7,10 @@
  * global numpy generator is not used). Shapes: shuffle, resample, MinMaxScaler and
  * StandardScaler on a fresh column, normalize, accuracy_score, mean_squared_error.
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_sklearn_templates[] = {
     {"{0}({ints}, random_state={k})", {{"sklearn.utils", "shuffle", {"shuffle", "sk_shuffle"}}}, {NULL}},

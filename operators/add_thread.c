@@ -34,8 +34,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/flow.h"
-#include "src/pyparse.h"
+#include "src/python/flow.h"
+#include "src/python/pyparse.h"
 
 enum { GB_S4_EXPR = 0, GB_S4_ASSIGN = 1, GB_S4_RETURN = 2 };
 

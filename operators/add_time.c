@@ -6,10 +6,10 @@
  * Shapes: time, perf_counter, monotonic, process_time, time_ns, strftime, localtime with
  * strftime, gmtime with asctime.
  *
- * Sites, imports and the rules every inserted call follows: src/api_call.h. */
+ * Sites, imports and the rules every inserted call follows: operators/api_call.h. */
 #include "operators/operator.h"
 
-#include "src/api_call.h"
+#include "operators/api_call.h"
 
 static const GbApiTemplate gb_add_time_templates[] = {
     {"{0}.time()", {{"time", NULL, {"time", "clock"}}}, {NULL}},

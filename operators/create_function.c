@@ -51,8 +51,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/flow.h"
-#include "src/pyparse.h"
+#include "src/python/flow.h"
+#include "src/python/pyparse.h"
 
 enum { GB_S6_EXPR = 0 }; /* kinds 1..3: statement ranges of that length */
 #define GB_S6_MAX_PARAMS 5

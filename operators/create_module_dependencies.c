@@ -39,8 +39,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/flow.h"
-#include "src/pyparse.h"
+#include "src/python/flow.h"
+#include "src/python/pyparse.h"
 
 static const char *const gb_s7_refuse_names[] = {"__module__", "__globals__", "__code__",     "pickle",  "dill",
                                                  "inspect",    "_getframe",   "currentframe", "modules", "getmodule"};

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitness/stdlib_modules.h"
-#include "src/pyparse.h"
+#include "src/python/stdlib_modules.h"
+#include "src/python/pyparse.h"
 
 /* ---- Edit sets ---- */
 

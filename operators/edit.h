@@ -18,7 +18,7 @@
 #include <tree_sitter/api.h>
 
 #include "operators/operator.h"
-#include "src/util.h"
+#include "src/base/util.h"
 
 typedef struct {
     size_t module;

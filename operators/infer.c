@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 
 static int gb_ty__var_cmp(const GbTypedVar *a, const char *name, int scope)
 {

@@ -37,8 +37,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/flow.h"
-#include "src/pyparse.h"
+#include "src/python/flow.h"
+#include "src/python/pyparse.h"
 
 static const char *const gb_s8_refuse_names[] = {"__code__",
                                                  "__defaults__",

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/pyparse.h"
-#include "src/flow.h"
+#include "src/python/pyparse.h"
+#include "src/python/flow.h"
 
 /* ---- Sites ---- */
 

@@ -25,11 +25,11 @@
 #include <tree_sitter/api.h>
 
 #include "operators/operator_list.h"
-#include "src/program.h"
-#include "src/rng.h"
-#include "src/scope.h"
-#include "src/task.h"
-#include "src/util.h"
+#include "src/model/program.h"
+#include "src/base/rng.h"
+#include "src/python/scope.h"
+#include "src/model/task.h"
+#include "src/base/util.h"
 
 /* One applicable location. */
 typedef struct {

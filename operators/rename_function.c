@@ -1,5 +1,5 @@
 /* N2 RenameFunction: give a module-level or nested function another name, everywhere it is
- * bound or referred to (src/rename.h): the def, every call, every reference that is not a
+ * bound or referred to (operators/rename.h): the def, every call, every reference that is not a
  * call (`map(f, xs)`, `Thread(target=f)`, `key=f`), `global f` declarations, and in the
  * program's other modules `from main import f` (and its uses) or `main.f`.
  *
@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/naming.h"
-#include "src/pyparse.h"
-#include "src/rename.h"
+#include "operators/naming.h"
+#include "src/python/pyparse.h"
+#include "operators/rename.h"
 
 /* True when every decorator of the decorated definition is harmless to a rename. */
 static bool gb_n2_decorators_ok(GbOpContext *ctx, size_t module, TSNode fn)

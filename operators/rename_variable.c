@@ -1,5 +1,5 @@
 /* N1 RenameVariable: give a local variable or parameter another natural name, everywhere it
- * is bound or used (src/rename.h):
+ * is bound or used (operators/rename.h):
  *
  *     def mean(xs):                    def mean(values):
  *         total = 0                        running_total = 0
@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/naming.h"
-#include "src/rename.h"
+#include "operators/naming.h"
+#include "operators/rename.h"
 
 #define GB_N1_BINDS (GB_NAME_PARAM | GB_NAME_ASSIGN | GB_NAME_AUG | GB_NAME_ANNOTATED | GB_NAME_DEL)
 

@@ -46,8 +46,8 @@
 
 #include "operators/edit.h"
 #include "operators/infer.h"
-#include "src/flow.h"
-#include "src/pyparse.h"
+#include "src/python/flow.h"
+#include "src/python/pyparse.h"
 
 enum {
     GB_S9_MAXMIN = 0,

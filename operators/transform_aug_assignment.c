@@ -17,7 +17,7 @@
 
 #include "operators/edit.h"
 #include "operators/infer.h"
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 
 static bool gb_s10_pairs_ok(const char *op, unsigned a, unsigned b)
 {

@@ -39,8 +39,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/flow.h"
-#include "src/pyparse.h"
+#include "src/python/flow.h"
+#include "src/python/pyparse.h"
 
 enum { GB_S11_HALVING = 0, GB_S11_LINEAR = 1 };
 #define GB_S11_LINEAR_MAX 50

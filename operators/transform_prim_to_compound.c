@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 
 static const char *const gb_s12_keys[] = {"key", "value", "item", "data", "result", "entry"};
 

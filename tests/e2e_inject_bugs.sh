@@ -53,7 +53,7 @@ def lines(path):
     return [json.loads(l) for l in open(path, encoding="utf-8")]
 
 def ids(r):
-    """The failing-test set as inject-bugs defines it (src/inject.h)."""
+    """The failing-test set as inject-bugs defines it (src/inject/inject.h)."""
     if r["status"] == "pass":
         return []
     if r["failed_tests"]:

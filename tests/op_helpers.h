@@ -9,7 +9,7 @@
 
 #include "operators/edit.h"
 #include "operators/operator.h"
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
 typedef struct {

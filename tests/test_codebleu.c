@@ -1,12 +1,12 @@
 /* CodeBLEU against the codebleu package's own test vectors (tests/test_codebleu.py and its
  * README, v0.7.1), its quirks, and the tokenize-based comment/docstring removal. */
-#include "src/codebleu.h"
+#include "src/measure/codebleu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/program.h"
-#include "src/pyparse.h"
+#include "src/model/program.h"
+#include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
 static TSParser *parser;

@@ -1,13 +1,13 @@
 /* Embeddings: SHA-256 (cache keys), the built-in TF-IDF embedding, and the HTTP embedding
  * with batching and its disk cache against tests/llm_server.py on 127.0.0.1. */
-#include "src/embed.h"
+#include "src/measure/embedding.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/pyparse.h"
-#include "src/sha256.h"
+#include "src/python/pyparse.h"
+#include "src/base/sha256.h"
 #include "tests/helpers.h"
 #include "tests/test_server.h"
 

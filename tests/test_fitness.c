@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fitness/tokenize.h"
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
 static GbMetrics measure_ex(const char *src, GbMetricsDetail *detail)

@@ -1,6 +1,6 @@
 /* The HTTP client against a real server on 127.0.0.1 (tests/llm_server.py) in each of its
  * modes, and against a port where nothing listens. */
-#include "src/http.h"
+#include "src/base/http.h"
 
 #include "tests/helpers.h"
 #include "tests/test_server.h"

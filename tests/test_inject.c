@@ -1,13 +1,13 @@
-/* Bug injection (src/inject.h): mapping positions through an edit history (insertions before,
+/* Bug injection (src/inject/inject.h): mapping positions through an edit history (insertions before,
  * at and after a range, replacements, wraps with re-indentation as many small insertions,
  * overlapping edits refused), shared sites between an original and a program hardened by the
  * real operators, applying a higher-order mutant to both versions, failing-test ids and
  * outcomes, and whole tasks run by the worker pool (kept mutants, determinism, skipped and
  * bad tasks). Every program here was written for these tests. */
-#include "src/inject.h"
+#include "src/inject/inject.h"
 
-#include "src/json_write.h"
-#include "src/task_io.h"
+#include "src/base/json_write.h"
+#include "src/bench/task_io.h"
 #include "tests/op_helpers.h"
 
 /* ---- mapping table ---- */

@@ -1,9 +1,9 @@
-#include "src/linediff.h"
+#include "src/base/linediff.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/rng.h"
+#include "src/base/rng.h"
 #include "tests/helpers.h"
 
 /* Split like the module does (on '\n', no extra line after a final newline), into owned copies. */

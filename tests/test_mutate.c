@@ -1,14 +1,14 @@
-/* Bug-injection mutation operators (src/mutate.h): before/after cases per operator,
+/* Bug-injection mutation operators (src/inject/mutate.h): before/after cases per operator,
  * refusal cases (sites or variants that must not be offered), higher-order application,
  * normalisation, and locating a site again in another version of a program. Every
  * program here was written for these tests. */
-#include "src/mutate.h"
+#include "src/inject/mutate.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/pyparse.h"
-#include "src/util.h"
+#include "src/python/pyparse.h"
+#include "src/base/util.h"
 #include "tests/helpers.h"
 
 typedef struct {

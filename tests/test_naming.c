@@ -1,8 +1,8 @@
-/* Natural names (src/naming.h): the built-in vocabulary (what a value is, how it is used), and
+/* Natural names (operators/naming.h): the built-in vocabulary (what a value is, how it is used), and
  * the LLM path against tests/llm_server.py on 127.0.0.1 started by the test itself, with its
  * failure modes (slow, HTTP 500, malformed JSON, prose, wrong names, connection refused) all
  * falling back to built-in names. Every renamed program must still print what it printed. */
-#include "src/naming.h"
+#include "operators/naming.h"
 #include "tests/op_helpers.h"
 #include "tests/test_server.h"
 

@@ -1,5 +1,5 @@
 /* NNMR on hand-made vectors: hits, misses, ties (lowest index wins), zero vectors. */
-#include "src/nnmr.h"
+#include "src/measure/nnmr.h"
 
 #include "tests/helpers.h"
 

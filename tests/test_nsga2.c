@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "src/rng.h"
-#include "src/util.h"
+#include "src/base/rng.h"
+#include "src/base/util.h"
 #include "tests/helpers.h"
 
 #define MAXN 16

@@ -1,10 +1,10 @@
-/* The library-call operators A1 AddBase64 .. A8 AddTime (src/api_call.h): before/after cases,
+/* The library-call operators A1 AddBase64 .. A8 AddTime (operators/api_call.h): before/after cases,
  * import placement (after the docstring and __future__ imports, reused, aliased when the name
  * is taken), refused sites (docstrings, class bodies, module level, loops, functions that run
  * many times, shared lines), and the behaviour of every operator over many seeds under
  * /usr/bin/python3: same output, no warning (warnings are errors), no sleep and no network
  * (an audit hook fails on either), no change to the random generators' states. */
-#include "src/api_call.h"
+#include "operators/api_call.h"
 #include "tests/op_helpers.h"
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))

@@ -1,4 +1,4 @@
-/* Renaming: the scope-aware engine (src/rename.h) with exact before/after cases (keyword call
+/* Renaming: the scope-aware engine (operators/rename.h) with exact before/after cases (keyword call
  * sites, globals, closures, comprehension/lambda shadowing, imports, other modules) and its
  * refusals (pinned names, methods called by keyword, **kwargs, functions passed around,
  * eval, f"{x=}", class attributes, strings spelling a name, bad new names), then the N1
@@ -6,8 +6,8 @@
  * /usr/bin/python3 over many seeds, and stable site keys. */
 #include <ctype.h>
 
-#include "src/naming.h"
-#include "src/rename.h"
+#include "operators/naming.h"
+#include "operators/rename.h"
 #include "tests/op_helpers.h"
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))

@@ -1,10 +1,10 @@
 /* Pinned names: what the tests use and the program defines. */
-#include "src/pinned.h"
+#include "src/model/pinned.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
 typedef struct {

@@ -1,4 +1,4 @@
-#include "src/report.h"
+#include "src/report/report.h"
 
 #include <jansson.h>
 #include <stdio.h>

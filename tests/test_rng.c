@@ -1,4 +1,4 @@
-#include "src/rng.h"
+#include "src/base/rng.h"
 
 #include "tests/helpers.h"
 

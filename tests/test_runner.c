@@ -2,7 +2,7 @@
  * and the reliability cases of issue 3. After every case the pool must still work and no
  * process of a run or file of a run may be left (checked through /proc and the pool's
  * temporary directory). Programs here are written for these tests. */
-#include "src/runner.h"
+#include "src/runner/runner.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "gb_config.h"
-#include "src/sandbox.h"
+#include "src/runner/sandbox.h"
 #include "tests/helpers.h"
 
 /* ------------------------------------------------------------------ helpers */
@@ -821,7 +821,7 @@ static void test_runner_lint_session(void **state)
 
 /* ------------------------------------------------------------------ remap */
 
-/* The remap (src/remap.c) changes how a worker's memory is backed, never what a program
+/* The remap (src/runner/remap.c) changes how a worker's memory is backed, never what a program
  * sees: programs that exercise the remapped libraries, load new ones, make executable
  * trampolines, start threads and processes give the same output with and without it. */
 static void test_runner_remap_keeps_behaviour(void **state)

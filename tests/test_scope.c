@@ -1,9 +1,9 @@
-#include "src/scope.h"
+#include "src/python/scope.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
 typedef struct {

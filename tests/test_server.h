@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "src/util.h"
+#include "src/base/util.h"
 
 typedef struct {
     pid_t pid;

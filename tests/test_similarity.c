@@ -1,7 +1,7 @@
 /* Benchmark-level similarity on benchmarks built in C: matching by id, identical and
  * renamed programs, multi-module programs, summaries, thread independence, JSON helpers. */
-#include "src/json_write.h"
-#include "src/similarity.h"
+#include "src/base/json_write.h"
+#include "src/measure/similarity.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Canonical task I/O: round trips, unknown fields, bad input at the function level,
  * benchmark files (syntax errors, duplicates, empty files) and the Python-compatible
  * JSON serialiser used by the exporters. */
-#include "src/task_io.h"
+#include "src/bench/task_io.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "src/pyjson.h"
+#include "src/bench/pyjson.h"
 #include "tests/helpers.h"
 
 static char *tmp_dir(void)

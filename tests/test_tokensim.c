@@ -1,11 +1,11 @@
 /* Lexical tokens, cosine of token counts, Jaccard of token sets. */
-#include "src/tokensim.h"
+#include "src/measure/tokensim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/pyparse.h"
-#include "src/util.h"
+#include "src/python/pyparse.h"
+#include "src/base/util.h"
 #include "tests/helpers.h"
 
 static TSParser *parser;

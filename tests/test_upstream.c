@@ -1,13 +1,13 @@
 /* Upstream formats: AVATAR (de)tokenisation, the HumanEval prompt split, format names,
  * and import/export of records at the function level. */
-#include "src/upstream.h"
+#include "src/bench/upstream.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "src/pyparse.h"
+#include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
 typedef struct {

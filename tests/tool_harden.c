@@ -6,7 +6,7 @@
  * Per task it applies up to N operators (operators/operator.h, through gb_op_apply): each
  * step draws one operator that has sites, then one of its sites, from a PCG32 stream keyed on
  * (seed, task id hash, step), and keeps the result only when the task's tests still pass
- * (src/runner.h). No fitness, no selection: it only has to produce programs hardened by the
+ * (src/runner/runner.h). No fitness, no selection: it only has to produce programs hardened by the
  * real operators, with their real edit history. Tasks run in parallel (-j); the output does
  * not depend on it. Each output task is written in evolve's format (nsga2/evolve.h): the
  * hardened program as source/extra_files, "original" {"source", "extra_files"} and
@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "operators/operator.h"
-#include "src/json_write.h"
-#include "src/pyparse.h"
-#include "src/rng.h"
-#include "src/runner.h"
-#include "src/task_io.h"
+#include "src/base/json_write.h"
+#include "src/python/pyparse.h"
+#include "src/base/rng.h"
+#include "src/runner/runner.h"
+#include "src/bench/task_io.h"
 
 static void program_json(GbStr *s, const GbProgram *p)
 {

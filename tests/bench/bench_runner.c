@@ -3,7 +3,7 @@
  * Measures, side by side in one run, validations per second of a HumanEval-style task whose
  * program imports numpy, scipy and sklearn:
  *   - through the warm worker pool (WORKERS workers and calling threads, default: one per
- *     online CPU), as genebench runs it (workers remapped, src/remap.c);
+ *     online CPU), as genebench runs it (workers remapped, src/runner/remap.c);
  *   - through the same pool with the remap off (GbPoolConfig.no_remap), to show its effect;
  *   - with a cold interpreter per run (GB_DEFAULT_PYTHON on a file holding program + tests,
  *     one per online CPU in flight at all times), which is what the published tool does;
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "gb_config.h"
-#include "src/runner.h"
+#include "src/runner/runner.h"
 
 extern char **environ;
 

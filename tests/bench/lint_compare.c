@@ -1,4 +1,4 @@
-/* Do lint sessions score like fresh lints? (src/runner.h: gb_lint_session_lint against
+/* Do lint sessions score like fresh lints? (src/runner/runner.h: gb_lint_session_lint against
  * gb_pool_lint.) The evolution lints every child of a task in one session, where astroid
  * keeps the library modules parsed by earlier lints; this tool measures whether that ever
  * changes a score.
@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 
 #include "gb_config.h"
-#include "src/runner.h"
-#include "src/task_io.h"
+#include "src/runner/runner.h"
+#include "src/bench/task_io.h"
 
 /* Score printed by `python3 -m pylint` on the program (10 when it prints none: no
  * statement), or NAN when it could not run. */

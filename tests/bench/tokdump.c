@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fitness/tokenize.h"
-#include "src/util.h"
+#include "src/base/util.h"
 
 static void print_tok(void *ctx, const char *tok, size_t len)
 {

@@ -1,0 +1,351 @@
+#include "src/base/http.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+struct GbHttpClient {
+    char *base; /* without trailing "/" and "/v1" */
+    char *auth; /* "Authorization: Bearer KEY" or NULL */
+    long connect_timeout_ms, timeout_ms, retry_base_ms, retry_max_ms;
+    int max_retries;
+    long requests; /* atomic */
+};
+
+void gb_http_options_default(GbHttpOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->connect_timeout_ms = 10000;
+    o->timeout_ms = 120000;
+    o->max_retries = 4;
+    o->retry_base_ms = 500;
+    o->retry_max_ms = 30000;
+}
+
+GbHttpClient *gb_http_client_new(const GbHttpOptions *o, GbError *err)
+{
+    const char *url = o->base_url;
+    if (!url || !*url) {
+        gb_error_set(err, "no server URL given");
+        return NULL;
+    }
+    if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
+        gb_error_set(err, "server URL '%s' must start with http:// or https://", url);
+        return NULL;
+    }
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        gb_error_set(err, "libcurl could not be initialised");
+        return NULL;
+    }
+    GbHttpClient *c = gb_calloc(1, sizeof *c);
+    size_t n = strlen(url);
+    while (n > 0 && url[n - 1] == '/') n--;
+    if (n >= 3 && memcmp(url + n - 3, "/v1", 3) == 0) n -= 3;
+    while (n > 0 && url[n - 1] == '/') n--;
+    c->base = gb_strndup(url, n);
+    if (o->api_key && *o->api_key) c->auth = gb_asprintf("Authorization: Bearer %s", o->api_key);
+    c->connect_timeout_ms = o->connect_timeout_ms > 0 ? o->connect_timeout_ms : 10000;
+    c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 120000;
+    c->max_retries = o->max_retries >= 0 ? o->max_retries : 4;
+    c->retry_base_ms = o->retry_base_ms >= 0 ? o->retry_base_ms : 500;
+    c->retry_max_ms = o->retry_max_ms > 0 ? o->retry_max_ms : 30000;
+    return c;
+}
+
+void gb_http_client_delete(GbHttpClient *c)
+{
+    if (!c) return;
+    free(c->base);
+    free(c->auth);
+    free(c);
+    curl_global_cleanup();
+}
+
+long gb_http_client_requests(const GbHttpClient *c)
+{
+    return __atomic_load_n(&c->requests, __ATOMIC_RELAXED);
+}
+
+const char *gb_http_client_base(const GbHttpClient *c)
+{
+    return c->base;
+}
+
+typedef struct {
+    GbStr body;
+    long retry_after_s; /* from a Retry-After header, -1 when absent */
+} GbHttp__Reply;
+
+static size_t gb_http__write(char *ptr, size_t size, size_t nmemb, void *user)
+{
+    GbHttp__Reply *r = user;
+    gb_str_append_n(&r->body, ptr, size * nmemb);
+    return size * nmemb;
+}
+
+static size_t gb_http__header(char *buf, size_t size, size_t nitems, void *user)
+{
+    GbHttp__Reply *r = user;
+    size_t n = size * nitems;
+    if (n > 12 && strncasecmp(buf, "Retry-After:", 12) == 0) {
+        char *end;
+        long v = strtol(buf + 12, &end, 10);
+        if (end != buf + 12 && v >= 0) r->retry_after_s = v;
+    }
+    return n;
+}
+
+static void gb_http__sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* The server's own error message from an error body ({"error":{"message":...}},
+ * {"error":"..."}, {"detail":...}, {"message":...}), or a prefix of the body. Owned. */
+static char *gb_http__server_message(const char *body)
+{
+    json_error_t je;
+    json_t *j = json_loads(body, 0, &je);
+    char *msg = NULL;
+    if (j) {
+        json_t *e = json_object_get(j, "error");
+        if (json_is_object(e) && json_is_string(json_object_get(e, "message")))
+            msg = gb_strdup(json_string_value(json_object_get(e, "message")));
+        else if (json_is_string(e))
+            msg = gb_strdup(json_string_value(e));
+        else if (json_is_string(json_object_get(j, "detail")))
+            msg = gb_strdup(json_string_value(json_object_get(j, "detail")));
+        else if (json_is_string(json_object_get(j, "message")))
+            msg = gb_strdup(json_string_value(json_object_get(j, "message")));
+        json_decref(j);
+    }
+    if (!msg) {
+        size_t n = strlen(body);
+        msg = n > 200 ? gb_asprintf("%.200s...", body) : gb_strdup(n ? body : "(empty body)");
+    }
+    for (char *p = msg; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    return msg;
+}
+
+/* POST body to {base}{path}; on success (2xx) returns the parsed JSON reply. Retries as
+ * documented in the header. */
+static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbError *err)
+{
+    char *url = gb_asprintf("%s%s", c->base, path);
+    char *payload = json_dumps(req, JSON_COMPACT);
+    json_t *result = NULL;
+    long delay = c->retry_base_ms;
+    for (int attempt = 0;; attempt++) {
+        CURL *h = curl_easy_init();
+        if (!h) {
+            gb_error_set(err, "%s: libcurl could not create a handle", url);
+            break;
+        }
+        GbHttp__Reply reply = {.retry_after_s = -1};
+        gb_str_init(&reply.body);
+        gb_str_append(&reply.body, "");
+        struct curl_slist *hdr = curl_slist_append(NULL, "Content-Type: application/json");
+        hdr = curl_slist_append(hdr, "Accept: application/json");
+        if (c->auth) hdr = curl_slist_append(hdr, c->auth);
+        char cerr[CURL_ERROR_SIZE] = "";
+        curl_easy_setopt(h, CURLOPT_URL, url);
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(payload));
+        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* required for threads */
+        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, gb_http__write);
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply);
+        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, gb_http__header);
+        curl_easy_setopt(h, CURLOPT_HEADERDATA, &reply);
+        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+        curl_easy_setopt(h, CURLOPT_USERAGENT, "genebench");
+        __atomic_add_fetch(&c->requests, 1, __ATOMIC_RELAXED);
+        CURLcode rc = curl_easy_perform(h);
+        long status = 0;
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        curl_slist_free_all(hdr);
+        curl_easy_cleanup(h);
+
+        bool retry = false;
+        if (rc == CURLE_COULDNT_CONNECT) {
+            gb_error_set(err, "%s: cannot connect (%s): is the server running?", url, cerr[0] ? cerr : "refused");
+        } else if (rc == CURLE_COULDNT_RESOLVE_HOST) {
+            gb_error_set(err, "%s: cannot resolve the host (%s)", url, cerr[0] ? cerr : curl_easy_strerror(rc));
+        } else if (rc == CURLE_OPERATION_TIMEDOUT) {
+            gb_error_set(err, "%s: no complete reply within %ld ms (timeout)", url, c->timeout_ms);
+            retry = true;
+        } else if (rc != CURLE_OK) {
+            gb_error_set(err, "%s: %s", url, cerr[0] ? cerr : curl_easy_strerror(rc));
+            retry =
+                rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE;
+        } else if (status < 200 || status > 299) {
+            char *m = gb_http__server_message(reply.body.data);
+            gb_error_set(err, "%s: HTTP %ld: %s", url, status, m);
+            free(m);
+            retry = status == 429 || status >= 500;
+        } else {
+            json_error_t je;
+            result = json_loads(reply.body.data, 0, &je);
+            if (!result) {
+                gb_error_set(err, "%s: malformed JSON in the reply (line %d column %d: %s); body starts: %.80s", url,
+                             je.line, je.column, je.text, reply.body.data);
+            } else if (!json_is_object(result)) {
+                gb_error_set(err, "%s: the reply is JSON but not an object", url);
+                json_decref(result);
+                result = NULL;
+            }
+        }
+        long retry_after = reply.retry_after_s;
+        gb_str_destroy(&reply.body);
+        if (result || !retry || attempt >= c->max_retries) {
+            if (!result && retry && attempt > 0) {
+                size_t n = strlen(err->msg);
+                snprintf(err->msg + n, sizeof err->msg - n, " (after %d attempts)", attempt + 1);
+            }
+            break;
+        }
+        long wait = delay;
+        if (retry_after >= 0 && retry_after * 1000 > wait) wait = retry_after * 1000;
+        if (wait > c->retry_max_ms) wait = c->retry_max_ms;
+        gb_http__sleep_ms(wait);
+        delay = delay * 2 > c->retry_max_ms ? c->retry_max_ms : delay * 2;
+    }
+    free(payload);
+    free(url);
+    return result;
+}
+
+bool gb_llm_chat(GbHttpClient *c, const char *model, const char *system, const char *user, long seed, char **reply,
+                 GbError *err)
+{
+    *reply = NULL;
+    json_t *req = json_object();
+    json_object_set_new(req, "model", json_string(model ? model : ""));
+    json_t *msgs = json_array();
+    if (system) {
+        json_t *m = json_object();
+        json_object_set_new(m, "role", json_string("system"));
+        json_object_set_new(m, "content", json_string(system));
+        json_array_append_new(msgs, m);
+    }
+    json_t *m = json_object();
+    json_object_set_new(m, "role", json_string("user"));
+    json_object_set_new(m, "content", json_string(user));
+    json_array_append_new(msgs, m);
+    json_object_set_new(req, "messages", msgs);
+    json_object_set_new(req, "temperature", json_real(0));
+    json_object_set_new(req, "top_p", json_real(1));
+    if (seed >= 0) json_object_set_new(req, "seed", json_integer(seed));
+    json_object_set_new(req, "stream", json_false());
+    json_t *res = gb_http__post(c, "/v1/chat/completions", req, err);
+    json_decref(req);
+    if (!res) return false;
+    bool ok = false;
+    json_t *choices = json_object_get(res, "choices");
+    json_t *content = NULL;
+    if (!json_is_array(choices) || json_array_size(choices) == 0) {
+        gb_error_set(err, "%s/v1/chat/completions: the reply has no \"choices\"", c->base);
+    } else {
+        json_t *msg = json_object_get(json_array_get(choices, 0), "message");
+        content = json_object_get(msg, "content");
+        if (!json_is_object(msg)) {
+            gb_error_set(err, "%s/v1/chat/completions: choices[0] has no \"message\" object", c->base);
+        } else if (!json_is_string(content)) {
+            gb_error_set(err, "%s/v1/chat/completions: choices[0].message.content is %s, not a string", c->base,
+                         content ? "of the wrong type" : "missing");
+        } else {
+            *reply = gb_strdup(json_string_value(content));
+            ok = true;
+        }
+    }
+    json_decref(res);
+    return ok;
+}
+
+bool gb_embed_batch(GbHttpClient *c, const char *model, const char *const *texts, size_t n, double **vectors,
+                    size_t *dim, GbError *err)
+{
+    *vectors = NULL;
+    *dim = 0;
+    if (n == 0) return true;
+    json_t *req = json_object();
+    json_object_set_new(req, "model", json_string(model ? model : ""));
+    json_t *input = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(input, json_string(texts[i]));
+    json_object_set_new(req, "input", input);
+    json_object_set_new(req, "encoding_format", json_string("float"));
+    json_t *res = gb_http__post(c, "/v1/embeddings", req, err);
+    json_decref(req);
+    if (!res) return false;
+    const char *where = "/v1/embeddings";
+    json_t *data = json_object_get(res, "data");
+    double *out = NULL;
+    unsigned char *seen = NULL;
+    size_t d = 0;
+    bool ok = false;
+    if (!json_is_array(data)) {
+        gb_error_set(err, "%s%s: the reply has no \"data\" array", c->base, where);
+        goto done;
+    }
+    if (json_array_size(data) != n) {
+        gb_error_set(err, "%s%s: asked for %zu embeddings, the reply has %zu", c->base, where, n,
+                     json_array_size(data));
+        goto done;
+    }
+    seen = gb_calloc(n, 1);
+    for (size_t k = 0; k < n; k++) {
+        json_t *item = json_array_get(data, k);
+        json_t *jidx = json_object_get(item, "index");
+        json_t *emb = json_object_get(item, "embedding");
+        /* Without "index" the order of data is the order of the inputs. */
+        json_int_t idx = jidx ? (json_is_integer(jidx) ? json_integer_value(jidx) : -1) : (json_int_t)k;
+        if (idx < 0 || (size_t)idx >= n || seen[idx]) {
+            gb_error_set(err, "%s%s: data[%zu] has a missing, duplicate or out-of-range \"index\"", c->base, where, k);
+            goto done;
+        }
+        if (!json_is_array(emb) || json_array_size(emb) == 0) {
+            gb_error_set(err,
+                         "%s%s: data[%zu].embedding is %s (a base64 string means the server ignored "
+                         "encoding_format \"float\")",
+                         c->base, where, k, emb ? "not a list of numbers" : "missing");
+            goto done;
+        }
+        if (!out) {
+            d = json_array_size(emb);
+            out = gb_malloc(n * d * sizeof *out);
+        } else if (json_array_size(emb) != d) {
+            gb_error_set(err, "%s%s: embeddings of different dimensions in one reply (%zu and %zu)", c->base, where, d,
+                         json_array_size(emb));
+            goto done;
+        }
+        for (size_t t = 0; t < d; t++) {
+            json_t *v = json_array_get(emb, t);
+            if (!json_is_number(v)) {
+                gb_error_set(err, "%s%s: data[%zu].embedding[%zu] is not a number", c->base, where, k, t);
+                goto done;
+            }
+            out[(size_t)idx * d + t] = json_number_value(v);
+        }
+        seen[idx] = 1;
+    }
+    ok = true;
+done:
+    free(seen);
+    json_decref(res);
+    if (!ok) {
+        free(out);
+        return false;
+    }
+    *vectors = out;
+    *dim = d;
+    return true;
+}

@@ -1,0 +1,63 @@
+#pragma once
+/* The one HTTP client of genebench (libcurl + jansson): JSON POSTs to an OpenAI-compatible
+ * server (vLLM, llama.cpp server, Ollama, OpenAI), for chat completions (natural names) and
+ * embeddings (NNMR).
+ *
+ *   POST {base}/v1/chat/completions  {"model","messages":[system?, user],"temperature":0,
+ *                                     "top_p":1,"seed"?,"stream":false}
+ *   POST {base}/v1/embeddings        {"model","input":[...],"encoding_format":"float"}
+ *
+ * The base URL may be given with or without a trailing "/v1". The key (the commands read
+ * GENEBENCH_API_KEY) is sent as "Authorization: Bearer KEY"; local servers accept any key.
+ * Each request has a connect timeout and a total timeout; 429, 5xx, timeouts and dropped
+ * connections are retried with exponential back-off (base * 2^attempt, capped; a
+ * Retry-After header in seconds is honoured up to the cap). A refused connection is not
+ * retried: it fails at once with a message saying no server is listening.
+ * Errors name the URL and say what went wrong: HTTP status with the server's own error
+ * message, malformed JSON, missing or mistyped fields.
+ *
+ * Thread-safety: a client is immutable after creation apart from its request counter
+ * (atomic); every call uses its own curl easy handle, so one client may be used from many
+ * threads at once. curl_global_init is called by gb_http_client_new (thread-safe in the
+ * libcurl of Debian 12, 7.88, which reports CURL_VERSION_THREADSAFE). */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "src/base/util.h"
+
+typedef struct {
+    const char *base_url;    /* e.g. "http://127.0.0.1:8000" (copied) */
+    const char *api_key;     /* may be NULL or "" (then no Authorization header); copied */
+    long connect_timeout_ms; /* <= 0: 10000 */
+    long timeout_ms;         /* whole request; <= 0: 120000 */
+    int max_retries;         /* further attempts after the first; < 0: 4 */
+    long retry_base_ms;      /* first back-off; < 0: 500 (tests use a few ms) */
+    long retry_max_ms;       /* cap of one back-off; <= 0: 30000 */
+} GbHttpOptions;
+
+/* Defaults as documented above (base_url and api_key NULL). */
+void gb_http_options_default(GbHttpOptions *o);
+
+typedef struct GbHttpClient GbHttpClient;
+
+/* A client for opts->base_url (must be non-empty http:// or https://). Returns NULL and
+ * fills err on a bad URL. Owned; free with gb_http_client_delete. */
+GbHttpClient *gb_http_client_new(const GbHttpOptions *opts, GbError *err);
+void gb_http_client_delete(GbHttpClient *c);
+/* Number of HTTP requests sent so far (every attempt counts). */
+long gb_http_client_requests(const GbHttpClient *c);
+/* The normalised base URL without "/v1" (borrowed). */
+const char *gb_http_client_base(const GbHttpClient *c);
+
+/* One chat completion (temperature 0, top_p 1). system may be NULL (no system message);
+ * seed < 0 leaves it out. On success *reply gets the assistant's content (owned). The
+ * content is returned as the model wrote it: checking that it makes sense is the caller's
+ * job. */
+bool gb_llm_chat(GbHttpClient *c, const char *model, const char *system, const char *user, long seed, char **reply,
+                 GbError *err);
+
+/* Embeddings of n texts in one request. On success *vectors is an owned array of n * *dim
+ * doubles, row i the embedding of texts[i] (the reply's data is ordered by its "index"
+ * fields, which must cover 0..n-1 exactly once, with equal dimensions). */
+bool gb_embed_batch(GbHttpClient *c, const char *model, const char *const *texts, size_t n, double **vectors,
+                    size_t *dim, GbError *err);

@@ -1,0 +1,15 @@
+#pragma once
+/* Writing JSON text by hand into a GbStr, for fields that other modules attach to tasks
+ * (gb_task_set_field takes JSON text). Deterministic formatting: numbers are printed with
+ * gb_json_number's fixed rules so outputs are byte-identical across runs and thread counts. */
+#include <stdbool.h>
+
+#include "src/base/util.h"
+
+/* Append s as a JSON string literal (quoted, escaped; NULL → null). */
+void gb_json_string(GbStr *out, const char *s);
+/* Append a number: integers exactly, other finite values with up to 6 decimals
+ * (trailing zeros dropped), non-finite values as null. */
+void gb_json_number(GbStr *out, double v);
+/* Append "key": (with a leading comma unless *first; clears *first). */
+void gb_json_key(GbStr *out, const char *key, bool *first);

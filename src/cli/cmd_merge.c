@@ -1,0 +1,131 @@
+/* genebench merge: join the outputs of `evolve --shard K/N` runs into one benchmark. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/commands.h"
+#include "src/report/summary.h"
+#include "src/bench/task_io.h"
+
+static void gb_merge__usage(FILE *out)
+{
+    fprintf(out, "usage: genebench merge -o OUT.jsonl SHARD.jsonl...\n"
+                 "  Join the outputs of `genebench evolve --shard K/N` (any order) into one hardened\n"
+                 "  benchmark in the original task order, and write OUT.summary.json over all of them.\n"
+                 "  A task id that appears in two shards with different results is an error.\n");
+}
+
+typedef struct {
+    long index;
+    size_t pos;
+} GbMergeKey;
+
+static int gb_merge__cmp(const void *a, const void *b)
+{
+    const GbMergeKey *x = a, *y = b;
+    if (x->index != y->index) return x->index < y->index ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int gb_cmd_merge(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *out_path = NULL;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out_path = optarg; break;
+        case 'h': gb_merge__usage(stdout); return GB_EXIT_OK;
+        default: gb_merge__usage(stderr); return GB_EXIT_USAGE;
+        }
+    }
+    if (!out_path || optind >= argc) {
+        gb_merge__usage(stderr);
+        return GB_EXIT_USAGE;
+    }
+    GbBench all;
+    gb_bench_init(&all);
+    int rc = GB_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        if (gb_cli_same_file(argv[i], out_path)) {
+            fprintf(stderr, "genebench merge: refusing to write the output over the input %s\n", argv[i]);
+            gb_bench_destroy(&all);
+            return GB_EXIT_USAGE;
+        }
+        GbBench part;
+        gb_bench_init(&part);
+        GbDiag d;
+        gb_diag_init(&d);
+        if (!gb_bench_read(argv[i], &part, &d)) rc = GB_EXIT_FAIL;
+        for (size_t k = 0; k < d.messages.len; k++) fprintf(stderr, "%s\n", d.messages.items[k]);
+        if (d.messages.len) rc = GB_EXIT_FAIL;
+        gb_diag_destroy(&d);
+        for (size_t k = 0; k < part.tasks.len; k++) {
+            GbTask *t = &part.tasks.items[k];
+            long prev = gb_bench_find(&all, t->id);
+            if (prev >= 0) {
+                char *a = gb_task_to_json(&all.tasks.items[prev]), *b = gb_task_to_json(t);
+                if (strcmp(a, b) != 0) {
+                    fprintf(stderr, "genebench merge: %s:%zu: task %s: also in another shard with a different result\n",
+                            argv[i], t->line, t->id);
+                    rc = GB_EXIT_FAIL;
+                }
+                free(a);
+                free(b);
+                continue;
+            }
+            if (gb_summary_task_index(t) < 0) {
+                fprintf(stderr, "genebench merge: %s:%zu: task %s: not an `evolve` result (no genebench.index)\n",
+                        argv[i], t->line, t->id);
+                rc = GB_EXIT_FAIL;
+                continue;
+            }
+            GbTask copy;
+            gb_task_copy(&copy, t);
+            gb_array_push(&all.tasks, copy);
+        }
+        gb_bench_destroy(&part);
+    }
+    if (rc != GB_EXIT_OK) {
+        gb_bench_destroy(&all);
+        fprintf(stderr, "genebench merge: nothing written\n");
+        return rc;
+    }
+    GbMergeKey *keys = gb_malloc(all.tasks.len * sizeof *keys);
+    for (size_t i = 0; i < all.tasks.len; i++) keys[i] = (GbMergeKey){gb_summary_task_index(&all.tasks.items[i]), i};
+    qsort(keys, all.tasks.len, sizeof *keys, gb_merge__cmp);
+    GbBench ordered;
+    gb_bench_init(&ordered);
+    for (size_t i = 0; i < all.tasks.len; i++) {
+        GbTask copy;
+        gb_task_copy(&copy, &all.tasks.items[keys[i].pos]);
+        gb_array_push(&ordered.tasks, copy);
+    }
+    free(keys);
+    GbError err;
+    if (!gb_bench_write(out_path, &ordered, &err)) {
+        fprintf(stderr, "genebench merge: %s\n", err.msg);
+        rc = GB_EXIT_FAIL;
+    } else {
+        GbRunFacts facts = {0};
+        char *summary = gb_summary_build(&ordered, &facts);
+        size_t l = strlen(out_path);
+        char *spath = l > 6 && strcmp(out_path + l - 6, ".jsonl") == 0
+                          ? gb_asprintf("%.*s.summary.json", (int)(l - 6), out_path)
+                          : gb_asprintf("%s.summary.json", out_path);
+        if (!gb_write_file_atomic(spath, summary, strlen(summary), &err)) {
+            fprintf(stderr, "genebench merge: %s\n", err.msg);
+            rc = GB_EXIT_FAIL;
+        }
+        char *line = gb_summary_line(&ordered);
+        fprintf(stderr, "genebench merge: %s\n  output %s\n  summary %s\n", line, out_path, spath);
+        free(line);
+        free(summary);
+        free(spath);
+    }
+    gb_bench_destroy(&ordered);
+    gb_bench_destroy(&all);
+    return rc;
+}

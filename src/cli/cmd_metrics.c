@@ -1,0 +1,271 @@
+/* genebench metrics: the 21 raw metrics, RC and RR of every task of a benchmark. */
+#include <getopt.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fitness/fitness.h"
+#include "src/cli/cli.h"
+#include "src/cli/commands.h"
+#include "src/model/program.h"
+#include "src/python/pyparse.h"
+#include "src/bench/task_io.h"
+
+static void gb_metrics__usage(FILE *out)
+{
+    fprintf(out,
+            "usage: genebench metrics BENCH.jsonl [--thresholds FILE] [--table] [--threads N]\n"
+            "  Measure every task's program (its main module and extra files as a whole): complexity C1..C7,\n"
+            "  readability R1..R14 (keys num_tokens ... entropy), RC and RR against the thresholds, and the\n"
+            "  first readability metric that exceeds its threshold (the evolution rejects such programs).\n"
+            "  Default output: one JSON object per task, then one summary object with the mean of every\n"
+            "  metric over the measured tasks:\n"
+            "    {\"id\": ..., \"metrics\": {\"C1\": v, ..., \"entropy\": v}, \"rc\": x, \"rr\": y, \"exceeds\": "
+            "key|null}\n"
+            "    {\"summary\": {\"tasks\": n, \"measured\": m, \"thresholds\": name, \"mean\": {..., \"rc\": x, "
+            "\"rr\": y}}}\n"
+            "  A task whose program does not parse is reported on stderr (FILE:LINE: task ID: MODULE:LINE:COL:\n"
+            "  syntax error) and left out of the summary.\n"
+            "\n"
+            "options:\n"
+            "  -t, --thresholds FILE   thresholds file (corpora/NAME.json) or a built-in: paper, calibrated\n"
+            "                          (default: calibrated, embedded from corpora/calibrated.json at build time)\n"
+            "      --table             a readable table instead of JSON lines\n"
+            "  -j, --threads N         measure tasks with N threads (default: OpenMP's default)\n"
+            "  -h, --help              show this help\n"
+            "\n"
+            "Exit status: 0 every task was measured, 1 some task could not be read or measured, 2 usage error.\n");
+}
+
+static void gb_metrics__json_string(GbStr *o, const char *s)
+{
+    gb_str_append(o, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':
+            gb_str_append(o, "\\\"");
+            break;
+        case '\\':
+            gb_str_append(o, "\\\\");
+            break;
+        case '\n':
+            gb_str_append(o, "\\n");
+            break;
+        case '\t':
+            gb_str_append(o, "\\t");
+            break;
+        case '\r':
+            gb_str_append(o, "\\r");
+            break;
+        default:
+            if (*p < 0x20)
+                gb_str_appendf(o, "\\u%04x", *p);
+            else
+                gb_str_append_n(o, (const char *)p, 1);
+        }
+    }
+    gb_str_append(o, "\"");
+}
+
+/* Metric values are counts except the entropy; print 4 decimals at most. */
+static void gb_metrics__num(GbStr *o, double x)
+{
+    gb_str_appendf(o, "%.10g", round(x * 10000.0) / 10000.0);
+}
+
+static void gb_metrics__json_metrics(GbStr *o, const double *v, const double *rc, const double *rr)
+{
+    gb_str_append(o, "{");
+    for (int i = 0; i < GB_METRIC_COUNT; i++) {
+        gb_str_appendf(o, "%s\"%s\": ", i ? ", " : "", gb_metric_key((GbMetricId)i));
+        gb_metrics__num(o, v[i]);
+    }
+    if (rc) {
+        gb_str_append(o, ", \"rc\": ");
+        gb_metrics__num(o, *rc);
+        gb_str_append(o, ", \"rr\": ");
+        gb_metrics__num(o, *rr);
+    }
+    gb_str_append(o, "}");
+}
+
+/* Short column names of the table, in metric order. */
+static const char *const gb_metrics__short[GB_METRIC_COUNT] = {"C1",  "C2",   "C3",   "C4",   "C5",   "C6",    "C7",
+                                                               "tok", "loc",  "cond", "loop", "asgn", "nloop", "nif",
+                                                               "cif", "ltok", "var",  "arr",  "op",   "cast",  "ent"};
+
+static void gb_metrics__row(const char *id, const double *v, double rc, double rr, int exceeds)
+{
+    printf("%-24.24s", id);
+    for (int i = 0; i < GB_METRIC_COUNT; i++) {
+        if (i == GB_METRIC_R14 || (v[i] != floor(v[i])))
+            printf(" %6.2f", v[i]);
+        else
+            printf(" %6.0f", v[i]);
+    }
+    printf(" %6.4f %6.4f", rc, rr);
+    if (exceeds >= 0) printf("  >%s", gb_metric_key((GbMetricId)(GB_N_COMPLEXITY + exceeds)));
+    printf("\n");
+}
+
+typedef struct {
+    bool ok;
+    GbMetrics m;
+    char *error; /* owned */
+} GbMetricsResult;
+
+int gb_cmd_metrics(int argc, char **argv)
+{
+    static const struct option opts[] = {{"thresholds", required_argument, NULL, 't'},
+                                         {"table", no_argument, NULL, 'T'},
+                                         {"threads", required_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *thr_path = NULL;
+    bool table = false;
+    long threads = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "t:j:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            thr_path = optarg;
+            break;
+        case 'T':
+            table = true;
+            break;
+        case 'j':
+            if (!gb_cli_parse_long("--threads", optarg, 1, 1024, &threads)) return GB_EXIT_USAGE;
+            break;
+        case 'h':
+            gb_metrics__usage(stdout);
+            return GB_EXIT_OK;
+        default:
+            gb_metrics__usage(stderr);
+            return GB_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "genebench metrics: need exactly one BENCH.jsonl\n");
+        gb_metrics__usage(stderr);
+        return GB_EXIT_USAGE;
+    }
+    const char *input = argv[optind];
+    GbThresholds thr;
+    GbError err;
+    if (!thr_path) thr_path = gb_thresholds_default_path();
+    if (!gb_thresholds_load(thr_path, &thr, &err)) {
+        fprintf(stderr, "genebench metrics: %s\n", err.msg);
+        return GB_EXIT_FAIL;
+    }
+    GbBench bench;
+    gb_bench_init(&bench);
+    GbDiag diag;
+    gb_diag_init(&diag);
+    bool readable = gb_bench_read(input, &bench, &diag);
+    for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
+    int rc = diag.messages.len ? GB_EXIT_FAIL : GB_EXIT_OK;
+    if (!readable) {
+        gb_diag_destroy(&diag);
+        gb_bench_destroy(&bench);
+        gb_thresholds_destroy(&thr);
+        return GB_EXIT_FAIL;
+    }
+
+    long n = (long)bench.tasks.len;
+    GbMetricsResult *res = gb_calloc(n ? (size_t)n : 1, sizeof *res);
+    const GbTask *tasks = bench.tasks.items;
+    int nt = threads > 0 ? (int)threads : omp_get_max_threads();
+#pragma omp parallel num_threads(nt) default(none) shared(n, res, tasks)
+    {
+        TSParser *parser = gb_parser_new();
+#pragma omp for schedule(dynamic, 1)
+        for (long i = 0; i < n; i++) {
+            GbProgram prog;
+            gb_program_from_task(&prog, &tasks[i]);
+            GbError e;
+            res[i].ok = gb_metrics_compute(&prog, parser, &res[i].m, &e);
+            if (!res[i].ok) res[i].error = gb_strdup(e.msg);
+            gb_program_destroy(&prog);
+        }
+        ts_parser_delete(parser);
+    }
+
+    if (table) {
+        printf("%-24s", "task");
+        for (int i = 0; i < GB_METRIC_COUNT; i++) printf(" %6s", gb_metrics__short[i]);
+        printf(" %6s %6s\n", "RC", "RR");
+    }
+    double sum[GB_METRIC_COUNT] = {0}, sum_rc = 0, sum_rr = 0;
+    long measured = 0;
+    GbStr line;
+    gb_str_init(&line);
+    for (long i = 0; i < n; i++) {
+        const GbTask *t = &tasks[i];
+        if (!res[i].ok) {
+            fprintf(stderr, "%s:%zu: task %s: %s\n", input, t->line, t->id, res[i].error);
+            rc = GB_EXIT_FAIL;
+            continue;
+        }
+        double r = gb_fitness_rc(&res[i].m, &thr), rr = gb_fitness_rr(&res[i].m, &thr);
+        int ex = gb_fitness_exceeds(&res[i].m, &thr);
+        measured++;
+        for (int k = 0; k < GB_METRIC_COUNT; k++) sum[k] += res[i].m.v[k];
+        sum_rc += r;
+        sum_rr += rr;
+        if (table) {
+            gb_metrics__row(t->id, res[i].m.v, r, rr, ex);
+            continue;
+        }
+        gb_str_clear(&line);
+        gb_str_append(&line, "{\"id\": ");
+        gb_metrics__json_string(&line, t->id);
+        gb_str_append(&line, ", \"metrics\": ");
+        gb_metrics__json_metrics(&line, res[i].m.v, NULL, NULL);
+        gb_str_append(&line, ", \"rc\": ");
+        gb_metrics__num(&line, r);
+        gb_str_append(&line, ", \"rr\": ");
+        gb_metrics__num(&line, rr);
+        gb_str_append(&line, ", \"exceeds\": ");
+        if (ex >= 0)
+            gb_metrics__json_string(&line, gb_metric_key((GbMetricId)(GB_N_COMPLEXITY + ex)));
+        else
+            gb_str_append(&line, "null");
+        gb_str_append(&line, "}");
+        puts(line.data);
+    }
+    double mean[GB_METRIC_COUNT] = {0}, mean_rc = 0, mean_rr = 0;
+    if (measured) {
+        for (int k = 0; k < GB_METRIC_COUNT; k++) mean[k] = sum[k] / (double)measured;
+        mean_rc = sum_rc / (double)measured;
+        mean_rr = sum_rr / (double)measured;
+    }
+    if (table) {
+        printf("%-24s", "");
+        for (int i = 0; i < GB_METRIC_COUNT + 2; i++) printf(" %6s", "------");
+        printf("\n");
+        gb_metrics__row("mean", mean, mean_rc, mean_rr, -1);
+        printf("\n%ld of %ld tasks measured; thresholds %s\n", measured, n, thr.name);
+        printf("keys: tok=num_tokens loc=lines_of_code cond=num_conditions loop=num_loops asgn=num_assignments\n"
+               "      nloop=num_max_nested_loop nif=num_max_nested_if cif=num_max_conditions_in_if\n"
+               "      ltok=max_line_tokens var=num_of_variables arr=num_of_arrays op=num_of_operators\n"
+               "      cast=num_of_nested_casting ent=entropy; >KEY: first readability metric above its threshold\n");
+    } else {
+        gb_str_clear(&line);
+        gb_str_appendf(&line, "{\"summary\": {\"tasks\": %ld, \"measured\": %ld, \"thresholds\": ", n, measured);
+        gb_metrics__json_string(&line, thr.name);
+        gb_str_append(&line, ", \"mean\": ");
+        gb_metrics__json_metrics(&line, mean, &mean_rc, &mean_rr);
+        gb_str_append(&line, "}}");
+        puts(line.data);
+    }
+    gb_str_destroy(&line);
+    for (long i = 0; i < n; i++) free(res[i].error);
+    free(res);
+    gb_diag_destroy(&diag);
+    gb_bench_destroy(&bench);
+    gb_thresholds_destroy(&thr);
+    return rc;
+}

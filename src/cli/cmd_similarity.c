@@ -1,0 +1,295 @@
+/* genebench similarity A.jsonl B.jsonl: per-task and summary CodeBLEU (with its four
+ * components), token cosine and token Jaccard of two benchmarks matched by task id. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "src/measure/codebleu.h"
+#include "src/cli/commands.h"
+#include "src/base/json_write.h"
+#include "src/measure/similarity.h"
+#include "src/bench/task_io.h"
+#include "src/measure/tokensim.h"
+
+static const char *gb_sim__usage =
+    "usage: genebench similarity A.jsonl B.jsonl [options]\n"
+    "  Compare two benchmarks task by task (tasks matched by id; B's program is the prediction,\n"
+    "  A's the reference). Per task and in summary (mean, median, quartiles, min, max):\n"
+    "  CodeBLEU and its components (n-gram, weighted n-gram, syntax, data flow), with the\n"
+    "  behaviour of the codebleu package 0.7.1; cosine of token-count vectors; Jaccard of\n"
+    "  token sets. Programs with several modules are compared as their concatenated modules.\n"
+    "options:\n"
+    "  --weights a,b,c,d     CodeBLEU weights of n-gram, weighted n-gram, syntax, data flow\n"
+    "                        (default 0.25,0.25,0.25,0.25)\n"
+    "  --strict-dataflow     use the data-flow score as computed; by default a data-flow\n"
+    "                        score of 0 counts as 1, as in the package (`dataflow or 1`)\n"
+    "  --summary             text output: leave out the per-task table\n"
+    "  --threads N           worker threads (default: all cores)\n"
+    "  --json                JSON output\n"
+    "  -o, --output FILE     write the output to FILE (atomically) instead of stdout\n"
+    "  -h, --help            this help\n";
+
+static const char *gb_sim__metric_names[] = {"codebleu",       "ngram_match",  "weighted_ngram_match", "syntax_match",
+                                             "dataflow_match", "token_cosine", "token_jaccard"};
+#define GB_SIM_NMETRICS 7
+
+static double gb_sim__metric(const GbSimTask *t, int m)
+{
+    switch (m) {
+    case 0:
+        return t->codebleu.codebleu;
+    case 1:
+        return t->codebleu.ngram;
+    case 2:
+        return t->codebleu.weighted_ngram;
+    case 3:
+        return t->codebleu.syntax;
+    case 4:
+        return t->codebleu.dataflow;
+    case 5:
+        return t->cosine;
+    default:
+        return t->jaccard;
+    }
+}
+
+static void gb_sim__summaries(const GbSimReport *r, GbSummary *s)
+{
+    size_t n = r->tasks.len;
+    double *v = gb_malloc((n ? n : 1) * sizeof *v);
+    for (int m = 0; m < GB_SIM_NMETRICS; m++) {
+        for (size_t i = 0; i < n; i++) v[i] = gb_sim__metric(&r->tasks.items[i], m);
+        gb_summary_compute(v, n, &s[m]);
+    }
+    free(v);
+}
+
+static const char *gb_sim__dataflow_rule(const GbCodeBleuOptions *o)
+{
+    return o->strict_dataflow ? "strict (the data-flow score is used as computed; 0 when undefined)"
+                              : "package default (a data-flow score of 0 counts as 1: `dataflow or 1`)";
+}
+
+static void gb_sim__text(GbStr *s, const char *pa, const char *pb, const GbSimReport *r, const GbCodeBleuOptions *o,
+                         bool summary_only)
+{
+    gb_str_appendf(s, "similarity of %s (prediction) against %s (reference): %zu tasks matched by id\n", pb, pa,
+                   r->tasks.len);
+    gb_str_appendf(s, "CodeBLEU: codebleu 0.7.1 behaviour, weights %g,%g,%g,%g, data-flow rule: %s\n", o->alpha,
+                   o->beta, o->gamma, o->delta, gb_sim__dataflow_rule(o));
+    gb_str_appendf(s, "  n-gram parts tokenised on whitespace (s.split()); syntax and data flow on tree-sitter-python "
+                      "0.23.6 after removing comments and docstrings\n");
+    gb_str_appendf(s, "cosine/Jaccard tokens: %s\n", GB_TOKENIZER_NAME);
+    if (!summary_only && r->tasks.len) {
+        gb_str_appendf(s, "\n%-28s %8s %8s %8s %8s %8s %8s %8s\n", "task", "codebleu", "ngram", "weighted", "syntax",
+                       "dataflow", "cosine", "jaccard");
+        for (size_t i = 0; i < r->tasks.len; i++) {
+            const GbSimTask *t = &r->tasks.items[i];
+            gb_str_appendf(s, "%-28s %8.4f %8.4f %8.4f %8.4f ", t->id, t->codebleu.codebleu, t->codebleu.ngram,
+                           t->codebleu.weighted_ngram, t->codebleu.syntax);
+            if (t->codebleu.dataflow_defined) {
+                gb_str_appendf(s, "%8.4f", t->codebleu.dataflow);
+            } else {
+                gb_str_appendf(s, "%8s", "none");
+            }
+            gb_str_appendf(s, " %8.4f %8.4f%s\n", t->cosine, t->jaccard,
+                           t->df_truncated ? "  (data flow beyond the work budget: counted as empty)" : "");
+        }
+    }
+    GbSummary sm[GB_SIM_NMETRICS];
+    gb_sim__summaries(r, sm);
+    gb_str_appendf(s, "\nsummary over %zu tasks (quartiles by linear interpolation)\n", r->tasks.len);
+    gb_str_appendf(s, "%-22s %8s %8s %8s %8s %8s %8s\n", "metric", "mean", "median", "q1", "q3", "min", "max");
+    for (int m = 0; m < GB_SIM_NMETRICS; m++)
+        gb_str_appendf(s, "%-22s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n", gb_sim__metric_names[m], sm[m].mean,
+                       sm[m].median, sm[m].q1, sm[m].q3, sm[m].min, sm[m].max);
+    size_t undefined = 0;
+    for (size_t i = 0; i < r->tasks.len; i++) undefined += !r->tasks.items[i].codebleu.dataflow_defined;
+    if (undefined)
+        gb_str_appendf(s, "(%zu tasks have no reference data flow: their dataflow_match is 0 in the summary)\n",
+                       undefined);
+    gb_str_appendf(s,
+                   "corpus CodeBLEU (calc_codebleu over all pairs at once): %.4f (ngram %.4f, weighted %.4f, "
+                   "syntax %.4f, dataflow %.4f)\n",
+                   r->corpus.codebleu, r->corpus.ngram, r->corpus.weighted_ngram, r->corpus.syntax, r->corpus.dataflow);
+    const char *files[2] = {pa, pb};
+    for (int side = 0; side < 2; side++) {
+        size_t n = side == 0 ? r->only_a.len : r->only_b.len;
+        const char *const *ids = side == 0 ? r->only_a.items : r->only_b.items;
+        if (!n) continue;
+        gb_str_appendf(s, "only in %s: %zu task%s:", files[side], n, n == 1 ? "" : "s");
+        for (size_t i = 0; i < n; i++) gb_str_appendf(s, " %s", ids[i]);
+        gb_str_append(s, "\n");
+    }
+}
+
+static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimReport *r, const GbCodeBleuOptions *o)
+{
+    gb_str_append(s, "{\"reference\":");
+    gb_json_string(s, pa);
+    gb_str_append(s, ",\"prediction\":");
+    gb_json_string(s, pb);
+    gb_str_appendf(s,
+                   ",\"codebleu\":{\"behaviour\":\"codebleu 0.7.1\",\"weights\":[%g,%g,%g,%g],"
+                   "\"strict_dataflow\":%s,\"ngram_tokenizer\":\"whitespace (s.split())\","
+                   "\"grammar\":\"tree-sitter-python 0.23.6\"},",
+                   o->alpha, o->beta, o->gamma, o->delta, o->strict_dataflow ? "true" : "false");
+    gb_str_append(s, "\"token_tokenizer\":");
+    gb_json_string(s, GB_TOKENIZER_NAME);
+    gb_str_append(s, ",\"tasks\":[");
+    for (size_t i = 0; i < r->tasks.len; i++) {
+        const GbSimTask *t = &r->tasks.items[i];
+        gb_str_append(s, i ? ",{\"id\":" : "{\"id\":");
+        gb_json_string(s, t->id);
+        for (int m = 0; m < GB_SIM_NMETRICS; m++) {
+            gb_str_appendf(s, ",\"%s\":", gb_sim__metric_names[m]);
+            gb_json_number(s, gb_sim__metric(t, m));
+        }
+        gb_str_appendf(s, ",\"dataflow_defined\":%s,\"dataflow_truncated\":%s}",
+                       t->codebleu.dataflow_defined ? "true" : "false", t->df_truncated ? "true" : "false");
+    }
+    GbSummary sm[GB_SIM_NMETRICS];
+    gb_sim__summaries(r, sm);
+    gb_str_appendf(s, "],\"summary\":{\"n\":%zu", r->tasks.len);
+    for (int m = 0; m < GB_SIM_NMETRICS; m++) {
+        gb_str_appendf(s, ",\"%s\":{\"mean\":", gb_sim__metric_names[m]);
+        gb_json_number(s, sm[m].mean);
+        const char *k[] = {"median", "q1", "q3", "min", "max"};
+        double v[] = {sm[m].median, sm[m].q1, sm[m].q3, sm[m].min, sm[m].max};
+        for (int i = 0; i < 5; i++) {
+            gb_str_appendf(s, ",\"%s\":", k[i]);
+            gb_json_number(s, v[i]);
+        }
+        gb_str_append(s, "}");
+    }
+    gb_str_append(s, "},\"corpus\":{\"codebleu\":");
+    gb_json_number(s, r->corpus.codebleu);
+    gb_str_append(s, ",\"ngram_match\":");
+    gb_json_number(s, r->corpus.ngram);
+    gb_str_append(s, ",\"weighted_ngram_match\":");
+    gb_json_number(s, r->corpus.weighted_ngram);
+    gb_str_append(s, ",\"syntax_match\":");
+    gb_json_number(s, r->corpus.syntax);
+    gb_str_append(s, ",\"dataflow_match\":");
+    gb_json_number(s, r->corpus.dataflow);
+    gb_str_append(s, "}");
+    for (int side = 0; side < 2; side++) {
+        size_t n = side == 0 ? r->only_a.len : r->only_b.len;
+        const char *const *ids = side == 0 ? r->only_a.items : r->only_b.items;
+        gb_str_append(s, side == 0 ? ",\"only_in_reference\":[" : ",\"only_in_prediction\":[");
+        for (size_t i = 0; i < n; i++) {
+            if (i) gb_str_append(s, ",");
+            gb_json_string(s, ids[i]);
+        }
+        gb_str_append(s, "]");
+    }
+    gb_str_append(s, "}\n");
+}
+
+/* Read a benchmark, printing its problems; false when it could not be read at all. */
+static bool gb_sim__read(const char *path, GbBench *b, bool *had_problems)
+{
+    GbDiag d;
+    gb_diag_init(&d);
+    bool ok = gb_bench_read(path, b, &d);
+    for (size_t i = 0; i < d.messages.len; i++) fprintf(stderr, "genebench similarity: %s\n", d.messages.items[i]);
+    if (d.messages.len) *had_problems = true;
+    gb_diag_destroy(&d);
+    return ok;
+}
+
+int gb_cmd_similarity(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"weights", required_argument, NULL, 'w'}, {"strict-dataflow", no_argument, NULL, 's'},
+        {"summary", no_argument, NULL, 'S'},       {"threads", required_argument, NULL, 't'},
+        {"json", no_argument, NULL, 'j'},          {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    GbCodeBleuOptions o;
+    gb_codebleu_options_default(&o);
+    bool json = false, summary_only = false;
+    const char *output = NULL;
+    long threads = 0;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'w':
+            if (!gb_codebleu_parse_weights(optarg, &o)) {
+                fprintf(stderr, "genebench similarity: --weights needs four non-negative numbers a,b,c,d, not '%s'\n",
+                        optarg);
+                return GB_EXIT_USAGE;
+            }
+            break;
+        case 's':
+            o.strict_dataflow = true;
+            break;
+        case 'S':
+            summary_only = true;
+            break;
+        case 't':
+            if (!gb_cli_parse_long("--threads", optarg, 1, 4096, &threads)) return GB_EXIT_USAGE;
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            fputs(gb_sim__usage, stdout);
+            return GB_EXIT_OK;
+        default:
+            fprintf(stderr, "genebench similarity: unknown or incomplete option '%s'\n", argv[optind - 1]);
+            fputs(gb_sim__usage, stderr);
+            return GB_EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 2) {
+        fputs(gb_sim__usage, stderr);
+        return GB_EXIT_USAGE;
+    }
+    const char *pa = argv[optind], *pb = argv[optind + 1];
+    GbBench a, b;
+    gb_bench_init(&a);
+    gb_bench_init(&b);
+    bool problems = false;
+    int rc = GB_EXIT_OK;
+    if (!gb_sim__read(pa, &a, &problems) || !gb_sim__read(pb, &b, &problems)) {
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    GbSimReport r;
+    gb_similarity_compare(&a, &b, &o, (int)threads, &r);
+    GbStr s;
+    gb_str_init(&s);
+    gb_str_append(&s, "");
+    if (json) {
+        gb_sim__json(&s, pa, pb, &r, &o);
+    } else {
+        gb_sim__text(&s, pa, pb, &r, &o, summary_only);
+    }
+    if (output) {
+        GbError err;
+        if (!gb_write_file_atomic(output, s.data, s.len, &err)) {
+            fprintf(stderr, "genebench similarity: %s\n", err.msg);
+            rc = GB_EXIT_FAIL;
+        }
+    } else {
+        fwrite(s.data, 1, s.len, stdout);
+    }
+    if (r.tasks.len == 0) {
+        fprintf(stderr, "genebench similarity: no task id is in both %s and %s\n", pa, pb);
+        rc = GB_EXIT_FAIL;
+    }
+    if (problems) rc = GB_EXIT_FAIL;
+    gb_str_destroy(&s);
+    gb_sim_report_destroy(&r);
+out:
+    gb_bench_destroy(&a);
+    gb_bench_destroy(&b);
+    return rc;
+}

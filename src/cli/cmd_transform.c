@@ -1,0 +1,490 @@
+/* genebench transform: apply one operator to every task of a benchmark, check the tests, show
+ * the diff. The debugging and robustness tool for operators (DESIGN.md §6). */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_config.h"
+#include "operators/operator.h"
+#include "src/cli/cli.h"
+#include "src/cli/commands.h"
+#include "src/base/linediff.h"
+#include "operators/naming.h"
+#include "src/python/pyparse.h"
+#include "src/runner/runner.h"
+#include "src/bench/task_io.h"
+
+static void gb_transform__usage(FILE *out)
+{
+    fprintf(out,
+            "usage: genebench transform BENCH.jsonl --op NAME [options]\n"
+            "  Apply one operator to every task, run the tests, print the unified diff per task and a summary.\n"
+            "  --op NAME        operator: name, snake_case name or code (AddNestedFor, add_nested_for, S1)\n"
+            "  --seed S         rng seed (default 1); the site and the operator's choices derive from it\n"
+            "  --site K         apply at site K (0-based, in --list-sites order) instead of a random one\n"
+            "  --list-sites     only list the sites of every task\n"
+            "  --all-sites      apply at every site, one at a time (robustness run): sites found, applied,\n"
+            "                   tests still passing; diffs are shown for failures only\n"
+            "  --task ID        only this task\n"
+            "  --no-tests       do not run the tests (results are still re-parsed)\n"
+            "  --no-diff        do not print diffs\n"
+            "  -o, --output OUT write the transformed benchmark: tasks whose transformation failed its tests\n"
+            "                   keep their original program; with --all-sites every passing variant, id \"ID#K\"\n"
+            "  --python PATH    interpreter that runs the tests (default %s)\n"
+            "  --jobs N         test workers (default: number of CPUs)\n"
+            "  --timeout S      wall-clock limit per test run in seconds (default 10)\n"
+            "  --names          give the synthetic identifiers natural names (built-in vocabulary), kept\n"
+            "                   only when the tests still pass\n"
+            "  --llm-url URL    natural names from an OpenAI-compatible server (URL/v1/chat/completions;\n"
+            "                   key from GENEBENCH_API_KEY); implies --names; falls back to built-in names\n"
+            "  --llm-model M    model name sent to that server (default \"default\")\n"
+            "Exit status: 0 when every applied transformation passed its tests; 1 when one failed or was\n"
+            "rejected, a task was skipped (it does not parse or its original fails its tests) or the input\n"
+            "had bad lines; 2 on usage errors.\n",
+            GB_DEFAULT_PYTHON);
+}
+
+static void gb_transform__program_diff(GbStr *out, const GbProgram *before, const GbProgram *after)
+{
+    for (size_t i = 0; i < after->modules.len; i++) {
+        const GbFile *m = &after->modules.items[i];
+        const char *old = "";
+        for (size_t j = 0; j < before->modules.len; j++)
+            if (strcmp(before->modules.items[j].path, m->path) == 0) old = before->modules.items[j].source;
+        gb_diff_render_unified(out, m->path, old, m->source);
+    }
+}
+
+/* ---- Per task ---- */
+
+typedef struct {
+    const GbOperator *op;
+    unsigned long seed;
+    long site; /* -1: random */
+    bool list_only;
+    bool all_sites;
+    bool tests;
+    bool diffs;
+    GbPool *pool;
+    const GbNamingConfig *naming; /* NULL: no natural names */
+} GbTransformOpts;
+
+typedef struct {
+    GbStr report;
+    long sites, applied, rejected, passed, failed;
+    bool skipped;             /* the original fails its tests or does not parse */
+    GbArray(GbTask) variants; /* transformed tasks for -o */
+} GbTransformResult;
+
+static const char *gb_transform__status(const GbRunResult *r)
+{
+    return gb_run_status_name(r->status);
+}
+
+static void gb_transform__run_note(GbStr *s, const GbRunResult *r)
+{
+    gb_str_appendf(s, "%s", gb_transform__status(r));
+    if (r->failed_test) gb_str_appendf(s, " in %s", r->failed_test);
+    if (r->exc_type) gb_str_appendf(s, ": %s", r->exc_type);
+    if (r->exc_message) gb_str_appendf(s, ": %.200s", r->exc_message);
+}
+
+/* Apply at site index k of a fresh copy of base; run tests. Returns the outcome in res. */
+/* Apply at sites->items[k] (found on base) on a fresh copy of base and run the tests. */
+static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, const GbProgram *base, TSParser *parser,
+                              const GbSiteList *sites, size_t k, bool report_all, GbTransformResult *res)
+{
+    GbProgram prog;
+    gb_program_copy(&prog, base);
+    GbOpContext ctx;
+    gb_op_ctx_init(&ctx, &prog, task, parser);
+    GbRng rng;
+    gb_rng_init_keyed(&rng, o->seed, gb_hash64(task->id, strlen(task->id), 0), k, 1);
+    GbError err = {{0}};
+    GbApplyStatus st = gb_op_apply(&ctx, o->op, &sites->items[k], &rng, &err);
+    const char *key = sites->items[k].key;
+    if (st != GB_APPLY_OK) {
+        res->rejected++;
+        gb_str_appendf(&res->report, "%s: site %zu %s REJECTED: %s\n", task->id, k, key, err.msg);
+    } else {
+        res->applied++;
+        bool pass = true;
+        GbRunResult rr;
+        gb_run_result_init(&rr);
+        if (o->tests) {
+            GbError rerr = {{0}};
+            if (!gb_pool_run(o->pool, task, &prog, &rr, &rerr) && rr.status == GB_RUN_PASS) rr.status = GB_RUN_ERROR;
+            pass = rr.status == GB_RUN_PASS;
+            if (!pass && !rr.exc_message && rerr.msg[0]) rr.exc_message = gb_strdup(rerr.msg);
+        }
+        if (pass)
+            res->passed++;
+        else
+            res->failed++;
+        /* Natural names for the synthetic identifiers, kept only when the tests still pass. */
+        if (pass && o->naming) {
+            GbProgram named;
+            gb_program_copy(&named, &prog);
+            char *renamed = NULL, *llm_err = NULL;
+            const char *mode = NULL;
+            if (gb_naming_apply(&named, task, parser, o->naming, &renamed, &mode, &llm_err)) {
+                bool keep = true;
+                if (o->tests) {
+                    GbRunResult nr;
+                    gb_run_result_init(&nr);
+                    GbError nerr = {{0}};
+                    keep = gb_pool_run(o->pool, task, &named, &nr, &nerr) && nr.status == GB_RUN_PASS;
+                    gb_run_result_destroy(&nr);
+                }
+                if (report_all)
+                    gb_str_appendf(&res->report, "%s: site %zu names (%s)%s: %s\n", task->id, k, mode,
+                                   keep ? "" : " dropped, the tests fail with them", renamed);
+                if (keep) {
+                    GbProgram tmp = prog;
+                    prog = named;
+                    named = tmp;
+                }
+            }
+            if (llm_err && report_all)
+                gb_str_appendf(&res->report, "%s: site %zu: naming endpoint: %s (built-in names used)\n", task->id, k,
+                               llm_err);
+            free(llm_err);
+            free(renamed);
+            gb_program_destroy(&named);
+        }
+        if (report_all || !pass) {
+            gb_str_appendf(&res->report, "%s: site %zu/%zu %s applied", task->id, k, sites->len, key);
+            if (o->tests) {
+                gb_str_append(&res->report, ", tests ");
+                gb_transform__run_note(&res->report, &rr);
+            }
+            gb_str_append(&res->report, "\n");
+            if (o->diffs) gb_transform__program_diff(&res->report, base, &prog);
+        }
+        /* Only transformations that keep the tests passing go to the output. */
+        if (pass) {
+            GbTask v;
+            gb_task_copy(&v, task);
+            gb_program_to_task(&prog, &v);
+            if (o->all_sites) {
+                free(v.id);
+                v.id = gb_asprintf("%s#%zu", task->id, k);
+            }
+            gb_array_push(&res->variants, v);
+        }
+        gb_run_result_destroy(&rr);
+    }
+    gb_op_ctx_destroy(&ctx);
+    gb_program_destroy(&prog);
+}
+
+static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSParser *parser, GbTransformResult *res)
+{
+    GbProgram base;
+    gb_program_from_task(&base, task);
+    for (size_t m = 0; m < base.modules.len; m++) {
+        unsigned row, col;
+        const char *src = base.modules.items[m].source;
+        if (!gb_source_parses(parser, src, strlen(src), &row, &col)) {
+            gb_str_appendf(&res->report, "%s: skipped: %s does not parse (line %u, column %u)\n", task->id,
+                           base.modules.items[m].path, row + 1, col + 1);
+            res->skipped = true;
+            gb_program_destroy(&base);
+            return;
+        }
+    }
+    GbOpContext ctx;
+    gb_op_ctx_init(&ctx, &base, task, parser);
+    GbSiteList sites;
+    gb_site_list_init(&sites);
+    gb_op_find_sites(&ctx, o->op, &sites);
+    res->sites = (long)sites.len;
+    if (o->list_only) {
+        gb_str_appendf(&res->report, "%s: %zu sites\n", task->id, sites.len);
+        for (size_t i = 0; i < sites.len; i++) {
+            const GbSite *s = &sites.items[i];
+            const char *src = base.modules.items[s->module].source;
+            unsigned line = 1, col = 1;
+            for (uint32_t p = 0; p < s->start; p++) {
+                if (src[p] == '\n')
+                    line++, col = 1;
+                else
+                    col++;
+            }
+            size_t len = 0;
+            while (s->start + len < s->end && src[s->start + len] != '\n' && len < 60) len++;
+            gb_str_appendf(&res->report, "  %zu %s %s:%u:%u  %.*s\n", i, s->key, base.modules.items[s->module].path,
+                           line, col, (int)len, src + s->start);
+        }
+    } else if (sites.len > 0) {
+        bool baseline_ok = true;
+        if (o->tests) {
+            GbRunResult rr;
+            gb_run_result_init(&rr);
+            GbError rerr = {{0}};
+            gb_pool_run(o->pool, task, NULL, &rr, &rerr);
+            if (rr.status != GB_RUN_PASS) {
+                baseline_ok = false;
+                gb_str_appendf(&res->report, "%s: skipped: the original fails its tests (", task->id);
+                gb_transform__run_note(&res->report, &rr);
+                if (rerr.msg[0]) gb_str_appendf(&res->report, "; %s", rerr.msg);
+                gb_str_append(&res->report, ")\n");
+                res->skipped = true;
+            }
+            gb_run_result_destroy(&rr);
+        }
+        if (baseline_ok && o->all_sites) {
+            for (size_t k = 0; k < sites.len; k++) gb_transform__one(o, task, &base, parser, &sites, k, false, res);
+            gb_str_appendf(&res->report, "%s: sites %ld, applied %ld", task->id, res->sites, res->applied);
+            if (o->tests) gb_str_appendf(&res->report, ", passing %ld", res->passed);
+            gb_str_append(&res->report, "\n");
+        } else if (baseline_ok) {
+            size_t k;
+            if (o->site >= 0) {
+                k = (size_t)o->site;
+            } else {
+                GbRng rng;
+                gb_rng_init_keyed(&rng, o->seed, gb_hash64(task->id, strlen(task->id), 0), 0, 0);
+                k = gb_rng_bounded(&rng, (uint32_t)sites.len);
+            }
+            if (k >= sites.len)
+                gb_str_appendf(&res->report, "%s: no site %zu (%zu sites)\n", task->id, k, sites.len);
+            else
+                gb_transform__one(o, task, &base, parser, &sites, k, true, res);
+        }
+    } else {
+        gb_str_appendf(&res->report, "%s: no site\n", task->id);
+    }
+    gb_site_list_destroy(&sites);
+    gb_op_ctx_destroy(&ctx);
+    gb_program_destroy(&base);
+}
+
+int gb_cmd_transform(int argc, char **argv)
+{
+    enum {
+        OPT_OP = 256,
+        OPT_SEED,
+        OPT_SITE,
+        OPT_LIST,
+        OPT_ALL,
+        OPT_TASK,
+        OPT_NO_TESTS,
+        OPT_NO_DIFF,
+        OPT_PYTHON,
+        OPT_JOBS,
+        OPT_TIMEOUT,
+        OPT_HELP,
+        OPT_NAMES,
+        OPT_LLM_URL,
+        OPT_LLM_MODEL
+    };
+    static const struct option longopts[] = {
+        {"op", required_argument, NULL, OPT_OP},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"site", required_argument, NULL, OPT_SITE},
+        {"list-sites", no_argument, NULL, OPT_LIST},
+        {"all-sites", no_argument, NULL, OPT_ALL},
+        {"task", required_argument, NULL, OPT_TASK},
+        {"no-tests", no_argument, NULL, OPT_NO_TESTS},
+        {"no-diff", no_argument, NULL, OPT_NO_DIFF},
+        {"output", required_argument, NULL, 'o'},
+        {"python", required_argument, NULL, OPT_PYTHON},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"names", no_argument, NULL, OPT_NAMES},
+        {"llm-url", required_argument, NULL, OPT_LLM_URL},
+        {"llm-model", required_argument, NULL, OPT_LLM_MODEL},
+        {NULL, 0, NULL, 0},
+    };
+    GbTransformOpts o = {NULL, 1, -1, false, false, true, true, NULL, NULL};
+    const char *op_name = NULL, *output = NULL, *only_task = NULL, *python = NULL;
+    long jobs = 0;
+    double timeout = 10;
+    GbNamingConfig naming;
+    gb_naming_config_default(&naming);
+    bool names = false;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+        long v;
+        switch (c) {
+        case OPT_OP:
+            op_name = optarg;
+            break;
+        case OPT_SEED:
+            if (!gb_cli_parse_long("--seed", optarg, 0, 0x7fffffffL, &v)) return GB_EXIT_USAGE;
+            o.seed = (unsigned long)v;
+            break;
+        case OPT_SITE:
+            if (!gb_cli_parse_long("--site", optarg, 0, 1000000000L, &o.site)) return GB_EXIT_USAGE;
+            break;
+        case OPT_LIST:
+            o.list_only = true;
+            break;
+        case OPT_ALL:
+            o.all_sites = true;
+            break;
+        case OPT_TASK:
+            only_task = optarg;
+            break;
+        case OPT_NO_TESTS:
+            o.tests = false;
+            break;
+        case OPT_NO_DIFF:
+            o.diffs = false;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case OPT_PYTHON:
+            python = optarg;
+            break;
+        case OPT_JOBS:
+            if (!gb_cli_parse_long("--jobs", optarg, 1, 256, &jobs)) return GB_EXIT_USAGE;
+            break;
+        case OPT_TIMEOUT:
+            if (!gb_cli_parse_double("--timeout", optarg, 0.1, 86400, &timeout)) return GB_EXIT_USAGE;
+            break;
+        case OPT_NAMES:
+            names = true;
+            break;
+        case OPT_LLM_URL:
+            naming.url = optarg;
+            names = true;
+            break;
+        case OPT_LLM_MODEL:
+            naming.model = optarg;
+            break;
+        case OPT_HELP:
+            gb_transform__usage(stdout);
+            return GB_EXIT_OK;
+        default:
+            gb_transform__usage(stderr);
+            return GB_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1 || !op_name) {
+        gb_transform__usage(stderr);
+        return GB_EXIT_USAGE;
+    }
+    o.op = gb_operator_find(op_name);
+    if (!o.op) {
+        fprintf(stderr, "genebench transform: unknown operator '%s'\n", op_name);
+        return GB_EXIT_USAGE;
+    }
+    if (o.all_sites && o.site >= 0) {
+        fprintf(stderr, "genebench transform: --site and --all-sites exclude each other\n");
+        return GB_EXIT_USAGE;
+    }
+    if (o.list_only) o.tests = false;
+    if (names) {
+        naming.api_key = getenv("GENEBENCH_API_KEY");
+        o.naming = &naming;
+    }
+    const char *bench_path = argv[optind];
+
+    GbBench bench;
+    gb_bench_init(&bench);
+    GbDiag diag;
+    gb_diag_init(&diag);
+    bool readable = gb_bench_read(bench_path, &bench, &diag);
+    for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
+    if (!readable) {
+        gb_diag_destroy(&diag);
+        gb_bench_destroy(&bench);
+        return GB_EXIT_FAIL;
+    }
+    bool input_problems = diag.messages.len > 0;
+    gb_diag_destroy(&diag);
+
+    if (o.tests) {
+        GbPoolConfig cfg;
+        gb_pool_config_defaults(&cfg);
+        if (python) cfg.python = python;
+        cfg.workers = (int)jobs;
+        cfg.timeout_s = timeout;
+        GbError err = {{0}};
+        o.pool = gb_pool_new(&cfg, &err);
+        if (!o.pool) {
+            fprintf(stderr, "genebench transform: %s\n", err.msg);
+            gb_bench_destroy(&bench);
+            return GB_EXIT_FAIL;
+        }
+    }
+
+    size_t n = bench.tasks.len;
+    GbTransformResult *res = gb_calloc(n ? n : 1, sizeof *res);
+    for (size_t i = 0; i < n; i++) gb_str_init(&res[i].report);
+    const GbTransformOpts *op = &o;
+    const GbBench *bp = &bench;
+    bool found_task = only_task == NULL;
+    for (size_t i = 0; i < n; i++)
+        if (only_task && strcmp(bench.tasks.items[i].id, only_task) == 0) found_task = true;
+    if (!found_task) fprintf(stderr, "genebench transform: no task '%s' in %s\n", only_task, bench_path);
+    long ni = (long)n;
+#pragma omp parallel default(none) shared(op, bp, res, ni, only_task)
+    {
+        TSParser *parser = gb_parser_new();
+#pragma omp for schedule(dynamic, 1)
+        for (long i = 0; i < ni; i++) {
+            const GbTask *t = &bp->tasks.items[i];
+            if (only_task && strcmp(t->id, only_task) != 0) continue;
+            gb_transform__task(op, t, parser, &res[i]);
+        }
+        ts_parser_delete(parser);
+    }
+
+    long tasks = 0, with_sites = 0, sites = 0, applied = 0, rejected = 0, passed = 0, failed = 0, skipped = 0;
+    GbBench out;
+    gb_bench_init(&out);
+    for (size_t i = 0; i < n; i++) {
+        GbTransformResult *r = &res[i];
+        if (only_task && strcmp(bench.tasks.items[i].id, only_task) != 0) {
+            gb_str_destroy(&r->report);
+            continue;
+        }
+        if (r->report.len) fputs(r->report.data, stdout);
+        tasks++;
+        with_sites += r->sites > 0;
+        sites += r->sites;
+        applied += r->applied;
+        rejected += r->rejected;
+        passed += r->passed;
+        failed += r->failed;
+        skipped += r->skipped;
+        if (!o.all_sites && r->variants.len == 0) {
+            GbTask copy;
+            gb_task_copy(&copy, &bench.tasks.items[i]);
+            gb_array_push(&out.tasks, copy);
+        }
+        for (size_t k = 0; k < r->variants.len; k++) gb_array_push(&out.tasks, r->variants.items[k]);
+        gb_array_free(&r->variants);
+        gb_str_destroy(&r->report);
+    }
+    free(res);
+    printf("%s (%s): %ld tasks, %ld with sites, %ld sites", o.op->name, o.op->code, tasks, with_sites, sites);
+    if (!o.list_only) {
+        printf("; applied %ld, rejected %ld", applied, rejected);
+        if (o.tests) printf("; tests passing %ld, failing %ld", passed, failed);
+        if (skipped) printf("; %ld tasks skipped", skipped);
+    }
+    printf("\n");
+
+    int rc = GB_EXIT_OK;
+    if (output && !o.list_only) {
+        GbError err = {{0}};
+        if (!gb_bench_write(output, &out, &err)) {
+            fprintf(stderr, "genebench transform: %s\n", err.msg);
+            rc = GB_EXIT_FAIL;
+        }
+    }
+    if (failed || rejected || skipped || input_problems || !found_task) rc = GB_EXIT_FAIL;
+    gb_bench_destroy(&out);
+    gb_pool_delete(o.pool);
+    gb_bench_destroy(&bench);
+    return rc;
+}

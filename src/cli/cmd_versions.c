@@ -1,0 +1,328 @@
+/* genebench versions: harden one benchmark once per seed, then measure how different the
+ * versions are from each other and from the original (CodeBLEU, cosine, Jaccard, NNMR). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/commands.h"
+#include "src/measure/embedding.h"
+#include "src/base/json_write.h"
+#include "src/measure/nnmr.h"
+#include "src/model/program.h"
+#include "src/python/pyparse.h"
+#include "src/measure/similarity.h"
+#include "src/bench/task_io.h"
+
+static void gb_versions__usage(FILE *out)
+{
+    fprintf(out,
+            "usage: genebench versions BENCH.jsonl --seeds 1,2,3 -o DIR [evolve options]\n"
+            "  Harden BENCH once per seed (DIR/seed-S.jsonl and DIR/seed-S.summary.json, exactly what\n"
+            "  `genebench evolve --seed S` writes), then write DIR/similarity.json and print a table:\n"
+            "  for every pair of versions and for the original against each version, per task and in\n"
+            "  summary, CodeBLEU (weights 0.25 each, the codebleu package's `or 1` data-flow rule) and its\n"
+            "  four parts, cosine of token counts and Jaccard of token sets (tree-sitter lexical tokens),\n"
+            "  and NNMR original <-> each version with the built-in embedding.\n\n"
+            "options:\n"
+            "  --seeds LIST     comma-separated seeds (at least two)\n"
+            "  -o, --output DIR output directory (created; existing seed files are resumed, not overwritten)\n"
+            "  any other option is passed to `genebench evolve` (e.g. --generations 5, -j 2, --no-lint,\n"
+            "  --thresholds FILE, --time-budget S, --python PATH)\n");
+}
+
+static char *gb_versions__text(const GbTask *t)
+{
+    GbProgram p;
+    gb_program_from_task(&p, t);
+    char *s = gb_program_concat(&p);
+    gb_program_destroy(&p);
+    return s;
+}
+
+static void gb_versions__summary_json(GbStr *s, const GbSimReport *r)
+{
+    const char *names[] = {"codebleu", "ngram", "weighted_ngram", "syntax", "dataflow", "cosine", "jaccard"};
+    size_t n = r->tasks.len;
+    double *v = gb_malloc((n ? n : 1) * sizeof *v);
+    bool first = true;
+    gb_str_append(s, "{");
+    for (size_t m = 0; m < 7; m++) {
+        for (size_t i = 0; i < n; i++) {
+            const GbSimTask *t = &r->tasks.items[i];
+            double x[] = {t->codebleu.codebleu, t->codebleu.ngram, t->codebleu.weighted_ngram, t->codebleu.syntax,
+                          t->codebleu.dataflow, t->cosine, t->jaccard};
+            v[i] = x[m];
+        }
+        GbSummary sum;
+        gb_summary_compute(v, n, &sum);
+        gb_json_key(s, names[m], &first);
+        bool f2 = true;
+        gb_str_append(s, "{");
+        gb_json_key(s, "mean", &f2);
+        gb_json_number(s, sum.mean);
+        gb_json_key(s, "median", &f2);
+        gb_json_number(s, sum.median);
+        gb_json_key(s, "q1", &f2);
+        gb_json_number(s, sum.q1);
+        gb_json_key(s, "q3", &f2);
+        gb_json_number(s, sum.q3);
+        gb_json_key(s, "min", &f2);
+        gb_json_number(s, sum.min);
+        gb_json_key(s, "max", &f2);
+        gb_json_number(s, sum.max);
+        gb_str_append(s, "}");
+    }
+    gb_str_append(s, "}");
+    free(v);
+}
+
+static void gb_versions__pair_json(GbStr *s, const char *a, const char *b, const GbSimReport *r)
+{
+    bool first = true;
+    gb_str_append(s, "{");
+    gb_json_key(s, "a", &first);
+    gb_json_string(s, a);
+    gb_json_key(s, "b", &first);
+    gb_json_string(s, b);
+    gb_json_key(s, "per_task", &first);
+    gb_str_append(s, "[");
+    for (size_t i = 0; i < r->tasks.len; i++) {
+        const GbSimTask *t = &r->tasks.items[i];
+        bool f2 = true;
+        if (i) gb_str_append(s, ",");
+        gb_str_append(s, "{");
+        gb_json_key(s, "id", &f2);
+        gb_json_string(s, t->id);
+        const char *k[] = {"codebleu", "ngram", "weighted_ngram", "syntax", "dataflow", "cosine", "jaccard"};
+        double x[] = {t->codebleu.codebleu, t->codebleu.ngram, t->codebleu.weighted_ngram, t->codebleu.syntax,
+                      t->codebleu.dataflow, t->cosine, t->jaccard};
+        for (size_t m = 0; m < 7; m++) {
+            gb_json_key(s, k[m], &f2);
+            gb_json_number(s, x[m]);
+        }
+        gb_str_append(s, "}");
+    }
+    gb_str_append(s, "]");
+    gb_json_key(s, "summary", &first);
+    gb_versions__summary_json(s, r);
+    gb_str_append(s, "}");
+}
+
+int gb_cmd_versions(int argc, char **argv)
+{
+    const char *bench_path = NULL, *outdir = NULL, *seeds = NULL;
+    GbArray(char *) pass = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            gb_versions__usage(stdout);
+            return GB_EXIT_OK;
+        } else if (strcmp(a, "--seeds") == 0 && i + 1 < argc) {
+            seeds = argv[++i];
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc) {
+            outdir = argv[++i];
+        } else if (a[0] == '-') {
+            /* evolve's options; those taking a value are passed with it. */
+            static const char *const with_value[] = {"--generations", "--time-budget", "--breed", "--max-parents",
+                                                     "-j", "--jobs", "--workers", "--thresholds", "--ops",
+                                                     "--python", "--timeout", "--shard", "--llm-url",
+                                                     "--llm-model"};
+            static const char *const flags[] = {"--no-lint", "--keep-front", "--resume", "-q", "--quiet",
+                                                "--no-naming"};
+            bool known = false;
+            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) {
+                if (strcmp(a, with_value[k]) == 0 && i + 1 < argc) {
+                    gb_array_push(&pass, (char *)a);
+                    gb_array_push(&pass, argv[++i]);
+                    known = true;
+                }
+            }
+            for (size_t k = 0; !known && k < sizeof flags / sizeof *flags; k++) {
+                if (strcmp(a, flags[k]) == 0) {
+                    gb_array_push(&pass, (char *)a);
+                    known = true;
+                }
+            }
+            if (!known) {
+                fprintf(stderr, "genebench versions: unknown option '%s'\n", a);
+                gb_versions__usage(stderr);
+                gb_array_free(&pass);
+                return GB_EXIT_USAGE;
+            }
+        } else if (!bench_path) {
+            bench_path = a;
+        } else {
+            gb_versions__usage(stderr);
+            gb_array_free(&pass);
+            return GB_EXIT_USAGE;
+        }
+    }
+    GbArray(long) seed_list = {0};
+    if (seeds) {
+        char *copy = gb_strdup(seeds);
+        for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+            long s;
+            if (!gb_cli_parse_long("--seeds", tok, 0, 0x7fffffffffffffffL, &s)) {
+                free(copy);
+                gb_array_free(&pass);
+                gb_array_free(&seed_list);
+                return GB_EXIT_USAGE;
+            }
+            gb_array_push(&seed_list, s);
+        }
+        free(copy);
+    }
+    if (!bench_path || !outdir || seed_list.len < 2) {
+        if (seeds && seed_list.len < 2) fprintf(stderr, "genebench versions: --seeds needs at least two seeds\n");
+        gb_versions__usage(stderr);
+        gb_array_free(&pass);
+        gb_array_free(&seed_list);
+        return GB_EXIT_USAGE;
+    }
+    if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "genebench versions: cannot create %s: %s\n", outdir, strerror(errno));
+        return GB_EXIT_FAIL;
+    }
+
+    int rc = GB_EXIT_OK;
+    GbArray(char *) outs = {0};
+    for (size_t k = 0; k < seed_list.len; k++) {
+        char *out = gb_asprintf("%s/seed-%ld.jsonl", outdir, seed_list.items[k]);
+        char seedbuf[32];
+        snprintf(seedbuf, sizeof seedbuf, "%ld", seed_list.items[k]);
+        GbArray(char *) av = {0};
+        gb_array_push(&av, "evolve");
+        gb_array_push(&av, (char *)bench_path);
+        gb_array_push(&av, "-o");
+        gb_array_push(&av, out);
+        gb_array_push(&av, "--seed");
+        gb_array_push(&av, seedbuf);
+        for (size_t p = 0; p < pass.len; p++) gb_array_push(&av, pass.items[p]);
+        gb_array_push(&av, NULL);
+        fprintf(stderr, "genebench versions: seed %ld -> %s\n", seed_list.items[k], out);
+        int erc = gb_cmd_evolve((int)av.len - 1, av.items);
+        gb_array_free(&av);
+        if (erc == 130) {
+            free(out);
+            rc = erc;
+            break;
+        }
+        if (erc != GB_EXIT_OK) rc = GB_EXIT_FAIL;
+        gb_array_push(&outs, out);
+    }
+    if (outs.len != seed_list.len) {
+        for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
+        gb_array_free(&outs);
+        gb_array_free(&pass);
+        gb_array_free(&seed_list);
+        return rc;
+    }
+
+    /* Read the original and every version. */
+    size_t nv = outs.len + 1;
+    GbBench *b = gb_calloc(nv, sizeof *b);
+    char **labels = gb_calloc(nv, sizeof *labels);
+    for (size_t i = 0; i < nv; i++) {
+        gb_bench_init(&b[i]);
+        GbDiag d;
+        gb_diag_init(&d);
+        const char *path = i == 0 ? bench_path : outs.items[i - 1];
+        gb_bench_read(path, &b[i], &d);
+        for (size_t k = 0; k < d.messages.len; k++) fprintf(stderr, "%s\n", d.messages.items[k]);
+        gb_diag_destroy(&d);
+        labels[i] = i == 0 ? gb_strdup("original") : gb_asprintf("seed-%ld", seed_list.items[i - 1]);
+    }
+    GbCodeBleuOptions opt;
+    gb_codebleu_options_default(&opt);
+    GbStr js;
+    gb_str_init(&js);
+    gb_str_append(&js, "{\"tokenizer\":\"tree-sitter lexical tokens (comments dropped)\",\"pairs\":[");
+    printf("%-22s %6s %9s %9s %9s\n", "pair", "tasks", "CodeBLEU", "cosine", "Jaccard");
+    bool firstpair = true;
+    for (size_t i = 0; i < nv; i++) {
+        for (size_t j = i + 1; j < nv; j++) {
+            GbSimReport r;
+            gb_similarity_compare(&b[i], &b[j], &opt, 0, &r);
+            if (!firstpair) gb_str_append(&js, ",");
+            firstpair = false;
+            gb_versions__pair_json(&js, labels[i], labels[j], &r);
+            double s[3] = {0};
+            for (size_t t = 0; t < r.tasks.len; t++) {
+                s[0] += r.tasks.items[t].codebleu.codebleu;
+                s[1] += r.tasks.items[t].cosine;
+                s[2] += r.tasks.items[t].jaccard;
+            }
+            double n = r.tasks.len ? (double)r.tasks.len : 1;
+            char *pl = gb_asprintf("%s vs %s", labels[i], labels[j]);
+            printf("%-22s %6zu %9.4f %9.4f %9.4f\n", pl, r.tasks.len, s[0] / n, s[1] / n, s[2] / n);
+            free(pl);
+            gb_sim_report_destroy(&r);
+        }
+    }
+    gb_str_append(&js, "],\"nnmr\":{");
+    /* NNMR original <-> each version, built-in embedding, tasks matched by id. */
+    TSParser *parser = gb_parser_new();
+    printf("\nNNMR (built-in embedding: %s; cosine; gallery = the whole other set; ties -> lowest index)\n",
+           GB_EMBED_BUILTIN_NAME);
+    for (size_t v = 1; v < nv; v++) {
+        GbArray(char *) texts = {0};
+        size_t n = 0;
+        for (size_t t = 0; t < b[0].tasks.len; t++)
+            if (gb_bench_find(&b[v], b[0].tasks.items[t].id) >= 0) n++;
+        for (size_t t = 0; t < b[0].tasks.len; t++)
+            if (gb_bench_find(&b[v], b[0].tasks.items[t].id) >= 0)
+                gb_array_push(&texts, gb_versions__text(&b[0].tasks.items[t]));
+        for (size_t t = 0; t < b[0].tasks.len; t++) {
+            long k = gb_bench_find(&b[v], b[0].tasks.items[t].id);
+            if (k >= 0) gb_array_push(&texts, gb_versions__text(&b[v].tasks.items[k]));
+        }
+        size_t dim = GB_EMBED_BUILTIN_DIM;
+        double *vec = gb_malloc((n > 0 ? 2 * n : 1) * dim * sizeof *vec);
+        gb_embed_builtin(parser, (const char *const *)texts.items, 2 * n, dim, vec);
+        GbNnmr r;
+        gb_nnmr_compute(vec, vec + n * dim, n, dim, &r);
+        if (v > 1) gb_str_append(&js, ",");
+        char *k1 = gb_asprintf("original_to_%s", labels[v]), *k2 = gb_asprintf("%s_to_original", labels[v]);
+        bool f = true;
+        gb_json_key(&js, k1, &f);
+        gb_json_number(&js, r.nnmr_o2h);
+        gb_str_append(&js, ",");
+        gb_json_string(&js, k2);
+        gb_str_append(&js, ":");
+        gb_json_number(&js, r.nnmr_h2o);
+        printf("  original -> %-10s %6.2f %%   %-10s -> original %6.2f %%   (%zu programs)\n", labels[v], r.nnmr_o2h,
+               labels[v], r.nnmr_h2o, n);
+        free(k1);
+        free(k2);
+        gb_nnmr_destroy(&r);
+        free(vec);
+        for (size_t t = 0; t < texts.len; t++) free(texts.items[t]);
+        gb_array_free(&texts);
+    }
+    ts_parser_delete(parser);
+    gb_str_append(&js, "}}\n");
+    char *simpath = gb_asprintf("%s/similarity.json", outdir);
+    GbError err;
+    if (!gb_write_file_atomic(simpath, js.data, js.len, &err)) {
+        fprintf(stderr, "genebench versions: %s\n", err.msg);
+        rc = GB_EXIT_FAIL;
+    } else {
+        printf("\nwritten: %s\n", simpath);
+    }
+    free(simpath);
+    gb_str_destroy(&js);
+    for (size_t i = 0; i < nv; i++) {
+        gb_bench_destroy(&b[i]);
+        free(labels[i]);
+    }
+    free(b);
+    free(labels);
+    for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
+    gb_array_free(&outs);
+    gb_array_free(&pass);
+    gb_array_free(&seed_list);
+    return rc;
+}

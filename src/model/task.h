@@ -1,0 +1,69 @@
+#pragma once
+/* The canonical benchmark task (DESIGN.md §3) and a benchmark = an ordered list of tasks.
+ * One JSON object per line:
+ *   {"id", "source", "entry_point", "tests": {"kind": "assert"|"unittest"|"stdio", ...},
+ *    "extra_files": {path: source}, "pinned": [names], "meta": {...}, ...}
+ *   assert:   "tests": {"kind":"assert", "code": "<python run after the program, same namespace>"}
+ *   unittest: "tests": {"kind":"unittest", "code": "<TestCase classes>", "classes": ["T1", ...]}
+ *   stdio:    "tests": {"kind":"stdio", "cases": [{"stdin": "...", "stdout": "..."}]}
+ * Top-level keys this module does not know are kept verbatim (raw JSON text) and written
+ * back in their original order, so later stages (evolve, inject-bugs) can add fields.
+ * jansson is used only inside src/bench/task_io.c. Nothing here is shared between threads. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "src/base/util.h"
+
+typedef enum { GB_TESTS_ASSERT, GB_TESTS_UNITTEST, GB_TESTS_STDIO } GbTestKind;
+
+typedef struct {
+    char *stdin_text;  /* owned */
+    char *stdout_text; /* owned: expected output */
+} GbStdioCase;
+
+typedef struct {
+    char *path;   /* owned: relative path such as "helpers.py" */
+    char *source; /* owned */
+} GbFile;
+
+typedef struct {
+    char *key;  /* owned */
+    char *json; /* owned: the value as compact JSON text */
+} GbField;
+
+typedef struct {
+    char *id;          /* owned */
+    char *source;      /* owned: the main module */
+    char *entry_point; /* owned, may be NULL */
+    GbTestKind kind;
+    char *test_code;   /* owned: assert/unittest test source (NULL for stdio) */
+    GbArray(char *) test_classes; /* unittest: TestCase class names to run (owned strings) */
+    GbArray(GbStdioCase) cases;   /* stdio cases */
+    GbArray(GbFile) extra_files;  /* helper modules, sorted by path */
+    GbArray(char *) pinned;       /* names the tests refer to; no operator may touch them */
+    char *meta_json;              /* owned: "meta" object as JSON text ("{}" when absent) */
+    GbArray(GbField) fields;      /* other top-level keys, verbatim, in input order */
+    size_t line;                  /* 1-based line in the file it was read from (0 if built) */
+} GbTask;
+
+typedef struct {
+    GbArray(GbTask) tasks;
+} GbBench;
+
+void gb_task_init(GbTask *t);
+void gb_task_destroy(GbTask *t);
+/* Deep copy of src into dst (caller storage). */
+void gb_task_copy(GbTask *dst, const GbTask *src);
+/* Set or replace an extra top-level field (json is copied, must be valid JSON text). */
+void gb_task_set_field(GbTask *t, const char *key, const char *json);
+/* The raw JSON text of a top-level field, or NULL (borrowed). */
+const char *gb_task_get_field(const GbTask *t, const char *key);
+/* Add or replace an extra file (copied), keeping them sorted by path. */
+void gb_task_set_file(GbTask *t, const char *path, const char *source);
+bool gb_task_is_pinned(const GbTask *t, const char *name);
+const char *gb_test_kind_name(GbTestKind kind);
+
+void gb_bench_init(GbBench *b);
+void gb_bench_destroy(GbBench *b);
+/* Index of the task with this id, or -1. */
+long gb_bench_find(const GbBench *b, const char *id);

@@ -1,0 +1,489 @@
+#include "src/python/flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/python/pyparse.h"
+
+/* ---- Binding ---- */
+
+/* True when the assignment target contains the identifier name (names inside attribute or
+ * subscript targets do not count: they are read, not bound). */
+static bool gb_flow__target_binds(const char *src, TSNode t, const char *name)
+{
+    if (ts_node_is_null(t)) return false;
+    const char *ty = ts_node_type(t);
+    if (strcmp(ty, "identifier") == 0) return gb_node_text_eq(t, src, name);
+    if (strcmp(ty, "pattern_list") == 0 || strcmp(ty, "tuple_pattern") == 0 || strcmp(ty, "list_pattern") == 0 ||
+        strcmp(ty, "tuple") == 0 || strcmp(ty, "list") == 0 || strcmp(ty, "expression_list") == 0 ||
+        strcmp(ty, "parenthesized_expression") == 0 || strcmp(ty, "list_splat_pattern") == 0 ||
+        strcmp(ty, "list_splat") == 0 || strcmp(ty, "as_pattern_target") == 0) {
+        uint32_t c = ts_node_named_child_count(t);
+        for (uint32_t i = 0; i < c; i++)
+            if (gb_flow__target_binds(src, ts_node_named_child(t, i), name)) return true;
+    }
+    return false;
+}
+
+static bool gb_flow__import_binds(const char *src, TSNode n, const char *name)
+{
+    if (gb_node_is(n, "future_import_statement")) return false;
+    bool from = gb_node_is(n, "import_from_statement");
+    TSNode mod = gb_node_field(n, "module_name");
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+        TSNode k = ts_node_named_child(n, i);
+        if (!ts_node_is_null(mod) && ts_node_eq(k, mod)) continue;
+        if (gb_node_is(k, "aliased_import")) {
+            if (gb_node_text_eq(gb_node_field(k, "alias"), src, name)) return true;
+        } else if (gb_node_is(k, "dotted_name") && ts_node_named_child_count(k) > 0) {
+            TSNode id = from ? ts_node_named_child(k, ts_node_named_child_count(k) - 1) : ts_node_named_child(k, 0);
+            if (gb_node_text_eq(id, src, name)) return true;
+        }
+    }
+    return false;
+}
+
+/* True when every path through the block that completes normally binds name: some statement
+ * of the block binds it (statements run in order, so reaching the end means all ran). */
+static bool gb_flow__block_binds(const char *src, TSNode block, const char *name)
+{
+    if (ts_node_is_null(block)) return false;
+    uint32_t c = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_flow_stmt_binds(src, ts_node_named_child(block, i), name)) return true;
+    return false;
+}
+
+bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
+{
+    if (ts_node_is_null(stmt)) return false;
+    const char *t = ts_node_type(stmt);
+    if (strcmp(t, "expression_statement") == 0) {
+        uint32_t c = ts_node_named_child_count(stmt);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode e = ts_node_named_child(stmt, i);
+            if (gb_node_is(e, "assignment")) {
+                for (TSNode a = e; gb_node_is(a, "assignment"); a = gb_node_field(a, "right")) {
+                    if (ts_node_is_null(gb_node_field(a, "right"))) break; /* `x: T` binds nothing */
+                    if (gb_flow__target_binds(src, gb_node_field(a, "left"), name)) return true;
+                }
+            } else if (gb_node_is(e, "augmented_assignment")) {
+                TSNode l = gb_node_field(e, "left");
+                if (gb_node_is(l, "identifier") && gb_node_text_eq(l, src, name)) return true;
+            }
+        }
+        return false;
+    }
+    if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
+        return gb_flow__import_binds(src, stmt, name);
+    if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0)
+        return gb_node_text_eq(gb_node_field(stmt, "name"), src, name);
+    if (strcmp(t, "decorated_definition") == 0) {
+        uint32_t c = ts_node_named_child_count(stmt);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode d = ts_node_named_child(stmt, i);
+            if (gb_node_is(d, "function_definition") || gb_node_is(d, "class_definition"))
+                return gb_node_text_eq(gb_node_field(d, "name"), src, name);
+        }
+        return false;
+    }
+    if (strcmp(t, "with_statement") == 0) {
+        TSNode clause = {0};
+        uint32_t c = ts_node_named_child_count(stmt);
+        for (uint32_t i = 0; i < c; i++)
+            if (gb_node_is(ts_node_named_child(stmt, i), "with_clause")) clause = ts_node_named_child(stmt, i);
+        if (ts_node_is_null(clause)) return false;
+        uint32_t k = ts_node_named_child_count(clause);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            TSNode v = gb_node_field(item, "value");
+            if (!gb_node_is(v, "as_pattern")) continue;
+            uint32_t m = ts_node_named_child_count(v);
+            for (uint32_t j = 0; j < m; j++) {
+                TSNode x = ts_node_named_child(v, j);
+                if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
+            }
+        }
+        return false;
+    }
+    if (strcmp(t, "if_statement") == 0) {
+        if (!gb_flow__block_binds(src, gb_node_field(stmt, "consequence"), name)) return false;
+        bool has_else = false;
+        uint32_t c = ts_node_named_child_count(stmt);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode k = ts_node_named_child(stmt, i);
+            if (gb_node_is(k, "elif_clause")) {
+                if (!gb_flow__block_binds(src, gb_node_field(k, "consequence"), name)) return false;
+            } else if (gb_node_is(k, "else_clause")) {
+                has_else = true;
+                if (!gb_flow__block_binds(src, gb_node_field(k, "body"), name)) return false;
+            }
+        }
+        return has_else;
+    }
+    if (strcmp(t, "try_statement") == 0) {
+        uint32_t c = ts_node_named_child_count(stmt);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode k = ts_node_named_child(stmt, i);
+            if (!gb_node_is(k, "finally_clause")) continue;
+            uint32_t m = ts_node_named_child_count(k);
+            for (uint32_t j = 0; j < m; j++)
+                if (gb_node_is(ts_node_named_child(k, j), "block") &&
+                    gb_flow__block_binds(src, ts_node_named_child(k, j), name))
+                    return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
+{
+    if (ts_node_is_null(params)) return false;
+    uint32_t c = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < c; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        const char *t = ts_node_type(p);
+        TSNode id = {0};
+        if (strcmp(t, "identifier") == 0)
+            id = p;
+        else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0)
+            id = gb_node_field(p, "name");
+        else if (strcmp(t, "typed_parameter") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
+                 strcmp(t, "dictionary_splat_pattern") == 0) {
+            uint32_t k = ts_node_named_child_count(p);
+            for (uint32_t j = 0; j < k && ts_node_is_null(id); j++) {
+                TSNode x = ts_node_named_child(p, j);
+                if (gb_node_is(x, "identifier"))
+                    id = x;
+                else if (gb_node_is(x, "list_splat_pattern") || gb_node_is(x, "dictionary_splat_pattern"))
+                    id = ts_node_named_child(x, 0);
+            }
+        }
+        if (!ts_node_is_null(id) && gb_node_is(id, "identifier") && gb_node_text_eq(id, src, name)) return true;
+    }
+    return false;
+}
+
+/* True when code below node (nested scopes included) may unbind name: `del name` or an
+ * `except ... as name` clause. */
+static bool gb_flow__may_unbind(const char *src, TSNode node, const char *name)
+{
+    const char *t = ts_node_type(node);
+    if (strcmp(t, "delete_statement") == 0) {
+        GbNames ids = {0};
+        gb_flow_identifiers(node, src, &ids);
+        bool hit = gb_names_has(&ids, name);
+        gb_names_destroy(&ids);
+        if (hit) return true;
+    } else if (strcmp(t, "except_clause") == 0 || strcmp(t, "except_group_clause") == 0) {
+        uint32_t c = ts_node_named_child_count(node);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode k = ts_node_named_child(node, i);
+            if (!gb_node_is(k, "as_pattern")) continue;
+            uint32_t m = ts_node_named_child_count(k);
+            for (uint32_t j = 0; j < m; j++) {
+                TSNode x = ts_node_named_child(k, j);
+                if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
+            }
+        }
+    }
+    uint32_t c = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_flow__may_unbind(src, ts_node_named_child(node, i), name)) return true;
+    return false;
+}
+
+/* The statement that owns a block-like node: for a block, its compound statement (through
+ * clauses such as else/elif/except/finally). */
+static TSNode gb_flow__owner_statement(TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (strcmp(t, "block") == 0 || strcmp(t, "module") == 0) {
+            TSNode null = {0};
+            return null;
+        }
+        if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0 ||
+            strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "if_statement") == 0 ||
+            strcmp(t, "try_statement") == 0 || strcmp(t, "with_statement") == 0 || strcmp(t, "match_statement") == 0)
+            return p;
+    }
+    TSNode null = {0};
+    return null;
+}
+
+static TSNode gb_flow__prev_stmt(TSNode n)
+{
+    for (TSNode p = ts_node_prev_named_sibling(n); !ts_node_is_null(p); p = ts_node_prev_named_sibling(p))
+        if (!gb_node_is(p, "comment")) return p;
+    TSNode null = {0};
+    return null;
+}
+
+bool gb_flow_bound_before(const char *src, TSNode stmt, const char *name)
+{
+    TSNode none = {0};
+    return gb_flow_bound_before_within(src, stmt, name, none);
+}
+
+bool gb_flow_bound_before_within(const char *src, TSNode stmt, const char *name, TSNode limit)
+{
+    return gb_flow_bound_before_range(src, stmt, name, limit, 0);
+}
+
+bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, TSNode limit, uint32_t floor)
+{
+    /* The code of the scope that runs stmt: the function, or the whole module. */
+    TSNode scope_node = {0};
+    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (gb_node_is(p, "function_definition") || gb_node_is(p, "class_definition") || gb_node_is(p, "module")) {
+            scope_node = p;
+            break;
+        }
+    }
+    if (ts_node_is_null(scope_node) || gb_node_is(scope_node, "class_definition")) return false;
+    if (gb_flow__may_unbind(src, scope_node, name)) return false;
+
+    TSNode cur = stmt;
+    for (;;) {
+        bool in_limit = !ts_node_is_null(limit) && ts_node_eq(ts_node_parent(cur), limit);
+        for (TSNode p = gb_flow__prev_stmt(cur); !ts_node_is_null(p); p = gb_flow__prev_stmt(p)) {
+            if (in_limit && ts_node_start_byte(p) < floor) break;
+            if (gb_flow_stmt_binds(src, p, name)) return true;
+        }
+        TSNode parent = ts_node_parent(cur);
+        if (ts_node_is_null(parent) || gb_node_is(parent, "module")) return false;
+        if (!ts_node_is_null(limit) && ts_node_eq(parent, limit)) return false;
+        /* parent is a block: what encloses it? */
+        TSNode clause = ts_node_parent(parent);
+        if (ts_node_is_null(clause)) return false;
+        if (gb_node_is(clause, "except_clause") || gb_node_is(clause, "except_group_clause")) {
+            uint32_t c = ts_node_named_child_count(clause);
+            for (uint32_t i = 0; i < c; i++) {
+                TSNode k = ts_node_named_child(clause, i);
+                if (!gb_node_is(k, "as_pattern")) continue;
+                uint32_t m = ts_node_named_child_count(k);
+                for (uint32_t j = 0; j < m; j++) {
+                    TSNode x = ts_node_named_child(k, j);
+                    if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
+                }
+            }
+        }
+        TSNode owner = gb_node_is(clause, "function_definition") || gb_node_is(clause, "class_definition") ||
+                               gb_node_is(clause, "for_statement") || gb_node_is(clause, "while_statement") ||
+                               gb_node_is(clause, "if_statement") || gb_node_is(clause, "try_statement") ||
+                               gb_node_is(clause, "with_statement")
+                           ? clause
+                           : gb_flow__owner_statement(parent);
+        if (ts_node_is_null(owner)) return false;
+        if (gb_node_is(owner, "function_definition"))
+            return gb_flow__is_param(src, gb_node_field(owner, "parameters"), name);
+        if (gb_node_is(owner, "class_definition")) return false;
+        if (gb_node_is(owner, "for_statement") && ts_node_eq(gb_node_field(owner, "body"), parent) &&
+            gb_flow__target_binds(src, gb_node_field(owner, "left"), name))
+            return true;
+        if (gb_node_is(owner, "with_statement") && gb_flow_stmt_binds(src, owner, name)) return true;
+        /* A decorated definition wraps the def: step over it. */
+        TSNode up = owner;
+        if (gb_node_is(ts_node_parent(up), "decorated_definition")) up = ts_node_parent(up);
+        cur = up;
+    }
+}
+
+/* ---- Identifiers ---- */
+
+void gb_flow_identifiers(TSNode node, const char *src, GbNames *out)
+{
+    TSTreeCursor cur = ts_tree_cursor_new(node);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (strcmp(ts_node_type(n), "identifier") == 0) {
+            char *t = gb_node_text(n, src);
+            gb_names_add(out, t);
+            free(t);
+        }
+        if (ts_tree_cursor_goto_first_child(&cur)) continue;
+        for (;;) {
+            if (ts_node_eq(ts_tree_cursor_current_node(&cur), node)) {
+                ts_tree_cursor_delete(&cur);
+                return;
+            }
+            if (ts_tree_cursor_goto_next_sibling(&cur)) break;
+            if (!ts_tree_cursor_goto_parent(&cur)) {
+                ts_tree_cursor_delete(&cur);
+                return;
+            }
+        }
+    }
+}
+
+bool gb_flow_mentions_any(TSNode root, const char *src, const char *const *names, size_t n)
+{
+    GbNames ids = {0};
+    gb_flow_identifiers(root, src, &ids);
+    bool hit = false;
+    for (size_t i = 0; i < n && !hit; i++) hit = gb_names_has(&ids, names[i]);
+    gb_names_destroy(&ids);
+    return hit;
+}
+
+/* ---- Call graph ---- */
+
+static void gb_cg__add(GbCallGraph *g, const char *src, TSNode node, TSNode name, TSNode body)
+{
+    GbCallNode c;
+    memset(&c, 0, sizeof c);
+    c.name = gb_node_text(name, src);
+    c.start = ts_node_start_byte(node);
+    c.end = ts_node_end_byte(node);
+    if (!ts_node_is_null(body)) gb_flow_identifiers(body, src, &c.refs);
+    gb_array_push(&g->nodes, c);
+}
+
+static void gb_cg__walk(GbCallGraph *g, const char *src, TSNode n)
+{
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0) {
+        TSNode name = gb_node_field(n, "name"), body = gb_node_field(n, "body");
+        if (!ts_node_is_null(name)) gb_cg__add(g, src, n, name, body);
+    } else if (strcmp(t, "assignment") == 0) {
+        TSNode l = gb_node_field(n, "left"), r = gb_node_field(n, "right");
+        if (gb_node_is(l, "identifier") && gb_node_is(r, "lambda")) gb_cg__add(g, src, n, l, r);
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_cg__walk(g, src, ts_node_named_child(n, i));
+}
+
+/* Mark every node reachable from the names in refs (breadth first). */
+static void gb_cg__reach(const GbCallGraph *g, const GbNames *refs, bool *seen)
+{
+    size_t n = g->nodes.len;
+    size_t *queue = gb_malloc((n ? n : 1) * sizeof *queue);
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!seen[i] && gb_names_has(refs, g->nodes.items[i].name)) {
+            seen[i] = true;
+            queue[tail++] = i;
+        }
+    while (head < tail) {
+        const GbCallNode *c = &g->nodes.items[queue[head++]];
+        for (size_t i = 0; i < n; i++)
+            if (!seen[i] && gb_names_has(&c->refs, g->nodes.items[i].name)) {
+                seen[i] = true;
+                queue[tail++] = i;
+            }
+    }
+    free(queue);
+}
+
+void gb_callgraph_init(GbCallGraph *g, TSNode root, const char *src)
+{
+    memset(g, 0, sizeof *g);
+    gb_cg__walk(g, src, root);
+    size_t n = g->nodes.len;
+    bool *seen = gb_calloc(n ? n : 1, sizeof *seen);
+    for (size_t i = 0; i < n; i++) {
+        memset(seen, 0, n * sizeof *seen);
+        gb_cg__reach(g, &g->nodes.items[i].refs, seen);
+        g->nodes.items[i].recursive = seen[i];
+    }
+    free(seen);
+}
+
+void gb_callgraph_destroy(GbCallGraph *g)
+{
+    if (!g) return;
+    for (size_t i = 0; i < g->nodes.len; i++) {
+        free(g->nodes.items[i].name);
+        gb_names_destroy(&g->nodes.items[i].refs);
+    }
+    gb_array_free(&g->nodes);
+}
+
+bool gb_callgraph_is_recursive_at(const GbCallGraph *g, uint32_t start)
+{
+    for (size_t i = 0; i < g->nodes.len; i++)
+        if (g->nodes.items[i].start == start && g->nodes.items[i].recursive) return true;
+    return false;
+}
+
+static bool gb_cg__reaches_from(const GbCallGraph *g, const GbNames *refs)
+{
+    size_t n = g->nodes.len;
+    bool *seen = gb_calloc(n ? n : 1, sizeof *seen);
+    gb_cg__reach(g, refs, seen);
+    bool hit = false;
+    for (size_t i = 0; i < n && !hit; i++) hit = seen[i] && g->nodes.items[i].recursive;
+    free(seen);
+    return hit;
+}
+
+bool gb_callgraph_reaches_recursion(const GbCallGraph *g, TSNode code, const char *src)
+{
+    uint32_t s = ts_node_start_byte(code), e = ts_node_end_byte(code);
+    for (size_t i = 0; i < g->nodes.len; i++) {
+        const GbCallNode *c = &g->nodes.items[i];
+        if (c->recursive && c->start <= s && e <= c->end) return true;
+    }
+    GbNames refs = {0};
+    gb_flow_identifiers(code, src, &refs);
+    bool hit = gb_cg__reaches_from(g, &refs);
+    gb_names_destroy(&refs);
+    return hit;
+}
+
+bool gb_callgraph_name_reaches_recursion(const GbCallGraph *g, const char *name)
+{
+    GbNames refs = {0};
+    gb_names_add(&refs, name);
+    bool hit = gb_cg__reaches_from(g, &refs);
+    gb_names_destroy(&refs);
+    return hit;
+}
+
+/* ---- Module-level bindings ---- */
+
+size_t gb_flow_global_bindings(const GbScopes *s, const char *src, TSNode root, const char *name, TSNode *stmt)
+{
+    GbOccurrences occ = {0};
+    gb_scopes_occurrences(s, src, root, &occ);
+    size_t n = 0;
+    size_t len = strlen(name);
+    for (size_t i = 0; i < occ.len; i++) {
+        const GbOccurrence *o = &occ.items[i];
+        if (o->flag == GB_NAME_READ || o->flag == GB_NAME_GLOBAL || o->flag == GB_NAME_NONLOCAL) continue;
+        if (o->end - o->start != len || memcmp(src + o->start, name, len) != 0) continue;
+        GbResolution r = gb_scopes_resolve(s, o->scope, name, NULL);
+        if (r != GB_RESOLVE_GLOBAL && r != GB_RESOLVE_BUILTIN && r != GB_RESOLVE_UNKNOWN) continue;
+        n++;
+        if (stmt) {
+            TSNode id = ts_node_descendant_for_byte_range(root, o->start, o->end);
+            TSNode st = id;
+            while (!ts_node_is_null(st) && !ts_node_is_null(ts_node_parent(st)) &&
+                   !gb_node_is(ts_node_parent(st), "block") && !gb_node_is(ts_node_parent(st), "module"))
+                st = ts_node_parent(st);
+            *stmt = st;
+        }
+    }
+    gb_array_free(&occ);
+    return n;
+}
+
+bool gb_flow_is_toplevel(TSNode node)
+{
+    return gb_node_is(ts_node_parent(node), "module");
+}
+
+TSNode gb_flow_toplevel_of(TSNode node)
+{
+    TSNode n = node;
+    while (!ts_node_is_null(n) && !ts_node_is_null(ts_node_parent(n)) && !gb_node_is(ts_node_parent(n), "module"))
+        n = ts_node_parent(n);
+    if (ts_node_is_null(ts_node_parent(n))) {
+        TSNode null = {0};
+        return null;
+    }
+    return n;
+}

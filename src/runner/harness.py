@@ -1,0 +1,959 @@
+"""genebench test-runner worker ("zygote").
+
+This file is embedded into the genebench binary and written to a private temporary
+directory when a pool starts (src/runner/runner.c). It is started as
+
+    PYTHON -s -B harness.py CTL_FD [--lint] [--seccomp] [--warm-dir DIR]
+
+with a connected AF_UNIX stream socket on CTL_FD. It imports the heavy modules once,
+freezes the heap, and then serves requests: for every run it forks a child that sets up
+the sandbox (new session, rlimits, optional uid drop, run directory as cwd) and runs the
+program and its tests. Results travel as structured records, never as parsed text.
+
+Wire format (both directions): u32 little-endian body length, then the body: a sequence
+of fields, each u32 key length, key bytes, u32 value length, value bytes. Requests that
+run something carry three file descriptors (SCM_RIGHTS) on their first bytes: stdin,
+stdout and stderr for the child.
+"""
+
+import gc
+import os
+import resource
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+
+CTL_FD = int(sys.argv[1])
+ARGS = sys.argv[2:]
+LINT = "--lint" in ARGS
+SECCOMP = "--seccomp" in ARGS
+WARM_DIR = ARGS[ARGS.index("--warm-dir") + 1] if "--warm-dir" in ARGS else None
+NATIVE_PATH = ARGS[ARGS.index("--native") + 1] if "--native" in ARGS else None
+REMAP = "--remap" in ARGS
+
+# Modules every worker preloads: what benchmark programs and the operators' library calls
+# use (DESIGN.md §6: A1-A8). Order matters only for the error message.
+PRELOAD = [
+    "numpy", "scipy", "scipy.stats", "sklearn", "sklearn.utils", "cryptography",
+    "cryptography.fernet", "dateutil", "dateutil.parser", "threading", "queue", "unittest",
+    "http.client", "base64", "datetime", "time", "collections", "itertools", "functools",
+    "math", "re", "string", "heapq", "bisect", "random", "json", "copy", "types",
+    "traceback", "linecache", "resource", "ctypes", "io", "hashlib", "statistics",
+    "fractions", "decimal", "operator", "typing", "sqlite3", "tempfile", "shutil",
+]
+LINT_PRELOAD = ["pylint", "pylint.lint", "pylint.reporters.collecting_reporter"]
+
+# pylint options used by gb_pool_lint (documented in src/runner/runner.h).
+PYLINT_OPTIONS = [
+    "--rcfile=" + os.devnull,
+    "--persistent=n",
+    "--jobs=1",
+    "--score=y",
+    "--reports=n",
+    "--disable=missing-module-docstring,missing-class-docstring,missing-function-docstring",
+]
+
+MAX_FIELD = 4096
+LIBC = None  # ctypes handle on libc, loaded once by main()  # longest exception message / test name sent back
+
+
+# ---------------------------------------------------------------- wire format
+def encode(fields):
+    parts = []
+    for key, value in fields.items():
+        kb = key.encode()
+        if isinstance(value, bytes):
+            vb = value
+        else:
+            vb = str(value).encode("utf-8", "surrogateescape")
+        parts.append(struct.pack("<I", len(kb)))
+        parts.append(kb)
+        parts.append(struct.pack("<I", len(vb)))
+        parts.append(vb)
+    body = b"".join(parts)
+    return struct.pack("<I", len(body)) + body
+
+
+def decode(body):
+    fields = {}
+    i = 0
+    n = len(body)
+    while i + 4 <= n:
+        (kl,) = struct.unpack_from("<I", body, i)
+        i += 4
+        key = body[i:i + kl].decode()
+        i += kl
+        (vl,) = struct.unpack_from("<I", body, i)
+        i += 4
+        fields[key] = body[i:i + vl]
+        i += vl
+    return fields
+
+
+def send(sock, fields):
+    sock.sendall(encode(fields))
+
+
+def recv_exact(sock, n):
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def recv_msg(sock):
+    """Next request and the descriptors that came with it, or (None, []) at EOF."""
+    head = b""
+    fds = []
+    while len(head) < 4:
+        data, got, _flags, _addr = socket.recv_fds(sock, 4 - len(head), 8)
+        if not data:
+            for fd in got:
+                os.close(fd)
+            for fd in fds:
+                os.close(fd)
+            return None, []
+        head += data
+        fds.extend(got)
+    (length,) = struct.unpack("<I", head)
+    body = recv_exact(sock, length) if length else b""
+    if body is None:
+        for fd in fds:
+            os.close(fd)
+        return None, []
+    return decode(body), fds
+
+
+def text(fields, key, default=""):
+    value = fields.get(key)
+    if value is None:
+        return default
+    return value.decode("utf-8", "surrogateescape")
+
+
+def clip(s):
+    s = str(s)
+    return s if len(s) <= MAX_FIELD else s[:MAX_FIELD] + "..."
+
+
+# ---------------------------------------------------------------- sandbox helpers
+def install_seccomp():
+    """Refuse socket() for every family but AF_UNIX (plain mode: no network namespace)."""
+    import ctypes
+    import platform
+
+    arches = {"x86_64": (0xC000003E, 41), "aarch64": (0xC00000B7, 198)}
+    machine = platform.machine()
+    if machine not in arches:
+        return False
+    audit_arch, nr_socket = arches[machine]
+    ld_w_abs, jeq_k, jge_k, ret_k = 0x20, 0x15, 0x35, 0x06
+    allow, deny = 0x7FFF0000, 0x00050000 | 13  # SECCOMP_RET_ERRNO | EACCES
+    prog = [
+        (ld_w_abs, 0, 0, 4),             # 0: A = arch
+        (jeq_k, 0, 7, audit_arch),       # 1: other arch -> deny (8)
+        (ld_w_abs, 0, 0, 0),             # 2: A = nr
+        (jge_k, 5, 0, 0x40000000),       # 3: x32 ABI -> deny (9)
+        (jeq_k, 0, 3, nr_socket),        # 4: not socket -> allow (8)
+        (ld_w_abs, 0, 0, 16),            # 5: A = args[0] (low half)
+        (jeq_k, 1, 0, 1),                # 6: AF_UNIX -> allow (8)
+        (ret_k, 0, 0, deny),             # 7
+        (ret_k, 0, 0, allow),            # 8
+        (ret_k, 0, 0, deny),             # 9
+    ]
+    # Instruction 1 jumps to 9 on a foreign arch (jf=7 from 1 lands on 9).
+    raw = b"".join(struct.pack("<HBBI", *ins) for ins in prog)
+    buf = ctypes.create_string_buffer(raw)
+
+    class Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = Fprog(len(prog), ctypes.addressof(buf))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+        return False
+    return libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+
+
+NATIVE = None  # the worker's shared object (src/runner/remap.c, src/runner/runwait.c), when it loads
+NATIVE_WHY = "not given"
+
+
+def load_native():
+    """Load the shared object genebench wrote next to this file. PyDLL: its calls keep the
+    GIL, so nothing else runs while mappings are being replaced. Without it the worker uses
+    the Python wait loop (serve_run_py) and does not remap."""
+    global NATIVE, NATIVE_WHY
+    if not NATIVE_PATH:
+        return
+    import ctypes
+
+    try:
+        lib = ctypes.PyDLL(NATIVE_PATH)
+    except OSError as exc:
+        NATIVE_WHY = str(exc)
+        return
+    lib.gb_remap.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.gb_remap.restype = ctypes.c_int
+    lib.gb_run_wait.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                                ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_size_t)]
+    lib.gb_run_wait.restype = ctypes.c_int
+    lib.gb_run_drain.argtypes = [ctypes.c_int, ctypes.c_size_t]
+    lib.gb_run_drain.restype = ctypes.c_size_t
+    lib.gb_run_result.argtypes = []
+    lib.gb_run_result.restype = ctypes.c_void_p
+    NATIVE = lib
+
+
+def remap():
+    """Replace the library and interpreter mappings by huge-page-backed anonymous memory
+    holding the same bytes (src/runner/remap.c). Returns its one-line report."""
+    import ctypes
+
+    if NATIVE is None:
+        collapse_heap()
+        return "not remapped: cannot load %s: %s" % (NATIVE_PATH, NATIVE_WHY)
+    report = ctypes.create_string_buffer(256)
+    moved = NATIVE.gb_remap(report, len(report))
+    if moved < 0:
+        collapse_heap()
+    return report.value.decode("utf-8", "replace")
+
+
+def collapse_heap():
+    """Back the frozen heap with transparent huge pages (MADV_COLLAPSE, Linux >= 6.1).
+    A fork then copies a few page-middle-directory entries instead of thousands of page
+    table entries; measured: fork+exit of a warm worker 7.4 ms -> 4.1 ms."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        with open("/proc/self/maps") as maps:
+            lines = maps.readlines()
+        for line in lines:
+            parts = line.split()
+            if not parts[1].startswith("rw") or (len(parts) > 5 and parts[5] != "[heap]"):
+                continue
+            lo, hi = (int(x, 16) for x in parts[0].split("-"))
+            start = (lo + 0x1FFFFF) & ~0x1FFFFF
+            end = hi & ~0x1FFFFF
+            if end > start:
+                libc.madvise(start, end - start, 25)  # MADV_COLLAPSE
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+LINTER = None  # the PyLinter of the warm-up run, reused by every lint (options parsed once)
+
+# The warm-up program when genebench gives none (genebench's commands give one built from
+# the operators' library calls: gb_api_warm_program in operators/api_call.c).
+WARM_SOURCE = """import numpy as np
+import scipy.stats
+from sklearn.utils import shuffle
+
+
+def f(x):
+    return np.sum(x) + scipy.stats.norm.pdf(0) + len(shuffle([1]))
+"""
+
+
+def warm_pylint():
+    """Lint a program once, so that astroid has parsed numpy, scipy, sklearn and the other
+    libraries before the heap is frozen (every forked lint starts from that cache), and keep
+    the linter for later lints. The program is warm.py in the warm directory when
+    genebench wrote one, else WARM_SOURCE."""
+    global LINTER
+    if not WARM_DIR:
+        return
+    path = os.path.join(WARM_DIR, "warm.py")
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write(WARM_SOURCE)
+    cwd = os.getcwd()
+    saved_path = list(sys.path)
+    try:
+        os.chdir(WARM_DIR)
+        run_pylint([path])
+        # The first lint built the linter through pylint's Run; a second one goes through
+        # the path every later lint takes (check() on the kept linter), so that what it
+        # initialises on first use is in the frozen image too.
+        run_pylint([path])
+    finally:
+        os.chdir(cwd)
+        sys.path[:] = saved_path
+        forget_modules(WARM_DIR)
+
+
+def run_pylint(paths):
+    """(score, messages) of pylint on paths as one program. The first call builds the
+    linter with PYLINT_OPTIONS; later calls reuse it: check() resets the statistics and the
+    per-file message state, so the result is that of a fresh `pylint` run."""
+    global LINTER
+    from pylint.reporters.collecting_reporter import CollectingReporter
+
+    reporter = CollectingReporter()
+    if LINTER is None:
+        from pylint.lint import Run
+
+        LINTER = Run(PYLINT_OPTIONS + list(paths), reporter=reporter, exit=False).linter
+    else:
+        LINTER.set_reporter(reporter)
+        LINTER.check(list(paths))
+        LINTER.generate_reports()
+    stats = LINTER.stats
+    if getattr(stats, "statement", 0) == 0:
+        return 10.0, reporter.messages
+    note = getattr(stats, "global_note", None)
+    if note is None:
+        return 10.0, reporter.messages
+    return max(0.0, min(10.0, float(note))), reporter.messages
+
+
+def forget_modules(root):
+    """Drop from astroid's caches every module built from a file under root (the program
+    just linted), so that a later program's `main` or `helpers` is never answered with an
+    earlier one's. Library modules stay cached."""
+    try:
+        from astroid import MANAGER
+    except ImportError:
+        return
+    prefix = os.path.join(os.path.realpath(root), "")
+    prefix_raw = os.path.join(root, "")
+
+    def under(path):
+        return isinstance(path, str) and (path.startswith(prefix) or path.startswith(prefix_raw))
+
+    for name, module in list(MANAGER.astroid_cache.items()):
+        if under(getattr(module, "file", None)):
+            del MANAGER.astroid_cache[name]
+    for key, value in list(MANAGER._mod_file_cache.items()):  # noqa: SLF001 - no public API
+        if under(key[1]) or under(getattr(value, "location", None)):
+            del MANAGER._mod_file_cache[key]  # noqa: SLF001
+
+
+def children_of_self():
+    pid = os.getpid()
+    kids = []
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            with open("/proc/%d/task/%s/children" % (pid, tid)) as f:
+                kids.extend(int(x) for x in f.read().split())
+    except OSError:
+        pass
+    return kids
+
+
+def kill_everything(child):
+    """Kill and reap the run child and every process it left behind. As pid 1 of our own
+    pid namespace, kill(-1) reaches exactly the processes of this run. Otherwise we are a
+    child subreaper: orphans are re-parented to us, so we kill our children until none is
+    left (the process limit bounds a fork bomb)."""
+    try:
+        os.killpg(child, signal.SIGKILL)
+    except OSError:
+        pass
+    if os.getpid() == 1:
+        while True:
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                return
+    while True:
+        for kid in children_of_self():
+            try:
+                os.kill(kid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+# ---------------------------------------------------------------- the child
+def frame_of_interest(tb, run_dir):
+    """(file label, line, source) of the frame to blame: the innermost frame of the test
+    code, else the innermost frame of the program's own files, else the innermost."""
+    frames = []
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    pick = None
+    for filename, line in reversed(frames):
+        if filename == "<tests>":
+            pick = (filename, line)
+            break
+    if pick is None:
+        for filename, line in reversed(frames):
+            if filename.startswith(run_dir + os.sep):
+                pick = (filename, line)
+                break
+    if pick is None and frames:
+        pick = frames[-1]
+    if pick is None:
+        return None
+    import linecache
+
+    filename, line = pick
+    label = "tests" if filename == "<tests>" else os.path.relpath(filename, run_dir)
+    source = statement_at(filename, line) or linecache.getline(filename, line).strip()
+    return "%s line %d: %s" % (label, line, source) if source else "%s line %d" % (label, line)
+
+
+def statement_at(filename, line):
+    """The innermost simple statement covering line, on one line with its whitespace
+    collapsed, so a multi-line assert is named whole."""
+    import ast
+    import linecache
+
+    text = "".join(linecache.getlines(filename))
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    best = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or node.lineno > line or (node.end_lineno or node.lineno) < line:
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While,
+                             ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)):
+            continue
+        if best is None or node.lineno >= best.lineno:
+            best = node
+    if best is None:
+        return None
+    segment = ast.get_source_segment(text, best)
+    if not segment:
+        return None
+    return clip(" ".join(segment.split()))
+
+
+def describe_exception(exc, run_dir):
+    if isinstance(exc, SystemExit):
+        message = "SystemExit(%r) raised before the tests finished" % (exc.code,)
+    else:
+        try:
+            message = str(exc)
+        except Exception:  # noqa: BLE001 - a broken __str__ is the program's problem
+            message = "<unprintable %s>" % type(exc).__name__
+    return {
+        "exc_type": type(exc).__name__,
+        "exc_message": clip(message),
+        "failed_test": clip(frame_of_interest(exc.__traceback__, run_dir) or ""),
+    }
+
+
+def new_main_module(run_dir, main_path):
+    import builtins
+    import types
+
+    mod = types.ModuleType("__main__")
+    mod.__file__ = main_path
+    mod.__builtins__ = builtins
+    mod.__dict__["__cached__"] = None
+    # The program runs as __main__ (like `python main.py`), and helper modules that do
+    # `from main import x` get this same module instead of a second copy.
+    sys.modules["__main__"] = mod
+    sys.modules["main"] = mod
+    return mod
+
+
+def exec_program(mod, main_path):
+    with open(main_path, "rb") as f:
+        source = f.read()
+    exec(compile(source, main_path, "exec"), mod.__dict__)
+
+
+def exec_tests(mod, test_source):
+    import linecache
+
+    lines = test_source.splitlines(True)
+    linecache.cache["<tests>"] = (len(test_source), None, lines, "<tests>")
+    exec(compile(test_source, "<tests>", "exec"), mod.__dict__)
+
+
+def run_assert(req, run_dir, main_path, result):
+    mod = new_main_module(run_dir, main_path)
+    try:
+        exec_program(mod, main_path)
+        exec_tests(mod, text(req, "test"))
+    except BaseException as exc:  # noqa: BLE001 - SystemExit included on purpose
+        result.update(describe_exception(exc, run_dir))
+        result["outcome"] = "fail"
+        return
+    result["outcome"] = "pass"
+
+
+def run_stdio(req, run_dir, main_path, result):
+    mod = new_main_module(run_dir, main_path)
+    try:
+        exec_program(mod, main_path)
+    except SystemExit as exc:
+        # `exit()` after printing the answer is normal for a script; only a non-zero
+        # status is a failure, as for `python main.py`.
+        if exc.code not in (None, 0):
+            result.update(describe_exception(exc, run_dir))
+            result["exc_message"] = clip("exit status %r" % (exc.code,))
+            result["outcome"] = "fail"
+            return
+    except BaseException as exc:  # noqa: BLE001
+        result.update(describe_exception(exc, run_dir))
+        result["outcome"] = "fail"
+        return
+    result["outcome"] = "pass"
+
+
+def run_unittest(req, run_dir, main_path, result):
+    import unittest
+
+    mod = new_main_module(run_dir, main_path)
+    try:
+        exec_program(mod, main_path)
+        exec_tests(mod, text(req, "test"))
+    except BaseException as exc:  # noqa: BLE001
+        result.update(describe_exception(exc, run_dir))
+        result["outcome"] = "fail"
+        return
+
+    class Collect(unittest.TestResult):
+        def __init__(self):
+            super().__init__()
+            self.bad = []
+
+        def addError(self, test, err):
+            super().addError(test, err)
+            self.bad.append((test, err))
+
+        def addFailure(self, test, err):
+            super().addFailure(test, err)
+            self.bad.append((test, err))
+
+        def addUnexpectedSuccess(self, test):
+            super().addUnexpectedSuccess(test)
+            self.bad.append((test, None))
+
+        def addSubTest(self, test, subtest, err):
+            super().addSubTest(test, subtest, err)
+            if err is not None:
+                self.bad.append((subtest, err))
+
+    def test_name(test):
+        name = test.id()
+        return name[len("__main__."):] if name.startswith("__main__.") else name
+
+    failed = []
+    first = None
+    total = 0
+    for name in [c for c in text(req, "classes").split("\n") if c]:
+        cls = mod.__dict__.get(name)
+        if not isinstance(cls, type) or not issubclass(cls, unittest.TestCase):
+            failed.append(name)
+            if first is None:
+                first = {"failed_test": name, "exc_type": "NameError",
+                         "exc_message": "test class %s is not defined by the tests" % name}
+            continue
+        suite = unittest.TestLoader().loadTestsFromTestCase(cls)
+        collect = Collect()
+        try:
+            suite.run(collect)
+        except BaseException as exc:  # noqa: BLE001 - e.g. SystemExit from a tearDown
+            failed.append(name)
+            if first is None:
+                first = describe_exception(exc, run_dir)
+                first["failed_test"] = name
+            continue
+        total += collect.testsRun
+        if collect.testsRun == 0:
+            failed.append(name)
+            if first is None:
+                first = {"failed_test": name, "exc_type": "",
+                         "exc_message": "test class %s ran no test" % name}
+        for test, err in collect.bad:
+            failed.append(test_name(test))
+            if first is None:
+                if err is None:
+                    first = {"failed_test": test_name(test), "exc_type": "",
+                             "exc_message": "unexpected success"}
+                else:
+                    info = describe_exception(err[1], run_dir)
+                    where = info["failed_test"]
+                    info["failed_test"] = test_name(test) + (" (" + where + ")" if where else "")
+                    first = info
+    result["tests_run"] = total
+    if failed:
+        result["outcome"] = "fail"
+        result["failed_tests"] = "\n".join(clip(f) for f in failed)
+        result.update(first)
+    else:
+        result["outcome"] = "pass"
+
+
+def lint_messages(messages, run_dir):
+    return clip("\n".join("%s:%d: %s %s" % (os.path.relpath(m.path, run_dir) if m.path else "",
+                                              m.line, m.msg_id, m.symbol) for m in messages))
+
+
+def run_lint(req, run_dir, result):
+    paths = [os.path.join(run_dir, p) for p in text(req, "modules").split("\n") if p]
+    score, messages = run_pylint(paths)
+    result["outcome"] = "pass"
+    result["score"] = repr(score)
+    result["messages"] = lint_messages(messages, run_dir)
+
+
+def run_lint_session(run_dir, result):
+    """A lint session (kind "lintd"): serve lint requests on fd 0, a socket, one at a time
+    and in order, until genebench closes it. Each request names a subdirectory of run_dir
+    holding a program; the reply has its score. Between lints only the library modules stay
+    in astroid's cache (forget_modules), so a lint's result depends on the program and on
+    the programs linted before it in this session, which the caller keeps in a fixed order
+    (one session per task): results are reproducible, and each lint costs no fork."""
+    sock = socket.socket(fileno=0)
+    while True:
+        req, fds = recv_msg(sock)
+        for fd in fds:
+            os.close(fd)
+        if req is None:
+            break
+        sub = os.path.join(run_dir, text(req, "sub"))
+        reply = {"op": "lint"}
+        try:
+            paths = [os.path.join(sub, p) for p in text(req, "modules").split("\n") if p]
+            sys.path[0] = sub
+            score, messages = run_pylint(paths)
+            reply["outcome"] = "pass"
+            reply["score"] = repr(score)
+            reply["messages"] = lint_messages(messages, sub)
+        except Exception as exc:  # noqa: BLE001 - reported, the session goes on
+            reply = {"op": "lint", "outcome": "error", "exc_type": type(exc).__name__, "exc_message": clip(exc)}
+        forget_modules(sub)
+        send(sock, reply)
+    result["outcome"] = "pass"
+
+
+def run_request(req, result):
+    """Run what req asks for in this process, from its run directory; fill result."""
+    run_dir = text(req, "dir")
+    os.chdir(run_dir)
+    os.environ["TMPDIR"] = run_dir
+    os.environ["HOME"] = run_dir
+    main_path = os.path.join(run_dir, "main.py")
+    sys.path[0] = run_dir
+    sys.argv[:] = [main_path]
+    kind = text(req, "kind")
+    if kind == "assert":
+        run_assert(req, run_dir, main_path, result)
+    elif kind == "unittest":
+        run_unittest(req, run_dir, main_path, result)
+    elif kind == "stdio":
+        run_stdio(req, run_dir, main_path, result)
+    elif kind == "lint":
+        run_lint(req, run_dir, result)
+    elif kind == "lintd":
+        run_lint_session(run_dir, result)
+    else:
+        result["exc_message"] = "unknown run kind %r" % kind
+
+
+def child(req, fds, result_w, ctl):
+    t_start = time.monotonic()
+    result = {"outcome": "error"}
+    try:
+        ctl.detach()  # the fd is closed below; the socket object must not close it again
+        os.setsid()
+        for target, fd in enumerate(fds[:3]):
+            os.dup2(fd, target)
+        keep = result_w
+        os.closerange(3, keep)
+        os.closerange(keep + 1, 1 << 16)
+        limits = [
+            (resource.RLIMIT_CORE, 0),
+            (resource.RLIMIT_CPU, int(text(req, "cpu", "10"))),
+            (resource.RLIMIT_AS, int(text(req, "as", "0"))),
+            (resource.RLIMIT_FSIZE, int(text(req, "fsize", "0"))),
+            (resource.RLIMIT_NOFILE, int(text(req, "nofile", "0"))),
+            (resource.RLIMIT_NPROC, int(text(req, "nproc", "0"))),
+        ]
+        for which, value in limits:
+            if value <= 0:
+                continue
+            hard = value + 1 if which == resource.RLIMIT_CPU else value
+            _soft, old_hard = resource.getrlimit(which)
+            if old_hard != resource.RLIM_INFINITY and hard > old_hard:
+                hard = old_hard
+            resource.setrlimit(which, (min(value, hard), hard))
+        uid = int(text(req, "uid", "-1"))
+        if uid >= 0:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        if LIBC is not None and os.getppid() != 1:
+            LIBC.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
+        run_request(req, result)
+    except BaseException as exc:  # noqa: BLE001 - the harness itself failed
+        result = {"outcome": "error", "exc_type": type(exc).__name__, "exc_message": clip(exc)}
+    # The program may have closed or replaced sys.stdout/sys.stderr or fds 1 and 2.
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+    result["t_start"] = repr(t_start)
+    result["t_end"] = repr(time.monotonic())
+    data = encode(result)
+    try:
+        while data:
+            n = os.write(result_w, data)
+            data = data[n:]
+    except OSError:
+        pass
+    os._exit(0)
+
+
+# ---------------------------------------------------------------- warming the after-fork path
+def warm_after_fork(rounds=40):
+    """Run, in the worker itself, the Python handlers that os.fork() runs in every child
+    (threading's and logging's). Python 3.11 rewrites a function's bytecode while it warms
+    up (call counters, then specialised instructions); a function first run in a child
+    writes to its code object, and every child copies those pages. Run here before the heap
+    is frozen, that happens once. In this single-threaded process the handlers only
+    re-create unlocked locks. Measured with bench_runner: 567 -> 531 page faults per child.
+    (Warming the harness's run path the same way was measured too: it made children fault
+    more, 649 per run, and is not done.)"""
+    import logging
+    import threading
+
+    for _ in range(rounds):
+        threading._after_fork()  # noqa: SLF001 - the handler os.fork() registers
+        logging._after_at_fork_child_reinit_locks()  # noqa: SLF001
+
+
+# ---------------------------------------------------------------- the worker loop
+class NativeWait:
+    """Arguments of gb_run_wait (src/runner/runwait.c), built once: the wait after a fork then
+    allocates nothing in the worker while the child is alive."""
+
+    def __init__(self):
+        import ctypes
+
+        self.close_fds = (ctypes.c_int * 4)()
+        self.times = (ctypes.c_double * 2)()
+        self.length = ctypes.c_size_t(0)
+        self.string_at = ctypes.string_at
+
+
+def serve_run(ctl, req, fds, wait):
+    """Fork a child for req and wait for it in C (gb_run_wait), then report."""
+    result_r, result_w = os.pipe()
+    wait.close_fds[0] = result_w
+    for i, fd in enumerate(fds[:3]):
+        wait.close_fds[i + 1] = fd
+    faults0 = resource.getrusage(resource.RUSAGE_SELF)
+    ctl_fd = ctl.fileno()
+    t_fork0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.close(result_r)
+        child(req, fds, result_w, ctl)
+    flags = NATIVE.gb_run_wait(ctl_fd, pid, result_r, wait.close_fds, 1 + len(fds[:3]), wait.times, wait.length)
+    for fd in fds[3:]:
+        os.close(fd)
+    if flags < 0 or flags & 2:  # genebench went away: kill the run and leave
+        kill_everything(pid)
+        os._exit(0)
+    t_fork1, t_exit = wait.times[0], wait.times[1]
+    _pid, status, rusage = os.wait4(pid, 0)
+    kill_everything(pid)
+    length = NATIVE.gb_run_drain(result_r, wait.length.value)
+    os.close(result_r)
+    faults1 = resource.getrusage(resource.RUSAGE_SELF)
+    send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit,
+                          wait.string_at(NATIVE.gb_run_result(), length)))
+
+
+def done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, result):
+    return {
+        "op": "done",
+        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0,
+        "maxrss": rusage.ru_maxrss,
+        "cpu": repr(rusage.ru_utime + rusage.ru_stime),
+        "child_faults": rusage.ru_minflt + rusage.ru_majflt,
+        "worker_faults": faults1.ru_minflt + faults1.ru_majflt - faults0.ru_minflt - faults0.ru_majflt,
+        "t_fork0": repr(t_fork0),
+        "t_fork1": repr(t_fork1),
+        "t_exit": repr(t_exit),
+        "t_reaped": repr(time.monotonic()),
+        "result": result,
+    }
+
+
+def serve_run_py(ctl, req, fds):
+    """serve_run without the shared object: the same wait, in Python."""
+    result_r, result_w = os.pipe()
+    faults0 = resource.getrusage(resource.RUSAGE_SELF)
+    t_fork0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.close(result_r)
+        child(req, fds, result_w, ctl)
+    t_fork1 = time.monotonic()
+    os.close(result_w)
+    for fd in fds:
+        os.close(fd)
+    send(ctl, {"op": "started", "pid": pid})
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    os.set_blocking(result_r, False)
+    chunks = []
+    size = 0
+    killed = False
+    exited = False
+    poller = select.poll()
+    poller.register(ctl.fileno(), select.POLLIN)
+    poller.register(result_r, select.POLLIN)
+    if pidfd is not None:
+        poller.register(pidfd, select.POLLIN)
+    while not exited:
+        events = poller.poll(None if pidfd is not None else 10)
+        for fd, _ev in events:
+            if fd == ctl.fileno():
+                try:
+                    msg, extra = recv_msg(ctl)
+                except OSError:
+                    msg, extra = None, []
+                for x in extra:
+                    os.close(x)
+                if msg is None:  # genebench went away: kill the run and leave
+                    kill_everything(pid)
+                    os._exit(0)
+                if text(msg, "op") == "kill" and not killed:
+                    killed = True
+                    try:
+                        os.killpg(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            elif fd == result_r:
+                try:
+                    data = os.read(result_r, 65536)
+                except BlockingIOError:
+                    data = None
+                if data == b"":
+                    poller.unregister(result_r)
+                elif data and size < (1 << 20):
+                    chunks.append(data)
+                    size += len(data)
+            elif fd == pidfd:
+                exited = True
+        if pidfd is None and not exited:
+            # No pidfd (Linux < 5.3): look without reaping, so wait4 below gets the rusage.
+            info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            exited = info is not None
+    t_exit = time.monotonic()
+    _pid, status, rusage = os.wait4(pid, 0)
+    kill_everything(pid)
+    while True:
+        try:
+            data = os.read(result_r, 65536)
+        except BlockingIOError:
+            break
+        if not data:
+            break
+        if size < (1 << 20):
+            chunks.append(data)
+            size += len(data)
+    os.close(result_r)
+    if pidfd is not None:
+        os.close(pidfd)
+    faults1 = resource.getrusage(resource.RUSAGE_SELF)
+    send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, b"".join(chunks)))
+
+
+def main():
+    ctl = socket.socket(fileno=CTL_FD)
+    preload = PRELOAD + (LINT_PRELOAD if LINT else [])
+    for name in preload:
+        try:
+            __import__(name)
+        except BaseException as exc:  # noqa: BLE001 - reported to genebench
+            send(ctl, {"op": "error", "module": name, "error": clip("%s: %s" % (type(exc).__name__, exc))})
+            return 1
+    if LINT:
+        try:
+            warm_pylint()
+        except BaseException as exc:  # noqa: BLE001
+            send(ctl, {"op": "error", "module": "pylint", "error": clip("%s: %s" % (type(exc).__name__, exc))})
+            return 1
+    # pylint's import wraps sys.stdout/sys.stderr in colorama stream wrappers, which are
+    # slow and would sit between every run and its stdout pipe.
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    seccomp = install_seccomp() if SECCOMP else False
+    # Our own prints never reach a run: the child redirects 0-2 first.
+    try:
+        warm_after_fork()
+    except Exception as exc:  # noqa: BLE001 - a slower worker, not a broken one
+        sys.stderr.write("genebench harness: warming the after-fork handlers failed: %r\n" % (exc,))
+    load_native()
+    wait = NativeWait() if NATIVE is not None else None
+    gc.collect()
+    gc.freeze()
+    remap_report = "off"
+    if REMAP:
+        remap_report = remap()
+    else:
+        collapse_heap()
+    send(ctl, {"op": "ready", "python": sys.version.split()[0], "pid": os.getpid(),
+               "seccomp": "1" if seccomp else "0", "remap": remap_report,
+               "native": "yes" if NATIVE is not None else "no: " + clip(NATIVE_WHY)})
+    while True:
+        try:
+            req, fds = recv_msg(ctl)
+        except OSError:
+            return 0
+        if req is None:
+            return 0
+        op = text(req, "op")
+        if op == "run":
+            if len(fds) != 3:
+                for fd in fds:
+                    os.close(fd)
+                send(ctl, {"op": "done", "exit": -1, "signal": 0, "maxrss": 0,
+                           "result": encode({"outcome": "error", "exc_message": "request without 3 fds"})})
+                continue
+            if wait is not None:
+                serve_run(ctl, req, fds, wait)
+            else:
+                serve_run_py(ctl, req, fds)
+        else:
+            for fd in fds:
+                os.close(fd)
+            # a stale "kill" for a run that already finished is ignored
+
+
+if __name__ == "__main__":
+    try:
+        import ctypes
+
+        LIBC = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        LIBC = None
+    if os.getpid() != 1 and LIBC is not None:
+        LIBC.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    sys.exit(main())

@@ -1,0 +1,184 @@
+#pragma once
+/* The test runner: a pool of warm Python workers that run a task's tests against a
+ * program in a sandboxed child (DESIGN.md §10). This is the hot path of the evolution.
+ *
+ * Thread-safety: a GbPool is shared by all threads; gb_pool_run and gb_pool_lint may be
+ * called concurrently from any number of threads (each call blocks until a worker is
+ * free). Creating and deleting the pool is not thread-safe. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "src/model/program.h"
+#include "src/model/task.h"
+#include "src/base/util.h"
+
+typedef struct {
+    const char *python;    /* interpreter path; default GB_DEFAULT_PYTHON (/usr/bin/python3) */
+    int workers;           /* warm worker processes; 0 = number of online CPUs */
+    double timeout_s;      /* wall-clock limit per run (whole process group killed); default 10 */
+    double cpu_s;          /* RLIMIT_CPU per run; default 10 */
+    long mem_mb;           /* RLIMIT_AS per run in MiB; default 4096 */
+    long fsize_mb;         /* RLIMIT_FSIZE in MiB; default 64 */
+    long nofile;           /* RLIMIT_NOFILE; default 256 */
+    long nproc;            /* max processes/threads the child may create; default 64 */
+    size_t output_cap;     /* bytes of stdout/stderr kept per run; default 64 KiB */
+    bool stderr_fails;     /* assert tests: any stderr output is a failure (published tool) */
+    bool lint;             /* workers also import pylint for gb_pool_lint */
+    /* Added by the runner implementation (append-only): */
+    int sandbox;           /* GbSandboxMode (src/runner/sandbox.h): 0 = auto (strongest available) */
+    int lint_workers;      /* with lint: lint worker processes; 0 = as many as workers */
+    const char *lint_warm; /* with lint: Python source the lint workers lint once at start, so
+                              astroid has parsed the libraries it imports (NULL: built-in) */
+    bool no_remap;         /* keep the workers' library mappings as they are (src/runner/remap.c); also
+                              when the environment has GENEBENCH_NO_REMAP=1 */
+    bool no_native;        /* workers load no native helper (src/runner/remap.c, src/runner/runwait.c): no
+                              remap, and they wait for run children in Python */
+} GbPoolConfig;
+
+/* Fill cfg with the defaults above. */
+void gb_pool_config_defaults(GbPoolConfig *cfg);
+
+typedef enum {
+    GB_RUN_PASS,      /* every test passed */
+    GB_RUN_FAIL,      /* a test failed (assertion, wrong output, exception, sys.exit) */
+    GB_RUN_TIMEOUT,   /* wall-clock or CPU limit hit */
+    GB_RUN_CRASH,     /* killed by a signal (segfault, memory limit, ...) */
+    GB_RUN_ERROR      /* harness/infrastructure problem (not the program's fault) */
+} GbRunStatus;
+
+typedef struct {
+    GbRunStatus status;
+    char *failed_test;  /* owned, may be NULL: test method / stdio case index / assert line */
+    char *exc_type;     /* owned, may be NULL: e.g. "AssertionError" */
+    char *exc_message;  /* owned, may be NULL */
+    int signal;         /* crash signal, 0 if none */
+    double wall_s;      /* wall time of the run */
+    long peak_rss_kb;   /* peak resident memory of the child */
+    char *out;          /* owned: captured stdout (capped), never NULL after a run */
+    char *err;          /* owned: captured stderr (capped), never NULL after a run */
+    int tests_run;      /* unittest: tests run; stdio: cases run; assert: 1 */
+    GbArray(char *) failed_tests; /* every failing test id (unittest methods, stdio case k) */
+} GbRunResult;
+
+void gb_run_result_init(GbRunResult *r);
+void gb_run_result_destroy(GbRunResult *r);
+const char *gb_run_status_name(GbRunStatus s);
+
+typedef struct GbPool GbPool;
+
+/* Start the workers. Returns an owned pool, or NULL with err set (e.g. interpreter missing,
+ * a required module missing: the message names the module and the interpreter). */
+GbPool *gb_pool_new(const GbPoolConfig *cfg, GbError *err);
+/* Stop every worker and child; no processes or temporary files remain. NULL is a no-op. */
+void gb_pool_delete(GbPool *pool);
+
+/* Run task's tests against prog (NULL = the task's own source and extra files).
+ * Fills out (caller storage, initialised here). Returns false only on an infrastructure
+ * error that the pool could not recover from (out->status = GB_RUN_ERROR, err set); a
+ * failing, crashing or hanging program is a normal result. */
+bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunResult *out, GbError *err);
+
+/* pylint score (0..10) of prog's modules as a whole, computed by a warm worker. */
+bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err);
+
+/* A lint session: a sequence of lints served by one process forked from a lint worker,
+ * which keeps astroid's library cache between lints instead of forking for each (a lint
+ * then costs about a third). Program modules are dropped from the cache after each lint;
+ * what remains depends on the programs linted before in the session, so a caller that
+ * wants reproducible scores uses one session per task and lints in a fixed order (the
+ * evolution does). The session holds a lint worker from its first lint to its deletion:
+ * a thread must not call gb_pool_lint while it holds a session when the pool has only as
+ * many lint workers as sessions. A timeout, crash or interrupt ends the session's process
+ * and fails that lint; the next lint starts a new process (a lint that finds the process
+ * gone before it answered is retried once in a new one). One session per thread. */
+typedef struct GbLintSession GbLintSession;
+GbLintSession *gb_lint_session_new(GbPool *pool);
+bool gb_lint_session_lint(GbLintSession *s, const GbProgram *prog, double *score, GbError *err);
+/* Ends the session's process and gives its worker back. NULL is a no-op. */
+void gb_lint_session_delete(GbLintSession *s);
+
+/* ---- Added by the runner implementation (append-only) ---------------------------------
+ *
+ * Sandbox: see src/runner/sandbox.h for the three modes (namespaces as root, user namespaces,
+ * plain fallback). gb_pool_sandbox names the mode in use, e.g. "namespaces".
+ *
+ * Files: a pool keeps the harness and one directory per run under
+ * $TMPDIR/genebench-pool-PID-XXXXXX (/tmp when TMPDIR is not searchable by the sandbox uid);
+ * gb_pool_new also removes such directories left by genebench processes that were killed.
+ * Workers exit by themselves when genebench dies (their control socket closes).
+ *
+ * Test kinds (what "pass" means):
+ *   assert    the program (module main.py, run as __main__; `from main import x` in a helper
+ *             module gets the same module) then tests.code in the same namespace; pass =
+ *             both complete with no exception. SystemExit of any code, or the process
+ *             ending before the tests finished, is a failure. failed_test names the
+ *             failing line of the test code ("tests line 7: assert f(2) == 3").
+ *   unittest  program + tests.code as one module; every class in tests.classes is loaded
+ *             with unittest.TestLoader and run; pass = each class ran >= 1 test and none
+ *             errored or failed. failed_tests lists "Class.test_method" ids, taken from the
+ *             TestResult objects.
+ *   stdio     per case a fresh run of the program as __main__ with the case's stdin;
+ *             pass = clean exit (exit()/sys.exit(0) allowed) and stdout equal to the
+ *             expected output under gb_stdio_output_matches. failed_tests lists case
+ *             indices (0-based); the result's out/err are those of the first failing case
+ *             (else of the last case). Cases after a timeout or crash are not run. stdout
+ *             is kept up to max(output_cap, 2 x expected size + 4 KiB), so it is compared whole.
+ *   With cfg->stderr_fails, any stderr output fails a run of any kind.
+ *
+ * Lint (gb_pool_lint, sessions): pylint's API in a forked child of a lint worker (a
+ * worker that imports pylint and lints a warm-up program once, so that astroid has parsed
+ * numpy, scipy, sklearn and the operators' libraries; test workers do not import pylint,
+ * which keeps their fork cheaper). One linter is built at warm-up and reused. Options fixed:
+ *   --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n
+ *   --disable=missing-module-docstring,missing-class-docstring,missing-function-docstring
+ * The docstring checks are disabled because benchmark snippets never have docstrings and
+ * the function/module-creating operators (S6, S7, S8) would lose score by construction.
+ * Score = pylint's global note clamped to 0..10 (10 for a program with no statement). */
+
+/* Name of the sandbox mode the workers run in (static string). */
+const char *gb_pool_sandbox(const GbPool *pool);
+
+/* Remap (src/runner/remap.c): each worker, once warm, replaces its library and interpreter
+ * mappings by anonymous memory with the same bytes, merged into a few regions backed by
+ * huge pages, so that the fork and exit of every run cost less. Unless cfg->no_remap or
+ * GENEBENCH_NO_REMAP=1. Returns "off", or what the first worker reported, e.g. "remapped
+ * 808 mappings (74.9 MiB), 822 -> 33 mappings, 110.0 MiB in huge pages" or "not remapped:
+ * no transparent huge pages (...)". Owned by the pool. */
+const char *gb_pool_remap(const GbPool *pool);
+
+/* Python version of the workers' interpreter, e.g. "3.11.2" (owned by the pool). */
+const char *gb_pool_python_version(const GbPool *pool);
+
+/* Stop every run in progress and make every later gb_pool_run/gb_pool_lint return false
+ * at once (status GB_RUN_ERROR, "interrupted"). Async-signal-safe: it only writes one
+ * byte to a pipe, so it may be called from a signal handler or a signal-waiting thread.
+ * The runner itself installs no signal handlers. */
+void gb_pool_interrupt(GbPool *pool);
+
+/* Process ids of the live worker processes (for monitoring and tests); writes at most max,
+ * returns how many there are. Not synchronised with runs in progress. */
+size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max);
+
+/* Accumulated timings over every run (seconds, summed), for the overhead breakdown.
+ * All stamps are CLOCK_MONOTONIC, taken in genebench, the worker and the child. */
+typedef struct {
+    unsigned long runs;
+    double prepare_s;   /* run directory, module files, pipes, request encoding (genebench) */
+    double dispatch_s;  /* request sent -> worker starts fork() */
+    double fork_s;      /* fork() in the worker */
+    double start_s;     /* fork returned -> child running (scheduling) */
+    double run_s;       /* child: sandbox set-up, program and tests, result written */
+    double exit_s;      /* child result written -> child exited (address-space teardown) */
+    double reap_s;      /* child exited -> every process of the run killed and reaped */
+    double report_s;    /* worker done -> genebench has the result */
+    double teardown_s;  /* output drained, run directory removed (genebench) */
+    double total_s;     /* whole gb_pool_run per run (for stdio: per case) */
+    double child_faults;  /* page faults of the run's child (minor + major) */
+    double worker_faults; /* page faults of the worker itself from fork to reap */
+} GbPoolStats;
+void gb_pool_stats(GbPool *pool, GbPoolStats *out);
+
+/* The stdio comparison (AVATAR's): both texts stripped of surrounding whitespace, same
+ * number of lines, and on each line the same whitespace-separated tokens, where two
+ * tokens that both parse as finite numbers are equal within an absolute 1e-6. */
+bool gb_stdio_output_matches(const char *got, const char *expected);
