@@ -3,7 +3,8 @@
  * benchmarks distribute: HumanEval (JSONL), CRUXEval (JSONL), ClassEval (a JSON array) and
  * Avatar (JSONL + Code/ + TestCases/, in the PLTranslationEmpirical "dev" form or AVATAR's
  * tokenised NEW_LINE/INDENT/DEDENT form). Part of the task I/O module (uses jansson
- * inside). Thread-safe: no shared state.
+ * inside). One file per format (src/bench/<name>.c), one row each in src/bench/format_list.h;
+ * this file's functions dispatch on that table. Thread-safe: no shared state.
  *
  * Import keeps the whole upstream record in meta: {"format": NAME, "upstream": RECORD, ...};
  * export rebuilds the record from meta.upstream (same keys, same order), taking the program
@@ -16,7 +17,15 @@
 #include "src/model/task.h"
 #include "src/bench/task_io.h"
 
-typedef enum { GB_UPSTREAM_HUMANEVAL, GB_UPSTREAM_CRUXEVAL, GB_UPSTREAM_CLASSEVAL, GB_UPSTREAM_AVATAR } GbUpstream;
+#include "src/bench/format_list.h"
+
+/* One constant per row of src/bench/format_list.h, in its order. */
+typedef enum {
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, purpose) GB_UPSTREAM_##ID,
+    GB_UPSTREAM_FORMAT_LIST
+#undef GB_UPSTREAM_FORMAT
+        GB_UPSTREAM_COUNT
+} GbUpstream;
 
 /* "humaneval", "cruxeval", "classeval", "avatar" <-> enum. */
 bool gb_upstream_from_name(const char *name, GbUpstream *out);
