@@ -1,5 +1,6 @@
 /* genebench nnmr ORIG.jsonl HARD.jsonl: the nearest-neighbour miss rate of program
  * embeddings between an original benchmark and a hardened one, in both directions. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,39 +16,56 @@
 #include "src/measure/similarity.h"
 #include "src/bench/task_io.h"
 
-static const char *gb_nnmr__usage =
-    "usage: genebench nnmr ORIG.jsonl HARD.jsonl [options]\n"
-    "  Embed every program of both benchmarks (tasks paired by id) and report the percentage\n"
-    "  of programs whose nearest neighbour (cosine similarity) among the other set is not\n"
-    "  their own counterpart, in both directions (orig->hard and hard->orig). The gallery of a\n"
-    "  query is the whole other set; ties go to the lowest index (the order of ORIG.jsonl), so\n"
-    "  a tie counts as a miss unless the counterpart is the first tied program.\n"
-    "  Without an endpoint the built-in embedding is used: TF-IDF-weighted hashed token\n"
-    "  1-3-grams, IDF over both sets, L2-normalised.\n"
-    "options:\n"
-    "  --embed-url URL       OpenAI-compatible server (POST URL/v1/embeddings); also\n"
-    "                        $GENEBENCH_EMBED_URL. The key comes from $GENEBENCH_API_KEY.\n"
-    "  --embed-model M       embedding model name (also $GENEBENCH_EMBED_MODEL)\n"
-    "  --embed-batch N       texts per request (default 32)\n"
-    "  --cache DIR           embedding cache (default $XDG_CACHE_HOME/genebench/embeddings)\n"
-    "  --no-cache            neither read nor write the cache\n"
-    "  --timeout MS          per-request timeout in milliseconds (default 120000)\n"
-    "  --retries N           retries on 429/5xx/timeouts (default 4)\n"
-    "  --dim N               dimension of the built-in embedding (default 4096)\n"
-    "  --json                JSON output (with every program's nearest neighbour)\n"
-    "  -o, --output FILE     write the output to FILE (atomically) instead of stdout\n"
-    "  -h, --help            this help\n";
+typedef struct {
+    const char *url, *model, *cache, *output;
+    bool no_cache, json;
+    long batch, timeout, retries, dim;
+} GbNnmrOptions;
 
-static bool gb_nnmr__read(const char *path, GbBench *b, bool *had_problems)
-{
-    GbDiag d;
-    gb_diag_init(&d);
-    bool ok = gb_bench_read(path, b, &d);
-    for (size_t i = 0; i < d.messages.len; i++) fprintf(stderr, "genebench nnmr: %s\n", d.messages.items[i]);
-    if (d.messages.len) *had_problems = true;
-    gb_diag_destroy(&d);
-    return ok;
-}
+#define O GbNnmrOptions
+static const GbCliOption gb_nnmr__options[] = {
+    GB_CLI_STRING("embed-url", 0, O, url, "URL", NULL,
+                  "OpenAI-compatible server (POST URL/v1/embeddings); also\n"
+                  "$GENEBENCH_EMBED_URL. The key comes from $GENEBENCH_API_KEY."),
+    GB_CLI_STRING("embed-model", 0, O, model, "M", NULL, "embedding model name (also $GENEBENCH_EMBED_MODEL)"),
+    GB_CLI_LONG("embed-batch", 0, O, batch, "N", 1, 2048, "32", "texts per request"),
+    GB_CLI_STRING("cache", 0, O, cache, "DIR", NULL,
+                  "embedding cache (default $XDG_CACHE_HOME/genebench/embeddings)"),
+    GB_CLI_FLAG("no-cache", 0, O, no_cache, "neither read nor write the cache"),
+    GB_CLI_LONG("timeout", 0, O, timeout, "MS", 1, 86400000, "120000", "per-request timeout in milliseconds"),
+    GB_CLI_LONG("retries", 0, O, retries, "N", 0, 100, "4", "retries on 429/5xx/timeouts"),
+    GB_CLI_LONG("dim", 0, O, dim, "N", 16, 1 << 20, "4096", "dimension of the built-in embedding"),
+    GB_CLI_FLAG("json", 0, O, json, "JSON output (with every program's nearest neighbour)"),
+    GB_CLI_STRING("output", 'o', O, output, "FILE", NULL,
+                  "write the output to FILE (atomically) instead of stdout; FILE may not be an input"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_nnmr__exits[] = {
+    {0, "measured, every line of both files was good"},
+    {1, "a file could not be read or had bad lines, no task id is in both, the embedding failed, or the\n"
+        "       output could not be written"},
+    {2, "usage error (bad option or value, an endpoint without a model or a bad endpoint URL, the output\n"
+        "       is one of the inputs)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_nnmr__cmd = {
+    .name = "nnmr",
+    .synopsis = "ORIG.jsonl HARD.jsonl [options]",
+    .about = "  Embed every program of both benchmarks (tasks paired by id) and report the percentage\n"
+             "  of programs whose nearest neighbour (cosine similarity) among the other set is not\n"
+             "  their own counterpart, in both directions (orig->hard and hard->orig). The gallery of a\n"
+             "  query is the whole other set; ties go to the lowest index (the order of ORIG.jsonl), so\n"
+             "  a tie counts as a miss unless the counterpart is the first tied program.\n"
+             "  Without an endpoint the built-in embedding is used: TF-IDF-weighted hashed token\n"
+             "  1-3-grams, IDF over both sets, L2-normalised.\n",
+    .options = gb_nnmr__options,
+    .min_args = 2,
+    .max_args = 2,
+    .exits = gb_nnmr__exits,
+};
 
 static char *gb_nnmr__program_text(const GbTask *t)
 {
@@ -60,83 +78,26 @@ static char *gb_nnmr__program_text(const GbTask *t)
 
 int gb_cmd_nnmr(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"embed-url", required_argument, NULL, 'u'},
-        {"embed-model", required_argument, NULL, 'm'},
-        {"embed-batch", required_argument, NULL, 'b'},
-        {"cache", required_argument, NULL, 'c'},
-        {"no-cache", no_argument, NULL, 'N'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"retries", required_argument, NULL, 'r'},
-        {"dim", required_argument, NULL, 'd'},
-        {"json", no_argument, NULL, 'j'},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *url = getenv("GENEBENCH_EMBED_URL"), *model = getenv("GENEBENCH_EMBED_MODEL");
-    const char *cache_opt = NULL, *output = NULL;
-    bool no_cache = false, json = false;
-    long batch = 32, timeout = 120000, retries = 4, dim = GB_EMBED_BUILTIN_DIM;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'u':
-            url = optarg;
-            break;
-        case 'm':
-            model = optarg;
-            break;
-        case 'b':
-            if (!gb_cli_parse_long("--embed-batch", optarg, 1, 2048, &batch)) return GB_EXIT_USAGE;
-            break;
-        case 'c':
-            cache_opt = optarg;
-            break;
-        case 'N':
-            no_cache = true;
-            break;
-        case 'T':
-            if (!gb_cli_parse_long("--timeout", optarg, 1, 86400000, &timeout)) return GB_EXIT_USAGE;
-            break;
-        case 'r':
-            if (!gb_cli_parse_long("--retries", optarg, 0, 100, &retries)) return GB_EXIT_USAGE;
-            break;
-        case 'd':
-            if (!gb_cli_parse_long("--dim", optarg, 16, 1 << 20, &dim)) return GB_EXIT_USAGE;
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            fputs(gb_nnmr__usage, stdout);
-            return GB_EXIT_OK;
-        default:
-            fprintf(stderr, "genebench nnmr: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            fputs(gb_nnmr__usage, stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 2) {
-        fputs(gb_nnmr__usage, stderr);
-        return GB_EXIT_USAGE;
-    }
+    GbNnmrOptions opt = {.url = getenv("GENEBENCH_EMBED_URL"), .model = getenv("GENEBENCH_EMBED_MODEL")};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_nnmr__cmd, argc, argv, &opt, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    const char *url = opt.url, *model = opt.model, *cache_opt = opt.cache, *output = opt.output;
+    const bool no_cache = opt.no_cache, json = opt.json;
+    const long batch = opt.batch, timeout = opt.timeout, retries = opt.retries, dim = opt.dim;
     if (url && !*url) url = NULL;
     if (url && (!model || !*model)) {
         fprintf(stderr, "genebench nnmr: an embedding endpoint needs a model: --embed-model M\n");
         return GB_EXIT_USAGE;
     }
-    const char *po = argv[optind], *ph = argv[optind + 1];
+    const char *po = args.items[0], *ph = args.items[1];
+    const char *inputs[] = {po, ph};
+    if (gb_cli_refuse_output("nnmr", output, inputs, 2)) return GB_EXIT_USAGE;
     GbBench o, h;
     gb_bench_init(&o);
     gb_bench_init(&h);
-    bool problems = false;
-    int rc = GB_EXIT_OK;
+    size_t bad = 0;
+    rc = GB_EXIT_OK;
     GbArray(size_t) io = {0}, ih = {0};
     GbArray(const char *) only_o = {0}, only_h = {0};
     char **texts = NULL;
@@ -147,7 +108,7 @@ int gb_cmd_nnmr(int argc, char **argv)
     GbStr s;
     gb_str_init(&s);
     gb_str_append(&s, "");
-    if (!gb_nnmr__read(po, &o, &problems) || !gb_nnmr__read(ph, &h, &problems)) {
+    if (!gb_cli_read_bench(po, &o, "genebench nnmr", &bad) || !gb_cli_read_bench(ph, &h, "genebench nnmr", &bad)) {
         rc = GB_EXIT_FAIL;
         goto out;
     }
@@ -286,7 +247,7 @@ int gb_cmd_nnmr(int argc, char **argv)
     } else {
         fwrite(s.data, 1, s.len, stdout);
     }
-    if (problems) rc = GB_EXIT_FAIL;
+    if (bad) rc = GB_EXIT_FAIL;
 out:
     if (texts)
         for (size_t k = 0; k < 2 * n; k++) free(texts[k]);
