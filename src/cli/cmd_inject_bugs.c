@@ -1,6 +1,7 @@
 /* genebench inject-bugs: the same bugs in an original benchmark and its hardened version, as
  * program-repair tasks (src/inject/inject.h). */
-#include <getopt.h>
+#include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,83 +17,110 @@
 #include "src/runner/runner.h"
 #include "src/bench/task_io.h"
 
-static void gb_inject_bugs__usage(FILE *out)
-{
-    fprintf(out,
-            "usage: genebench inject-bugs ORIG.jsonl HARD.jsonl -o OUT.jsonl [--order 1..3] [--seed S]\n"
-            "                             [--max-per-task N] [--max-attempts N] [--hardened-output H.jsonl]\n"
-            "                             [--python PATH] [-j N] [--timeout S]\n"
-            "  Inject the same bugs into each original program (ORIG.jsonl, canonical) and its hardened version\n"
-            "  (HARD.jsonl, written by `genebench evolve`; tasks are matched by id). Mutation sites (arith,\n"
-            "  compare, condition, return, constant) are found in the original and kept only where the\n"
-            "  hardening left them intact: each site's byte range is mapped through the hardened task's edit\n"
-            "  history (\"genebench\".\"edits\") and must hold the same text and operator node in the hardened\n"
-            "  program. Mutants of each order combine that many distinct shared sites; both versions are\n"
-            "  mutated and run against the original tests, and a mutant is kept only when both fail with the\n"
-            "  same failing-test set. Equivalent (no test fails), divergent (the versions fail differently)\n"
-            "  and timed-out mutants are counted and dropped.\n"
-            "\n"
-            "  OUT.jsonl gets one canonical task per kept mutant: id \"<id>#bug-<order>-<n>\", the buggy\n"
-            "  original as source, \"hardened_buggy\" {source, extra_files}, \"mutations\", \"failing_tests\",\n"
-            "  \"order\" and \"bug\" (how each version failed); tests, entry point, pinned names and meta are the\n"
-            "  original task's, so `genebench export` writes them as upstream-shaped repair tasks.\n"
-            "  OUT.summary.json (and stdout) get the summary per order: tasks with >= 1 valid mutant, mutants\n"
-            "  kept, equivalent, divergent, timed out.\n"
-            "\n"
-            "options:\n"
-            "  -o, --output OUT      mutant tasks (JSONL, written atomically) and OUT.summary.json\n"
-            "  --order SPEC          mutant orders: N or A..B with 1 <= A <= B <= %d (default 1..3)\n"
-            "  --seed S              seed of the candidate streams (default 1); same seed, same output\n"
-            "  --max-per-task N      mutants kept per task and order (default 5)\n"
-            "  --max-attempts N      candidates run per task and order (default 40)\n"
-            "  --hardened-output H   also write the mutants with the buggy HARDENED program as source (and\n"
-            "                        \"original_buggy\"), for exporting the hardened repair benchmark\n"
-            "  --python PATH         interpreter that runs the programs (default %s)\n"
-            "  -j, --jobs N          worker processes and parallel tasks (default: number of CPUs)\n"
-            "  --timeout S           wall-clock and CPU limit per test run in seconds (default 5)\n"
-            "  -h, --help            show this help\n"
-            "\n"
-            "Exit status: 0 every task was processed, 1 some task was skipped (its original or hardened\n"
-            "program fails the tests), unmatched or bad, 2 usage error.\n",
-            GB_INJECT_MAX_ORDER, GB_DEFAULT_PYTHON);
-}
+#define GB_INJECT_STR_(x) #x
+#define GB_INJECT_STR(x) GB_INJECT_STR_(x)
 
-static bool gb_inject_bugs__orders(const char *spec, int *lo, int *hi)
+/* --order N or A..B. */
+typedef struct {
+    int lo, hi;
+} GbInjectOrders;
+
+static bool gb_inject_bugs__orders(const char *spec, void *dest, char *msg, size_t size)
 {
+    GbInjectOrders *o = dest;
     char *end = NULL;
     long a = strtol(spec, &end, 10), b = a;
-    if (end == spec) return false;
-    if (strncmp(end, "..", 2) == 0) {
+    bool ok = end != spec;
+    if (ok && strncmp(end, "..", 2) == 0) {
         const char *rest = end + 2;
         b = strtol(rest, &end, 10);
-        if (end == rest) return false;
+        ok = end != rest;
     }
-    if (*end || a < 1 || b < a || b > GB_INJECT_MAX_ORDER) return false;
-    *lo = (int)a;
-    *hi = (int)b;
+    if (!ok || *end || a < 1 || b < a || b > GB_INJECT_MAX_ORDER) {
+        snprintf(msg, size, "expects N or A..B within 1..%d", GB_INJECT_MAX_ORDER);
+        return false;
+    }
+    o->lo = (int)a;
+    o->hi = (int)b;
+    return true;
+}
+
+/* --seed: any unsigned 64-bit integer. */
+static bool gb_inject_bugs__seed(const char *value, void *dest, char *msg, size_t size)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long s = strtoull(value, &end, 10);
+    if (!*value || *value == '-' || *end || errno) {
+        snprintf(msg, size, "expects a non-negative integer");
+        return false;
+    }
+    *(unsigned long long *)dest = s;
     return true;
 }
 
 typedef struct {
-    GbPool *pool;
-    int signo;
-} GbInjectSignals;
+    const char *output, *hard_output, *python;
+    GbInjectOrders orders;
+    unsigned long long seed;
+    long max_per_task, max_attempts, jobs;
+    double timeout;
+} GbInjectBugsOptions;
 
-static void *gb_inject_bugs__signal_thread(void *arg)
-{
-    GbInjectSignals *s = arg;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGUSR2);
-    int sig = 0;
-    if (sigwait(&set, &sig) == 0 && sig != SIGUSR2) {
-        s->signo = sig;
-        gb_pool_interrupt(s->pool);
-    }
-    return NULL;
-}
+#define O GbInjectBugsOptions
+static const GbCliOption gb_inject_bugs__options[] = {
+    GB_CLI_STRING("output", 'o', O, output, "OUT", NULL, "mutant tasks (JSONL, written atomically) and OUT.summary.json"),
+    GB_CLI_PARSE("order", 0, O, orders, "SPEC", gb_inject_bugs__orders, "1..3", "mutant orders: N or A..B with 1 <= A <= B <= " GB_INJECT_STR(GB_INJECT_MAX_ORDER)),
+    GB_CLI_PARSE("seed", 0, O, seed, "S", gb_inject_bugs__seed, "1", "seed of the candidate streams; same seed, same output"),
+    GB_CLI_LONG("max-per-task", 0, O, max_per_task, "N", 1, 100000, "5", "mutants kept per task and order"),
+    GB_CLI_LONG("max-attempts", 0, O, max_attempts, "N", 1, 1000000, "40", "candidates run per task and order"),
+    GB_CLI_STRING("hardened-output", 0, O, hard_output, "H", NULL,
+                  "also write the mutants with the buggy HARDENED program as source (and\n"
+                  "\"original_buggy\"), for exporting the hardened repair benchmark"),
+    GB_CLI_STRING("python", 0, O, python, "PATH", GB_DEFAULT_PYTHON, "interpreter that runs the programs"),
+    GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "worker processes and parallel tasks (default: number of CPUs)"),
+    GB_CLI_DOUBLE("timeout", 0, O, timeout, "S", 0.1, 86400, "5", "wall-clock and CPU limit per test run in seconds"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_inject_bugs__exits[] = {
+    {0, "every task was processed"},
+    {1, "some task was skipped (its original or hardened program fails the tests), unmatched or bad, or a\n"
+        "       file could not be read or written"},
+    {2, "usage error (bad option or value, an output is one of the inputs)"},
+    {130, "interrupted by Ctrl-C (128 + the signal: 143 for SIGTERM); nothing is written"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_inject_bugs__cmd = {
+    .name = "inject-bugs",
+    .synopsis = "ORIG.jsonl HARD.jsonl -o OUT.jsonl [--order 1..3] [--seed S]\n"
+                "                             [--max-per-task N] [--max-attempts N] [--hardened-output H.jsonl]\n"
+                "                             [--python PATH] [-j N] [--timeout S]",
+    .about =
+        "  Inject the same bugs into each original program (ORIG.jsonl, canonical) and its hardened version\n"
+        "  (HARD.jsonl, written by `genebench evolve`; tasks are matched by id). Mutation sites (arith,\n"
+        "  compare, condition, return, constant) are found in the original and kept only where the\n"
+        "  hardening left them intact: each site's byte range is mapped through the hardened task's edit\n"
+        "  history (\"genebench\".\"edits\") and must hold the same text and operator node in the hardened\n"
+        "  program. Mutants of each order combine that many distinct shared sites; both versions are\n"
+        "  mutated and run against the original tests, and a mutant is kept only when both fail with the\n"
+        "  same failing-test set. Equivalent (no test fails), divergent (the versions fail differently)\n"
+        "  and timed-out mutants are counted and dropped.\n"
+        "\n"
+        "  OUT.jsonl gets one canonical task per kept mutant: id \"<id>#bug-<order>-<n>\", the buggy\n"
+        "  original as source, \"hardened_buggy\" {source, extra_files}, \"mutations\", \"failing_tests\",\n"
+        "  \"order\" and \"bug\" (how each version failed); tests, entry point, pinned names and meta are the\n"
+        "  original task's, so `genebench export` writes them as upstream-shaped repair tasks.\n"
+        "  OUT.summary.json (and stdout) get the summary per order: tasks with >= 1 valid mutant, mutants\n"
+        "  kept, equivalent, divergent, timed out.\n",
+    .options = gb_inject_bugs__options,
+    .min_args = 2,
+    .max_args = 2,
+    .args_error = "need ORIG.jsonl, HARD.jsonl and -o OUT.jsonl",
+    .exits = gb_inject_bugs__exits,
+};
 
 /* Totals per order over all processed tasks. */
 typedef struct {
@@ -103,109 +131,44 @@ typedef struct {
 
 int gb_cmd_inject_bugs(int argc, char **argv)
 {
-    enum { OPT_ORDER = 256, OPT_SEED, OPT_MAX, OPT_ATTEMPTS, OPT_HARD_OUT, OPT_PYTHON, OPT_TIMEOUT };
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"order", required_argument, NULL, OPT_ORDER},
-                                         {"seed", required_argument, NULL, OPT_SEED},
-                                         {"max-per-task", required_argument, NULL, OPT_MAX},
-                                         {"max-attempts", required_argument, NULL, OPT_ATTEMPTS},
-                                         {"hardened-output", required_argument, NULL, OPT_HARD_OUT},
-                                         {"python", required_argument, NULL, OPT_PYTHON},
-                                         {"jobs", required_argument, NULL, 'j'},
-                                         {"timeout", required_argument, NULL, OPT_TIMEOUT},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    GbInjectConfig cfg;
-    gb_inject_config_defaults(&cfg);
-    GbPoolConfig pcfg;
-    gb_pool_config_defaults(&pcfg);
-    pcfg.timeout_s = 5;
-    pcfg.cpu_s = 5;
-    const char *output = NULL, *hard_output = NULL;
-    long jobs = 0, v = 0;
-    double timeout = 0;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            output = optarg;
-            break;
-        case OPT_ORDER:
-            if (!gb_inject_bugs__orders(optarg, &cfg.order_min, &cfg.order_max)) {
-                fprintf(stderr, "genebench inject-bugs: --order expects N or A..B within 1..%d, got '%s'\n",
-                        GB_INJECT_MAX_ORDER, optarg);
-                return GB_EXIT_USAGE;
-            }
-            break;
-        case OPT_SEED: {
-            char *end = NULL;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (!*optarg || *optarg == '-' || *end) {
-                fprintf(stderr, "genebench inject-bugs: --seed expects a non-negative integer, got '%s'\n", optarg);
-                return GB_EXIT_USAGE;
-            }
-            cfg.seed = s;
-            break;
-        }
-        case OPT_MAX:
-            if (!gb_cli_parse_long("--max-per-task", optarg, 1, 100000, &v)) return GB_EXIT_USAGE;
-            cfg.max_per_task = (size_t)v;
-            break;
-        case OPT_ATTEMPTS:
-            if (!gb_cli_parse_long("--max-attempts", optarg, 1, 1000000, &v)) return GB_EXIT_USAGE;
-            cfg.max_attempts = (size_t)v;
-            break;
-        case OPT_HARD_OUT:
-            hard_output = optarg;
-            break;
-        case OPT_PYTHON:
-            pcfg.python = optarg;
-            break;
-        case 'j':
-            if (!gb_cli_parse_long("--jobs", optarg, 1, 1024, &jobs)) return GB_EXIT_USAGE;
-            break;
-        case OPT_TIMEOUT:
-            if (!gb_cli_parse_double("--timeout", optarg, 0.1, 86400, &timeout)) return GB_EXIT_USAGE;
-            break;
-        case 'h':
-            gb_inject_bugs__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_inject_bugs__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 2 || !output) {
+    GbInjectBugsOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_inject_bugs__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    if (!o.output) {
         fprintf(stderr, "genebench inject-bugs: need ORIG.jsonl, HARD.jsonl and -o OUT.jsonl\n");
-        gb_inject_bugs__usage(stderr);
+        gb_cli_usage(&gb_inject_bugs__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    const char *orig_path = argv[optind], *hard_path = argv[optind + 1];
+    GbInjectConfig cfg;
+    gb_inject_config_defaults(&cfg);
+    cfg.order_min = o.orders.lo;
+    cfg.order_max = o.orders.hi;
+    cfg.seed = o.seed;
+    cfg.max_per_task = (size_t)o.max_per_task;
+    cfg.max_attempts = (size_t)o.max_attempts;
+    GbPoolConfig pcfg;
+    gb_pool_config_defaults(&pcfg);
+    pcfg.python = o.python;
+    pcfg.timeout_s = o.timeout;
+    pcfg.cpu_s = o.timeout;
+    if (o.jobs > 0) pcfg.workers = (int)o.jobs;
+    const char *output = o.output, *hard_output = o.hard_output;
+    const char *orig_path = args.items[0], *hard_path = args.items[1];
     char *summary_path = gb_asprintf("%s.summary.json", output);
-    const char *outs[3] = {output, summary_path, hard_output};
-    for (int i = 0; i < 3; i++) {
-        if (outs[i] && (gb_cli_same_file(outs[i], orig_path) || gb_cli_same_file(outs[i], hard_path))) {
-            fprintf(stderr, "genebench inject-bugs: refusing to overwrite the input %s\n", outs[i]);
-            free(summary_path);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (jobs > 0) pcfg.workers = (int)jobs;
-    if (timeout > 0) {
-        pcfg.timeout_s = timeout;
-        pcfg.cpu_s = timeout;
+    const char *inputs[] = {orig_path, hard_path};
+    if (gb_cli_refuse_output("inject-bugs", output, inputs, 2) ||
+        gb_cli_refuse_output("inject-bugs", summary_path, inputs, 2) ||
+        gb_cli_refuse_output("inject-bugs", hard_output, inputs, 2)) {
+        free(summary_path);
+        return GB_EXIT_USAGE;
     }
 
     GbBench orig, hard;
     gb_bench_init(&orig);
     gb_bench_init(&hard);
-    GbDiag diag;
-    gb_diag_init(&diag);
-    bool readable = gb_bench_read(orig_path, &orig, &diag) & gb_bench_read(hard_path, &hard, &diag);
-    for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
-    size_t bad = diag.messages.len;
-    gb_diag_destroy(&diag);
+    size_t bad = 0;
+    bool readable = gb_cli_read_bench(orig_path, &orig, NULL, &bad) & gb_cli_read_bench(hard_path, &hard, NULL, &bad);
     if (!readable || orig.tasks.len == 0) {
         gb_bench_destroy(&orig);
         gb_bench_destroy(&hard);
@@ -232,27 +195,20 @@ int gb_cmd_inject_bugs(int argc, char **argv)
             unmatched++;
         }
 
-    sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGUSR2);
-    pthread_sigmask(SIG_BLOCK, &set, &old);
+    GbCliSignals sig;
+    gb_cli_signals_start(&sig, NULL, NULL);
     GbError err = {{0}};
     double t0 = gb_now();
-    cfg.pool = gb_pool_new(&pcfg, &err);
+    cfg.pool = gb_cli_pool_new("inject-bugs", &pcfg);
     if (!cfg.pool) {
-        fprintf(stderr, "genebench inject-bugs: %s\n", err.msg);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        gb_cli_signals_stop(&sig);
         gb_bench_destroy(&orig);
         gb_bench_destroy(&hard);
         free(pair);
         free(summary_path);
         return GB_EXIT_FAIL;
     }
-    GbInjectSignals sig = {cfg.pool, 0};
-    pthread_t sig_thread;
-    bool have_sig_thread = pthread_create(&sig_thread, NULL, gb_inject_bugs__signal_thread, &sig) == 0;
+    sig.pool = cfg.pool;
 
     GbInjectResult *res = gb_calloc(n, sizeof *res);
     int threads = pcfg.workers > 0 ? pcfg.workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -265,12 +221,8 @@ int gb_cmd_inject_bugs(int argc, char **argv)
         gb_inject_task(cfgp, &ob->tasks.items[i], &hb->tasks.items[pair[i]], &res[i]);
     }
     double secs = gb_now() - t0;
-    if (have_sig_thread) {
-        pthread_kill(sig_thread, SIGUSR2);
-        pthread_join(sig_thread, NULL);
-    }
+    gb_cli_signals_stop(&sig);
     gb_pool_delete(cfg.pool);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
 
     int rc = GB_EXIT_OK;
     if (sig.signo) {

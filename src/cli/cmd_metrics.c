@@ -1,5 +1,4 @@
 /* genebench metrics: the 21 raw metrics, RC and RR of every task of a benchmark. */
-#include <getopt.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -12,32 +11,6 @@
 #include "src/model/program.h"
 #include "src/python/pyparse.h"
 #include "src/bench/task_io.h"
-
-static void gb_metrics__usage(FILE *out)
-{
-    fprintf(out,
-            "usage: genebench metrics BENCH.jsonl [--thresholds FILE] [--table] [--threads N]\n"
-            "  Measure every task's program (its main module and extra files as a whole): complexity C1..C7,\n"
-            "  readability R1..R14 (keys num_tokens ... entropy), RC and RR against the thresholds, and the\n"
-            "  first readability metric that exceeds its threshold (the evolution rejects such programs).\n"
-            "  Default output: one JSON object per task, then one summary object with the mean of every\n"
-            "  metric over the measured tasks:\n"
-            "    {\"id\": ..., \"metrics\": {\"C1\": v, ..., \"entropy\": v}, \"rc\": x, \"rr\": y, \"exceeds\": "
-            "key|null}\n"
-            "    {\"summary\": {\"tasks\": n, \"measured\": m, \"thresholds\": name, \"mean\": {..., \"rc\": x, "
-            "\"rr\": y}}}\n"
-            "  A task whose program does not parse is reported on stderr (FILE:LINE: task ID: MODULE:LINE:COL:\n"
-            "  syntax error) and left out of the summary.\n"
-            "\n"
-            "options:\n"
-            "  -t, --thresholds FILE   thresholds file (corpora/NAME.json) or a built-in: paper, calibrated\n"
-            "                          (default: calibrated, embedded from corpora/calibrated.json at build time)\n"
-            "      --table             a readable table instead of JSON lines\n"
-            "  -j, --threads N         measure tasks with N threads (default: OpenMP's default)\n"
-            "  -h, --help              show this help\n"
-            "\n"
-            "Exit status: 0 every task was measured, 1 some task could not be read or measured, 2 usage error.\n");
-}
 
 static void gb_metrics__json_string(GbStr *o, const char *s)
 {
@@ -116,43 +89,61 @@ typedef struct {
     char *error; /* owned */
 } GbMetricsResult;
 
+typedef struct {
+    const char *thresholds;
+    bool table;
+    long threads;
+} GbMetricsCmdOptions;
+
+#define O GbMetricsCmdOptions
+static const GbCliOption gb_metrics__options[] = {
+    GB_CLI_STRING("thresholds", 't', O, thresholds, "FILE", NULL,
+                  "thresholds file (corpora/NAME.json) or a built-in: paper, calibrated\n"
+                  "(default: calibrated, embedded from corpora/calibrated.json at build time)"),
+    GB_CLI_FLAG("table", 0, O, table, "a readable table instead of JSON lines"),
+    GB_CLI_LONG("threads", 'j', O, threads, "N", 1, 1024, NULL, "measure tasks with N threads (default: OpenMP's default)"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_metrics__exits[] = {
+    {0, "every task was measured"},
+    {1, "some task could not be read or measured, or the thresholds could not be loaded"},
+    {2, "usage error"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_metrics__cmd = {
+    .name = "metrics",
+    .synopsis = "BENCH.jsonl [--thresholds FILE] [--table] [--threads N]",
+    .about = "  Measure every task's program (its main module and extra files as a whole): complexity C1..C7,\n"
+             "  readability R1..R14 (keys num_tokens ... entropy), RC and RR against the thresholds, and the\n"
+             "  first readability metric that exceeds its threshold (the evolution rejects such programs).\n"
+             "  Default output: one JSON object per task, then one summary object with the mean of every\n"
+             "  metric over the measured tasks:\n"
+             "    {\"id\": ..., \"metrics\": {\"C1\": v, ..., \"entropy\": v}, \"rc\": x, \"rr\": y, \"exceeds\": "
+             "key|null}\n"
+             "    {\"summary\": {\"tasks\": n, \"measured\": m, \"thresholds\": name, \"mean\": {..., \"rc\": x, "
+             "\"rr\": y}}}\n"
+             "  A task whose program does not parse is reported on stderr (FILE:LINE: task ID: MODULE:LINE:COL:\n"
+             "  syntax error) and left out of the summary.\n",
+    .options = gb_metrics__options,
+    .min_args = 1,
+    .max_args = 1,
+    .args_error = "need exactly one BENCH.jsonl",
+    .exits = gb_metrics__exits,
+};
+
 int gb_cmd_metrics(int argc, char **argv)
 {
-    static const struct option opts[] = {{"thresholds", required_argument, NULL, 't'},
-                                         {"table", no_argument, NULL, 'T'},
-                                         {"threads", required_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *thr_path = NULL;
-    bool table = false;
-    long threads = 0;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "t:j:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            thr_path = optarg;
-            break;
-        case 'T':
-            table = true;
-            break;
-        case 'j':
-            if (!gb_cli_parse_long("--threads", optarg, 1, 1024, &threads)) return GB_EXIT_USAGE;
-            break;
-        case 'h':
-            gb_metrics__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_metrics__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "genebench metrics: need exactly one BENCH.jsonl\n");
-        gb_metrics__usage(stderr);
-        return GB_EXIT_USAGE;
-    }
-    const char *input = argv[optind];
+    GbMetricsCmdOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_metrics__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    const char *thr_path = o.thresholds;
+    const bool table = o.table;
+    const long threads = o.threads;
+    const char *input = args.items[0];
     GbThresholds thr;
     GbError err;
     if (!thr_path) thr_path = gb_thresholds_default_path();
@@ -162,13 +153,10 @@ int gb_cmd_metrics(int argc, char **argv)
     }
     GbBench bench;
     gb_bench_init(&bench);
-    GbDiag diag;
-    gb_diag_init(&diag);
-    bool readable = gb_bench_read(input, &bench, &diag);
-    for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
-    int rc = diag.messages.len ? GB_EXIT_FAIL : GB_EXIT_OK;
+    size_t bad = 0;
+    bool readable = gb_cli_read_bench(input, &bench, NULL, &bad);
+    int rc = bad ? GB_EXIT_FAIL : GB_EXIT_OK;
     if (!readable) {
-        gb_diag_destroy(&diag);
         gb_bench_destroy(&bench);
         gb_thresholds_destroy(&thr);
         return GB_EXIT_FAIL;
@@ -264,7 +252,6 @@ int gb_cmd_metrics(int argc, char **argv)
     gb_str_destroy(&line);
     for (long i = 0; i < n; i++) free(res[i].error);
     free(res);
-    gb_diag_destroy(&diag);
     gb_bench_destroy(&bench);
     gb_thresholds_destroy(&thr);
     return rc;
