@@ -282,6 +282,18 @@ bool gb_cli_refuse_output(const char *cmd, const char *output, const char *const
     return false;
 }
 
+bool gb_cli_write_output(const char *cmd, const char *output, const GbStr *text)
+{
+    if (!output) {
+        fwrite(text->data ? text->data : "", 1, text->len, stdout);
+        return true;
+    }
+    GbError err;
+    if (gb_write_file_atomic(output, text->data ? text->data : "", text->len, &err)) return true;
+    fprintf(stderr, "genebench %s: %s\n", cmd, err.msg);
+    return false;
+}
+
 bool gb_cli_read_bench(const char *path, GbBench *b, const char *prefix, size_t *bad)
 {
     GbDiag d;

@@ -128,6 +128,11 @@ bool gb_cli_same_file(const char *a, const char *b);
  * (the caller returns GB_EXIT_USAGE). */
 bool gb_cli_refuse_output(const char *cmd, const char *output, const char *const *inputs, size_t n);
 
+/* Write a command's text output: to `output` atomically (temporary file in the same directory,
+ * then rename), or to stdout when output is NULL. On failure prints "genebench CMD: MESSAGE" and
+ * returns false. */
+bool gb_cli_write_output(const char *cmd, const char *output, const GbStr *text);
+
 /* Read a canonical benchmark into b (initialised by the caller), printing every diagnostic
  * line on stderr (each prefixed with `prefix` when not NULL). *bad (may be NULL) is
  * increased by the number of bad lines. Returns false when the file could not be read. */

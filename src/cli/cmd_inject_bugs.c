@@ -129,267 +129,305 @@ typedef struct {
     size_t unusable;
 } GbInjectTotals;
 
-int gb_cmd_inject_bugs(int argc, char **argv)
-{
-    GbInjectBugsOptions o = {0};
-    GbCliArgs args;
-    int prc = gb_cli_parse(&gb_inject_bugs__cmd, argc, argv, &o, &args);
-    if (prc != GB_CLI_CONTINUE) return prc;
-    if (!o.output) {
-        fprintf(stderr, "genebench inject-bugs: need ORIG.jsonl, HARD.jsonl and -o OUT.jsonl\n");
-        gb_cli_usage(&gb_inject_bugs__cmd, stderr);
-        return GB_EXIT_USAGE;
-    }
+/* One run: the inputs, the results and their totals. */
+typedef struct {
+    const char *orig_path, *hard_path;
     GbInjectConfig cfg;
-    gb_inject_config_defaults(&cfg);
-    cfg.order_min = o.orders.lo;
-    cfg.order_max = o.orders.hi;
-    cfg.seed = o.seed;
-    cfg.max_per_task = (size_t)o.max_per_task;
-    cfg.max_attempts = (size_t)o.max_attempts;
     GbPoolConfig pcfg;
-    gb_pool_config_defaults(&pcfg);
-    pcfg.python = o.python;
-    pcfg.timeout_s = o.timeout;
-    pcfg.cpu_s = o.timeout;
-    if (o.jobs > 0) pcfg.workers = (int)o.jobs;
-    const char *output = o.output, *hard_output = o.hard_output;
-    const char *orig_path = args.items[0], *hard_path = args.items[1];
-    char *summary_path = gb_asprintf("%s.summary.json", output);
-    const char *inputs[] = {orig_path, hard_path};
-    if (gb_cli_refuse_output("inject-bugs", output, inputs, 2) ||
-        gb_cli_refuse_output("inject-bugs", summary_path, inputs, 2) ||
-        gb_cli_refuse_output("inject-bugs", hard_output, inputs, 2)) {
-        free(summary_path);
-        return GB_EXIT_USAGE;
-    }
-
     GbBench orig, hard;
-    gb_bench_init(&orig);
-    gb_bench_init(&hard);
-    size_t bad = 0;
-    bool readable = gb_cli_read_bench(orig_path, &orig, NULL, &bad) & gb_cli_read_bench(hard_path, &hard, NULL, &bad);
-    if (!readable || orig.tasks.len == 0) {
-        gb_bench_destroy(&orig);
-        gb_bench_destroy(&hard);
-        free(summary_path);
-        return GB_EXIT_FAIL;
-    }
+    size_t n;
+    long *pair; /* pair[i]: the hardened task of orig task i, -1: none */
+    size_t unmatched, bad;
+    GbInjectResult *res;
+    double secs;
+    GbInjectTotals tot[GB_INJECT_MAX_ORDER + 1];
+    GbSharedStats sites;
+    size_t processed, skipped, errors, kept_all;
+    GbBench out, hout; /* the mutants with the buggy original / hardened program as source */
+} GbInjectRun;
 
-    /* Pair the tasks by id, in the original benchmark's order. */
-    size_t n = orig.tasks.len;
-    long *pair = gb_malloc(n * sizeof *pair);
-    size_t unmatched = 0;
-    for (size_t i = 0; i < n; i++) {
-        pair[i] = gb_bench_find(&hard, orig.tasks.items[i].id);
-        if (pair[i] < 0) {
-            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", orig_path, orig.tasks.items[i].line,
-                    orig.tasks.items[i].id, hard_path);
-            unmatched++;
+/* Pair the tasks by id, in the original benchmark's order; each unmatched one on stderr. */
+static void gb_inject_bugs__pair(GbInjectRun *R)
+{
+    R->n = R->orig.tasks.len;
+    R->pair = gb_malloc(R->n * sizeof *R->pair);
+    for (size_t i = 0; i < R->n; i++) {
+        R->pair[i] = gb_bench_find(&R->hard, R->orig.tasks.items[i].id);
+        if (R->pair[i] < 0) {
+            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", R->orig_path, R->orig.tasks.items[i].line,
+                    R->orig.tasks.items[i].id, R->hard_path);
+            R->unmatched++;
         }
     }
-    for (size_t i = 0; i < hard.tasks.len; i++)
-        if (gb_bench_find(&orig, hard.tasks.items[i].id) < 0) {
-            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", hard_path, hard.tasks.items[i].line,
-                    hard.tasks.items[i].id, orig_path);
-            unmatched++;
+    for (size_t i = 0; i < R->hard.tasks.len; i++)
+        if (gb_bench_find(&R->orig, R->hard.tasks.items[i].id) < 0) {
+            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", R->hard_path, R->hard.tasks.items[i].line,
+                    R->hard.tasks.items[i].id, R->orig_path);
+            R->unmatched++;
         }
+}
 
+/* Inject into every pair in parallel. Returns the exit code: GB_CLI_CONTINUE when done,
+ * GB_EXIT_FAIL when the pool did not start, 128 + signal when interrupted. */
+static int gb_inject_bugs__run(GbInjectRun *R)
+{
     GbCliSignals sig;
     gb_cli_signals_start(&sig, NULL, NULL);
-    GbError err = {{0}};
     double t0 = gb_now();
-    cfg.pool = gb_cli_pool_new("inject-bugs", &pcfg);
-    if (!cfg.pool) {
+    R->cfg.pool = gb_cli_pool_new("inject-bugs", &R->pcfg);
+    if (!R->cfg.pool) {
         gb_cli_signals_stop(&sig);
-        gb_bench_destroy(&orig);
-        gb_bench_destroy(&hard);
-        free(pair);
-        free(summary_path);
         return GB_EXIT_FAIL;
     }
-    sig.pool = cfg.pool;
-
-    GbInjectResult *res = gb_calloc(n, sizeof *res);
-    int threads = pcfg.workers > 0 ? pcfg.workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    sig.pool = R->cfg.pool;
+    R->res = gb_calloc(R->n, sizeof *R->res);
+    int threads = R->pcfg.workers > 0 ? R->pcfg.workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1) threads = 1;
-    const GbInjectConfig *cfgp = &cfg;
-    GbBench *ob = &orig, *hb = &hard;
+    const GbInjectConfig *cfgp = &R->cfg;
+    const GbBench *ob = &R->orig, *hb = &R->hard;
+    const long *pair = R->pair;
+    GbInjectResult *res = R->res;
+    size_t n = R->n;
 #pragma omp parallel for num_threads(threads) schedule(dynamic) default(none) shared(cfgp, ob, hb, pair, res, n)
     for (size_t i = 0; i < n; i++) {
         if (pair[i] < 0) continue;
         gb_inject_task(cfgp, &ob->tasks.items[i], &hb->tasks.items[pair[i]], &res[i]);
     }
-    double secs = gb_now() - t0;
+    R->secs = gb_now() - t0;
     gb_cli_signals_stop(&sig);
-    gb_pool_delete(cfg.pool);
-
-    int rc = GB_EXIT_OK;
+    gb_pool_delete(R->cfg.pool);
+    R->cfg.pool = NULL;
     if (sig.signo) {
-        fprintf(stderr, "genebench inject-bugs: interrupted by signal %d; nothing written\n", sig.signo);
-        rc = 128 + sig.signo;
-        goto cleanup;
+        fprintf(stderr, "genebench inject-bugs: interrupted by signal %d; nothing written\n", (int)sig.signo);
+        return 128 + sig.signo;
     }
+    return GB_CLI_CONTINUE;
+}
 
-    /* Per task: one line; problems on stderr. Then the totals. */
-    GbInjectTotals tot[GB_INJECT_MAX_ORDER + 1];
-    memset(tot, 0, sizeof tot);
-    GbSharedStats sites = {0};
-    size_t processed = 0, skipped = 0, errors = 0, kept_all = 0;
-    GbBench out, hout;
-    gb_bench_init(&out);
-    gb_bench_init(&hout);
-    for (size_t i = 0; i < n; i++) {
-        if (pair[i] < 0) continue;
-        const GbTask *ht = &hard.tasks.items[pair[i]];
-        GbInjectResult *r = &res[i];
+/* Per task: one line on stdout, problems on stderr; the totals; the kept mutants move to
+ * R->out / R->hout. */
+static void gb_inject_bugs__tally(GbInjectRun *R)
+{
+    const GbInjectConfig *cfg = &R->cfg;
+    for (size_t i = 0; i < R->n; i++) {
+        if (R->pair[i] < 0) continue;
+        const GbTask *ht = &R->hard.tasks.items[R->pair[i]];
+        GbInjectResult *r = &R->res[i];
         if (r->status != GB_INJECT_OK) {
-            fprintf(stderr, "%s:%zu: task %s: %s\n", hard_path, ht->line, ht->id, r->message);
+            fprintf(stderr, "%s:%zu: task %s: %s\n", R->hard_path, ht->line, ht->id, r->message);
             if (r->status == GB_INJECT_SKIPPED)
-                skipped++;
+                R->skipped++;
             else
-                errors++;
+                R->errors++;
             printf("%-8s %s: %s\n", r->status == GB_INJECT_SKIPPED ? "SKIPPED" : "ERROR", ht->id, r->message);
             continue;
         }
-        processed++;
-        sites.found += r->sites.found;
-        sites.unmapped += r->sites.unmapped;
-        sites.moved += r->sites.moved;
-        sites.no_variant += r->sites.no_variant;
-        sites.shared += r->sites.shared;
+        R->processed++;
+        R->sites.found += r->sites.found;
+        R->sites.unmapped += r->sites.unmapped;
+        R->sites.moved += r->sites.moved;
+        R->sites.no_variant += r->sites.no_variant;
+        R->sites.shared += r->sites.shared;
         printf("%-8s %s: %zu/%zu sites shared", "OK", ht->id, r->sites.shared, r->sites.found);
-        for (int k = cfg.order_min; k <= cfg.order_max; k++) {
+        for (int k = cfg->order_min; k <= cfg->order_max; k++) {
             const GbInjectOrderStats *o = &r->orders[k];
+            GbInjectTotals *t = &R->tot[k];
             printf("; order %d: %zu kept", k, o->outcome[GB_MUTANT_KEPT]);
             size_t dropped = 0;
             for (int x = 1; x < GB_MUTANT_OUTCOME_COUNT; x++) dropped += o->outcome[x];
             if (dropped) printf(" of %zu", dropped + o->outcome[GB_MUTANT_KEPT]);
-            tot[k].tasks_with_mutant += o->outcome[GB_MUTANT_KEPT] > 0;
-            tot[k].exhausted += o->exhausted;
-            tot[k].unusable += o->unusable;
-            for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) tot[k].outcome[x] += o->outcome[x];
+            t->tasks_with_mutant += o->outcome[GB_MUTANT_KEPT] > 0;
+            t->exhausted += o->exhausted;
+            t->unusable += o->unusable;
+            for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) t->outcome[x] += o->outcome[x];
         }
         printf("\n");
         for (size_t m = 0; m < r->mutants.len; m++) {
-            gb_array_push(&out.tasks, r->mutants.items[m]);
-            gb_array_push(&hout.tasks, r->hardened.items[m]);
+            gb_array_push(&R->out.tasks, r->mutants.items[m]);
+            gb_array_push(&R->hout.tasks, r->hardened.items[m]);
         }
-        kept_all += r->mutants.len;
+        R->kept_all += r->mutants.len;
         /* ownership moved to out / hout */
         r->mutants.len = 0;
         r->hardened.len = 0;
     }
+}
 
-    GbStr s;
-    gb_str_init(&s);
+/* The summary: the table on stdout, the JSON object into s. */
+static void gb_inject_bugs__summary(const GbInjectRun *R, GbStr *s)
+{
+    const GbInjectConfig *cfg = &R->cfg;
     bool first = true;
-    gb_str_append(&s, "{");
-    gb_json_key(&s, "tool", &first);
-    gb_json_string(&s, "genebench inject-bugs");
-    gb_json_key(&s, "version", &first);
-    gb_json_string(&s, GB_VERSION);
-    gb_json_key(&s, "original", &first);
-    gb_json_string(&s, orig_path);
-    gb_json_key(&s, "hardened", &first);
-    gb_json_string(&s, hard_path);
-    gb_json_key(&s, "seed", &first);
-    gb_str_appendf(&s, "%llu", (unsigned long long)cfg.seed);
-    gb_json_key(&s, "orders", &first);
-    gb_str_appendf(&s, "[%d, %d]", cfg.order_min, cfg.order_max);
-    gb_json_key(&s, "max_per_task", &first);
-    gb_json_number(&s, (double)cfg.max_per_task);
-    gb_json_key(&s, "max_attempts", &first);
-    gb_json_number(&s, (double)cfg.max_attempts);
-    gb_json_key(&s, "timeout_s", &first);
-    gb_json_number(&s, pcfg.timeout_s);
-    gb_json_key(&s, "python", &first);
-    gb_json_string(&s, pcfg.python ? pcfg.python : GB_DEFAULT_PYTHON);
-    gb_json_key(&s, "tasks", &first);
-    gb_json_number(&s, (double)n);
-    gb_json_key(&s, "processed", &first);
-    gb_json_number(&s, (double)processed);
-    gb_json_key(&s, "skipped", &first);
-    gb_json_number(&s, (double)skipped);
-    gb_json_key(&s, "errors", &first);
-    gb_json_number(&s, (double)errors);
-    gb_json_key(&s, "unmatched", &first);
-    gb_json_number(&s, (double)unmatched);
-    gb_json_key(&s, "bad_lines", &first);
-    gb_json_number(&s, (double)bad);
-    gb_json_key(&s, "mutants", &first);
-    gb_json_number(&s, (double)kept_all);
-    gb_json_key(&s, "sites", &first);
+    gb_str_append(s, "{");
+    gb_json_key(s, "tool", &first);
+    gb_json_string(s, "genebench inject-bugs");
+    gb_json_key(s, "version", &first);
+    gb_json_string(s, GB_VERSION);
+    gb_json_key(s, "original", &first);
+    gb_json_string(s, R->orig_path);
+    gb_json_key(s, "hardened", &first);
+    gb_json_string(s, R->hard_path);
+    gb_json_key(s, "seed", &first);
+    gb_str_appendf(s, "%llu", (unsigned long long)cfg->seed);
+    gb_json_key(s, "orders", &first);
+    gb_str_appendf(s, "[%d, %d]", cfg->order_min, cfg->order_max);
+    const struct {
+        const char *key;
+        double v;
+    } counts[] = {{"max_per_task", (double)cfg->max_per_task},
+                  {"max_attempts", (double)cfg->max_attempts},
+                  {"timeout_s", R->pcfg.timeout_s}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        gb_json_key(s, counts[i].key, &first);
+        gb_json_number(s, counts[i].v);
+    }
+    gb_json_key(s, "python", &first);
+    gb_json_string(s, R->pcfg.python ? R->pcfg.python : GB_DEFAULT_PYTHON);
+    const struct {
+        const char *key;
+        size_t v;
+    } totals[] = {{"tasks", R->n},           {"processed", R->processed}, {"skipped", R->skipped},
+                  {"errors", R->errors},     {"unmatched", R->unmatched}, {"bad_lines", R->bad},
+                  {"mutants", R->kept_all}};
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        gb_json_key(s, totals[i].key, &first);
+        gb_json_number(s, (double)totals[i].v);
+    }
+    gb_json_key(s, "sites", &first);
     {
         bool f = true;
-        gb_str_append(&s, "{");
-        gb_json_key(&s, "found", &f);
-        gb_json_number(&s, (double)sites.found);
-        gb_json_key(&s, "shared", &f);
-        gb_json_number(&s, (double)sites.shared);
-        gb_json_key(&s, "unmapped", &f);
-        gb_json_number(&s, (double)sites.unmapped);
-        gb_json_key(&s, "moved", &f);
-        gb_json_number(&s, (double)sites.moved);
-        gb_json_key(&s, "no_common_variant", &f);
-        gb_json_number(&s, (double)sites.no_variant);
-        gb_str_append(&s, "}");
+        gb_str_append(s, "{");
+        gb_json_key(s, "found", &f);
+        gb_json_number(s, (double)R->sites.found);
+        gb_json_key(s, "shared", &f);
+        gb_json_number(s, (double)R->sites.shared);
+        gb_json_key(s, "unmapped", &f);
+        gb_json_number(s, (double)R->sites.unmapped);
+        gb_json_key(s, "moved", &f);
+        gb_json_number(s, (double)R->sites.moved);
+        gb_json_key(s, "no_common_variant", &f);
+        gb_json_number(s, (double)R->sites.no_variant);
+        gb_str_append(s, "}");
     }
-    gb_json_key(&s, "by_order", &first);
-    gb_str_append(&s, "{");
+    gb_json_key(s, "by_order", &first);
+    gb_str_append(s, "{");
     bool fo = true;
     printf("\n%s + %s: %zu tasks, %zu processed, %zu skipped, %zu errors, %zu unmatched; %zu/%zu sites shared; "
            "%zu mutants in %.1fs\n",
-           orig_path, hard_path, n, processed, skipped, errors, unmatched, sites.shared, sites.found, kept_all, secs);
+           R->orig_path, R->hard_path, R->n, R->processed, R->skipped, R->errors, R->unmatched, R->sites.shared,
+           R->sites.found, R->kept_all, R->secs);
     printf("  order  tasks>=1  share   kept  equivalent  divergent  timeout  crash  error  unusable\n");
-    for (int k = cfg.order_min; k <= cfg.order_max; k++) {
-        const GbInjectTotals *t = &tot[k];
-        double share = processed ? (double)t->tasks_with_mutant / (double)processed : 0;
+    for (int k = cfg->order_min; k <= cfg->order_max; k++) {
+        const GbInjectTotals *t = &R->tot[k];
+        double share = R->processed ? (double)t->tasks_with_mutant / (double)R->processed : 0;
         printf("  %5d  %8zu  %5.1f%%  %5zu  %10zu  %9zu  %7zu  %5zu  %5zu  %8zu\n", k, t->tasks_with_mutant,
                100 * share, t->outcome[GB_MUTANT_KEPT], t->outcome[GB_MUTANT_EQUIVALENT],
                t->outcome[GB_MUTANT_DIVERGENT], t->outcome[GB_MUTANT_TIMEOUT], t->outcome[GB_MUTANT_CRASH],
                t->outcome[GB_MUTANT_ERROR], t->unusable);
         char key[16];
         snprintf(key, sizeof key, "%d", k);
-        gb_json_key(&s, key, &fo);
+        gb_json_key(s, key, &fo);
         bool f = true;
-        gb_str_append(&s, "{");
-        gb_json_key(&s, "tasks_with_mutant", &f);
-        gb_json_number(&s, (double)t->tasks_with_mutant);
-        gb_json_key(&s, "share", &f);
-        gb_json_number(&s, share);
+        gb_str_append(s, "{");
+        gb_json_key(s, "tasks_with_mutant", &f);
+        gb_json_number(s, (double)t->tasks_with_mutant);
+        gb_json_key(s, "share", &f);
+        gb_json_number(s, share);
         for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) {
-            gb_json_key(&s, gb_mutant_outcome_name((GbMutantOutcome)x), &f);
-            gb_json_number(&s, (double)t->outcome[x]);
+            gb_json_key(s, gb_mutant_outcome_name((GbMutantOutcome)x), &f);
+            gb_json_number(s, (double)t->outcome[x]);
         }
-        gb_json_key(&s, "unusable", &f);
-        gb_json_number(&s, (double)t->unusable);
-        gb_json_key(&s, "tasks_exhausted", &f);
-        gb_json_number(&s, (double)t->exhausted);
-        gb_str_append(&s, "}");
+        gb_json_key(s, "unusable", &f);
+        gb_json_number(s, (double)t->unusable);
+        gb_json_key(s, "tasks_exhausted", &f);
+        gb_json_number(s, (double)t->exhausted);
+        gb_str_append(s, "}");
     }
-    gb_str_append(&s, "}");
-    gb_json_key(&s, "time_s", &first);
-    gb_json_number(&s, secs);
-    gb_str_append(&s, "}\n");
+    gb_str_append(s, "}");
+    gb_json_key(s, "time_s", &first);
+    gb_json_number(s, R->secs);
+    gb_str_append(s, "}\n");
+}
 
-    if (!gb_bench_write(output, &out, &err) || !gb_write_file_atomic(summary_path, s.data, s.len, &err) ||
-        (hard_output && !gb_bench_write(hard_output, &hout, &err))) {
+static void gb_inject_bugs__destroy(GbInjectRun *R)
+{
+    if (R->res)
+        for (size_t i = 0; i < R->n; i++) gb_inject_result_destroy(&R->res[i]);
+    free(R->res);
+    free(R->pair);
+    gb_bench_destroy(&R->out);
+    gb_bench_destroy(&R->hout);
+    gb_bench_destroy(&R->orig);
+    gb_bench_destroy(&R->hard);
+}
+
+int gb_cmd_inject_bugs(int argc, char **argv)
+{
+    /* parse */
+    GbInjectBugsOptions o = {0};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_inject_bugs__cmd, argc, argv, &o, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    if (!o.output) {
+        fprintf(stderr, "genebench inject-bugs: need ORIG.jsonl, HARD.jsonl and -o OUT.jsonl\n");
+        gb_cli_usage(&gb_inject_bugs__cmd, stderr);
+        return GB_EXIT_USAGE;
+    }
+    GbInjectRun R = {.orig_path = args.items[0], .hard_path = args.items[1]};
+    char *summary_path = gb_asprintf("%s.summary.json", o.output);
+    const char *inputs[] = {R.orig_path, R.hard_path};
+    if (gb_cli_refuse_output("inject-bugs", o.output, inputs, 2) ||
+        gb_cli_refuse_output("inject-bugs", summary_path, inputs, 2) ||
+        gb_cli_refuse_output("inject-bugs", o.hard_output, inputs, 2)) {
+        free(summary_path);
+        return GB_EXIT_USAGE;
+    }
+    gb_inject_config_defaults(&R.cfg);
+    R.cfg.order_min = o.orders.lo;
+    R.cfg.order_max = o.orders.hi;
+    R.cfg.seed = o.seed;
+    R.cfg.max_per_task = (size_t)o.max_per_task;
+    R.cfg.max_attempts = (size_t)o.max_attempts;
+    gb_pool_config_defaults(&R.pcfg);
+    R.pcfg.python = o.python;
+    R.pcfg.timeout_s = o.timeout;
+    R.pcfg.cpu_s = o.timeout;
+    if (o.jobs > 0) R.pcfg.workers = (int)o.jobs;
+    gb_bench_init(&R.orig);
+    gb_bench_init(&R.hard);
+    gb_bench_init(&R.out);
+    gb_bench_init(&R.hout);
+
+    /* load */
+    bool readable = gb_cli_read_bench(R.orig_path, &R.orig, NULL, &R.bad) &
+                    gb_cli_read_bench(R.hard_path, &R.hard, NULL, &R.bad);
+    if (!readable || R.orig.tasks.len == 0) {
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    gb_inject_bugs__pair(&R);
+
+    /* run */
+    rc = gb_inject_bugs__run(&R);
+    if (rc != GB_CLI_CONTINUE) goto out;
+    gb_inject_bugs__tally(&R);
+
+    /* write */
+    GbStr s;
+    gb_str_init(&s);
+    gb_inject_bugs__summary(&R, &s);
+    GbError err = {{0}};
+    rc = GB_EXIT_OK;
+    if (!gb_bench_write(o.output, &R.out, &err) || !gb_write_file_atomic(summary_path, s.data, s.len, &err) ||
+        (o.hard_output && !gb_bench_write(o.hard_output, &R.hout, &err))) {
         fprintf(stderr, "genebench inject-bugs: %s\n", err.msg);
         rc = GB_EXIT_FAIL;
-    } else if (skipped || errors || unmatched || bad) {
+    } else if (R.skipped || R.errors || R.unmatched || R.bad) {
         rc = GB_EXIT_FAIL;
     }
     gb_str_destroy(&s);
-    gb_bench_destroy(&out);
-    gb_bench_destroy(&hout);
-
-cleanup:
-    for (size_t i = 0; i < n; i++) gb_inject_result_destroy(&res[i]);
-    free(res);
-    free(pair);
+out:
+    gb_inject_bugs__destroy(&R);
     free(summary_path);
-    gb_bench_destroy(&orig);
-    gb_bench_destroy(&hard);
     return rc;
 }

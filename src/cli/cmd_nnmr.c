@@ -76,190 +76,221 @@ static char *gb_nnmr__program_text(const GbTask *t)
     return s;
 }
 
-int gb_cmd_nnmr(int argc, char **argv)
-{
-    GbNnmrOptions opt = {.url = getenv("GENEBENCH_EMBED_URL"), .model = getenv("GENEBENCH_EMBED_MODEL")};
-    GbCliArgs args;
-    int rc = gb_cli_parse(&gb_nnmr__cmd, argc, argv, &opt, &args);
-    if (rc != GB_CLI_CONTINUE) return rc;
-    const char *url = opt.url, *model = opt.model, *cache_opt = opt.cache, *output = opt.output;
-    const bool no_cache = opt.no_cache, json = opt.json;
-    const long batch = opt.batch, timeout = opt.timeout, retries = opt.retries, dim = opt.dim;
-    if (url && !*url) url = NULL;
-    if (url && (!model || !*model)) {
-        fprintf(stderr, "genebench nnmr: an embedding endpoint needs a model: --embed-model M\n");
-        return GB_EXIT_USAGE;
-    }
-    const char *po = args.items[0], *ph = args.items[1];
-    const char *inputs[] = {po, ph};
-    if (gb_cli_refuse_output("nnmr", output, inputs, 2)) return GB_EXIT_USAGE;
+/* One comparison: the pairs, their embeddings and the result. */
+typedef struct {
+    const char *po, *ph;
     GbBench o, h;
-    gb_bench_init(&o);
-    gb_bench_init(&h);
-    size_t bad = 0;
-    rc = GB_EXIT_OK;
-    GbArray(size_t) io = {0}, ih = {0};
-    GbArray(const char *) only_o = {0}, only_h = {0};
-    char **texts = NULL;
-    double *vec = NULL;
-    size_t d = 0, n = 0;
-    GbEmbedStats st = {0};
-    char *cache_dir = NULL;
-    GbStr s;
-    gb_str_init(&s);
-    gb_str_append(&s, "");
-    if (!gb_cli_read_bench(po, &o, "genebench nnmr", &bad) || !gb_cli_read_bench(ph, &h, "genebench nnmr", &bad)) {
-        rc = GB_EXIT_FAIL;
-        goto out;
-    }
-    for (size_t i = 0; i < o.tasks.len; i++) {
-        long j = gb_bench_find(&h, o.tasks.items[i].id);
+    GbArray(size_t) io, ih; /* paired: o.tasks[io[k]] and h.tasks[ih[k]] */
+    GbArray(const char *) only_o, only_h;
+    size_t n;
+    char **texts; /* texts[0..n) the originals, texts[n..2n) the hardened programs, in ORIG's order */
+    double *vec;
+    size_t d;
+    GbEmbedStats st;
+    char *cache_dir, *embedding;
+    GbNnmr r;
+    bool have_r;
+    GbSummary self;
+} GbNnmrRun;
+
+static const char *const gb_nnmr__gallery =
+    "the whole other set (its own counterpart included, nothing from the query's own set)";
+static const char *const gb_nnmr__ties =
+    "lowest index wins (ORIG.jsonl order): a tie counts as a miss unless the counterpart is the "
+    "lowest-index tied program";
+
+/* Pair the tasks by id; false (with a message) when no id is in both. */
+static bool gb_nnmr__pair(GbNnmrRun *R)
+{
+    for (size_t i = 0; i < R->o.tasks.len; i++) {
+        long j = gb_bench_find(&R->h, R->o.tasks.items[i].id);
         if (j < 0) {
-            gb_array_push(&only_o, o.tasks.items[i].id);
+            gb_array_push(&R->only_o, R->o.tasks.items[i].id);
         } else {
-            gb_array_push(&io, i);
-            gb_array_push(&ih, (size_t)j);
+            gb_array_push(&R->io, i);
+            gb_array_push(&R->ih, (size_t)j);
         }
     }
-    for (size_t j = 0; j < h.tasks.len; j++)
-        if (gb_bench_find(&o, h.tasks.items[j].id) < 0) gb_array_push(&only_h, h.tasks.items[j].id);
-    n = io.len;
-    if (n == 0) {
-        fprintf(stderr, "genebench nnmr: no task id is in both %s and %s\n", po, ph);
-        rc = GB_EXIT_FAIL;
-        goto out;
+    for (size_t j = 0; j < R->h.tasks.len; j++)
+        if (gb_bench_find(&R->o, R->h.tasks.items[j].id) < 0) gb_array_push(&R->only_h, R->h.tasks.items[j].id);
+    R->n = R->io.len;
+    if (R->n == 0) {
+        fprintf(stderr, "genebench nnmr: no task id is in both %s and %s\n", R->po, R->ph);
+        return false;
     }
-    /* texts[0..n) the originals, texts[n..2n) the hardened programs, in ORIG's order */
-    texts = gb_malloc(2 * n * sizeof *texts);
-    for (size_t k = 0; k < n; k++) {
-        texts[k] = gb_nnmr__program_text(&o.tasks.items[io.items[k]]);
-        texts[n + k] = gb_nnmr__program_text(&h.tasks.items[ih.items[k]]);
+    R->texts = gb_malloc(2 * R->n * sizeof *R->texts);
+    for (size_t k = 0; k < R->n; k++) {
+        R->texts[k] = gb_nnmr__program_text(&R->o.tasks.items[R->io.items[k]]);
+        R->texts[R->n + k] = gb_nnmr__program_text(&R->h.tasks.items[R->ih.items[k]]);
     }
+    return true;
+}
+
+/* Embed every text (endpoint or built-in) and compute the NNMR. Returns GB_CLI_CONTINUE or the
+ * exit code. */
+static int gb_nnmr__embed(GbNnmrRun *R, const GbNnmrOptions *opt, const char *url)
+{
+    size_t n = R->n;
     if (url) {
         GbHttpOptions ho;
         gb_http_options_default(&ho);
         ho.base_url = url;
         ho.api_key = getenv("GENEBENCH_API_KEY");
-        ho.timeout_ms = timeout;
-        ho.max_retries = (int)retries;
+        ho.timeout_ms = opt->timeout;
+        ho.max_retries = (int)opt->retries;
         GbError err;
         GbHttpClient *client = gb_http_client_new(&ho, &err);
         if (!client) {
             fprintf(stderr, "genebench nnmr: %s\n", err.msg);
-            rc = GB_EXIT_USAGE;
-            goto out;
+            return GB_EXIT_USAGE;
         }
-        cache_dir = no_cache ? NULL : cache_opt ? gb_strdup(cache_opt) : gb_embed_default_cache_dir();
-        bool ok = gb_embed_remote(client, model, (const char *const *)texts, 2 * n, (size_t)batch, cache_dir, &vec, &d,
-                                  &st, &err);
+        R->cache_dir = opt->no_cache ? NULL : opt->cache ? gb_strdup(opt->cache) : gb_embed_default_cache_dir();
+        bool ok = gb_embed_remote(client, opt->model, (const char *const *)R->texts, 2 * n, (size_t)opt->batch,
+                                  R->cache_dir, &R->vec, &R->d, &R->st, &err);
         gb_http_client_delete(client);
         if (!ok) {
             fprintf(stderr, "genebench nnmr: embedding failed: %s\n", err.msg);
-            rc = GB_EXIT_FAIL;
-            goto out;
+            return GB_EXIT_FAIL;
         }
+        R->embedding = gb_asprintf("endpoint %s/v1/embeddings, model %s, dimension %zu (%zu from the cache%s%s, "
+                                   "%zu fetched in %zu requests)",
+                                   url, opt->model, R->d, R->st.cached, R->cache_dir ? " " : "",
+                                   R->cache_dir ? R->cache_dir : "", R->st.fetched, R->st.requests);
     } else {
-        d = (size_t)dim;
-        vec = gb_malloc(2 * n * d * sizeof *vec);
+        R->d = (size_t)opt->dim;
+        R->vec = gb_malloc(2 * n * R->d * sizeof *R->vec);
         TSParser *parser = gb_parser_new();
-        gb_embed_builtin(parser, (const char *const *)texts, 2 * n, d, vec);
+        gb_embed_builtin(parser, (const char *const *)R->texts, 2 * n, R->d, R->vec);
         ts_parser_delete(parser);
+        R->embedding = gb_asprintf("built-in: %s, dimension %zu", GB_EMBED_BUILTIN_NAME, R->d);
     }
-    GbNnmr r;
-    gb_nnmr_compute(vec, vec + n * d, n, d, &r);
-    GbSummary self;
-    gb_summary_compute(r.self_cos, n, &self);
-    char *embedding = url ? gb_asprintf("endpoint %s/v1/embeddings, model %s, dimension %zu (%zu from the cache%s%s, "
-                                        "%zu fetched in %zu requests)",
-                                        url, model, d, st.cached, cache_dir ? " " : "", cache_dir ? cache_dir : "",
-                                        st.fetched, st.requests)
-                          : gb_asprintf("built-in: %s, dimension %zu", GB_EMBED_BUILTIN_NAME, d);
-    const char *gallery = "the whole other set (its own counterpart included, nothing from the query's own set)";
-    const char *ties = "lowest index wins (ORIG.jsonl order): a tie counts as a miss unless the counterpart is the "
-                       "lowest-index tied program";
-    if (json) {
-        gb_str_append(&s, "{\"original\":");
-        gb_json_string(&s, po);
-        gb_str_append(&s, ",\"hardened\":");
-        gb_json_string(&s, ph);
-        gb_str_appendf(&s, ",\"n\":%zu,\"metric\":\"cosine similarity\",\"gallery\":", n);
-        gb_json_string(&s, gallery);
-        gb_str_append(&s, ",\"ties\":");
-        gb_json_string(&s, ties);
-        gb_str_append(&s, ",\"embedding\":");
-        gb_json_string(&s, embedding);
-        gb_str_appendf(&s, ",\"nnmr_orig_to_hard\":");
-        gb_json_number(&s, r.nnmr_o2h);
-        gb_str_appendf(&s, ",\"misses_orig_to_hard\":%zu,\"nnmr_hard_to_orig\":", r.miss_o2h);
-        gb_json_number(&s, r.nnmr_h2o);
-        gb_str_appendf(&s, ",\"misses_hard_to_orig\":%zu,\"counterpart_cosine\":{\"mean\":", r.miss_h2o);
-        gb_json_number(&s, self.mean);
-        gb_str_append(&s, ",\"median\":");
-        gb_json_number(&s, self.median);
-        gb_str_append(&s, "},\"tasks\":[");
-        for (size_t k = 0; k < n; k++) {
-            gb_str_append(&s, k ? ",{\"id\":" : "{\"id\":");
-            gb_json_string(&s, o.tasks.items[io.items[k]].id);
-            gb_str_append(&s, ",\"counterpart_cosine\":");
-            gb_json_number(&s, r.self_cos[k]);
-            gb_str_append(&s, ",\"nearest_hard_of_orig\":");
-            gb_json_string(&s, o.tasks.items[io.items[r.nn_o2h[k]]].id);
-            gb_str_append(&s, ",\"nearest_orig_of_hard\":");
-            gb_json_string(&s, o.tasks.items[io.items[r.nn_h2o[k]]].id);
-            gb_str_append(&s, "}");
-        }
-        gb_str_append(&s, "],\"only_in_original\":[");
-        for (size_t i = 0; i < only_o.len; i++) {
-            if (i) gb_str_append(&s, ",");
-            gb_json_string(&s, only_o.items[i]);
-        }
-        gb_str_append(&s, "],\"only_in_hardened\":[");
-        for (size_t i = 0; i < only_h.len; i++) {
-            if (i) gb_str_append(&s, ",");
-            gb_json_string(&s, only_h.items[i]);
-        }
-        gb_str_append(&s, "]}\n");
-    } else {
-        gb_str_appendf(&s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", ph, po, n);
-        gb_str_appendf(&s, "embedding: %s\n", embedding);
-        gb_str_appendf(&s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
-        gb_str_appendf(&s,
-                       "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
-                       "their own)\n",
-                       r.nnmr_o2h, r.miss_o2h, n);
-        gb_str_appendf(&s,
-                       "NNMR hard->orig: %6.2f%% (%zu of %zu hardened programs whose nearest original is not "
-                       "their own)\n",
-                       r.nnmr_h2o, r.miss_h2o, n);
-        gb_str_appendf(&s, "cosine to the own counterpart: mean %.4f, median %.4f, min %.4f, max %.4f\n", self.mean,
-                       self.median, self.min, self.max);
-        if (only_o.len) gb_str_appendf(&s, "only in %s: %zu tasks (not counted)\n", po, only_o.len);
-        if (only_h.len) gb_str_appendf(&s, "only in %s: %zu tasks (not counted)\n", ph, only_h.len);
+    gb_nnmr_compute(R->vec, R->vec + n * R->d, n, R->d, &R->r);
+    R->have_r = true;
+    gb_summary_compute(R->r.self_cos, n, &R->self);
+    return GB_CLI_CONTINUE;
+}
+
+static void gb_nnmr__json(GbStr *s, const GbNnmrRun *R)
+{
+    const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
+    gb_str_append(s, "{\"original\":");
+    gb_json_string(s, R->po);
+    gb_str_append(s, ",\"hardened\":");
+    gb_json_string(s, R->ph);
+    gb_str_appendf(s, ",\"n\":%zu,\"metric\":\"cosine similarity\",\"gallery\":", R->n);
+    gb_json_string(s, gallery);
+    gb_str_append(s, ",\"ties\":");
+    gb_json_string(s, ties);
+    gb_str_append(s, ",\"embedding\":");
+    gb_json_string(s, R->embedding);
+    gb_str_appendf(s, ",\"nnmr_orig_to_hard\":");
+    gb_json_number(s, R->r.nnmr_o2h);
+    gb_str_appendf(s, ",\"misses_orig_to_hard\":%zu,\"nnmr_hard_to_orig\":", R->r.miss_o2h);
+    gb_json_number(s, R->r.nnmr_h2o);
+    gb_str_appendf(s, ",\"misses_hard_to_orig\":%zu,\"counterpart_cosine\":{\"mean\":", R->r.miss_h2o);
+    gb_json_number(s, R->self.mean);
+    gb_str_append(s, ",\"median\":");
+    gb_json_number(s, R->self.median);
+    gb_str_append(s, "},\"tasks\":[");
+    for (size_t k = 0; k < R->n; k++) {
+        gb_str_append(s, k ? ",{\"id\":" : "{\"id\":");
+        gb_json_string(s, R->o.tasks.items[R->io.items[k]].id);
+        gb_str_append(s, ",\"counterpart_cosine\":");
+        gb_json_number(s, R->r.self_cos[k]);
+        gb_str_append(s, ",\"nearest_hard_of_orig\":");
+        gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_o2h[k]]].id);
+        gb_str_append(s, ",\"nearest_orig_of_hard\":");
+        gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_h2o[k]]].id);
+        gb_str_append(s, "}");
     }
-    free(embedding);
-    gb_nnmr_destroy(&r);
-    if (output) {
-        GbError err;
-        if (!gb_write_file_atomic(output, s.data, s.len, &err)) {
-            fprintf(stderr, "genebench nnmr: %s\n", err.msg);
-            rc = GB_EXIT_FAIL;
-        }
-    } else {
-        fwrite(s.data, 1, s.len, stdout);
+    gb_str_append(s, "],\"only_in_original\":[");
+    for (size_t i = 0; i < R->only_o.len; i++) {
+        if (i) gb_str_append(s, ",");
+        gb_json_string(s, R->only_o.items[i]);
     }
-    if (bad) rc = GB_EXIT_FAIL;
-out:
-    if (texts)
-        for (size_t k = 0; k < 2 * n; k++) free(texts[k]);
-    free(texts);
-    free(vec);
-    free(cache_dir);
+    gb_str_append(s, "],\"only_in_hardened\":[");
+    for (size_t i = 0; i < R->only_h.len; i++) {
+        if (i) gb_str_append(s, ",");
+        gb_json_string(s, R->only_h.items[i]);
+    }
+    gb_str_append(s, "]}\n");
+}
+
+static void gb_nnmr__text(GbStr *s, const GbNnmrRun *R)
+{
+    const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
+    gb_str_appendf(s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", R->ph, R->po, R->n);
+    gb_str_appendf(s, "embedding: %s\n", R->embedding);
+    gb_str_appendf(s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
+    gb_str_appendf(s,
+                   "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
+                   "their own)\n",
+                   R->r.nnmr_o2h, R->r.miss_o2h, R->n);
+    gb_str_appendf(s,
+                   "NNMR hard->orig: %6.2f%% (%zu of %zu hardened programs whose nearest original is not "
+                   "their own)\n",
+                   R->r.nnmr_h2o, R->r.miss_h2o, R->n);
+    gb_str_appendf(s, "cosine to the own counterpart: mean %.4f, median %.4f, min %.4f, max %.4f\n", R->self.mean,
+                   R->self.median, R->self.min, R->self.max);
+    if (R->only_o.len) gb_str_appendf(s, "only in %s: %zu tasks (not counted)\n", R->po, R->only_o.len);
+    if (R->only_h.len) gb_str_appendf(s, "only in %s: %zu tasks (not counted)\n", R->ph, R->only_h.len);
+}
+
+static void gb_nnmr__destroy(GbNnmrRun *R)
+{
+    if (R->texts)
+        for (size_t k = 0; k < 2 * R->n; k++) free(R->texts[k]);
+    free(R->texts);
+    free(R->vec);
+    free(R->cache_dir);
+    free(R->embedding);
+    if (R->have_r) gb_nnmr_destroy(&R->r);
+    gb_array_free(&R->io);
+    gb_array_free(&R->ih);
+    gb_array_free(&R->only_o);
+    gb_array_free(&R->only_h);
+    gb_bench_destroy(&R->o);
+    gb_bench_destroy(&R->h);
+}
+
+int gb_cmd_nnmr(int argc, char **argv)
+{
+    /* parse */
+    GbNnmrOptions opt = {.url = getenv("GENEBENCH_EMBED_URL"), .model = getenv("GENEBENCH_EMBED_MODEL")};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_nnmr__cmd, argc, argv, &opt, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    const char *url = opt.url && *opt.url ? opt.url : NULL;
+    if (url && (!opt.model || !*opt.model)) {
+        fprintf(stderr, "genebench nnmr: an embedding endpoint needs a model: --embed-model M\n");
+        return GB_EXIT_USAGE;
+    }
+    GbNnmrRun R = {.po = args.items[0], .ph = args.items[1]};
+    const char *inputs[] = {R.po, R.ph};
+    if (gb_cli_refuse_output("nnmr", opt.output, inputs, 2)) return GB_EXIT_USAGE;
+    gb_bench_init(&R.o);
+    gb_bench_init(&R.h);
+
+    /* load */
+    size_t bad = 0;
+    if (!gb_cli_read_bench(R.po, &R.o, "genebench nnmr", &bad) || !gb_cli_read_bench(R.ph, &R.h, "genebench nnmr", &bad) ||
+        !gb_nnmr__pair(&R)) {
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    /* run */
+    rc = gb_nnmr__embed(&R, &opt, url);
+    if (rc != GB_CLI_CONTINUE) goto out;
+    /* write */
+    GbStr s;
+    gb_str_init(&s);
+    if (opt.json)
+        gb_nnmr__json(&s, &R);
+    else
+        gb_nnmr__text(&s, &R);
+    rc = gb_cli_write_output("nnmr", opt.output, &s) && !bad ? GB_EXIT_OK : GB_EXIT_FAIL;
     gb_str_destroy(&s);
-    gb_array_free(&io);
-    gb_array_free(&ih);
-    gb_array_free(&only_o);
-    gb_array_free(&only_h);
-    gb_bench_destroy(&o);
-    gb_bench_destroy(&h);
+out:
+    gb_nnmr__destroy(&R);
     return rc;
 }

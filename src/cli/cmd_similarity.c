@@ -258,15 +258,7 @@ int gb_cmd_similarity(int argc, char **argv)
     } else {
         gb_sim__text(&s, pa, pb, &r, &o, summary_only);
     }
-    if (output) {
-        GbError err;
-        if (!gb_write_file_atomic(output, s.data, s.len, &err)) {
-            fprintf(stderr, "genebench similarity: %s\n", err.msg);
-            rc = GB_EXIT_FAIL;
-        }
-    } else {
-        fwrite(s.data, 1, s.len, stdout);
-    }
+    if (!gb_cli_write_output("similarity", output, &s)) rc = GB_EXIT_FAIL;
     if (r.tasks.len == 0) {
         fprintf(stderr, "genebench similarity: no task id is in both %s and %s\n", pa, pb);
         rc = GB_EXIT_FAIL;
