@@ -160,6 +160,80 @@ static const GbCliCommand gb_check__cmd = {
     .exits = gb_check__exits,
 };
 
+/* The result of one task. */
+typedef struct {
+    GbRunResult r;
+    bool ok;         /* the run itself worked (a failing test is still ok) */
+    double score;    /* pylint, with --lint */
+    char *lint_err;  /* owned, NULL: none */
+} GbCheckResult;
+
+/* Run every task's tests (and pylint) with `threads` tasks in parallel. */
+static void gb_check__run(GbPool *pool, const GbBench *b, int threads, bool lint, GbCheckResult *res)
+{
+    size_t n = b->tasks.len;
+#pragma omp parallel for num_threads(threads) schedule(dynamic) default(none) shared(b, pool, res, lint, n)
+    for (size_t i = 0; i < n; i++) {
+        GbError e = {{0}};
+        GbCheckResult *x = &res[i];
+        x->ok = gb_pool_run(pool, &b->tasks.items[i], NULL, &x->r, &e);
+        if (!x->ok && !x->r.exc_message) x->r.exc_message = gb_strdup(e.msg);
+        if (lint && x->ok) {
+            GbProgram prog;
+            gb_program_from_task(&prog, &b->tasks.items[i]);
+            GbError le = {{0}};
+            if (!gb_pool_lint(pool, &prog, &x->score, &le)) x->lint_err = gb_strdup(le.msg);
+            gb_program_destroy(&prog);
+        }
+    }
+}
+
+/* What the summary reports besides the results. */
+typedef struct {
+    const char *input, *python;
+    size_t bad;
+    int threads;
+    double start_s, run_s;
+} GbCheckFacts;
+
+/* One line (or JSON object) per task, then the summary; counts[status] gets the tally. */
+static void gb_check__report(const GbBench *b, const GbCheckResult *res, GbPool *pool, const GbCheckFacts *f, bool lint,
+                             bool json, size_t *count)
+{
+    size_t n = b->tasks.len;
+    for (size_t i = 0; i < n; i++) {
+        const GbCheckResult *x = &res[i];
+        count[x->r.status]++;
+        if (json)
+            gb_check__print_json(&b->tasks.items[i], &x->r, lint, x->score, x->lint_err);
+        else
+            gb_check__print_text(&b->tasks.items[i], &x->r, lint, x->score, x->lint_err);
+    }
+    if (json) {
+        printf("{\"summary\":{\"file\":");
+        gb_check__json_str(stdout, f->input);
+        printf(",\"tasks\":%zu,\"passed\":%zu,\"failed\":%zu,\"timeout\":%zu,\"crash\":%zu,\"error\":%zu,"
+               "\"bad_lines\":%zu,\"sandbox\":\"%s\",\"python\":",
+               n, count[GB_RUN_PASS], count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT], count[GB_RUN_CRASH],
+               count[GB_RUN_ERROR], f->bad, gb_pool_sandbox(pool));
+        gb_check__json_str(stdout, f->python);
+        printf(",\"python_version\":\"%s\",\"workers\":%d,\"start_s\":%.3f,\"run_s\":%.3f,\"remap\":",
+               gb_pool_python_version(pool), f->threads, f->start_s, f->run_s);
+        gb_check__json_str(stdout, gb_pool_remap(pool));
+        printf("}}\n");
+    } else {
+        printf("%s: %zu tasks, %zu passed, %zu failed", f->input, n, count[GB_RUN_PASS], n - count[GB_RUN_PASS]);
+        if (n - count[GB_RUN_PASS])
+            printf(" (fail %zu, timeout %zu, crash %zu, error %zu)", count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT],
+                   count[GB_RUN_CRASH], count[GB_RUN_ERROR]);
+        if (f->bad) printf(", %zu bad lines", f->bad);
+        printf("\n  sandbox %s, python %s (%s), %d workers: started in %.2fs, ran in %.2fs\n", gb_pool_sandbox(pool),
+               f->python, gb_pool_python_version(pool), f->threads, f->start_s, f->run_s);
+        printf("  workers: %s\n", gb_pool_remap(pool));
+    }
+    fflush(stdout);
+}
+
 int gb_cmd_check(int argc, char **argv)
 {
     GbCheckOptions o = {0};
@@ -203,83 +277,26 @@ int gb_cmd_check(int argc, char **argv)
     sig.pool = pool;
 
     size_t n = bench.tasks.len;
-    GbRunResult *results = gb_calloc(n, sizeof *results);
-    bool *oks = gb_calloc(n, sizeof *oks);
-    double *scores = gb_calloc(n, sizeof *scores);
-    char **lint_errs = gb_calloc(n, sizeof *lint_errs);
-    char **run_errs = gb_calloc(n, sizeof *run_errs);
+    GbCheckResult *res = gb_calloc(n, sizeof *res);
     int threads = cfg.workers > 0 ? cfg.workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1) threads = 1;
-    bool lint = cfg.lint;
-    GbBench *b = &bench;
-#pragma omp parallel for num_threads(threads) schedule(dynamic) default(none)                                          \
-    shared(b, pool, results, oks, scores, lint_errs, run_errs, lint, n)
-    for (size_t i = 0; i < n; i++) {
-        GbError e = {{0}};
-        oks[i] = gb_pool_run(pool, &b->tasks.items[i], NULL, &results[i], &e);
-        if (!oks[i]) run_errs[i] = gb_strdup(e.msg);
-        if (lint && oks[i]) {
-            GbProgram prog;
-            gb_program_from_task(&prog, &b->tasks.items[i]);
-            GbError le = {{0}};
-            if (!gb_pool_lint(pool, &prog, &scores[i], &le)) lint_errs[i] = gb_strdup(le.msg);
-            gb_program_destroy(&prog);
-        }
-    }
-    double t_done = gb_now();
+    gb_check__run(pool, &bench, threads, cfg.lint, res);
+    GbCheckFacts facts = {input, cfg.python, bad, threads, t_started - t0, gb_now() - t_started};
 
     size_t count[5] = {0, 0, 0, 0, 0};
-    for (size_t i = 0; i < n; i++) {
-        const GbTask *t = &bench.tasks.items[i];
-        GbRunResult *r = &results[i];
-        if (!oks[i] && run_errs[i] && !r->exc_message) r->exc_message = gb_strdup(run_errs[i]);
-        count[r->status]++;
-        if (json)
-            gb_check__print_json(t, r, lint, scores[i], lint_errs[i]);
-        else
-            gb_check__print_text(t, r, lint, scores[i], lint_errs[i]);
-    }
-    double secs = t_done - t_started;
-    if (json) {
-        printf("{\"summary\":{\"file\":");
-        gb_check__json_str(stdout, input);
-        printf(",\"tasks\":%zu,\"passed\":%zu,\"failed\":%zu,\"timeout\":%zu,\"crash\":%zu,\"error\":%zu,"
-               "\"bad_lines\":%zu,\"sandbox\":\"%s\",\"python\":",
-               n, count[GB_RUN_PASS], count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT], count[GB_RUN_CRASH],
-               count[GB_RUN_ERROR], bad, gb_pool_sandbox(pool));
-        gb_check__json_str(stdout, cfg.python);
-        printf(",\"python_version\":\"%s\",\"workers\":%d,\"start_s\":%.3f,\"run_s\":%.3f,\"remap\":",
-               gb_pool_python_version(pool), threads, t_started - t0, secs);
-        gb_check__json_str(stdout, gb_pool_remap(pool));
-        printf("}}\n");
-    } else {
-        printf("%s: %zu tasks, %zu passed, %zu failed", input, n, count[GB_RUN_PASS], n - count[GB_RUN_PASS]);
-        if (n - count[GB_RUN_PASS])
-            printf(" (fail %zu, timeout %zu, crash %zu, error %zu)", count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT],
-                   count[GB_RUN_CRASH], count[GB_RUN_ERROR]);
-        if (bad) printf(", %zu bad lines", bad);
-        printf("\n  sandbox %s, python %s (%s), %d workers: started in %.2fs, ran in %.2fs\n", gb_pool_sandbox(pool),
-               cfg.python, gb_pool_python_version(pool), threads, t_started - t0, secs);
-        printf("  workers: %s\n", gb_pool_remap(pool));
-    }
-    fflush(stdout);
+    gb_check__report(&bench, res, pool, &facts, cfg.lint, json, count);
     gb_cli_signals_stop(&sig);
     gb_pool_delete(pool);
     int rc = count[GB_RUN_PASS] == n && bad == 0 ? GB_EXIT_OK : GB_EXIT_FAIL;
     if (sig.signo) {
-        fprintf(stderr, "genebench check: interrupted by signal %d\n", sig.signo);
+        fprintf(stderr, "genebench check: interrupted by signal %d\n", (int)sig.signo);
         rc = 128 + sig.signo;
     }
     for (size_t i = 0; i < n; i++) {
-        gb_run_result_destroy(&results[i]);
-        free(lint_errs[i]);
-        free(run_errs[i]);
+        gb_run_result_destroy(&res[i].r);
+        free(res[i].lint_err);
     }
-    free(results);
-    free(oks);
-    free(scores);
-    free(lint_errs);
-    free(run_errs);
+    free(res);
     gb_bench_destroy(&bench);
     return rc;
 }

@@ -97,14 +97,36 @@ static void gb_versions__pair_json(GbStr *s, const char *a, const char *b, const
     gb_str_append(s, "}");
 }
 
+typedef GbArray(long) GbSeedList;
+
 typedef struct {
-    const char *seeds, *output;
+    GbSeedList seeds;
+    const char *output;
     GbEvolveOptions run;
 } GbVersionsOptions;
 
+/* --seeds 1,2,3 (given again: replaces the list). */
+static bool gb_versions__parse_seeds(const char *value, void *dest, char *msg, size_t size)
+{
+    GbSeedList *l = dest;
+    l->len = 0;
+    char *copy = gb_strdup(value), *save = NULL;
+    bool ok = true;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(tok, &end, 10);
+        ok = !errno && end != tok && !*end && v >= 0;
+        if (ok) gb_array_push(l, v);
+    }
+    free(copy);
+    if (!ok) snprintf(msg, size, "expects comma-separated integers >= 0");
+    return ok;
+}
+
 #define O GbVersionsOptions
 static const GbCliOption gb_versions__options[] = {
-    GB_CLI_STRING("seeds", 0, O, seeds, "LIST", NULL, "comma-separated seeds (at least two)"),
+    GB_CLI_PARSE("seeds", 0, O, seeds, "LIST", gb_versions__parse_seeds, NULL, "comma-separated seeds (at least two)"),
     GB_CLI_STRING("output", 'o', O, output, "DIR",
                   NULL, "output directory (created; existing seed files are resumed, not overwritten)"),
     GB_CLI_END,
@@ -137,69 +159,19 @@ static const GbCliCommand gb_versions__cmd = {
     .exits = gb_versions__exits,
 };
 
-int gb_cmd_versions(int argc, char **argv)
+/* Read the original and every version, compare every pair, write DIR/similarity.json and print
+ * the table. Returns the exit code. */
+static int gb_versions__measure(const char *bench_path, const char *outdir, const long *seeds, char *const *outs,
+                                size_t nouts)
 {
-    GbVersionsOptions o = {0};
-    GbCliArgs args;
-    int rc = gb_cli_parse(&gb_versions__cmd, argc, argv, &o, &args);
-    if (rc != GB_CLI_CONTINUE) return rc;
-    const char *bench_path = args.items[0], *outdir = o.output;
-    GbArray(long) seed_list = {0};
-    if (o.seeds) {
-        char *copy = gb_strdup(o.seeds);
-        for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
-            long s;
-            if (!gb_cli_parse_long("--seeds", tok, 0, LONG_MAX, &s)) {
-                free(copy);
-                gb_array_free(&seed_list);
-                return GB_EXIT_USAGE;
-            }
-            gb_array_push(&seed_list, s);
-        }
-        free(copy);
-    }
-    if (!outdir || seed_list.len < 2) {
-        if (o.seeds && seed_list.len < 2) fprintf(stderr, "genebench versions: --seeds needs at least two seeds\n");
-        gb_cli_usage(&gb_versions__cmd, stderr);
-        gb_array_free(&seed_list);
-        return GB_EXIT_USAGE;
-    }
-    if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "genebench versions: cannot create %s: %s\n", outdir, strerror(errno));
-        gb_array_free(&seed_list);
-        return GB_EXIT_FAIL;
-    }
-
-    rc = GB_EXIT_OK;
-    GbArray(char *) outs = {0};
-    for (size_t k = 0; k < seed_list.len; k++) {
-        char *out = gb_asprintf("%s/seed-%ld.jsonl", outdir, seed_list.items[k]);
-        fprintf(stderr, "genebench versions: seed %ld -> %s\n", seed_list.items[k], out);
-        GbEvolveRun run = {"evolve", bench_path, out, NULL, (unsigned long long)seed_list.items[k], &o.run};
-        int erc = gb_evolve_benchmark(&run);
-        if (erc == 130 || erc == GB_EXIT_USAGE) {
-            free(out);
-            rc = erc;
-            break;
-        }
-        if (erc != GB_EXIT_OK) rc = GB_EXIT_FAIL;
-        gb_array_push(&outs, out);
-    }
-    if (outs.len != seed_list.len) {
-        for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
-        gb_array_free(&outs);
-        gb_array_free(&seed_list);
-        return rc;
-    }
-
-    /* Read the original and every version. */
-    size_t nv = outs.len + 1;
+    int rc = GB_EXIT_OK;
+    size_t nv = nouts + 1;
     GbBench *b = gb_calloc(nv, sizeof *b);
     char **labels = gb_calloc(nv, sizeof *labels);
     for (size_t i = 0; i < nv; i++) {
         gb_bench_init(&b[i]);
-        gb_cli_read_bench(i == 0 ? bench_path : outs.items[i - 1], &b[i], NULL, NULL);
-        labels[i] = i == 0 ? gb_strdup("original") : gb_asprintf("seed-%ld", seed_list.items[i - 1]);
+        gb_cli_read_bench(i == 0 ? bench_path : outs[i - 1], &b[i], NULL, NULL);
+        labels[i] = i == 0 ? gb_strdup("original") : gb_asprintf("seed-%ld", seeds[i - 1]);
     }
     GbCodeBleuOptions opt;
     gb_codebleu_options_default(&opt);
@@ -286,6 +258,56 @@ int gb_cmd_versions(int argc, char **argv)
     }
     free(b);
     free(labels);
+    return rc;
+}
+
+int gb_cmd_versions(int argc, char **argv)
+{
+    GbVersionsOptions o = {0};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_versions__cmd, argc, argv, &o, &args);
+    if (rc != GB_CLI_CONTINUE) {
+        gb_array_free(&o.seeds);
+        return rc;
+    }
+    const char *bench_path = args.items[0], *outdir = o.output;
+    GbSeedList seed_list = o.seeds; /* owned from here */
+    if (!outdir || seed_list.len < 2) {
+        if (seed_list.len == 1) fprintf(stderr, "genebench versions: --seeds needs at least two seeds\n");
+        gb_cli_usage(&gb_versions__cmd, stderr);
+        gb_array_free(&seed_list);
+        return GB_EXIT_USAGE;
+    }
+    if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "genebench versions: cannot create %s: %s\n", outdir, strerror(errno));
+        gb_array_free(&seed_list);
+        return GB_EXIT_FAIL;
+    }
+
+    rc = GB_EXIT_OK;
+    GbArray(char *) outs = {0};
+    for (size_t k = 0; k < seed_list.len; k++) {
+        char *out = gb_asprintf("%s/seed-%ld.jsonl", outdir, seed_list.items[k]);
+        fprintf(stderr, "genebench versions: seed %ld -> %s\n", seed_list.items[k], out);
+        GbEvolveRun run = {"evolve", bench_path, out, NULL, (unsigned long long)seed_list.items[k], &o.run};
+        int erc = gb_evolve_benchmark(&run);
+        if (erc == 130 || erc == GB_EXIT_USAGE) {
+            free(out);
+            rc = erc;
+            break;
+        }
+        if (erc != GB_EXIT_OK) rc = GB_EXIT_FAIL;
+        gb_array_push(&outs, out);
+    }
+    if (outs.len != seed_list.len) {
+        for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
+        gb_array_free(&outs);
+        gb_array_free(&seed_list);
+        return rc;
+    }
+
+    int mrc = gb_versions__measure(bench_path, outdir, seed_list.items, outs.items, outs.len);
+    if (mrc != GB_EXIT_OK) rc = mrc;
     for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
     gb_array_free(&outs);
     gb_array_free(&seed_list);
