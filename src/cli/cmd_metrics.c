@@ -134,37 +134,11 @@ static const GbCliCommand gb_metrics__cmd = {
     .exits = gb_metrics__exits,
 };
 
-int gb_cmd_metrics(int argc, char **argv)
+/* Measure every task with `threads` threads (0: OpenMP's default). */
+static void gb_metrics__measure(const GbBench *bench, long threads, GbMetricsResult *res)
 {
-    GbMetricsCmdOptions o = {0};
-    GbCliArgs args;
-    int prc = gb_cli_parse(&gb_metrics__cmd, argc, argv, &o, &args);
-    if (prc != GB_CLI_CONTINUE) return prc;
-    const char *thr_path = o.thresholds;
-    const bool table = o.table;
-    const long threads = o.threads;
-    const char *input = args.items[0];
-    GbThresholds thr;
-    GbError err;
-    if (!thr_path) thr_path = gb_thresholds_default_path();
-    if (!gb_thresholds_load(thr_path, &thr, &err)) {
-        fprintf(stderr, "genebench metrics: %s\n", err.msg);
-        return GB_EXIT_FAIL;
-    }
-    GbBench bench;
-    gb_bench_init(&bench);
-    size_t bad = 0;
-    bool readable = gb_cli_read_bench(input, &bench, NULL, &bad);
-    int rc = bad ? GB_EXIT_FAIL : GB_EXIT_OK;
-    if (!readable) {
-        gb_bench_destroy(&bench);
-        gb_thresholds_destroy(&thr);
-        return GB_EXIT_FAIL;
-    }
-
-    long n = (long)bench.tasks.len;
-    GbMetricsResult *res = gb_calloc(n ? (size_t)n : 1, sizeof *res);
-    const GbTask *tasks = bench.tasks.items;
+    long n = (long)bench->tasks.len;
+    const GbTask *tasks = bench->tasks.items;
     int nt = threads > 0 ? (int)threads : omp_get_max_threads();
 #pragma omp parallel num_threads(nt) default(none) shared(n, res, tasks)
     {
@@ -180,7 +154,16 @@ int gb_cmd_metrics(int argc, char **argv)
         }
         ts_parser_delete(parser);
     }
+}
 
+/* Print every measured task (JSON lines or the table) and the means; a task that could not be
+ * measured goes to stderr. Returns false when there was one. */
+static bool gb_metrics__print(const char *input, const GbBench *bench, const GbMetricsResult *res,
+                              const GbThresholds *thr, bool table)
+{
+    bool all = true;
+    long n = (long)bench->tasks.len;
+    const GbTask *tasks = bench->tasks.items;
     if (table) {
         printf("%-24s", "task");
         for (int i = 0; i < GB_METRIC_COUNT; i++) printf(" %6s", gb_metrics__short[i]);
@@ -194,11 +177,11 @@ int gb_cmd_metrics(int argc, char **argv)
         const GbTask *t = &tasks[i];
         if (!res[i].ok) {
             fprintf(stderr, "%s:%zu: task %s: %s\n", input, t->line, t->id, res[i].error);
-            rc = GB_EXIT_FAIL;
+            all = false;
             continue;
         }
-        double r = gb_fitness_rc(&res[i].m, &thr), rr = gb_fitness_rr(&res[i].m, &thr);
-        int ex = gb_fitness_exceeds(&res[i].m, &thr);
+        double r = gb_fitness_rc(&res[i].m, thr), rr = gb_fitness_rr(&res[i].m, thr);
+        int ex = gb_fitness_exceeds(&res[i].m, thr);
         measured++;
         for (int k = 0; k < GB_METRIC_COUNT; k++) sum[k] += res[i].m.v[k];
         sum_rc += r;
@@ -235,7 +218,7 @@ int gb_cmd_metrics(int argc, char **argv)
         for (int i = 0; i < GB_METRIC_COUNT + 2; i++) printf(" %6s", "------");
         printf("\n");
         gb_metrics__row("mean", mean, mean_rc, mean_rr, -1);
-        printf("\n%ld of %ld tasks measured; thresholds %s\n", measured, n, thr.name);
+        printf("\n%ld of %ld tasks measured; thresholds %s\n", measured, n, thr->name);
         printf("keys: tok=num_tokens loc=lines_of_code cond=num_conditions loop=num_loops asgn=num_assignments\n"
                "      nloop=num_max_nested_loop nif=num_max_nested_if cif=num_max_conditions_in_if\n"
                "      ltok=max_line_tokens var=num_of_variables arr=num_of_arrays op=num_of_operators\n"
@@ -243,13 +226,48 @@ int gb_cmd_metrics(int argc, char **argv)
     } else {
         gb_str_clear(&line);
         gb_str_appendf(&line, "{\"summary\": {\"tasks\": %ld, \"measured\": %ld, \"thresholds\": ", n, measured);
-        gb_metrics__json_string(&line, thr.name);
+        gb_metrics__json_string(&line, thr->name);
         gb_str_append(&line, ", \"mean\": ");
         gb_metrics__json_metrics(&line, mean, &mean_rc, &mean_rr);
         gb_str_append(&line, "}}");
         puts(line.data);
     }
     gb_str_destroy(&line);
+    return all;
+}
+
+int gb_cmd_metrics(int argc, char **argv)
+{
+    GbMetricsCmdOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_metrics__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    const char *thr_path = o.thresholds;
+    const bool table = o.table;
+    const long threads = o.threads;
+    const char *input = args.items[0];
+    GbThresholds thr;
+    GbError err;
+    if (!thr_path) thr_path = gb_thresholds_default_path();
+    if (!gb_thresholds_load(thr_path, &thr, &err)) {
+        fprintf(stderr, "genebench metrics: %s\n", err.msg);
+        return GB_EXIT_FAIL;
+    }
+    GbBench bench;
+    gb_bench_init(&bench);
+    size_t bad = 0;
+    bool readable = gb_cli_read_bench(input, &bench, NULL, &bad);
+    int rc = bad ? GB_EXIT_FAIL : GB_EXIT_OK;
+    if (!readable) {
+        gb_bench_destroy(&bench);
+        gb_thresholds_destroy(&thr);
+        return GB_EXIT_FAIL;
+    }
+
+    long n = (long)bench.tasks.len;
+    GbMetricsResult *res = gb_calloc(n ? (size_t)n : 1, sizeof *res);
+    gb_metrics__measure(&bench, threads, res);
+    if (!gb_metrics__print(input, &bench, res, &thr, table)) rc = GB_EXIT_FAIL;
     for (long i = 0; i < n; i++) free(res[i].error);
     free(res);
     gb_bench_destroy(&bench);

@@ -232,6 +232,67 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
     gb_program_destroy(&base);
 }
 
+/* Transform every task (or only `only_task`) in parallel; res[i] gets task i's result. */
+static void gb_transform__run(const GbTransformOpts *op, const GbBench *bp, const char *only_task,
+                              GbTransformResult *res)
+{
+    long ni = (long)bp->tasks.len;
+#pragma omp parallel default(none) shared(op, bp, res, ni, only_task)
+    {
+        TSParser *parser = gb_parser_new();
+#pragma omp for schedule(dynamic, 1)
+        for (long i = 0; i < ni; i++) {
+            const GbTask *t = &bp->tasks.items[i];
+            if (only_task && strcmp(t->id, only_task) != 0) continue;
+            gb_transform__task(op, t, parser, &res[i]);
+        }
+        ts_parser_delete(parser);
+    }
+}
+
+/* Print every task's report and the summary line, move the variants (or the unchanged task)
+ * into out, and release res. Returns false when a transformation failed or was rejected or a
+ * task was skipped. */
+static bool gb_transform__collect(const GbTransformOpts *op, const GbBench *bench, const char *only_task,
+                                  GbTransformResult *res, GbBench *out)
+{
+    const GbTransformOpts o = *op;
+    size_t n = bench->tasks.len;
+    long tasks = 0, with_sites = 0, sites = 0, applied = 0, rejected = 0, passed = 0, failed = 0, skipped = 0;
+    for (size_t i = 0; i < n; i++) {
+        GbTransformResult *r = &res[i];
+        if (only_task && strcmp(bench->tasks.items[i].id, only_task) != 0) {
+            gb_str_destroy(&r->report);
+            continue;
+        }
+        if (r->report.len) fputs(r->report.data, stdout);
+        tasks++;
+        with_sites += r->sites > 0;
+        sites += r->sites;
+        applied += r->applied;
+        rejected += r->rejected;
+        passed += r->passed;
+        failed += r->failed;
+        skipped += r->skipped;
+        if (!o.all_sites && r->variants.len == 0) {
+            GbTask copy;
+            gb_task_copy(&copy, &bench->tasks.items[i]);
+            gb_array_push(&out->tasks, copy);
+        }
+        for (size_t k = 0; k < r->variants.len; k++) gb_array_push(&out->tasks, r->variants.items[k]);
+        gb_array_free(&r->variants);
+        gb_str_destroy(&r->report);
+    }
+    printf("%s (%s): %ld tasks, %ld with sites, %ld sites", o.op->name, o.op->code, tasks, with_sites, sites);
+    if (!o.list_only) {
+        printf("; applied %ld, rejected %ld", applied, rejected);
+        if (o.tests) printf("; tests passing %ld, failing %ld", passed, failed);
+        if (skipped) printf("; %ld tasks skipped", skipped);
+    }
+    printf("\n");
+    return !(failed || rejected || skipped);
+}
+
 /* The command line, before it becomes GbTransformOpts. */
 typedef struct {
     const char *op, *task, *output, *python, *llm_url, *llm_model;
@@ -350,62 +411,17 @@ int gb_cmd_transform(int argc, char **argv)
     }
 
     size_t n = bench.tasks.len;
-    GbTransformResult *res = gb_calloc(n ? n : 1, sizeof *res);
-    for (size_t i = 0; i < n; i++) gb_str_init(&res[i].report);
-    const GbTransformOpts *op = &o;
-    const GbBench *bp = &bench;
     bool found_task = only_task == NULL;
     for (size_t i = 0; i < n; i++)
         if (only_task && strcmp(bench.tasks.items[i].id, only_task) == 0) found_task = true;
     if (!found_task) fprintf(stderr, "genebench transform: no task '%s' in %s\n", only_task, bench_path);
-    long ni = (long)n;
-#pragma omp parallel default(none) shared(op, bp, res, ni, only_task)
-    {
-        TSParser *parser = gb_parser_new();
-#pragma omp for schedule(dynamic, 1)
-        for (long i = 0; i < ni; i++) {
-            const GbTask *t = &bp->tasks.items[i];
-            if (only_task && strcmp(t->id, only_task) != 0) continue;
-            gb_transform__task(op, t, parser, &res[i]);
-        }
-        ts_parser_delete(parser);
-    }
-
-    long tasks = 0, with_sites = 0, sites = 0, applied = 0, rejected = 0, passed = 0, failed = 0, skipped = 0;
+    GbTransformResult *res = gb_calloc(n ? n : 1, sizeof *res);
+    for (size_t i = 0; i < n; i++) gb_str_init(&res[i].report);
+    gb_transform__run(&o, &bench, only_task, res);
     GbBench out;
     gb_bench_init(&out);
-    for (size_t i = 0; i < n; i++) {
-        GbTransformResult *r = &res[i];
-        if (only_task && strcmp(bench.tasks.items[i].id, only_task) != 0) {
-            gb_str_destroy(&r->report);
-            continue;
-        }
-        if (r->report.len) fputs(r->report.data, stdout);
-        tasks++;
-        with_sites += r->sites > 0;
-        sites += r->sites;
-        applied += r->applied;
-        rejected += r->rejected;
-        passed += r->passed;
-        failed += r->failed;
-        skipped += r->skipped;
-        if (!o.all_sites && r->variants.len == 0) {
-            GbTask copy;
-            gb_task_copy(&copy, &bench.tasks.items[i]);
-            gb_array_push(&out.tasks, copy);
-        }
-        for (size_t k = 0; k < r->variants.len; k++) gb_array_push(&out.tasks, r->variants.items[k]);
-        gb_array_free(&r->variants);
-        gb_str_destroy(&r->report);
-    }
+    bool all_passed = gb_transform__collect(&o, &bench, only_task, res, &out);
     free(res);
-    printf("%s (%s): %ld tasks, %ld with sites, %ld sites", o.op->name, o.op->code, tasks, with_sites, sites);
-    if (!o.list_only) {
-        printf("; applied %ld, rejected %ld", applied, rejected);
-        if (o.tests) printf("; tests passing %ld, failing %ld", passed, failed);
-        if (skipped) printf("; %ld tasks skipped", skipped);
-    }
-    printf("\n");
 
     int rc = GB_EXIT_OK;
     if (output && !o.list_only) {
@@ -415,7 +431,7 @@ int gb_cmd_transform(int argc, char **argv)
             rc = GB_EXIT_FAIL;
         }
     }
-    if (failed || rejected || skipped || input_problems || !found_task) rc = GB_EXIT_FAIL;
+    if (!all_passed || input_problems || !found_task) rc = GB_EXIT_FAIL;
     gb_bench_destroy(&out);
     gb_pool_delete(o.pool);
     gb_bench_destroy(&bench);
