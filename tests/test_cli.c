@@ -101,8 +101,8 @@ static void test_cli_every_kind_parses(void **state)
     (void)state;
     Opts o = {0};
     GbCliArgs a;
-    const char *w[] = {"demo", "-f",     "--name=x", "a",     "--count", "10",  "-r",   "0",   "--mode",
-                       "fast", "-t",     "one",      "--tag", "two",     "--pair", "4:5", "-m", "-5", "b", NULL};
+    const char *w[] = {"demo", "-f",  "--name=x", "a",   "--count", "10",  "-r", "0",  "--mode", "fast",
+                       "-t",   "one", "--tag",    "two", "--pair",  "4:5", "-m", "-5", "b",      NULL};
     assert_int_equal(run(&o, &a, w), GB_CLI_CONTINUE);
     assert_true(o.flag);
     assert_string_equal(o.name, "x");
@@ -127,10 +127,21 @@ static void test_cli_ranges_are_checked(void **state)
     Opts o = {0};
     GbCliArgs a;
     const char *bad[][4] = {
-        {"--count", "0"},     {"--count", "11"},   {"--count", "2.5"},  {"--count", ""},
-        {"--count", "9999999999999999999999"},     {"-r", "1.01"},      {"-r", "-0.1"},
-        {"-r", "nan"},        {"-r", "NaN"},       {"-r", "inf"},       {"-r", "-inf"},
-        {"-r", "0.5x"},       {"--mode", "medium"}, {"--pair", "4"},    {"-m", "-6"},
+        {"--count", "0"},
+        {"--count", "11"},
+        {"--count", "2.5"},
+        {"--count", ""},
+        {"--count", "9999999999999999999999"},
+        {"-r", "1.01"},
+        {"-r", "-0.1"},
+        {"-r", "nan"},
+        {"-r", "NaN"},
+        {"-r", "inf"},
+        {"-r", "-inf"},
+        {"-r", "0.5x"},
+        {"--mode", "medium"},
+        {"--pair", "4"},
+        {"-m", "-6"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *w[] = {"demo", bad[i][0], bad[i][1], "in", NULL};
@@ -240,12 +251,9 @@ static void test_cli_lock_is_exclusive(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cli_defaults_are_set),
-        cmocka_unit_test(test_cli_every_kind_parses),
-        cmocka_unit_test(test_cli_ranges_are_checked),
-        cmocka_unit_test(test_cli_usage_errors),
-        cmocka_unit_test(test_cli_help_is_generated),
-        cmocka_unit_test(test_cli_refuse_output_sees_links),
+        cmocka_unit_test(test_cli_defaults_are_set),   cmocka_unit_test(test_cli_every_kind_parses),
+        cmocka_unit_test(test_cli_ranges_are_checked), cmocka_unit_test(test_cli_usage_errors),
+        cmocka_unit_test(test_cli_help_is_generated),  cmocka_unit_test(test_cli_refuse_output_sees_links),
         cmocka_unit_test(test_cli_lock_is_exclusive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,16 +44,6 @@ static bool gb_cli__double(const char *who, const char *opt, const char *value, 
     return true;
 }
 
-bool gb_cli_parse_long(const char *opt, const char *value, long min, long max, long *out)
-{
-    return gb_cli__long("genebench", opt, value, min, max, out);
-}
-
-bool gb_cli_parse_double(const char *opt, const char *value, double min, double max, double *out)
-{
-    return gb_cli__double("genebench", opt, value, min, max, out);
-}
-
 void gb_cli_list_destroy(GbCliList *l)
 {
     free(l->items);
@@ -68,10 +58,16 @@ static bool gb_cli__set(const char *cmd, const GbCliOption *o, void *base, const
     snprintf(opt, sizeof opt, "--%s", o->name);
     void *dest = (char *)base + o->offset;
     switch (o->kind) {
-    case GB_OPT_FLAG: *(bool *)dest = true; return true;
-    case GB_OPT_STRING: *(const char **)dest = value; return true;
-    case GB_OPT_LONG: return gb_cli__long(who, opt, value, o->lmin, o->lmax, (long *)dest);
-    case GB_OPT_DOUBLE: return gb_cli__double(who, opt, value, o->dmin, o->dmax, (double *)dest);
+    case GB_OPT_FLAG:
+        *(bool *)dest = true;
+        return true;
+    case GB_OPT_STRING:
+        *(const char **)dest = value;
+        return true;
+    case GB_OPT_LONG:
+        return gb_cli__long(who, opt, value, o->lmin, o->lmax, (long *)dest);
+    case GB_OPT_DOUBLE:
+        return gb_cli__double(who, opt, value, o->dmin, o->dmax, (double *)dest);
     case GB_OPT_ENUM:
         for (int i = 0; o->choices[i]; i++) {
             if (strcmp(value, o->choices[i]) == 0) {
@@ -210,8 +206,7 @@ static void gb_cli__help_row(FILE *out, const GbCliOption *o)
         size_t k = 0;
         meta[0] = '\0';
         for (int i = 0; o->choices[i]; i++)
-            k += (size_t)snprintf(meta + k, k < sizeof meta ? sizeof meta - k : 0, "%s%s", i ? "|" : "",
-                                  o->choices[i]);
+            k += (size_t)snprintf(meta + k, k < sizeof meta ? sizeof meta - k : 0, "%s%s", i ? "|" : "", o->choices[i]);
         m = meta;
     }
     if (o->kind == GB_OPT_FLAG) m = NULL;

@@ -45,8 +45,8 @@ void gb_cli_list_destroy(GbCliList *l);
 
 /* One option: its destination is the field at `offset` of the command's option struct. */
 typedef struct {
-    const char *name;    /* long name without "--"; NULL ends a table */
-    char short_name;     /* 0: none */
+    const char *name; /* long name without "--"; NULL ends a table */
+    char short_name;  /* 0: none */
     GbOptKind kind;
     size_t offset;       /* offsetof(the command's option struct, field) */
     const char *metavar; /* shown in the help: FILE, N, ... (not for flags) */
@@ -60,27 +60,44 @@ typedef struct {
 } GbCliOption;
 
 /* Row makers for the tables (T is the command's option struct). */
-#define GB_CLI_FLAG(NAME, SHORT, T, FIELD, HELP)                                                                      \
-    {.name = NAME, .short_name = SHORT, .kind = GB_OPT_FLAG, .offset = offsetof(T, FIELD), .help = HELP}
-#define GB_CLI_STRING(NAME, SHORT, T, FIELD, META, DEF, HELP)                                                         \
-    {.name = NAME, .short_name = SHORT, .kind = GB_OPT_STRING, .offset = offsetof(T, FIELD), .metavar = META,        \
-     .def = DEF, .help = HELP}
-#define GB_CLI_LONG(NAME, SHORT, T, FIELD, META, MIN, MAX, DEF, HELP)                                                 \
-    {.name = NAME, .short_name = SHORT, .kind = GB_OPT_LONG, .offset = offsetof(T, FIELD), .metavar = META,          \
-     .lmin = MIN, .lmax = MAX, .def = DEF, .help = HELP}
-#define GB_CLI_DOUBLE(NAME, SHORT, T, FIELD, META, MIN, MAX, DEF, HELP)                                               \
-    {.name = NAME, .short_name = SHORT, .kind = GB_OPT_DOUBLE, .offset = offsetof(T, FIELD), .metavar = META,        \
-     .dmin = MIN, .dmax = MAX, .def = DEF, .help = HELP}
-#define GB_CLI_ENUM(NAME, SHORT, T, FIELD, META, CHOICES, DEF, HELP)                                                  \
-    {.name = NAME, .short_name = SHORT, .kind = GB_OPT_ENUM, .offset = offsetof(T, FIELD), .metavar = META,          \
-     .choices = CHOICES, .def = DEF, .help = HELP}
-#define GB_CLI_LIST(NAME, SHORT, T, FIELD, META, HELP)                                                                \
-    {.name = NAME, .short_name = SHORT, .kind = GB_OPT_LIST, .offset = offsetof(T, FIELD), .metavar = META,          \
-     .help = HELP}
-#define GB_CLI_PARSE(NAME, SHORT, T, FIELD, META, FN, DEF, HELP)                                                      \
-    {.name = NAME, .short_name = SHORT, .kind = GB_OPT_PARSE, .offset = offsetof(T, FIELD), .metavar = META,         \
-     .parse = FN, .def = DEF, .help = HELP}
-#define GB_CLI_END {.name = NULL}
+#define GB_CLI_FLAG(NAME, SHORT, T, FIELD, HELP)                                                                       \
+    {                                                                                                                  \
+        .name = NAME, .short_name = SHORT, .kind = GB_OPT_FLAG, .offset = offsetof(T, FIELD), .help = HELP             \
+    }
+#define GB_CLI_STRING(NAME, SHORT, T, FIELD, META, DEF, HELP)                                                          \
+    {                                                                                                                  \
+        .name = NAME, .short_name = SHORT, .kind = GB_OPT_STRING, .offset = offsetof(T, FIELD), .metavar = META,       \
+        .def = DEF, .help = HELP                                                                                       \
+    }
+#define GB_CLI_LONG(NAME, SHORT, T, FIELD, META, MIN, MAX, DEF, HELP)                                                  \
+    {                                                                                                                  \
+        .name = NAME, .short_name = SHORT, .kind = GB_OPT_LONG, .offset = offsetof(T, FIELD), .metavar = META,         \
+        .lmin = MIN, .lmax = MAX, .def = DEF, .help = HELP                                                             \
+    }
+#define GB_CLI_DOUBLE(NAME, SHORT, T, FIELD, META, MIN, MAX, DEF, HELP)                                                \
+    {                                                                                                                  \
+        .name = NAME, .short_name = SHORT, .kind = GB_OPT_DOUBLE, .offset = offsetof(T, FIELD), .metavar = META,       \
+        .dmin = MIN, .dmax = MAX, .def = DEF, .help = HELP                                                             \
+    }
+#define GB_CLI_ENUM(NAME, SHORT, T, FIELD, META, CHOICES, DEF, HELP)                                                   \
+    {                                                                                                                  \
+        .name = NAME, .short_name = SHORT, .kind = GB_OPT_ENUM, .offset = offsetof(T, FIELD), .metavar = META,         \
+        .choices = CHOICES, .def = DEF, .help = HELP                                                                   \
+    }
+#define GB_CLI_LIST(NAME, SHORT, T, FIELD, META, HELP)                                                                 \
+    {                                                                                                                  \
+        .name = NAME, .short_name = SHORT, .kind = GB_OPT_LIST, .offset = offsetof(T, FIELD), .metavar = META,         \
+        .help = HELP                                                                                                   \
+    }
+#define GB_CLI_PARSE(NAME, SHORT, T, FIELD, META, FN, DEF, HELP)                                                       \
+    {                                                                                                                  \
+        .name = NAME, .short_name = SHORT, .kind = GB_OPT_PARSE, .offset = offsetof(T, FIELD), .metavar = META,        \
+        .parse = FN, .def = DEF, .help = HELP                                                                          \
+    }
+#define GB_CLI_END                                                                                                     \
+    {                                                                                                                  \
+        .name = NULL                                                                                                   \
+    }
 
 /* What an exit code means for one command; a table ends with meaning NULL. */
 typedef struct {
@@ -114,11 +131,6 @@ typedef struct {
 int gb_cli_parse(const GbCliCommand *cmd, int argc, char **argv, void *opts, GbCliArgs *args);
 /* The --help text: usage line, about, one line per option (from the tables), exit codes. */
 void gb_cli_usage(const GbCliCommand *cmd, FILE *out);
-
-/* Parse a number (or integer) option value; prints an error naming the option and returns false
- * when it is not a finite number in [min, max]. Used by the tables and by list options. */
-bool gb_cli_parse_long(const char *opt, const char *value, long min, long max, long *out);
-bool gb_cli_parse_double(const char *opt, const char *value, double min, double max, double *out);
 
 /* True when both paths name the same existing file (same device and inode, symbolic links
  * followed), so a command can refuse to overwrite its own input. */

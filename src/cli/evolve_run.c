@@ -66,9 +66,11 @@ const GbCliOption gb_evolve_options[] = {
                   "wall-clock budget per task (default none; makes output timing-dependent)"),
     GB_CLI_DOUBLE("breed", 0, O, breed, "F", 1e-9, 1, "0.2",
                   "fraction of the ranked population that breeds (at least one)"),
-    GB_CLI_LONG("max-parents", 0, O, max_parents, "K", 0, 1000000, "4", "at most K parents per generation (0 = no cap)"),
+    GB_CLI_LONG("max-parents", 0, O, max_parents, "K", 0, 1000000, "4",
+                "at most K parents per generation (0 = no cap)"),
     GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "tasks evolved in parallel (default: number of CPUs)"),
-    GB_CLI_LONG("workers", 0, O, workers, "N", 1, 1024, NULL, "warm Python workers running tests (default: same as -j)"),
+    GB_CLI_LONG("workers", 0, O, workers, "N", 1, 1024, NULL,
+                "warm Python workers running tests (default: same as -j)"),
     GB_CLI_STRING("thresholds", 0, O, thresholds, "FILE", NULL,
                   "CT/RT thresholds (default: " GB_THRESHOLDS_BUILTIN_PREFIX "calibrated)"),
     GB_CLI_FLAG("no-lint", 0, O, no_lint,
@@ -79,10 +81,10 @@ const GbCliOption gb_evolve_options[] = {
     GB_CLI_FLAG("resume", 0, O, resume, "keep the results already in the output and do only the missing tasks"),
     GB_CLI_PARSE("shard", 0, O, shard, "K/N", gb_evolve__parse_shard, "1/1",
                  "only tasks whose index i has i % N == K-1 (join with `genebench merge`)"),
-    GB_CLI_STRING("llm-url", 0, O, llm_url, "URL",
-                  NULL, "natural names for the synthetic identifiers from an OpenAI-compatible\n"
-                        "server (URL/v1/chat/completions; key from GENEBENCH_API_KEY); invalid or\n"
-                        "failed answers fall back to the built-in vocabulary"),
+    GB_CLI_STRING("llm-url", 0, O, llm_url, "URL", NULL,
+                  "natural names for the synthetic identifiers from an OpenAI-compatible\n"
+                  "server (URL/v1/chat/completions; key from GENEBENCH_API_KEY); invalid or\n"
+                  "failed answers fall back to the built-in vocabulary"),
     GB_CLI_STRING("llm-model", 0, O, llm_model, "NAME", NULL, "model to ask (default \"default\")"),
     GB_CLI_FLAG("no-naming", 0, O, no_naming, "keep the operators' synthetic names (no renaming step)"),
     GB_CLI_STRING("python", 0, O, python, "PATH", GB_DEFAULT_PYTHON, "interpreter for the tests"),
@@ -97,11 +99,11 @@ const GbCliOption gb_evolve_options[] = {
 /* Library versions of the interpreter, as a JSON object (owned) or NULL. */
 static char *gb_evolve__python_versions(const char *python)
 {
-    char *cmd = gb_asprintf(
-        "'%s' -c 'import json,sys\nv={\"version\":sys.version.split()[0]}\nfor m in "
-        "(\"numpy\",\"scipy\",\"sklearn\",\"cryptography\",\"dateutil\",\"pylint\"):\n try:\n  "
-        "v[m]=__import__(m).__version__\n except Exception: v[m]=None\nprint(json.dumps(v))' 2>/dev/null",
-        python);
+    char *cmd =
+        gb_asprintf("'%s' -c 'import json,sys\nv={\"version\":sys.version.split()[0]}\nfor m in "
+                    "(\"numpy\",\"scipy\",\"sklearn\",\"cryptography\",\"dateutil\",\"pylint\"):\n try:\n  "
+                    "v[m]=__import__(m).__version__\n except Exception: v[m]=None\nprint(json.dumps(v))' 2>/dev/null",
+                    python);
     FILE *p = popen(cmd, "r");
     free(cmd);
     if (!p) return NULL;
@@ -171,11 +173,12 @@ static void gb_evolve__loop(GbEvolveLoop *L, int jobs)
                     for (int o = 0; o < GB_OP_COUNT; o++)
                         for (int g = 0; g < GB_GATE_COUNT; g++) rej[g] += L->total.rejected[o][g];
                     double eta = L->finished ? el / (double)L->finished * (double)(L->ntodo - L->finished) : 0;
-                    fprintf(stderr,
-                            "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected parse %ld read %ld dup %ld "
-                            "tests %ld lint %ld | ETA %.0fs",
-                            L->finished, L->ntodo, res.out.id, res.rc_before, res.rc_after,
-                            el > 0 ? (double)L->total.validated / el : 0, rej[0], rej[1], rej[2], rej[3], rej[4], eta);
+                    fprintf(
+                        stderr,
+                        "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected parse %ld read %ld dup %ld "
+                        "tests %ld lint %ld | ETA %.0fs",
+                        L->finished, L->ntodo, res.out.id, res.rc_before, res.rc_after,
+                        el > 0 ? (double)L->total.validated / el : 0, rej[0], rej[1], rej[2], rej[3], rej[4], eta);
                 }
             }
             gb_evolve_result_destroy(&res);
@@ -215,8 +218,8 @@ static int gb_evolve__finish(const GbEvolveRun *run, const GbBench *bench, const
         rc = GB_EXIT_FAIL;
     }
     char *pyv = gb_evolve__python_versions(o->python);
-    GbRunFacts facts = {cfg->seed,     cfg->generations, cfg->time_budget,   cfg->breed, cfg->thresholds_name,
-                        cfg->lint,     elapsed,          L->total.validated, o->python,  pyv};
+    GbRunFacts facts = {cfg->seed, cfg->generations, cfg->time_budget,   cfg->breed, cfg->thresholds_name,
+                        cfg->lint, elapsed,          L->total.validated, o->python,  pyv};
     char *summary = gb_summary_build(&ordered, &facts);
     char *spath = run->summary ? gb_strdup(run->summary) : gb_evolve__summary_path(run->output);
     if (!gb_write_file_atomic(spath, summary, strlen(summary), &err)) {

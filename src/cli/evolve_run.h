@@ -26,8 +26,8 @@ typedef struct {
     double time_budget;
     double breed;
     long max_parents;
-    long jobs; /* 0: number of CPUs */
-    long workers; /* 0: same as jobs */
+    long jobs;              /* 0: number of CPUs */
+    long workers;           /* 0: same as jobs */
     const char *thresholds; /* NULL: gb_thresholds_default_path() */
     bool no_lint, keep_front, resume, quiet, no_naming;
     GbEvolveOps ops;
@@ -42,10 +42,10 @@ extern const GbCliOption gb_evolve_options[];
 
 /* One run. Everything is borrowed. */
 typedef struct {
-    const char *cmd;        /* for messages: "evolve" */
-    const char *input;      /* canonical benchmark */
-    const char *output;     /* hardened benchmark (journal while running) */
-    const char *summary;    /* NULL: OUTPUT.summary.json (.jsonl replaced) */
+    const char *cmd;     /* for messages: "evolve" */
+    const char *input;   /* canonical benchmark */
+    const char *output;  /* hardened benchmark (journal while running) */
+    const char *summary; /* NULL: OUTPUT.summary.json (.jsonl replaced) */
     unsigned long long seed;
     const GbEvolveOptions *opt;
 } GbEvolveRun;
