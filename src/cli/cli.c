@@ -113,6 +113,7 @@ static size_t gb_cli__rows(const GbCliCommand *cmd, GbCliRow *rows, size_t cap)
         if (n < cap) rows[n++] = (GbCliRow){o, 0};
     for (const GbCliOption *o = cmd->more; o && o->name; o++)
         if (n < cap) rows[n++] = (GbCliRow){o, cmd->more_offset};
+    assert(n < cap); /* raise GB_CLI_MAX_ROWS */
     return n;
 }
 
@@ -159,15 +160,19 @@ int gb_cli_parse(const GbCliCommand *cmd, int argc, char **argv, void *opts, GbC
             return GB_EXIT_OK;
         }
         if (c == '?' || c == ':') {
+            /* Name the option as typed: "--name" (without "=value"), or "-x" for a letter.
+             * optopt is 0 for an unknown long option, else the option's getopt value. */
             char name[96];
-            const char *what = argv[optind - 1];
-            if (optopt > 0 && optopt < 256 && optopt != 'h') {
-                snprintf(name, sizeof name, "-%c", optopt);
-                what = name;
-            } else if (optopt >= 256 && (size_t)(optopt - 256) < n) {
+            const char *typed = argv[optind - 1];
+            if (optopt == 0)
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(typed, "="), typed);
+            else if (optopt >= 256 && (size_t)(optopt - 256) < n)
                 snprintf(name, sizeof name, "--%s", rows[optopt - 256].row->name);
-                what = name;
-            }
+            else if (strncmp(typed, "--", 2) == 0)
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(typed, "="), typed);
+            else
+                snprintf(name, sizeof name, "-%c", optopt);
+            const char *what = name;
             if (c == ':')
                 fprintf(stderr, "genebench %s: option '%s' needs a value\n", cmd->name, what);
             else
@@ -333,6 +338,12 @@ static void *gb_cli__signal_thread(void *arg)
     return NULL;
 }
 
+/* Never runs (the signals are blocked); it only replaces SIG_IGN, which would drop them. */
+static void gb_cli__no_op(int sig)
+{
+    (void)sig;
+}
+
 void gb_cli_signals_start(GbCliSignals *s, GbPool *pool, volatile sig_atomic_t *stop)
 {
     s->pool = pool;
@@ -341,6 +352,12 @@ void gb_cli_signals_start(GbCliSignals *s, GbPool *pool, volatile sig_atomic_t *
     sigset_t set;
     gb_cli__signal_set(&set);
     pthread_sigmask(SIG_BLOCK, &set, &s->old_mask);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = gb_cli__no_op;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &s->old_int);
+    sigaction(SIGTERM, &sa, &s->old_term);
     s->have_thread = pthread_create(&s->thread, NULL, gb_cli__signal_thread, s) == 0;
 }
 
@@ -351,6 +368,8 @@ void gb_cli_signals_stop(GbCliSignals *s)
         pthread_join(s->thread, NULL);
         s->have_thread = false;
     }
+    sigaction(SIGINT, &s->old_int, NULL);
+    sigaction(SIGTERM, &s->old_term, NULL);
     pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
 }
 

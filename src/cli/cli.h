@@ -154,14 +154,18 @@ bool gb_cli_read_bench(const char *path, GbBench *b, const char *prefix, size_t 
 GbPool *gb_cli_pool_new(const char *cmd, const GbPoolConfig *cfg);
 
 /* Ctrl-C / SIGTERM: SIGINT and SIGTERM are blocked in the calling thread (and so in every thread
- * and worker started after it); one thread waits for them, records the signal, sets *stop (when
- * not NULL) and interrupts the pool (when not NULL: the runs in progress end at once). Call
- * start before creating other threads; stop restores the signal mask. */
+ * and process started after it: the pool's workers and their runs inherit the mask); one thread
+ * waits for them, records the signal, sets *stop (when not NULL) and interrupts the pool (when
+ * not NULL: the runs in progress end at once). They are caught even when the shell started us
+ * with them ignored (a background job), as a handler would. Call start before creating any
+ * other thread -- OpenMP keeps its threads, and gb_pool_new starts workers from them -- and stop
+ * at the end: it restores the mask and the dispositions. */
 typedef struct {
     GbPool *pool;                /* borrowed; may be set after start (before any signal matters) */
     volatile sig_atomic_t *stop; /* borrowed; may be NULL */
     volatile sig_atomic_t signo; /* the signal received, 0: none */
     sigset_t old_mask;
+    struct sigaction old_int, old_term;
     bool have_thread;
     pthread_t thread;
 } GbCliSignals;

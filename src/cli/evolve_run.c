@@ -341,9 +341,10 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     }
     have_journal = true;
 
-    /* The signal thread first, so that no other thread (OpenMP, pool) takes SIGINT/SIGTERM. It
-     * only sets the flag the engine polls between offspring: the pool keeps running the tests
-     * in progress, so a task is either finished or left for --resume, never half-judged. */
+    /* Ctrl-C / SIGTERM only set the flag the engine polls between offspring: the pool keeps
+     * running the tests in progress, so a task is either finished or left for --resume, never
+     * half-judged. Started before the pool: it starts its workers from OpenMP threads, which
+     * stay alive and must not take the signals themselves. */
     gb_cli_signals_start(&sig, NULL, &stop);
     GbPoolConfig pcfg;
     gb_pool_config_defaults(&pcfg);
