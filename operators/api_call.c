@@ -52,9 +52,9 @@ static void gb_api__add_text(GbNames *names, TSNode n, const char *src)
 
 static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char *cls, bool in_class)
 {
-    const char *t = ts_node_type(n);
+    GbNodeKind t = gb_node_kind(n);
     const char *src = w->src;
-    if (strcmp(t, "function_definition") == 0 && !w->tests) {
+    if (t == GB_NK_FUNCTION_DEFINITION && !w->tests) {
         TSNode name = gb_api__field(n, "name"), body = gb_api__field(n, "body");
         GbApiFunc f;
         memset(&f, 0, sizeof f);
@@ -75,7 +75,7 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         }
         return;
     }
-    if (strcmp(t, "class_definition") == 0) {
+    if (t == GB_NK_CLASS_DEFINITION) {
         TSNode name = gb_api__field(n, "name"), body = gb_api__field(n, "body");
         char *cname = ts_node_is_null(name) ? NULL : gb_node_text(name, src);
         uint32_t c = ts_node_named_child_count(n);
@@ -89,7 +89,7 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         free(cname);
         return;
     }
-    if (strcmp(t, "for_statement") == 0) {
+    if (t == GB_NK_FOR_STATEMENT) {
         TSNode right = gb_api__field(n, "right");
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
@@ -98,11 +98,11 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         }
         return;
     }
-    if (strcmp(t, "while_statement") == 0 || strcmp(t, "list_comprehension") == 0 ||
-        strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
-        strcmp(t, "generator_expression") == 0 || strcmp(t, "lambda") == 0)
+    if (t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION ||
+        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
+        t == GB_NK_GENERATOR_EXPRESSION || t == GB_NK_LAMBDA)
         loop++;
-    if (strcmp(t, "call") == 0) {
+    if (t == GB_NK_CALL) {
         TSNode f = gb_api__field(n, "function");
         TSNode name = gb_api__is(f, "attribute") ? gb_api__field(f, "attribute") : f;
         if (gb_api__is(name, "identifier")) {
@@ -110,7 +110,7 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
             if (!w->tests && func >= 0) gb_api__add_text(&w->heat->funcs.items[func].calls, name, src);
             gb_array_push(&w->callees, ts_node_start_byte(name));
         }
-    } else if (strcmp(t, "attribute") == 0 && !w->tests) {
+    } else if (t == GB_NK_ATTRIBUTE && !w->tests) {
         TSNode parent = ts_node_parent(n);
         bool callee = gb_api__is(parent, "call") && ts_node_eq(gb_api__field(parent, "function"), n);
         TSNode a = gb_api__field(n, "attribute");

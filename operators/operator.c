@@ -123,7 +123,7 @@ static void gb_op__collect_idents(TSNode node, const char *src, GbNames *out)
     TSTreeCursor cur = ts_tree_cursor_new(node);
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&cur);
-        if (strcmp(ts_node_type(n), "identifier") == 0) {
+        if (gb_node_kind(n) == GB_NK_IDENTIFIER) {
             char *t = gb_node_text(n, src);
             gb_names_add(out, t);
             free(t);

@@ -33,11 +33,11 @@ static bool gb_s10_pairs_ok(const char *op, unsigned a, unsigned b)
 /* The operator without "=", or NULL when the node is not a transformable aug-assignment. */
 static bool gb_s10_site_ok(GbOpContext *ctx, size_t module, const GbTypes *types, TSNode n, char *op_out)
 {
-    if (strcmp(ts_node_type(n), "augmented_assignment") != 0) return false;
+    if (gb_node_kind(n) != GB_NK_AUGMENTED_ASSIGNMENT) return false;
     TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
     TSNode opn = ts_node_child_by_field_name(n, "operator", 8);
     if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(opn)) return false;
-    if (strcmp(ts_node_type(left), "identifier") != 0) return false;
+    if (gb_node_kind(left) != GB_NK_IDENTIFIER) return false;
     const char *optext = ts_node_type(opn);
     size_t ol = strlen(optext);
     if (ol < 2 || ol > 4 || strcmp(optext, "@=") == 0) return false;

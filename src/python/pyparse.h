@@ -6,6 +6,7 @@
 #include <tree_sitter/api.h>
 
 #include "src/base/util.h"
+#include "src/python/nodekind.h"
 
 /* The tree-sitter-python@0.23.6 language (static; never freed). */
 const TSLanguage *gb_python_language(void);
