@@ -72,7 +72,7 @@ bool gb_op_add_try_except_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
     TSNode node, first, last;
     bool ok;
     if (site->kind == GB_S5_BODY) {
-        node = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, "function_definition");
+        node = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
         ok = !ts_node_is_null(node) && gb_s5_body_range(ctx, site->module, node, &first, &last);
     } else {
         node = first = last = gb_stmt_at(ctx, site->module, site->start, site->end);

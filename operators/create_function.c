@@ -335,11 +335,12 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
 
 static bool gb_s6_expr_type(TSNode n)
 {
-    static const char *const types[] = {"binary_operator", "boolean_operator", "comparison_operator", "not_operator",
-                                        "conditional_expression"};
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-        if (gb_node_is(n, types[i])) return true;
-    return false;
+    switch (gb_node_kind(n)) {
+    case GB_NK_BINARY_OPERATOR: case GB_NK_BOOLEAN_OPERATOR: case GB_NK_COMPARISON_OPERATOR: case GB_NK_NOT_OPERATOR: case GB_NK_CONDITIONAL_EXPRESSION:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* Plan the extraction of an expression. */
@@ -537,7 +538,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     size_t m = site->module;
     bool is_expr = site->kind == GB_S6_EXPR;
     TSNode first =
-        is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, NULL) : gb_stmt_at(ctx, m, site->start, site->end);
+        is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_OTHER) : gb_stmt_at(ctx, m, site->start, site->end);
     if (is_expr && !ts_node_is_null(first) && !gb_s6_expr_type(first)) {
         /* the outermost node with this range may be a wrapper; find the expression itself */
         TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));

@@ -193,7 +193,7 @@ static int gb_s7_node_cmp(const void *a, const void *b)
 bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, "function_definition");
+    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
     GbNodes deps = {0};
     if (ts_node_is_null(fn) || !gb_s7_program_ok(ctx) || !gb_s7_site_ok(ctx, m, fn, &deps)) {
         gb_array_free(&deps);

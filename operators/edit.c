@@ -190,30 +190,31 @@ bool gb_edits_commit(GbOpContext *ctx, GbEditSet *set, GbError *err)
 
 /* ---- Statements ---- */
 
-static const char *const gb_stmt_types[] = {
-    "assert_statement",     "break_statement",       "class_definition",        "continue_statement",
-    "decorated_definition", "delete_statement",      "exec_statement",          "expression_statement",
-    "for_statement",        "function_definition",   "future_import_statement", "global_statement",
-    "if_statement",         "import_from_statement", "import_statement",        "match_statement",
-    "nonlocal_statement",   "pass_statement",        "print_statement",         "raise_statement",
-    "return_statement",     "try_statement",         "type_alias_statement",    "while_statement",
-    "with_statement",
-};
-
-static bool gb_edit__type_in(const char *t, const char *const *list, size_t n)
+/* Statement kinds: the simple and compound statements of the grammar. */
+static bool gb_edit__statement_kind(GbNodeKind k)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(t, list[i]) == 0) return true;
-    return false;
+    switch (k) {
+    case GB_NK_ASSERT_STATEMENT: case GB_NK_BREAK_STATEMENT: case GB_NK_CLASS_DEFINITION:
+    case GB_NK_CONTINUE_STATEMENT: case GB_NK_DECORATED_DEFINITION: case GB_NK_DELETE_STATEMENT:
+    case GB_NK_EXEC_STATEMENT: case GB_NK_EXPRESSION_STATEMENT: case GB_NK_FOR_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION: case GB_NK_FUTURE_IMPORT_STATEMENT: case GB_NK_GLOBAL_STATEMENT:
+    case GB_NK_IF_STATEMENT: case GB_NK_IMPORT_FROM_STATEMENT: case GB_NK_IMPORT_STATEMENT:
+    case GB_NK_MATCH_STATEMENT: case GB_NK_NONLOCAL_STATEMENT: case GB_NK_PASS_STATEMENT:
+    case GB_NK_PRINT_STATEMENT: case GB_NK_RAISE_STATEMENT: case GB_NK_RETURN_STATEMENT:
+    case GB_NK_TRY_STATEMENT: case GB_NK_TYPE_ALIAS_STATEMENT: case GB_NK_WHILE_STATEMENT:
+    case GB_NK_WITH_STATEMENT:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool gb_node_is_statement(TSNode node)
 {
-    if (ts_node_is_null(node)) return false;
-    const char *t = ts_node_type(node);
-    if (!gb_edit__type_in(t, gb_stmt_types, sizeof gb_stmt_types / sizeof *gb_stmt_types)) return false;
+    GbNodeKind t = gb_node_kind(node);
+    if (!gb_edit__statement_kind(t)) return false;
     /* A definition inside a decorated_definition is part of that statement. */
-    if ((strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0)) {
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION) {
         TSNode parent = ts_node_parent(node);
         if (!ts_node_is_null(parent) && gb_node_kind(parent) == GB_NK_DECORATED_DEFINITION) return false;
     }
@@ -222,10 +223,14 @@ bool gb_node_is_statement(TSNode node)
 
 bool gb_node_is_compound(TSNode node)
 {
-    static const char *const types[] = {"class_definition",    "decorated_definition", "for_statement",
-                                        "function_definition", "if_statement",         "match_statement",
-                                        "try_statement",       "while_statement",      "with_statement"};
-    return !ts_node_is_null(node) && gb_edit__type_in(ts_node_type(node), types, sizeof types / sizeof *types);
+    switch (gb_node_kind(node)) {
+    case GB_NK_CLASS_DEFINITION: case GB_NK_DECORATED_DEFINITION: case GB_NK_FOR_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION: case GB_NK_IF_STATEMENT: case GB_NK_MATCH_STATEMENT:
+    case GB_NK_TRY_STATEMENT: case GB_NK_WHILE_STATEMENT: case GB_NK_WITH_STATEMENT:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool gb_node_is_loop(TSNode node)
@@ -237,10 +242,14 @@ bool gb_node_is_loop(TSNode node)
 
 bool gb_node_is_scope(TSNode node)
 {
-    static const char *const types[] = {
-        "class_definition", "dictionary_comprehension", "function_definition", "generator_expression",
-        "lambda",           "list_comprehension",       "set_comprehension"};
-    return !ts_node_is_null(node) && gb_edit__type_in(ts_node_type(node), types, sizeof types / sizeof *types);
+    switch (gb_node_kind(node)) {
+    case GB_NK_CLASS_DEFINITION: case GB_NK_DICTIONARY_COMPREHENSION: case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_GENERATOR_EXPRESSION: case GB_NK_LAMBDA: case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_SET_COMPREHENSION:
+        return true;
+    default:
+        return false;
+    }
 }
 
 TSNode gb_stmt_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end)
@@ -368,10 +377,14 @@ bool gb_stmts_own_lines(const char *src, TSNode first, TSNode last)
 
 bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx)
 {
-    static const char *const refused[] = {"future_import_statement", "global_statement", "nonlocal_statement",
-                                          "function_definition",     "class_definition", "decorated_definition"};
     if (!gb_op_ctx_module_ok(ctx, module) || !gb_node_is_statement(stmt)) return false;
-    if (gb_edit__type_in(ts_node_type(stmt), refused, sizeof refused / sizeof *refused)) return false;
+    switch (gb_node_kind(stmt)) {
+    case GB_NK_FUTURE_IMPORT_STATEMENT: case GB_NK_GLOBAL_STATEMENT: case GB_NK_NONLOCAL_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION: case GB_NK_CLASS_DEFINITION: case GB_NK_DECORATED_DEFINITION:
+        return false;
+    default:
+        break;
+    }
     const char *src = gb_op_ctx_source(ctx, module);
     if (!gb_stmt_owns_lines(src, stmt) || gb_stmt_is_docstring(stmt)) return false;
     TSNode parent = ts_node_parent(stmt);

@@ -295,7 +295,7 @@ static uint32_t gb_s8_insert_point(GbOpContext *ctx, size_t module)
 bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, "function_definition");
+    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
     bool ok = !ts_node_is_null(fn) && gb_s8_program_ok(ctx);
     if (ok) {
         GbCallGraph graph;

@@ -1126,10 +1126,10 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
                 while (gb_node_is_kind(v, GB_NK_ASSIGNMENT)) v = gb_node_field(v, "right");
                 TSNode picked = gb_node_is_kind(v, GB_NK_SUBSCRIPT) ? gb_nm__picked(src, v) : v;
                 if (ts_node_is_null(picked)) picked = v;
-                const char *t = ts_node_is_null(picked) ? "" : ts_node_type(picked);
-                if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) boolean = true;
-                if (boolean || strcmp(t, "integer") == 0 || strcmp(t, "float") == 0 || strcmp(t, "string") == 0 ||
-                    strcmp(t, "unary_operator") == 0 || strcmp(t, "list") == 0)
+                GbNodeKind t = gb_node_kind(picked);
+                if (t == GB_NK_TRUE || t == GB_NK_FALSE) boolean = true;
+                if (boolean || t == GB_NK_INTEGER || t == GB_NK_FLOAT || t == GB_NK_STRING ||
+                    t == GB_NK_UNARY_OPERATOR || t == GB_NK_LIST)
                     literal = true;
                 gb_nm__value(src, v, &value, &weak, 0);
             } else if ((gb_node_is_kind(p, GB_NK_FOR_STATEMENT) || gb_node_is_kind(p, GB_NK_FOR_IN_CLAUSE)) &&

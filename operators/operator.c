@@ -194,13 +194,13 @@ char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base)
     return name;
 }
 
-TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, const char *type)
+TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, GbNodeKind kind)
 {
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
     TSNode n = ts_node_descendant_for_byte_range(root, start, end);
     TSNode found = {0};
     while (!ts_node_is_null(n) && ts_node_start_byte(n) == start && ts_node_end_byte(n) == end) {
-        if (ts_node_is_named(n) && (!type || strcmp(ts_node_type(n), type) == 0)) found = n;
+        if (ts_node_is_named(n) && (kind == GB_NK_OTHER || gb_node_kind(n) == kind)) found = n;
         n = ts_node_parent(n);
     }
     return found;

@@ -596,7 +596,7 @@ static bool gb_rn__func(GbRenamer *r, size_t m, int d, GbRnFunc *f, GbError *why
         return false;
     }
     if (mod->sc->scopes.items[sc->parent].kind == GB_SCOPE_CLASS) return true; /* a method */
-    TSNode fn = gb_op_ctx_node_at(r->ctx, m, sc->node_start, sc->node_end, "function_definition");
+    TSNode fn = gb_op_ctx_node_at(r->ctx, m, sc->node_start, sc->node_end, GB_NK_FUNCTION_DEFINITION);
     if (ts_node_is_null(fn) || gb_node_is_kind(ts_node_parent(fn), GB_NK_DECORATED_DEFINITION)) return true;
     GbRenamePlan uses;
     gb_rename_plan_init(&uses);

@@ -109,7 +109,7 @@ void gb_op_rename_function_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_rename_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    TSNode fn = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, "function_definition");
+    TSNode fn = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
     int holder = ts_node_is_null(fn) ? -1 : gb_n2_binding_scope(ctx, site->module, fn);
     TSNode name = ts_node_is_null(fn) ? fn : ts_node_child_by_field_name(fn, "name", 4);
     if (holder < 0 || ts_node_is_null(name) || !site->name ||

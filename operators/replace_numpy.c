@@ -824,7 +824,7 @@ static void gb_s9_apply_guard(GbOpContext *ctx, GbEditSet *set, size_t m, TSNode
 bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode call = gb_op_ctx_node_at(ctx, m, site->start, site->end, "call");
+    TSNode call = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_CALL);
     int kind = -1;
     if (!ts_node_is_null(call) && gb_s9_program_ok(ctx)) {
         GbS9 a;

@@ -332,7 +332,7 @@ static const char *const gb_s11_names[] = {"visit", "step_through", "process_ran
 bool gb_op_transform_loop_to_recursion_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode loop = gb_op_ctx_node_at(ctx, m, site->start, site->end, "for_statement");
+    TSNode loop = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FOR_STATEMENT);
     GbS11Plan plan;
     bool ok = !ts_node_is_null(loop) && gb_s11_program_ok(ctx);
     if (ok) {
