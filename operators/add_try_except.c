@@ -104,11 +104,7 @@ bool gb_op_add_try_except_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
         break;
     }
     if (!footer) footer = gb_strdup("finally:\n    pass");
-    GbEditSet set;
-    gb_edits_init(&set);
-    gb_edits_wrap(ctx, &set, site->module, first, last, "try:", footer);
-    ok = gb_edits_commit(ctx, &set, err);
-    gb_edits_destroy(&set);
+    ok = gb_edits_wrap_commit(ctx, site->module, first, last, "try:", footer, err);
     free(footer);
     return ok;
 }

@@ -411,6 +411,23 @@ bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned re
 
 /* ---- Text ---- */
 
+uint32_t gb_module_code_start(GbOpContext *ctx, size_t module)
+{
+    const char *src = gb_op_ctx_source(ctx, module);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
+    uint32_t n = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(root, i);
+        if (!gb_node_is_statement(c)) continue;
+        GbNodeKind t = gb_node_kind(c);
+        if (gb_stmt_is_docstring(c) || t == GB_NK_FUTURE_IMPORT_STATEMENT ||
+            t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT)
+            continue;
+        return gb_line_start(src, ts_node_start_byte(c));
+    }
+    return (uint32_t)strlen(src);
+}
+
 uint32_t gb_line_start(const char *src, uint32_t pos)
 {
     while (pos > 0 && src[pos - 1] != '\n') pos--;
@@ -627,6 +644,17 @@ void gb_edits_wrap(GbOpContext *ctx, GbEditSet *set, size_t module, TSNode first
     free(unit);
 }
 
+bool gb_edits_wrap_commit(GbOpContext *ctx, size_t module, TSNode first, TSNode last, const char *header,
+                          const char *footer, GbError *err)
+{
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_wrap(ctx, &set, module, first, last, header, footer);
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    return ok;
+}
+
 /* ---- Imports ---- */
 
 /* Does the top-level statement `stmt` bind `bound` to exactly module_name[.attr]? */
@@ -802,4 +830,14 @@ void gb_wrappable_sites(GbOpContext *ctx, GbSiteList *out, unsigned refuse_fx)
                 gb_site_add(ctx, out, m, stmts.items[i], NULL, 0, NULL);
         gb_array_free(&stmts);
     }
+}
+
+TSNode gb_wrappable_site_stmt(GbOpContext *ctx, const GbSite *site, unsigned refuse_fx, const char *op, GbError *err)
+{
+    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
+    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, refuse_fx)) {
+        gb_error_set(err, "%s: site %s is not a wrappable statement", op, site->key);
+        return (TSNode){0};
+    }
+    return stmt;
 }

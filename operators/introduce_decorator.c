@@ -273,25 +273,6 @@ static char *gb_s8_existing(GbOpContext *ctx, size_t module, TSNode d, uint32_t 
     return NULL;
 }
 
-/* Where a new decorator goes: the start of the first top-level statement that is not the
- * docstring, a __future__ import or an import. */
-static uint32_t gb_s8_insert_point(GbOpContext *ctx, size_t module)
-{
-    const char *src = gb_op_ctx_source(ctx, module);
-    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
-    uint32_t n = ts_node_named_child_count(root);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode c = ts_node_named_child(root, i);
-        if (!gb_node_is_statement(c)) continue;
-        GbNodeKind t = gb_node_kind(c);
-        if (gb_stmt_is_docstring(c) || t == GB_NK_FUTURE_IMPORT_STATEMENT ||
-            t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT)
-            continue;
-        return gb_line_start(src, ts_node_start_byte(c));
-    }
-    return (uint32_t)strlen(src);
-}
-
 bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
@@ -346,7 +327,7 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
         const char *src = gb_op_ctx_source(ctx, m);
         char *unit = gb_indent_unit(src, root);
         char *text = gb_edit_format(snippet, "", unit, true);
-        uint32_t at = gb_s8_insert_point(ctx, m);
+        uint32_t at = gb_module_code_start(ctx, m);
         size_t len = strlen(src);
         char *block =
             (at == len && len && src[len - 1] != '\n') ? gb_asprintf("\n\n\n%s", text) : gb_asprintf("%s\n\n", text);

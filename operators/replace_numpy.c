@@ -769,25 +769,6 @@ static bool gb_s9_in_own_helper(const GbS9 *a, TSNode call)
     return own;
 }
 
-/* Where a new helper goes: the start of the first top-level statement that is not the
- * docstring, a __future__ import or an import. */
-static uint32_t gb_s9_insert_point(GbOpContext *ctx, size_t module)
-{
-    const char *src = gb_op_ctx_source(ctx, module);
-    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
-    uint32_t n = ts_node_named_child_count(root);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode c = ts_node_named_child(root, i);
-        if (!gb_node_is_statement(c)) continue;
-        GbNodeKind t = gb_node_kind(c);
-        if (gb_stmt_is_docstring(c) || t == GB_NK_FUTURE_IMPORT_STATEMENT ||
-            t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT)
-            continue;
-        return gb_line_start(src, ts_node_start_byte(c));
-    }
-    return (uint32_t)strlen(src);
-}
-
 static const char *const gb_s9_helper_names[5][2] = {{"numpy_max", "array_max"},
                                                      {"numpy_min", "array_min"},
                                                      {"numpy_sum", "array_sum"},
@@ -812,7 +793,7 @@ static void gb_s9_apply_guard(GbOpContext *ctx, GbEditSet *set, size_t m, TSNode
         char *snippet = gb_s9_helper_text(kind, &n);
         char *text = gb_s9_format(ctx, m, snippet);
         char *block = gb_asprintf("%s\n\n", text);
-        gb_edits_insert_ordered(set, m, gb_s9_insert_point(ctx, m), block, 0);
+        gb_edits_insert_ordered(set, m, gb_module_code_start(ctx, m), block, 0);
         free(block);
         free(text);
         free(snippet);
