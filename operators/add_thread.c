@@ -156,25 +156,12 @@ typedef struct {
     GbCallGraph graph;
 } GbS4Module;
 
-static void gb_s4_collect_loops(TSNode n, const char *src, GbNames *out)
-{
-    GbNodeKind t = gb_node_kind(n);
-    if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION ||
-        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
-        t == GB_NK_GENERATOR_EXPRESSION) {
-        gb_flow_identifiers(n, src, out);
-        return;
-    }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) gb_s4_collect_loops(ts_node_named_child(n, i), src, out);
-}
-
 static void gb_s4_module_init(GbS4Module *mi, GbOpContext *ctx, size_t module)
 {
     memset(mi, 0, sizeof *mi);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
     const char *src = gb_op_ctx_source(ctx, module);
-    gb_s4_collect_loops(root, src, &mi->in_loops);
+    gb_flow_loop_identifiers(root, src, &mi->in_loops);
     gb_callgraph_init(&mi->graph, root, src);
 }
 

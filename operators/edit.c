@@ -327,26 +327,25 @@ bool gb_block_statements(TSNode block, TSNode *first, TSNode *last)
     return any;
 }
 
+/* The next (forward) or previous statement sibling, stepping over comments only. */
+static TSNode gb_edit__stmt_step(TSNode stmt, bool forward)
+{
+    TSNode n = stmt;
+    for (;;) {
+        n = forward ? ts_node_next_named_sibling(n) : ts_node_prev_named_sibling(n);
+        if (ts_node_is_null(n) || gb_node_is_statement(n)) return n;
+        if (!gb_edit__is_comment(n)) return (TSNode){0};
+    }
+}
+
 TSNode gb_stmt_next(TSNode stmt)
 {
-    for (TSNode n = ts_node_next_named_sibling(stmt); !ts_node_is_null(n); n = ts_node_next_named_sibling(n))
-        if (gb_node_is_statement(n))
-            return n;
-        else if (!gb_edit__is_comment(n))
-            break;
-    TSNode null = {0};
-    return null;
+    return gb_edit__stmt_step(stmt, true);
 }
 
 TSNode gb_stmt_prev(TSNode stmt)
 {
-    for (TSNode n = ts_node_prev_named_sibling(stmt); !ts_node_is_null(n); n = ts_node_prev_named_sibling(n))
-        if (gb_node_is_statement(n))
-            return n;
-        else if (!gb_edit__is_comment(n))
-            break;
-    TSNode null = {0};
-    return null;
+    return gb_edit__stmt_step(stmt, false);
 }
 
 void gb_stmts_collect(TSNode root, GbNodes *out)

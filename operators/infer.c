@@ -191,12 +191,8 @@ static unsigned gb_ty__string(const GbTypes *t, TSNode s)
 static bool gb_ty__int_literal(const GbTypes *t, TSNode n, long *out)
 {
     const char *src = gb_op_ctx_source(t->ctx, t->module);
-    bool neg = false;
-    if (gb_node_is_kind(n, GB_NK_UNARY_OPERATOR) && ts_node_child_count(n) == 2 &&
-        gb_node_kind(ts_node_child(n, 0)) == GB_NK_MINUS) {
-        neg = true;
-        n = ts_node_named_child(n, 0);
-    }
+    bool neg;
+    n = gb_node_unminus(n, &neg);
     if (!gb_node_is_kind(n, GB_NK_INTEGER)) return false;
     char *txt = gb_node_text(n, src);
     char *end;

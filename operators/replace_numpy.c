@@ -99,12 +99,8 @@ static TSNode gb_s9_unparen(TSNode n)
 static bool gb_s9_lit(const GbS9 *a, TSNode n, long *out)
 {
     n = gb_s9_unparen(n);
-    bool neg = false;
-    if (gb_node_is_kind(n, GB_NK_UNARY_OPERATOR) && ts_node_child_count(n) == 2 &&
-        gb_node_kind(ts_node_child(n, 0)) == GB_NK_MINUS) {
-        neg = true;
-        n = gb_s9_unparen(ts_node_named_child(n, 0));
-    }
+    bool neg;
+    n = gb_s9_unparen(gb_node_unminus(n, &neg));
     if (!gb_node_is_kind(n, GB_NK_INTEGER)) return false;
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e - s > 8) return false;
@@ -278,19 +274,6 @@ static bool gb_s9_binding_ok(const GbS9 *a, uint32_t pos, unsigned flag, bool *c
     return false;
 }
 
-static void gb_s9_collect_loops(TSNode n, const char *src, GbNames *out)
-{
-    GbNodeKind t = gb_node_kind(n);
-    if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION ||
-        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
-        t == GB_NK_GENERATOR_EXPRESSION) {
-        gb_flow_identifiers(n, src, out);
-        return;
-    }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) gb_s9_collect_loops(ts_node_named_child(n, i), src, out);
-}
-
 static void gb_s9_init(GbS9 *a, GbOpContext *ctx, size_t module)
 {
     memset(a, 0, sizeof *a);
@@ -300,7 +283,7 @@ static void gb_s9_init(GbS9 *a, GbOpContext *ctx, size_t module)
     a->sc = gb_op_ctx_scopes(ctx, module);
     a->root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
     gb_types_init(&a->types, ctx, module);
-    gb_s9_collect_loops(a->root, a->src, &a->in_loops);
+    gb_flow_loop_identifiers(a->root, a->src, &a->in_loops);
     gb_callgraph_init(&a->graph, a->root, a->src);
     GbOccurrences occ = {0};
     gb_scopes_occurrences(a->sc, a->src, a->root, &occ);

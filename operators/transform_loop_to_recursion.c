@@ -56,12 +56,8 @@ static bool gb_s11_program_ok(GbOpContext *ctx)
 /* Integer literal value (decimal, optional unary minus); false if not one or too large. */
 static bool gb_s11_int_literal(TSNode n, const char *src, long *out)
 {
-    bool neg = false;
-    if (gb_node_is_kind(n, GB_NK_UNARY_OPERATOR) && ts_node_child_count(n) == 2 &&
-        gb_node_kind(ts_node_child(n, 0)) == GB_NK_MINUS) {
-        neg = true;
-        n = ts_node_named_child(n, 0);
-    }
+    bool neg;
+    n = gb_node_unminus(n, &neg);
     if (!gb_node_is_kind(n, GB_NK_INTEGER)) return false;
     uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
     if (b - a > 9) return false;

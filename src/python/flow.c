@@ -25,6 +25,29 @@ static bool gb_flow__target_binds(const char *src, TSNode t, const char *name)
     return false;
 }
 
+/* True when node is an as_pattern (`with v as name`, `except E as name`) whose target binds name. */
+static bool gb_flow__as_binds(const char *src, TSNode node, const char *name)
+{
+    if (!gb_node_is_kind(node, GB_NK_AS_PATTERN)) return false;
+    uint32_t m = ts_node_named_child_count(node);
+    for (uint32_t j = 0; j < m; j++) {
+        TSNode x = ts_node_named_child(node, j);
+        if (gb_node_is_kind(x, GB_NK_AS_PATTERN_TARGET) && gb_flow__target_binds(src, x, name)) return true;
+    }
+    return false;
+}
+
+/* True when node is an except clause whose `as` target binds name. */
+static bool gb_flow__except_binds(const char *src, TSNode node, const char *name)
+{
+    GbNodeKind t = gb_node_kind(node);
+    if (t != GB_NK_EXCEPT_CLAUSE && t != GB_NK_EXCEPT_GROUP_CLAUSE) return false;
+    uint32_t c = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_flow__as_binds(src, ts_node_named_child(node, i), name)) return true;
+    return false;
+}
+
 static bool gb_flow__import_binds(const char *src, TSNode n, const char *name)
 {
     if (gb_node_is_kind(n, GB_NK_FUTURE_IMPORT_STATEMENT)) return false;
@@ -97,13 +120,7 @@ bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
         uint32_t k = ts_node_named_child_count(clause);
         for (uint32_t i = 0; i < k; i++) {
             TSNode item = ts_node_named_child(clause, i);
-            TSNode v = gb_node_field(item, "value");
-            if (!gb_node_is_kind(v, GB_NK_AS_PATTERN)) continue;
-            uint32_t m = ts_node_named_child_count(v);
-            for (uint32_t j = 0; j < m; j++) {
-                TSNode x = ts_node_named_child(v, j);
-                if (gb_node_is_kind(x, GB_NK_AS_PATTERN_TARGET) && gb_flow__target_binds(src, x, name)) return true;
-            }
+            if (gb_flow__as_binds(src, gb_node_field(item, "value"), name)) return true;
         }
         return false;
     }
@@ -177,17 +194,8 @@ static bool gb_flow__may_unbind(const char *src, TSNode node, const char *name)
         bool hit = gb_names_has(&ids, name);
         gb_names_destroy(&ids);
         if (hit) return true;
-    } else if (t == GB_NK_EXCEPT_CLAUSE || t == GB_NK_EXCEPT_GROUP_CLAUSE) {
-        uint32_t c = ts_node_named_child_count(node);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode k = ts_node_named_child(node, i);
-            if (!gb_node_is_kind(k, GB_NK_AS_PATTERN)) continue;
-            uint32_t m = ts_node_named_child_count(k);
-            for (uint32_t j = 0; j < m; j++) {
-                TSNode x = ts_node_named_child(k, j);
-                if (gb_node_is_kind(x, GB_NK_AS_PATTERN_TARGET) && gb_flow__target_binds(src, x, name)) return true;
-            }
-        }
+    } else if (gb_flow__except_binds(src, node, name)) {
+        return true;
     }
     uint32_t c = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < c; i++)
@@ -259,18 +267,7 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
         /* parent is a block: what encloses it? */
         TSNode clause = ts_node_parent(parent);
         if (ts_node_is_null(clause)) return false;
-        if (gb_node_is_kind(clause, GB_NK_EXCEPT_CLAUSE) || gb_node_is_kind(clause, GB_NK_EXCEPT_GROUP_CLAUSE)) {
-            uint32_t c = ts_node_named_child_count(clause);
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode k = ts_node_named_child(clause, i);
-                if (!gb_node_is_kind(k, GB_NK_AS_PATTERN)) continue;
-                uint32_t m = ts_node_named_child_count(k);
-                for (uint32_t j = 0; j < m; j++) {
-                    TSNode x = ts_node_named_child(k, j);
-                    if (gb_node_is_kind(x, GB_NK_AS_PATTERN_TARGET) && gb_flow__target_binds(src, x, name)) return true;
-                }
-            }
-        }
+        if (gb_flow__except_binds(src, clause, name)) return true;
         TSNode owner = gb_node_is_kind(clause, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(clause, GB_NK_CLASS_DEFINITION) ||
                                gb_node_is_kind(clause, GB_NK_FOR_STATEMENT) || gb_node_is_kind(clause, GB_NK_WHILE_STATEMENT) ||
                                gb_node_is_kind(clause, GB_NK_IF_STATEMENT) || gb_node_is_kind(clause, GB_NK_TRY_STATEMENT) ||
@@ -486,4 +483,17 @@ TSNode gb_flow_toplevel_of(TSNode node)
         return null;
     }
     return n;
+}
+
+void gb_flow_loop_identifiers(TSNode n, const char *src, GbNames *out)
+{
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION ||
+        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
+        t == GB_NK_GENERATOR_EXPRESSION) {
+        gb_flow_identifiers(n, src, out);
+        return;
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_flow_loop_identifiers(ts_node_named_child(n, i), src, out);
 }

@@ -78,6 +78,13 @@ bool gb_node_is(TSNode node, const char *type)
     return !ts_node_is_null(node) && strcmp(ts_node_type(node), type) == 0;
 }
 
+TSNode gb_node_unminus(TSNode node, bool *neg)
+{
+    *neg = gb_node_is_kind(node, GB_NK_UNARY_OPERATOR) && ts_node_child_count(node) == 2 &&
+           gb_node_kind(ts_node_child(node, 0)) == GB_NK_MINUS;
+    return *neg ? ts_node_named_child(node, 0) : node;
+}
+
 TSNode gb_node_field(TSNode node, const char *name)
 {
     return ts_node_child_by_field_name(node, name, (uint32_t)strlen(name));

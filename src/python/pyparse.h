@@ -29,5 +29,8 @@ typedef GbArray(uint32_t) GbByteRanges;
 void gb_multiline_strings(TSNode node, const char *src, GbByteRanges *out);
 /* True when node is not null and of the given type ("for_statement"). */
 bool gb_node_is(TSNode node, const char *type);
+/* The operand of node when it is a unary minus (`-x`, *neg set true), else node itself (*neg
+ * set false). */
+TSNode gb_node_unminus(TSNode node, bool *neg);
 /* The child of node in the named field ("body"), or a null node. */
 TSNode gb_node_field(TSNode node, const char *name);

@@ -718,7 +718,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         gb_sc__visit_children(w, n, scope);
         return;
     }
-    case GB_NK_DICTIONARY_COMPREHENSION: {
+    case GB_NK_DICTIONARY_COMPREHENSION: case GB_NK_GENERATOR_EXPRESSION: case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_SET_COMPREHENSION: {
         gb_sc__comprehension(w, n, scope);
         return;
     }
@@ -758,27 +759,20 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
         return;
     }
-    case GB_NK_FUTURE_IMPORT_STATEMENT: {
-        gb_sc__imports(w, n, scope);
-        return;
-    }
-    case GB_NK_GENERATOR_EXPRESSION: {
-        gb_sc__comprehension(w, n, scope);
-        return;
-    }
-    case GB_NK_GLOBAL_STATEMENT: {
-        w->fx(w, scope, GB_FX_GLOBAL);
+    case GB_NK_GLOBAL_STATEMENT: case GB_NK_NONLOCAL_STATEMENT: {
+        bool global = t == GB_NK_GLOBAL_STATEMENT;
+        w->fx(w, scope, global ? GB_FX_GLOBAL : GB_FX_NONLOCAL);
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++)
             if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_IDENTIFIER))
-                w->bind(w, scope, ts_node_named_child(n, i), GB_NAME_GLOBAL);
+                w->bind(w, scope, ts_node_named_child(n, i), global ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
         return;
     }
     case GB_NK_IDENTIFIER: {
         w->read(w, scope, n);
         return;
     }
-    case GB_NK_IMPORT_STATEMENT: case GB_NK_IMPORT_FROM_STATEMENT: {
+    case GB_NK_FUTURE_IMPORT_STATEMENT: case GB_NK_IMPORT_STATEMENT: case GB_NK_IMPORT_FROM_STATEMENT: {
         gb_sc__imports(w, n, scope);
         return;
     }
@@ -788,10 +782,6 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
     }
     case GB_NK_LAMBDA: {
         gb_sc__lambda(w, n, scope);
-        return;
-    }
-    case GB_NK_LIST_COMPREHENSION: {
-        gb_sc__comprehension(w, n, scope);
         return;
     }
     case GB_NK_NAMED_EXPRESSION: {
@@ -807,14 +797,6 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         }
         return;
     }
-    case GB_NK_NONLOCAL_STATEMENT: {
-        w->fx(w, scope, GB_FX_NONLOCAL);
-        uint32_t c = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < c; i++)
-            if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_IDENTIFIER))
-                w->bind(w, scope, ts_node_named_child(n, i), GB_NAME_NONLOCAL);
-        return;
-    }
     case GB_NK_RETURN_STATEMENT: {
         w->fx(w, scope, GB_FX_RETURN);
         break;
@@ -823,10 +805,6 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         w->fx(w, scope, GB_FX_RAISE);
         if (ts_node_named_child_count(n) == 0 && w->handler_depth == 0) w->fx(w, scope, GB_FX_BARE_RAISE);
         break;
-    }
-    case GB_NK_SET_COMPREHENSION: {
-        gb_sc__comprehension(w, n, scope);
-        return;
     }
     case GB_NK_WHILE_STATEMENT: {
         gb_sc__visit(w, gb_node_field(n, "condition"), scope);
