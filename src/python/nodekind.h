@@ -130,6 +130,7 @@
     GB_NODEKIND(WITH_ITEM, "with_item")                                                                                \
     GB_NODEKIND(WITH_STATEMENT, "with_statement")                                                                      \
     GB_NODEKIND(YIELD, "yield")                                                                                        \
+    GB_NODEKIND(AND, "and")                                                                                            \
     GB_NODEKIND(ASYNC, "async")                                                                                        \
     GB_NODEKIND(DEF, "def")                                                                                            \
     GB_NODEKIND(FOR, "for")                                                                                            \
@@ -138,15 +139,23 @@
     GB_NODEKIND(IS_NOT, "is not")                                                                                      \
     GB_NODEKIND(NOT_IN, "not in")                                                                                      \
     GB_NODEKIND(AT_EQ, "@=")                                                                                           \
+    GB_NODEKIND(COMMA, ",")                                                                                            \
     GB_NODEKIND(EQ, "=")                                                                                               \
+    GB_NODEKIND(LSHIFT, "<<")                                                                                          \
     GB_NODEKIND(MINUS, "-")                                                                                            \
     GB_NODEKIND(MINUS_EQ, "-=")                                                                                        \
     GB_NODEKIND(PERCENT, "%")                                                                                          \
     GB_NODEKIND(PERCENT_EQ, "%=")                                                                                      \
     GB_NODEKIND(PLUS, "+")                                                                                             \
     GB_NODEKIND(PLUS_EQ, "+=")                                                                                         \
+    GB_NODEKIND(RSHIFT, ">>")                                                                                          \
+    GB_NODEKIND(SLASH_EQ, "/=")                                                                                        \
     GB_NODEKIND(SLASH_SLASH, "//")                                                                                     \
     GB_NODEKIND(SLASH_SLASH_EQ, "//=")                                                                                 \
+    GB_NODEKIND(STAR, "*")                                                                                             \
+    GB_NODEKIND(STAR_EQ, "*=")                                                                                         \
+    GB_NODEKIND(STAR_STAR, "**")                                                                                       \
+    GB_NODEKIND(STAR_STAR_EQ, "**=")                                                                                   \
     GB_NODEKIND(TILDE, "~")
 
 typedef enum {
