@@ -204,8 +204,7 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
         }
         if (ts_node_start_byte(p) < s->start || ts_node_end_byte(p) > s->end) continue;
         if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_EXCEPT_CLAUSE ||
-            t == GB_NK_EXCEPT_GROUP_CLAUSE || t == GB_NK_FINALLY_CLAUSE ||
-            t == GB_NK_WITH_STATEMENT)
+            t == GB_NK_EXCEPT_GROUP_CLAUSE || t == GB_NK_FINALLY_CLAUSE || t == GB_NK_WITH_STATEMENT)
             return false;
     }
     /* The callee must not reach recursion. */
@@ -302,8 +301,8 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     char *executor = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
     char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
     char *open = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION) ? gb_asprintf("%s.submit(%s, ", executor, callee)
-                 : empty                                  ? gb_asprintf("%s.submit(%s", executor, callee)
-                                                          : gb_asprintf("%s.submit(%s, ", executor, callee);
+                 : empty                                           ? gb_asprintf("%s.submit(%s", executor, callee)
+                                                                   : gb_asprintf("%s.submit(%s, ", executor, callee);
     if (gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION)) {
         /* f(x for x in y): the generator keeps its parentheses as submit's argument. */
         gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);

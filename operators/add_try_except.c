@@ -52,8 +52,7 @@ void gb_op_add_try_except_find(GbOpContext *ctx, GbSiteList *out)
             TSNode s = stmts.items[i];
             if (gb_stmt_wrappable(ctx, m, s, 0)) gb_site_add(ctx, out, m, s, NULL, GB_S5_STATEMENT, NULL);
             TSNode fn = s;
-            if (gb_node_kind(s) == GB_NK_DECORATED_DEFINITION)
-                fn = ts_node_child_by_field_name(s, "definition", 10);
+            if (gb_node_kind(s) == GB_NK_DECORATED_DEFINITION) fn = ts_node_child_by_field_name(s, "definition", 10);
             TSNode first, last;
             if (!ts_node_is_null(fn) && gb_s5_body_range(ctx, m, fn, &first, &last))
                 gb_site_add(ctx, out, m, fn, "body", GB_S5_BODY, NULL);

@@ -93,9 +93,8 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         }
         return;
     }
-    if (t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION ||
-        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
-        t == GB_NK_GENERATOR_EXPRESSION || t == GB_NK_LAMBDA)
+    if (t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION || t == GB_NK_SET_COMPREHENSION ||
+        t == GB_NK_DICTIONARY_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION || t == GB_NK_LAMBDA)
         loop++;
     if (t == GB_NK_CALL) {
         TSNode f = gb_api__field(n, "function");
@@ -310,7 +309,8 @@ static char *gb_api__existing_import(GbOpContext *ctx, size_t m, const GbApiImpo
         if (gb_node_is_kind(st, GB_NK_COMMENT)) continue;
         if (gb_stmt_is_docstring(st) || gb_node_is_kind(st, GB_NK_FUTURE_IMPORT_STATEMENT)) continue;
         bool from = gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT);
-        if (!from && !gb_node_is_kind(st, GB_NK_IMPORT_STATEMENT)) break; /* only the leading imports run before any def */
+        if (!from && !gb_node_is_kind(st, GB_NK_IMPORT_STATEMENT))
+            break; /* only the leading imports run before any def */
         if (from != (imp->attr != NULL)) continue;
         if (from && !gb_node_text_eq(gb_api__field(st, "module_name"), src, imp->module)) continue;
         uint32_t c = ts_node_named_child_count(st);
@@ -319,7 +319,8 @@ static char *gb_api__existing_import(GbOpContext *ctx, size_t m, const GbApiImpo
             if (from && ts_node_eq(it, gb_api__field(st, "module_name"))) continue;
             bool aliased = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT);
             TSNode name = aliased ? gb_api__field(it, "name") : it;
-            if (!gb_node_is_kind(name, GB_NK_DOTTED_NAME) || !gb_node_text_eq(name, src, from ? imp->attr : imp->module))
+            if (!gb_node_is_kind(name, GB_NK_DOTTED_NAME) ||
+                !gb_node_text_eq(name, src, from ? imp->attr : imp->module))
                 continue;
             if (!aliased && !from && strchr(imp->module, '.')) continue; /* `import a.b` binds a */
             found = gb_node_text(aliased ? gb_api__field(it, "alias") : name, src);

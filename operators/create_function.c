@@ -104,9 +104,9 @@ static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
 {
     GbNodeKind t = gb_node_kind(n);
     if (t == GB_NK_LAMBDA || t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION ||
-        t == GB_NK_DECORATED_DEFINITION || t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD ||
-        t == GB_NK_AWAIT || t == GB_NK_DELETE_STATEMENT || t == GB_NK_GLOBAL_STATEMENT ||
-        t == GB_NK_NONLOCAL_STATEMENT || t == GB_NK_FUTURE_IMPORT_STATEMENT)
+        t == GB_NK_DECORATED_DEFINITION || t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD || t == GB_NK_AWAIT ||
+        t == GB_NK_DELETE_STATEMENT || t == GB_NK_GLOBAL_STATEMENT || t == GB_NK_NONLOCAL_STATEMENT ||
+        t == GB_NK_FUTURE_IMPORT_STATEMENT)
         return true;
     if (t == GB_NK_GENERATOR_EXPRESSION && !gb_s6_consumed_genexp(n, src, sc)) return true;
     if (t == GB_NK_ASSIGNMENT && !ts_node_is_null(gb_node_field(n, "type"))) return true;
@@ -336,7 +336,11 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
 static bool gb_s6_expr_type(TSNode n)
 {
     switch (gb_node_kind(n)) {
-    case GB_NK_BINARY_OPERATOR: case GB_NK_BOOLEAN_OPERATOR: case GB_NK_COMPARISON_OPERATOR: case GB_NK_NOT_OPERATOR: case GB_NK_CONDITIONAL_EXPRESSION:
+    case GB_NK_BINARY_OPERATOR:
+    case GB_NK_BOOLEAN_OPERATOR:
+    case GB_NK_COMPARISON_OPERATOR:
+    case GB_NK_NOT_OPERATOR:
+    case GB_NK_CONDITIONAL_EXPRESSION:
         return true;
     default:
         return false;
@@ -353,9 +357,8 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
     TSNode stmt = {0};
     for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); p = ts_node_parent(p)) {
         GbNodeKind t = gb_node_kind(p);
-        if (t == GB_NK_DECORATOR || t == GB_NK_TYPE || t == GB_NK_INTERPOLATION ||
-            t == GB_NK_DEFAULT_PARAMETER || t == GB_NK_TYPED_DEFAULT_PARAMETER ||
-            t == GB_NK_LAMBDA || t == GB_NK_PARAMETERS || t == GB_NK_CASE_PATTERN)
+        if (t == GB_NK_DECORATOR || t == GB_NK_TYPE || t == GB_NK_INTERPOLATION || t == GB_NK_DEFAULT_PARAMETER ||
+            t == GB_NK_TYPED_DEFAULT_PARAMETER || t == GB_NK_LAMBDA || t == GB_NK_PARAMETERS || t == GB_NK_CASE_PATTERN)
             return false;
         if (gb_node_is_statement(p)) {
             stmt = p;
@@ -364,9 +367,9 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
     }
     if (ts_node_is_null(stmt)) return false;
     GbNodeKind st = gb_node_kind(stmt);
-    if (st == GB_NK_DELETE_STATEMENT || st == GB_NK_GLOBAL_STATEMENT ||
-        st == GB_NK_NONLOCAL_STATEMENT || gb_node_is_kind(stmt, GB_NK_DECORATED_DEFINITION) ||
-        gb_node_is_kind(stmt, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(stmt, GB_NK_CLASS_DEFINITION))
+    if (st == GB_NK_DELETE_STATEMENT || st == GB_NK_GLOBAL_STATEMENT || st == GB_NK_NONLOCAL_STATEMENT ||
+        gb_node_is_kind(stmt, GB_NK_DECORATED_DEFINITION) || gb_node_is_kind(stmt, GB_NK_FUNCTION_DEFINITION) ||
+        gb_node_is_kind(stmt, GB_NK_CLASS_DEFINITION))
         return false;
     /* Assignment targets are not values. */
     for (TSNode p = e, q = ts_node_parent(e); !ts_node_is_null(q) && !ts_node_eq(p, stmt); p = q, q = ts_node_parent(q))
@@ -537,8 +540,8 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
 {
     size_t m = site->module;
     bool is_expr = site->kind == GB_S6_EXPR;
-    TSNode first =
-        is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_OTHER) : gb_stmt_at(ctx, m, site->start, site->end);
+    TSNode first = is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_OTHER)
+                           : gb_stmt_at(ctx, m, site->start, site->end);
     if (is_expr && !ts_node_is_null(first) && !gb_s6_expr_type(first)) {
         /* the outermost node with this range may be a wrapper; find the expression itself */
         TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));

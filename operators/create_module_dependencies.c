@@ -62,17 +62,14 @@ static bool gb_s7_program_ok(GbOpContext *ctx)
 static bool gb_s7_literal(TSNode n)
 {
     GbNodeKind t = gb_node_kind(n);
-    if (t == GB_NK_INTEGER || t == GB_NK_FLOAT || t == GB_NK_TRUE || t == GB_NK_FALSE ||
-        t == GB_NK_NONE)
-        return true;
+    if (t == GB_NK_INTEGER || t == GB_NK_FLOAT || t == GB_NK_TRUE || t == GB_NK_FALSE || t == GB_NK_NONE) return true;
     if (t == GB_NK_STRING) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++)
             if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_INTERPOLATION)) return false;
         return true;
     }
-    if (t == GB_NK_CONCATENATED_STRING || t == GB_NK_TUPLE ||
-        t == GB_NK_PARENTHESIZED_EXPRESSION) {
+    if (t == GB_NK_CONCATENATED_STRING || t == GB_NK_TUPLE || t == GB_NK_PARENTHESIZED_EXPRESSION) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
@@ -110,8 +107,8 @@ static TSNode gb_s7_dependency(GbOpContext *ctx, size_t m, const char *name, uin
         !gb_op_ctx_is_pinned(ctx, name)) {
         TSNode a = ts_node_named_child(stmt, 0);
         TSNode left = gb_node_field(a, "left"), right = gb_node_field(a, "right");
-        if (gb_node_is_kind(a, GB_NK_ASSIGNMENT) && gb_node_is_kind(left, GB_NK_IDENTIFIER) && !ts_node_is_null(right) &&
-            ts_node_is_null(gb_node_field(a, "type")) && gb_s7_literal(right))
+        if (gb_node_is_kind(a, GB_NK_ASSIGNMENT) && gb_node_is_kind(left, GB_NK_IDENTIFIER) &&
+            !ts_node_is_null(right) && ts_node_is_null(gb_node_field(a, "type")) && gb_s7_literal(right))
             return stmt;
     }
     return null;

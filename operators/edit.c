@@ -194,14 +194,30 @@ bool gb_edits_commit(GbOpContext *ctx, GbEditSet *set, GbError *err)
 static bool gb_edit__statement_kind(GbNodeKind k)
 {
     switch (k) {
-    case GB_NK_ASSERT_STATEMENT: case GB_NK_BREAK_STATEMENT: case GB_NK_CLASS_DEFINITION:
-    case GB_NK_CONTINUE_STATEMENT: case GB_NK_DECORATED_DEFINITION: case GB_NK_DELETE_STATEMENT:
-    case GB_NK_EXEC_STATEMENT: case GB_NK_EXPRESSION_STATEMENT: case GB_NK_FOR_STATEMENT:
-    case GB_NK_FUNCTION_DEFINITION: case GB_NK_FUTURE_IMPORT_STATEMENT: case GB_NK_GLOBAL_STATEMENT:
-    case GB_NK_IF_STATEMENT: case GB_NK_IMPORT_FROM_STATEMENT: case GB_NK_IMPORT_STATEMENT:
-    case GB_NK_MATCH_STATEMENT: case GB_NK_NONLOCAL_STATEMENT: case GB_NK_PASS_STATEMENT:
-    case GB_NK_PRINT_STATEMENT: case GB_NK_RAISE_STATEMENT: case GB_NK_RETURN_STATEMENT:
-    case GB_NK_TRY_STATEMENT: case GB_NK_TYPE_ALIAS_STATEMENT: case GB_NK_WHILE_STATEMENT:
+    case GB_NK_ASSERT_STATEMENT:
+    case GB_NK_BREAK_STATEMENT:
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_CONTINUE_STATEMENT:
+    case GB_NK_DECORATED_DEFINITION:
+    case GB_NK_DELETE_STATEMENT:
+    case GB_NK_EXEC_STATEMENT:
+    case GB_NK_EXPRESSION_STATEMENT:
+    case GB_NK_FOR_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_FUTURE_IMPORT_STATEMENT:
+    case GB_NK_GLOBAL_STATEMENT:
+    case GB_NK_IF_STATEMENT:
+    case GB_NK_IMPORT_FROM_STATEMENT:
+    case GB_NK_IMPORT_STATEMENT:
+    case GB_NK_MATCH_STATEMENT:
+    case GB_NK_NONLOCAL_STATEMENT:
+    case GB_NK_PASS_STATEMENT:
+    case GB_NK_PRINT_STATEMENT:
+    case GB_NK_RAISE_STATEMENT:
+    case GB_NK_RETURN_STATEMENT:
+    case GB_NK_TRY_STATEMENT:
+    case GB_NK_TYPE_ALIAS_STATEMENT:
+    case GB_NK_WHILE_STATEMENT:
     case GB_NK_WITH_STATEMENT:
         return true;
     default:
@@ -224,9 +240,15 @@ bool gb_node_is_statement(TSNode node)
 bool gb_node_is_compound(TSNode node)
 {
     switch (gb_node_kind(node)) {
-    case GB_NK_CLASS_DEFINITION: case GB_NK_DECORATED_DEFINITION: case GB_NK_FOR_STATEMENT:
-    case GB_NK_FUNCTION_DEFINITION: case GB_NK_IF_STATEMENT: case GB_NK_MATCH_STATEMENT:
-    case GB_NK_TRY_STATEMENT: case GB_NK_WHILE_STATEMENT: case GB_NK_WITH_STATEMENT:
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_DECORATED_DEFINITION:
+    case GB_NK_FOR_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_IF_STATEMENT:
+    case GB_NK_MATCH_STATEMENT:
+    case GB_NK_TRY_STATEMENT:
+    case GB_NK_WHILE_STATEMENT:
+    case GB_NK_WITH_STATEMENT:
         return true;
     default:
         return false;
@@ -243,8 +265,12 @@ bool gb_node_is_loop(TSNode node)
 bool gb_node_is_scope(TSNode node)
 {
     switch (gb_node_kind(node)) {
-    case GB_NK_CLASS_DEFINITION: case GB_NK_DICTIONARY_COMPREHENSION: case GB_NK_FUNCTION_DEFINITION:
-    case GB_NK_GENERATOR_EXPRESSION: case GB_NK_LAMBDA: case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_DICTIONARY_COMPREHENSION:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_GENERATOR_EXPRESSION:
+    case GB_NK_LAMBDA:
+    case GB_NK_LIST_COMPREHENSION:
     case GB_NK_SET_COMPREHENSION:
         return true;
     default:
@@ -378,8 +404,12 @@ bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned re
 {
     if (!gb_op_ctx_module_ok(ctx, module) || !gb_node_is_statement(stmt)) return false;
     switch (gb_node_kind(stmt)) {
-    case GB_NK_FUTURE_IMPORT_STATEMENT: case GB_NK_GLOBAL_STATEMENT: case GB_NK_NONLOCAL_STATEMENT:
-    case GB_NK_FUNCTION_DEFINITION: case GB_NK_CLASS_DEFINITION: case GB_NK_DECORATED_DEFINITION:
+    case GB_NK_FUTURE_IMPORT_STATEMENT:
+    case GB_NK_GLOBAL_STATEMENT:
+    case GB_NK_NONLOCAL_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_DECORATED_DEFINITION:
         return false;
     default:
         break;
@@ -419,8 +449,8 @@ uint32_t gb_module_code_start(GbOpContext *ctx, size_t module)
         TSNode c = ts_node_named_child(root, i);
         if (!gb_node_is_statement(c)) continue;
         GbNodeKind t = gb_node_kind(c);
-        if (gb_stmt_is_docstring(c) || t == GB_NK_FUTURE_IMPORT_STATEMENT ||
-            t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT)
+        if (gb_stmt_is_docstring(c) || t == GB_NK_FUTURE_IMPORT_STATEMENT || t == GB_NK_IMPORT_STATEMENT ||
+            t == GB_NK_IMPORT_FROM_STATEMENT)
             continue;
         return gb_line_start(src, ts_node_start_byte(c));
     }
@@ -776,7 +806,7 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
         if (t != GB_NK_IMPORT_STATEMENT && t != GB_NK_IMPORT_FROM_STATEMENT) break;
         if (!gb_stmt_owns_lines(src, c)) break;
         TSNode first = t == GB_NK_IMPORT_FROM_STATEMENT ? ts_node_child_by_field_name(c, "module_name", 11)
-                                                               : ts_node_named_child(c, 0);
+                                                        : ts_node_named_child(c, 0);
         if (gb_node_kind(first) == GB_NK_ALIASED_IMPORT) first = ts_node_child_by_field_name(first, "name", 4);
         int r = 2; /* relative imports: the program's own */
         bool same_pkg = false;

@@ -210,13 +210,15 @@ static unsigned gb_ty__subscript(const GbTypes *t, TSNode e)
     while (gb_node_is_kind(value, GB_NK_PARENTHESIZED_EXPRESSION) && ts_node_named_child_count(value) == 1)
         value = ts_node_named_child(value, 0);
     long k;
-    if ((gb_node_is_kind(value, GB_NK_LIST) || gb_node_is_kind(value, GB_NK_TUPLE)) && gb_ty__int_literal(t, index, &k)) {
+    if ((gb_node_is_kind(value, GB_NK_LIST) || gb_node_is_kind(value, GB_NK_TUPLE)) &&
+        gb_ty__int_literal(t, index, &k)) {
         uint32_t n = 0, c = ts_node_named_child_count(value);
         TSNode items[64];
         for (uint32_t i = 0; i < c && n < 64; i++) {
             TSNode x = ts_node_named_child(value, i);
             if (gb_node_is_kind(x, GB_NK_COMMENT)) continue;
-            if (gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT)) return GB_TY_UNKNOWN;
+            if (gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT))
+                return GB_TY_UNKNOWN;
             items[n++] = x;
         }
         if (n == 0 || n >= 64) return GB_TY_UNKNOWN;
@@ -292,8 +294,7 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e)
         uint32_t c = ts_node_child_count(e);
         for (uint32_t i = 0; i < c; i++) {
             GbNodeKind k = gb_node_kind(ts_node_child(e, i));
-            if (k == GB_NK_IN || k == GB_NK_IS || k == GB_NK_NOT_IN || k == GB_NK_IS_NOT)
-                identity = true;
+            if (k == GB_NK_IN || k == GB_NK_IS || k == GB_NK_NOT_IN || k == GB_NK_IS_NOT) identity = true;
         }
         if (identity) return GB_TY_BOOL;
         uint32_t n = ts_node_named_child_count(e);

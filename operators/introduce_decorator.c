@@ -160,7 +160,8 @@ static bool gb_s8_import_before(GbOpContext *ctx, size_t module, const char *nam
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(stmt, i);
             if (ts_node_eq(k, mod)) continue;
-            if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && gb_node_text_eq(k, src, attr) && strcmp(name, attr) == 0) return true;
+            if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && gb_node_text_eq(k, src, attr) && strcmp(name, attr) == 0)
+                return true;
             if (gb_node_is_kind(k, GB_NK_ALIASED_IMPORT) && gb_node_text_eq(gb_node_field(k, "name"), src, attr) &&
                 gb_node_text_eq(gb_node_field(k, "alias"), src, name))
                 return true;
@@ -171,7 +172,8 @@ static bool gb_s8_import_before(GbOpContext *ctx, size_t module, const char *nam
     uint32_t c = ts_node_named_child_count(stmt);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(stmt, i);
-        if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && gb_node_text_eq(k, src, "functools") && strcmp(name, "functools") == 0)
+        if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && gb_node_text_eq(k, src, "functools") &&
+            strcmp(name, "functools") == 0)
             return true;
         if (gb_node_is_kind(k, GB_NK_ALIASED_IMPORT) && gb_node_text_eq(gb_node_field(k, "name"), src, "functools") &&
             gb_node_text_eq(gb_node_field(k, "alias"), src, name))
@@ -212,7 +214,8 @@ static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wrap
     char *wraps = gb_node_text(wfn, src);
     char *result = NULL;
     TSNode s0 = ts_node_named_child(ibody, 0);
-    if (gb_node_is_kind(s0, GB_NK_EXPRESSION_STATEMENT) && gb_node_is_kind(ts_node_named_child(s0, 0), GB_NK_ASSIGNMENT))
+    if (gb_node_is_kind(s0, GB_NK_EXPRESSION_STATEMENT) &&
+        gb_node_is_kind(ts_node_named_child(s0, 0), GB_NK_ASSIGNMENT))
         result = gb_node_text(gb_node_field(ts_node_named_child(s0, 0), "left"), src);
     bool same = false;
     if (args && kwargs) {

@@ -508,8 +508,7 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
             gb_nm__binary(o, out);
             free(o);
         }
-    } else if (t == GB_NK_BOOLEAN_OPERATOR || t == GB_NK_NOT_OPERATOR ||
-               t == GB_NK_COMPARISON_OPERATOR) {
+    } else if (t == GB_NK_BOOLEAN_OPERATOR || t == GB_NK_NOT_OPERATOR || t == GB_NK_COMPARISON_OPERATOR) {
         static const char *const w[] = {"is_valid", "matches", "condition", NULL};
         gb_nm__add_words(weak, w);
     } else if (t == GB_NK_CONDITIONAL_EXPRESSION) {
@@ -651,7 +650,8 @@ static unsigned gb_nm__use(const char *src, TSNode id)
         top = up;
         up = ts_node_parent(up);
     }
-    bool bare = ts_node_eq(top, id) || (gb_node_is_kind(top, GB_NK_NOT_OPERATOR) && ts_node_eq(ts_node_parent(id), top));
+    bool bare =
+        ts_node_eq(top, id) || (gb_node_is_kind(top, GB_NK_NOT_OPERATOR) && ts_node_eq(ts_node_parent(id), top));
     if (gb_node_is_kind(up, GB_NK_WHILE_STATEMENT) && ts_node_eq(gb_node_field(up, "condition"), top))
         return bare ? GB_NM_USE_LOOP_GUARD : GB_NM_USE_LOOP_CHECK;
     if ((gb_node_is_kind(up, GB_NK_IF_STATEMENT) || gb_node_is_kind(up, GB_NK_ELIF_CLAUSE)) &&
@@ -787,7 +787,8 @@ static void gb_nm__body_scan(const char *src, TSNode n, GbNmBody *b, int depth)
     if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT) b->loops = true;
     if (t == GB_NK_CALL) {
         char *c = gb_nm__callee_name(n, src);
-        if (c && strcmp(c, "put") == 0 && gb_node_is_kind(gb_node_field(n, "function"), GB_NK_ATTRIBUTE)) b->puts = true;
+        if (c && strcmp(c, "put") == 0 && gb_node_is_kind(gb_node_field(n, "function"), GB_NK_ATTRIBUTE))
+            b->puts = true;
         free(c);
     }
     uint32_t c = ts_node_named_child_count(n);
@@ -866,7 +867,8 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
         stmts++;
     }
     /* a decorator returns the function it defines */
-    bool returns_inner = b.nested_def && gb_node_is_kind(last, GB_NK_RETURN_STATEMENT) && ts_node_named_child_count(last) == 1 &&
+    bool returns_inner = b.nested_def && gb_node_is_kind(last, GB_NK_RETURN_STATEMENT) &&
+                         ts_node_named_child_count(last) == 1 &&
                          gb_node_is_kind(ts_node_named_child(last, 0), GB_NK_IDENTIFIER);
     if (returns_inner) {
         static const char *const w[] = {"wrap", "decorate", "with_wrapper", "wrap_call", NULL};
@@ -1087,7 +1089,8 @@ static void gb_nm__import_words(const char *src, TSNode mod, TSNode name, GbName
 static TSNode gb_nm__ident(TSNode root, uint32_t s, uint32_t e)
 {
     TSNode n = ts_node_descendant_for_byte_range(root, s, e);
-    while (!ts_node_is_null(n) && !gb_node_is_kind(n, GB_NK_IDENTIFIER) && ts_node_start_byte(n) == s) n = ts_node_parent(n);
+    while (!ts_node_is_null(n) && !gb_node_is_kind(n, GB_NK_IDENTIFIER) && ts_node_start_byte(n) == s)
+        n = ts_node_parent(n);
     return n;
 }
 
@@ -1164,11 +1167,13 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
         case GB_NAME_IMPORT: {
             /* what is imported: `from dateutil.parser import parse as x`, `import time as x` */
             TSNode item = p;
-            while (!ts_node_is_null(item) && !gb_node_is_kind(item, GB_NK_ALIASED_IMPORT) && !gb_node_is_kind(item, GB_NK_DOTTED_NAME))
+            while (!ts_node_is_null(item) && !gb_node_is_kind(item, GB_NK_ALIASED_IMPORT) &&
+                   !gb_node_is_kind(item, GB_NK_DOTTED_NAME))
                 item = ts_node_parent(item);
             TSNode name = gb_node_is_kind(item, GB_NK_ALIASED_IMPORT) ? gb_node_field(item, "name") : item;
             TSNode st = ts_node_parent(item);
-            TSNode mod = gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT) ? gb_node_field(st, "module_name") : (TSNode){0};
+            TSNode mod =
+                gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT) ? gb_node_field(st, "module_name") : (TSNode){0};
             if (!ts_node_is_null(name)) gb_nm__import_words(src, mod, name, &value);
             break;
         }

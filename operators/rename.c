@@ -341,7 +341,8 @@ static bool gb_rn__is_callee(const GbRnModule *mod, uint32_t pos)
 static TSNode gb_rn__ident_node(const GbRnModule *mod, uint32_t s, uint32_t e)
 {
     TSNode n = ts_node_descendant_for_byte_range(mod->root, s, e);
-    while (!ts_node_is_null(n) && !gb_node_is_kind(n, GB_NK_IDENTIFIER) && ts_node_start_byte(n) == s) n = ts_node_parent(n);
+    while (!ts_node_is_null(n) && !gb_node_is_kind(n, GB_NK_IDENTIFIER) && ts_node_start_byte(n) == s)
+        n = ts_node_parent(n);
     return n;
 }
 
@@ -388,7 +389,8 @@ static bool gb_rn__collect(GbRenamer *r, size_t m, int def, const char *name, ui
             if (gb_node_is_kind(parent, GB_NK_ALIASED_IMPORT) && ts_node_eq(gb_node_field(parent, "alias"), id)) {
                 kind = GB_SPOT_IDENT;
             } else if (gb_node_is_kind(parent, GB_NK_DOTTED_NAME) && ts_node_named_child_count(parent) == 1 &&
-                       (gb_node_is_kind(grand, GB_NK_IMPORT_STATEMENT) || gb_node_is_kind(grand, GB_NK_IMPORT_FROM_STATEMENT))) {
+                       (gb_node_is_kind(grand, GB_NK_IMPORT_STATEMENT) ||
+                        gb_node_is_kind(grand, GB_NK_IMPORT_FROM_STATEMENT))) {
                 kind = GB_SPOT_IMPORT_AS;
                 s = ts_node_start_byte(parent);
                 e = ts_node_end_byte(parent);
@@ -478,7 +480,8 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                 if (gb_node_is_kind(mname, GB_NK_RELATIVE_IMPORT)) {
                     uint32_t c = ts_node_named_child_count(mname);
                     TSNode dn = c > 1 ? ts_node_named_child(mname, c - 1) : (TSNode){0};
-                    if (ts_node_is_null(dn) || !gb_node_is_kind(dn, GB_NK_DOTTED_NAME) || gb_node_text_eq(dn, src, last)) {
+                    if (ts_node_is_null(dn) || !gb_node_is_kind(dn, GB_NK_DOTTED_NAME) ||
+                        gb_node_text_eq(dn, src, last)) {
                         gb_error_set(why, "a relative import in %s may import %s", r->ctx->prog->modules.items[o].path,
                                      name);
                         return false;
@@ -495,7 +498,8 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                         return false;
                     }
                     TSNode imported = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT) ? gb_node_field(it, "name") : it;
-                    if (!gb_node_is_kind(imported, GB_NK_DOTTED_NAME) || !gb_node_text_eq(imported, src, name)) continue;
+                    if (!gb_node_is_kind(imported, GB_NK_DOTTED_NAME) || !gb_node_text_eq(imported, src, name))
+                        continue;
                     TSNode id = ts_node_named_child(imported, 0);
                     uint32_t is = ts_node_start_byte(id), ie = ts_node_end_byte(id);
                     if (gb_node_is_kind(it, GB_NK_ALIASED_IMPORT)) {
@@ -538,7 +542,7 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                         return false;
                     }
                     TSNode bound = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT) ? gb_node_field(it, "alias")
-                                                                    : ts_node_named_child(imported, 0);
+                                                                             : ts_node_named_child(imported, 0);
                     int scope = gb_rn__occ_scope(mod, ts_node_start_byte(bound));
                     char *local = gb_node_text(bound, src);
                     if (scope < 0) {
@@ -553,7 +557,8 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                         if (!gb_rn__denotes(mod, oc->scope, local, scope)) continue;
                         TSNode id = gb_rn__ident_node(mod, oc->start, oc->end);
                         TSNode parent = ts_node_parent(id);
-                        if (!gb_node_is_kind(parent, GB_NK_ATTRIBUTE) || !ts_node_eq(gb_node_field(parent, "object"), id)) {
+                        if (!gb_node_is_kind(parent, GB_NK_ATTRIBUTE) ||
+                            !ts_node_eq(gb_node_field(parent, "object"), id)) {
                             free(local);
                             gb_error_set(why, "the module %s is used as a value in %s", mn,
                                          r->ctx->prog->modules.items[o].path);

@@ -38,8 +38,7 @@ static bool gb_n2_decorators_ok(GbOpContext *ctx, size_t module, TSNode fn)
         TSNode d = ts_node_named_child(dd, i);
         if (gb_node_kind(d) != GB_NK_DECORATOR) continue;
         TSNode e = ts_node_named_child(d, 0);
-        if (!ts_node_is_null(e) && gb_node_kind(e) == GB_NK_CALL)
-            e = ts_node_child_by_field_name(e, "function", 8);
+        if (!ts_node_is_null(e) && gb_node_kind(e) == GB_NK_CALL) e = ts_node_child_by_field_name(e, "function", 8);
         if (ts_node_is_null(e)) return false;
         TSNode last = e, root = e;
         if (gb_node_kind(e) == GB_NK_ATTRIBUTE) {

@@ -364,7 +364,8 @@ static bool gb_s9_small_expr(const GbS9 *a, TSNode e, int *leaves)
         TSNode l = gb_node_field(e, "left"), r = gb_node_field(e, "right");
         if (op == GB_NK_PLUS || op == GB_NK_MINUS)
             return gb_s9_small_expr(a, l, leaves) && gb_s9_small_expr(a, r, leaves);
-        if (op == GB_NK_SLASH_SLASH || op == GB_NK_PERCENT) return gb_s9_pos_lit(a, r) && gb_s9_small_expr(a, l, leaves);
+        if (op == GB_NK_SLASH_SLASH || op == GB_NK_PERCENT)
+            return gb_s9_pos_lit(a, r) && gb_s9_small_expr(a, l, leaves);
     }
     return false;
 }
@@ -404,7 +405,9 @@ static bool gb_s9_elements(const GbS9 *a, TSNode arg, bool (*pred)(const GbS9 *,
         for (uint32_t i = 0; i < c; i++) {
             TSNode x = ts_node_named_child(arg, i);
             if (gb_node_is_kind(x, GB_NK_COMMENT)) continue;
-            if (gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT) || !pred(a, x)) return false;
+            if (gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT) ||
+                !pred(a, x))
+                return false;
             *nonempty = true;
         }
         return true;
@@ -413,7 +416,8 @@ static bool gb_s9_elements(const GbS9 *a, TSNode arg, bool (*pred)(const GbS9 *,
         uint32_t c = ts_node_named_child_count(arg);
         for (uint32_t i = 0; i < c; i++) {
             TSNode x = ts_node_named_child(arg, i);
-            if (gb_node_is_kind(x, GB_NK_FOR_IN_CLAUSE) && gb_node_kind(ts_node_child(x, 0)) == GB_NK_ASYNC) return false;
+            if (gb_node_is_kind(x, GB_NK_FOR_IN_CLAUSE) && gb_node_kind(ts_node_child(x, 0)) == GB_NK_ASYNC)
+                return false;
         }
         TSNode body = gb_node_field(arg, "body");
         return !ts_node_is_null(body) && pred(a, body);
@@ -443,8 +447,8 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
         }
         if (n != 1) return -1;
         TSNode l = gb_s9_unparen(args[0]);
-        if ((gb_node_is_kind(l, GB_NK_LIST) || gb_node_is_kind(l, GB_NK_TUPLE)) && gb_s9_elements(a, l, gb_s9_small_arg, &nonempty) &&
-            nonempty)
+        if ((gb_node_is_kind(l, GB_NK_LIST) || gb_node_is_kind(l, GB_NK_TUPLE)) &&
+            gb_s9_elements(a, l, gb_s9_small_arg, &nonempty) && nonempty)
             return GB_S9_MAXMIN_LIST;
         return -1;
     }
@@ -498,8 +502,8 @@ static bool gb_s9_cold(const GbS9 *a, TSNode call)
     for (TSNode p = ts_node_parent(call); !ts_node_is_null(p); p = ts_node_parent(p)) {
         GbNodeKind t = gb_node_kind(p);
         if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_LAMBDA ||
-            t == GB_NK_LIST_COMPREHENSION || t == GB_NK_SET_COMPREHENSION ||
-            t == GB_NK_DICTIONARY_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION)
+            t == GB_NK_LIST_COMPREHENSION || t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
+            t == GB_NK_GENERATOR_EXPRESSION)
             return false;
         if (t == GB_NK_FUNCTION_DEFINITION) {
             char *name = gb_node_text(gb_node_field(p, "name"), a->src);
@@ -538,7 +542,8 @@ static int gb_s9_guard_kind(const GbS9 *a, TSNode call)
         TSNode x = ts_node_named_child(al, i);
         if (gb_node_is_kind(x, GB_NK_COMMENT)) continue;
         if (gb_node_is_kind(x, GB_NK_KEYWORD_ARGUMENT) || gb_node_is_kind(x, GB_NK_DICTIONARY_SPLAT)) return -1;
-        if ((gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT)) && kind > GB_S9_GUARD_MIN)
+        if ((gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT)) &&
+            kind > GB_S9_GUARD_MIN)
             return -1;
         n++;
     }
@@ -733,8 +738,10 @@ static bool gb_s9_in_own_helper(const GbS9 *a, TSNode call)
         uint32_t k = ts_node_named_child_count(st);
         for (uint32_t j = 0; j < k; j++) {
             TSNode x = ts_node_named_child(st, j);
-            if (gb_node_is_kind(x, GB_NK_DOTTED_NAME) && gb_node_text_eq(x, a->src, "numpy")) gb_names_add(&aliases, "numpy");
-            if (gb_node_is_kind(x, GB_NK_ALIASED_IMPORT) && gb_node_text_eq(gb_node_field(x, "name"), a->src, "numpy")) {
+            if (gb_node_is_kind(x, GB_NK_DOTTED_NAME) && gb_node_text_eq(x, a->src, "numpy"))
+                gb_names_add(&aliases, "numpy");
+            if (gb_node_is_kind(x, GB_NK_ALIASED_IMPORT) &&
+                gb_node_text_eq(gb_node_field(x, "name"), a->src, "numpy")) {
                 char *al = gb_node_text(gb_node_field(x, "alias"), a->src);
                 gb_names_add(&aliases, al);
                 free(al);

@@ -80,7 +80,26 @@ void gb_op_transform_aug_assignment_find(GbOpContext *ctx, GbSiteList *out)
 static bool gb_s10_is_atom(TSNode e)
 {
     switch (gb_node_kind(e)) {
-    case GB_NK_IDENTIFIER: case GB_NK_INTEGER: case GB_NK_FLOAT: case GB_NK_STRING: case GB_NK_CONCATENATED_STRING: case GB_NK_TRUE: case GB_NK_FALSE: case GB_NK_NONE: case GB_NK_CALL: case GB_NK_ATTRIBUTE: case GB_NK_SUBSCRIPT: case GB_NK_PARENTHESIZED_EXPRESSION: case GB_NK_LIST: case GB_NK_DICTIONARY: case GB_NK_SET: case GB_NK_TUPLE: case GB_NK_LIST_COMPREHENSION: case GB_NK_DICTIONARY_COMPREHENSION: case GB_NK_SET_COMPREHENSION: case GB_NK_GENERATOR_EXPRESSION:
+    case GB_NK_IDENTIFIER:
+    case GB_NK_INTEGER:
+    case GB_NK_FLOAT:
+    case GB_NK_STRING:
+    case GB_NK_CONCATENATED_STRING:
+    case GB_NK_TRUE:
+    case GB_NK_FALSE:
+    case GB_NK_NONE:
+    case GB_NK_CALL:
+    case GB_NK_ATTRIBUTE:
+    case GB_NK_SUBSCRIPT:
+    case GB_NK_PARENTHESIZED_EXPRESSION:
+    case GB_NK_LIST:
+    case GB_NK_DICTIONARY:
+    case GB_NK_SET:
+    case GB_NK_TUPLE:
+    case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_DICTIONARY_COMPREHENSION:
+    case GB_NK_SET_COMPREHENSION:
+    case GB_NK_GENERATOR_EXPRESSION:
         return true;
     default:
         return false;

@@ -78,8 +78,9 @@ static uint32_t gb_s11_range_args(TSNode call, TSNode *args_out)
     uint32_t n = 0, c = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < c; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (gb_node_is_kind(a, GB_NK_LIST_SPLAT) || gb_node_is_kind(a, GB_NK_DICTIONARY_SPLAT) || gb_node_is_kind(a, GB_NK_KEYWORD_ARGUMENT) ||
-            gb_node_is_kind(a, GB_NK_COMMENT) || gb_node_is_kind(a, GB_NK_PARENTHESIZED_LIST_SPLAT) || n == 3)
+        if (gb_node_is_kind(a, GB_NK_LIST_SPLAT) || gb_node_is_kind(a, GB_NK_DICTIONARY_SPLAT) ||
+            gb_node_is_kind(a, GB_NK_KEYWORD_ARGUMENT) || gb_node_is_kind(a, GB_NK_COMMENT) ||
+            gb_node_is_kind(a, GB_NK_PARENTHESIZED_LIST_SPLAT) || n == 3)
             return 0;
         args_out[n++] = a;
     }
@@ -171,7 +172,8 @@ static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *g
     const char *src = gb_op_ctx_source(ctx, module);
     TSNode target = gb_node_field(loop, "left"), right = gb_node_field(loop, "right"),
            body = gb_node_field(loop, "body");
-    if (!gb_node_is_kind(target, GB_NK_IDENTIFIER) || !gb_node_is_kind(right, GB_NK_CALL) || ts_node_is_null(body)) return false;
+    if (!gb_node_is_kind(target, GB_NK_IDENTIFIER) || !gb_node_is_kind(right, GB_NK_CALL) || ts_node_is_null(body))
+        return false;
     if (!gb_stmt_wrappable(ctx, module, loop, 0)) return false;
     TSNode fn = gb_node_field(right, "function");
     if (!gb_node_is_kind(fn, GB_NK_IDENTIFIER) || !gb_node_text_eq(fn, src, "range")) return false;

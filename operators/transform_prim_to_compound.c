@@ -25,15 +25,17 @@ static bool gb_s12_literal(TSNode e, int depth)
 {
     if (depth > 8) return false;
     if (gb_node_is_kind(e, GB_NK_INTEGER) || gb_node_is_kind(e, GB_NK_FLOAT) || gb_node_is_kind(e, GB_NK_STRING) ||
-        gb_node_is_kind(e, GB_NK_CONCATENATED_STRING) || gb_node_is_kind(e, GB_NK_TRUE) || gb_node_is_kind(e, GB_NK_FALSE) || gb_node_is_kind(e, GB_NK_NONE) ||
+        gb_node_is_kind(e, GB_NK_CONCATENATED_STRING) || gb_node_is_kind(e, GB_NK_TRUE) ||
+        gb_node_is_kind(e, GB_NK_FALSE) || gb_node_is_kind(e, GB_NK_NONE) ||
         gb_node_is_kind(e, GB_NK_LIST_COMPREHENSION))
         return true;
     if (gb_node_is_kind(e, GB_NK_UNARY_OPERATOR)) {
         TSNode a = ts_node_child_by_field_name(e, "argument", 8);
         return !ts_node_is_null(a) && (gb_node_is_kind(a, GB_NK_INTEGER) || gb_node_is_kind(a, GB_NK_FLOAT));
     }
-    if (gb_node_is_kind(e, GB_NK_LIST) || gb_node_is_kind(e, GB_NK_TUPLE) || gb_node_is_kind(e, GB_NK_SET) || gb_node_is_kind(e, GB_NK_DICTIONARY) ||
-        gb_node_is_kind(e, GB_NK_EXPRESSION_LIST) || gb_node_is_kind(e, GB_NK_PAIR) || gb_node_is_kind(e, GB_NK_PARENTHESIZED_EXPRESSION)) {
+    if (gb_node_is_kind(e, GB_NK_LIST) || gb_node_is_kind(e, GB_NK_TUPLE) || gb_node_is_kind(e, GB_NK_SET) ||
+        gb_node_is_kind(e, GB_NK_DICTIONARY) || gb_node_is_kind(e, GB_NK_EXPRESSION_LIST) ||
+        gb_node_is_kind(e, GB_NK_PAIR) || gb_node_is_kind(e, GB_NK_PARENTHESIZED_EXPRESSION)) {
         uint32_t c = ts_node_named_child_count(e);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(e, i);
@@ -73,7 +75,8 @@ void gb_op_transform_prim_to_compound_find(GbOpContext *ctx, GbSiteList *out)
 bool gb_op_transform_prim_to_compound_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     TSNode n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_ASSIGNMENT);
-    if (ts_node_is_null(n)) n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_AUGMENTED_ASSIGNMENT);
+    if (ts_node_is_null(n))
+        n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_AUGMENTED_ASSIGNMENT);
     TSNode v = ts_node_is_null(n) ? n : gb_s12_value(n);
     if (ts_node_is_null(v)) {
         gb_error_set(err, "TransformPrimToCompound: site %s has no literal value", site->key);

@@ -392,7 +392,8 @@ static bool gb_mutate__numeric_value(const GbMutCtx *c, TSNode n, double *out)
     if (gb_node_is_kind(n, GB_NK_UNARY_OPERATOR)) {
         TSNode op = gb_mutate__field(n, "operator");
         double v;
-        if (gb_node_is_kind(op, GB_NK_TILDE) || !gb_mutate__numeric_value(c, gb_mutate__field(n, "argument"), &v)) return false;
+        if (gb_node_is_kind(op, GB_NK_TILDE) || !gb_mutate__numeric_value(c, gb_mutate__field(n, "argument"), &v))
+            return false;
         *out = gb_node_is_kind(op, GB_NK_MINUS) ? -v : v;
         return true;
     }
@@ -570,7 +571,7 @@ static void gb_mutate__collect_cands(const GbMutCtx *c, TSNode n, GbMutOp op, Gb
         const char *owner = gb_node_is_kind(n, GB_NK_IF_STATEMENT)      ? "if"
                             : gb_node_is_kind(n, GB_NK_ELIF_CLAUSE)     ? "elif"
                             : gb_node_is_kind(n, GB_NK_WHILE_STATEMENT) ? "while"
-                                                                  : NULL;
+                                                                        : NULL;
         if (owner) {
             TSNode cond = gb_mutate__field(n, "condition");
             if (!ts_node_is_null(cond)) gb_mutate__push_cand(out, cond, null, null, GB_MUT__NEGATE, owner);
@@ -870,8 +871,8 @@ static void gb_mutate__variants_arith(const GbMutCtx *c, const GbMutCand *cd, Gb
 static void gb_mutate__variants_compare(const GbMutCtx *c, const GbMutCand *cd, GbMutSite *site)
 {
     const char *op = ts_node_type(cd->node);
-    bool none =
-        gb_node_is_kind(gb_mutate__unparen(cd->left), GB_NK_NONE) || gb_node_is_kind(gb_mutate__unparen(cd->right), GB_NK_NONE);
+    bool none = gb_node_is_kind(gb_mutate__unparen(cd->left), GB_NK_NONE) ||
+                gb_node_is_kind(gb_mutate__unparen(cd->right), GB_NK_NONE);
     for (size_t i = 0; gb_mutate__compare_ops[i]; i++) {
         const char *target = gb_mutate__compare_ops[i];
         if (strcmp(target, op) == 0) continue;
@@ -1200,7 +1201,7 @@ static GbMutKind gb_mutate__var_kind(const GbMutCtx *c, const char *name, TSNode
             TSNode p = ts_node_named_child(params, i);
             if (gb_node_is_kind(p, GB_NK_TYPED_PARAMETER) || gb_node_is_kind(p, GB_NK_TYPED_DEFAULT_PARAMETER)) {
                 TSNode id = gb_node_is_kind(p, GB_NK_TYPED_DEFAULT_PARAMETER) ? gb_mutate__field(p, "name")
-                                                                        : ts_node_named_child(p, 0);
+                                                                              : ts_node_named_child(p, 0);
                 if (gb_mutate__ident_is(c, id, name))
                     gb_mutate__acc(&acc, gb_mutate__annotation_kind(c, gb_mutate__field(p, "type")));
             } else if (gb_node_is_kind(p, GB_NK_DEFAULT_PARAMETER)) {

@@ -68,8 +68,7 @@ static void gb_pinned__defs(TSNode n, const char *src, GbScopeKind scope, GbName
         if (!ts_node_is_null(left)) gb_pinned__targets(left, src, scope, defs);
     } else if (type == GB_NK_AS_PATTERN_TARGET && scope != GB_SCOPE_FUNCTION) {
         gb_pinned__targets(n, src, scope, defs);
-    } else if ((type == GB_NK_IMPORT_STATEMENT || type == GB_NK_IMPORT_FROM_STATEMENT) &&
-               scope != GB_SCOPE_FUNCTION) {
+    } else if ((type == GB_NK_IMPORT_STATEMENT || type == GB_NK_IMPORT_FROM_STATEMENT) && scope != GB_SCOPE_FUNCTION) {
         gb_pinned__import(n, src, defs);
         return;
     } else if (type == GB_NK_GLOBAL_STATEMENT) {

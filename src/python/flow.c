@@ -14,10 +14,9 @@ static bool gb_flow__target_binds(const char *src, TSNode t, const char *name)
     if (ts_node_is_null(t)) return false;
     GbNodeKind ty = gb_node_kind(t);
     if (ty == GB_NK_IDENTIFIER) return gb_node_text_eq(t, src, name);
-    if (ty == GB_NK_PATTERN_LIST || ty == GB_NK_TUPLE_PATTERN || ty == GB_NK_LIST_PATTERN ||
-        ty == GB_NK_TUPLE || ty == GB_NK_LIST || ty == GB_NK_EXPRESSION_LIST ||
-        ty == GB_NK_PARENTHESIZED_EXPRESSION || ty == GB_NK_LIST_SPLAT_PATTERN ||
-        ty == GB_NK_LIST_SPLAT || ty == GB_NK_AS_PATTERN_TARGET) {
+    if (ty == GB_NK_PATTERN_LIST || ty == GB_NK_TUPLE_PATTERN || ty == GB_NK_LIST_PATTERN || ty == GB_NK_TUPLE ||
+        ty == GB_NK_LIST || ty == GB_NK_EXPRESSION_LIST || ty == GB_NK_PARENTHESIZED_EXPRESSION ||
+        ty == GB_NK_LIST_SPLAT_PATTERN || ty == GB_NK_LIST_SPLAT || ty == GB_NK_AS_PATTERN_TARGET) {
         uint32_t c = ts_node_named_child_count(t);
         for (uint32_t i = 0; i < c; i++)
             if (gb_flow__target_binds(src, ts_node_named_child(t, i), name)) return true;
@@ -98,8 +97,7 @@ bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
         }
         return false;
     }
-    if (t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT)
-        return gb_flow__import_binds(src, stmt, name);
+    if (t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT) return gb_flow__import_binds(src, stmt, name);
     if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION)
         return gb_node_text_eq(gb_node_field(stmt, "name"), src, name);
     if (t == GB_NK_DECORATED_DEFINITION) {
@@ -167,18 +165,19 @@ static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
             id = p;
         else if (t == GB_NK_DEFAULT_PARAMETER || t == GB_NK_TYPED_DEFAULT_PARAMETER)
             id = gb_node_field(p, "name");
-        else if (t == GB_NK_TYPED_PARAMETER || t == GB_NK_LIST_SPLAT_PATTERN ||
-                 t == GB_NK_DICTIONARY_SPLAT_PATTERN) {
+        else if (t == GB_NK_TYPED_PARAMETER || t == GB_NK_LIST_SPLAT_PATTERN || t == GB_NK_DICTIONARY_SPLAT_PATTERN) {
             uint32_t k = ts_node_named_child_count(p);
             for (uint32_t j = 0; j < k && ts_node_is_null(id); j++) {
                 TSNode x = ts_node_named_child(p, j);
                 if (gb_node_is_kind(x, GB_NK_IDENTIFIER))
                     id = x;
-                else if (gb_node_is_kind(x, GB_NK_LIST_SPLAT_PATTERN) || gb_node_is_kind(x, GB_NK_DICTIONARY_SPLAT_PATTERN))
+                else if (gb_node_is_kind(x, GB_NK_LIST_SPLAT_PATTERN) ||
+                         gb_node_is_kind(x, GB_NK_DICTIONARY_SPLAT_PATTERN))
                     id = ts_node_named_child(x, 0);
             }
         }
-        if (!ts_node_is_null(id) && gb_node_is_kind(id, GB_NK_IDENTIFIER) && gb_node_text_eq(id, src, name)) return true;
+        if (!ts_node_is_null(id) && gb_node_is_kind(id, GB_NK_IDENTIFIER) && gb_node_text_eq(id, src, name))
+            return true;
     }
     return false;
 }
@@ -213,9 +212,9 @@ static TSNode gb_flow__owner_statement(TSNode n)
             TSNode null = {0};
             return null;
         }
-        if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION ||
-            t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_IF_STATEMENT ||
-            t == GB_NK_TRY_STATEMENT || t == GB_NK_WITH_STATEMENT || t == GB_NK_MATCH_STATEMENT)
+        if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION || t == GB_NK_FOR_STATEMENT ||
+            t == GB_NK_WHILE_STATEMENT || t == GB_NK_IF_STATEMENT || t == GB_NK_TRY_STATEMENT ||
+            t == GB_NK_WITH_STATEMENT || t == GB_NK_MATCH_STATEMENT)
             return p;
     }
     TSNode null = {0};
@@ -246,7 +245,8 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
     /* The code of the scope that runs stmt: the function, or the whole module. */
     TSNode scope_node = {0};
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(p, GB_NK_CLASS_DEFINITION) || gb_node_is_kind(p, GB_NK_MODULE)) {
+        if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(p, GB_NK_CLASS_DEFINITION) ||
+            gb_node_is_kind(p, GB_NK_MODULE)) {
             scope_node = p;
             break;
         }
@@ -268,12 +268,13 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
         TSNode clause = ts_node_parent(parent);
         if (ts_node_is_null(clause)) return false;
         if (gb_flow__except_binds(src, clause, name)) return true;
-        TSNode owner = gb_node_is_kind(clause, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(clause, GB_NK_CLASS_DEFINITION) ||
-                               gb_node_is_kind(clause, GB_NK_FOR_STATEMENT) || gb_node_is_kind(clause, GB_NK_WHILE_STATEMENT) ||
-                               gb_node_is_kind(clause, GB_NK_IF_STATEMENT) || gb_node_is_kind(clause, GB_NK_TRY_STATEMENT) ||
-                               gb_node_is_kind(clause, GB_NK_WITH_STATEMENT)
-                           ? clause
-                           : gb_flow__owner_statement(parent);
+        TSNode owner =
+            gb_node_is_kind(clause, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(clause, GB_NK_CLASS_DEFINITION) ||
+                    gb_node_is_kind(clause, GB_NK_FOR_STATEMENT) || gb_node_is_kind(clause, GB_NK_WHILE_STATEMENT) ||
+                    gb_node_is_kind(clause, GB_NK_IF_STATEMENT) || gb_node_is_kind(clause, GB_NK_TRY_STATEMENT) ||
+                    gb_node_is_kind(clause, GB_NK_WITH_STATEMENT)
+                ? clause
+                : gb_flow__owner_statement(parent);
         if (ts_node_is_null(owner)) return false;
         if (gb_node_is_kind(owner, GB_NK_FUNCTION_DEFINITION))
             return gb_flow__is_param(src, gb_node_field(owner, "parameters"), name);
@@ -459,7 +460,8 @@ size_t gb_flow_global_bindings(const GbScopes *s, const char *src, TSNode root, 
             TSNode id = ts_node_descendant_for_byte_range(root, o->start, o->end);
             TSNode st = id;
             while (!ts_node_is_null(st) && !ts_node_is_null(ts_node_parent(st)) &&
-                   !gb_node_is_kind(ts_node_parent(st), GB_NK_BLOCK) && !gb_node_is_kind(ts_node_parent(st), GB_NK_MODULE))
+                   !gb_node_is_kind(ts_node_parent(st), GB_NK_BLOCK) &&
+                   !gb_node_is_kind(ts_node_parent(st), GB_NK_MODULE))
                 st = ts_node_parent(st);
             *stmt = st;
         }
@@ -476,7 +478,8 @@ bool gb_flow_is_toplevel(TSNode node)
 TSNode gb_flow_toplevel_of(TSNode node)
 {
     TSNode n = node;
-    while (!ts_node_is_null(n) && !ts_node_is_null(ts_node_parent(n)) && !gb_node_is_kind(ts_node_parent(n), GB_NK_MODULE))
+    while (!ts_node_is_null(n) && !ts_node_is_null(ts_node_parent(n)) &&
+           !gb_node_is_kind(ts_node_parent(n), GB_NK_MODULE))
         n = ts_node_parent(n);
     if (ts_node_is_null(ts_node_parent(n))) {
         TSNode null = {0};
@@ -489,8 +492,7 @@ void gb_flow_loop_identifiers(TSNode n, const char *src, GbNames *out)
 {
     GbNodeKind t = gb_node_kind(n);
     if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION ||
-        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
-        t == GB_NK_GENERATOR_EXPRESSION) {
+        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION) {
         gb_flow_identifiers(n, src, out);
         return;
     }

@@ -386,10 +386,9 @@ static void gb_sc__targets(GbScWalk *w, TSNode n, int scope, unsigned flag)
     } else if (t == GB_NK_SUBSCRIPT) {
         gb_sc__visit_children(w, n, scope);
         w->fx(w, scope, GB_FX_ITEM_WRITE);
-    } else if (t == GB_NK_PATTERN_LIST || t == GB_NK_TUPLE_PATTERN || t == GB_NK_LIST_PATTERN ||
-               t == GB_NK_TUPLE || t == GB_NK_LIST || t == GB_NK_EXPRESSION_LIST ||
-               t == GB_NK_PARENTHESIZED_EXPRESSION || t == GB_NK_LIST_SPLAT_PATTERN ||
-               t == GB_NK_LIST_SPLAT || t == GB_NK_AS_PATTERN_TARGET) {
+    } else if (t == GB_NK_PATTERN_LIST || t == GB_NK_TUPLE_PATTERN || t == GB_NK_LIST_PATTERN || t == GB_NK_TUPLE ||
+               t == GB_NK_LIST || t == GB_NK_EXPRESSION_LIST || t == GB_NK_PARENTHESIZED_EXPRESSION ||
+               t == GB_NK_LIST_SPLAT_PATTERN || t == GB_NK_LIST_SPLAT || t == GB_NK_AS_PATTERN_TARGET) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
@@ -459,7 +458,8 @@ static void gb_sc__params_outer(GbScWalk *w, TSNode params, int outer)
         if (gb_node_is_kind(p, GB_NK_TYPED_PARAMETER)) {
             uint32_t k = ts_node_named_child_count(p);
             for (uint32_t j = 0; j < k; j++)
-                if (gb_node_is_kind(ts_node_named_child(p, j), GB_NK_TYPE)) gb_sc__visit(w, ts_node_named_child(p, j), outer);
+                if (gb_node_is_kind(ts_node_named_child(p, j), GB_NK_TYPE))
+                    gb_sc__visit(w, ts_node_named_child(p, j), outer);
         }
     }
 }
@@ -475,9 +475,8 @@ static void gb_sc__param_names(GbScWalk *w, TSNode n, int inner)
         gb_sc__param_names(w, gb_node_field(n, "name"), inner);
         return;
     }
-    if (t == GB_NK_TYPED_PARAMETER || t == GB_NK_LIST_SPLAT_PATTERN ||
-        t == GB_NK_DICTIONARY_SPLAT_PATTERN || t == GB_NK_TUPLE_PATTERN || t == GB_NK_PARAMETERS ||
-        t == GB_NK_LAMBDA_PARAMETERS) {
+    if (t == GB_NK_TYPED_PARAMETER || t == GB_NK_LIST_SPLAT_PATTERN || t == GB_NK_DICTIONARY_SPLAT_PATTERN ||
+        t == GB_NK_TUPLE_PATTERN || t == GB_NK_PARAMETERS || t == GB_NK_LAMBDA_PARAMETERS) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
@@ -704,8 +703,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
             TSNode k = ts_node_named_child(n, i);
             TSNode items[1] = {k};
             (void)items;
-            if (gb_node_is_kind(k, GB_NK_EXPRESSION_LIST) || gb_node_is_kind(k, GB_NK_TUPLE) || gb_node_is_kind(k, GB_NK_LIST) ||
-                gb_node_is_kind(k, GB_NK_PARENTHESIZED_EXPRESSION)) {
+            if (gb_node_is_kind(k, GB_NK_EXPRESSION_LIST) || gb_node_is_kind(k, GB_NK_TUPLE) ||
+                gb_node_is_kind(k, GB_NK_LIST) || gb_node_is_kind(k, GB_NK_PARENTHESIZED_EXPRESSION)) {
                 uint32_t m = ts_node_named_child_count(k);
                 for (uint32_t j = 0; j < m; j++) gb_sc__targets(w, ts_node_named_child(k, j), scope, GB_NAME_DEL);
             } else {
@@ -718,7 +717,9 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         gb_sc__visit_children(w, n, scope);
         return;
     }
-    case GB_NK_DICTIONARY_COMPREHENSION: case GB_NK_GENERATOR_EXPRESSION: case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_DICTIONARY_COMPREHENSION:
+    case GB_NK_GENERATOR_EXPRESSION:
+    case GB_NK_LIST_COMPREHENSION:
     case GB_NK_SET_COMPREHENSION: {
         gb_sc__comprehension(w, n, scope);
         return;
@@ -727,7 +728,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         if (ts_node_named_child_count(n) > 0) w->read(w, scope, ts_node_named_child(n, 0));
         return;
     }
-    case GB_NK_EXCEPT_CLAUSE: case GB_NK_EXCEPT_GROUP_CLAUSE: {
+    case GB_NK_EXCEPT_CLAUSE:
+    case GB_NK_EXCEPT_GROUP_CLAUSE: {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
@@ -759,7 +761,8 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
         return;
     }
-    case GB_NK_GLOBAL_STATEMENT: case GB_NK_NONLOCAL_STATEMENT: {
+    case GB_NK_GLOBAL_STATEMENT:
+    case GB_NK_NONLOCAL_STATEMENT: {
         bool global = t == GB_NK_GLOBAL_STATEMENT;
         w->fx(w, scope, global ? GB_FX_GLOBAL : GB_FX_NONLOCAL);
         uint32_t c = ts_node_named_child_count(n);
@@ -772,7 +775,9 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         w->read(w, scope, n);
         return;
     }
-    case GB_NK_FUTURE_IMPORT_STATEMENT: case GB_NK_IMPORT_STATEMENT: case GB_NK_IMPORT_FROM_STATEMENT: {
+    case GB_NK_FUTURE_IMPORT_STATEMENT:
+    case GB_NK_IMPORT_STATEMENT:
+    case GB_NK_IMPORT_FROM_STATEMENT: {
         gb_sc__imports(w, n, scope);
         return;
     }
@@ -1114,8 +1119,8 @@ void gb_scopes_live_after(const GbScopes *s, const char *src, TSNode first, TSNo
                !(ts_node_start_byte(fn) == sc->node_start && ts_node_end_byte(fn) == sc->node_end)) {
             GbNodeKind t = gb_node_kind(fn);
             if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT) loop = fn;
-            if ((t == GB_NK_LIST_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION ||
-                 t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION) &&
+            if ((t == GB_NK_LIST_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION || t == GB_NK_SET_COMPREHENSION ||
+                 t == GB_NK_DICTIONARY_COMPREHENSION) &&
                 !ts_node_eq(fn, first))
                 loop = fn;
             fn = ts_node_parent(fn);
