@@ -2,7 +2,7 @@
 /* Node kinds: tree-sitter-python's node types as a small enum, so that code which decides on a
  * node's type compares integers instead of strings. One list generates the enum and the name
  * table; the map from the grammar's symbols to kinds is generated at build time by
- * src/python/nodekind_gen.c (a const table, see nodekind.c), and the build fails when a name
+ * src/python/nodekind_gen.c (a const table, nodekind_table.c), and the build fails when a name
  * listed here is not a node type of the grammar.
  *
  * A kind stands for a type *name*, exactly as strcmp(ts_node_type(n), name) == 0 did: every
@@ -11,6 +11,7 @@
  * so test ts_node_is_named where the difference matters. Types not listed map to GB_NK_OTHER.
  * Add a row when new code needs a type; the order carries no meaning. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <tree_sitter/api.h>
 
 /* GB_NODEKIND(enum suffix, tree-sitter type name): named node types, then keyword and
@@ -166,9 +167,21 @@ typedef enum {
         GB_NK_COUNT
 } GbNodeKind;
 
+/* The generated map (src/python/nodekind_table.c, const): the kind of each of the grammar's
+ * symbols. Use gb_node_kind. */
+extern const uint8_t gb_nodekind_by_symbol[];
+extern const uint32_t gb_nodekind_symbol_count;
+/* The kind of a symbol outside the table (tree-sitter's builtin ERROR symbol). */
+GbNodeKind gb_nodekind_of_builtin(TSSymbol symbol);
+
 /* The kind of node (a node of a tree parsed with gb_python_language()); GB_NK_OTHER for a null
- * node. Thread-safe: reads a const table. */
-GbNodeKind gb_node_kind(TSNode node);
+ * node. Thread-safe: reads a const table. Inline: it sits on the operators' hot paths. */
+static inline GbNodeKind gb_node_kind(TSNode node)
+{
+    if (!node.id) return GB_NK_OTHER; /* ts_node_is_null, without the call */
+    TSSymbol s = ts_node_symbol(node);
+    return s < gb_nodekind_symbol_count ? (GbNodeKind)gb_nodekind_by_symbol[s] : gb_nodekind_of_builtin(s);
+}
 /* True when node is not null and of kind k: gb_node_is_kind(n, GB_NK_FOR_STATEMENT). */
 static inline bool gb_node_is_kind(TSNode node, GbNodeKind k)
 {
