@@ -16,6 +16,7 @@
 #include "operators/naming.h"
 #include "src/python/pyparse.h"
 #include "src/report/summary.h"
+#include "src/bench/record.h"
 #include "src/bench/task_io.h"
 
 /* Set by SIGINT/SIGTERM; the engine polls it between offspring. The one global a signal
@@ -327,6 +328,7 @@ int gb_cmd_evolve(int argc, char **argv)
 #pragma omp critical(gb_evolve_journal)
             {
                 if (!res.interrupted) {
+                    gb_record_attach(&res.out, &res.record);
                     char *line = gb_task_to_json(&res.out);
                     GbError werr;
                     if (!gb_journal_append(jr, line, &werr)) {
