@@ -498,4 +498,6 @@ done:
     free(run.error);
     gb_rename_list_destroy(&run.renamed);
     res->time_s = gb_now() - t0;
+    res->record.time_s = res->time_s;
+    res->record.has_time = true;
 }

@@ -347,15 +347,18 @@ int gb_cmd_evolve(int argc, char **argv)
                 gb_evolve_stats_add(&total, &res.stats);
                 if (tty) {
                     double el = gb_now() - t0;
-                    long rej[GB_GATE_COUNT] = {0};
-                    for (int o = 0; o < GB_OP_COUNT; o++)
-                        for (int g = 0; g < GB_GATE_COUNT; g++) rej[g] += total.rejected[o][g];
+                    char rejected[32 * GB_GATE_COUNT];
+                    size_t used = 0;
+                    for (int g = 0; g < GB_GATE_COUNT; g++) {
+                        long n = 0;
+                        for (int o = 0; o < GB_OP_COUNT; o++) n += total.rejected[o][g];
+                        used += (size_t)snprintf(rejected + used, sizeof rejected - used, " %s %ld",
+                                                 gb_gate_label((GbGate)g), n);
+                    }
                     double eta = finished ? el / (double)finished * (double)(ntodo - finished) : 0;
-                    fprintf(stderr,
-                            "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected parse %ld read %ld dup %ld "
-                            "tests %ld lint %ld | ETA %.0fs",
+                    fprintf(stderr, "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected%s | ETA %.0fs",
                             finished, ntodo, res.out.id, res.rc_before, res.rc_after,
-                            el > 0 ? (double)total.validated / el : 0, rej[0], rej[1], rej[2], rej[3], rej[4], eta);
+                            el > 0 ? (double)total.validated / el : 0, rejected, eta);
                 }
             }
             gb_evolve_result_destroy(&res);
