@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "src/bench/pyjson.h"
+#include "src/bench/task_io.h"
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -438,8 +439,9 @@ static bool gb_record__parse_original(json_t *o, GbRecord *r, GbError *err)
     json_t *src;
     json_object_foreach(files, path, src)
     {
-        if (!json_is_string(src)) {
-            gb_error_set(err, "field \"original.extra_files\": the entry \"%s\" must be a string", path);
+        if (!json_is_string(src) || !gb_task_file_path_ok(path)) {
+            gb_error_set(err, "field \"original.extra_files\": bad entry \"%s\" (a relative module path and a string)",
+                         path);
             return false;
         }
         GbFile f = {gb_strdup(path), gb_strdup(json_string_value(src))};
@@ -485,4 +487,30 @@ bool gb_record_read(const GbTask *t, GbRecord *out, GbError *err)
 bool gb_record_present(const GbTask *t)
 {
     return gb_task_get_field(t, "genebench") != NULL;
+}
+
+bool gb_record_read_hardening(const GbTask *t, GbRecord *out, GbError *err)
+{
+    if (!gb_task_get_field(t, "original")) {
+        gb_record_init(out);
+        gb_error_set(err, "no \"original\" field: not an output of genebench evolve");
+        return false;
+    }
+    if (!gb_record_read(t, out, err)) return false;
+    if (!out->has_edits && (!out->has_status || out->status == GB_EVOLVED_HARDENED)) {
+        gb_error_set(err, "no \"genebench.edits\": the edit history of the hardened program is missing");
+        return false;
+    }
+    return true;
+}
+
+void gb_record_original_program(const GbRecord *r, GbProgram *out)
+{
+    GbTask o;
+    gb_task_init(&o);
+    o.source = gb_strdup(r->original_source ? r->original_source : "");
+    for (size_t i = 0; i < r->original_extra_files.len; i++)
+        gb_task_set_file(&o, r->original_extra_files.items[i].path, r->original_extra_files.items[i].source);
+    gb_program_from_task(out, &o);
+    gb_task_destroy(&o);
 }

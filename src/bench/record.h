@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "nsga2/record.h"
+#include "src/model/program.h"
 #include "src/model/task.h"
 #include "src/base/util.h"
 
@@ -29,3 +30,11 @@ bool gb_record_parse(const char *genebench_json, const char *original_json, GbRe
 bool gb_record_read(const GbTask *t, GbRecord *out, GbError *err);
 /* True when t has a "genebench" field (without parsing it). */
 bool gb_record_present(const GbTask *t);
+
+/* For inject-bugs: as gb_record_read, and the record must also hold the program it started from
+ * ("original") and, unless its status says nothing was applied, the pick's edit history
+ * ("genebench.edits"); otherwise false with err set. */
+bool gb_record_read_hardening(const GbTask *t, GbRecord *out, GbError *err);
+/* The record's original program (main module + extra files, empty history) into out (caller
+ * storage, initialised here). */
+void gb_record_original_program(const GbRecord *r, GbProgram *out);
