@@ -95,11 +95,14 @@ typedef struct {
     char *stop_reason; /* owned, NULL when absent */
     long generations;  /* -1 when absent */
     char *thresholds;  /* owned, NULL when absent */
-    /* before/after/operators/edits/front: written together when has_scores. */
+    /* before, after and front are written when has_scores, operators when has_scores or it is
+     * non-empty, edits when has_edits (evolve sets both flags together). Read: has_scores
+     * when "before" is present, has_edits when "edits" is. Operators may be read from bare
+     * codes ["S1", ...] too. */
     bool has_scores;
     GbRecordScore before, after;
     GbArray(GbRecordStep) operators;
-    bool has_edits;               /* "edits" present (read) / written with has_scores */
+    bool has_edits;
     GbArray(GbApplied) edits;     /* owned; site_key is "" */
     GbArray(GbRecordFrontMember) front;
     GbGateCounts gates;

@@ -67,6 +67,8 @@ char *gb_record_genebench_json(const GbRecord *r)
     if (r->has_scores) {
         json_object_set_new(o, "before", gb_record__score(&r->before));
         json_object_set_new(o, "after", gb_record__score(&r->after));
+    }
+    if (r->has_scores || r->operators.len) {
         json_t *ops = json_array();
         for (size_t i = 0; i < r->operators.len; i++) {
             const GbRecordStep *st = &r->operators.items[i];
