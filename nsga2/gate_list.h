@@ -4,7 +4,7 @@
  * ID names the enum constant GB_GATE_<ID>; key is the name in the output record ("gates",
  * "gates_by_operator") and the summary; label is the short name of the `evolve` progress line;
  * rule is the one-line rule a child must satisfy to pass (it is rejected otherwise), as README.md
- * lists it (tests/check_docs.sh compares them).
+ * lists it (tests/test_docs.c compares them).
  * The rows are in cost order, the order the gates run in; the order is part of the output format
  * (the keys of "gates") and of reproducibility. Never reorder or insert rows. */
 #define GB_GATE_LIST                                                                                                   \

@@ -33,7 +33,7 @@ static void gb_evolve__usage(FILE *out)
 {
     fprintf(out,
             "usage: genebench evolve BENCH.jsonl -o OUT.jsonl [options]\n"
-            "  Harden every task of a canonical benchmark with NSGA-II over the 22 operators.\n"
+            "  Harden every task of a canonical benchmark with NSGA-II over the %d operators.\n"
             "  Each finished task is appended to OUT.jsonl at once (safe to interrupt with Ctrl-C);\n"
             "  at the end OUT.jsonl is rewritten in input order and OUT.summary.json is written.\n\n"
             "options:\n"
@@ -61,7 +61,7 @@ static void gb_evolve__usage(FILE *out)
             "  --timeout SECONDS      wall-clock limit per test run (default 10)\n"
             "  --summary FILE         where to write the run summary (default OUT.summary.json)\n"
             "  -q, --quiet            no progress line\n",
-            gb_thresholds_default_path(), GB_DEFAULT_PYTHON);
+            GB_OP_COUNT, gb_thresholds_default_path(), GB_DEFAULT_PYTHON);
 }
 
 static bool gb_evolve__parse_shard(const char *s, long *k, long *n)
