@@ -152,7 +152,7 @@ static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const 
     rec->generations = run->generations;
     rec->thresholds = gb_strdup(cfg->thresholds_name);
     if (run->pop.len > 0) {
-        rec->has_scores = rec->has_edits = true;
+        rec->has_scores = rec->has_operators = rec->has_edits = rec->has_front = true;
         gb_evolve__score(&rec->before, &run->pop.items[0]);
         const GbIndividual *best = &run->pop.items[pick];
         gb_evolve__score(&rec->after, best);
@@ -190,6 +190,7 @@ static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const 
             gb_array_push(&rec->front, m);
         }
     }
+    rec->has_gates = rec->has_gates_by_operator = true;
     for (int o = 0; o < GB_OP_COUNT; o++) {
         GbGateCounts *per = &rec->gates_by_operator[o];
         per->offered = res->stats.offered[o];

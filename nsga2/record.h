@@ -95,17 +95,20 @@ typedef struct {
     char *stop_reason; /* owned, NULL when absent */
     long generations;  /* -1 when absent */
     char *thresholds;  /* owned, NULL when absent */
-    /* before, after and front are written when has_scores, operators when has_scores or it is
-     * non-empty, edits when has_edits (evolve sets both flags together). Read: has_scores
-     * when "before" is present, has_edits when "edits" is. Operators may be read from bare
-     * codes ["S1", ...] too. */
-    bool has_scores;
-    GbRecordScore before, after;
-    GbArray(GbRecordStep) operators;
+    /* Each part below is written when its has_ flag is set and read back with the flag telling
+     * whether it was present (evolve sets them all, except the scores and lists for a task whose
+     * original could not be measured). */
+    bool has_scores;              /* "before" (and "after") */
+    GbRecordScore before, after;  /* "after" may be absent even so: NANs */
+    bool has_operators;
+    GbArray(GbRecordStep) operators; /* may be read from bare codes ["S1", ...] too */
     bool has_edits;
     GbArray(GbApplied) edits;     /* owned; site_key is "" */
+    bool has_front;
     GbArray(GbRecordFrontMember) front;
+    bool has_gates;
     GbGateCounts gates;
+    bool has_gates_by_operator;
     GbGateCounts gates_by_operator[GB_OP_COUNT]; /* written for operators with offered > 0 */
     bool has_naming;
     char *naming_mode;            /* owned: "builtin" | "llm" */

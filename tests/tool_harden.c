@@ -10,7 +10,7 @@
  * real operators, with their real edit history. Tasks run in parallel (-j); the output does
  * not depend on it. Each output task is written in evolve's format (nsga2/record.h, through
  * src/bench/record.h): the hardened program as source/extra_files, "original" and a "genebench"
- * record with index, seed, status, operators (codes only), edits and zero gate counts. */
+ * record with index, seed, status, operators (codes only) and edits. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -89,7 +89,7 @@ static void harden(GbPool *pool, const GbTask *t, size_t index, unsigned long lo
         GbRecordStep st = {gb_strdup(applied.items[i]), NULL, NULL, NAN};
         gb_array_push(&rec.operators, st);
     }
-    rec.has_edits = true;
+    rec.has_operators = rec.has_edits = true;
     for (size_t i = 0; i < prog.history.len; i++) {
         const GbApplied *h = &prog.history.items[i];
         GbApplied a = {gb_strdup(h->op), gb_strdup(""), gb_strdup(h->module), h->start, h->old_end, h->new_end};

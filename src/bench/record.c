@@ -68,7 +68,7 @@ char *gb_record_genebench_json(const GbRecord *r)
         json_object_set_new(o, "before", gb_record__score(&r->before));
         json_object_set_new(o, "after", gb_record__score(&r->after));
     }
-    if (r->has_scores || r->operators.len) {
+    if (r->has_operators) {
         json_t *ops = json_array();
         for (size_t i = 0; i < r->operators.len; i++) {
             const GbRecordStep *st = &r->operators.items[i];
@@ -95,7 +95,7 @@ char *gb_record_genebench_json(const GbRecord *r)
         }
         json_object_set_new(o, "edits", edits);
     }
-    if (r->has_scores) {
+    if (r->has_front) {
         json_t *front = json_array();
         for (size_t i = 0; i < r->front.len; i++) {
             const GbRecordFrontMember *m = &r->front.items[i];
@@ -109,12 +109,15 @@ char *gb_record_genebench_json(const GbRecord *r)
         }
         json_object_set_new(o, "front", front);
     }
-    json_object_set_new(o, "gates", gb_record__gates(&r->gates));
-    json_t *per = json_object();
-    for (int k = 0; k < GB_OP_COUNT; k++)
-        if (r->gates_by_operator[k].offered)
-            json_object_set_new(per, gb_operator((GbOperatorId)k)->code, gb_record__gates(&r->gates_by_operator[k]));
-    json_object_set_new(o, "gates_by_operator", per);
+    if (r->has_gates) json_object_set_new(o, "gates", gb_record__gates(&r->gates));
+    if (r->has_gates_by_operator) {
+        json_t *per = json_object();
+        for (int k = 0; k < GB_OP_COUNT; k++)
+            if (r->gates_by_operator[k].offered)
+                json_object_set_new(per, gb_operator((GbOperatorId)k)->code,
+                                    gb_record__gates(&r->gates_by_operator[k]));
+        json_object_set_new(o, "gates_by_operator", per);
+    }
     if (r->has_naming) {
         json_t *n = json_object(), *ren = json_object();
         json_object_set_new(n, "mode", gb_record__str(r->naming_mode));
@@ -282,6 +285,7 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
 
     json_t *ops = gb_record__get_typed(o, "operators", P, true, &ok, err);
     if (!ok) return false;
+    r->has_operators = ops != NULL;
     for (size_t i = 0; i < json_array_size(ops); i++) {
         json_t *e = json_array_get(ops, i);
         GbRecordStep st = {NULL, NULL, NULL, NAN};
@@ -340,6 +344,7 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
 
     json_t *front = gb_record__get_typed(o, "front", P, true, &ok, err);
     if (!ok) return false;
+    r->has_front = front != NULL;
     for (size_t i = 0; i < json_array_size(front); i++) {
         json_t *e = json_array_get(front, i);
         char path[64];
@@ -369,8 +374,10 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
 
     json_t *gates = gb_record__get_typed(o, "gates", P, false, &ok, err);
     if (!ok || (gates && !gb_record__parse_gates(gates, "genebench.gates", &r->gates, err))) return false;
+    r->has_gates = gates != NULL;
     json_t *per = gb_record__get_typed(o, "gates_by_operator", P, false, &ok, err);
     if (!ok) return false;
+    r->has_gates_by_operator = per != NULL;
     const char *code;
     json_t *g;
     json_object_foreach(per, code, g)

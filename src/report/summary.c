@@ -54,7 +54,7 @@ static void gb_summary__aggregate(const GbBench *out, GbAgg *a)
             a->nmeasured++;
         }
         if (r.offspring_validated > 0) a->validated += r.offspring_validated;
-        a->any_gates = true;
+        a->any_gates |= r.has_gates;
         a->gates.offered += r.gates.offered;
         a->gates.accepted += r.gates.accepted;
         for (int g = 0; g < GB_GATE_COUNT; g++) a->gates.rejected[g] += r.gates.rejected[g];
