@@ -8,12 +8,12 @@
  * The rows are in cost order, the order the gates run in; the order is part of the output format
  * (the keys of "gates") and of reproducibility. Never reorder or insert rows. */
 #define GB_GATE_LIST                                                                                                   \
-    GB_GATE(PARSE, "parse", "parse", "the result re-parses with no error.")                                           \
+    GB_GATE(PARSE, "parse", "parse", "the result re-parses with no error.")                                            \
     GB_GATE(READABILITY, "readability", "read",                                                                        \
-            "no R_j above its threshold RT_j (where the original is already above RT_j, no R_j above the "            \
+            "no R_j above its threshold RT_j (where the original is already above RT_j, no R_j above the "             \
             "original's value).")                                                                                      \
-    GB_GATE(DUPLICATE, "duplicate", "dup", "not the same token sequence as an existing individual.")                  \
-    GB_GATE(TESTS, "tests", "tests", "the task's original tests pass.")                                               \
+    GB_GATE(DUPLICATE, "duplicate", "dup", "not the same token sequence as an existing individual.")                   \
+    GB_GATE(TESTS, "tests", "tests", "the task's original tests pass.")                                                \
     GB_GATE(LINT, "lint", "lint", "the pylint score is not below the original's.")
 
 typedef enum {

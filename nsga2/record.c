@@ -7,10 +7,14 @@
 const char *gb_evolve_status_name(GbEvolveStatus s)
 {
     switch (s) {
-    case GB_EVOLVED_HARDENED: return "hardened";
-    case GB_EVOLVED_UNCHANGED: return "unchanged";
-    case GB_EVOLVED_ORIGINAL_FAILS: return "original_fails";
-    case GB_EVOLVED_ERROR: return "error";
+    case GB_EVOLVED_HARDENED:
+        return "hardened";
+    case GB_EVOLVED_UNCHANGED:
+        return "unchanged";
+    case GB_EVOLVED_ORIGINAL_FAILS:
+        return "original_fails";
+    case GB_EVOLVED_ERROR:
+        return "error";
     }
     return "error";
 }

@@ -65,9 +65,9 @@ typedef struct {
 
 /* One applied operator of the pick's lineage ("operators"). */
 typedef struct {
-    char *op;   /* owned: code, "S1" */
-    char *name; /* owned: "AddNestedFor"; NULL when absent */
-    char *site; /* owned: site key; NULL when absent */
+    char *op;        /* owned: code, "S1" */
+    char *name;      /* owned: "AddNestedFor"; NULL when absent */
+    char *site;      /* owned: site key; NULL when absent */
     double rc_delta; /* RC gain of that step; NAN when absent */
 } GbRecordStep;
 
@@ -86,7 +86,7 @@ typedef struct {
 } GbGateCounts;
 
 typedef struct {
-    long index;    /* position of the task in the input; -1 when absent */
+    long index; /* position of the task in the input; -1 when absent */
     uint64_t seed;
     bool has_seed;
     GbEvolveStatus status;
@@ -98,12 +98,12 @@ typedef struct {
     /* Each part below is written when its has_ flag is set and read back with the flag telling
      * whether it was present (evolve sets them all, except the scores and lists for a task whose
      * original could not be measured). */
-    bool has_scores;              /* "before" (and "after") */
-    GbRecordScore before, after;  /* "after" may be absent even so: NANs */
+    bool has_scores;             /* "before" (and "after") */
+    GbRecordScore before, after; /* "after" may be absent even so: NANs */
     bool has_operators;
     GbArray(GbRecordStep) operators; /* may be read from bare codes ["S1", ...] too */
     bool has_edits;
-    GbArray(GbApplied) edits;     /* owned; site_key is "" */
+    GbArray(GbApplied) edits; /* owned; site_key is "" */
     bool has_front;
     GbArray(GbRecordFrontMember) front;
     bool has_gates;
@@ -111,16 +111,16 @@ typedef struct {
     bool has_gates_by_operator;
     GbGateCounts gates_by_operator[GB_OP_COUNT]; /* written for operators with offered > 0 */
     bool has_naming;
-    char *naming_mode;            /* owned: "builtin" | "llm" */
-    GbRenameList renamed;         /* in rename order (operators/naming.h) */
+    char *naming_mode;    /* owned: "builtin" | "llm" */
+    GbRenameList renamed; /* in rename order (operators/naming.h) */
     bool naming_kept;
     bool has_lint;
     double lint_before, lint_after;
     bool has_time;
     double time_s;
-    long offspring_validated;     /* -1 when absent */
+    long offspring_validated; /* -1 when absent */
     /* "original": the program the task started from. */
-    char *original_source;        /* owned; NULL when absent */
+    char *original_source;                /* owned; NULL when absent */
     GbArray(GbFile) original_extra_files; /* owned, in order */
 } GbRecord;
 

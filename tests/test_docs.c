@@ -19,10 +19,11 @@ static int check_counts(const char *text, const char *name)
 {
     /* A number, then only words that mean the whole set, then the noun. */
     regex_t re;
-    int rc = regcomp(&re,
-                     "(^|[^0-9A-Za-z.])([0-9]+)[ \n]((transformation|hardening|semantics-preserving|raw|NSGA-II)[ \n]+)*"
-                     "(operators|metrics|gates)([^A-Za-z]|$)",
-                     REG_EXTENDED);
+    int rc =
+        regcomp(&re,
+                "(^|[^0-9A-Za-z.])([0-9]+)[ \n]((transformation|hardening|semantics-preserving|raw|NSGA-II)[ \n]+)*"
+                "(operators|metrics|gates)([^A-Za-z]|$)",
+                REG_EXTENDED);
     assert_int_equal(rc, 0);
     int bad = 0;
     const char *p = text;
@@ -32,7 +33,7 @@ static int check_counts(const char *text, const char *name)
         const char *noun = p + m[5].rm_so;
         long want = strncmp(noun, "operators", 9) == 0 ? GB_OP_COUNT
                     : strncmp(noun, "metrics", 7) == 0 ? GB_METRIC_COUNT
-                                                        : GB_GATE_COUNT;
+                                                       : GB_GATE_COUNT;
         if (n != want) {
             size_t line = 1;
             for (const char *q = text; q < p + m[2].rm_so; q++) line += *q == '\n';

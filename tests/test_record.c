@@ -276,17 +276,18 @@ static void test_record_number_bytes(void **state)
     r.has_scores = r.has_operators = true;
     fill_score(&r.before, 0);
     fill_score(&r.after, 0);
-    r.after.rc = 0.00005;      /* Python's repr would write 5e-05 */
-    r.after.rr = 0.1234567;    /* rounded to 6 decimals */
-    r.before.rc = 4.0;         /* integral: no ".0" */
-    r.before.rr = NAN;         /* not finite: null */
+    r.after.rc = 0.00005;                              /* Python's repr would write 5e-05 */
+    r.after.rr = 0.1234567;                            /* rounded to 6 decimals */
+    r.before.rc = 4.0;                                 /* integral: no ".0" */
+    r.before.rr = NAN;                                 /* not finite: null */
     r.after.metrics[GB_METRIC_COUNT - 1] = -0.0000001; /* rounds to -0: written 0 */
     push_step(&r, "S1", "AddNestedFor", "k", 1e-7);
     char *gb = gb_record_genebench_json(&r);
     assert_non_null(strstr(gb, "\"before\":{\"rc\":4,\"rr\":null,\"metrics\":{\"C1\":0,"));
     assert_non_null(strstr(gb, "\"after\":{\"rc\":0.00005,\"rr\":0.123457,"));
     assert_non_null(strstr(gb, "\"entropy\":0}}"));
-    assert_non_null(strstr(gb, "\"operators\":[{\"op\":\"S1\",\"name\":\"AddNestedFor\",\"site\":\"k\",\"rc_delta\":0}]"));
+    assert_non_null(
+        strstr(gb, "\"operators\":[{\"op\":\"S1\",\"name\":\"AddNestedFor\",\"site\":\"k\",\"rc_delta\":0}]"));
     assert_true(strncmp(gb, "{\"index\":2,\"before\":", 20) == 0);
     free(gb);
     gb_record_destroy(&r);
@@ -299,10 +300,15 @@ static void test_record_key_order(void **state)
     GbRecord r;
     fill_full(&r);
     char *gb = gb_record_genebench_json(&r);
-    const char *keys[] = {"\"index\":",  "\"seed\":",  "\"status\":", "\"error\":", "\"stop_reason\":",
-                          "\"generations\":", "\"thresholds\":", "\"before\":", "\"after\":", "\"operators\":",
-                          "\"edits\":", "\"front\":", "\"gates\":", "\"gates_by_operator\":", "\"naming\":",
-                          "\"lint\":", "\"time_s\":", "\"offspring_validated\":"};
+    const char *keys[] = {"\"index\":",       "\"seed\":",
+                          "\"status\":",      "\"error\":",
+                          "\"stop_reason\":", "\"generations\":",
+                          "\"thresholds\":",  "\"before\":",
+                          "\"after\":",       "\"operators\":",
+                          "\"edits\":",       "\"front\":",
+                          "\"gates\":",       "\"gates_by_operator\":",
+                          "\"naming\":",      "\"lint\":",
+                          "\"time_s\":",      "\"offspring_validated\":"};
     const char *at = gb;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *p = strstr(at, keys[i]);
@@ -335,12 +341,14 @@ static void test_record_bad_input(void **state)
         {"{\"before\":{\"rc\":\"x\"}}", NULL, "field \"genebench.before.rc\" must be a number"},
         {"{\"after\":{\"metrics\":{\"C3\":\"x\"}}}", NULL, "field \"genebench.after.metrics.C3\" must be a number"},
         {"{\"operators\":{}}", NULL, "field \"genebench.operators\" must be an array"},
-        {"{\"operators\":[{\"name\":\"x\"}]}", NULL, "field \"genebench.operators[0]\" must be an object with a string \"op\""},
+        {"{\"operators\":[{\"name\":\"x\"}]}", NULL,
+         "field \"genebench.operators[0]\" must be an object with a string \"op\""},
         {"{\"edits\":[{\"module\":\"main.py\",\"start\":1,\"old_end\":2}]}", NULL,
          "field \"genebench.edits[0].new_end\" is missing"},
         {"{\"edits\":[{\"module\":\"main.py\",\"start\":5,\"old_end\":2,\"new_end\":9}]}", NULL,
          "field \"genebench.edits[0]\": old_end and new_end must not precede start"},
-        {"{\"edits\":[{\"start\":0}]}", NULL, "field \"genebench.edits[0]\" must be an object with a string \"module\""},
+        {"{\"edits\":[{\"start\":0}]}", NULL,
+         "field \"genebench.edits[0]\" must be an object with a string \"module\""},
         {"{\"front\":[{\"operators\":[1]}]}", NULL, "field \"genebench.front[0].operators[0]\" must be a string"},
         {"{\"gates\":{\"lint\":\"many\"}}", NULL, "field \"genebench.gates.lint\" must be a non-negative integer"},
         {"{\"gates_by_operator\":{\"Z9\":{}}}", NULL, "field \"genebench.gates_by_operator.Z9\": not an operator code"},
@@ -351,7 +359,8 @@ static void test_record_bad_input(void **state)
         {"{\"time_s\":\"1s\"}", NULL, "field \"genebench.time_s\" must be a number"},
         {"{}", "{\"extra_files\":{}}", "field \"original\" must be an object with a string \"source\""},
         {"{}", "{\"source\":\"\",\"extra_files\":[]}", "field \"original.extra_files\" must be an object"},
-        {"{}", "{\"source\":\"\",\"extra_files\":{\"../x.py\":\"\"}}", "field \"original.extra_files\": bad entry \"../x.py\""},
+        {"{}", "{\"source\":\"\",\"extra_files\":{\"../x.py\":\"\"}}",
+         "field \"original.extra_files\": bad entry \"../x.py\""},
         {"{}", "{\"source\":", "field \"original\" is not valid JSON"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -395,8 +404,10 @@ static void test_record_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_round_trip_all_fields), cmocka_unit_test(test_record_round_trip_empty_parts),
-        cmocka_unit_test(test_record_number_bytes),          cmocka_unit_test(test_record_key_order),
+        cmocka_unit_test(test_record_round_trip_all_fields),
+        cmocka_unit_test(test_record_round_trip_empty_parts),
+        cmocka_unit_test(test_record_number_bytes),
+        cmocka_unit_test(test_record_key_order),
         cmocka_unit_test(test_record_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,7 +37,8 @@ static json_t *gb_record__gates(const GbGateCounts *g)
 {
     json_t *o = json_object();
     json_object_set_new(o, "offered", json_integer(g->offered));
-    for (int k = 0; k < GB_GATE_COUNT; k++) json_object_set_new(o, gb_gate_name((GbGate)k), json_integer(g->rejected[k]));
+    for (int k = 0; k < GB_GATE_COUNT; k++)
+        json_object_set_new(o, gb_gate_name((GbGate)k), json_integer(g->rejected[k]));
     json_object_set_new(o, "accepted", json_integer(g->accepted));
     return o;
 }
@@ -57,8 +58,8 @@ char *gb_record_genebench_json(const GbRecord *r)
     json_t *o = json_object();
     if (r->index >= 0) json_object_set_new(o, "index", json_integer(r->index));
     if (r->has_seed)
-        json_object_set_new(o, "seed",
-                            r->seed <= (uint64_t)INT64_MAX ? json_integer((json_int_t)r->seed) : json_real((double)r->seed));
+        json_object_set_new(
+            o, "seed", r->seed <= (uint64_t)INT64_MAX ? json_integer((json_int_t)r->seed) : json_real((double)r->seed));
     if (r->has_status) json_object_set_new(o, "status", json_string(gb_evolve_status_name(r->status)));
     if (r->error) json_object_set_new(o, "error", json_string(r->error));
     if (r->stop_reason) json_object_set_new(o, "stop_reason", json_string(r->stop_reason));
@@ -102,7 +103,8 @@ char *gb_record_genebench_json(const GbRecord *r)
             json_t *e = json_object(), *ops = json_array();
             json_object_set_new(e, "rc", gb_record__num(m->rc));
             json_object_set_new(e, "rr", gb_record__num(m->rr));
-            for (size_t k = 0; k < m->operators.len; k++) json_array_append_new(ops, json_string(m->operators.items[k]));
+            for (size_t k = 0; k < m->operators.len; k++)
+                json_array_append_new(ops, json_string(m->operators.items[k]));
             json_object_set_new(e, "operators", ops);
             if (m->source) json_object_set_new(e, "source", json_string(m->source));
             json_array_append_new(front, e);
@@ -207,8 +209,7 @@ static bool gb_record__get_str(json_t *obj, const char *key, const char *path, c
 }
 
 /* obj.key must be absent or of the given type (json_is_object / json_is_array). */
-static json_t *gb_record__get_typed(json_t *obj, const char *key, const char *path, bool array, bool *ok,
-                                    GbError *err)
+static json_t *gb_record__get_typed(json_t *obj, const char *key, const char *path, bool array, bool *ok, GbError *err)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) return NULL;
@@ -223,7 +224,8 @@ static json_t *gb_record__get_typed(json_t *obj, const char *key, const char *pa
 
 static bool gb_record__parse_score(json_t *o, const char *path, GbRecordScore *s, GbError *err)
 {
-    if (!gb_record__get_num(o, "rc", path, &s->rc, err) || !gb_record__get_num(o, "rr", path, &s->rr, err)) return false;
+    if (!gb_record__get_num(o, "rc", path, &s->rc, err) || !gb_record__get_num(o, "rr", path, &s->rr, err))
+        return false;
     bool ok = true;
     char sub[64];
     snprintf(sub, sizeof sub, "%s.metrics", path);
@@ -264,9 +266,8 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
     json_t *status = json_object_get(o, "status");
     if (status) {
         if (!gb_evolve_status_parse(json_string_value(status), &r->status)) {
-            gb_error_set(err,
-                         "field \"genebench.status\" must be \"hardened\", \"unchanged\", \"original_fails\" or "
-                         "\"error\"");
+            gb_error_set(err, "field \"genebench.status\" must be \"hardened\", \"unchanged\", \"original_fails\" or "
+                              "\"error\"");
             return false;
         }
         r->has_status = true;
@@ -304,7 +305,8 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
         st.op = gb_strdup(json_string_value(json_object_get(e, "op")));
         gb_array_push(&r->operators, st);
         GbRecordStep *p = &r->operators.items[r->operators.len - 1];
-        if (!gb_record__get_str(e, "name", path, &p->name, err) || !gb_record__get_str(e, "site", path, &p->site, err) ||
+        if (!gb_record__get_str(e, "name", path, &p->name, err) ||
+            !gb_record__get_str(e, "site", path, &p->site, err) ||
             !gb_record__get_num(e, "rc_delta", path, &p->rc_delta, err))
             return false;
     }
@@ -321,8 +323,12 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
             return false;
         }
         json_t *op = json_object_get(e, "op");
-        GbApplied a = {gb_strdup(json_is_string(op) ? json_string_value(op) : ""), gb_strdup(""),
-                       gb_strdup(json_string_value(json_object_get(e, "module"))), 0, 0, 0};
+        GbApplied a = {gb_strdup(json_is_string(op) ? json_string_value(op) : ""),
+                       gb_strdup(""),
+                       gb_strdup(json_string_value(json_object_get(e, "module"))),
+                       0,
+                       0,
+                       0};
         gb_array_push(&r->edits, a);
         GbApplied *p = &r->edits.items[r->edits.len - 1];
         const char *keys[3] = {"start", "old_end", "new_end"};

@@ -1096,7 +1096,7 @@ static const char gb_rep_tmpl_gates[] =
     "   \"x\": {\"field\": \"n\", \"type\": \"quantitative\", \"aggregate\": \"sum\", \"title\": \"offspring "
     "rejected\"},"
     "   \"color\": {\"field\": \"gate\", \"type\": \"nominal\", \"title\": \"gate\","
-    "              \"scale\": {\"domain\": [\"parse\", \"readability\", \"duplicate\", \"tests\", \"lint\"],"
+    "              \"scale\": {\"domain\": [],"
     "                        \"range\": [\"#9467bd\", \"#ff7f0e\", \"#7f7f7f\", \"#d62728\", \"#17becf\"]}},"
     "   \"order\": {\"field\": \"gorder\", \"aggregate\": \"min\"},"
     "   \"tooltip\": [{\"field\": \"opname\", \"title\": \"operator\"}, {\"field\": \"gate\"},"
@@ -1208,6 +1208,10 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
     }
     json_t *spec = gb_report__spec(gb_rep_tmpl_gates, rows);
     json_object_set_new(json_object_get(spec, "facet"), "sort", gb_report__run_order(r));
+    /* The colour domain is the gate list, in its order. */
+    json_t *domain = json_array();
+    for (int g = 0; g < GB_GATE_COUNT; g++) json_array_append_new(domain, json_string(gb_gate_name((GbGate)g)));
+    json_object_set_new(gb_report__get(spec, "spec", "encoding", "color", "scale", NULL), "domain", domain);
     gb_report__chart(out, "chart-gates", spec);
     gb_str_append(out, "</section>\n");
 }
