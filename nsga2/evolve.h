@@ -63,14 +63,14 @@ void gb_evolve_stats_add(GbEvolveStats *into, const GbEvolveStats *from);
 
 typedef struct {
     GbEvolveStatus status;
-    GbTask out;       /* the output task: the input task with the hardened program */
-    GbRecord record;  /* its output record: attach it to out with gb_record_attach
-                       * (src/bench/record.h) before writing out */
+    GbTask out;      /* the output task: the input task with the hardened program */
+    GbRecord record; /* its output record: attach it to out with gb_record_attach
+                      * (src/bench/record.h) before writing out */
     double rc_before, rr_before, rc_after, rr_after;
     bool interrupted;
     char error[512]; /* why the task failed (status ORIGINAL_FAILS / ERROR), else empty */
     GbEvolveStats stats;
-    double time_s;    /* = record.time_s */
+    double time_s; /* = record.time_s */
 } GbEvolveResult;
 
 void gb_evolve_config_defaults(GbEvolveConfig *cfg);

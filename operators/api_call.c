@@ -587,10 +587,12 @@ const GbApiTable *gb_api_table(GbOperatorId id)
 {
     switch (id) {
 #define GB_API_OPERATOR(code, snake)                                                                                   \
-    case GB_OP_##code: return &gb_##snake##_table;
+    case GB_OP_##code:                                                                                                 \
+        return &gb_##snake##_table;
         GB_API_OPERATOR_LIST
 #undef GB_API_OPERATOR
-    default: return NULL;
+    default:
+        return NULL;
     }
 }
 

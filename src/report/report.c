@@ -35,7 +35,6 @@ static const GbRepMetric gb_rep_metrics[] = {
 };
 #define GB_REP_NMETRICS (sizeof gb_rep_metrics / sizeof gb_rep_metrics[0])
 
-
 /* Similarity measures of similarity.json, in the order the panel shows them. */
 static const char *const gb_rep_measures[] = {"codebleu",       "cosine", "jaccard", "ngram",
                                               "weighted_ngram", "syntax", "dataflow"};
@@ -1114,7 +1113,8 @@ static void gb_report__add_count(json_t *totals, const char *k, double d)
 static void gb_report__add_gates(json_t *totals, const GbGateCounts *c)
 {
     gb_report__add_count(totals, "offered", (double)c->offered);
-    for (int g = 0; g < GB_GATE_COUNT; g++) gb_report__add_count(totals, gb_gate_name((GbGate)g), (double)c->rejected[g]);
+    for (int g = 0; g < GB_GATE_COUNT; g++)
+        gb_report__add_count(totals, gb_gate_name((GbGate)g), (double)c->rejected[g]);
     gb_report__add_count(totals, "accepted", (double)c->accepted);
 }
 

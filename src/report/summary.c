@@ -43,8 +43,10 @@ static void gb_summary__aggregate(const GbBench *out, GbAgg *a)
             continue;
         }
         a->tasks++;
-        if (r.has_status && r.status == GB_EVOLVED_HARDENED) a->hardened++;
-        else if (r.has_status && r.status == GB_EVOLVED_UNCHANGED) a->unchanged++;
+        if (r.has_status && r.status == GB_EVOLVED_HARDENED)
+            a->hardened++;
+        else if (r.has_status && r.status == GB_EVOLVED_UNCHANGED)
+            a->unchanged++;
         else a->failed++;
         if (r.has_scores && !isnan(r.before.rc) && !isnan(r.after.rc) && !isnan(r.before.rr) && !isnan(r.after.rr)) {
             a->rcb += r.before.rc;
@@ -83,7 +85,8 @@ static json_t *gb_summary__gates(const GbGateCounts *c)
 {
     json_t *o = json_object();
     json_object_set_new(o, "offered", json_integer(c->offered));
-    for (int g = 0; g < GB_GATE_COUNT; g++) json_object_set_new(o, gb_gate_name((GbGate)g), json_integer(c->rejected[g]));
+    for (int g = 0; g < GB_GATE_COUNT; g++)
+        json_object_set_new(o, gb_gate_name((GbGate)g), json_integer(c->rejected[g]));
     json_object_set_new(o, "accepted", json_integer(c->accepted));
     return o;
 }
