@@ -579,11 +579,26 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     return ok;
 }
 
+const GbApiTable *gb_api_table(GbOperatorId id)
+{
+    switch (id) {
+#define GB_API_OPERATOR(code, snake)                                                                                   \
+    case GB_OP_##code:                                                                                                 \
+        return &gb_##snake##_table;
+        GB_API_OPERATOR_LIST
+#undef GB_API_OPERATOR
+    default:
+        return NULL;
+    }
+}
+
 char *gb_api_warm_program(void)
 {
-    static const GbApiTable *const tables[] = {&gb_add_base64_table,   &gb_add_crypto_table, &gb_add_datetime_table,
-                                               &gb_add_dateutil_table, &gb_add_http_table,   &gb_add_scipy_table,
-                                               &gb_add_sklearn_table,  &gb_add_time_table};
+    static const GbApiTable *const tables[] = {
+#define GB_API_OPERATOR(code, snake) &gb_##snake##_table,
+        GB_API_OPERATOR_LIST
+#undef GB_API_OPERATOR
+    };
     GbStr imports, body;
     gb_str_init(&imports);
     gb_str_init(&body);

@@ -1561,10 +1561,10 @@ static void gb_nm__llm(GbNmRun *run, const GbNamingConfig *cfg, char **llm_error
     gb_nm__vars_destroy(&vars);
 }
 
-bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
-                     char **renamed_json, const char **mode, char **llm_error)
+/* Run the naming step; returns the renames {"old": "new"} in order (owned). */
+static json_t *gb_naming__run(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
+                              const char **mode, char **llm_error)
 {
-    *renamed_json = NULL;
     if (llm_error) *llm_error = NULL;
     bool use_llm = cfg && cfg->url && *cfg->url;
     *mode = use_llm ? "llm" : "builtin";
@@ -1575,14 +1575,41 @@ bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, cons
     gb_nm__builtin(&run);
     gb_op_ctx_destroy(&ctx);
     *mode = run.llm_used ? "llm" : "builtin";
-    bool any = json_object_size(run.renamed) > 0;
-    if (any) *renamed_json = json_dumps(run.renamed, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(run.renamed);
+    return run.renamed;
+}
+
+bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
+                     char **renamed_json, const char **mode, char **llm_error)
+{
+    *renamed_json = NULL;
+    json_t *renamed = gb_naming__run(prog, task, parser, cfg, mode, llm_error);
+    bool any = json_object_size(renamed) > 0;
+    if (any) *renamed_json = json_dumps(renamed, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(renamed);
     return any;
 }
 
-bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, char **renamed_json,
+void gb_rename_list_destroy(GbRenameList *l)
+{
+    for (size_t i = 0; i < l->len; i++) {
+        free(l->items[i].old_name);
+        free(l->items[i].new_name);
+    }
+    gb_array_free(l);
+}
+
+bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
                         const char **mode)
 {
-    return gb_naming_apply(prog, task, parser, (const GbNamingConfig *)arg, renamed_json, mode, NULL);
+    json_t *obj = gb_naming__run(prog, task, parser, (const GbNamingConfig *)arg, mode, NULL);
+    bool any = json_object_size(obj) > 0;
+    const char *old_name;
+    json_t *new_name;
+    json_object_foreach(obj, old_name, new_name)
+    {
+        GbRename r = {gb_strdup(old_name), gb_strdup(json_string_value(new_name))};
+        gb_array_push(renamed, r);
+    }
+    json_decref(obj);
+    return any;
 }
