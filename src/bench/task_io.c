@@ -25,13 +25,10 @@ void gb_diag_destroy(GbDiag *d)
 
 void gb_diag_add(GbDiag *d, const char *fmt, ...)
 {
-    GbStr s;
-    gb_str_init(&s);
     va_list ap;
     va_start(ap, fmt);
-    gb_str_vappendf(&s, fmt, ap);
+    gb_array_push(&d->messages, gb_vasprintf(fmt, ap));
     va_end(ap);
-    gb_array_push(&d->messages, gb_str_take(&s));
 }
 
 /* A required or optional string member; *out gets an owned copy. */
