@@ -29,7 +29,7 @@ typedef struct {
 } GbRepMetric;
 
 static const GbRepMetric gb_rep_metrics[] = {
-#define GB_METRIC(id, key, kind, label) {#id, key, kind, label},
+#define GB_METRIC(id, key, kind, short, label) {#id, key, kind, label},
     GB_METRIC_LIST
 #undef GB_METRIC
 };
