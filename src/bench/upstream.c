@@ -18,12 +18,14 @@ typedef struct {
     GbUpLayout layout;
     void (*import)(GbUpImport *im, const char *data, size_t len, size_t *n_records);
     bool (*export)(GbUpExport *ex, const GbTask *t, json_t *meta, json_t *rec, GbError *err);
-    const char *purpose; /* what a hardened record is for */
+    GbHarnessRules rules; /* how the format's own harness runs a program */
+    const char *purpose;  /* what a hardened record is for */
+    const char *command;  /* how to run the upstream harness on an export */
 } GbUpFormat;
 
 static const GbUpFormat gb_up__formats[GB_UPSTREAM_COUNT] = {
-#define GB_UPSTREAM_FORMAT(ID, snake, layout, purpose)                                                                 \
-    [GB_UPSTREAM_##ID] = {#snake, layout, gb_##snake##_import, gb_##snake##_export, purpose},
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command)                                                 \
+    [GB_UPSTREAM_##ID] = {#snake, layout, gb_##snake##_import, gb_##snake##_export, rules, purpose, command},
     GB_UPSTREAM_FORMAT_LIST
 #undef GB_UPSTREAM_FORMAT
 };
@@ -42,6 +44,42 @@ bool gb_upstream_from_name(const char *name, GbUpstream *out)
 const char *gb_upstream_name(GbUpstream format)
 {
     return gb_up__formats[format].name;
+}
+
+const char *gb_upstream_purpose(GbUpstream format)
+{
+    return gb_up__formats[format].purpose;
+}
+
+const char *gb_upstream_command(GbUpstream format)
+{
+    return gb_up__formats[format].command;
+}
+
+void gb_upstream_harness(const char *meta_json, GbHarnessRules *rules, char **prelude)
+{
+    *rules = GB_HARNESS_NONE;
+    *prelude = NULL;
+    json_t *meta = meta_json ? json_loads(meta_json, 0, NULL) : NULL;
+    json_t *format = json_object_get(meta, "format");
+    GbUpstream f;
+    if (json_is_string(format) && gb_upstream_from_name(json_string_value(format), &f)) {
+        *rules = gb_up__formats[f].rules;
+        json_t *imports = json_object_get(json_object_get(meta, "upstream"), "import_statement");
+        if (*rules == GB_HARNESS_CLASSEVAL && json_is_array(imports)) {
+            GbStr s;
+            gb_str_init(&s);
+            gb_str_append(&s, "");
+            for (size_t i = 0; i < json_array_size(imports); i++) {
+                json_t *line = json_array_get(imports, i);
+                if (!json_is_string(line)) continue;
+                if (i > 0) gb_str_append(&s, "\n");
+                gb_str_append(&s, json_string_value(line));
+            }
+            *prelude = gb_str_take(&s);
+        }
+    }
+    json_decref(meta);
 }
 
 /* ------------------------------------------------------------------ shared helpers */

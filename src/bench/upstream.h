@@ -21,7 +21,7 @@
 
 /* One constant per row of src/bench/format_list.h, in its order. */
 typedef enum {
-#define GB_UPSTREAM_FORMAT(ID, snake, layout, purpose) GB_UPSTREAM_##ID,
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command) GB_UPSTREAM_##ID,
     GB_UPSTREAM_FORMAT_LIST
 #undef GB_UPSTREAM_FORMAT
         GB_UPSTREAM_COUNT
@@ -30,6 +30,18 @@ typedef enum {
 /* "humaneval", "cruxeval", "classeval", "avatar" <-> enum. */
 bool gb_upstream_from_name(const char *name, GbUpstream *out);
 const char *gb_upstream_name(GbUpstream format);
+
+/* What a hardened record of format is for: which field holds the hardened program and what
+ * stays upstream's (static string, from src/bench/format_list.h). */
+const char *gb_upstream_purpose(GbUpstream format);
+/* The command a researcher runs with the upstream harness on an exported file (static string). */
+const char *gb_upstream_command(GbUpstream format);
+
+/* The execution rules of the harness a task came from, read from its meta ("format" and,
+ * for ClassEval, "upstream"."import_statement"): *rules (GB_HARNESS_NONE for a task not
+ * imported from an upstream format) and *prelude (owned, NULL when none). Never fails: meta
+ * that does not name a known format gives GB_HARNESS_NONE. */
+void gb_upstream_harness(const char *meta_json, GbHarnessRules *rules, char **prelude);
 
 /* Read an upstream benchmark file (Avatar: the .jsonl; its test case files are found
  * relative to it) and append its tasks to out, with pinned names computed. Every bad record

