@@ -283,11 +283,19 @@ static void test_export_refuses_foreign_and_changed_tests(void **state)
     GbDiag d;
     gb_diag_init(&d);
     size_t written = 99;
-    assert_true(gb_upstream_export(GB_UPSTREAM_CRUXEVAL, &b, "own.jsonl", path, &d, &written));
+    /* nothing can be exported: refused with a message, and the (empty) output is left alone */
+    assert_false(gb_upstream_export(GB_UPSTREAM_CRUXEVAL, &b, "own.jsonl", path, &d, &written));
     assert_int_equal(written, 0);
-    assert_int_equal(d.messages.len, 2);
+    assert_int_equal(d.messages.len, 3);
     assert_non_null(strstr(d.messages.items[0], "own.jsonl:0: task own/1: not imported from cruxeval"));
     assert_non_null(strstr(d.messages.items[1], "own.jsonl:0: task sample_z: tests.code is not"));
+    assert_non_null(strstr(d.messages.items[2], "nothing to export: none of the 2 tasks can be written as cruxeval"));
+    size_t len = 99;
+    GbError err;
+    char *text = gb_read_file(path, &len, &err);
+    assert_non_null(text);
+    assert_int_equal(len, 0);
+    free(text);
     gb_diag_destroy(&d);
     gb_bench_destroy(&b);
     rm_file_and_dir(path);

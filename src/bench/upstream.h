@@ -54,8 +54,12 @@ bool gb_upstream_import(GbUpstream format, const char *path, GbBench *out, GbDia
  * after the imported file), Code/<id>.py and the TestCases files. Every file is written
  * atomically. A task that cannot be expressed (not imported from this format, tests changed
  * in a way the format cannot hold, ...) is one message "BENCH_PATH:LINE: task ID: ..." in
- * diag (bench_path: where b was read from, for the messages) and is left out. *n_written
- * gets the number of tasks written. Returns false when an output file could not be written. */
+ * diag (bench_path: where b was read from, for the messages) and is left out. A record that
+ * differs from upstream gets one more key, "genebench": {"hardened_by", "purpose", "command"}
+ * (gb_upstream_purpose, gb_upstream_command). Files are written only after every task was
+ * converted: when no task can be written, nothing is written and false is returned with a
+ * message. *n_written gets the number of tasks written. Returns false when an output file could
+ * not be written. */
 bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_path, const char *out_path, GbDiag *diag,
                         size_t *n_written);
 

@@ -9,6 +9,15 @@
 #include "src/bench/task_io.h"
 #include "src/bench/upstream.h"
 
+/* What a hardened record of each format is for (src/bench/format_list.h). */
+static void gb_export__about(FILE *out)
+{
+    fprintf(out, "\nWhat a hardened record is for (also in its \"genebench\" key):\n");
+    for (int f = 0; f < GB_UPSTREAM_COUNT; f++)
+        fprintf(out, "  %s: %s.\n    Run: %s.\n", gb_upstream_name((GbUpstream)f), gb_upstream_purpose((GbUpstream)f),
+                gb_upstream_command((GbUpstream)f));
+}
+
 static void gb_export__usage(FILE *out)
 {
     fprintf(out, "usage: genebench export --to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT\n"
@@ -41,7 +50,9 @@ static void gb_export__usage(FILE *out)
                  "  -h, --help          show this help\n"
                  "\n"
                  "A task that cannot be written (not imported from FORMAT, tests the format cannot hold) is\n"
-                 "reported as one line and left out. Exit status: 0 all written, 1 some task was not, 2 usage.\n");
+                 "reported as one line and left out; when no task can be written, nothing is written.\n"
+                 "Exit status: 0 all written, 1 some task was not (or none), 2 usage.\n");
+    gb_export__about(out);
 }
 
 int gb_cmd_export(int argc, char **argv)
