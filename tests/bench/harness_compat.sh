@@ -9,7 +9,10 @@
 # NEW_GENEBENCH runs twice: with the harness rules (default) and with --no-harness-rules.
 # OLD_GENEBENCH (optional) is a build from before issue 16 (e.g. main at 86d16dd), run once for
 # contrast. Evolutions whose output already exists in WORK_DIR (default /tmp/gb_harness_compat) are
-# reused, so the exports and harness runs can be redone cheaply. Environment: JOBS (default 2).
+# reused, so the exports and harness runs can be redone cheaply. Environment: JOBS (default 2);
+# SHARD=K/N (HumanEval and CRUXEval) and SHARD_CLASSEVAL=K/N evolve only the tasks whose index i
+# has i % N == K-1 (`evolve --shard`), for a machine too busy for the whole sets; CONFIGS (default
+# "new-rules new-norules old") to run only some of the builds, e.g. one per process in parallel.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -28,6 +31,7 @@ declare -A file=([humaneval]=humaneval/HumanEval.dev.jsonl [cruxeval]=cruxeval/c
                  [classeval]=classeval/ClassEval.dev.json)
 configs="new-rules new-norules"
 [ -n "$old" ] && configs="$configs old"
+configs=${CONFIGS:-$configs}
 
 for cfg in $configs; do
   case $cfg in
@@ -39,8 +43,10 @@ for cfg in $configs; do
     d=$work/$cfg/$fmt
     mkdir -p "$d"
     [ -s "$d/in.jsonl" ] || "$bin" import --from "$fmt" "$benchmarks/${file[$fmt]}" -o "$d/in.jsonl" 2>"$d/import.log"
+    shard=${SHARD:-}; [ "$fmt" = classeval ] && shard=${SHARD_CLASSEVAL:-}
+    sharding=(); [ -n "$shard" ] && sharding=(--shard "$shard")
     if [ ! -s "$d/ev.summary.json" ]; then
-      "$bin" evolve "$d/in.jsonl" -o "$d/ev.jsonl" --seed 1 --generations 5 -j "$jobs" "${extra[@]}" \
+      "$bin" evolve "$d/in.jsonl" -o "$d/ev.jsonl" --seed 1 --generations 5 -j "$jobs" "${sharding[@]}" "${extra[@]}" \
         2>"$d/evolve.log" || true
     fi
     ext=jsonl; [ "$fmt" = classeval ] && ext=json
