@@ -12,7 +12,8 @@
 # reused, so the exports and harness runs can be redone cheaply. Environment: JOBS (default 2);
 # SHARD=K/N (HumanEval and CRUXEval) and SHARD_CLASSEVAL=K/N evolve only the tasks whose index i
 # has i % N == K-1 (`evolve --shard`), for a machine too busy for the whole sets; CONFIGS (default
-# "new-rules new-norules old") to run only some of the builds, e.g. one per process in parallel.
+# "new-rules new-norules old") to run only some of the builds, e.g. one per process in parallel;
+# FORMATS (default "humaneval cruxeval classeval").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,7 +40,7 @@ for cfg in $configs; do
     new-norules) bin=$new; extra=(--no-harness-rules) ;;
     old) bin=$old; extra=() ;;
   esac
-  for fmt in humaneval cruxeval classeval; do
+  for fmt in ${FORMATS:-humaneval cruxeval classeval}; do
     d=$work/$cfg/$fmt
     mkdir -p "$d"
     [ -s "$d/in.jsonl" ] || "$bin" import --from "$fmt" "$benchmarks/${file[$fmt]}" -o "$d/in.jsonl" 2>"$d/import.log"
@@ -59,6 +60,7 @@ printf '\n%-12s %-16s %9s   %-22s %-22s\n' build harness passes "RC before->afte
 for cfg in $configs; do
   for h in humaneval cruxeval-output cruxeval-input classeval; do
     fmt=${h%%-*}; d=$work/$cfg/$fmt
+    [ -s "$d/ev.jsonl" ] || continue
     ext=jsonl; [ "$fmt" = classeval ] && ext=json
     if [ -s "$d/out.$ext" ]; then
       line=$(cd "$d" && "$py" "$root/tests/harness/run_upstream.py" "$h" "out.$ext" "$harnesses" 2>"$d/$h.err" | tee "$d/$h.log" | tail -1)
