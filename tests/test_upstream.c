@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "operators/harness_policy.h"
 #include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
@@ -301,6 +302,44 @@ static void test_export_refuses_foreign_and_changed_tests(void **state)
     rm_file_and_dir(path);
 }
 
+/* The execution rules a task gets from its meta (issue 16), and the operators they leave out. */
+static void test_harness_rules_from_meta(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *meta;
+        GbHarnessRules rules;
+        const char *prelude;
+    } cases[] = {
+        {"{}", GB_HARNESS_NONE, NULL},
+        {"not json", GB_HARNESS_NONE, NULL},
+        {"{\"format\":\"mbpp\"}", GB_HARNESS_NONE, NULL},
+        {"{\"format\":\"humaneval\",\"upstream\":{}}", GB_HARNESS_GUARD, NULL},
+        {"{\"format\":\"cruxeval\"}", GB_HARNESS_GUARD, NULL},
+        {"{\"format\":\"avatar\"}", GB_HARNESS_NONE, NULL},
+        {"{\"format\":\"classeval\",\"upstream\":{\"import_statement\":[\"import os\",\"import re\"]}}",
+         GB_HARNESS_CLASSEVAL, "import os\nimport re"},
+        {"{\"format\":\"classeval\",\"upstream\":{\"import_statement\":[]}}", GB_HARNESS_CLASSEVAL, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GbHarnessRules rules = GB_HARNESS_CLASSEVAL;
+        char *prelude = (char *)"unset";
+        gb_upstream_harness(cases[i].meta, &rules, &prelude);
+        assert_int_equal(rules, cases[i].rules);
+        if (cases[i].prelude)
+            assert_string_equal(prelude, cases[i].prelude);
+        else
+            assert_null(prelude);
+        free(prelude);
+    }
+    assert_false(gb_op_allowed_under(GB_HARNESS_GUARD, GB_OP_A7));
+    assert_false(gb_op_allowed_under(GB_HARNESS_GUARD, GB_OP_S7));
+    assert_false(gb_op_allowed_under(GB_HARNESS_CLASSEVAL, GB_OP_S7));
+    assert_true(gb_op_allowed_under(GB_HARNESS_CLASSEVAL, GB_OP_A7)); /* no guard in ClassEval */
+    assert_true(gb_op_allowed_under(GB_HARNESS_GUARD, GB_OP_A6));     /* scipy survives the guard */
+    for (int o = 0; o < GB_OP_COUNT; o++) assert_true(gb_op_allowed_under(GB_HARNESS_NONE, (GbOperatorId)o));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_import_bad_records),
         cmocka_unit_test(test_import_classeval_line_numbers_and_empty),
         cmocka_unit_test(test_export_refuses_foreign_and_changed_tests),
+        cmocka_unit_test(test_harness_rules_from_meta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
