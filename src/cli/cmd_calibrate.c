@@ -1,5 +1,5 @@
 /* genebench calibrate: thresholds from a real-world corpus, with our metric definitions. */
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,31 +8,6 @@
 #include "fitness/calibrate.h"
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
-
-static void gb_calibrate__usage(FILE *out)
-{
-    fprintf(out, "usage: genebench calibrate DIR... -o corpora/NAME.json [--exclude PATTERN]... [--threads N]\n"
-                 "                           [--list-files] [--per-file OUT.jsonl]\n"
-                 "  Measure every non-test .py file under the directories with genebench's metric definitions and\n"
-                 "  write a thresholds file: CT = mean of each complexity metric, RT = ceil(mean) of each\n"
-                 "  readability metric, plus a manifest (directories, Debian packages and versions owning them,\n"
-                 "  file counts, a digest of the measured files, parse failures). Test code is skipped\n"
-                 "  (directories named tests, test_*.py, *_test.py, conftest.py). A file that is not UTF-8 or does\n"
-                 "  not parse is reported with its first error position and skipped. Nothing is written when no\n"
-                 "  file could be measured. The result does not depend on the number of threads.\n"
-                 "  The default corpus (corpora/calibrated.json) is made with the command in corpora/README.md.\n"
-                 "\n"
-                 "options:\n"
-                 "  -o, --output FILE     the thresholds file to write (atomically)\n"
-                 "  -x, --exclude PATTERN leave out files whose DIRNAME/PATH matches the shell pattern (`*` also\n"
-                 "                        matches `/`; repeatable; recorded in the manifest), e.g. generated code\n"
-                 "  -j, --threads N       measure with N threads (default: OpenMP's default)\n"
-                 "      --list-files      also list every measured file in the manifest\n"
-                 "      --per-file FILE   write every file's metrics as JSON lines (for inspection)\n"
-                 "  -h, --help            show this help\n"
-                 "\n"
-                 "Exit status: 0 written, 1 nothing measured or an I/O error, 2 usage error.\n");
-}
 
 static void gb_calibrate__json_string(FILE *f, const char *s)
 {
@@ -83,52 +58,66 @@ static bool gb_calibrate__per_file(const char *path, const GbCalibration *c, GbE
     return true;
 }
 
+typedef struct {
+    const char *output, *per_file;
+    long threads;
+    bool list_files;
+    GbCliList excludes;
+} GbCalibrateOptions;
+
+#define O GbCalibrateOptions
+static const GbCliOption gb_calibrate__options[] = {
+    GB_CLI_STRING("output", 'o', O, output, "FILE", NULL, "the thresholds file to write (atomically)"),
+    GB_CLI_LIST("exclude", 'x', O, excludes, "PATTERN",
+                "leave out files whose DIRNAME/PATH matches the shell pattern (`*` also\n"
+                "matches `/`; recorded in the manifest), e.g. generated code"),
+    GB_CLI_LONG("threads", 'j', O, threads, "N", 1, 1024, NULL, "measure with N threads (default: OpenMP's default)"),
+    GB_CLI_FLAG("list-files", 0, O, list_files, "also list every measured file in the manifest"),
+    GB_CLI_STRING("per-file", 0, O, per_file, "FILE", NULL, "write every file's metrics as JSON lines (for inspection)"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_calibrate__exits[] = {
+    {0, "written"},
+    {1, "nothing measured or an I/O error"},
+    {2, "usage error"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_calibrate__cmd = {
+    .name = "calibrate",
+    .synopsis = "DIR... -o corpora/NAME.json [--exclude PATTERN]... [--threads N]\n"
+                "                           [--list-files] [--per-file OUT.jsonl]",
+    .about = "  Measure every non-test .py file under the directories with genebench's metric definitions and\n"
+             "  write a thresholds file: CT = mean of each complexity metric, RT = ceil(mean) of each\n"
+             "  readability metric, plus a manifest (directories, Debian packages and versions owning them,\n"
+             "  file counts, a digest of the measured files, parse failures). Test code is skipped\n"
+             "  (directories named tests, test_*.py, *_test.py, conftest.py). A file that is not UTF-8 or does\n"
+             "  not parse is reported with its first error position and skipped. Nothing is written when no\n"
+             "  file could be measured. The result does not depend on the number of threads.\n"
+             "  The default corpus (corpora/calibrated.json) is made with the command in corpora/README.md.\n",
+    .options = gb_calibrate__options,
+    .min_args = 0,
+    .max_args = -1,
+    .exits = gb_calibrate__exits,
+};
+
 int gb_cmd_calibrate(int argc, char **argv)
 {
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"threads", required_argument, NULL, 'j'},
-                                         {"exclude", required_argument, NULL, 'x'},
-                                         {"list-files", no_argument, NULL, 'L'},
-                                         {"per-file", required_argument, NULL, 'P'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *output = NULL, *per_file = NULL;
-    long threads = 0;
-    bool list_files = false;
-    GbArray(const char *) excludes = {0};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:j:x:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'x':
-            gb_array_push(&excludes, optarg);
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'j':
-            if (!gb_cli_parse_long("--threads", optarg, 1, 1024, &threads)) return GB_EXIT_USAGE;
-            break;
-        case 'L':
-            list_files = true;
-            break;
-        case 'P':
-            per_file = optarg;
-            break;
-        case 'h':
-            gb_array_free(&excludes);
-            gb_calibrate__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_array_free(&excludes);
-            gb_calibrate__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
+    GbCalibrateOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_calibrate__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) {
+        gb_cli_list_destroy(&o.excludes);
+        return prc;
     }
-    if (!output || optind >= argc) {
-        gb_array_free(&excludes);
+    const char *output = o.output, *per_file = o.per_file;
+    const bool list_files = o.list_files;
+    if (!output || args.count < 1) {
+        gb_cli_list_destroy(&o.excludes);
         fprintf(stderr, "genebench calibrate: need at least one DIR and -o FILE\n");
-        gb_calibrate__usage(stderr);
+        gb_cli_usage(&gb_calibrate__cmd, stderr);
         return GB_EXIT_USAGE;
     }
     GbCalibration cal;
@@ -140,19 +129,19 @@ int gb_cmd_calibrate(int argc, char **argv)
     GbStr cmd;
     gb_str_init(&cmd);
     gb_str_append(&cmd, "genebench calibrate");
-    for (int i = optind; i < argc; i++) gb_str_appendf(&cmd, " %s", argv[i]);
-    for (size_t i = 0; i < excludes.len; i++) {
-        gb_str_appendf(&cmd, " --exclude '%s'", excludes.items[i]);
-        gb_array_push(&cal.excludes, gb_strdup(excludes.items[i]));
+    for (int i = 0; i < args.count; i++) gb_str_appendf(&cmd, " %s", args.items[i]);
+    for (size_t i = 0; i < o.excludes.len; i++) {
+        gb_str_appendf(&cmd, " --exclude '%s'", o.excludes.items[i]);
+        gb_array_push(&cal.excludes, gb_strdup(o.excludes.items[i]));
     }
-    gb_array_free(&excludes);
+    gb_cli_list_destroy(&o.excludes);
     gb_str_appendf(&cmd, " -o %s", output);
     if (list_files) gb_str_append(&cmd, " --list-files");
     cal.command = gb_str_take(&cmd);
     cal.list_files = list_files;
 
     GbError err;
-    bool ok = gb_calibrate_run((const char *const *)argv + optind, (size_t)(argc - optind), (int)threads, &cal, &err);
+    bool ok = gb_calibrate_run((const char *const *)args.items, (size_t)args.count, (int)o.threads, &cal, &err);
     for (size_t i = 0; i < cal.failures.len; i++) fprintf(stderr, "skipped: %s\n", cal.failures.items[i].message);
     if (ok && per_file && !gb_calibrate__per_file(per_file, &cal, &err)) ok = false;
     if (ok && !gb_calibration_write(output, &cal, &err)) ok = false;

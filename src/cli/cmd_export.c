@@ -1,5 +1,4 @@
 /* genebench export: a canonical benchmark (e.g. a hardened one) back to an upstream format. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,19 +8,32 @@
 #include "src/bench/task_io.h"
 #include "src/bench/upstream.h"
 
-/* What a hardened record of each format is for (src/bench/format_list.h). */
-static void gb_export__about(FILE *out)
-{
-    fprintf(out, "\nWhat a hardened record is for (also in its \"genebench\" key):\n");
-    for (int f = 0; f < GB_UPSTREAM_COUNT; f++)
-        fprintf(out, "  %s: %s.\n    Run: %s.\n", gb_upstream_name((GbUpstream)f), gb_upstream_purpose((GbUpstream)f),
-                gb_upstream_command((GbUpstream)f));
-}
+typedef struct {
+    const char *to, *output;
+} GbExportOptions;
 
-static void gb_export__usage(FILE *out)
-{
-    fprintf(out, "usage: genebench export --to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT\n"
-                 "  Write a canonical benchmark (as made by `genebench import`, possibly hardened since) in its\n"
+static const GbCliOption gb_export__options[] = {
+    GB_CLI_STRING("to", 't', GbExportOptions, to, "FORMAT", NULL, "upstream format: humaneval, cruxeval, classeval or avatar"),
+    GB_CLI_STRING("output", 'o', GbExportOptions, output, "OUT", NULL,
+                  "file (or directory for avatar) to write; files are written atomically"),
+    GB_CLI_END,
+};
+
+static const GbCliExit gb_export__exits[] = {
+    {0, "every task written"},
+    {1, "some task was not written, the input had bad lines or no task, or a write failed"},
+    {2, "usage error (bad option, unknown format, the output is the input)"},
+    {0, NULL},
+};
+
+/* What a hardened record of each format is for, from src/bench/format_list.h. */
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command) "  " #snake ": " purpose ".\n    Run: " command ".\n"
+#define GB_EXPORT__ABOUT GB_UPSTREAM_FORMAT_LIST
+
+static const GbCliCommand gb_export__cmd = {
+    .name = "export",
+    .synopsis = "--to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT",
+    .about = "  Write a canonical benchmark (as made by `genebench import`, possibly hardened since) in its\n"
                  "  upstream format, so it drops into the harness you already use. Each record is rebuilt from\n"
                  "  meta.upstream with the same keys in the same order; an unchanged task comes out byte for byte\n"
                  "  as upstream wrote it. From the task itself come:\n"
@@ -42,60 +54,39 @@ static void gb_export__usage(FILE *out)
                  "  Helper modules: a task with extra_files (e.g. from CreateModuleDependencies) gets one more key\n"
                  "  at the end of its record, \"extra_files\": {\"PATH.py\": \"SOURCE\", ...}. Write each file next\n"
                  "  to the program before running it (the program imports them by module name). For avatar they\n"
-                 "  are also written beside Code/<id>.py.\n"
-                 "\n"
-                 "options:\n"
-                 "  -t, --to FORMAT     upstream format: humaneval, cruxeval, classeval or avatar\n"
-                 "  -o, --output OUT    file (or directory for avatar) to write; files are written atomically\n"
-                 "  -h, --help          show this help\n"
-                 "\n"
-                 "A task that cannot be written (not imported from FORMAT, tests the format cannot hold) is\n"
-                 "reported as one line and left out; when no task can be written, nothing is written.\n"
-                 "Exit status: 0 all written, 1 some task was not (or none), 2 usage.\n");
-    gb_export__about(out);
-}
+                 "  are also written beside Code/<id>.py.\n",
+    .options = gb_export__options,
+    .min_args = 0,
+    .max_args = -1,
+    .footer = "A task that cannot be written (not imported from FORMAT, tests the format cannot hold) is\n"
+              "reported as one line and left out; when no task can be written, nothing is written.\n"
+              "\nWhat a hardened record is for (also in its \"genebench\" key):\n" GB_EXPORT__ABOUT,
+    .exits = gb_export__exits,
+};
+
+#undef GB_EXPORT__ABOUT
+#undef GB_UPSTREAM_FORMAT
 
 int gb_cmd_export(int argc, char **argv)
 {
-    static const struct option opts[] = {{"to", required_argument, NULL, 't'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *to = NULL, *output = NULL;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "t:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            to = optarg;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            gb_export__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_export__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
+    GbExportOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_export__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    const char *to = o.to, *output = o.output;
     GbUpstream format;
     if (!to || !gb_upstream_from_name(to, &format)) {
         fprintf(stderr, "genebench export: --to must be humaneval, cruxeval, classeval or avatar\n");
-        gb_export__usage(stderr);
+        gb_cli_usage(&gb_export__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    if (optind != argc - 1 || !output) {
+    if (args.count != 1 || !output) {
         fprintf(stderr, "genebench export: need exactly one IN.jsonl and -o OUT\n");
-        gb_export__usage(stderr);
+        gb_cli_usage(&gb_export__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    const char *input = argv[optind];
-    if (output && gb_cli_same_file(input, output)) {
-        fprintf(stderr, "genebench export: refusing to overwrite the input %s with the output\n", input);
-        return GB_EXIT_USAGE;
-    }
+    const char *input = args.items[0];
+    if (gb_cli_refuse_output("export", output, &input, 1)) return GB_EXIT_USAGE;
     GbBench bench;
     gb_bench_init(&bench);
     GbDiag diag;

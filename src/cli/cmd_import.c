@@ -1,6 +1,5 @@
 /* genebench import: an upstream benchmark (HumanEval, CRUXEval, ClassEval, Avatar) to the
  * canonical JSONL task format. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,68 +9,63 @@
 #include "src/bench/task_io.h"
 #include "src/bench/upstream.h"
 
-static void gb_import__usage(FILE *out)
-{
-    fprintf(out, "usage: genebench import --from humaneval|cruxeval|classeval|avatar INPUT -o OUT.jsonl\n"
-                 "  Convert an upstream benchmark into genebench's canonical JSONL task format.\n"
-                 "  INPUT is HumanEval's or CRUXEval's .jsonl, ClassEval's .json array, or Avatar's .jsonl\n"
-                 "  (either the avatar.dev.jsonl form with `code` and `tests` [{k, in_file, out_file}], or AVATAR's\n"
-                 "  tokenised form {\"id\", \"python\": [...]} with NEW_LINE/INDENT/DEDENT markers, which is\n"
-                 "  detokenised into runnable Python; its cases are TestCases/<id>_<k>.in/.out beside INPUT).\n"
-                 "  Each task keeps its upstream record in meta.upstream, so `genebench export` can write it back.\n"
-                 "  Names the tests use and the program defines are recorded in `pinned`.\n"
-                 "\n"
-                 "options:\n"
-                 "  -f, --from FORMAT   upstream format: humaneval, cruxeval, classeval or avatar\n"
-                 "  -o, --output FILE   canonical JSONL to write (atomically; INPUT is never modified)\n"
-                 "  -h, --help          show this help\n"
-                 "\n"
-                 "Every bad record is reported as one line FILE:LINE: task ID: PROBLEM and skipped; the others\n"
-                 "are still imported. Exit status: 0 all imported, 1 some record was bad or nothing could be\n"
-                 "imported, 2 usage error.\n");
-}
+typedef struct {
+    const char *from, *output;
+} GbImportOptions;
+
+static const GbCliOption gb_import__options[] = {
+    GB_CLI_STRING("from", 'f', GbImportOptions, from, "FORMAT", NULL,
+                  "upstream format: humaneval, cruxeval, classeval or avatar"),
+    GB_CLI_STRING("output", 'o', GbImportOptions, output, "FILE", NULL,
+                  "canonical JSONL to write (atomically; INPUT is never modified)"),
+    GB_CLI_END,
+};
+
+static const GbCliExit gb_import__exits[] = {
+    {0, "all imported"},
+    {1, "some record was bad or nothing could be imported"},
+    {2, "usage error (bad option, unknown format, the output is the input)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_import__cmd = {
+    .name = "import",
+    .synopsis = "--from humaneval|cruxeval|classeval|avatar INPUT -o OUT.jsonl",
+    .about = "  Convert an upstream benchmark into genebench's canonical JSONL task format.\n"
+             "  INPUT is HumanEval's or CRUXEval's .jsonl, ClassEval's .json array, or Avatar's .jsonl\n"
+             "  (either the avatar.dev.jsonl form with `code` and `tests` [{k, in_file, out_file}], or AVATAR's\n"
+             "  tokenised form {\"id\", \"python\": [...]} with NEW_LINE/INDENT/DEDENT markers, which is\n"
+             "  detokenised into runnable Python; its cases are TestCases/<id>_<k>.in/.out beside INPUT).\n"
+             "  Each task keeps its upstream record in meta.upstream, so `genebench export` can write it back.\n"
+             "  Names the tests use and the program defines are recorded in `pinned`.\n",
+    .options = gb_import__options,
+    .min_args = 0,
+    .max_args = -1,
+    .footer = "Every bad record is reported as one line FILE:LINE: task ID: PROBLEM and skipped; the others\n"
+              "are still imported.\n",
+    .exits = gb_import__exits,
+};
 
 int gb_cmd_import(int argc, char **argv)
 {
-    static const struct option opts[] = {{"from", required_argument, NULL, 'f'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *from = NULL, *output = NULL;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            from = optarg;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            gb_import__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_import__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
+    GbImportOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_import__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    const char *from = o.from, *output = o.output;
     GbUpstream format;
     if (!from || !gb_upstream_from_name(from, &format)) {
         fprintf(stderr, "genebench import: --from must be humaneval, cruxeval, classeval or avatar\n");
-        gb_import__usage(stderr);
+        gb_cli_usage(&gb_import__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    if (optind != argc - 1 || !output) {
+    if (args.count != 1 || !output) {
         fprintf(stderr, "genebench import: need exactly one INPUT and -o OUT.jsonl\n");
-        gb_import__usage(stderr);
+        gb_cli_usage(&gb_import__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    const char *input = argv[optind];
-    if (output && gb_cli_same_file(input, output)) {
-        fprintf(stderr, "genebench import: refusing to overwrite the input %s with the output\n", input);
-        return GB_EXIT_USAGE;
-    }
+    const char *input = args.items[0];
+    if (gb_cli_refuse_output("import", output, &input, 1)) return GB_EXIT_USAGE;
     GbBench bench;
     gb_bench_init(&bench);
     GbDiag diag;

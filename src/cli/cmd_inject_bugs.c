@@ -1,6 +1,7 @@
 /* genebench inject-bugs: the same bugs in an original benchmark and its hardened version, as
  * program-repair tasks (src/inject/inject.h). */
-#include <getopt.h>
+#include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,83 +17,110 @@
 #include "src/runner/runner.h"
 #include "src/bench/task_io.h"
 
-static void gb_inject_bugs__usage(FILE *out)
-{
-    fprintf(out,
-            "usage: genebench inject-bugs ORIG.jsonl HARD.jsonl -o OUT.jsonl [--order 1..3] [--seed S]\n"
-            "                             [--max-per-task N] [--max-attempts N] [--hardened-output H.jsonl]\n"
-            "                             [--python PATH] [-j N] [--timeout S]\n"
-            "  Inject the same bugs into each original program (ORIG.jsonl, canonical) and its hardened version\n"
-            "  (HARD.jsonl, written by `genebench evolve`; tasks are matched by id). Mutation sites (arith,\n"
-            "  compare, condition, return, constant) are found in the original and kept only where the\n"
-            "  hardening left them intact: each site's byte range is mapped through the hardened task's edit\n"
-            "  history (\"genebench\".\"edits\") and must hold the same text and operator node in the hardened\n"
-            "  program. Mutants of each order combine that many distinct shared sites; both versions are\n"
-            "  mutated and run against the original tests, and a mutant is kept only when both fail with the\n"
-            "  same failing-test set. Equivalent (no test fails), divergent (the versions fail differently)\n"
-            "  and timed-out mutants are counted and dropped.\n"
-            "\n"
-            "  OUT.jsonl gets one canonical task per kept mutant: id \"<id>#bug-<order>-<n>\", the buggy\n"
-            "  original as source, \"hardened_buggy\" {source, extra_files}, \"mutations\", \"failing_tests\",\n"
-            "  \"order\" and \"bug\" (how each version failed); tests, entry point, pinned names and meta are the\n"
-            "  original task's, so `genebench export` writes them as upstream-shaped repair tasks.\n"
-            "  OUT.summary.json (and stdout) get the summary per order: tasks with >= 1 valid mutant, mutants\n"
-            "  kept, equivalent, divergent, timed out.\n"
-            "\n"
-            "options:\n"
-            "  -o, --output OUT      mutant tasks (JSONL, written atomically) and OUT.summary.json\n"
-            "  --order SPEC          mutant orders: N or A..B with 1 <= A <= B <= %d (default 1..3)\n"
-            "  --seed S              seed of the candidate streams (default 1); same seed, same output\n"
-            "  --max-per-task N      mutants kept per task and order (default 5)\n"
-            "  --max-attempts N      candidates run per task and order (default 40)\n"
-            "  --hardened-output H   also write the mutants with the buggy HARDENED program as source (and\n"
-            "                        \"original_buggy\"), for exporting the hardened repair benchmark\n"
-            "  --python PATH         interpreter that runs the programs (default %s)\n"
-            "  -j, --jobs N          worker processes and parallel tasks (default: number of CPUs)\n"
-            "  --timeout S           wall-clock and CPU limit per test run in seconds (default 5)\n"
-            "  -h, --help            show this help\n"
-            "\n"
-            "Exit status: 0 every task was processed, 1 some task was skipped (its original or hardened\n"
-            "program fails the tests), unmatched or bad, 2 usage error.\n",
-            GB_INJECT_MAX_ORDER, GB_DEFAULT_PYTHON);
-}
+#define GB_INJECT_STR_(x) #x
+#define GB_INJECT_STR(x) GB_INJECT_STR_(x)
 
-static bool gb_inject_bugs__orders(const char *spec, int *lo, int *hi)
+/* --order N or A..B. */
+typedef struct {
+    int lo, hi;
+} GbInjectOrders;
+
+static bool gb_inject_bugs__orders(const char *spec, void *dest, char *msg, size_t size)
 {
+    GbInjectOrders *o = dest;
     char *end = NULL;
     long a = strtol(spec, &end, 10), b = a;
-    if (end == spec) return false;
-    if (strncmp(end, "..", 2) == 0) {
+    bool ok = end != spec;
+    if (ok && strncmp(end, "..", 2) == 0) {
         const char *rest = end + 2;
         b = strtol(rest, &end, 10);
-        if (end == rest) return false;
+        ok = end != rest;
     }
-    if (*end || a < 1 || b < a || b > GB_INJECT_MAX_ORDER) return false;
-    *lo = (int)a;
-    *hi = (int)b;
+    if (!ok || *end || a < 1 || b < a || b > GB_INJECT_MAX_ORDER) {
+        snprintf(msg, size, "expects N or A..B within 1..%d", GB_INJECT_MAX_ORDER);
+        return false;
+    }
+    o->lo = (int)a;
+    o->hi = (int)b;
+    return true;
+}
+
+/* --seed: any unsigned 64-bit integer. */
+static bool gb_inject_bugs__seed(const char *value, void *dest, char *msg, size_t size)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long s = strtoull(value, &end, 10);
+    if (!*value || *value == '-' || *end || errno) {
+        snprintf(msg, size, "expects a non-negative integer");
+        return false;
+    }
+    *(unsigned long long *)dest = s;
     return true;
 }
 
 typedef struct {
-    GbPool *pool;
-    int signo;
-} GbInjectSignals;
+    const char *output, *hard_output, *python;
+    GbInjectOrders orders;
+    unsigned long long seed;
+    long max_per_task, max_attempts, jobs;
+    double timeout;
+} GbInjectBugsOptions;
 
-static void *gb_inject_bugs__signal_thread(void *arg)
-{
-    GbInjectSignals *s = arg;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGUSR2);
-    int sig = 0;
-    if (sigwait(&set, &sig) == 0 && sig != SIGUSR2) {
-        s->signo = sig;
-        gb_pool_interrupt(s->pool);
-    }
-    return NULL;
-}
+#define O GbInjectBugsOptions
+static const GbCliOption gb_inject_bugs__options[] = {
+    GB_CLI_STRING("output", 'o', O, output, "OUT", NULL, "mutant tasks (JSONL, written atomically) and OUT.summary.json"),
+    GB_CLI_PARSE("order", 0, O, orders, "SPEC", gb_inject_bugs__orders, "1..3", "mutant orders: N or A..B with 1 <= A <= B <= " GB_INJECT_STR(GB_INJECT_MAX_ORDER)),
+    GB_CLI_PARSE("seed", 0, O, seed, "S", gb_inject_bugs__seed, "1", "seed of the candidate streams; same seed, same output"),
+    GB_CLI_LONG("max-per-task", 0, O, max_per_task, "N", 1, 100000, "5", "mutants kept per task and order"),
+    GB_CLI_LONG("max-attempts", 0, O, max_attempts, "N", 1, 1000000, "40", "candidates run per task and order"),
+    GB_CLI_STRING("hardened-output", 0, O, hard_output, "H", NULL,
+                  "also write the mutants with the buggy HARDENED program as source (and\n"
+                  "\"original_buggy\"), for exporting the hardened repair benchmark"),
+    GB_CLI_STRING("python", 0, O, python, "PATH", GB_DEFAULT_PYTHON, "interpreter that runs the programs"),
+    GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "worker processes and parallel tasks (default: number of CPUs)"),
+    GB_CLI_DOUBLE("timeout", 0, O, timeout, "S", 0.1, 86400, "5", "wall-clock and CPU limit per test run in seconds"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_inject_bugs__exits[] = {
+    {0, "every task was processed"},
+    {1, "some task was skipped (its original or hardened program fails the tests), unmatched or bad, or a\n"
+        "       file could not be read or written"},
+    {2, "usage error (bad option or value, an output is one of the inputs)"},
+    {130, "interrupted by Ctrl-C (128 + the signal: 143 for SIGTERM); nothing is written"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_inject_bugs__cmd = {
+    .name = "inject-bugs",
+    .synopsis = "ORIG.jsonl HARD.jsonl -o OUT.jsonl [--order 1..3] [--seed S]\n"
+                "                             [--max-per-task N] [--max-attempts N] [--hardened-output H.jsonl]\n"
+                "                             [--python PATH] [-j N] [--timeout S]",
+    .about =
+        "  Inject the same bugs into each original program (ORIG.jsonl, canonical) and its hardened version\n"
+        "  (HARD.jsonl, written by `genebench evolve`; tasks are matched by id). Mutation sites (arith,\n"
+        "  compare, condition, return, constant) are found in the original and kept only where the\n"
+        "  hardening left them intact: each site's byte range is mapped through the hardened task's edit\n"
+        "  history (\"genebench\".\"edits\") and must hold the same text and operator node in the hardened\n"
+        "  program. Mutants of each order combine that many distinct shared sites; both versions are\n"
+        "  mutated and run against the original tests, and a mutant is kept only when both fail with the\n"
+        "  same failing-test set. Equivalent (no test fails), divergent (the versions fail differently)\n"
+        "  and timed-out mutants are counted and dropped.\n"
+        "\n"
+        "  OUT.jsonl gets one canonical task per kept mutant: id \"<id>#bug-<order>-<n>\", the buggy\n"
+        "  original as source, \"hardened_buggy\" {source, extra_files}, \"mutations\", \"failing_tests\",\n"
+        "  \"order\" and \"bug\" (how each version failed); tests, entry point, pinned names and meta are the\n"
+        "  original task's, so `genebench export` writes them as upstream-shaped repair tasks.\n"
+        "  OUT.summary.json (and stdout) get the summary per order: tasks with >= 1 valid mutant, mutants\n"
+        "  kept, equivalent, divergent, timed out.\n",
+    .options = gb_inject_bugs__options,
+    .min_args = 2,
+    .max_args = 2,
+    .args_error = "need ORIG.jsonl, HARD.jsonl and -o OUT.jsonl",
+    .exits = gb_inject_bugs__exits,
+};
 
 /* Totals per order over all processed tasks. */
 typedef struct {
@@ -101,343 +129,305 @@ typedef struct {
     size_t unusable;
 } GbInjectTotals;
 
-int gb_cmd_inject_bugs(int argc, char **argv)
-{
-    enum { OPT_ORDER = 256, OPT_SEED, OPT_MAX, OPT_ATTEMPTS, OPT_HARD_OUT, OPT_PYTHON, OPT_TIMEOUT };
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"order", required_argument, NULL, OPT_ORDER},
-                                         {"seed", required_argument, NULL, OPT_SEED},
-                                         {"max-per-task", required_argument, NULL, OPT_MAX},
-                                         {"max-attempts", required_argument, NULL, OPT_ATTEMPTS},
-                                         {"hardened-output", required_argument, NULL, OPT_HARD_OUT},
-                                         {"python", required_argument, NULL, OPT_PYTHON},
-                                         {"jobs", required_argument, NULL, 'j'},
-                                         {"timeout", required_argument, NULL, OPT_TIMEOUT},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+/* One run: the inputs, the results and their totals. */
+typedef struct {
+    const char *orig_path, *hard_path;
     GbInjectConfig cfg;
-    gb_inject_config_defaults(&cfg);
     GbPoolConfig pcfg;
-    gb_pool_config_defaults(&pcfg);
-    pcfg.timeout_s = 5;
-    pcfg.cpu_s = 5;
-    const char *output = NULL, *hard_output = NULL;
-    long jobs = 0, v = 0;
-    double timeout = 0;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            output = optarg;
-            break;
-        case OPT_ORDER:
-            if (!gb_inject_bugs__orders(optarg, &cfg.order_min, &cfg.order_max)) {
-                fprintf(stderr, "genebench inject-bugs: --order expects N or A..B within 1..%d, got '%s'\n",
-                        GB_INJECT_MAX_ORDER, optarg);
-                return GB_EXIT_USAGE;
-            }
-            break;
-        case OPT_SEED: {
-            char *end = NULL;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (!*optarg || *optarg == '-' || *end) {
-                fprintf(stderr, "genebench inject-bugs: --seed expects a non-negative integer, got '%s'\n", optarg);
-                return GB_EXIT_USAGE;
-            }
-            cfg.seed = s;
-            break;
-        }
-        case OPT_MAX:
-            if (!gb_cli_parse_long("--max-per-task", optarg, 1, 100000, &v)) return GB_EXIT_USAGE;
-            cfg.max_per_task = (size_t)v;
-            break;
-        case OPT_ATTEMPTS:
-            if (!gb_cli_parse_long("--max-attempts", optarg, 1, 1000000, &v)) return GB_EXIT_USAGE;
-            cfg.max_attempts = (size_t)v;
-            break;
-        case OPT_HARD_OUT:
-            hard_output = optarg;
-            break;
-        case OPT_PYTHON:
-            pcfg.python = optarg;
-            break;
-        case 'j':
-            if (!gb_cli_parse_long("--jobs", optarg, 1, 1024, &jobs)) return GB_EXIT_USAGE;
-            break;
-        case OPT_TIMEOUT:
-            if (!gb_cli_parse_double("--timeout", optarg, 0.1, 86400, &timeout)) return GB_EXIT_USAGE;
-            break;
-        case 'h':
-            gb_inject_bugs__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_inject_bugs__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 2 || !output) {
-        fprintf(stderr, "genebench inject-bugs: need ORIG.jsonl, HARD.jsonl and -o OUT.jsonl\n");
-        gb_inject_bugs__usage(stderr);
-        return GB_EXIT_USAGE;
-    }
-    const char *orig_path = argv[optind], *hard_path = argv[optind + 1];
-    char *summary_path = gb_asprintf("%s.summary.json", output);
-    const char *outs[3] = {output, summary_path, hard_output};
-    for (int i = 0; i < 3; i++) {
-        if (outs[i] && (gb_cli_same_file(outs[i], orig_path) || gb_cli_same_file(outs[i], hard_path))) {
-            fprintf(stderr, "genebench inject-bugs: refusing to overwrite the input %s\n", outs[i]);
-            free(summary_path);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (jobs > 0) pcfg.workers = (int)jobs;
-    if (timeout > 0) {
-        pcfg.timeout_s = timeout;
-        pcfg.cpu_s = timeout;
-    }
-
     GbBench orig, hard;
-    gb_bench_init(&orig);
-    gb_bench_init(&hard);
-    GbDiag diag;
-    gb_diag_init(&diag);
-    bool readable = gb_bench_read(orig_path, &orig, &diag) & gb_bench_read(hard_path, &hard, &diag);
-    for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
-    size_t bad = diag.messages.len;
-    gb_diag_destroy(&diag);
-    if (!readable || orig.tasks.len == 0) {
-        gb_bench_destroy(&orig);
-        gb_bench_destroy(&hard);
-        free(summary_path);
-        return GB_EXIT_FAIL;
-    }
+    size_t n;
+    long *pair; /* pair[i]: the hardened task of orig task i, -1: none */
+    size_t unmatched, bad;
+    GbInjectResult *res;
+    double secs;
+    GbInjectTotals tot[GB_INJECT_MAX_ORDER + 1];
+    GbSharedStats sites;
+    size_t processed, skipped, errors, kept_all;
+    GbBench out, hout; /* the mutants with the buggy original / hardened program as source */
+} GbInjectRun;
 
-    /* Pair the tasks by id, in the original benchmark's order. */
-    size_t n = orig.tasks.len;
-    long *pair = gb_malloc(n * sizeof *pair);
-    size_t unmatched = 0;
-    for (size_t i = 0; i < n; i++) {
-        pair[i] = gb_bench_find(&hard, orig.tasks.items[i].id);
-        if (pair[i] < 0) {
-            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", orig_path, orig.tasks.items[i].line,
-                    orig.tasks.items[i].id, hard_path);
-            unmatched++;
+/* Pair the tasks by id, in the original benchmark's order; each unmatched one on stderr. */
+static void gb_inject_bugs__pair(GbInjectRun *R)
+{
+    R->n = R->orig.tasks.len;
+    R->pair = gb_malloc(R->n * sizeof *R->pair);
+    for (size_t i = 0; i < R->n; i++) {
+        R->pair[i] = gb_bench_find(&R->hard, R->orig.tasks.items[i].id);
+        if (R->pair[i] < 0) {
+            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", R->orig_path, R->orig.tasks.items[i].line,
+                    R->orig.tasks.items[i].id, R->hard_path);
+            R->unmatched++;
         }
     }
-    for (size_t i = 0; i < hard.tasks.len; i++)
-        if (gb_bench_find(&orig, hard.tasks.items[i].id) < 0) {
-            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", hard_path, hard.tasks.items[i].line,
-                    hard.tasks.items[i].id, orig_path);
-            unmatched++;
+    for (size_t i = 0; i < R->hard.tasks.len; i++)
+        if (gb_bench_find(&R->orig, R->hard.tasks.items[i].id) < 0) {
+            fprintf(stderr, "%s:%zu: task %s: no task with this id in %s\n", R->hard_path, R->hard.tasks.items[i].line,
+                    R->hard.tasks.items[i].id, R->orig_path);
+            R->unmatched++;
         }
+}
 
-    sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGUSR2);
-    pthread_sigmask(SIG_BLOCK, &set, &old);
-    GbError err = {{0}};
+/* Inject into every pair in parallel. Returns the exit code: GB_CLI_CONTINUE when done,
+ * GB_EXIT_FAIL when the pool did not start, 128 + signal when interrupted. */
+static int gb_inject_bugs__run(GbInjectRun *R)
+{
+    GbCliSignals sig;
+    gb_cli_signals_start(&sig, NULL, NULL);
     double t0 = gb_now();
-    cfg.pool = gb_pool_new(&pcfg, &err);
-    if (!cfg.pool) {
-        fprintf(stderr, "genebench inject-bugs: %s\n", err.msg);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        gb_bench_destroy(&orig);
-        gb_bench_destroy(&hard);
-        free(pair);
-        free(summary_path);
+    R->cfg.pool = gb_cli_pool_new("inject-bugs", &R->pcfg);
+    if (!R->cfg.pool) {
+        gb_cli_signals_stop(&sig);
         return GB_EXIT_FAIL;
     }
-    GbInjectSignals sig = {cfg.pool, 0};
-    pthread_t sig_thread;
-    bool have_sig_thread = pthread_create(&sig_thread, NULL, gb_inject_bugs__signal_thread, &sig) == 0;
-
-    GbInjectResult *res = gb_calloc(n, sizeof *res);
-    int threads = pcfg.workers > 0 ? pcfg.workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    sig.pool = R->cfg.pool;
+    R->res = gb_calloc(R->n, sizeof *R->res);
+    int threads = R->pcfg.workers > 0 ? R->pcfg.workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1) threads = 1;
-    const GbInjectConfig *cfgp = &cfg;
-    GbBench *ob = &orig, *hb = &hard;
+    const GbInjectConfig *cfgp = &R->cfg;
+    const GbBench *ob = &R->orig, *hb = &R->hard;
+    const long *pair = R->pair;
+    GbInjectResult *res = R->res;
+    size_t n = R->n;
 #pragma omp parallel for num_threads(threads) schedule(dynamic) default(none) shared(cfgp, ob, hb, pair, res, n)
     for (size_t i = 0; i < n; i++) {
         if (pair[i] < 0) continue;
         gb_inject_task(cfgp, &ob->tasks.items[i], &hb->tasks.items[pair[i]], &res[i]);
     }
-    double secs = gb_now() - t0;
-    if (have_sig_thread) {
-        pthread_kill(sig_thread, SIGUSR2);
-        pthread_join(sig_thread, NULL);
-    }
-    gb_pool_delete(cfg.pool);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-
-    int rc = GB_EXIT_OK;
+    R->secs = gb_now() - t0;
+    gb_cli_signals_stop(&sig);
+    gb_pool_delete(R->cfg.pool);
+    R->cfg.pool = NULL;
     if (sig.signo) {
-        fprintf(stderr, "genebench inject-bugs: interrupted by signal %d; nothing written\n", sig.signo);
-        rc = 128 + sig.signo;
-        goto cleanup;
+        fprintf(stderr, "genebench inject-bugs: interrupted by signal %d; nothing written\n", (int)sig.signo);
+        return 128 + sig.signo;
     }
+    return GB_CLI_CONTINUE;
+}
 
-    /* Per task: one line; problems on stderr. Then the totals. */
-    GbInjectTotals tot[GB_INJECT_MAX_ORDER + 1];
-    memset(tot, 0, sizeof tot);
-    GbSharedStats sites = {0};
-    size_t processed = 0, skipped = 0, errors = 0, kept_all = 0;
-    GbBench out, hout;
-    gb_bench_init(&out);
-    gb_bench_init(&hout);
-    for (size_t i = 0; i < n; i++) {
-        if (pair[i] < 0) continue;
-        const GbTask *ht = &hard.tasks.items[pair[i]];
-        GbInjectResult *r = &res[i];
+/* Per task: one line on stdout, problems on stderr; the totals; the kept mutants move to
+ * R->out / R->hout. */
+static void gb_inject_bugs__tally(GbInjectRun *R)
+{
+    const GbInjectConfig *cfg = &R->cfg;
+    for (size_t i = 0; i < R->n; i++) {
+        if (R->pair[i] < 0) continue;
+        const GbTask *ht = &R->hard.tasks.items[R->pair[i]];
+        GbInjectResult *r = &R->res[i];
         if (r->status != GB_INJECT_OK) {
-            fprintf(stderr, "%s:%zu: task %s: %s\n", hard_path, ht->line, ht->id, r->message);
+            fprintf(stderr, "%s:%zu: task %s: %s\n", R->hard_path, ht->line, ht->id, r->message);
             if (r->status == GB_INJECT_SKIPPED)
-                skipped++;
+                R->skipped++;
             else
-                errors++;
+                R->errors++;
             printf("%-8s %s: %s\n", r->status == GB_INJECT_SKIPPED ? "SKIPPED" : "ERROR", ht->id, r->message);
             continue;
         }
-        processed++;
-        sites.found += r->sites.found;
-        sites.unmapped += r->sites.unmapped;
-        sites.moved += r->sites.moved;
-        sites.no_variant += r->sites.no_variant;
-        sites.shared += r->sites.shared;
+        R->processed++;
+        R->sites.found += r->sites.found;
+        R->sites.unmapped += r->sites.unmapped;
+        R->sites.moved += r->sites.moved;
+        R->sites.no_variant += r->sites.no_variant;
+        R->sites.shared += r->sites.shared;
         printf("%-8s %s: %zu/%zu sites shared", "OK", ht->id, r->sites.shared, r->sites.found);
-        for (int k = cfg.order_min; k <= cfg.order_max; k++) {
+        for (int k = cfg->order_min; k <= cfg->order_max; k++) {
             const GbInjectOrderStats *o = &r->orders[k];
+            GbInjectTotals *t = &R->tot[k];
             printf("; order %d: %zu kept", k, o->outcome[GB_MUTANT_KEPT]);
             size_t dropped = 0;
             for (int x = 1; x < GB_MUTANT_OUTCOME_COUNT; x++) dropped += o->outcome[x];
             if (dropped) printf(" of %zu", dropped + o->outcome[GB_MUTANT_KEPT]);
-            tot[k].tasks_with_mutant += o->outcome[GB_MUTANT_KEPT] > 0;
-            tot[k].exhausted += o->exhausted;
-            tot[k].unusable += o->unusable;
-            for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) tot[k].outcome[x] += o->outcome[x];
+            t->tasks_with_mutant += o->outcome[GB_MUTANT_KEPT] > 0;
+            t->exhausted += o->exhausted;
+            t->unusable += o->unusable;
+            for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) t->outcome[x] += o->outcome[x];
         }
         printf("\n");
         for (size_t m = 0; m < r->mutants.len; m++) {
-            gb_array_push(&out.tasks, r->mutants.items[m]);
-            gb_array_push(&hout.tasks, r->hardened.items[m]);
+            gb_array_push(&R->out.tasks, r->mutants.items[m]);
+            gb_array_push(&R->hout.tasks, r->hardened.items[m]);
         }
-        kept_all += r->mutants.len;
+        R->kept_all += r->mutants.len;
         /* ownership moved to out / hout */
         r->mutants.len = 0;
         r->hardened.len = 0;
     }
+}
 
-    GbStr s;
-    gb_str_init(&s);
+/* The summary: the table on stdout, the JSON object into s. */
+static void gb_inject_bugs__summary(const GbInjectRun *R, GbStr *s)
+{
+    const GbInjectConfig *cfg = &R->cfg;
     bool first = true;
-    gb_str_append(&s, "{");
-    gb_json_key(&s, "tool", &first);
-    gb_json_string(&s, "genebench inject-bugs");
-    gb_json_key(&s, "version", &first);
-    gb_json_string(&s, GB_VERSION);
-    gb_json_key(&s, "original", &first);
-    gb_json_string(&s, orig_path);
-    gb_json_key(&s, "hardened", &first);
-    gb_json_string(&s, hard_path);
-    gb_json_key(&s, "seed", &first);
-    gb_str_appendf(&s, "%llu", (unsigned long long)cfg.seed);
-    gb_json_key(&s, "orders", &first);
-    gb_str_appendf(&s, "[%d, %d]", cfg.order_min, cfg.order_max);
-    gb_json_key(&s, "max_per_task", &first);
-    gb_json_number(&s, (double)cfg.max_per_task);
-    gb_json_key(&s, "max_attempts", &first);
-    gb_json_number(&s, (double)cfg.max_attempts);
-    gb_json_key(&s, "timeout_s", &first);
-    gb_json_number(&s, pcfg.timeout_s);
-    gb_json_key(&s, "python", &first);
-    gb_json_string(&s, pcfg.python ? pcfg.python : GB_DEFAULT_PYTHON);
-    gb_json_key(&s, "tasks", &first);
-    gb_json_number(&s, (double)n);
-    gb_json_key(&s, "processed", &first);
-    gb_json_number(&s, (double)processed);
-    gb_json_key(&s, "skipped", &first);
-    gb_json_number(&s, (double)skipped);
-    gb_json_key(&s, "errors", &first);
-    gb_json_number(&s, (double)errors);
-    gb_json_key(&s, "unmatched", &first);
-    gb_json_number(&s, (double)unmatched);
-    gb_json_key(&s, "bad_lines", &first);
-    gb_json_number(&s, (double)bad);
-    gb_json_key(&s, "mutants", &first);
-    gb_json_number(&s, (double)kept_all);
-    gb_json_key(&s, "sites", &first);
+    gb_str_append(s, "{");
+    gb_json_key(s, "tool", &first);
+    gb_json_string(s, "genebench inject-bugs");
+    gb_json_key(s, "version", &first);
+    gb_json_string(s, GB_VERSION);
+    gb_json_key(s, "original", &first);
+    gb_json_string(s, R->orig_path);
+    gb_json_key(s, "hardened", &first);
+    gb_json_string(s, R->hard_path);
+    gb_json_key(s, "seed", &first);
+    gb_str_appendf(s, "%llu", (unsigned long long)cfg->seed);
+    gb_json_key(s, "orders", &first);
+    gb_str_appendf(s, "[%d, %d]", cfg->order_min, cfg->order_max);
+    const struct {
+        const char *key;
+        double v;
+    } counts[] = {{"max_per_task", (double)cfg->max_per_task},
+                  {"max_attempts", (double)cfg->max_attempts},
+                  {"timeout_s", R->pcfg.timeout_s}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        gb_json_key(s, counts[i].key, &first);
+        gb_json_number(s, counts[i].v);
+    }
+    gb_json_key(s, "python", &first);
+    gb_json_string(s, R->pcfg.python ? R->pcfg.python : GB_DEFAULT_PYTHON);
+    const struct {
+        const char *key;
+        size_t v;
+    } totals[] = {{"tasks", R->n},           {"processed", R->processed}, {"skipped", R->skipped},
+                  {"errors", R->errors},     {"unmatched", R->unmatched}, {"bad_lines", R->bad},
+                  {"mutants", R->kept_all}};
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        gb_json_key(s, totals[i].key, &first);
+        gb_json_number(s, (double)totals[i].v);
+    }
+    gb_json_key(s, "sites", &first);
     {
         bool f = true;
-        gb_str_append(&s, "{");
-        gb_json_key(&s, "found", &f);
-        gb_json_number(&s, (double)sites.found);
-        gb_json_key(&s, "shared", &f);
-        gb_json_number(&s, (double)sites.shared);
-        gb_json_key(&s, "unmapped", &f);
-        gb_json_number(&s, (double)sites.unmapped);
-        gb_json_key(&s, "moved", &f);
-        gb_json_number(&s, (double)sites.moved);
-        gb_json_key(&s, "no_common_variant", &f);
-        gb_json_number(&s, (double)sites.no_variant);
-        gb_str_append(&s, "}");
+        gb_str_append(s, "{");
+        gb_json_key(s, "found", &f);
+        gb_json_number(s, (double)R->sites.found);
+        gb_json_key(s, "shared", &f);
+        gb_json_number(s, (double)R->sites.shared);
+        gb_json_key(s, "unmapped", &f);
+        gb_json_number(s, (double)R->sites.unmapped);
+        gb_json_key(s, "moved", &f);
+        gb_json_number(s, (double)R->sites.moved);
+        gb_json_key(s, "no_common_variant", &f);
+        gb_json_number(s, (double)R->sites.no_variant);
+        gb_str_append(s, "}");
     }
-    gb_json_key(&s, "by_order", &first);
-    gb_str_append(&s, "{");
+    gb_json_key(s, "by_order", &first);
+    gb_str_append(s, "{");
     bool fo = true;
     printf("\n%s + %s: %zu tasks, %zu processed, %zu skipped, %zu errors, %zu unmatched; %zu/%zu sites shared; "
            "%zu mutants in %.1fs\n",
-           orig_path, hard_path, n, processed, skipped, errors, unmatched, sites.shared, sites.found, kept_all, secs);
+           R->orig_path, R->hard_path, R->n, R->processed, R->skipped, R->errors, R->unmatched, R->sites.shared,
+           R->sites.found, R->kept_all, R->secs);
     printf("  order  tasks>=1  share   kept  equivalent  divergent  timeout  crash  error  unusable\n");
-    for (int k = cfg.order_min; k <= cfg.order_max; k++) {
-        const GbInjectTotals *t = &tot[k];
-        double share = processed ? (double)t->tasks_with_mutant / (double)processed : 0;
+    for (int k = cfg->order_min; k <= cfg->order_max; k++) {
+        const GbInjectTotals *t = &R->tot[k];
+        double share = R->processed ? (double)t->tasks_with_mutant / (double)R->processed : 0;
         printf("  %5d  %8zu  %5.1f%%  %5zu  %10zu  %9zu  %7zu  %5zu  %5zu  %8zu\n", k, t->tasks_with_mutant,
                100 * share, t->outcome[GB_MUTANT_KEPT], t->outcome[GB_MUTANT_EQUIVALENT],
                t->outcome[GB_MUTANT_DIVERGENT], t->outcome[GB_MUTANT_TIMEOUT], t->outcome[GB_MUTANT_CRASH],
                t->outcome[GB_MUTANT_ERROR], t->unusable);
         char key[16];
         snprintf(key, sizeof key, "%d", k);
-        gb_json_key(&s, key, &fo);
+        gb_json_key(s, key, &fo);
         bool f = true;
-        gb_str_append(&s, "{");
-        gb_json_key(&s, "tasks_with_mutant", &f);
-        gb_json_number(&s, (double)t->tasks_with_mutant);
-        gb_json_key(&s, "share", &f);
-        gb_json_number(&s, share);
+        gb_str_append(s, "{");
+        gb_json_key(s, "tasks_with_mutant", &f);
+        gb_json_number(s, (double)t->tasks_with_mutant);
+        gb_json_key(s, "share", &f);
+        gb_json_number(s, share);
         for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) {
-            gb_json_key(&s, gb_mutant_outcome_name((GbMutantOutcome)x), &f);
-            gb_json_number(&s, (double)t->outcome[x]);
+            gb_json_key(s, gb_mutant_outcome_name((GbMutantOutcome)x), &f);
+            gb_json_number(s, (double)t->outcome[x]);
         }
-        gb_json_key(&s, "unusable", &f);
-        gb_json_number(&s, (double)t->unusable);
-        gb_json_key(&s, "tasks_exhausted", &f);
-        gb_json_number(&s, (double)t->exhausted);
-        gb_str_append(&s, "}");
+        gb_json_key(s, "unusable", &f);
+        gb_json_number(s, (double)t->unusable);
+        gb_json_key(s, "tasks_exhausted", &f);
+        gb_json_number(s, (double)t->exhausted);
+        gb_str_append(s, "}");
     }
-    gb_str_append(&s, "}");
-    gb_json_key(&s, "time_s", &first);
-    gb_json_number(&s, secs);
-    gb_str_append(&s, "}\n");
+    gb_str_append(s, "}");
+    gb_json_key(s, "time_s", &first);
+    gb_json_number(s, R->secs);
+    gb_str_append(s, "}\n");
+}
 
-    if (!gb_bench_write(output, &out, &err) || !gb_write_file_atomic(summary_path, s.data, s.len, &err) ||
-        (hard_output && !gb_bench_write(hard_output, &hout, &err))) {
+static void gb_inject_bugs__destroy(GbInjectRun *R)
+{
+    if (R->res)
+        for (size_t i = 0; i < R->n; i++) gb_inject_result_destroy(&R->res[i]);
+    free(R->res);
+    free(R->pair);
+    gb_bench_destroy(&R->out);
+    gb_bench_destroy(&R->hout);
+    gb_bench_destroy(&R->orig);
+    gb_bench_destroy(&R->hard);
+}
+
+int gb_cmd_inject_bugs(int argc, char **argv)
+{
+    /* parse */
+    GbInjectBugsOptions o = {0};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_inject_bugs__cmd, argc, argv, &o, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    if (!o.output) {
+        fprintf(stderr, "genebench inject-bugs: need ORIG.jsonl, HARD.jsonl and -o OUT.jsonl\n");
+        gb_cli_usage(&gb_inject_bugs__cmd, stderr);
+        return GB_EXIT_USAGE;
+    }
+    GbInjectRun R = {.orig_path = args.items[0], .hard_path = args.items[1]};
+    char *summary_path = gb_asprintf("%s.summary.json", o.output);
+    const char *inputs[] = {R.orig_path, R.hard_path};
+    if (gb_cli_refuse_output("inject-bugs", o.output, inputs, 2) ||
+        gb_cli_refuse_output("inject-bugs", summary_path, inputs, 2) ||
+        gb_cli_refuse_output("inject-bugs", o.hard_output, inputs, 2)) {
+        free(summary_path);
+        return GB_EXIT_USAGE;
+    }
+    gb_inject_config_defaults(&R.cfg);
+    R.cfg.order_min = o.orders.lo;
+    R.cfg.order_max = o.orders.hi;
+    R.cfg.seed = o.seed;
+    R.cfg.max_per_task = (size_t)o.max_per_task;
+    R.cfg.max_attempts = (size_t)o.max_attempts;
+    gb_pool_config_defaults(&R.pcfg);
+    R.pcfg.python = o.python;
+    R.pcfg.timeout_s = o.timeout;
+    R.pcfg.cpu_s = o.timeout;
+    if (o.jobs > 0) R.pcfg.workers = (int)o.jobs;
+    gb_bench_init(&R.orig);
+    gb_bench_init(&R.hard);
+    gb_bench_init(&R.out);
+    gb_bench_init(&R.hout);
+
+    /* load */
+    bool readable = gb_cli_read_bench(R.orig_path, &R.orig, NULL, &R.bad) &
+                    gb_cli_read_bench(R.hard_path, &R.hard, NULL, &R.bad);
+    if (!readable || R.orig.tasks.len == 0) {
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    gb_inject_bugs__pair(&R);
+
+    /* run */
+    rc = gb_inject_bugs__run(&R);
+    if (rc != GB_CLI_CONTINUE) goto out;
+    gb_inject_bugs__tally(&R);
+
+    /* write */
+    GbStr s;
+    gb_str_init(&s);
+    gb_inject_bugs__summary(&R, &s);
+    GbError err = {{0}};
+    rc = GB_EXIT_OK;
+    if (!gb_bench_write(o.output, &R.out, &err) || !gb_write_file_atomic(summary_path, s.data, s.len, &err) ||
+        (o.hard_output && !gb_bench_write(o.hard_output, &R.hout, &err))) {
         fprintf(stderr, "genebench inject-bugs: %s\n", err.msg);
         rc = GB_EXIT_FAIL;
-    } else if (skipped || errors || unmatched || bad) {
+    } else if (R.skipped || R.errors || R.unmatched || R.bad) {
         rc = GB_EXIT_FAIL;
     }
     gb_str_destroy(&s);
-    gb_bench_destroy(&out);
-    gb_bench_destroy(&hout);
-
-cleanup:
-    for (size_t i = 0; i < n; i++) gb_inject_result_destroy(&res[i]);
-    free(res);
-    free(pair);
+out:
+    gb_inject_bugs__destroy(&R);
     free(summary_path);
-    gb_bench_destroy(&orig);
-    gb_bench_destroy(&hard);
     return rc;
 }

@@ -8,13 +8,35 @@
 #include "src/report/summary.h"
 #include "src/bench/task_io.h"
 
-static void gb_merge__usage(FILE *out)
-{
-    fprintf(out, "usage: genebench merge -o OUT.jsonl SHARD.jsonl...\n"
-                 "  Join the outputs of `genebench evolve --shard K/N` (any order) into one hardened\n"
-                 "  benchmark in the original task order, and write OUT.summary.json over all of them.\n"
-                 "  A task id that appears in two shards with different results is an error.\n");
-}
+typedef struct {
+    const char *output;
+} GbMergeOptions;
+
+static const GbCliOption gb_merge__options[] = {
+    GB_CLI_STRING("output", 'o', GbMergeOptions, output, "OUT.jsonl", NULL,
+                  "the joined benchmark (written atomically) and OUT.summary.json"),
+    GB_CLI_END,
+};
+
+static const GbCliExit gb_merge__exits[] = {
+    {0, "joined and written"},
+    {1, "a shard could not be read, had bad lines, a task is not an `evolve` result or is in two shards\n"
+        "       with different results (nothing is written), or the output could not be written"},
+    {2, "usage error (bad option, the output is one of the shards)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_merge__cmd = {
+    .name = "merge",
+    .synopsis = "-o OUT.jsonl SHARD.jsonl...",
+    .about = "  Join the outputs of `genebench evolve --shard K/N` (any order) into one hardened\n"
+             "  benchmark in the original task order, and write OUT.summary.json over all of them.\n"
+             "  A task id that appears in two shards with different results is an error.\n",
+    .options = gb_merge__options,
+    .min_args = 1,
+    .max_args = -1,
+    .exits = gb_merge__exits,
+};
 
 typedef struct {
     long index;
@@ -30,38 +52,27 @@ static int gb_merge__cmp(const void *a, const void *b)
 
 int gb_cmd_merge(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    const char *out_path = NULL;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o': out_path = optarg; break;
-        case 'h': gb_merge__usage(stdout); return GB_EXIT_OK;
-        default: gb_merge__usage(stderr); return GB_EXIT_USAGE;
-        }
-    }
-    if (!out_path || optind >= argc) {
-        gb_merge__usage(stderr);
+    GbMergeOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_merge__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    const char *out_path = o.output;
+    if (!out_path) {
+        fprintf(stderr, "genebench merge: -o OUT.jsonl is required\n");
+        gb_cli_usage(&gb_merge__cmd, stderr);
         return GB_EXIT_USAGE;
     }
+    if (gb_cli_refuse_output("merge", out_path, (const char *const *)args.items, (size_t)args.count))
+        return GB_EXIT_USAGE;
     GbBench all;
     gb_bench_init(&all);
     int rc = GB_EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        if (gb_cli_same_file(argv[i], out_path)) {
-            fprintf(stderr, "genebench merge: refusing to write the output over the input %s\n", argv[i]);
-            gb_bench_destroy(&all);
-            return GB_EXIT_USAGE;
-        }
+    char **argv_in = args.items;
+    for (int i = 0; i < args.count; i++) {
         GbBench part;
         gb_bench_init(&part);
-        GbDiag d;
-        gb_diag_init(&d);
-        if (!gb_bench_read(argv[i], &part, &d)) rc = GB_EXIT_FAIL;
-        for (size_t k = 0; k < d.messages.len; k++) fprintf(stderr, "%s\n", d.messages.items[k]);
-        if (d.messages.len) rc = GB_EXIT_FAIL;
-        gb_diag_destroy(&d);
+        size_t bad = 0;
+        if (!gb_cli_read_bench(argv_in[i], &part, NULL, &bad) || bad) rc = GB_EXIT_FAIL;
         for (size_t k = 0; k < part.tasks.len; k++) {
             GbTask *t = &part.tasks.items[k];
             long prev = gb_bench_find(&all, t->id);
@@ -69,7 +80,7 @@ int gb_cmd_merge(int argc, char **argv)
                 char *a = gb_task_to_json(&all.tasks.items[prev]), *b = gb_task_to_json(t);
                 if (strcmp(a, b) != 0) {
                     fprintf(stderr, "genebench merge: %s:%zu: task %s: also in another shard with a different result\n",
-                            argv[i], t->line, t->id);
+                            argv_in[i], t->line, t->id);
                     rc = GB_EXIT_FAIL;
                 }
                 free(a);
@@ -78,7 +89,7 @@ int gb_cmd_merge(int argc, char **argv)
             }
             if (gb_summary_task_index(t) < 0) {
                 fprintf(stderr, "genebench merge: %s:%zu: task %s: not an `evolve` result (no genebench.index)\n",
-                        argv[i], t->line, t->id);
+                        argv_in[i], t->line, t->id);
                 rc = GB_EXIT_FAIL;
                 continue;
             }

@@ -1,5 +1,4 @@
 /* genebench metrics: the 21 raw metrics, RC and RR of every task of a benchmark. */
-#include <getopt.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -12,32 +11,6 @@
 #include "src/model/program.h"
 #include "src/python/pyparse.h"
 #include "src/bench/task_io.h"
-
-static void gb_metrics__usage(FILE *out)
-{
-    fprintf(out,
-            "usage: genebench metrics BENCH.jsonl [--thresholds FILE] [--table] [--threads N]\n"
-            "  Measure every task's program (its main module and extra files as a whole): complexity C1..C7,\n"
-            "  readability R1..R14 (keys num_tokens ... entropy), RC and RR against the thresholds, and the\n"
-            "  first readability metric that exceeds its threshold (the evolution rejects such programs).\n"
-            "  Default output: one JSON object per task, then one summary object with the mean of every\n"
-            "  metric over the measured tasks:\n"
-            "    {\"id\": ..., \"metrics\": {\"C1\": v, ..., \"entropy\": v}, \"rc\": x, \"rr\": y, \"exceeds\": "
-            "key|null}\n"
-            "    {\"summary\": {\"tasks\": n, \"measured\": m, \"thresholds\": name, \"mean\": {..., \"rc\": x, "
-            "\"rr\": y}}}\n"
-            "  A task whose program does not parse is reported on stderr (FILE:LINE: task ID: MODULE:LINE:COL:\n"
-            "  syntax error) and left out of the summary.\n"
-            "\n"
-            "options:\n"
-            "  -t, --thresholds FILE   thresholds file (corpora/NAME.json) or a built-in: paper, calibrated\n"
-            "                          (default: calibrated, embedded from corpora/calibrated.json at build time)\n"
-            "      --table             a readable table instead of JSON lines\n"
-            "  -j, --threads N         measure tasks with N threads (default: OpenMP's default)\n"
-            "  -h, --help              show this help\n"
-            "\n"
-            "Exit status: 0 every task was measured, 1 some task could not be read or measured, 2 usage error.\n");
-}
 
 static void gb_metrics__json_string(GbStr *o, const char *s)
 {
@@ -116,67 +89,56 @@ typedef struct {
     char *error; /* owned */
 } GbMetricsResult;
 
-int gb_cmd_metrics(int argc, char **argv)
-{
-    static const struct option opts[] = {{"thresholds", required_argument, NULL, 't'},
-                                         {"table", no_argument, NULL, 'T'},
-                                         {"threads", required_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *thr_path = NULL;
-    bool table = false;
-    long threads = 0;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "t:j:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            thr_path = optarg;
-            break;
-        case 'T':
-            table = true;
-            break;
-        case 'j':
-            if (!gb_cli_parse_long("--threads", optarg, 1, 1024, &threads)) return GB_EXIT_USAGE;
-            break;
-        case 'h':
-            gb_metrics__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_metrics__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "genebench metrics: need exactly one BENCH.jsonl\n");
-        gb_metrics__usage(stderr);
-        return GB_EXIT_USAGE;
-    }
-    const char *input = argv[optind];
-    GbThresholds thr;
-    GbError err;
-    if (!thr_path) thr_path = gb_thresholds_default_path();
-    if (!gb_thresholds_load(thr_path, &thr, &err)) {
-        fprintf(stderr, "genebench metrics: %s\n", err.msg);
-        return GB_EXIT_FAIL;
-    }
-    GbBench bench;
-    gb_bench_init(&bench);
-    GbDiag diag;
-    gb_diag_init(&diag);
-    bool readable = gb_bench_read(input, &bench, &diag);
-    for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
-    int rc = diag.messages.len ? GB_EXIT_FAIL : GB_EXIT_OK;
-    if (!readable) {
-        gb_diag_destroy(&diag);
-        gb_bench_destroy(&bench);
-        gb_thresholds_destroy(&thr);
-        return GB_EXIT_FAIL;
-    }
+typedef struct {
+    const char *thresholds;
+    bool table;
+    long threads;
+} GbMetricsCmdOptions;
 
-    long n = (long)bench.tasks.len;
-    GbMetricsResult *res = gb_calloc(n ? (size_t)n : 1, sizeof *res);
-    const GbTask *tasks = bench.tasks.items;
+#define O GbMetricsCmdOptions
+static const GbCliOption gb_metrics__options[] = {
+    GB_CLI_STRING("thresholds", 't', O, thresholds, "FILE", NULL,
+                  "thresholds file (corpora/NAME.json) or a built-in: paper, calibrated\n"
+                  "(default: calibrated, embedded from corpora/calibrated.json at build time)"),
+    GB_CLI_FLAG("table", 0, O, table, "a readable table instead of JSON lines"),
+    GB_CLI_LONG("threads", 'j', O, threads, "N", 1, 1024, NULL, "measure tasks with N threads (default: OpenMP's default)"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_metrics__exits[] = {
+    {0, "every task was measured"},
+    {1, "some task could not be read or measured, or the thresholds could not be loaded"},
+    {2, "usage error"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_metrics__cmd = {
+    .name = "metrics",
+    .synopsis = "BENCH.jsonl [--thresholds FILE] [--table] [--threads N]",
+    .about = "  Measure every task's program (its main module and extra files as a whole): complexity C1..C7,\n"
+             "  readability R1..R14 (keys num_tokens ... entropy), RC and RR against the thresholds, and the\n"
+             "  first readability metric that exceeds its threshold (the evolution rejects such programs).\n"
+             "  Default output: one JSON object per task, then one summary object with the mean of every\n"
+             "  metric over the measured tasks:\n"
+             "    {\"id\": ..., \"metrics\": {\"C1\": v, ..., \"entropy\": v}, \"rc\": x, \"rr\": y, \"exceeds\": "
+             "key|null}\n"
+             "    {\"summary\": {\"tasks\": n, \"measured\": m, \"thresholds\": name, \"mean\": {..., \"rc\": x, "
+             "\"rr\": y}}}\n"
+             "  A task whose program does not parse is reported on stderr (FILE:LINE: task ID: MODULE:LINE:COL:\n"
+             "  syntax error) and left out of the summary.\n",
+    .options = gb_metrics__options,
+    .min_args = 1,
+    .max_args = 1,
+    .args_error = "need exactly one BENCH.jsonl",
+    .exits = gb_metrics__exits,
+};
+
+/* Measure every task with `threads` threads (0: OpenMP's default). */
+static void gb_metrics__measure(const GbBench *bench, long threads, GbMetricsResult *res)
+{
+    long n = (long)bench->tasks.len;
+    const GbTask *tasks = bench->tasks.items;
     int nt = threads > 0 ? (int)threads : omp_get_max_threads();
 #pragma omp parallel num_threads(nt) default(none) shared(n, res, tasks)
     {
@@ -192,7 +154,16 @@ int gb_cmd_metrics(int argc, char **argv)
         }
         ts_parser_delete(parser);
     }
+}
 
+/* Print every measured task (JSON lines or the table) and the means; a task that could not be
+ * measured goes to stderr. Returns false when there was one. */
+static bool gb_metrics__print(const char *input, const GbBench *bench, const GbMetricsResult *res,
+                              const GbThresholds *thr, bool table)
+{
+    bool all = true;
+    long n = (long)bench->tasks.len;
+    const GbTask *tasks = bench->tasks.items;
     if (table) {
         printf("%-24s", "task");
         for (int i = 0; i < GB_METRIC_COUNT; i++) printf(" %6s", gb_metrics__short[i]);
@@ -206,11 +177,11 @@ int gb_cmd_metrics(int argc, char **argv)
         const GbTask *t = &tasks[i];
         if (!res[i].ok) {
             fprintf(stderr, "%s:%zu: task %s: %s\n", input, t->line, t->id, res[i].error);
-            rc = GB_EXIT_FAIL;
+            all = false;
             continue;
         }
-        double r = gb_fitness_rc(&res[i].m, &thr), rr = gb_fitness_rr(&res[i].m, &thr);
-        int ex = gb_fitness_exceeds(&res[i].m, &thr);
+        double r = gb_fitness_rc(&res[i].m, thr), rr = gb_fitness_rr(&res[i].m, thr);
+        int ex = gb_fitness_exceeds(&res[i].m, thr);
         measured++;
         for (int k = 0; k < GB_METRIC_COUNT; k++) sum[k] += res[i].m.v[k];
         sum_rc += r;
@@ -247,7 +218,7 @@ int gb_cmd_metrics(int argc, char **argv)
         for (int i = 0; i < GB_METRIC_COUNT + 2; i++) printf(" %6s", "------");
         printf("\n");
         gb_metrics__row("mean", mean, mean_rc, mean_rr, -1);
-        printf("\n%ld of %ld tasks measured; thresholds %s\n", measured, n, thr.name);
+        printf("\n%ld of %ld tasks measured; thresholds %s\n", measured, n, thr->name);
         printf("keys: tok=num_tokens loc=lines_of_code cond=num_conditions loop=num_loops asgn=num_assignments\n"
                "      nloop=num_max_nested_loop nif=num_max_nested_if cif=num_max_conditions_in_if\n"
                "      ltok=max_line_tokens var=num_of_variables arr=num_of_arrays op=num_of_operators\n"
@@ -255,16 +226,50 @@ int gb_cmd_metrics(int argc, char **argv)
     } else {
         gb_str_clear(&line);
         gb_str_appendf(&line, "{\"summary\": {\"tasks\": %ld, \"measured\": %ld, \"thresholds\": ", n, measured);
-        gb_metrics__json_string(&line, thr.name);
+        gb_metrics__json_string(&line, thr->name);
         gb_str_append(&line, ", \"mean\": ");
         gb_metrics__json_metrics(&line, mean, &mean_rc, &mean_rr);
         gb_str_append(&line, "}}");
         puts(line.data);
     }
     gb_str_destroy(&line);
+    return all;
+}
+
+int gb_cmd_metrics(int argc, char **argv)
+{
+    GbMetricsCmdOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_metrics__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    const char *thr_path = o.thresholds;
+    const bool table = o.table;
+    const long threads = o.threads;
+    const char *input = args.items[0];
+    GbThresholds thr;
+    GbError err;
+    if (!thr_path) thr_path = gb_thresholds_default_path();
+    if (!gb_thresholds_load(thr_path, &thr, &err)) {
+        fprintf(stderr, "genebench metrics: %s\n", err.msg);
+        return GB_EXIT_FAIL;
+    }
+    GbBench bench;
+    gb_bench_init(&bench);
+    size_t bad = 0;
+    bool readable = gb_cli_read_bench(input, &bench, NULL, &bad);
+    int rc = bad ? GB_EXIT_FAIL : GB_EXIT_OK;
+    if (!readable) {
+        gb_bench_destroy(&bench);
+        gb_thresholds_destroy(&thr);
+        return GB_EXIT_FAIL;
+    }
+
+    long n = (long)bench.tasks.len;
+    GbMetricsResult *res = gb_calloc(n ? (size_t)n : 1, sizeof *res);
+    gb_metrics__measure(&bench, threads, res);
+    if (!gb_metrics__print(input, &bench, res, &thr, table)) rc = GB_EXIT_FAIL;
     for (long i = 0; i < n; i++) free(res[i].error);
     free(res);
-    gb_diag_destroy(&diag);
     gb_bench_destroy(&bench);
     gb_thresholds_destroy(&thr);
     return rc;

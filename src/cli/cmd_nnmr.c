@@ -1,5 +1,6 @@
 /* genebench nnmr ORIG.jsonl HARD.jsonl: the nearest-neighbour miss rate of program
  * embeddings between an original benchmark and a hardened one, in both directions. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,39 +16,56 @@
 #include "src/measure/similarity.h"
 #include "src/bench/task_io.h"
 
-static const char *gb_nnmr__usage =
-    "usage: genebench nnmr ORIG.jsonl HARD.jsonl [options]\n"
-    "  Embed every program of both benchmarks (tasks paired by id) and report the percentage\n"
-    "  of programs whose nearest neighbour (cosine similarity) among the other set is not\n"
-    "  their own counterpart, in both directions (orig->hard and hard->orig). The gallery of a\n"
-    "  query is the whole other set; ties go to the lowest index (the order of ORIG.jsonl), so\n"
-    "  a tie counts as a miss unless the counterpart is the first tied program.\n"
-    "  Without an endpoint the built-in embedding is used: TF-IDF-weighted hashed token\n"
-    "  1-3-grams, IDF over both sets, L2-normalised.\n"
-    "options:\n"
-    "  --embed-url URL       OpenAI-compatible server (POST URL/v1/embeddings); also\n"
-    "                        $GENEBENCH_EMBED_URL. The key comes from $GENEBENCH_API_KEY.\n"
-    "  --embed-model M       embedding model name (also $GENEBENCH_EMBED_MODEL)\n"
-    "  --embed-batch N       texts per request (default 32)\n"
-    "  --cache DIR           embedding cache (default $XDG_CACHE_HOME/genebench/embeddings)\n"
-    "  --no-cache            neither read nor write the cache\n"
-    "  --timeout MS          per-request timeout in milliseconds (default 120000)\n"
-    "  --retries N           retries on 429/5xx/timeouts (default 4)\n"
-    "  --dim N               dimension of the built-in embedding (default 4096)\n"
-    "  --json                JSON output (with every program's nearest neighbour)\n"
-    "  -o, --output FILE     write the output to FILE (atomically) instead of stdout\n"
-    "  -h, --help            this help\n";
+typedef struct {
+    const char *url, *model, *cache, *output;
+    bool no_cache, json;
+    long batch, timeout, retries, dim;
+} GbNnmrOptions;
 
-static bool gb_nnmr__read(const char *path, GbBench *b, bool *had_problems)
-{
-    GbDiag d;
-    gb_diag_init(&d);
-    bool ok = gb_bench_read(path, b, &d);
-    for (size_t i = 0; i < d.messages.len; i++) fprintf(stderr, "genebench nnmr: %s\n", d.messages.items[i]);
-    if (d.messages.len) *had_problems = true;
-    gb_diag_destroy(&d);
-    return ok;
-}
+#define O GbNnmrOptions
+static const GbCliOption gb_nnmr__options[] = {
+    GB_CLI_STRING("embed-url", 0, O, url, "URL", NULL,
+                  "OpenAI-compatible server (POST URL/v1/embeddings); also\n"
+                  "$GENEBENCH_EMBED_URL. The key comes from $GENEBENCH_API_KEY."),
+    GB_CLI_STRING("embed-model", 0, O, model, "M", NULL, "embedding model name (also $GENEBENCH_EMBED_MODEL)"),
+    GB_CLI_LONG("embed-batch", 0, O, batch, "N", 1, 2048, "32", "texts per request"),
+    GB_CLI_STRING("cache", 0, O, cache, "DIR", NULL,
+                  "embedding cache (default $XDG_CACHE_HOME/genebench/embeddings)"),
+    GB_CLI_FLAG("no-cache", 0, O, no_cache, "neither read nor write the cache"),
+    GB_CLI_LONG("timeout", 0, O, timeout, "MS", 1, 86400000, "120000", "per-request timeout in milliseconds"),
+    GB_CLI_LONG("retries", 0, O, retries, "N", 0, 100, "4", "retries on 429/5xx/timeouts"),
+    GB_CLI_LONG("dim", 0, O, dim, "N", 16, 1 << 20, "4096", "dimension of the built-in embedding"),
+    GB_CLI_FLAG("json", 0, O, json, "JSON output (with every program's nearest neighbour)"),
+    GB_CLI_STRING("output", 'o', O, output, "FILE", NULL,
+                  "write the output to FILE (atomically) instead of stdout; FILE may not be an input"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_nnmr__exits[] = {
+    {0, "measured, every line of both files was good"},
+    {1, "a file could not be read or had bad lines, no task id is in both, the embedding failed, or the\n"
+        "       output could not be written"},
+    {2, "usage error (bad option or value, an endpoint without a model or a bad endpoint URL, the output\n"
+        "       is one of the inputs)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_nnmr__cmd = {
+    .name = "nnmr",
+    .synopsis = "ORIG.jsonl HARD.jsonl [options]",
+    .about = "  Embed every program of both benchmarks (tasks paired by id) and report the percentage\n"
+             "  of programs whose nearest neighbour (cosine similarity) among the other set is not\n"
+             "  their own counterpart, in both directions (orig->hard and hard->orig). The gallery of a\n"
+             "  query is the whole other set; ties go to the lowest index (the order of ORIG.jsonl), so\n"
+             "  a tie counts as a miss unless the counterpart is the first tied program.\n"
+             "  Without an endpoint the built-in embedding is used: TF-IDF-weighted hashed token\n"
+             "  1-3-grams, IDF over both sets, L2-normalised.\n",
+    .options = gb_nnmr__options,
+    .min_args = 2,
+    .max_args = 2,
+    .exits = gb_nnmr__exits,
+};
 
 static char *gb_nnmr__program_text(const GbTask *t)
 {
@@ -58,247 +76,221 @@ static char *gb_nnmr__program_text(const GbTask *t)
     return s;
 }
 
-int gb_cmd_nnmr(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"embed-url", required_argument, NULL, 'u'},
-        {"embed-model", required_argument, NULL, 'm'},
-        {"embed-batch", required_argument, NULL, 'b'},
-        {"cache", required_argument, NULL, 'c'},
-        {"no-cache", no_argument, NULL, 'N'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"retries", required_argument, NULL, 'r'},
-        {"dim", required_argument, NULL, 'd'},
-        {"json", no_argument, NULL, 'j'},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *url = getenv("GENEBENCH_EMBED_URL"), *model = getenv("GENEBENCH_EMBED_MODEL");
-    const char *cache_opt = NULL, *output = NULL;
-    bool no_cache = false, json = false;
-    long batch = 32, timeout = 120000, retries = 4, dim = GB_EMBED_BUILTIN_DIM;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'u':
-            url = optarg;
-            break;
-        case 'm':
-            model = optarg;
-            break;
-        case 'b':
-            if (!gb_cli_parse_long("--embed-batch", optarg, 1, 2048, &batch)) return GB_EXIT_USAGE;
-            break;
-        case 'c':
-            cache_opt = optarg;
-            break;
-        case 'N':
-            no_cache = true;
-            break;
-        case 'T':
-            if (!gb_cli_parse_long("--timeout", optarg, 1, 86400000, &timeout)) return GB_EXIT_USAGE;
-            break;
-        case 'r':
-            if (!gb_cli_parse_long("--retries", optarg, 0, 100, &retries)) return GB_EXIT_USAGE;
-            break;
-        case 'd':
-            if (!gb_cli_parse_long("--dim", optarg, 16, 1 << 20, &dim)) return GB_EXIT_USAGE;
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            fputs(gb_nnmr__usage, stdout);
-            return GB_EXIT_OK;
-        default:
-            fprintf(stderr, "genebench nnmr: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            fputs(gb_nnmr__usage, stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 2) {
-        fputs(gb_nnmr__usage, stderr);
-        return GB_EXIT_USAGE;
-    }
-    if (url && !*url) url = NULL;
-    if (url && (!model || !*model)) {
-        fprintf(stderr, "genebench nnmr: an embedding endpoint needs a model: --embed-model M\n");
-        return GB_EXIT_USAGE;
-    }
-    const char *po = argv[optind], *ph = argv[optind + 1];
+/* One comparison: the pairs, their embeddings and the result. */
+typedef struct {
+    const char *po, *ph;
     GbBench o, h;
-    gb_bench_init(&o);
-    gb_bench_init(&h);
-    bool problems = false;
-    int rc = GB_EXIT_OK;
-    GbArray(size_t) io = {0}, ih = {0};
-    GbArray(const char *) only_o = {0}, only_h = {0};
-    char **texts = NULL;
-    double *vec = NULL;
-    size_t d = 0, n = 0;
-    GbEmbedStats st = {0};
-    char *cache_dir = NULL;
-    GbStr s;
-    gb_str_init(&s);
-    gb_str_append(&s, "");
-    if (!gb_nnmr__read(po, &o, &problems) || !gb_nnmr__read(ph, &h, &problems)) {
-        rc = GB_EXIT_FAIL;
-        goto out;
-    }
-    for (size_t i = 0; i < o.tasks.len; i++) {
-        long j = gb_bench_find(&h, o.tasks.items[i].id);
+    GbArray(size_t) io, ih; /* paired: o.tasks[io[k]] and h.tasks[ih[k]] */
+    GbArray(const char *) only_o, only_h;
+    size_t n;
+    char **texts; /* texts[0..n) the originals, texts[n..2n) the hardened programs, in ORIG's order */
+    double *vec;
+    size_t d;
+    GbEmbedStats st;
+    char *cache_dir, *embedding;
+    GbNnmr r;
+    bool have_r;
+    GbSummary self;
+} GbNnmrRun;
+
+static const char *const gb_nnmr__gallery =
+    "the whole other set (its own counterpart included, nothing from the query's own set)";
+static const char *const gb_nnmr__ties =
+    "lowest index wins (ORIG.jsonl order): a tie counts as a miss unless the counterpart is the "
+    "lowest-index tied program";
+
+/* Pair the tasks by id; false (with a message) when no id is in both. */
+static bool gb_nnmr__pair(GbNnmrRun *R)
+{
+    for (size_t i = 0; i < R->o.tasks.len; i++) {
+        long j = gb_bench_find(&R->h, R->o.tasks.items[i].id);
         if (j < 0) {
-            gb_array_push(&only_o, o.tasks.items[i].id);
+            gb_array_push(&R->only_o, R->o.tasks.items[i].id);
         } else {
-            gb_array_push(&io, i);
-            gb_array_push(&ih, (size_t)j);
+            gb_array_push(&R->io, i);
+            gb_array_push(&R->ih, (size_t)j);
         }
     }
-    for (size_t j = 0; j < h.tasks.len; j++)
-        if (gb_bench_find(&o, h.tasks.items[j].id) < 0) gb_array_push(&only_h, h.tasks.items[j].id);
-    n = io.len;
-    if (n == 0) {
-        fprintf(stderr, "genebench nnmr: no task id is in both %s and %s\n", po, ph);
-        rc = GB_EXIT_FAIL;
-        goto out;
+    for (size_t j = 0; j < R->h.tasks.len; j++)
+        if (gb_bench_find(&R->o, R->h.tasks.items[j].id) < 0) gb_array_push(&R->only_h, R->h.tasks.items[j].id);
+    R->n = R->io.len;
+    if (R->n == 0) {
+        fprintf(stderr, "genebench nnmr: no task id is in both %s and %s\n", R->po, R->ph);
+        return false;
     }
-    /* texts[0..n) the originals, texts[n..2n) the hardened programs, in ORIG's order */
-    texts = gb_malloc(2 * n * sizeof *texts);
-    for (size_t k = 0; k < n; k++) {
-        texts[k] = gb_nnmr__program_text(&o.tasks.items[io.items[k]]);
-        texts[n + k] = gb_nnmr__program_text(&h.tasks.items[ih.items[k]]);
+    R->texts = gb_malloc(2 * R->n * sizeof *R->texts);
+    for (size_t k = 0; k < R->n; k++) {
+        R->texts[k] = gb_nnmr__program_text(&R->o.tasks.items[R->io.items[k]]);
+        R->texts[R->n + k] = gb_nnmr__program_text(&R->h.tasks.items[R->ih.items[k]]);
     }
+    return true;
+}
+
+/* Embed every text (endpoint or built-in) and compute the NNMR. Returns GB_CLI_CONTINUE or the
+ * exit code. */
+static int gb_nnmr__embed(GbNnmrRun *R, const GbNnmrOptions *opt, const char *url)
+{
+    size_t n = R->n;
     if (url) {
         GbHttpOptions ho;
         gb_http_options_default(&ho);
         ho.base_url = url;
         ho.api_key = getenv("GENEBENCH_API_KEY");
-        ho.timeout_ms = timeout;
-        ho.max_retries = (int)retries;
+        ho.timeout_ms = opt->timeout;
+        ho.max_retries = (int)opt->retries;
         GbError err;
         GbHttpClient *client = gb_http_client_new(&ho, &err);
         if (!client) {
             fprintf(stderr, "genebench nnmr: %s\n", err.msg);
-            rc = GB_EXIT_USAGE;
-            goto out;
+            return GB_EXIT_USAGE;
         }
-        cache_dir = no_cache ? NULL : cache_opt ? gb_strdup(cache_opt) : gb_embed_default_cache_dir();
-        bool ok = gb_embed_remote(client, model, (const char *const *)texts, 2 * n, (size_t)batch, cache_dir, &vec, &d,
-                                  &st, &err);
+        R->cache_dir = opt->no_cache ? NULL : opt->cache ? gb_strdup(opt->cache) : gb_embed_default_cache_dir();
+        bool ok = gb_embed_remote(client, opt->model, (const char *const *)R->texts, 2 * n, (size_t)opt->batch,
+                                  R->cache_dir, &R->vec, &R->d, &R->st, &err);
         gb_http_client_delete(client);
         if (!ok) {
             fprintf(stderr, "genebench nnmr: embedding failed: %s\n", err.msg);
-            rc = GB_EXIT_FAIL;
-            goto out;
+            return GB_EXIT_FAIL;
         }
+        R->embedding = gb_asprintf("endpoint %s/v1/embeddings, model %s, dimension %zu (%zu from the cache%s%s, "
+                                   "%zu fetched in %zu requests)",
+                                   url, opt->model, R->d, R->st.cached, R->cache_dir ? " " : "",
+                                   R->cache_dir ? R->cache_dir : "", R->st.fetched, R->st.requests);
     } else {
-        d = (size_t)dim;
-        vec = gb_malloc(2 * n * d * sizeof *vec);
+        R->d = (size_t)opt->dim;
+        R->vec = gb_malloc(2 * n * R->d * sizeof *R->vec);
         TSParser *parser = gb_parser_new();
-        gb_embed_builtin(parser, (const char *const *)texts, 2 * n, d, vec);
+        gb_embed_builtin(parser, (const char *const *)R->texts, 2 * n, R->d, R->vec);
         ts_parser_delete(parser);
+        R->embedding = gb_asprintf("built-in: %s, dimension %zu", GB_EMBED_BUILTIN_NAME, R->d);
     }
-    GbNnmr r;
-    gb_nnmr_compute(vec, vec + n * d, n, d, &r);
-    GbSummary self;
-    gb_summary_compute(r.self_cos, n, &self);
-    char *embedding = url ? gb_asprintf("endpoint %s/v1/embeddings, model %s, dimension %zu (%zu from the cache%s%s, "
-                                        "%zu fetched in %zu requests)",
-                                        url, model, d, st.cached, cache_dir ? " " : "", cache_dir ? cache_dir : "",
-                                        st.fetched, st.requests)
-                          : gb_asprintf("built-in: %s, dimension %zu", GB_EMBED_BUILTIN_NAME, d);
-    const char *gallery = "the whole other set (its own counterpart included, nothing from the query's own set)";
-    const char *ties = "lowest index wins (ORIG.jsonl order): a tie counts as a miss unless the counterpart is the "
-                       "lowest-index tied program";
-    if (json) {
-        gb_str_append(&s, "{\"original\":");
-        gb_json_string(&s, po);
-        gb_str_append(&s, ",\"hardened\":");
-        gb_json_string(&s, ph);
-        gb_str_appendf(&s, ",\"n\":%zu,\"metric\":\"cosine similarity\",\"gallery\":", n);
-        gb_json_string(&s, gallery);
-        gb_str_append(&s, ",\"ties\":");
-        gb_json_string(&s, ties);
-        gb_str_append(&s, ",\"embedding\":");
-        gb_json_string(&s, embedding);
-        gb_str_appendf(&s, ",\"nnmr_orig_to_hard\":");
-        gb_json_number(&s, r.nnmr_o2h);
-        gb_str_appendf(&s, ",\"misses_orig_to_hard\":%zu,\"nnmr_hard_to_orig\":", r.miss_o2h);
-        gb_json_number(&s, r.nnmr_h2o);
-        gb_str_appendf(&s, ",\"misses_hard_to_orig\":%zu,\"counterpart_cosine\":{\"mean\":", r.miss_h2o);
-        gb_json_number(&s, self.mean);
-        gb_str_append(&s, ",\"median\":");
-        gb_json_number(&s, self.median);
-        gb_str_append(&s, "},\"tasks\":[");
-        for (size_t k = 0; k < n; k++) {
-            gb_str_append(&s, k ? ",{\"id\":" : "{\"id\":");
-            gb_json_string(&s, o.tasks.items[io.items[k]].id);
-            gb_str_append(&s, ",\"counterpart_cosine\":");
-            gb_json_number(&s, r.self_cos[k]);
-            gb_str_append(&s, ",\"nearest_hard_of_orig\":");
-            gb_json_string(&s, o.tasks.items[io.items[r.nn_o2h[k]]].id);
-            gb_str_append(&s, ",\"nearest_orig_of_hard\":");
-            gb_json_string(&s, o.tasks.items[io.items[r.nn_h2o[k]]].id);
-            gb_str_append(&s, "}");
-        }
-        gb_str_append(&s, "],\"only_in_original\":[");
-        for (size_t i = 0; i < only_o.len; i++) {
-            if (i) gb_str_append(&s, ",");
-            gb_json_string(&s, only_o.items[i]);
-        }
-        gb_str_append(&s, "],\"only_in_hardened\":[");
-        for (size_t i = 0; i < only_h.len; i++) {
-            if (i) gb_str_append(&s, ",");
-            gb_json_string(&s, only_h.items[i]);
-        }
-        gb_str_append(&s, "]}\n");
-    } else {
-        gb_str_appendf(&s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", ph, po, n);
-        gb_str_appendf(&s, "embedding: %s\n", embedding);
-        gb_str_appendf(&s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
-        gb_str_appendf(&s,
-                       "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
-                       "their own)\n",
-                       r.nnmr_o2h, r.miss_o2h, n);
-        gb_str_appendf(&s,
-                       "NNMR hard->orig: %6.2f%% (%zu of %zu hardened programs whose nearest original is not "
-                       "their own)\n",
-                       r.nnmr_h2o, r.miss_h2o, n);
-        gb_str_appendf(&s, "cosine to the own counterpart: mean %.4f, median %.4f, min %.4f, max %.4f\n", self.mean,
-                       self.median, self.min, self.max);
-        if (only_o.len) gb_str_appendf(&s, "only in %s: %zu tasks (not counted)\n", po, only_o.len);
-        if (only_h.len) gb_str_appendf(&s, "only in %s: %zu tasks (not counted)\n", ph, only_h.len);
+    gb_nnmr_compute(R->vec, R->vec + n * R->d, n, R->d, &R->r);
+    R->have_r = true;
+    gb_summary_compute(R->r.self_cos, n, &R->self);
+    return GB_CLI_CONTINUE;
+}
+
+static void gb_nnmr__json(GbStr *s, const GbNnmrRun *R)
+{
+    const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
+    gb_str_append(s, "{\"original\":");
+    gb_json_string(s, R->po);
+    gb_str_append(s, ",\"hardened\":");
+    gb_json_string(s, R->ph);
+    gb_str_appendf(s, ",\"n\":%zu,\"metric\":\"cosine similarity\",\"gallery\":", R->n);
+    gb_json_string(s, gallery);
+    gb_str_append(s, ",\"ties\":");
+    gb_json_string(s, ties);
+    gb_str_append(s, ",\"embedding\":");
+    gb_json_string(s, R->embedding);
+    gb_str_appendf(s, ",\"nnmr_orig_to_hard\":");
+    gb_json_number(s, R->r.nnmr_o2h);
+    gb_str_appendf(s, ",\"misses_orig_to_hard\":%zu,\"nnmr_hard_to_orig\":", R->r.miss_o2h);
+    gb_json_number(s, R->r.nnmr_h2o);
+    gb_str_appendf(s, ",\"misses_hard_to_orig\":%zu,\"counterpart_cosine\":{\"mean\":", R->r.miss_h2o);
+    gb_json_number(s, R->self.mean);
+    gb_str_append(s, ",\"median\":");
+    gb_json_number(s, R->self.median);
+    gb_str_append(s, "},\"tasks\":[");
+    for (size_t k = 0; k < R->n; k++) {
+        gb_str_append(s, k ? ",{\"id\":" : "{\"id\":");
+        gb_json_string(s, R->o.tasks.items[R->io.items[k]].id);
+        gb_str_append(s, ",\"counterpart_cosine\":");
+        gb_json_number(s, R->r.self_cos[k]);
+        gb_str_append(s, ",\"nearest_hard_of_orig\":");
+        gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_o2h[k]]].id);
+        gb_str_append(s, ",\"nearest_orig_of_hard\":");
+        gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_h2o[k]]].id);
+        gb_str_append(s, "}");
     }
-    free(embedding);
-    gb_nnmr_destroy(&r);
-    if (output) {
-        GbError err;
-        if (!gb_write_file_atomic(output, s.data, s.len, &err)) {
-            fprintf(stderr, "genebench nnmr: %s\n", err.msg);
-            rc = GB_EXIT_FAIL;
-        }
-    } else {
-        fwrite(s.data, 1, s.len, stdout);
+    gb_str_append(s, "],\"only_in_original\":[");
+    for (size_t i = 0; i < R->only_o.len; i++) {
+        if (i) gb_str_append(s, ",");
+        gb_json_string(s, R->only_o.items[i]);
     }
-    if (problems) rc = GB_EXIT_FAIL;
-out:
-    if (texts)
-        for (size_t k = 0; k < 2 * n; k++) free(texts[k]);
-    free(texts);
-    free(vec);
-    free(cache_dir);
+    gb_str_append(s, "],\"only_in_hardened\":[");
+    for (size_t i = 0; i < R->only_h.len; i++) {
+        if (i) gb_str_append(s, ",");
+        gb_json_string(s, R->only_h.items[i]);
+    }
+    gb_str_append(s, "]}\n");
+}
+
+static void gb_nnmr__text(GbStr *s, const GbNnmrRun *R)
+{
+    const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
+    gb_str_appendf(s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", R->ph, R->po, R->n);
+    gb_str_appendf(s, "embedding: %s\n", R->embedding);
+    gb_str_appendf(s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
+    gb_str_appendf(s,
+                   "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
+                   "their own)\n",
+                   R->r.nnmr_o2h, R->r.miss_o2h, R->n);
+    gb_str_appendf(s,
+                   "NNMR hard->orig: %6.2f%% (%zu of %zu hardened programs whose nearest original is not "
+                   "their own)\n",
+                   R->r.nnmr_h2o, R->r.miss_h2o, R->n);
+    gb_str_appendf(s, "cosine to the own counterpart: mean %.4f, median %.4f, min %.4f, max %.4f\n", R->self.mean,
+                   R->self.median, R->self.min, R->self.max);
+    if (R->only_o.len) gb_str_appendf(s, "only in %s: %zu tasks (not counted)\n", R->po, R->only_o.len);
+    if (R->only_h.len) gb_str_appendf(s, "only in %s: %zu tasks (not counted)\n", R->ph, R->only_h.len);
+}
+
+static void gb_nnmr__destroy(GbNnmrRun *R)
+{
+    if (R->texts)
+        for (size_t k = 0; k < 2 * R->n; k++) free(R->texts[k]);
+    free(R->texts);
+    free(R->vec);
+    free(R->cache_dir);
+    free(R->embedding);
+    if (R->have_r) gb_nnmr_destroy(&R->r);
+    gb_array_free(&R->io);
+    gb_array_free(&R->ih);
+    gb_array_free(&R->only_o);
+    gb_array_free(&R->only_h);
+    gb_bench_destroy(&R->o);
+    gb_bench_destroy(&R->h);
+}
+
+int gb_cmd_nnmr(int argc, char **argv)
+{
+    /* parse */
+    GbNnmrOptions opt = {.url = getenv("GENEBENCH_EMBED_URL"), .model = getenv("GENEBENCH_EMBED_MODEL")};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_nnmr__cmd, argc, argv, &opt, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    const char *url = opt.url && *opt.url ? opt.url : NULL;
+    if (url && (!opt.model || !*opt.model)) {
+        fprintf(stderr, "genebench nnmr: an embedding endpoint needs a model: --embed-model M\n");
+        return GB_EXIT_USAGE;
+    }
+    GbNnmrRun R = {.po = args.items[0], .ph = args.items[1]};
+    const char *inputs[] = {R.po, R.ph};
+    if (gb_cli_refuse_output("nnmr", opt.output, inputs, 2)) return GB_EXIT_USAGE;
+    gb_bench_init(&R.o);
+    gb_bench_init(&R.h);
+
+    /* load */
+    size_t bad = 0;
+    if (!gb_cli_read_bench(R.po, &R.o, "genebench nnmr", &bad) || !gb_cli_read_bench(R.ph, &R.h, "genebench nnmr", &bad) ||
+        !gb_nnmr__pair(&R)) {
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    /* run */
+    rc = gb_nnmr__embed(&R, &opt, url);
+    if (rc != GB_CLI_CONTINUE) goto out;
+    /* write */
+    GbStr s;
+    gb_str_init(&s);
+    if (opt.json)
+        gb_nnmr__json(&s, &R);
+    else
+        gb_nnmr__text(&s, &R);
+    rc = gb_cli_write_output("nnmr", opt.output, &s) && !bad ? GB_EXIT_OK : GB_EXIT_FAIL;
     gb_str_destroy(&s);
-    gb_array_free(&io);
-    gb_array_free(&ih);
-    gb_array_free(&only_o);
-    gb_array_free(&only_h);
-    gb_bench_destroy(&o);
-    gb_bench_destroy(&h);
+out:
+    gb_nnmr__destroy(&R);
     return rc;
 }

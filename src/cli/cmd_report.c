@@ -8,78 +8,68 @@
 #include "src/report/report.h"
 #include "src/base/util.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: genebench report RUN_DIR_OR_JSONL... -o report.html [options]\n"
-                 "  Write one self-contained HTML page (opens offline) about hardening runs: metric\n"
-                 "  distributions before/after with thresholds, RC vs RR with Pareto fronts, operators,\n"
-                 "  gate rejections, similarity of versions, a sortable task table with diffs, run facts.\n"
-                 "  Each JSONL is the output of `genebench evolve` (its OUT.summary.json is read when\n"
-                 "  present); a directory is the output of `genebench versions` (seed-*.jsonl + similarity.json).\n"
-                 "options:\n"
-                 "  -o, --output FILE      the HTML file to write (required)\n"
-                 "      --assets DIR       where vega, vega-lite and vega-embed are (default: third_party/ of the\n"
-                 "                         source tree, filled by src/setup.sh)\n"
-                 "      --thresholds FILE  draw these thresholds instead of the file each run names\n"
-                 "      --title TEXT       page title (default: genebench report)\n"
-                 "  -h, --help             show this help\n");
-}
+typedef struct {
+    const char *output, *assets, *thresholds, *title;
+} GbReportCmdOptions;
+
+#define O GbReportCmdOptions
+static const GbCliOption gb_report__options[] = {
+    GB_CLI_STRING("output", 'o', O, output, "FILE", NULL, "the HTML file to write (required)"),
+    GB_CLI_STRING("assets", 0, O, assets, "DIR", NULL,
+                  "where vega, vega-lite and vega-embed are (default: third_party/ of the\n"
+                  "source tree, filled by src/setup.sh)"),
+    GB_CLI_STRING("thresholds", 0, O, thresholds, "FILE", NULL, "draw these thresholds instead of the file each run names"),
+    GB_CLI_STRING("title", 0, O, title, "TEXT", NULL, "page title (default: genebench report)"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_report__exits[] = {
+    {0, "written, every input was read"},
+    {1, "some input could not be read (the page is still written from the others, unless there are none),\n"
+        "       or the page could not be rendered or written"},
+    {2, "usage error (bad option, no -o or no input, the output is one of the inputs)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_report__cmd = {
+    .name = "report",
+    .synopsis = "RUN_DIR_OR_JSONL... -o report.html [options]",
+    .about = "  Write one self-contained HTML page (opens offline) about hardening runs: metric\n"
+             "  distributions before/after with thresholds, RC vs RR with Pareto fronts, operators,\n"
+             "  gate rejections, similarity of versions, a sortable task table with diffs, run facts.\n"
+             "  Each JSONL is the output of `genebench evolve` (its OUT.summary.json is read when\n"
+             "  present); a directory is the output of `genebench versions` (seed-*.jsonl + similarity.json).\n",
+    .options = gb_report__options,
+    .min_args = 0,
+    .max_args = -1,
+    .exits = gb_report__exits,
+};
 
 int gb_cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"assets", required_argument, NULL, 'a'},
-        {"thresholds", required_argument, NULL, 't'},
-        {"title", required_argument, NULL, 'T'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    GbReportCmdOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_report__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
     GbReportOptions opt = {0};
-    const char *output = NULL;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            output = optarg;
-            break;
-        case 'a':
-            opt.assets_dir = optarg;
-            break;
-        case 't':
-            opt.thresholds = optarg;
-            break;
-        case 'T':
-            opt.title = optarg;
-            break;
-        case 'h':
-            usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            fprintf(stderr, "genebench report: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (!output || optind >= argc) {
+    opt.assets_dir = o.assets;
+    opt.thresholds = o.thresholds;
+    opt.title = o.title;
+    const char *output = o.output;
+    if (!output || args.count < 1) {
         fprintf(stderr, "genebench report: %s\n", !output ? "-o FILE is required" : "no input given");
-        usage(stderr);
+        gb_cli_usage(&gb_report__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    for (int i = optind; i < argc; i++) {
-        if (gb_cli_same_file(argv[i], output)) {
-            fprintf(stderr, "genebench report: refusing to overwrite the input %s with the output\n", argv[i]);
-            return GB_EXIT_USAGE;
-        }
-    }
+    if (gb_cli_refuse_output("report", output, (const char *const *)args.items, (size_t)args.count))
+        return GB_EXIT_USAGE;
     GbReport *r = gb_report_new(&opt);
     GbError err;
     int status = GB_EXIT_OK;
     size_t inputs = 0;
-    for (int i = optind; i < argc; i++) {
-        if (gb_report_add_input(r, argv[i], &err))
+    for (int i = 0; i < args.count; i++) {
+        if (gb_report_add_input(r, args.items[i], &err))
             inputs++;
         else {
             fprintf(stderr, "genebench report: %s\n", err.msg);

@@ -1,5 +1,6 @@
 /* genebench similarity A.jsonl B.jsonl: per-task and summary CodeBLEU (with its four
  * components), token cosine and token Jaccard of two benchmarks matched by task id. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,24 +12,6 @@
 #include "src/measure/similarity.h"
 #include "src/bench/task_io.h"
 #include "src/measure/tokensim.h"
-
-static const char *gb_sim__usage =
-    "usage: genebench similarity A.jsonl B.jsonl [options]\n"
-    "  Compare two benchmarks task by task (tasks matched by id; B's program is the prediction,\n"
-    "  A's the reference). Per task and in summary (mean, median, quartiles, min, max):\n"
-    "  CodeBLEU and its components (n-gram, weighted n-gram, syntax, data flow), with the\n"
-    "  behaviour of the codebleu package 0.7.1; cosine of token-count vectors; Jaccard of\n"
-    "  token sets. Programs with several modules are compared as their concatenated modules.\n"
-    "options:\n"
-    "  --weights a,b,c,d     CodeBLEU weights of n-gram, weighted n-gram, syntax, data flow\n"
-    "                        (default 0.25,0.25,0.25,0.25)\n"
-    "  --strict-dataflow     use the data-flow score as computed; by default a data-flow\n"
-    "                        score of 0 counts as 1, as in the package (`dataflow or 1`)\n"
-    "  --summary             text output: leave out the per-task table\n"
-    "  --threads N           worker threads (default: all cores)\n"
-    "  --json                JSON output\n"
-    "  -o, --output FILE     write the output to FILE (atomically) instead of stdout\n"
-    "  -h, --help            this help\n";
 
 static const char *gb_sim__metric_names[] = {"codebleu",       "ngram_match",  "weighted_ngram_match", "syntax_match",
                                              "dataflow_match", "token_cosine", "token_jaccard"};
@@ -188,77 +171,80 @@ static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimRe
 }
 
 /* Read a benchmark, printing its problems; false when it could not be read at all. */
-static bool gb_sim__read(const char *path, GbBench *b, bool *had_problems)
+
+typedef struct {
+    GbCodeBleuOptions cb;
+    bool summary_only, json;
+    long threads;
+    const char *output;
+} GbSimOptions;
+
+static bool gb_sim__parse_weights(const char *value, void *dest, char *msg, size_t size)
 {
-    GbDiag d;
-    gb_diag_init(&d);
-    bool ok = gb_bench_read(path, b, &d);
-    for (size_t i = 0; i < d.messages.len; i++) fprintf(stderr, "genebench similarity: %s\n", d.messages.items[i]);
-    if (d.messages.len) *had_problems = true;
-    gb_diag_destroy(&d);
-    return ok;
+    if (gb_codebleu_parse_weights(value, dest)) return true;
+    snprintf(msg, size, "needs four non-negative numbers a,b,c,d");
+    return false;
 }
+
+#define O GbSimOptions
+static const GbCliOption gb_sim__options[] = {
+    GB_CLI_PARSE("weights", 0, O, cb, "a,b,c,d", gb_sim__parse_weights, NULL,
+                 "CodeBLEU weights of n-gram, weighted n-gram, syntax, data flow\n(default 0.25,0.25,0.25,0.25)"),
+    GB_CLI_FLAG("strict-dataflow", 0, O, cb.strict_dataflow,
+                "use the data-flow score as computed; by default a data-flow\nscore of 0 counts as 1, as in the "
+                "package (`dataflow or 1`)"),
+    GB_CLI_FLAG("summary", 0, O, summary_only, "text output: leave out the per-task table"),
+    GB_CLI_LONG("threads", 0, O, threads, "N", 1, 4096, NULL, "worker threads (default: all cores)"),
+    GB_CLI_FLAG("json", 0, O, json, "JSON output"),
+    GB_CLI_STRING("output", 'o', O, output, "FILE", NULL,
+                  "write the output to FILE (atomically) instead of stdout; FILE may not be A or B"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_sim__exits[] = {
+    {0, "compared, every line of both files was good"},
+    {1, "a file could not be read or had bad lines, no task id is in both, or the output could not be\n"
+        "       written"},
+    {2, "usage error (bad option or value, the output is one of the inputs)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_sim__cmd = {
+    .name = "similarity",
+    .synopsis = "A.jsonl B.jsonl [options]",
+    .about = "  Compare two benchmarks task by task (tasks matched by id; B's program is the prediction,\n"
+             "  A's the reference). Per task and in summary (mean, median, quartiles, min, max):\n"
+             "  CodeBLEU and its components (n-gram, weighted n-gram, syntax, data flow), with the\n"
+             "  behaviour of the codebleu package 0.7.1; cosine of token-count vectors; Jaccard of\n"
+             "  token sets. Programs with several modules are compared as their concatenated modules.\n",
+    .options = gb_sim__options,
+    .min_args = 2,
+    .max_args = 2,
+    .exits = gb_sim__exits,
+};
 
 int gb_cmd_similarity(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"weights", required_argument, NULL, 'w'}, {"strict-dataflow", no_argument, NULL, 's'},
-        {"summary", no_argument, NULL, 'S'},       {"threads", required_argument, NULL, 't'},
-        {"json", no_argument, NULL, 'j'},          {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
-    };
-    GbCodeBleuOptions o;
-    gb_codebleu_options_default(&o);
-    bool json = false, summary_only = false;
-    const char *output = NULL;
-    long threads = 0;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'w':
-            if (!gb_codebleu_parse_weights(optarg, &o)) {
-                fprintf(stderr, "genebench similarity: --weights needs four non-negative numbers a,b,c,d, not '%s'\n",
-                        optarg);
-                return GB_EXIT_USAGE;
-            }
-            break;
-        case 's':
-            o.strict_dataflow = true;
-            break;
-        case 'S':
-            summary_only = true;
-            break;
-        case 't':
-            if (!gb_cli_parse_long("--threads", optarg, 1, 4096, &threads)) return GB_EXIT_USAGE;
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            fputs(gb_sim__usage, stdout);
-            return GB_EXIT_OK;
-        default:
-            fprintf(stderr, "genebench similarity: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            fputs(gb_sim__usage, stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 2) {
-        fputs(gb_sim__usage, stderr);
-        return GB_EXIT_USAGE;
-    }
-    const char *pa = argv[optind], *pb = argv[optind + 1];
+    GbSimOptions opt = {0};
+    gb_codebleu_options_default(&opt.cb);
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_sim__cmd, argc, argv, &opt, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    const char *pa = args.items[0], *pb = args.items[1];
+    const char *inputs[] = {pa, pb};
+    if (gb_cli_refuse_output("similarity", opt.output, inputs, 2)) return GB_EXIT_USAGE;
+    const GbCodeBleuOptions o = opt.cb;
+    const bool json = opt.json, summary_only = opt.summary_only;
+    const char *output = opt.output;
+    const long threads = opt.threads;
     GbBench a, b;
     gb_bench_init(&a);
     gb_bench_init(&b);
-    bool problems = false;
-    int rc = GB_EXIT_OK;
-    if (!gb_sim__read(pa, &a, &problems) || !gb_sim__read(pb, &b, &problems)) {
+    size_t bad = 0;
+    rc = GB_EXIT_OK;
+    if (!gb_cli_read_bench(pa, &a, "genebench similarity", &bad) ||
+        !gb_cli_read_bench(pb, &b, "genebench similarity", &bad)) {
         rc = GB_EXIT_FAIL;
         goto out;
     }
@@ -272,20 +258,12 @@ int gb_cmd_similarity(int argc, char **argv)
     } else {
         gb_sim__text(&s, pa, pb, &r, &o, summary_only);
     }
-    if (output) {
-        GbError err;
-        if (!gb_write_file_atomic(output, s.data, s.len, &err)) {
-            fprintf(stderr, "genebench similarity: %s\n", err.msg);
-            rc = GB_EXIT_FAIL;
-        }
-    } else {
-        fwrite(s.data, 1, s.len, stdout);
-    }
+    if (!gb_cli_write_output("similarity", output, &s)) rc = GB_EXIT_FAIL;
     if (r.tasks.len == 0) {
         fprintf(stderr, "genebench similarity: no task id is in both %s and %s\n", pa, pb);
         rc = GB_EXIT_FAIL;
     }
-    if (problems) rc = GB_EXIT_FAIL;
+    if (bad) rc = GB_EXIT_FAIL;
     gb_str_destroy(&s);
     gb_sim_report_destroy(&r);
 out:

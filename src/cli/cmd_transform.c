@@ -1,6 +1,7 @@
 /* genebench transform: apply one operator to every task of a benchmark, check the tests, show
  * the diff. The debugging and robustness tool for operators (DESIGN.md §6). */
 #include <omp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,36 +15,6 @@
 #include "src/python/pyparse.h"
 #include "src/runner/runner.h"
 #include "src/bench/task_io.h"
-
-static void gb_transform__usage(FILE *out)
-{
-    fprintf(out,
-            "usage: genebench transform BENCH.jsonl --op NAME [options]\n"
-            "  Apply one operator to every task, run the tests, print the unified diff per task and a summary.\n"
-            "  --op NAME        operator: name, snake_case name or code (AddNestedFor, add_nested_for, S1)\n"
-            "  --seed S         rng seed (default 1); the site and the operator's choices derive from it\n"
-            "  --site K         apply at site K (0-based, in --list-sites order) instead of a random one\n"
-            "  --list-sites     only list the sites of every task\n"
-            "  --all-sites      apply at every site, one at a time (robustness run): sites found, applied,\n"
-            "                   tests still passing; diffs are shown for failures only\n"
-            "  --task ID        only this task\n"
-            "  --no-tests       do not run the tests (results are still re-parsed)\n"
-            "  --no-diff        do not print diffs\n"
-            "  -o, --output OUT write the transformed benchmark: tasks whose transformation failed its tests\n"
-            "                   keep their original program; with --all-sites every passing variant, id \"ID#K\"\n"
-            "  --python PATH    interpreter that runs the tests (default %s)\n"
-            "  --jobs N         test workers (default: number of CPUs)\n"
-            "  --timeout S      wall-clock limit per test run in seconds (default 10)\n"
-            "  --names          give the synthetic identifiers natural names (built-in vocabulary), kept\n"
-            "                   only when the tests still pass\n"
-            "  --llm-url URL    natural names from an OpenAI-compatible server (URL/v1/chat/completions;\n"
-            "                   key from GENEBENCH_API_KEY); implies --names; falls back to built-in names\n"
-            "  --llm-model M    model name sent to that server (default \"default\")\n"
-            "Exit status: 0 when every applied transformation passed its tests; 1 when one failed or was\n"
-            "rejected, a task was skipped (it does not parse or its original fails its tests) or the input\n"
-            "had bad lines; 2 on usage errors.\n",
-            GB_DEFAULT_PYTHON);
-}
 
 static void gb_transform__program_diff(GbStr *out, const GbProgram *before, const GbProgram *after)
 {
@@ -261,171 +232,11 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
     gb_program_destroy(&base);
 }
 
-int gb_cmd_transform(int argc, char **argv)
+/* Transform every task (or only `only_task`) in parallel; res[i] gets task i's result. */
+static void gb_transform__run(const GbTransformOpts *op, const GbBench *bp, const char *only_task,
+                              GbTransformResult *res)
 {
-    enum {
-        OPT_OP = 256,
-        OPT_SEED,
-        OPT_SITE,
-        OPT_LIST,
-        OPT_ALL,
-        OPT_TASK,
-        OPT_NO_TESTS,
-        OPT_NO_DIFF,
-        OPT_PYTHON,
-        OPT_JOBS,
-        OPT_TIMEOUT,
-        OPT_HELP,
-        OPT_NAMES,
-        OPT_LLM_URL,
-        OPT_LLM_MODEL
-    };
-    static const struct option longopts[] = {
-        {"op", required_argument, NULL, OPT_OP},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"site", required_argument, NULL, OPT_SITE},
-        {"list-sites", no_argument, NULL, OPT_LIST},
-        {"all-sites", no_argument, NULL, OPT_ALL},
-        {"task", required_argument, NULL, OPT_TASK},
-        {"no-tests", no_argument, NULL, OPT_NO_TESTS},
-        {"no-diff", no_argument, NULL, OPT_NO_DIFF},
-        {"output", required_argument, NULL, 'o'},
-        {"python", required_argument, NULL, OPT_PYTHON},
-        {"jobs", required_argument, NULL, OPT_JOBS},
-        {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"help", no_argument, NULL, OPT_HELP},
-        {"names", no_argument, NULL, OPT_NAMES},
-        {"llm-url", required_argument, NULL, OPT_LLM_URL},
-        {"llm-model", required_argument, NULL, OPT_LLM_MODEL},
-        {NULL, 0, NULL, 0},
-    };
-    GbTransformOpts o = {NULL, 1, -1, false, false, true, true, NULL, NULL};
-    const char *op_name = NULL, *output = NULL, *only_task = NULL, *python = NULL;
-    long jobs = 0;
-    double timeout = 10;
-    GbNamingConfig naming;
-    gb_naming_config_default(&naming);
-    bool names = false;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-        long v;
-        switch (c) {
-        case OPT_OP:
-            op_name = optarg;
-            break;
-        case OPT_SEED:
-            if (!gb_cli_parse_long("--seed", optarg, 0, 0x7fffffffL, &v)) return GB_EXIT_USAGE;
-            o.seed = (unsigned long)v;
-            break;
-        case OPT_SITE:
-            if (!gb_cli_parse_long("--site", optarg, 0, 1000000000L, &o.site)) return GB_EXIT_USAGE;
-            break;
-        case OPT_LIST:
-            o.list_only = true;
-            break;
-        case OPT_ALL:
-            o.all_sites = true;
-            break;
-        case OPT_TASK:
-            only_task = optarg;
-            break;
-        case OPT_NO_TESTS:
-            o.tests = false;
-            break;
-        case OPT_NO_DIFF:
-            o.diffs = false;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case OPT_PYTHON:
-            python = optarg;
-            break;
-        case OPT_JOBS:
-            if (!gb_cli_parse_long("--jobs", optarg, 1, 256, &jobs)) return GB_EXIT_USAGE;
-            break;
-        case OPT_TIMEOUT:
-            if (!gb_cli_parse_double("--timeout", optarg, 0.1, 86400, &timeout)) return GB_EXIT_USAGE;
-            break;
-        case OPT_NAMES:
-            names = true;
-            break;
-        case OPT_LLM_URL:
-            naming.url = optarg;
-            names = true;
-            break;
-        case OPT_LLM_MODEL:
-            naming.model = optarg;
-            break;
-        case OPT_HELP:
-            gb_transform__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_transform__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1 || !op_name) {
-        gb_transform__usage(stderr);
-        return GB_EXIT_USAGE;
-    }
-    o.op = gb_operator_find(op_name);
-    if (!o.op) {
-        fprintf(stderr, "genebench transform: unknown operator '%s'\n", op_name);
-        return GB_EXIT_USAGE;
-    }
-    if (o.all_sites && o.site >= 0) {
-        fprintf(stderr, "genebench transform: --site and --all-sites exclude each other\n");
-        return GB_EXIT_USAGE;
-    }
-    if (o.list_only) o.tests = false;
-    if (names) {
-        naming.api_key = getenv("GENEBENCH_API_KEY");
-        o.naming = &naming;
-    }
-    const char *bench_path = argv[optind];
-
-    GbBench bench;
-    gb_bench_init(&bench);
-    GbDiag diag;
-    gb_diag_init(&diag);
-    bool readable = gb_bench_read(bench_path, &bench, &diag);
-    for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);
-    if (!readable) {
-        gb_diag_destroy(&diag);
-        gb_bench_destroy(&bench);
-        return GB_EXIT_FAIL;
-    }
-    bool input_problems = diag.messages.len > 0;
-    gb_diag_destroy(&diag);
-
-    if (o.tests) {
-        GbPoolConfig cfg;
-        gb_pool_config_defaults(&cfg);
-        if (python) cfg.python = python;
-        cfg.workers = (int)jobs;
-        cfg.timeout_s = timeout;
-        GbError err = {{0}};
-        o.pool = gb_pool_new(&cfg, &err);
-        if (!o.pool) {
-            fprintf(stderr, "genebench transform: %s\n", err.msg);
-            gb_bench_destroy(&bench);
-            return GB_EXIT_FAIL;
-        }
-    }
-
-    size_t n = bench.tasks.len;
-    GbTransformResult *res = gb_calloc(n ? n : 1, sizeof *res);
-    for (size_t i = 0; i < n; i++) gb_str_init(&res[i].report);
-    const GbTransformOpts *op = &o;
-    const GbBench *bp = &bench;
-    bool found_task = only_task == NULL;
-    for (size_t i = 0; i < n; i++)
-        if (only_task && strcmp(bench.tasks.items[i].id, only_task) == 0) found_task = true;
-    if (!found_task) fprintf(stderr, "genebench transform: no task '%s' in %s\n", only_task, bench_path);
-    long ni = (long)n;
+    long ni = (long)bp->tasks.len;
 #pragma omp parallel default(none) shared(op, bp, res, ni, only_task)
     {
         TSParser *parser = gb_parser_new();
@@ -437,13 +248,20 @@ int gb_cmd_transform(int argc, char **argv)
         }
         ts_parser_delete(parser);
     }
+}
 
+/* Print every task's report and the summary line, move the variants (or the unchanged task)
+ * into out, and release res. Returns false when a transformation failed or was rejected or a
+ * task was skipped. */
+static bool gb_transform__collect(const GbTransformOpts *op, const GbBench *bench, const char *only_task,
+                                  GbTransformResult *res, GbBench *out)
+{
+    const GbTransformOpts o = *op;
+    size_t n = bench->tasks.len;
     long tasks = 0, with_sites = 0, sites = 0, applied = 0, rejected = 0, passed = 0, failed = 0, skipped = 0;
-    GbBench out;
-    gb_bench_init(&out);
     for (size_t i = 0; i < n; i++) {
         GbTransformResult *r = &res[i];
-        if (only_task && strcmp(bench.tasks.items[i].id, only_task) != 0) {
+        if (only_task && strcmp(bench->tasks.items[i].id, only_task) != 0) {
             gb_str_destroy(&r->report);
             continue;
         }
@@ -458,14 +276,13 @@ int gb_cmd_transform(int argc, char **argv)
         skipped += r->skipped;
         if (!o.all_sites && r->variants.len == 0) {
             GbTask copy;
-            gb_task_copy(&copy, &bench.tasks.items[i]);
-            gb_array_push(&out.tasks, copy);
+            gb_task_copy(&copy, &bench->tasks.items[i]);
+            gb_array_push(&out->tasks, copy);
         }
-        for (size_t k = 0; k < r->variants.len; k++) gb_array_push(&out.tasks, r->variants.items[k]);
+        for (size_t k = 0; k < r->variants.len; k++) gb_array_push(&out->tasks, r->variants.items[k]);
         gb_array_free(&r->variants);
         gb_str_destroy(&r->report);
     }
-    free(res);
     printf("%s (%s): %ld tasks, %ld with sites, %ld sites", o.op->name, o.op->code, tasks, with_sites, sites);
     if (!o.list_only) {
         printf("; applied %ld, rejected %ld", applied, rejected);
@@ -473,6 +290,138 @@ int gb_cmd_transform(int argc, char **argv)
         if (skipped) printf("; %ld tasks skipped", skipped);
     }
     printf("\n");
+    return !(failed || rejected || skipped);
+}
+
+/* The command line, before it becomes GbTransformOpts. */
+typedef struct {
+    const char *op, *task, *output, *python, *llm_url, *llm_model;
+    long seed, site, jobs;
+    double timeout;
+    bool list_sites, all_sites, no_tests, no_diff, names;
+} GbTransformArgs;
+
+#define O GbTransformArgs
+static const GbCliOption gb_transform__options[] = {
+    GB_CLI_STRING("op", 0, O, op, "NAME", NULL,
+                  "operator: name, snake_case name or code (AddNestedFor, add_nested_for, S1)"),
+    GB_CLI_LONG("seed", 0, O, seed, "S", 0, 0x7fffffffL, "1",
+                "rng seed; the site and the operator's choices derive from it"),
+    GB_CLI_LONG("site", 0, O, site, "K", 0, 1000000000L, NULL,
+                "apply at site K (0-based, in --list-sites order) instead of a random one"),
+    GB_CLI_FLAG("list-sites", 0, O, list_sites, "only list the sites of every task"),
+    GB_CLI_FLAG("all-sites", 0, O, all_sites,
+                "apply at every site, one at a time (robustness run): sites found, applied,\n"
+                "tests still passing; diffs are shown for failures only"),
+    GB_CLI_STRING("task", 0, O, task, "ID", NULL, "only this task"),
+    GB_CLI_FLAG("no-tests", 0, O, no_tests, "do not run the tests (results are still re-parsed)"),
+    GB_CLI_FLAG("no-diff", 0, O, no_diff, "do not print diffs"),
+    GB_CLI_STRING("output", 'o', O, output, "OUT", NULL,
+                  "write the transformed benchmark: tasks whose transformation failed its tests\n"
+                  "keep their original program; with --all-sites every passing variant, id \"ID#K\";\n"
+                  "OUT may not be BENCH.jsonl"),
+    GB_CLI_STRING("python", 0, O, python, "PATH", GB_DEFAULT_PYTHON, "interpreter that runs the tests"),
+    GB_CLI_LONG("jobs", 0, O, jobs, "N", 1, 256, NULL, "test workers (default: number of CPUs)"),
+    GB_CLI_DOUBLE("timeout", 0, O, timeout, "S", 0.1, 86400, "10", "wall-clock limit per test run in seconds"),
+    GB_CLI_FLAG("names", 0, O, names,
+                "give the synthetic identifiers natural names (built-in vocabulary), kept\n"
+                "only when the tests still pass"),
+    GB_CLI_STRING("llm-url", 0, O, llm_url, "URL", NULL,
+                  "natural names from an OpenAI-compatible server (URL/v1/chat/completions;\n"
+                  "key from GENEBENCH_API_KEY); implies --names; falls back to built-in names"),
+    GB_CLI_STRING("llm-model", 0, O, llm_model, "M", NULL, "model name sent to that server (default \"default\")"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_transform__exits[] = {
+    {0, "every applied transformation passed its tests"},
+    {1, "one failed or was rejected, a task was skipped (it does not parse or its original fails its\n"
+        "       tests), --task names no task, the input had bad lines, or the output could not be written"},
+    {2, "usage error (bad option or value, unknown operator, the output is the input)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_transform__cmd = {
+    .name = "transform",
+    .synopsis = "BENCH.jsonl --op NAME [options]",
+    .about = "  Apply one operator to every task, run the tests, print the unified diff per task and a summary.\n",
+    .options = gb_transform__options,
+    .min_args = 1,
+    .max_args = 1,
+    .exits = gb_transform__exits,
+};
+
+int gb_cmd_transform(int argc, char **argv)
+{
+    GbTransformArgs a = {.site = -1};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_transform__cmd, argc, argv, &a, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    if (!a.op) {
+        fprintf(stderr, "genebench transform: --op NAME is required\n");
+        gb_cli_usage(&gb_transform__cmd, stderr);
+        return GB_EXIT_USAGE;
+    }
+    GbTransformOpts o = {NULL, (unsigned long)a.seed, a.site, a.list_sites, a.all_sites, !a.no_tests, !a.no_diff,
+                         NULL, NULL};
+    const char *op_name = a.op, *output = a.output, *only_task = a.task;
+    GbNamingConfig naming;
+    gb_naming_config_default(&naming);
+    if (a.llm_url) naming.url = a.llm_url;
+    if (a.llm_model) naming.model = a.llm_model;
+    bool names = a.names || a.llm_url;
+    o.op = gb_operator_find(op_name);
+    if (!o.op) {
+        fprintf(stderr, "genebench transform: unknown operator '%s'\n", op_name);
+        return GB_EXIT_USAGE;
+    }
+    if (o.all_sites && o.site >= 0) {
+        fprintf(stderr, "genebench transform: --site and --all-sites exclude each other\n");
+        return GB_EXIT_USAGE;
+    }
+    if (o.list_only) o.tests = false;
+    if (names) {
+        naming.api_key = getenv("GENEBENCH_API_KEY");
+        o.naming = &naming;
+    }
+    const char *bench_path = args.items[0];
+    if (!o.list_only && gb_cli_refuse_output("transform", output, &bench_path, 1)) return GB_EXIT_USAGE;
+
+    GbBench bench;
+    gb_bench_init(&bench);
+    size_t bad = 0;
+    if (!gb_cli_read_bench(bench_path, &bench, NULL, &bad)) {
+        gb_bench_destroy(&bench);
+        return GB_EXIT_FAIL;
+    }
+    bool input_problems = bad > 0;
+
+    if (o.tests) {
+        GbPoolConfig cfg;
+        gb_pool_config_defaults(&cfg);
+        cfg.python = a.python;
+        cfg.workers = (int)a.jobs;
+        cfg.timeout_s = a.timeout;
+        o.pool = gb_cli_pool_new("transform", &cfg);
+        if (!o.pool) {
+            gb_bench_destroy(&bench);
+            return GB_EXIT_FAIL;
+        }
+    }
+
+    size_t n = bench.tasks.len;
+    bool found_task = only_task == NULL;
+    for (size_t i = 0; i < n; i++)
+        if (only_task && strcmp(bench.tasks.items[i].id, only_task) == 0) found_task = true;
+    if (!found_task) fprintf(stderr, "genebench transform: no task '%s' in %s\n", only_task, bench_path);
+    GbTransformResult *res = gb_calloc(n ? n : 1, sizeof *res);
+    for (size_t i = 0; i < n; i++) gb_str_init(&res[i].report);
+    gb_transform__run(&o, &bench, only_task, res);
+    GbBench out;
+    gb_bench_init(&out);
+    bool all_passed = gb_transform__collect(&o, &bench, only_task, res, &out);
+    free(res);
 
     int rc = GB_EXIT_OK;
     if (output && !o.list_only) {
@@ -482,7 +431,7 @@ int gb_cmd_transform(int argc, char **argv)
             rc = GB_EXIT_FAIL;
         }
     }
-    if (failed || rejected || skipped || input_problems || !found_task) rc = GB_EXIT_FAIL;
+    if (!all_passed || input_problems || !found_task) rc = GB_EXIT_FAIL;
     gb_bench_destroy(&out);
     gb_pool_delete(o.pool);
     gb_bench_destroy(&bench);

@@ -1,5 +1,4 @@
 /* genebench validate: read a canonical benchmark, report every bad task, summarise. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,53 +7,46 @@
 #include "src/cli/commands.h"
 #include "src/bench/task_io.h"
 
-static void gb_validate__usage(FILE *out)
-{
-    fprintf(out, "usage: genebench validate BENCH.jsonl [-o OUT.jsonl]\n"
-                 "  Check a benchmark in the canonical JSONL task format: JSON syntax, required fields and their\n"
-                 "  types, UTF-8, Python syntax of the program, its extra files and its tests, duplicate ids.\n"
-                 "  Every bad line is reported as FILE:LINE: task ID: PROBLEM; the other tasks are still checked.\n"
-                 "  Prints a summary with the number of tasks of each test kind.\n"
-                 "\n"
-                 "options:\n"
-                 "  -o, --output FILE   also write the good tasks in canonical form (pinned names filled in),\n"
-                 "                      atomically, when there is at least one; BENCH.jsonl is never modified\n"
-                 "  -h, --help          show this help\n"
-                 "\n"
-                 "Exit status: 0 every task is good, 1 some task was bad or the file is empty or unreadable,\n"
-                 "2 usage error.\n");
-}
+typedef struct {
+    const char *output;
+} GbValidateOptions;
+
+static const GbCliOption gb_validate__options[] = {
+    GB_CLI_STRING("output", 'o', GbValidateOptions, output, "FILE", NULL,
+                  "also write the good tasks in canonical form (pinned names filled in),\n"
+                  "atomically, when there is at least one; BENCH.jsonl is never modified"),
+    GB_CLI_END,
+};
+
+static const GbCliExit gb_validate__exits[] = {
+    {0, "every task is good"},
+    {1, "some task was bad or the file is empty or unreadable"},
+    {2, "usage error (bad option, the output is the input)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_validate__cmd = {
+    .name = "validate",
+    .synopsis = "BENCH.jsonl [-o OUT.jsonl]",
+    .about = "  Check a benchmark in the canonical JSONL task format: JSON syntax, required fields and their\n"
+             "  types, UTF-8, Python syntax of the program, its extra files and its tests, duplicate ids.\n"
+             "  Every bad line is reported as FILE:LINE: task ID: PROBLEM; the other tasks are still checked.\n"
+             "  Prints a summary with the number of tasks of each test kind.\n",
+    .options = gb_validate__options,
+    .min_args = 1,
+    .max_args = 1,
+    .args_error = "need exactly one BENCH.jsonl",
+    .exits = gb_validate__exits,
+};
 
 int gb_cmd_validate(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    const char *output = NULL;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            gb_validate__usage(stdout);
-            return GB_EXIT_OK;
-        default:
-            gb_validate__usage(stderr);
-            return GB_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "genebench validate: need exactly one BENCH.jsonl\n");
-        gb_validate__usage(stderr);
-        return GB_EXIT_USAGE;
-    }
-    const char *input = argv[optind];
-    if (output && gb_cli_same_file(input, output)) {
-        fprintf(stderr, "genebench validate: refusing to overwrite the input %s with the output\n", input);
-        return GB_EXIT_USAGE;
-    }
+    GbValidateOptions o = {0};
+    GbCliArgs args;
+    int prc = gb_cli_parse(&gb_validate__cmd, argc, argv, &o, &args);
+    if (prc != GB_CLI_CONTINUE) return prc;
+    const char *output = o.output, *input = args.items[0];
+    if (gb_cli_refuse_output("validate", output, &input, 1)) return GB_EXIT_USAGE;
     GbBench bench;
     gb_bench_init(&bench);
     GbDiag diag;

@@ -1,6 +1,8 @@
 /* genebench versions: harden one benchmark once per seed, then measure how different the
  * versions are from each other and from the original (CodeBLEU, cosine, Jaccard, NNMR). */
 #include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
+#include "src/cli/evolve_run.h"
 #include "src/measure/embedding.h"
 #include "src/base/json_write.h"
 #include "src/measure/nnmr.h"
@@ -15,23 +18,6 @@
 #include "src/python/pyparse.h"
 #include "src/measure/similarity.h"
 #include "src/bench/task_io.h"
-
-static void gb_versions__usage(FILE *out)
-{
-    fprintf(out,
-            "usage: genebench versions BENCH.jsonl --seeds 1,2,3 -o DIR [evolve options]\n"
-            "  Harden BENCH once per seed (DIR/seed-S.jsonl and DIR/seed-S.summary.json, exactly what\n"
-            "  `genebench evolve --seed S` writes), then write DIR/similarity.json and print a table:\n"
-            "  for every pair of versions and for the original against each version, per task and in\n"
-            "  summary, CodeBLEU (weights 0.25 each, the codebleu package's `or 1` data-flow rule) and its\n"
-            "  four parts, cosine of token counts and Jaccard of token sets (tree-sitter lexical tokens),\n"
-            "  and NNMR original <-> each version with the built-in embedding.\n\n"
-            "options:\n"
-            "  --seeds LIST     comma-separated seeds (at least two)\n"
-            "  -o, --output DIR output directory (created; existing seed files are resumed, not overwritten)\n"
-            "  any other option is passed to `genebench evolve` (e.g. --generations 5, -j 2, --no-lint,\n"
-            "  --thresholds FILE, --time-budget S, --python PATH)\n");
-}
 
 static char *gb_versions__text(const GbTask *t)
 {
@@ -111,129 +97,81 @@ static void gb_versions__pair_json(GbStr *s, const char *a, const char *b, const
     gb_str_append(s, "}");
 }
 
-int gb_cmd_versions(int argc, char **argv)
+typedef GbArray(long) GbSeedList;
+
+typedef struct {
+    GbSeedList seeds;
+    const char *output;
+    GbEvolveOptions run;
+} GbVersionsOptions;
+
+/* --seeds 1,2,3 (given again: replaces the list). */
+static bool gb_versions__parse_seeds(const char *value, void *dest, char *msg, size_t size)
 {
-    const char *bench_path = NULL, *outdir = NULL, *seeds = NULL;
-    GbArray(char *) pass = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            gb_versions__usage(stdout);
-            return GB_EXIT_OK;
-        } else if (strcmp(a, "--seeds") == 0 && i + 1 < argc) {
-            seeds = argv[++i];
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc) {
-            outdir = argv[++i];
-        } else if (a[0] == '-') {
-            /* evolve's options; those taking a value are passed with it. */
-            static const char *const with_value[] = {"--generations", "--time-budget", "--breed", "--max-parents",
-                                                     "-j", "--jobs", "--workers", "--thresholds", "--ops",
-                                                     "--python", "--timeout", "--shard", "--llm-url",
-                                                     "--llm-model"};
-            static const char *const flags[] = {"--no-lint", "--keep-front", "--resume", "-q", "--quiet",
-                                                "--no-naming"};
-            bool known = false;
-            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) {
-                if (strcmp(a, with_value[k]) == 0 && i + 1 < argc) {
-                    gb_array_push(&pass, (char *)a);
-                    gb_array_push(&pass, argv[++i]);
-                    known = true;
-                }
-            }
-            for (size_t k = 0; !known && k < sizeof flags / sizeof *flags; k++) {
-                if (strcmp(a, flags[k]) == 0) {
-                    gb_array_push(&pass, (char *)a);
-                    known = true;
-                }
-            }
-            if (!known) {
-                fprintf(stderr, "genebench versions: unknown option '%s'\n", a);
-                gb_versions__usage(stderr);
-                gb_array_free(&pass);
-                return GB_EXIT_USAGE;
-            }
-        } else if (!bench_path) {
-            bench_path = a;
-        } else {
-            gb_versions__usage(stderr);
-            gb_array_free(&pass);
-            return GB_EXIT_USAGE;
-        }
+    GbSeedList *l = dest;
+    l->len = 0;
+    char *copy = gb_strdup(value), *save = NULL;
+    bool ok = true;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(tok, &end, 10);
+        ok = !errno && end != tok && !*end && v >= 0;
+        if (ok) gb_array_push(l, v);
     }
-    GbArray(long) seed_list = {0};
-    if (seeds) {
-        char *copy = gb_strdup(seeds);
-        for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
-            long s;
-            if (!gb_cli_parse_long("--seeds", tok, 0, 0x7fffffffffffffffL, &s)) {
-                free(copy);
-                gb_array_free(&pass);
-                gb_array_free(&seed_list);
-                return GB_EXIT_USAGE;
-            }
-            gb_array_push(&seed_list, s);
-        }
-        free(copy);
-    }
-    if (!bench_path || !outdir || seed_list.len < 2) {
-        if (seeds && seed_list.len < 2) fprintf(stderr, "genebench versions: --seeds needs at least two seeds\n");
-        gb_versions__usage(stderr);
-        gb_array_free(&pass);
-        gb_array_free(&seed_list);
-        return GB_EXIT_USAGE;
-    }
-    if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "genebench versions: cannot create %s: %s\n", outdir, strerror(errno));
-        return GB_EXIT_FAIL;
-    }
+    free(copy);
+    if (!ok) snprintf(msg, size, "expects comma-separated integers >= 0");
+    return ok;
+}
 
+#define O GbVersionsOptions
+static const GbCliOption gb_versions__options[] = {
+    GB_CLI_PARSE("seeds", 0, O, seeds, "LIST", gb_versions__parse_seeds, NULL, "comma-separated seeds (at least two)"),
+    GB_CLI_STRING("output", 'o', O, output, "DIR",
+                  NULL, "output directory (created; existing seed files are resumed, not overwritten)"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_versions__exits[] = {
+    {0, "every version was evolved and DIR/similarity.json is written"},
+    {1, "some version's evolution failed (see `genebench evolve --help`), or a file could not be written"},
+    {2, "usage error"},
+    {130, "interrupted (Ctrl-C / SIGTERM) while evolving a version; run the same command to continue"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_versions__cmd = {
+    .name = "versions",
+    .synopsis = "BENCH.jsonl --seeds 1,2,3 -o DIR [evolve options]",
+    .about = "  Harden BENCH once per seed (DIR/seed-S.jsonl and DIR/seed-S.summary.json, exactly what\n"
+             "  `genebench evolve --seed S` writes), then write DIR/similarity.json and print a table:\n"
+             "  for every pair of versions and for the original against each version, per task and in\n"
+             "  summary, CodeBLEU (weights 0.25 each, the codebleu package's `or 1` data-flow rule) and its\n"
+             "  four parts, cosine of token counts and Jaccard of token sets (tree-sitter lexical tokens),\n"
+             "  and NNMR original <-> each version with the built-in embedding.\n"
+             "  The options after --output are those of `genebench evolve`.\n",
+    .options = gb_versions__options,
+    .more = gb_evolve_options,
+    .more_offset = offsetof(GbVersionsOptions, run),
+    .min_args = 1,
+    .max_args = 1,
+    .exits = gb_versions__exits,
+};
+
+/* Read the original and every version, compare every pair, write DIR/similarity.json and print
+ * the table. Returns the exit code. */
+static int gb_versions__measure(const char *bench_path, const char *outdir, const long *seeds, char *const *outs,
+                                size_t nouts)
+{
     int rc = GB_EXIT_OK;
-    GbArray(char *) outs = {0};
-    for (size_t k = 0; k < seed_list.len; k++) {
-        char *out = gb_asprintf("%s/seed-%ld.jsonl", outdir, seed_list.items[k]);
-        char seedbuf[32];
-        snprintf(seedbuf, sizeof seedbuf, "%ld", seed_list.items[k]);
-        GbArray(char *) av = {0};
-        gb_array_push(&av, "evolve");
-        gb_array_push(&av, (char *)bench_path);
-        gb_array_push(&av, "-o");
-        gb_array_push(&av, out);
-        gb_array_push(&av, "--seed");
-        gb_array_push(&av, seedbuf);
-        for (size_t p = 0; p < pass.len; p++) gb_array_push(&av, pass.items[p]);
-        gb_array_push(&av, NULL);
-        fprintf(stderr, "genebench versions: seed %ld -> %s\n", seed_list.items[k], out);
-        int erc = gb_cmd_evolve((int)av.len - 1, av.items);
-        gb_array_free(&av);
-        if (erc == 130) {
-            free(out);
-            rc = erc;
-            break;
-        }
-        if (erc != GB_EXIT_OK) rc = GB_EXIT_FAIL;
-        gb_array_push(&outs, out);
-    }
-    if (outs.len != seed_list.len) {
-        for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
-        gb_array_free(&outs);
-        gb_array_free(&pass);
-        gb_array_free(&seed_list);
-        return rc;
-    }
-
-    /* Read the original and every version. */
-    size_t nv = outs.len + 1;
+    size_t nv = nouts + 1;
     GbBench *b = gb_calloc(nv, sizeof *b);
     char **labels = gb_calloc(nv, sizeof *labels);
     for (size_t i = 0; i < nv; i++) {
         gb_bench_init(&b[i]);
-        GbDiag d;
-        gb_diag_init(&d);
-        const char *path = i == 0 ? bench_path : outs.items[i - 1];
-        gb_bench_read(path, &b[i], &d);
-        for (size_t k = 0; k < d.messages.len; k++) fprintf(stderr, "%s\n", d.messages.items[k]);
-        gb_diag_destroy(&d);
-        labels[i] = i == 0 ? gb_strdup("original") : gb_asprintf("seed-%ld", seed_list.items[i - 1]);
+        gb_cli_read_bench(i == 0 ? bench_path : outs[i - 1], &b[i], NULL, NULL);
+        labels[i] = i == 0 ? gb_strdup("original") : gb_asprintf("seed-%ld", seeds[i - 1]);
     }
     GbCodeBleuOptions opt;
     gb_codebleu_options_default(&opt);
@@ -320,9 +258,58 @@ int gb_cmd_versions(int argc, char **argv)
     }
     free(b);
     free(labels);
+    return rc;
+}
+
+int gb_cmd_versions(int argc, char **argv)
+{
+    GbVersionsOptions o = {0};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_versions__cmd, argc, argv, &o, &args);
+    if (rc != GB_CLI_CONTINUE) {
+        gb_array_free(&o.seeds);
+        return rc;
+    }
+    const char *bench_path = args.items[0], *outdir = o.output;
+    GbSeedList seed_list = o.seeds; /* owned from here */
+    if (!outdir || seed_list.len < 2) {
+        if (seed_list.len == 1) fprintf(stderr, "genebench versions: --seeds needs at least two seeds\n");
+        gb_cli_usage(&gb_versions__cmd, stderr);
+        gb_array_free(&seed_list);
+        return GB_EXIT_USAGE;
+    }
+    if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "genebench versions: cannot create %s: %s\n", outdir, strerror(errno));
+        gb_array_free(&seed_list);
+        return GB_EXIT_FAIL;
+    }
+
+    rc = GB_EXIT_OK;
+    GbArray(char *) outs = {0};
+    for (size_t k = 0; k < seed_list.len; k++) {
+        char *out = gb_asprintf("%s/seed-%ld.jsonl", outdir, seed_list.items[k]);
+        fprintf(stderr, "genebench versions: seed %ld -> %s\n", seed_list.items[k], out);
+        GbEvolveRun run = {"evolve", bench_path, out, NULL, (unsigned long long)seed_list.items[k], &o.run};
+        int erc = gb_evolve_benchmark(&run);
+        if (erc == 130 || erc == GB_EXIT_USAGE) {
+            free(out);
+            rc = erc;
+            break;
+        }
+        if (erc != GB_EXIT_OK) rc = GB_EXIT_FAIL;
+        gb_array_push(&outs, out);
+    }
+    if (outs.len != seed_list.len) {
+        for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
+        gb_array_free(&outs);
+        gb_array_free(&seed_list);
+        return rc;
+    }
+
+    int mrc = gb_versions__measure(bench_path, outdir, seed_list.items, outs.items, outs.len);
+    if (mrc != GB_EXIT_OK) rc = mrc;
     for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
     gb_array_free(&outs);
-    gb_array_free(&pass);
     gb_array_free(&seed_list);
     return rc;
 }

@@ -1,7 +1,7 @@
 """genebench test-runner worker ("zygote").
 
 This file is embedded into the genebench binary and written to a private temporary
-directory when a pool starts (src/runner/runner.c). It is started as
+directory when a pool starts (src/runner/pool.c). It is started as
 
     PYTHON -s -B harness.py CTL_FD [--lint] [--seccomp] [--warm-dir DIR]
 

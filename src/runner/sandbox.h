@@ -1,5 +1,5 @@
 #pragma once
-/* Starting one warm worker process for the test runner (private to src/runner/runner.c).
+/* Starting one warm worker process for the test runner (private to src/runner/: worker.c).
  *
  * A worker is the harness (src/runner/harness.py) running under the configured interpreter,
  * connected to genebench by an AF_UNIX stream socket on its fd 3. Depending on what the

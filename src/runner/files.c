@@ -1,0 +1,109 @@
+/* Run directories and module files: writing a program's modules, removing trees. */
+#include "src/runner/runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/runner/runner_private.h"
+
+/* Remove a directory tree without following symlinks, restoring permissions a program may
+ * have taken away (chmod 000 on a subdirectory). */
+static void gb_runner__rmtree_at(int parent, const char *name)
+{
+    if (unlinkat(parent, name, 0) == 0 || errno == ENOENT) return;
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == EACCES) {
+        fchmodat(parent, name, 0700, 0);
+        fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (fd < 0) return;
+    fchmod(fd, 0700);
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    GbArray(char *) names = {0};
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        gb_array_push(&names, gb_strdup(e->d_name));
+    }
+    for (size_t i = 0; i < names.len; i++) {
+        gb_runner__rmtree_at(dirfd(d), names.items[i]);
+        free(names.items[i]);
+    }
+    gb_array_free(&names);
+    closedir(d);
+    unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+void gb_runner_rmtree(const char *path)
+{
+    gb_runner__rmtree_at(AT_FDCWD, path);
+}
+
+bool gb_runner_write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* A module path must stay inside the run directory: relative, no empty, "." or ".."
+ * component. */
+static bool gb_runner__path_ok(const char *path)
+{
+    if (!path || !*path || path[0] == '/') return false;
+    const char *p = path;
+    while (*p) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
+        if (!slash) break;
+        p = slash + 1;
+    }
+    return strchr(path, '\\') == NULL;
+}
+
+bool gb_runner_chown(int dirfd, const char *name, long uid)
+{
+    if (uid < 0) return true;
+    return fchownat(dirfd, name, (uid_t)uid, (gid_t)uid, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+bool gb_runner_write_modules(const char *dir, const GbProgram *prog, long owner, GbError *err)
+{
+    for (size_t i = 0; i < prog->modules.len; i++) {
+        const GbFile *m = &prog->modules.items[i];
+        if (!gb_runner__path_ok(m->path)) {
+            gb_error_set(err, "module path '%s' is not a relative path inside the program", m->path ? m->path : "");
+            return false;
+        }
+        char *path = gb_asprintf("%s/%s", dir, m->path);
+        /* parent directories of nested modules (pkg/helper.py) */
+        for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')) != NULL; s++) {
+            *s = '\0';
+            if (mkdir(path, 0755) == 0) gb_runner_chown(AT_FDCWD, path, owner);
+            *s = '/';
+        }
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+        bool ok = fd >= 0 && gb_runner_write_all(fd, m->source ? m->source : "", m->source ? strlen(m->source) : 0);
+        if (ok && owner >= 0) ok = fchown(fd, (uid_t)owner, (gid_t)owner) == 0;
+        if (!ok) gb_error_set(err, "cannot write module %s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        free(path);
+        if (!ok) return false;
+    }
+    return true;
+}

@@ -1,0 +1,333 @@
+/* The pool: creation (sandbox mode, private directory, workers), deletion, the idle
+ * sets of test and lint workers, accessors. */
+#include "src/runner/runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gb_config.h"
+#include "src/runner/runner_private.h"
+
+static long gb_pool__count_user_processes(uid_t uid)
+{
+    DIR *d = opendir("/proc");
+    if (!d) return 0;
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s", e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && st.st_uid == uid) {
+            char task[310];
+            snprintf(task, sizeof task, "%s/task", path);
+            DIR *t = opendir(task);
+            if (!t) continue;
+            struct dirent *te;
+            while ((te = readdir(t)) != NULL)
+                if (te->d_name[0] != '.') n++;
+            closedir(t);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* Remove pool directories of ours whose genebench process no longer exists (killed with
+ * SIGKILL, so it could not clean up). A directory whose pid is alive is left alone. */
+static void gb_pool__sweep_stale(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (!d) return;
+    struct dirent *e;
+    GbArray(char *) stale = {0};
+    while ((e = readdir(d)) != NULL) {
+        int pid = 0, used = 0;
+        if (sscanf(e->d_name, "genebench-pool-%d-%*6[A-Za-z0-9]%n", &pid, &used) != 1 || used == 0 ||
+            e->d_name[used] != '\0' || pid <= 0 || pid == (int)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char *path = gb_asprintf("%s/%s", tmp, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+            gb_array_push(&stale, path);
+        else
+            free(path);
+    }
+    closedir(d);
+    for (size_t i = 0; i < stale.len; i++) {
+        gb_runner_rmtree(stale.items[i]);
+        free(stale.items[i]);
+    }
+    gb_array_free(&stale);
+}
+
+/* True when every directory on the way to path (path included) lets others search it. */
+static bool gb_runner__traversable(const char *path)
+{
+    char *p = gb_strdup(path);
+    bool ok = true;
+    for (char *s = p + strlen(p);;) {
+        struct stat st;
+        if (stat(p[0] ? p : "/", &st) != 0 || !(st.st_mode & S_IXOTH)) ok = false;
+        s = strrchr(p, '/');
+        if (!s || !ok) break;
+        *s = '\0';
+        if (!p[0]) {
+            ok = ok && stat("/", &st) == 0 && (st.st_mode & S_IXOTH);
+            break;
+        }
+    }
+    free(p);
+    return ok;
+}
+
+GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
+{
+    GbPoolConfig dflt;
+    gb_pool_config_defaults(&dflt);
+    const GbPoolConfig *cfg = cfg_in ? cfg_in : &dflt;
+    const char *python = cfg->python && *cfg->python ? cfg->python : GB_DEFAULT_PYTHON;
+    if (python[0] != '/') {
+        gb_error_set(err, "the interpreter must be given as an absolute path, not '%s'", python);
+        return NULL;
+    }
+    if (access(python, X_OK) != 0) {
+        gb_error_set(err, "the interpreter %s cannot be executed: %s", python, strerror(errno));
+        return NULL;
+    }
+    GbPool *pool = gb_calloc(1, sizeof *pool);
+    pool->cfg = *cfg;
+    pool->python = gb_strdup(python);
+    pool->cfg.python = pool->python;
+    pool->lint_warm = cfg->lint_warm ? gb_strdup(cfg->lint_warm) : NULL;
+    pool->cfg.lint_warm = pool->lint_warm;
+    if (pool->cfg.timeout_s <= 0) pool->cfg.timeout_s = dflt.timeout_s;
+    if (pool->cfg.cpu_s <= 0) pool->cfg.cpu_s = dflt.cpu_s;
+    if (pool->cfg.output_cap == 0) pool->cfg.output_cap = dflt.output_cap;
+    pool->mode = (GbSandboxMode)cfg->sandbox;
+    pool->intr[0] = pool->intr[1] = -1;
+    pthread_mutex_init(&pool->mu, NULL);
+    /* Distinct sandbox uids per pool and worker, so concurrent genebench processes do not
+     * share one RLIMIT_NPROC budget. */
+    pool->uid_base = GB_SANDBOX_UID_BASE + ((uid_t)getpid() % 1000000u) * 64u;
+
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || tmp[0] != '/') tmp = "/tmp";
+    /* As root the runs use a dedicated uid, which must be able to reach its run directory:
+     * a private TMPDIR (mode 0700, e.g. from mktemp -d) is replaced by /tmp. */
+    if (geteuid() == 0 && !gb_runner__traversable(tmp)) tmp = "/tmp";
+    gb_pool__sweep_stale(tmp);
+    /* the creator's pid is in the name, so a later pool can remove what a killed one left */
+    pool->dir = gb_asprintf("%s/genebench-pool-%d-XXXXXX", tmp, (int)getpid());
+    if (!mkdtemp(pool->dir)) {
+        gb_error_set(err, "cannot create a temporary directory in %s: %s", tmp, strerror(errno));
+        free(pool->dir);
+        pool->dir = NULL;
+        gb_pool_delete(pool);
+        return NULL;
+    }
+    /* 0711: the runs (another uid) may traverse to their run directory, not list ours. */
+    chmod(pool->dir, 0711);
+    pool->harness = gb_asprintf("%s/harness.py", pool->dir);
+    pool->runs = gb_asprintf("%s/runs", pool->dir);
+    int fd = open(pool->harness, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 || !gb_runner_write_all(fd, gb_harness_py, gb_harness_py_len) || mkdir(pool->runs, 0711) != 0 ||
+        pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
+        gb_error_set(err, "cannot set up %s: %s", pool->dir, strerror(errno));
+        if (fd >= 0) close(fd);
+        gb_pool_delete(pool);
+        return NULL;
+    }
+    close(fd);
+    const char *no_remap = getenv("GENEBENCH_NO_REMAP");
+    pool->remap = !cfg->no_native && !cfg->no_remap && !(no_remap && *no_remap && strcmp(no_remap, "0") != 0);
+    if (!cfg->no_native) {
+        pool->native = gb_asprintf("%s/gbworker.so", pool->dir);
+        fd = open(pool->native, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        bool wrote = fd >= 0 && gb_runner_write_all(fd, gb_worker_so, gb_worker_so_len);
+        if (fd >= 0) close(fd);
+        if (!wrote) {
+            gb_error_set(err, "cannot write %s: %s", pool->native, strerror(errno));
+            gb_pool_delete(pool);
+            return NULL;
+        }
+    }
+
+    long n = cfg->workers > 0 ? cfg->workers : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    long nl = !cfg->lint ? 0 : cfg->lint_workers > 0 ? cfg->lint_workers : n;
+    pool->sets[0].first = 0;
+    pool->sets[0].count = (size_t)n;
+    pool->sets[1].first = (size_t)n;
+    pool->sets[1].count = (size_t)nl;
+    pool->nworkers = (size_t)(n + nl);
+    pool->workers = gb_calloc(pool->nworkers, sizeof *pool->workers);
+    for (int k = 0; k < 2; k++) {
+        pool->sets[k].idle = gb_calloc(pool->sets[k].count + 1, sizeof *pool->sets[k].idle);
+        pthread_cond_init(&pool->sets[k].cv, NULL);
+    }
+    for (size_t i = 0; i < pool->nworkers; i++) {
+        GbWorker *w = &pool->workers[i];
+        w->slot = (int)i;
+        w->pid = -1;
+        w->ctl = -1;
+        w->lint = i >= pool->sets[1].first;
+        gb_str_init(&w->inbuf);
+    }
+    /* The first worker settles the sandbox mode (AUTO may fall back to PLAIN); the
+     * others start in that mode, concurrently. */
+    if (!gb_pool_start_worker(pool, &pool->workers[0], err)) {
+        gb_pool_delete(pool);
+        return NULL;
+    }
+    pool->mode = pool->workers[0].mode;
+    if (pool->mode == GB_SANDBOX_PLAIN && geteuid() != 0) pool->nproc_extra = gb_pool__count_user_processes(getuid());
+    bool ok = true;
+    GbError *errs = gb_calloc(pool->nworkers, sizeof *errs);
+    bool *oks = gb_calloc(pool->nworkers, sizeof *oks);
+#pragma omp parallel for schedule(dynamic) default(none) shared(pool, errs, oks)
+    for (size_t i = 1; i < pool->nworkers; i++) oks[i] = gb_pool_start_worker(pool, &pool->workers[i], &errs[i]);
+    for (size_t i = 1; i < pool->nworkers; i++) {
+        if (!oks[i] && ok) {
+            *err = errs[i];
+            ok = false;
+        }
+    }
+    free(errs);
+    free(oks);
+    if (!ok) {
+        gb_pool_delete(pool);
+        return NULL;
+    }
+    for (int k = 0; k < 2; k++) {
+        GbWorkerSet *set = &pool->sets[k];
+        for (size_t i = 0; i < set->count; i++) set->idle[set->nidle++] = set->first + i;
+    }
+    return pool;
+}
+
+void gb_pool_delete(GbPool *pool)
+{
+    if (!pool) return;
+    /* Closing the control socket makes an idle worker exit by itself (and a busy one kill
+     * its run first); SIGKILL in gb_worker_reap covers a worker that does not. */
+    for (size_t i = 0; i < pool->nworkers; i++) {
+        GbWorker *w = &pool->workers[i];
+        if (w->ctl >= 0) close(w->ctl);
+        w->ctl = -1;
+    }
+    for (size_t i = 0; i < pool->nworkers; i++) {
+        GbWorker *w = &pool->workers[i];
+        gb_worker_reap(w);
+        gb_str_destroy(&w->inbuf);
+    }
+    if (pool->dir) gb_runner_rmtree(pool->dir);
+    if (pool->intr[0] >= 0) close(pool->intr[0]);
+    if (pool->intr[1] >= 0) close(pool->intr[1]);
+    pthread_mutex_destroy(&pool->mu);
+    for (int k = 0; k < 2; k++) {
+        if (pool->sets[k].idle) pthread_cond_destroy(&pool->sets[k].cv);
+        free(pool->sets[k].idle);
+    }
+    free(pool->workers);
+    free(pool->dir);
+    free(pool->harness);
+    free(pool->native);
+    free(pool->remap_report);
+    free(pool->runs);
+    free(pool->python);
+    free(pool->python_version);
+    free(pool->lint_warm);
+    free(pool);
+}
+
+const char *gb_pool_sandbox(const GbPool *pool)
+{
+    return gb_sandbox_mode_name(pool->mode);
+}
+
+const char *gb_pool_remap(const GbPool *pool)
+{
+    if (!pool->remap) return "off";
+    return pool->remap_report && *pool->remap_report ? pool->remap_report : "not reported";
+}
+
+const char *gb_pool_python_version(const GbPool *pool)
+{
+    return pool->python_version ? pool->python_version : "";
+}
+
+void gb_pool_interrupt(GbPool *pool)
+{
+    atomic_store(&pool->interrupted, true);
+    ssize_t n = write(pool->intr[1], "!", 1);
+    (void)n;
+}
+
+size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&pool->mu);
+    for (size_t i = 0; i < pool->nworkers; i++) {
+        if (!pool->workers[i].alive) continue;
+        if (n < max) out[n] = (int)pool->workers[i].pid;
+        n++;
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return n;
+}
+
+void gb_pool_stats(GbPool *pool, GbPoolStats *out)
+{
+    pthread_mutex_lock(&pool->mu);
+    *out = pool->stats;
+    pthread_mutex_unlock(&pool->mu);
+}
+
+/* An idle worker of the kind (lint or test), waiting for one. */
+GbWorker *gb_pool_acquire(GbPool *pool, bool lint)
+{
+    GbWorkerSet *set = &pool->sets[lint ? 1 : 0];
+    pthread_mutex_lock(&pool->mu);
+    while (set->nidle == 0) pthread_cond_wait(&set->cv, &pool->mu);
+    GbWorker *w = &pool->workers[set->idle[set->head]];
+    set->head = (set->head + 1) % set->count;
+    set->nidle--;
+    pthread_mutex_unlock(&pool->mu);
+    return w;
+}
+
+void gb_pool_release(GbPool *pool, GbWorker *w)
+{
+    GbWorkerSet *set = &pool->sets[w->lint ? 1 : 0];
+    pthread_mutex_lock(&pool->mu);
+    set->idle[(set->head + set->nidle) % set->count] = (size_t)w->slot;
+    set->nidle++;
+    pthread_cond_signal(&set->cv);
+    pthread_mutex_unlock(&pool->mu);
+}
+
+/* A worker that died (killed from outside, or by a run) is replaced before use. */
+bool gb_pool_ensure_alive(GbPool *pool, GbWorker *w, GbError *err)
+{
+    if (w->alive) {
+        int status;
+        pid_t r = waitpid(w->pid, &status, WNOHANG);
+        if (r == 0) return true;
+        if (r == w->pid) w->pid = -1;
+        gb_worker_reap(w);
+    }
+    return gb_pool_start_worker(pool, w, err);
+}

@@ -1,0 +1,176 @@
+#pragma once
+/* Private to src/runner/: what the runner's files share (runner.c was split along its
+ * sections). Nothing outside src/runner/ includes this header; the public API is
+ * src/runner/runner.h.
+ *
+ *   result.c         run results, mapping a raw run to a GbRunResult
+ *   stdio_compare.c  gb_stdio_output_matches
+ *   wire.c           the length-prefixed record format spoken with the workers
+ *   files.c          run directories and module files
+ *   worker.c         starting and reaping one worker
+ *   pool.c           the pool: creation, deletion, idle sets
+ *   run.c            one run on a worker, gb_pool_run, gb_pool_lint
+ *   lint.c           lint sessions */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "src/base/util.h"
+#include "src/model/program.h"
+#include "src/runner/runner.h"
+#include "src/runner/sandbox.h"
+
+/* The harness source, generated at build time from src/runner/harness.py (src/meson.build). */
+extern const char gb_harness_py[];
+extern const unsigned long gb_harness_py_len;
+/* The workers' shared object, built from src/runner/remap.c and src/runner/runwait.c (src/meson.build). */
+extern const char gb_worker_so[];
+extern const unsigned long gb_worker_so_len;
+
+#define GB_START_TIMEOUT_S 180.0 /* importing sklearn + pylint on a loaded machine */
+#define GB_KILL_GRACE_S 5.0      /* after asking a worker to kill a run */
+#define GB_DRAIN_GRACE_S 2.0     /* after the run ended, for the output pipes to close */
+#define GB_SANDBOX_UID_BASE 1900000000u
+
+typedef struct {
+    int slot;
+    pid_t pid;
+    int ctl;
+    bool alive;
+    unsigned long serial;
+    long run_uid;
+    long owner_uid;
+    GbSandboxMode mode;
+    bool lint;   /* a lint worker: imports pylint, serves lint runs and lint sessions only */
+    GbStr inbuf; /* bytes received from the worker, not yet parsed */
+} GbWorker;
+
+/* The workers of one kind and a ring buffer of the idle ones: FIFO, so runs rotate. */
+typedef struct {
+    size_t first, count; /* slots first .. first+count-1 of GbPool.workers */
+    size_t *idle;
+    size_t head, nidle;
+    pthread_cond_t cv;
+} GbWorkerSet;
+
+struct GbPool {
+    GbPoolConfig cfg;
+    char *python;
+    char *dir;          /* private temporary directory */
+    char *harness;      /* dir/harness.py */
+    char *native;       /* dir/gbworker.so */
+    bool remap;         /* workers remap their libraries (src/runner/remap.c) */
+    char *remap_report; /* what the first worker said of its remap */
+    char *runs;         /* dir/runs */
+    char *python_version;
+    char *lint_warm; /* owned copy of cfg.lint_warm (workers are replaced later too) */
+    GbSandboxMode mode;
+    uid_t uid_base;
+    long nproc_extra; /* plain mode, not root: processes the user already has */
+    pthread_mutex_t mu;
+    GbWorker *workers; /* test workers, then lint workers */
+    size_t nworkers;
+    GbWorkerSet sets[2]; /* [0] test workers, [1] lint workers (count 0 without lint) */
+    int intr[2];
+    atomic_bool interrupted;
+    GbPoolStats stats;
+};
+
+/* ---- wire format (wire.c): a record is a sequence of (u32 key length, key, u32 value
+ * length, value); a frame is u32 length + record body. Little-endian. */
+
+typedef struct {
+    const char *key;
+    size_t klen;
+    const char *val;
+    size_t vlen;
+} GbRecField;
+
+typedef struct {
+    GbArray(GbRecField) fields;
+} GbRec;
+
+uint32_t gb_rec_get_u32(const char *p);
+void gb_rec_add_n(GbStr *s, const char *key, const char *val, size_t len);
+void gb_rec_add(GbStr *s, const char *key, const char *val);
+void gb_rec_addf(GbStr *s, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* frame = u32 length of body + body */
+void gb_rec_frame(GbStr *frame, const GbStr *body);
+/* Parse body into rec->fields (pointers into body, borrowed). False when malformed. */
+bool gb_rec_parse(const char *body, size_t len, GbRec *rec);
+/* The field named key, borrowed; NULL if absent. */
+const GbRecField *gb_rec_find(const GbRec *rec, const char *key);
+/* An owned copy of the field's value, NULL if absent. */
+char *gb_rec_dup(const GbRec *rec, const char *key);
+bool gb_rec_is(const GbRec *rec, const char *key, const char *value);
+double gb_rec_double(const GbRec *rec, const char *key, double dflt);
+long gb_rec_long(const GbRec *rec, const char *key, long dflt);
+/* Move the first whole frame of in into body. False when in holds no whole frame. */
+bool gb_runner_take_frame(GbStr *in, GbStr *body);
+bool gb_worker_take_frame(GbWorker *w, GbStr *body);
+/* Read what is available on the control socket. False at EOF or error. */
+bool gb_worker_recv(GbWorker *w);
+/* Send a frame, with fds (SCM_RIGHTS, at most 4) attached to its first bytes. */
+bool gb_worker_send(GbWorker *w, const GbStr *frame, const int *fds, int nfds);
+/* Ask the worker to kill the run in progress (and everything it started). */
+void gb_worker_send_kill(GbWorker *w);
+
+/* ---- files (files.c) */
+
+/* Remove a directory tree without following symlinks (restores permissions first). */
+void gb_runner_rmtree(const char *path);
+bool gb_runner_write_all(int fd, const char *data, size_t len);
+/* chown to uid (and gid uid) without following symlinks; uid < 0: nothing to do. */
+bool gb_runner_chown(int dirfd, const char *name, long uid);
+/* Write prog's modules under dir, owned by owner (< 0: ours). */
+bool gb_runner_write_modules(const char *dir, const GbProgram *prog, long owner, GbError *err);
+
+/* ---- workers (worker.c) */
+
+/* Kill and reap the worker's process, close its socket. */
+void gb_worker_reap(GbWorker *w);
+/* Spawn a worker and wait for its "ready". */
+bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err);
+
+/* ---- pool (pool.c) */
+
+/* An idle worker of the kind (lint or test), waiting for one (borrowed until released). */
+GbWorker *gb_pool_acquire(GbPool *pool, bool lint);
+void gb_pool_release(GbPool *pool, GbWorker *w);
+/* A worker that died is replaced before use. */
+bool gb_pool_ensure_alive(GbPool *pool, GbWorker *w, GbError *err);
+
+/* ---- one run (run.c) */
+
+typedef struct {
+    bool done;      /* the worker reported the end of the run */
+    bool timed_out; /* our wall-clock limit hit */
+    bool interrupted;
+    bool worker_died; /* the worker vanished during the run */
+    int exit_code;
+    int signal;
+    long maxrss;
+    double cpu; /* user + system seconds of the run's child */
+    GbStr out, err;
+    size_t out_total, err_total;
+    GbStr done_body;  /* the worker's "done" record */
+    GbStr child_body; /* the child's own result record (inside "done") */
+    GbRec done_rec, child_rec;
+    double wall;
+} GbRaw;
+
+/* The sandbox fields of a run request: resource limits (cpu_s 0: none) and the run uid. */
+void gb_pool_add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s);
+
+/* ---- result mapping (result.c) */
+
+/* Fill out from one raw run (status, exception, outputs); takes raw's outputs. */
+void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out);
+/* With stderr_fails: a passing run with stderr output fails. */
+void gb_runner_fail_stderr(GbRunResult *out);
+void gb_runner_clear_outcome(GbRunResult *r);
+/* Owned: s quoted, newlines escaped, at most 120 bytes. */
+char *gb_runner_excerpt(const char *s);

@@ -1,0 +1,146 @@
+/* One worker process: starting it (waiting for "ready") and reaping it. */
+#include "src/runner/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "src/runner/runner_private.h"
+
+void gb_worker_reap(GbWorker *w)
+{
+    if (w->ctl >= 0) close(w->ctl);
+    w->ctl = -1;
+    if (w->pid > 0) {
+        kill(w->pid, SIGKILL);
+        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+    }
+    w->pid = -1;
+    w->alive = false;
+    gb_str_clear(&w->inbuf);
+}
+
+static char *gb_pool__log_tail(const GbPool *pool, int slot)
+{
+    char *path = gb_asprintf("%s/worker%d.log", pool->dir, slot);
+    size_t len = 0;
+    char *text = gb_read_file(path, &len, NULL);
+    free(path);
+    if (!text) return gb_strdup("");
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ')) text[--len] = '\0';
+    char *last = strrchr(text, '\n');
+    char *tail = gb_strdup(last ? last + 1 : text);
+    free(text);
+    return tail;
+}
+
+/* Spawn a worker and wait for its "ready". */
+bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
+{
+    char *log_path = gb_asprintf("%s/worker%d.log", pool->dir, w->slot);
+    char *warm = gb_asprintf("%s/warm-%d", pool->runs, w->slot);
+    GbSpawnSpec spec = {
+        .python = pool->python,
+        .harness = pool->harness,
+        .runs_dir = pool->runs,
+        .home = pool->runs,
+        .log_path = log_path,
+        .lint = w->lint,
+        .warm_dir = warm,
+        .mode = pool->mode,
+        .sandbox_uid = pool->uid_base + (uid_t)w->slot,
+        .native = pool->native,
+        .remap = pool->remap,
+    };
+    GbWorkerProc proc;
+    bool ok = false;
+    if (!gb_sandbox_spawn(&spec, &proc, err)) goto done;
+    w->pid = proc.pid;
+    w->ctl = proc.ctl;
+    w->mode = proc.mode;
+    w->run_uid = proc.run_uid;
+    w->owner_uid = proc.owner_uid;
+    gb_str_clear(&w->inbuf);
+    gb_runner_rmtree(warm);
+    if (w->lint) {
+        if (mkdir(warm, 0700) != 0 || !gb_runner_chown(AT_FDCWD, warm, w->owner_uid)) {
+            gb_error_set(err, "cannot create %s: %s", warm, strerror(errno));
+            goto done;
+        }
+        if (pool->cfg.lint_warm && *pool->cfg.lint_warm) {
+            /* the caller's warm-up program (harness.py: warm_pylint) */
+            char *path = gb_asprintf("%s/warm.py", warm);
+            int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+            bool wrote = fd >= 0 && gb_runner_write_all(fd, pool->cfg.lint_warm, strlen(pool->cfg.lint_warm));
+            if (fd >= 0) close(fd);
+            free(path);
+            if (!wrote) {
+                gb_error_set(err, "cannot write the lint warm-up program in %s: %s", warm, strerror(errno));
+                goto done;
+            }
+        }
+    }
+    double deadline = gb_now() + GB_START_TIMEOUT_S;
+    GbStr body;
+    gb_str_init(&body);
+    GbRec rec = {0};
+    for (;;) {
+        if (gb_worker_take_frame(w, &body)) {
+            gb_rec_parse(body.data, body.len, &rec);
+            if (gb_rec_is(&rec, "op", "ready")) {
+                ok = true;
+                if (!pool->python_version) pool->python_version = gb_rec_dup(&rec, "python");
+                if (!pool->remap_report) pool->remap_report = gb_rec_dup(&rec, "remap");
+            } else if (gb_rec_is(&rec, "op", "error")) {
+                char *module = gb_rec_dup(&rec, "module");
+                char *why = gb_rec_dup(&rec, "error");
+                gb_error_set(err,
+                             "the interpreter %s cannot import module '%s' (%s); install the Debian package "
+                             "that provides it (python3-numpy, python3-scipy, python3-sklearn, python3-dateutil, "
+                             "python3-cryptography, pylint) or choose another interpreter with --python",
+                             pool->python, module ? module : "?", why ? why : "?");
+                free(module);
+                free(why);
+            } else {
+                continue;
+            }
+            break;
+        }
+        double left = deadline - gb_now();
+        if (left <= 0) {
+            gb_error_set(err, "the worker (%s) did not start within %.0f s", pool->python, GB_START_TIMEOUT_S);
+            break;
+        }
+        struct pollfd p = {w->ctl, POLLIN, 0};
+        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno != EINTR) {
+            gb_error_set(err, "poll: %s", strerror(errno));
+            break;
+        }
+        if (r > 0 && !gb_worker_recv(w)) {
+            char *tail = gb_pool__log_tail(pool, w->slot);
+            gb_error_set(err, "the worker (%s %s) exited during start-up%s%s", pool->python, pool->harness,
+                         *tail ? ": " : "", tail);
+            free(tail);
+            break;
+        }
+    }
+    gb_array_free(&rec.fields);
+    gb_str_destroy(&body);
+done:
+    if (ok) {
+        w->alive = true;
+    } else {
+        gb_worker_reap(w);
+    }
+    free(log_path);
+    free(warm);
+    return ok;
+}
