@@ -27,7 +27,8 @@ static const GbCliExit gb_export__exits[] = {
 };
 
 /* What a hardened record of each format is for, from src/bench/format_list.h. */
-#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command) "  " #snake ": " purpose ".\n    Run: " command ".\n"
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command)                                                 \
+    "  " #snake ": " purpose ".\n    Run: " command ".\n"
 #define GB_EXPORT__ABOUT GB_UPSTREAM_FORMAT_LIST
 
 static const GbCliCommand gb_export__cmd = {
