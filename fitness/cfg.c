@@ -136,9 +136,9 @@ static uint32_t cfg__callee(View *v, uint32_t call)
     uint32_t f = gb_pyview_callee(v, call);
     while (f != GB_PY_NIL) {
         uint8_t k = v->nodes[f].kind;
-        if (k == GB_PK_IDENTIFIER) return f;
-        if (k == GB_PK_ATTRIBUTE) return gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
-        if (k != GB_PK_CALL) return GB_PY_NIL;
+        if (k == GB_NK_IDENTIFIER) return f;
+        if (k == GB_NK_ATTRIBUTE) return gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
+        if (k != GB_NK_CALL) return GB_PY_NIL;
         f = gb_pyview_callee(v, f);
     }
     return GB_PY_NIL;
@@ -151,11 +151,11 @@ static void cfg__calls(Cfg *g, uint32_t gn, uint32_t n)
     if (n == GB_PY_NIL) return;
     for (uint32_t i = n; i < v->nodes[n].subtree_end;) {
         uint8_t k = v->nodes[i].kind;
-        if (k == GB_PK_LAMBDA) {
+        if (k == GB_NK_LAMBDA) {
             i = v->nodes[i].subtree_end;
             continue;
         }
-        if (k == GB_PK_CALL) {
+        if (k == GB_NK_CALL) {
             uint32_t c = cfg__callee(v, i);
             if (c != GB_PY_NIL) {
                 CfgCall rec = {.node = gn, .name = v->src + v->nodes[c].start, .len = gb_pyview_len(v, c)};
@@ -182,7 +182,7 @@ static Preds cfg__block(Cfg *g, uint32_t block, Preds p)
 static uint32_t cfg__clause_block(View *v, uint32_t clause)
 {
     for (uint32_t c = v->nodes[clause].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
-        if (v->nodes[c].kind == GB_PK_BLOCK) return c;
+        if (v->nodes[c].kind == GB_NK_BLOCK) return c;
     return GB_PY_NIL;
 }
 
@@ -233,19 +233,19 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
     View *v = g->v;
     Preds out = {0};
     switch (v->nodes[s].kind) {
-    case GB_PK_EXPRESSION_STATEMENT:
-    case GB_PK_PRINT_STATEMENT:
-    case GB_PK_EXEC_STATEMENT:
-    case GB_PK_PASS_STATEMENT:
-    case GB_PK_ASSERT_STATEMENT:
-    case GB_PK_DELETE_STATEMENT:
-    case GB_PK_TYPE_ALIAS_STATEMENT: {
+    case GB_NK_EXPRESSION_STATEMENT:
+    case GB_NK_PRINT_STATEMENT:
+    case GB_NK_EXEC_STATEMENT:
+    case GB_NK_PASS_STATEMENT:
+    case GB_NK_ASSERT_STATEMENT:
+    case GB_NK_DELETE_STATEMENT:
+    case GB_NK_TYPE_ALIAS_STATEMENT: {
         uint32_t x = cfg__node(g, CFG_STMT, &p);
         cfg__calls(g, x, s);
         out = cfg__one(x);
         break;
     }
-    case GB_PK_RETURN_STATEMENT: {
+    case GB_NK_RETURN_STATEMENT: {
         uint32_t val = gb_pyview_first_named(v, s);
         uint32_t r;
         if (val != GB_PY_NIL) {
@@ -259,13 +259,13 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
         cfg__edge(g, r, g->exit_target);
         break;
     }
-    case GB_PK_RAISE_STATEMENT: {
+    case GB_NK_RAISE_STATEMENT: {
         uint32_t x = cfg__node(g, CFG_STMT, &p);
         cfg__calls(g, x, s);
         cfg__edge(g, x, g->exit_target);
         break;
     }
-    case GB_PK_BREAK_STATEMENT: {
+    case GB_NK_BREAK_STATEMENT: {
         uint32_t b = cfg__node(g, CFG_STMT, &p);
         if (g->loops.len > g->loop_base)
             gb_array_push(&g->loops.items[g->loops.len - 1].exits, b);
@@ -273,7 +273,7 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
             out = cfg__one(b);
         break;
     }
-    case GB_PK_CONTINUE_STATEMENT: {
+    case GB_NK_CONTINUE_STATEMENT: {
         uint32_t c = cfg__node(g, CFG_STMT, &p);
         if (g->loops.len > g->loop_base)
             cfg__edge(g, c, g->loops.items[g->loops.len - 1].test);
@@ -281,7 +281,7 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
             out = cfg__one(c);
         break;
     }
-    case GB_PK_IF_STATEMENT: {
+    case GB_NK_IF_STATEMENT: {
         uint32_t t = cfg__node(g, CFG_STMT, &p);
         cfg__calls(g, t, gb_pyview_field(v, s, GB_PF_CONDITION));
         out = cfg__block(g, gb_pyview_field(v, s, GB_PF_CONSEQUENCE), cfg__one(t));
@@ -289,14 +289,14 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
         bool has_else = false;
         for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
             Preds e = {0};
-            if (v->nodes[c].kind == GB_PK_ELIF_CLAUSE) {
+            if (v->nodes[c].kind == GB_NK_ELIF_CLAUSE) {
                 Preds lp = cfg__one(last);
                 uint32_t t2 = cfg__node(g, CFG_STMT, &lp);
                 gb_array_free(&lp);
                 cfg__calls(g, t2, gb_pyview_field(v, c, GB_PF_CONDITION));
                 e = cfg__block(g, gb_pyview_field(v, c, GB_PF_CONSEQUENCE), cfg__one(t2));
                 last = t2;
-            } else if (v->nodes[c].kind == GB_PK_ELSE_CLAUSE) {
+            } else if (v->nodes[c].kind == GB_NK_ELSE_CLAUSE) {
                 e = cfg__block(g, gb_pyview_field(v, c, GB_PF_BODY), cfg__one(last));
                 has_else = true;
             } else {
@@ -308,13 +308,13 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
         if (!has_else) gb_array_push(&out, last);
         break;
     }
-    case GB_PK_WHILE_STATEMENT: {
+    case GB_NK_WHILE_STATEMENT: {
         uint32_t t = cfg__node(g, CFG_STMT, &p);
         cfg__calls(g, t, gb_pyview_field(v, s, GB_PF_CONDITION));
         out = cfg__loop(g, s, t, t);
         break;
     }
-    case GB_PK_FOR_STATEMENT: {
+    case GB_NK_FOR_STATEMENT: {
         uint32_t t = cfg__node(g, CFG_STMT, &p);
         cfg__calls(g, t, gb_pyview_field(v, s, GB_PF_RIGHT));
         Preds tp = cfg__one(t);
@@ -323,25 +323,25 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
         out = cfg__loop(g, s, t, x);
         break;
     }
-    case GB_PK_TRY_STATEMENT: {
+    case GB_NK_TRY_STATEMENT: {
         uint32_t e = cfg__node(g, CFG_STMT, &p);
         Preds ends = cfg__block(g, gb_pyview_field(v, s, GB_PF_BODY), cfg__one(e));
         Preds handlers = {0};
         uint32_t fin = GB_PY_NIL;
         for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
             uint8_t k = v->nodes[c].kind;
-            if (k == GB_PK_ELSE_CLAUSE) {
+            if (k == GB_NK_ELSE_CLAUSE) {
                 ends = cfg__block(g, gb_pyview_field(v, c, GB_PF_BODY), ends);
-            } else if (k == GB_PK_EXCEPT_CLAUSE || k == GB_PK_EXCEPT_GROUP_CLAUSE) {
+            } else if (k == GB_NK_EXCEPT_CLAUSE || k == GB_NK_EXCEPT_GROUP_CLAUSE) {
                 Preds ep = cfg__one(e);
                 uint32_t h = cfg__node(g, CFG_STMT, &ep);
                 gb_array_free(&ep);
                 for (uint32_t x = v->nodes[c].first_child; x != GB_PY_NIL; x = v->nodes[x].next_sibling)
-                    if (v->nodes[x].named && v->nodes[x].kind != GB_PK_BLOCK) cfg__calls(g, h, x);
+                    if (v->nodes[x].named && v->nodes[x].kind != GB_NK_BLOCK) cfg__calls(g, h, x);
                 Preds he = cfg__block(g, cfg__clause_block(v, c), cfg__one(h));
                 cfg__append(&handlers, &he);
                 gb_array_free(&he);
-            } else if (k == GB_PK_FINALLY_CLAUSE) {
+            } else if (k == GB_NK_FINALLY_CLAUSE) {
                 fin = c;
             }
         }
@@ -360,37 +360,37 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
         gb_array_free(&handlers);
         break;
     }
-    case GB_PK_WITH_STATEMENT: {
+    case GB_NK_WITH_STATEMENT: {
         uint32_t w = cfg__node(g, CFG_STMT, &p);
         for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
-            if (v->nodes[c].kind == GB_PK_WITH_CLAUSE) cfg__calls(g, w, c);
+            if (v->nodes[c].kind == GB_NK_WITH_CLAUSE) cfg__calls(g, w, c);
         out = cfg__block(g, gb_pyview_field(v, s, GB_PF_BODY), cfg__one(w));
         break;
     }
-    case GB_PK_MATCH_STATEMENT: {
+    case GB_NK_MATCH_STATEMENT: {
         uint32_t m = cfg__node(g, CFG_STMT, &p);
         cfg__calls(g, m, gb_pyview_field(v, s, GB_PF_SUBJECT));
         uint32_t body = gb_pyview_field(v, s, GB_PF_BODY);
         bool wildcard = false;
         if (body != GB_PY_NIL) {
             for (uint32_t c = v->nodes[body].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
-                if (v->nodes[c].kind != GB_PK_CASE_CLAUSE) continue;
+                if (v->nodes[c].kind != GB_NK_CASE_CLAUSE) continue;
                 Preds e = cfg__block(g, gb_pyview_field(v, c, GB_PF_CONSEQUENCE), cfg__one(m));
                 cfg__append(&out, &e);
                 gb_array_free(&e);
                 uint32_t pat = gb_pyview_first_named(v, c);
-                wildcard = pat != GB_PY_NIL && v->nodes[pat].kind == GB_PK_CASE_PATTERN &&
+                wildcard = pat != GB_PY_NIL && v->nodes[pat].kind == GB_NK_CASE_PATTERN &&
                            gb_pyview_text_eq(v, pat, "_") && gb_pyview_field(v, c, GB_PF_GUARD) == GB_PY_NIL;
             }
         }
         if (!wildcard) gb_array_push(&out, m);
         break;
     }
-    case GB_PK_FUNCTION_DEFINITION:
-    case GB_PK_CLASS_DEFINITION:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_CLASS_DEFINITION:
         cfg__def(g, s);
         return p;
-    case GB_PK_DECORATED_DEFINITION: {
+    case GB_NK_DECORATED_DEFINITION: {
         uint32_t d = gb_pyview_field(v, s, GB_PF_DEFINITION);
         if (d != GB_PY_NIL) cfg__def(g, d);
         return p;

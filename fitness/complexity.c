@@ -29,8 +29,8 @@ static inline uint8_t kind(View *v, uint32_t n)
 
 static bool gb_cx__is_operator(uint8_t k)
 {
-    return k == GB_PK_BOOLEAN_OPERATOR || k == GB_PK_COMPARISON_OPERATOR || k == GB_PK_BINARY_OPERATOR ||
-           k == GB_PK_UNARY_OPERATOR || k == GB_PK_NOT_OPERATOR || k == GB_PK_UNION_TYPE;
+    return k == GB_NK_BOOLEAN_OPERATOR || k == GB_NK_COMPARISON_OPERATOR || k == GB_NK_BINARY_OPERATOR ||
+           k == GB_NK_UNARY_OPERATOR || k == GB_NK_NOT_OPERATOR || k == GB_NK_UNION_TYPE;
 }
 
 /* ast.walk(predicate) finds a BoolOp/Compare/BinOp/UnaryOp. */
@@ -43,8 +43,8 @@ static bool gb_cx__has_operator(View *v, uint32_t n)
 
 static bool gb_cx__is_comprehension(uint8_t k)
 {
-    return k == GB_PK_LIST_COMPREHENSION || k == GB_PK_SET_COMPREHENSION || k == GB_PK_DICTIONARY_COMPREHENSION ||
-           k == GB_PK_GENERATOR_EXPRESSION;
+    return k == GB_NK_LIST_COMPREHENSION || k == GB_NK_SET_COMPREHENSION || k == GB_NK_DICTIONARY_COMPREHENSION ||
+           k == GB_NK_GENERATOR_EXPRESSION;
 }
 
 /* C2: predicates (If/elif tests, While tests, each comprehension `if`, a lambda body that is a
@@ -55,35 +55,35 @@ static unsigned gb_cx__c2(View *v)
     unsigned count = 0;
     for (uint32_t n = 0; n < v->count; n++) {
         uint8_t k = kind(v, n);
-        if (k == GB_PK_IF_STATEMENT || k == GB_PK_ELIF_CLAUSE || k == GB_PK_WHILE_STATEMENT) {
+        if (k == GB_NK_IF_STATEMENT || k == GB_NK_ELIF_CLAUSE || k == GB_NK_WHILE_STATEMENT) {
             uint32_t c = gb_pyview_field(v, n, GB_PF_CONDITION);
             if (c != GB_PY_NIL && gb_cx__has_operator(v, c)) count++;
         } else if (gb_cx__is_comprehension(k)) {
             for (uint32_t c = v->nodes[n].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
-                if (kind(v, c) != GB_PK_IF_CLAUSE) continue;
+                if (kind(v, c) != GB_NK_IF_CLAUSE) continue;
                 uint32_t e = gb_pyview_first_named(v, c);
                 if (e != GB_PY_NIL && gb_cx__has_operator(v, e)) count++;
             }
-        } else if (k == GB_PK_LAMBDA) {
+        } else if (k == GB_NK_LAMBDA) {
             uint32_t b = gb_pyview_unparen(v, gb_pyview_field(v, n, GB_PF_BODY));
-            if (b != GB_PY_NIL && (kind(v, b) == GB_PK_COMPARISON_OPERATOR || kind(v, b) == GB_PK_BOOLEAN_OPERATOR) &&
+            if (b != GB_PY_NIL && (kind(v, b) == GB_NK_COMPARISON_OPERATOR || kind(v, b) == GB_NK_BOOLEAN_OPERATOR) &&
                 gb_cx__has_operator(v, b))
                 count++;
-        } else if (k == GB_PK_CALL) {
+        } else if (k == GB_NK_CALL) {
             uint32_t f = gb_pyview_callee(v, n);
-            if (f == GB_PY_NIL || kind(v, f) != GB_PK_IDENTIFIER) continue;
+            if (f == GB_PY_NIL || kind(v, f) != GB_NK_IDENTIFIER) continue;
             if (!gb_pyview_text_eq(v, f, "any") && !gb_pyview_text_eq(v, f, "all") && !gb_pyview_text_eq(v, f, "range"))
                 continue;
             uint32_t args = gb_pyview_field(v, n, GB_PF_ARGUMENTS);
             if (args == GB_PY_NIL) continue;
-            if (kind(v, args) == GB_PK_GENERATOR_EXPRESSION) {
+            if (kind(v, args) == GB_NK_GENERATOR_EXPRESSION) {
                 if (gb_cx__has_operator(v, args)) count++;
                 continue;
             }
             for (uint32_t a = v->nodes[args].first_child; a != GB_PY_NIL; a = v->nodes[a].next_sibling) {
                 if (!v->nodes[a].named) continue;
                 uint8_t ak = kind(v, a);
-                if (ak == GB_PK_KEYWORD_ARGUMENT || ak == GB_PK_DICTIONARY_SPLAT) continue;
+                if (ak == GB_NK_KEYWORD_ARGUMENT || ak == GB_NK_DICTIONARY_SPLAT) continue;
                 if (gb_cx__has_operator(v, a)) count++;
             }
         }
@@ -102,8 +102,8 @@ static unsigned gb_cx__c3(View *v)
         uint32_t p = v->nodes[n].parent;
         uint32_t d = p == GB_PY_NIL ? 0 : depth[p];
         uint8_t k = kind(v, n);
-        bool counted = k == GB_PK_FOR_STATEMENT || k == GB_PK_WHILE_STATEMENT ||
-                       (k == GB_PK_IF_STATEMENT && !gb_pyview_is_else_if(v, n));
+        bool counted = k == GB_NK_FOR_STATEMENT || k == GB_NK_WHILE_STATEMENT ||
+                       (k == GB_NK_IF_STATEMENT && !gb_pyview_is_else_if(v, n));
         if (counted) {
             d++;
             sum += d - 1;
@@ -130,7 +130,7 @@ static void gb_c4__range(GbC4 *s, uint32_t a, uint32_t b);
 static uint32_t gb_cx__decorated(View *v, uint32_t def)
 {
     uint32_t p = v->nodes[def].parent;
-    return p != GB_PY_NIL && kind(v, p) == GB_PK_DECORATED_DEFINITION ? p : GB_PY_NIL;
+    return p != GB_PY_NIL && kind(v, p) == GB_NK_DECORATED_DEFINITION ? p : GB_PY_NIL;
 }
 
 static void gb_c4__subtree(GbC4 *s, uint32_t n)
@@ -143,7 +143,7 @@ static void gb_c4__decorators(GbC4 *s, uint32_t def)
     uint32_t dd = gb_cx__decorated(s->v, def);
     if (dd == GB_PY_NIL) return;
     for (uint32_t c = s->v->nodes[dd].first_child; c != GB_PY_NIL; c = s->v->nodes[c].next_sibling)
-        if (kind(s->v, c) == GB_PK_DECORATOR) gb_c4__subtree(s, c);
+        if (kind(s->v, c) == GB_NK_DECORATOR) gb_c4__subtree(s, c);
 }
 
 /* Visit a range of nodes in the order Python's ast.NodeVisitor would: a FunctionDef sets the
@@ -155,12 +155,12 @@ static void gb_c4__range(GbC4 *s, uint32_t a, uint32_t b)
     View *v = s->v;
     for (uint32_t n = a; n < b;) {
         uint8_t k = kind(v, n);
-        if (k == GB_PK_DECORATOR && v->nodes[n].parent != GB_PY_NIL &&
-            kind(v, v->nodes[n].parent) == GB_PK_DECORATED_DEFINITION) {
+        if (k == GB_NK_DECORATOR && v->nodes[n].parent != GB_PY_NIL &&
+            kind(v, v->nodes[n].parent) == GB_NK_DECORATED_DEFINITION) {
             n = v->nodes[n].subtree_end; /* visited with its definition */
             continue;
         }
-        if (k == GB_PK_FUNCTION_DEFINITION) {
+        if (k == GB_NK_FUNCTION_DEFINITION) {
             uint32_t name = gb_pyview_field(v, n, GB_PF_NAME);
             s->cur = name != GB_PY_NIL ? v->src + v->nodes[name].start : NULL;
             s->cur_len = name != GB_PY_NIL ? gb_pyview_len(v, name) : 0;
@@ -173,19 +173,19 @@ static void gb_c4__range(GbC4 *s, uint32_t a, uint32_t b)
             n = v->nodes[n].subtree_end;
             continue;
         }
-        if (k == GB_PK_CLASS_DEFINITION) {
+        if (k == GB_NK_CLASS_DEFINITION) {
             gb_c4__subtree(s, gb_pyview_field(v, n, GB_PF_SUPERCLASSES));
             gb_c4__subtree(s, gb_pyview_field(v, n, GB_PF_BODY));
             gb_c4__decorators(s, n);
             n = v->nodes[n].subtree_end;
             continue;
         }
-        if (k == GB_PK_CALL) {
+        if (k == GB_NK_CALL) {
             uint32_t f = gb_pyview_callee(v, n);
-            if (f != GB_PY_NIL && kind(v, f) == GB_PK_ATTRIBUTE) {
+            if (f != GB_PY_NIL && kind(v, f) == GB_NK_ATTRIBUTE) {
                 uint32_t attr = gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
                 if (attr != GB_PY_NIL && gb_pyview_text_eq(v, attr, "Thread")) s->threads++;
-            } else if (f != GB_PY_NIL && kind(v, f) == GB_PK_IDENTIFIER && s->cur &&
+            } else if (f != GB_PY_NIL && kind(v, f) == GB_NK_IDENTIFIER && s->cur &&
                        gb_pyview_len(v, f) == s->cur_len &&
                        memcmp(v->src + v->nodes[f].start, s->cur, s->cur_len) == 0) {
                 gb_strmap_put(s->recursive, s->cur, s->cur_len, 1, NULL);
@@ -202,17 +202,17 @@ static unsigned gb_cx__c4(View *v, GbStrMap *recursive)
     unsigned heavy = 0, light = 0;
     for (uint32_t n = 0; n < v->count; n++) {
         uint8_t k = kind(v, n);
-        if (k == GB_PK_LAMBDA) {
+        if (k == GB_NK_LAMBDA) {
             heavy++;
-        } else if (k == GB_PK_DECORATOR) {
+        } else if (k == GB_NK_DECORATOR) {
             uint32_t dd = v->nodes[n].parent;
             uint32_t def = dd != GB_PY_NIL ? gb_pyview_field(v, dd, GB_PF_DEFINITION) : GB_PY_NIL;
             if (def != GB_PY_NIL &&
-                (kind(v, def) == GB_PK_FUNCTION_DEFINITION || kind(v, def) == GB_PK_CLASS_DEFINITION))
+                (kind(v, def) == GB_NK_FUNCTION_DEFINITION || kind(v, def) == GB_NK_CLASS_DEFINITION))
                 heavy++;
-        } else if (gb_cx__is_comprehension(k) || k == GB_PK_LIST) {
+        } else if (gb_cx__is_comprehension(k) || k == GB_NK_LIST) {
             light++;
-        } else if (k == GB_PK_LIST_PATTERN && !gb_pyview_in_case_pattern(v, n)) {
+        } else if (k == GB_NK_LIST_PATTERN && !gb_pyview_in_case_pattern(v, n)) {
             light++;
         }
     }
@@ -256,12 +256,12 @@ static void gb_imp__build(View *v, GbImports *t)
     t->entries = (GbImportEntries){0};
     for (uint32_t n = 0; n < v->count; n++) {
         uint8_t k = kind(v, n);
-        if (k == GB_PK_IMPORT_STATEMENT) {
+        if (k == GB_NK_IMPORT_STATEMENT) {
             for (uint32_t c = v->nodes[n].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
                 if (v->nodes[c].field != GB_PF_NAME) continue;
-                if (kind(v, c) == GB_PK_DOTTED_NAME) {
+                if (kind(v, c) == GB_NK_DOTTED_NAME) {
                     gb_imp__add(t, v->src + v->nodes[c].start, gb_pyview_len(v, c), NULL, 0, false);
-                } else if (kind(v, c) == GB_PK_ALIASED_IMPORT) {
+                } else if (kind(v, c) == GB_NK_ALIASED_IMPORT) {
                     uint32_t nm = gb_pyview_field(v, c, GB_PF_NAME), al = gb_pyview_field(v, c, GB_PF_ALIAS);
                     if (nm == GB_PY_NIL) continue;
                     const char *full = v->src + v->nodes[nm].start;
@@ -271,20 +271,20 @@ static void gb_imp__build(View *v, GbImports *t)
                                     false);
                 }
             }
-        } else if (k == GB_PK_IMPORT_FROM_STATEMENT || k == GB_PK_FUTURE_IMPORT_STATEMENT) {
+        } else if (k == GB_NK_IMPORT_FROM_STATEMENT || k == GB_NK_FUTURE_IMPORT_STATEMENT) {
             const char *mod = "__future__";
             size_t mod_len = 10;
             bool relative = false;
-            if (k == GB_PK_IMPORT_FROM_STATEMENT) {
+            if (k == GB_NK_IMPORT_FROM_STATEMENT) {
                 uint32_t m = gb_pyview_field(v, n, GB_PF_MODULE_NAME);
                 mod = "";
                 mod_len = 0;
-                if (m != GB_PY_NIL && kind(v, m) == GB_PK_RELATIVE_IMPORT) {
+                if (m != GB_PY_NIL && kind(v, m) == GB_NK_RELATIVE_IMPORT) {
                     relative = true;
                     for (uint32_t c = v->nodes[m].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
-                        if (kind(v, c) == GB_PK_DOTTED_NAME) m = c;
+                        if (kind(v, c) == GB_NK_DOTTED_NAME) m = c;
                 }
-                if (m != GB_PY_NIL && kind(v, m) == GB_PK_DOTTED_NAME) {
+                if (m != GB_PY_NIL && kind(v, m) == GB_NK_DOTTED_NAME) {
                     mod = v->src + v->nodes[m].start;
                     mod_len = gb_pyview_len(v, m);
                 }
@@ -293,9 +293,9 @@ static void gb_imp__build(View *v, GbImports *t)
             }
             for (uint32_t c = v->nodes[n].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
                 if (v->nodes[c].field != GB_PF_NAME) continue;
-                if (kind(v, c) == GB_PK_DOTTED_NAME) {
+                if (kind(v, c) == GB_NK_DOTTED_NAME) {
                     gb_imp__add(t, v->src + v->nodes[c].start, gb_pyview_len(v, c), mod, mod_len, relative);
-                } else if (kind(v, c) == GB_PK_ALIASED_IMPORT) {
+                } else if (kind(v, c) == GB_NK_ALIASED_IMPORT) {
                     uint32_t nm = gb_pyview_field(v, c, GB_PF_NAME), al = gb_pyview_field(v, c, GB_PF_ALIAS);
                     if (nm != GB_PY_NIL)
                         gb_imp__add(t, v->src + v->nodes[nm].start, gb_pyview_len(v, nm), mod, mod_len, relative);
@@ -351,21 +351,21 @@ static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, G
     GbImports imp;
     gb_imp__build(v, &imp);
     for (uint32_t n = 0; n < v->count; n++) {
-        if (kind(v, n) != GB_PK_CALL) continue;
+        if (kind(v, n) != GB_NK_CALL) continue;
         uint32_t f = gb_pyview_callee(v, n);
         if (f == GB_PY_NIL) continue;
         const char *name = NULL;
         size_t len = 0;
-        if (kind(v, f) == GB_PK_ATTRIBUTE) {
+        if (kind(v, f) == GB_NK_ATTRIBUTE) {
             /* root = leftmost Name of the attribute chain; `self.m()` uses m */
             uint32_t r = f;
-            while (r != GB_PY_NIL && kind(v, r) == GB_PK_ATTRIBUTE) r = gb_pyview_attr_object(v, r);
-            if (r == GB_PY_NIL || kind(v, r) != GB_PK_IDENTIFIER) continue;
+            while (r != GB_PY_NIL && kind(v, r) == GB_NK_ATTRIBUTE) r = gb_pyview_attr_object(v, r);
+            if (r == GB_PY_NIL || kind(v, r) != GB_NK_IDENTIFIER) continue;
             if (gb_pyview_text_eq(v, r, "self")) r = gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
             if (r == GB_PY_NIL) continue;
             name = v->src + v->nodes[r].start;
             len = gb_pyview_len(v, r);
-        } else if (kind(v, f) == GB_PK_IDENTIFIER) {
+        } else if (kind(v, f) == GB_NK_IDENTIFIER) {
             if (gb_pyview_text_eq(v, f, "enumerate")) continue;
             name = v->src + v->nodes[f].start;
             len = gb_pyview_len(v, f);
@@ -390,7 +390,7 @@ void gb_complexity_measure(const GbMeasured *m, GbMetrics *out, GbMetricsDetail 
     for (size_t i = 0; i < m->n; i++) {
         View *v = &m->views[i];
         for (uint32_t n = 0; n < v->count; n++) {
-            if (kind(v, n) != GB_PK_FUNCTION_DEFINITION) continue;
+            if (kind(v, n) != GB_NK_FUNCTION_DEFINITION) continue;
             uint32_t name = gb_pyview_field(v, n, GB_PF_NAME);
             if (name != GB_PY_NIL)
                 gb_strmap_put(&custom, v->src + v->nodes[name].start, gb_pyview_len(v, name), 1, NULL);

@@ -33,7 +33,7 @@ typedef struct {
 const char *gb_metric_key(GbMetricId id);
 const char *gb_metric_label(GbMetricId id);
 
-/* Compute all 21 metrics of a program (all modules measured as a whole). Returns false
+/* Compute all GB_METRIC_COUNT metrics of a program (all modules measured as a whole). Returns false
  * with err naming the module and the first syntax error position when a module does not parse. */
 bool gb_metrics_compute(const GbProgram *prog, TSParser *parser, GbMetrics *out, GbError *err);
 

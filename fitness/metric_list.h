@@ -1,5 +1,5 @@
 #pragma once
-/* The 21 metrics, one X-macro row each: GB_METRIC(id, key, kind, label).
+/* The metrics (GB_METRIC_COUNT, 21 in the paper), one X-macro row each: GB_METRIC(id, key, kind, label).
  * Order is fixed (C1..C7, then R1..R14 in the reference's key order) and is part of the
  * output format. kind: 'C' complexity, 'R' readability. */
 #define GB_METRIC_LIST                                                              \

@@ -3,44 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    const char *name;
-    uint8_t named;
-    uint8_t kind;
-} GbPyKindName;
-
-static const GbPyKindName gb_pyview__kinds[] = {
-#define GB_PYKIND(e, name, named) {name, named, GB_PK_##e},
-    GB_PYKIND_LIST
-#undef GB_PYKIND
-};
-
 static const char *const gb_pyview__fields[GB_PF_COUNT] = {NULL,
 #define GB_PYFIELD(e, name) name,
                                                            GB_PYFIELD_LIST
 #undef GB_PYFIELD
 };
 
-/* Symbol and field tables are rebuilt per view: a few hundred string compares, negligible next
- * to parsing, and it keeps the module free of global state. */
-static void gb_pyview__tables(const TSLanguage *lang, uint8_t **kinds_out, uint8_t **fields_out)
+/* The field table is rebuilt per view: a few dozen string compares, negligible next to parsing,
+ * and it keeps the module free of global state. */
+static uint8_t *gb_pyview__fields_table(const TSLanguage *lang)
 {
-    uint32_t nsym = ts_language_symbol_count(lang);
-    uint8_t *kinds = gb_malloc(nsym ? nsym : 1);
-    const size_t nk = sizeof gb_pyview__kinds / sizeof gb_pyview__kinds[0];
-    for (uint32_t s = 0; s < nsym; s++) {
-        TSSymbolType t = ts_language_symbol_type(lang, (TSSymbol)s);
-        bool named = t == TSSymbolTypeRegular;
-        kinds[s] = named ? GB_PK_OTHER : GB_PK_TOKEN;
-        const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
-        if (!name) continue;
-        for (size_t k = 0; k < nk; k++) {
-            if (gb_pyview__kinds[k].named == named && strcmp(gb_pyview__kinds[k].name, name) == 0) {
-                kinds[s] = gb_pyview__kinds[k].kind;
-                break;
-            }
-        }
-    }
     uint32_t nfield = ts_language_field_count(lang);
     uint8_t *fields = gb_calloc(nfield + 1, 1);
     for (uint32_t f = 1; f <= nfield; f++) {
@@ -53,16 +25,25 @@ static void gb_pyview__tables(const TSLanguage *lang, uint8_t **kinds_out, uint8
             }
         }
     }
-    *kinds_out = kinds;
-    *fields_out = fields;
+    return fields;
+}
+
+/* The kind a view stores: the node kind of named nodes; of anonymous tokens only `async` (the
+ * metrics test it), so that the keyword tokens `lambda`, `type`, `await` and `yield` never pass
+ * for the named nodes of the same name. */
+static uint8_t gb_pyview__kind(const TSLanguage *lang, TSNode n)
+{
+    GbNodeKind k = gb_node_kind(n);
+    TSSymbol sym = ts_node_symbol(n);
+    bool named = sym < ts_language_symbol_count(lang) ? ts_language_symbol_type(lang, sym) == TSSymbolTypeRegular
+                                                      : ts_node_is_named(n);
+    return (uint8_t)(named || k == GB_NK_ASYNC ? k : GB_NK_OTHER);
 }
 
 void gb_pyview_build(GbPyView *v, TSTree *tree, const char *src, size_t len)
 {
     const TSLanguage *lang = ts_tree_language(tree);
-    uint8_t *kinds, *fields;
-    gb_pyview__tables(lang, &kinds, &fields);
-    uint32_t nsym = ts_language_symbol_count(lang);
+    uint8_t *fields = gb_pyview__fields_table(lang);
     uint32_t nfield = ts_language_field_count(lang);
 
     GbArray(GbPyNode) nodes = {0};
@@ -71,9 +52,8 @@ void gb_pyview_build(GbPyView *v, TSTree *tree, const char *src, size_t len)
     TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&c);
-        TSSymbol sym = ts_node_symbol(n);
-        uint8_t kind = sym < nsym ? kinds[sym] : (ts_node_is_named(n) ? GB_PK_OTHER : GB_PK_TOKEN);
-        bool skip = kind == GB_PK_COMMENT || kind == GB_PK_LINE_CONTINUATION;
+        uint8_t kind = gb_pyview__kind(lang, n);
+        bool skip = kind == GB_NK_COMMENT || kind == GB_NK_LINE_CONTINUATION;
         bool descend = false;
         if (!skip) {
             TSFieldId fid = ts_tree_cursor_current_field_id(&c);
@@ -119,7 +99,6 @@ done:
     ts_tree_cursor_delete(&c);
     gb_array_free(&stack);
     gb_array_free(&last);
-    free(kinds);
     free(fields);
     v->nodes = nodes.items;
     v->count = (uint32_t)nodes.len;
@@ -156,7 +135,7 @@ bool gb_pyview_text_eq(const GbPyView *v, uint32_t n, const char *s)
 
 uint32_t gb_pyview_unparen(const GbPyView *v, uint32_t n)
 {
-    while (n != GB_PY_NIL && v->nodes[n].kind == GB_PK_PARENTHESIZED_EXPRESSION) {
+    while (n != GB_PY_NIL && v->nodes[n].kind == GB_NK_PARENTHESIZED_EXPRESSION) {
         uint32_t inner = gb_pyview_first_named(v, n);
         if (inner == GB_PY_NIL) break;
         n = inner;
@@ -168,7 +147,7 @@ static uint32_t gb_pyview__unwrap(const GbPyView *v, uint32_t n)
 {
     while (n != GB_PY_NIL) {
         uint8_t k = v->nodes[n].kind;
-        if (k != GB_PK_PARENTHESIZED_EXPRESSION && k != GB_PK_LIST_SPLAT && k != GB_PK_DICTIONARY_SPLAT) break;
+        if (k != GB_NK_PARENTHESIZED_EXPRESSION && k != GB_NK_LIST_SPLAT && k != GB_NK_DICTIONARY_SPLAT) break;
         uint32_t inner = gb_pyview_first_named(v, n);
         if (inner == GB_PY_NIL) break;
         n = inner;
@@ -189,28 +168,28 @@ uint32_t gb_pyview_attr_object(const GbPyView *v, uint32_t attr)
 bool gb_pyview_is_async(const GbPyView *v, uint32_t n)
 {
     uint32_t c = v->nodes[n].first_child;
-    return c != GB_PY_NIL && v->nodes[c].kind == GB_PK_KW_ASYNC;
+    return c != GB_PY_NIL && v->nodes[c].kind == GB_NK_ASYNC;
 }
 
 bool gb_pyview_is_else_if(const GbPyView *v, uint32_t n)
 {
     const GbPyNode *nodes = v->nodes;
-    if (nodes[n].kind != GB_PK_IF_STATEMENT) return false;
+    if (nodes[n].kind != GB_NK_IF_STATEMENT) return false;
     uint32_t block = nodes[n].parent;
-    if (block == GB_PY_NIL || nodes[block].kind != GB_PK_BLOCK) return false;
+    if (block == GB_PY_NIL || nodes[block].kind != GB_NK_BLOCK) return false;
     if (gb_pyview_first_named(v, block) != n) return false;
     uint32_t els = nodes[block].parent;
-    if (els == GB_PY_NIL || nodes[els].kind != GB_PK_ELSE_CLAUSE) return false;
+    if (els == GB_PY_NIL || nodes[els].kind != GB_NK_ELSE_CLAUSE) return false;
     uint32_t owner = nodes[els].parent;
-    return owner != GB_PY_NIL && nodes[owner].kind == GB_PK_IF_STATEMENT;
+    return owner != GB_PY_NIL && nodes[owner].kind == GB_NK_IF_STATEMENT;
 }
 
 bool gb_pyview_in_case_pattern(const GbPyView *v, uint32_t n)
 {
     for (uint32_t p = v->nodes[n].parent; p != GB_PY_NIL; p = v->nodes[p].parent) {
         uint8_t k = v->nodes[p].kind;
-        if (k == GB_PK_CASE_PATTERN) return true;
-        if (k == GB_PK_CASE_CLAUSE || k == GB_PK_BLOCK || k == GB_PK_MODULE) return false;
+        if (k == GB_NK_CASE_PATTERN) return true;
+        if (k == GB_NK_CASE_CLAUSE || k == GB_NK_BLOCK || k == GB_NK_MODULE) return false;
     }
     return false;
 }
@@ -218,7 +197,7 @@ bool gb_pyview_in_case_pattern(const GbPyView *v, uint32_t n)
 static bool gb_pyview__string_is_f(const GbPyView *v, uint32_t s)
 {
     uint32_t st = gb_pyview_first_named(v, s);
-    if (st == GB_PY_NIL || v->nodes[st].kind != GB_PK_STRING_START) return false;
+    if (st == GB_PY_NIL || v->nodes[st].kind != GB_NK_STRING_START) return false;
     for (uint32_t i = v->nodes[st].start; i < v->nodes[st].end; i++) {
         char ch = v->src[i];
         if (ch == 'f' || ch == 'F') return true;
@@ -229,10 +208,10 @@ static bool gb_pyview__string_is_f(const GbPyView *v, uint32_t s)
 
 bool gb_pyview_is_fstring(const GbPyView *v, uint32_t n)
 {
-    if (v->nodes[n].kind == GB_PK_STRING) return gb_pyview__string_is_f(v, n);
-    if (v->nodes[n].kind == GB_PK_CONCATENATED_STRING) {
+    if (v->nodes[n].kind == GB_NK_STRING) return gb_pyview__string_is_f(v, n);
+    if (v->nodes[n].kind == GB_NK_CONCATENATED_STRING) {
         for (uint32_t c = v->nodes[n].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
-            if (v->nodes[c].kind == GB_PK_STRING && gb_pyview__string_is_f(v, c)) return true;
+            if (v->nodes[c].kind == GB_NK_STRING && gb_pyview__string_is_f(v, c)) return true;
     }
     return false;
 }

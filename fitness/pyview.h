@@ -1,7 +1,7 @@
 #pragma once
 /* A compact, read-only view of one parsed Python module for the metrics: the tree-sitter tree
- * flattened into an array of nodes with parent / first-child / next-sibling links and a small
- * kind enum, so that the metric passes can walk it cheaply and look at parents (tree-sitter
+ * flattened into an array of nodes with parent / first-child / next-sibling links and their
+ * kind (src/python/nodekind.h), so that the metric passes can walk it cheaply and look at parents (tree-sitter
  * 0.20 has no cheap parent access). Comments and line continuations are left out (they are
  * "extras" that can appear anywhere and no metric counts them).
  * A view borrows the source text; it is immutable after gb_pyview_build and may be shared
@@ -13,125 +13,7 @@
 #include <tree_sitter/api.h>
 
 #include "src/base/util.h"
-
-/* Node kinds the metrics look at: GB_PYKIND(enum suffix, tree-sitter type name, named?).
- * Every other node gets GB_PK_OTHER (named) or GB_PK_TOKEN (anonymous). */
-#define GB_PYKIND_LIST                                                                                                 \
-    GB_PYKIND(MODULE, "module", 1)                                                                                     \
-    GB_PYKIND(BLOCK, "block", 1)                                                                                       \
-    GB_PYKIND(EXPRESSION_STATEMENT, "expression_statement", 1)                                                         \
-    GB_PYKIND(ASSIGNMENT, "assignment", 1)                                                                             \
-    GB_PYKIND(AUGMENTED_ASSIGNMENT, "augmented_assignment", 1)                                                         \
-    GB_PYKIND(IF_STATEMENT, "if_statement", 1)                                                                         \
-    GB_PYKIND(ELIF_CLAUSE, "elif_clause", 1)                                                                           \
-    GB_PYKIND(ELSE_CLAUSE, "else_clause", 1)                                                                           \
-    GB_PYKIND(FOR_STATEMENT, "for_statement", 1)                                                                       \
-    GB_PYKIND(WHILE_STATEMENT, "while_statement", 1)                                                                   \
-    GB_PYKIND(TRY_STATEMENT, "try_statement", 1)                                                                       \
-    GB_PYKIND(EXCEPT_CLAUSE, "except_clause", 1)                                                                       \
-    GB_PYKIND(EXCEPT_GROUP_CLAUSE, "except_group_clause", 1)                                                           \
-    GB_PYKIND(FINALLY_CLAUSE, "finally_clause", 1)                                                                     \
-    GB_PYKIND(WITH_STATEMENT, "with_statement", 1)                                                                     \
-    GB_PYKIND(WITH_CLAUSE, "with_clause", 1)                                                                           \
-    GB_PYKIND(WITH_ITEM, "with_item", 1)                                                                               \
-    GB_PYKIND(FUNCTION_DEFINITION, "function_definition", 1)                                                           \
-    GB_PYKIND(CLASS_DEFINITION, "class_definition", 1)                                                                 \
-    GB_PYKIND(DECORATED_DEFINITION, "decorated_definition", 1)                                                         \
-    GB_PYKIND(DECORATOR, "decorator", 1)                                                                               \
-    GB_PYKIND(RETURN_STATEMENT, "return_statement", 1)                                                                 \
-    GB_PYKIND(BREAK_STATEMENT, "break_statement", 1)                                                                   \
-    GB_PYKIND(CONTINUE_STATEMENT, "continue_statement", 1)                                                             \
-    GB_PYKIND(PASS_STATEMENT, "pass_statement", 1)                                                                     \
-    GB_PYKIND(RAISE_STATEMENT, "raise_statement", 1)                                                                   \
-    GB_PYKIND(ASSERT_STATEMENT, "assert_statement", 1)                                                                 \
-    GB_PYKIND(DELETE_STATEMENT, "delete_statement", 1)                                                                 \
-    GB_PYKIND(IMPORT_STATEMENT, "import_statement", 1)                                                                 \
-    GB_PYKIND(IMPORT_FROM_STATEMENT, "import_from_statement", 1)                                                       \
-    GB_PYKIND(FUTURE_IMPORT_STATEMENT, "future_import_statement", 1)                                                   \
-    GB_PYKIND(GLOBAL_STATEMENT, "global_statement", 1)                                                                 \
-    GB_PYKIND(NONLOCAL_STATEMENT, "nonlocal_statement", 1)                                                             \
-    GB_PYKIND(PRINT_STATEMENT, "print_statement", 1)                                                                   \
-    GB_PYKIND(EXEC_STATEMENT, "exec_statement", 1)                                                                     \
-    GB_PYKIND(TYPE_ALIAS_STATEMENT, "type_alias_statement", 1)                                                         \
-    GB_PYKIND(MATCH_STATEMENT, "match_statement", 1)                                                                   \
-    GB_PYKIND(CASE_CLAUSE, "case_clause", 1)                                                                           \
-    GB_PYKIND(CASE_PATTERN, "case_pattern", 1)                                                                         \
-    GB_PYKIND(CALL, "call", 1)                                                                                         \
-    GB_PYKIND(ARGUMENT_LIST, "argument_list", 1)                                                                       \
-    GB_PYKIND(KEYWORD_ARGUMENT, "keyword_argument", 1)                                                                 \
-    GB_PYKIND(LIST_SPLAT, "list_splat", 1)                                                                             \
-    GB_PYKIND(DICTIONARY_SPLAT, "dictionary_splat", 1)                                                                 \
-    GB_PYKIND(PARENTHESIZED_EXPRESSION, "parenthesized_expression", 1)                                                 \
-    GB_PYKIND(GENERATOR_EXPRESSION, "generator_expression", 1)                                                         \
-    GB_PYKIND(LIST_COMPREHENSION, "list_comprehension", 1)                                                             \
-    GB_PYKIND(SET_COMPREHENSION, "set_comprehension", 1)                                                               \
-    GB_PYKIND(DICTIONARY_COMPREHENSION, "dictionary_comprehension", 1)                                                 \
-    GB_PYKIND(FOR_IN_CLAUSE, "for_in_clause", 1)                                                                       \
-    GB_PYKIND(IF_CLAUSE, "if_clause", 1)                                                                               \
-    GB_PYKIND(LAMBDA, "lambda", 1)                                                                                     \
-    GB_PYKIND(LAMBDA_PARAMETERS, "lambda_parameters", 1)                                                               \
-    GB_PYKIND(LIST, "list", 1)                                                                                         \
-    GB_PYKIND(LIST_PATTERN, "list_pattern", 1)                                                                         \
-    GB_PYKIND(TUPLE, "tuple", 1)                                                                                       \
-    GB_PYKIND(TUPLE_PATTERN, "tuple_pattern", 1)                                                                       \
-    GB_PYKIND(PATTERN_LIST, "pattern_list", 1)                                                                         \
-    GB_PYKIND(EXPRESSION_LIST, "expression_list", 1)                                                                   \
-    GB_PYKIND(SET, "set", 1)                                                                                           \
-    GB_PYKIND(DICTIONARY, "dictionary", 1)                                                                             \
-    GB_PYKIND(PAIR, "pair", 1)                                                                                         \
-    GB_PYKIND(ATTRIBUTE, "attribute", 1)                                                                               \
-    GB_PYKIND(SUBSCRIPT, "subscript", 1)                                                                               \
-    GB_PYKIND(IDENTIFIER, "identifier", 1)                                                                             \
-    GB_PYKIND(BOOLEAN_OPERATOR, "boolean_operator", 1)                                                                 \
-    GB_PYKIND(COMPARISON_OPERATOR, "comparison_operator", 1)                                                           \
-    GB_PYKIND(BINARY_OPERATOR, "binary_operator", 1)                                                                   \
-    GB_PYKIND(UNARY_OPERATOR, "unary_operator", 1)                                                                     \
-    GB_PYKIND(NOT_OPERATOR, "not_operator", 1)                                                                         \
-    GB_PYKIND(CONDITIONAL_EXPRESSION, "conditional_expression", 1)                                                     \
-    GB_PYKIND(NAMED_EXPRESSION, "named_expression", 1)                                                                 \
-    GB_PYKIND(STRING, "string", 1)                                                                                     \
-    GB_PYKIND(STRING_START, "string_start", 1)                                                                         \
-    GB_PYKIND(STRING_CONTENT, "string_content", 1)                                                                     \
-    GB_PYKIND(STRING_END, "string_end", 1)                                                                             \
-    GB_PYKIND(INTERPOLATION, "interpolation", 1)                                                                       \
-    GB_PYKIND(CONCATENATED_STRING, "concatenated_string", 1)                                                           \
-    GB_PYKIND(INTEGER, "integer", 1)                                                                                   \
-    GB_PYKIND(FLOAT, "float", 1)                                                                                       \
-    GB_PYKIND(TRUE, "true", 1)                                                                                         \
-    GB_PYKIND(FALSE, "false", 1)                                                                                       \
-    GB_PYKIND(NONE, "none", 1)                                                                                         \
-    GB_PYKIND(ELLIPSIS, "ellipsis", 1)                                                                                 \
-    GB_PYKIND(AS_PATTERN, "as_pattern", 1)                                                                             \
-    GB_PYKIND(AS_PATTERN_TARGET, "as_pattern_target", 1)                                                               \
-    GB_PYKIND(PARAMETERS, "parameters", 1)                                                                             \
-    GB_PYKIND(LIST_SPLAT_PATTERN, "list_splat_pattern", 1)                                                             \
-    GB_PYKIND(DICTIONARY_SPLAT_PATTERN, "dictionary_splat_pattern", 1)                                                 \
-    GB_PYKIND(KEYWORD_SEPARATOR, "keyword_separator", 1)                                                               \
-    GB_PYKIND(POSITIONAL_SEPARATOR, "positional_separator", 1)                                                         \
-    GB_PYKIND(DOTTED_NAME, "dotted_name", 1)                                                                           \
-    GB_PYKIND(ALIASED_IMPORT, "aliased_import", 1)                                                                     \
-    GB_PYKIND(RELATIVE_IMPORT, "relative_import", 1)                                                                   \
-    GB_PYKIND(IMPORT_PREFIX, "import_prefix", 1)                                                                       \
-    GB_PYKIND(WILDCARD_IMPORT, "wildcard_import", 1)                                                                   \
-    GB_PYKIND(FORMAT_SPECIFIER, "format_specifier", 1)                                                                 \
-    GB_PYKIND(TYPE_CONVERSION, "type_conversion", 1)                                                                   \
-    GB_PYKIND(ESCAPE_SEQUENCE, "escape_sequence", 1)                                                                   \
-    GB_PYKIND(ESCAPE_INTERPOLATION, "escape_interpolation", 1)                                                         \
-    GB_PYKIND(CHEVRON, "chevron", 1)                                                                                   \
-    GB_PYKIND(COMMENT, "comment", 1)                                                                                   \
-    GB_PYKIND(LINE_CONTINUATION, "line_continuation", 1)                                                               \
-    GB_PYKIND(UNION_TYPE, "union_type", 1)                                                                             \
-    GB_PYKIND(TYPE, "type", 1)                                                                                         \
-    GB_PYKIND(KW_ASYNC, "async", 0)
-
-typedef enum {
-    GB_PK_OTHER = 0, /* a named node of a type not listed */
-    GB_PK_TOKEN,     /* an anonymous node of a type not listed */
-#define GB_PYKIND(e, name, named) GB_PK_##e,
-    GB_PYKIND_LIST
-#undef GB_PYKIND
-        GB_PK_COUNT
-} GbPyKind;
+#include "src/python/nodekind.h"
 
 /* Fields the metrics look at (tree-sitter field names). */
 #define GB_PYFIELD_LIST                                                                                                \
@@ -174,7 +56,7 @@ typedef enum {
 #define GB_PY_NIL UINT32_MAX
 
 typedef struct {
-    uint8_t kind;                               /* GbPyKind */
+    uint8_t kind;                               /* GbNodeKind; anonymous tokens other than `async`: GB_NK_OTHER */
     uint8_t field;                              /* GbPyField of this node in its parent */
     uint8_t named;                              /* 1 for named nodes */
     uint32_t start, end;                        /* byte range in the source */

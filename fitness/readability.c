@@ -22,13 +22,13 @@ static inline uint8_t kind(View *v, uint32_t n)
 static inline uint8_t parent_kind(View *v, uint32_t n)
 {
     uint32_t p = v->nodes[n].parent;
-    return p == GB_PY_NIL ? GB_PK_OTHER : v->nodes[p].kind;
+    return p == GB_PY_NIL ? GB_NK_OTHER : v->nodes[p].kind;
 }
 
 static bool rd__comprehension(uint8_t k)
 {
-    return k == GB_PK_LIST_COMPREHENSION || k == GB_PK_SET_COMPREHENSION || k == GB_PK_DICTIONARY_COMPREHENSION ||
-           k == GB_PK_GENERATOR_EXPRESSION;
+    return k == GB_NK_LIST_COMPREHENSION || k == GB_NK_SET_COMPREHENSION || k == GB_NK_DICTIONARY_COMPREHENSION ||
+           k == GB_NK_GENERATOR_EXPRESSION;
 }
 
 /* Does tree-sitter node n start a Python ast node that has a lineno (stmt, expr, arg, keyword,
@@ -39,64 +39,64 @@ static bool rd__has_lineno(View *v, uint32_t n)
     const GbPyNode *x = &v->nodes[n];
     if (!x->named) return false;
     switch (x->kind) {
-    case GB_PK_MODULE:
-    case GB_PK_BLOCK:
-    case GB_PK_ARGUMENT_LIST:
-    case GB_PK_PARAMETERS:
-    case GB_PK_LAMBDA_PARAMETERS:
-    case GB_PK_PARENTHESIZED_EXPRESSION:
-    case GB_PK_ELSE_CLAUSE:
-    case GB_PK_FINALLY_CLAUSE:
-    case GB_PK_WITH_CLAUSE:
-    case GB_PK_WITH_ITEM:
-    case GB_PK_FOR_IN_CLAUSE:
-    case GB_PK_IF_CLAUSE:
-    case GB_PK_CASE_CLAUSE:
-    case GB_PK_DECORATED_DEFINITION:
-    case GB_PK_DECORATOR:
-    case GB_PK_STRING_START:
-    case GB_PK_STRING_CONTENT:
-    case GB_PK_STRING_END:
-    case GB_PK_ESCAPE_SEQUENCE:
-    case GB_PK_ESCAPE_INTERPOLATION:
-    case GB_PK_INTERPOLATION:
-    case GB_PK_FORMAT_SPECIFIER:
-    case GB_PK_TYPE_CONVERSION:
-    case GB_PK_KEYWORD_SEPARATOR:
-    case GB_PK_POSITIONAL_SEPARATOR:
-    case GB_PK_IMPORT_PREFIX:
-    case GB_PK_RELATIVE_IMPORT:
-    case GB_PK_PAIR:
-    case GB_PK_AS_PATTERN_TARGET:
-    case GB_PK_AS_PATTERN:
-    case GB_PK_CHEVRON:
-    case GB_PK_TYPE: /* annotation wrapper; it may start at a parenthesis */
+    case GB_NK_MODULE:
+    case GB_NK_BLOCK:
+    case GB_NK_ARGUMENT_LIST:
+    case GB_NK_PARAMETERS:
+    case GB_NK_LAMBDA_PARAMETERS:
+    case GB_NK_PARENTHESIZED_EXPRESSION:
+    case GB_NK_ELSE_CLAUSE:
+    case GB_NK_FINALLY_CLAUSE:
+    case GB_NK_WITH_CLAUSE:
+    case GB_NK_WITH_ITEM:
+    case GB_NK_FOR_IN_CLAUSE:
+    case GB_NK_IF_CLAUSE:
+    case GB_NK_CASE_CLAUSE:
+    case GB_NK_DECORATED_DEFINITION:
+    case GB_NK_DECORATOR:
+    case GB_NK_STRING_START:
+    case GB_NK_STRING_CONTENT:
+    case GB_NK_STRING_END:
+    case GB_NK_ESCAPE_SEQUENCE:
+    case GB_NK_ESCAPE_INTERPOLATION:
+    case GB_NK_INTERPOLATION:
+    case GB_NK_FORMAT_SPECIFIER:
+    case GB_NK_TYPE_CONVERSION:
+    case GB_NK_KEYWORD_SEPARATOR:
+    case GB_NK_POSITIONAL_SEPARATOR:
+    case GB_NK_IMPORT_PREFIX:
+    case GB_NK_RELATIVE_IMPORT:
+    case GB_NK_PAIR:
+    case GB_NK_AS_PATTERN_TARGET:
+    case GB_NK_AS_PATTERN:
+    case GB_NK_CHEVRON:
+    case GB_NK_TYPE: /* annotation wrapper; it may start at a parenthesis */
         return false;
-    case GB_PK_DICTIONARY_SPLAT:
-        return parent_kind(v, n) == GB_PK_ARGUMENT_LIST; /* keyword(arg=None) in a call */
-    case GB_PK_STRING:
-        return parent_kind(v, n) != GB_PK_CONCATENATED_STRING;
-    case GB_PK_ASSIGNMENT:
+    case GB_NK_DICTIONARY_SPLAT:
+        return parent_kind(v, n) == GB_NK_ARGUMENT_LIST; /* keyword(arg=None) in a call */
+    case GB_NK_STRING:
+        return parent_kind(v, n) != GB_NK_CONCATENATED_STRING;
+    case GB_NK_ASSIGNMENT:
         /* `a = b = c`: one Assign with two targets; the inner tree-sitter node is not a node */
-        return parent_kind(v, n) != GB_PK_ASSIGNMENT;
-    case GB_PK_TUPLE_PATTERN: {
+        return parent_kind(v, n) != GB_NK_ASSIGNMENT;
+    case GB_NK_TUPLE_PATTERN: {
         /* `(b) = c` parses as a one-element tuple_pattern without a comma: just parentheses */
         for (uint32_t c = x->first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
             if (!v->nodes[c].named && gb_pyview_text_eq(v, c, ",")) return true;
         return false;
     }
-    case GB_PK_IDENTIFIER: {
+    case GB_NK_IDENTIFIER: {
         uint8_t pk = parent_kind(v, n);
-        if (pk == GB_PK_ATTRIBUTE && x->field == GB_PF_ATTRIBUTE) return false;
-        if (pk == GB_PK_DOTTED_NAME || pk == GB_PK_ALIASED_IMPORT) return false;
-        if (pk == GB_PK_GLOBAL_STATEMENT || pk == GB_PK_NONLOCAL_STATEMENT) return false;
-        if ((pk == GB_PK_FUNCTION_DEFINITION || pk == GB_PK_CLASS_DEFINITION) && x->field == GB_PF_NAME) return false;
-        if (pk == GB_PK_AS_PATTERN_TARGET) {
+        if (pk == GB_NK_ATTRIBUTE && x->field == GB_PF_ATTRIBUTE) return false;
+        if (pk == GB_NK_DOTTED_NAME || pk == GB_NK_ALIASED_IMPORT) return false;
+        if (pk == GB_NK_GLOBAL_STATEMENT || pk == GB_NK_NONLOCAL_STATEMENT) return false;
+        if ((pk == GB_NK_FUNCTION_DEFINITION || pk == GB_NK_CLASS_DEFINITION) && x->field == GB_PF_NAME) return false;
+        if (pk == GB_NK_AS_PATTERN_TARGET) {
             /* `except E as name`: the name is a plain string in Python's ast */
             uint32_t ap = v->nodes[x->parent].parent;
             uint32_t owner = ap == GB_PY_NIL ? GB_PY_NIL : v->nodes[ap].parent;
             if (owner != GB_PY_NIL &&
-                (kind(v, owner) == GB_PK_EXCEPT_CLAUSE || kind(v, owner) == GB_PK_EXCEPT_GROUP_CLAUSE))
+                (kind(v, owner) == GB_NK_EXCEPT_CLAUSE || kind(v, owner) == GB_NK_EXCEPT_GROUP_CLAUSE))
                 return false;
         }
         return true;
@@ -113,22 +113,22 @@ static unsigned rd__cond(View *v, uint32_t n)
     n = gb_pyview_unparen(v, n);
     if (n == GB_PY_NIL) return 0;
     switch (kind(v, n)) {
-    case GB_PK_BOOLEAN_OPERATOR:
+    case GB_NK_BOOLEAN_OPERATOR:
         return rd__cond(v, gb_pyview_field(v, n, GB_PF_LEFT)) + rd__cond(v, gb_pyview_field(v, n, GB_PF_RIGHT));
-    case GB_PK_NOT_OPERATOR:
+    case GB_NK_NOT_OPERATOR:
         return rd__cond(v, gb_pyview_field(v, n, GB_PF_ARGUMENT));
-    case GB_PK_COMPARISON_OPERATOR:
-    case GB_PK_IDENTIFIER:
-    case GB_PK_CALL:
-    case GB_PK_INTEGER:
-    case GB_PK_FLOAT:
-    case GB_PK_TRUE:
-    case GB_PK_FALSE:
-    case GB_PK_NONE:
-    case GB_PK_ELLIPSIS:
+    case GB_NK_COMPARISON_OPERATOR:
+    case GB_NK_IDENTIFIER:
+    case GB_NK_CALL:
+    case GB_NK_INTEGER:
+    case GB_NK_FLOAT:
+    case GB_NK_TRUE:
+    case GB_NK_FALSE:
+    case GB_NK_NONE:
+    case GB_NK_ELLIPSIS:
         return 1;
-    case GB_PK_STRING:
-    case GB_PK_CONCATENATED_STRING:
+    case GB_NK_STRING:
+    case GB_NK_CONCATENATED_STRING:
         return gb_pyview_is_fstring(v, n) ? 0 : 1; /* an f-string is a JoinedStr, not a Constant */
     default:
         return 0;
@@ -141,17 +141,17 @@ static void rd__targets(View *v, uint32_t n, GbStrMap *vars)
     n = gb_pyview_unparen(v, n);
     if (n == GB_PY_NIL) return;
     switch (kind(v, n)) {
-    case GB_PK_IDENTIFIER:
+    case GB_NK_IDENTIFIER:
         gb_strmap_put(vars, v->src + v->nodes[n].start, gb_pyview_len(v, n), 1, NULL);
         break;
-    case GB_PK_TUPLE:
-    case GB_PK_LIST:
-    case GB_PK_TUPLE_PATTERN:
-    case GB_PK_LIST_PATTERN:
-    case GB_PK_PATTERN_LIST:
-    case GB_PK_EXPRESSION_LIST:
-    case GB_PK_LIST_SPLAT:
-    case GB_PK_LIST_SPLAT_PATTERN:
+    case GB_NK_TUPLE:
+    case GB_NK_LIST:
+    case GB_NK_TUPLE_PATTERN:
+    case GB_NK_LIST_PATTERN:
+    case GB_NK_PATTERN_LIST:
+    case GB_NK_EXPRESSION_LIST:
+    case GB_NK_LIST_SPLAT:
+    case GB_NK_LIST_SPLAT_PATTERN:
         for (uint32_t c = v->nodes[n].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
             if (v->nodes[c].named) rd__targets(v, c, vars);
         break;
@@ -195,27 +195,27 @@ static void rd__module(View *v, GbStrMap *vars, RdCounts *rc)
         /* nesting depths (comprehensions ignored; not reset at defs) */
         uint32_t ld = p == GB_PY_NIL ? 0 : loopd[p];
         uint32_t id = p == GB_PY_NIL ? 0 : ifd[p];
-        if (k == GB_PK_FOR_STATEMENT || k == GB_PK_WHILE_STATEMENT) {
+        if (k == GB_NK_FOR_STATEMENT || k == GB_NK_WHILE_STATEMENT) {
             ld++;
             if (ld > rc->max_loop) rc->max_loop = ld;
             rc->loops++;
         }
-        if (k == GB_PK_IF_STATEMENT) {
+        if (k == GB_NK_IF_STATEMENT) {
             id++;
-        } else if (k == GB_PK_ELIF_CLAUSE || (k == GB_PK_ELSE_CLAUSE && pk == GB_PK_IF_STATEMENT)) {
+        } else if (k == GB_NK_ELIF_CLAUSE || (k == GB_NK_ELSE_CLAUSE && pk == GB_NK_IF_STATEMENT)) {
             /* an elif is an If nested in the orelse of the previous one: the k-th elif is k levels
              * below its if, and the else body lies inside the last elif */
             unsigned before = 0, total = 0;
             for (uint32_t c = v->nodes[p].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
-                if (kind(v, c) != GB_PK_ELIF_CLAUSE) continue;
+                if (kind(v, c) != GB_NK_ELIF_CLAUSE) continue;
                 total++;
                 if (c <= n) before++;
             }
-            id += k == GB_PK_ELIF_CLAUSE ? before : total;
+            id += k == GB_NK_ELIF_CLAUSE ? before : total;
         }
         loopd[n] = ld;
         ifd[n] = id;
-        if (k == GB_PK_IF_STATEMENT || k == GB_PK_ELIF_CLAUSE) {
+        if (k == GB_NK_IF_STATEMENT || k == GB_NK_ELIF_CLAUSE) {
             if (id > rc->max_if) rc->max_if = id;
             rc->conditions++;
             unsigned c = rd__cond(v, gb_pyview_field(v, n, GB_PF_CONDITION));
@@ -223,67 +223,67 @@ static void rd__module(View *v, GbStrMap *vars, RdCounts *rc)
         }
         if (rd__has_lineno(v, n)) gb_array_push(&rows, x->row);
         switch (k) {
-        case GB_PK_CONDITIONAL_EXPRESSION:
+        case GB_NK_CONDITIONAL_EXPRESSION:
             rc->conditions++;
             break;
-        case GB_PK_IF_CLAUSE:
+        case GB_NK_IF_CLAUSE:
             if (rd__comprehension(pk)) rc->conditions++;
             break;
-        case GB_PK_FOR_IN_CLAUSE:
+        case GB_NK_FOR_IN_CLAUSE:
             if (rd__comprehension(pk)) rc->loops++;
             rd__targets(v, gb_pyview_field(v, n, GB_PF_LEFT), vars);
             break;
-        case GB_PK_ASSIGNMENT:
-            if (pk != GB_PK_ASSIGNMENT) rc->assignments++;
+        case GB_NK_ASSIGNMENT:
+            if (pk != GB_NK_ASSIGNMENT) rc->assignments++;
             rd__targets(v, gb_pyview_field(v, n, GB_PF_LEFT), vars);
             break;
-        case GB_PK_AUGMENTED_ASSIGNMENT:
+        case GB_NK_AUGMENTED_ASSIGNMENT:
             rc->assignments++;
             rc->operators++;
             rd__targets(v, gb_pyview_field(v, n, GB_PF_LEFT), vars);
             break;
-        case GB_PK_FOR_STATEMENT:
+        case GB_NK_FOR_STATEMENT:
             rd__targets(v, gb_pyview_field(v, n, GB_PF_LEFT), vars);
             break;
-        case GB_PK_NAMED_EXPRESSION:
+        case GB_NK_NAMED_EXPRESSION:
             rd__targets(v, gb_pyview_field(v, n, GB_PF_NAME), vars);
             break;
-        case GB_PK_AS_PATTERN_TARGET: {
+        case GB_NK_AS_PATTERN_TARGET: {
             /* `with x as y` stores y; `except E as e` stores a plain string in Python's ast */
             uint32_t ap = p, wi = ap == GB_PY_NIL ? GB_PY_NIL : v->nodes[ap].parent;
-            if (wi != GB_PY_NIL && kind(v, wi) == GB_PK_WITH_ITEM)
+            if (wi != GB_PY_NIL && kind(v, wi) == GB_NK_WITH_ITEM)
                 for (uint32_t c = x->first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
                     if (v->nodes[c].named) rd__targets(v, c, vars);
             break;
         }
-        case GB_PK_LIST:
-        case GB_PK_LIST_COMPREHENSION:
+        case GB_NK_LIST:
+        case GB_NK_LIST_COMPREHENSION:
             rc->arrays++;
             break;
-        case GB_PK_LIST_PATTERN:
+        case GB_NK_LIST_PATTERN:
             if (!gb_pyview_in_case_pattern(v, n)) rc->arrays++;
             break;
-        case GB_PK_BINARY_OPERATOR:
-        case GB_PK_UNION_TYPE: /* `a | b` in an annotation: a BinOp in Python's ast */
-        case GB_PK_UNARY_OPERATOR:
-        case GB_PK_NOT_OPERATOR:
+        case GB_NK_BINARY_OPERATOR:
+        case GB_NK_UNION_TYPE: /* `a | b` in an annotation: a BinOp in Python's ast */
+        case GB_NK_UNARY_OPERATOR:
+        case GB_NK_NOT_OPERATOR:
             rc->operators++;
             break;
-        case GB_PK_BOOLEAN_OPERATOR:
-            if (!(pk == GB_PK_BOOLEAN_OPERATOR && rd__same_boolop(v, n, p))) rc->operators++;
+        case GB_NK_BOOLEAN_OPERATOR:
+            if (!(pk == GB_NK_BOOLEAN_OPERATOR && rd__same_boolop(v, n, p))) rc->operators++;
             break;
-        case GB_PK_COMPARISON_OPERATOR:
+        case GB_NK_COMPARISON_OPERATOR:
             for (uint32_t c = x->first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
                 if (v->nodes[c].field == GB_PF_OPERATORS) rc->operators++;
             break;
-        case GB_PK_CALL: {
+        case GB_NK_CALL: {
             uint32_t f = gb_pyview_callee(v, n);
             uint32_t args = gb_pyview_field(v, n, GB_PF_ARGUMENTS);
-            if (f == GB_PY_NIL || kind(v, f) != GB_PK_IDENTIFIER || !rd__cast_name(v, f)) break;
-            if (args == GB_PY_NIL || kind(v, args) != GB_PK_ARGUMENT_LIST) break;
+            if (f == GB_PY_NIL || kind(v, f) != GB_NK_IDENTIFIER || !rd__cast_name(v, f)) break;
+            if (args == GB_PY_NIL || kind(v, args) != GB_NK_ARGUMENT_LIST) break;
             for (uint32_t a = v->nodes[args].first_child; a != GB_PY_NIL; a = v->nodes[a].next_sibling) {
                 uint32_t u = gb_pyview_unparen(v, a);
-                if (v->nodes[a].named && u != GB_PY_NIL && kind(v, u) == GB_PK_CALL) {
+                if (v->nodes[a].named && u != GB_PY_NIL && kind(v, u) == GB_NK_CALL) {
                     rc->casting++;
                     break;
                 }

@@ -7,14 +7,7 @@
 
 #include "nsga2/select.h"
 #include "operators/harness_policy.h"
-#include "src/base/json_write.h"
 #include "src/python/pyparse.h"
-
-const char *gb_gate_name(GbGate g)
-{
-    static const char *names[GB_GATE_COUNT] = {"parse", "readability", "duplicate", "tests", "lint"};
-    return names[g];
-}
 
 void gb_evolve_config_defaults(GbEvolveConfig *cfg)
 {
@@ -42,6 +35,7 @@ void gb_evolve_stats_add(GbEvolveStats *into, const GbEvolveStats *from)
 void gb_evolve_result_destroy(GbEvolveResult *r)
 {
     gb_task_destroy(&r->out);
+    gb_record_destroy(&r->record);
 }
 
 static void gb_evolve__hash_leaves(TSNode node, const char *src, uint64_t *h)
@@ -121,64 +115,11 @@ static bool gb_evolve__hash_seen(const uint64_t *hashes, size_t n, uint64_t h)
     return false;
 }
 
-static void gb_evolve__metrics_json(GbStr *s, double rc, double rr, const GbMetrics *m)
+static void gb_evolve__score(GbRecordScore *out, const GbIndividual *ind)
 {
-    bool first = true;
-    gb_str_append(s, "{");
-    gb_json_key(s, "rc", &first);
-    gb_json_number(s, rc);
-    gb_json_key(s, "rr", &first);
-    gb_json_number(s, rr);
-    gb_json_key(s, "metrics", &first);
-    gb_str_append(s, "{");
-    bool f2 = true;
-    for (int i = 0; i < GB_METRIC_COUNT; i++) {
-        gb_json_key(s, gb_metric_key((GbMetricId)i), &f2);
-        gb_json_number(s, m->v[i]);
-    }
-    gb_str_append(s, "}}");
-}
-
-static void gb_evolve__gates_json(GbStr *s, const long *offered, const long rejected[GB_GATE_COUNT], long accepted)
-{
-    bool first = true;
-    gb_str_append(s, "{");
-    gb_json_key(s, "offered", &first);
-    gb_json_number(s, (double)*offered);
-    for (int g = 0; g < GB_GATE_COUNT; g++) {
-        gb_json_key(s, gb_gate_name((GbGate)g), &first);
-        gb_json_number(s, (double)rejected[g]);
-    }
-    gb_json_key(s, "accepted", &first);
-    gb_json_number(s, (double)accepted);
-    gb_str_append(s, "}");
-}
-
-static void gb_evolve__original_json(GbStr *s, const GbTask *task)
-{
-    bool first = true;
-    gb_str_append(s, "{");
-    gb_json_key(s, "source", &first);
-    gb_json_string(s, task->source);
-    gb_json_key(s, "extra_files", &first);
-    gb_str_append(s, "{");
-    bool f2 = true;
-    for (size_t i = 0; i < task->extra_files.len; i++) {
-        gb_json_key(s, task->extra_files.items[i].path, &f2);
-        gb_json_string(s, task->extra_files.items[i].source);
-    }
-    gb_str_append(s, "}}");
-}
-
-static const char *gb_evolve__status_name(GbEvolveStatus s)
-{
-    switch (s) {
-    case GB_EVOLVED_HARDENED: return "hardened";
-    case GB_EVOLVED_UNCHANGED: return "unchanged";
-    case GB_EVOLVED_ORIGINAL_FAILS: return "original_fails";
-    case GB_EVOLVED_ERROR: return "error";
-    }
-    return "error";
+    out->rc = ind->rc;
+    out->rr = ind->rr;
+    for (int i = 0; i < GB_METRIC_COUNT; i++) out->metrics[i] = ind->metrics.v[i];
 }
 
 /* Everything gb_evolve__finish needs to describe the run. */
@@ -193,7 +134,7 @@ typedef struct {
     bool have_lint;
     GbLintSession *lint; /* every lint of the task, in order (reproducible: src/runner/runner.h) */
     char *error;
-    char *naming_json;
+    GbRenameList renamed;
     const char *naming_mode;
     bool naming_kept;
 } GbRun;
@@ -201,169 +142,85 @@ typedef struct {
 static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const size_t *front, size_t nfront)
 {
     const GbEvolveConfig *cfg = run->cfg;
-    GbStr s;
-    gb_str_init(&s);
-    bool first = true;
-    gb_str_append(&s, "{");
-    gb_json_key(&s, "index", &first);
-    gb_json_number(&s, (double)run->index);
-    gb_json_key(&s, "seed", &first);
-    gb_json_number(&s, (double)cfg->seed);
-    gb_json_key(&s, "status", &first);
-    gb_json_string(&s, gb_evolve__status_name(res->status));
-    if (run->error) {
-        gb_json_key(&s, "error", &first);
-        gb_json_string(&s, run->error);
-    }
-    gb_json_key(&s, "stop_reason", &first);
-    gb_json_string(&s, run->stop_reason);
-    gb_json_key(&s, "generations", &first);
-    gb_json_number(&s, run->generations);
-    gb_json_key(&s, "thresholds", &first);
-    gb_json_string(&s, cfg->thresholds_name);
+    GbRecord *rec = &res->record;
+    rec->index = (long)run->index;
+    rec->seed = cfg->seed;
+    rec->has_seed = true;
+    rec->status = res->status;
+    rec->has_status = true;
+    if (run->error) rec->error = gb_strdup(run->error);
+    rec->stop_reason = gb_strdup(run->stop_reason);
+    rec->generations = run->generations;
+    rec->thresholds = gb_strdup(cfg->thresholds_name);
     if (run->pop.len > 0) {
-        const GbIndividual *orig = &run->pop.items[0];
-        gb_json_key(&s, "before", &first);
-        gb_evolve__metrics_json(&s, orig->rc, orig->rr, &orig->metrics);
+        rec->has_scores = rec->has_operators = rec->has_edits = rec->has_front = true;
+        gb_evolve__score(&rec->before, &run->pop.items[0]);
         const GbIndividual *best = &run->pop.items[pick];
-        gb_json_key(&s, "after", &first);
-        gb_evolve__metrics_json(&s, best->rc, best->rr, &best->metrics);
+        gb_evolve__score(&rec->after, best);
         /* The pick's lineage, oldest step first. */
         GbArray(long) chain = {0};
         for (long i = pick; i > 0; i = run->pop.items[i].parent) gb_array_push(&chain, i);
-        gb_json_key(&s, "operators", &first);
-        gb_str_append(&s, "[");
         for (size_t c = chain.len; c-- > 0;) {
             const GbIndividual *ind = &run->pop.items[chain.items[c]];
             const GbIndividual *par = &run->pop.items[ind->parent];
             const GbOperator *op = gb_operator((GbOperatorId)ind->op);
             const GbApplied *last = &ind->prog.history.items[ind->prog.history.len - 1];
-            bool f3 = true;
-            if (c + 1 != chain.len) gb_str_append(&s, ",");
-            gb_str_append(&s, "{");
-            gb_json_key(&s, "op", &f3);
-            gb_json_string(&s, op->code);
-            gb_json_key(&s, "name", &f3);
-            gb_json_string(&s, op->name);
-            gb_json_key(&s, "site", &f3);
-            gb_json_string(&s, last->site_key);
-            gb_json_key(&s, "rc_delta", &f3);
-            gb_json_number(&s, ind->rc - par->rc);
-            gb_str_append(&s, "}");
+            GbRecordStep step = {gb_strdup(op->code), gb_strdup(op->name), gb_strdup(last->site_key),
+                                 ind->rc - par->rc};
+            gb_array_push(&rec->operators, step);
             res->stats.in_pick[ind->op]++;
             res->stats.rc_delta[ind->op] += ind->rc - par->rc;
         }
-        gb_str_append(&s, "]");
         gb_array_free(&chain);
         /* The pick's edit history, so positions in the original can be mapped forward
-         * (inject-bugs): each edit replaced [start, old_end) of the module's text at that
-         * moment with text ending at new_end. */
-        gb_json_key(&s, "edits", &first);
-        gb_str_append(&s, "[");
+         * (inject-bugs). */
         for (size_t e = 0; e < best->prog.history.len; e++) {
             const GbApplied *h = &best->prog.history.items[e];
-            bool f3 = true;
-            if (e) gb_str_append(&s, ",");
-            gb_str_append(&s, "{");
-            gb_json_key(&s, "op", &f3);
-            gb_json_string(&s, h->op);
-            gb_json_key(&s, "module", &f3);
-            gb_json_string(&s, h->module);
-            gb_json_key(&s, "start", &f3);
-            gb_json_number(&s, (double)h->start);
-            gb_json_key(&s, "old_end", &f3);
-            gb_json_number(&s, (double)h->old_end);
-            gb_json_key(&s, "new_end", &f3);
-            gb_json_number(&s, (double)h->new_end);
-            gb_str_append(&s, "}");
+            GbApplied a = {gb_strdup(h->op), gb_strdup(""), gb_strdup(h->module), h->start, h->old_end, h->new_end};
+            gb_array_push(&rec->edits, a);
         }
-        gb_str_append(&s, "]");
-        gb_json_key(&s, "front", &first);
-        gb_str_append(&s, "[");
         for (size_t k = 0; k < nfront; k++) {
             const GbIndividual *ind = &run->pop.items[front[k]];
-            bool f3 = true;
-            if (k) gb_str_append(&s, ",");
-            gb_str_append(&s, "{");
-            gb_json_key(&s, "rc", &f3);
-            gb_json_number(&s, ind->rc);
-            gb_json_key(&s, "rr", &f3);
-            gb_json_number(&s, ind->rr);
-            gb_json_key(&s, "operators", &f3);
-            gb_str_append(&s, "[");
+            GbRecordFrontMember m = {ind->rc, ind->rr, {0}, NULL};
             GbArray(long) ch = {0};
             for (long i = (long)front[k]; i > 0; i = run->pop.items[i].parent) gb_array_push(&ch, i);
-            for (size_t c = ch.len; c-- > 0;) {
-                if (c + 1 != ch.len) gb_str_append(&s, ",");
-                gb_json_string(&s, gb_operator((GbOperatorId)run->pop.items[ch.items[c]].op)->code);
-            }
+            for (size_t c = ch.len; c-- > 0;)
+                gb_array_push(&m.operators, gb_strdup(gb_operator((GbOperatorId)run->pop.items[ch.items[c]].op)->code));
             gb_array_free(&ch);
-            gb_str_append(&s, "]");
-            if (cfg->keep_front) {
-                char *src = gb_program_concat(&ind->prog);
-                gb_json_key(&s, "source", &f3);
-                gb_json_string(&s, src);
-                free(src);
-            }
-            gb_str_append(&s, "}");
+            if (cfg->keep_front) m.source = gb_program_concat(&ind->prog);
+            gb_array_push(&rec->front, m);
         }
-        gb_str_append(&s, "]");
     }
-    gb_json_key(&s, "gates", &first);
-    {
-        long offered = 0, accepted = 0, rej[GB_GATE_COUNT] = {0};
-        for (int o = 0; o < GB_OP_COUNT; o++) {
-            offered += res->stats.offered[o];
-            accepted += res->stats.accepted[o];
-            for (int g = 0; g < GB_GATE_COUNT; g++) rej[g] += res->stats.rejected[o][g];
-        }
-        gb_evolve__gates_json(&s, &offered, rej, accepted);
-    }
-    gb_json_key(&s, "gates_by_operator", &first);
-    gb_str_append(&s, "{");
-    bool f4 = true;
+    rec->has_gates = rec->has_gates_by_operator = true;
     for (int o = 0; o < GB_OP_COUNT; o++) {
-        if (!res->stats.offered[o]) continue;
-        gb_json_key(&s, gb_operator((GbOperatorId)o)->code, &f4);
-        gb_evolve__gates_json(&s, &res->stats.offered[o], res->stats.rejected[o], res->stats.accepted[o]);
+        GbGateCounts *per = &rec->gates_by_operator[o];
+        per->offered = res->stats.offered[o];
+        per->accepted = res->stats.accepted[o];
+        rec->gates.offered += per->offered;
+        rec->gates.accepted += per->accepted;
+        for (int g = 0; g < GB_GATE_COUNT; g++) {
+            per->rejected[g] = res->stats.rejected[o][g];
+            rec->gates.rejected[g] += per->rejected[g];
+        }
     }
-    gb_str_append(&s, "}");
     if (run->naming_mode) {
-        gb_json_key(&s, "naming", &first);
-        bool f5 = true;
-        gb_str_append(&s, "{");
-        gb_json_key(&s, "mode", &f5);
-        gb_json_string(&s, run->naming_mode);
-        gb_json_key(&s, "renamed", &f5);
-        gb_str_append(&s, run->naming_json ? run->naming_json : "{}");
-        gb_json_key(&s, "kept", &f5);
-        gb_str_append(&s, run->naming_kept ? "true" : "false");
-        gb_str_append(&s, "}");
+        rec->has_naming = true;
+        rec->naming_mode = gb_strdup(run->naming_mode);
+        rec->renamed = run->renamed;
+        memset(&run->renamed, 0, sizeof run->renamed);
+        rec->naming_kept = run->naming_kept;
     }
     if (run->have_lint) {
-        gb_json_key(&s, "lint", &first);
-        bool f5 = true;
-        gb_str_append(&s, "{");
-        gb_json_key(&s, "before", &f5);
-        gb_json_number(&s, run->lint_before);
-        gb_json_key(&s, "after", &f5);
-        gb_json_number(&s, run->lint_after);
-        gb_str_append(&s, "}");
+        rec->has_lint = true;
+        rec->lint_before = run->lint_before;
+        rec->lint_after = run->lint_after;
     }
-    gb_json_key(&s, "offspring_validated", &first);
-    gb_json_number(&s, (double)res->stats.validated);
-    gb_str_append(&s, "}");
+    rec->offspring_validated = res->stats.validated;
+    gb_record_set_original(rec, run->task);
 
     if (run->error) snprintf(res->error, sizeof res->error, "%s", run->error);
     gb_task_copy(&res->out, run->task);
     if (run->pop.len > 0) gb_program_to_task(&run->pop.items[pick].prog, &res->out);
-    GbStr o;
-    gb_str_init(&o);
-    gb_evolve__original_json(&o, run->task);
-    gb_task_set_field(&res->out, "original", o.data);
-    gb_task_set_field(&res->out, "genebench", s.data);
-    gb_str_destroy(&o);
-    gb_str_destroy(&s);
 }
 
 static bool gb_evolve__stopped(const GbEvolveConfig *cfg)
@@ -408,6 +265,7 @@ static GbGate gb_evolve__gates(const GbEvolveConfig *cfg, GbRun *run, GbIndividu
 void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index, TSParser *parser, GbEvolveResult *res)
 {
     memset(res, 0, sizeof *res);
+    gb_record_init(&res->record);
     double t0 = gb_now();
     GbRun run;
     memset(&run, 0, sizeof run);
@@ -607,11 +465,9 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     if (pick != 0 && cfg->naming) {
         GbProgram named;
         gb_program_copy(&named, &run.pop.items[pick].prog);
-        char *renamed = NULL;
         const char *mode = NULL;
-        if (cfg->naming(&named, task, parser, cfg->naming_arg, &renamed, &mode)) {
+        if (cfg->naming(&named, task, parser, cfg->naming_arg, &run.renamed, &mode)) {
             run.naming_mode = mode;
-            run.naming_json = renamed;
             GbRunResult rr;
             bool ran = gb_pool_run(cfg->pool, task, &named, &rr, &err);
             run.naming_kept = ran && rr.status == GB_RUN_PASS;
@@ -623,7 +479,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
                 gb_program_destroy(&named);
             }
         } else {
-            free(renamed);
+            gb_rename_list_destroy(&run.renamed);
             gb_program_destroy(&named);
         }
     }
@@ -642,6 +498,8 @@ done:
     gb_array_free(&run.pop);
     gb_array_free(&hashes);
     free(run.error);
-    free(run.naming_json);
+    gb_rename_list_destroy(&run.renamed);
     res->time_s = gb_now() - t0;
+    res->record.time_s = res->time_s;
+    res->record.has_time = true;
 }

@@ -1,31 +1,9 @@
 #pragma once
 /* The evolution of one task (paper Algorithms 1–2 with NSGA-II ranking; DESIGN.md §7).
  *
- * Output format of `genebench evolve` (one canonical task per line, src/model/task.h), with the
- * hardened program in "source"/"extra_files", the same tests and pinned names, and two
- * extra top-level fields:
- *   "original":  {"source": "...", "extra_files": {...}}
- *   "genebench": {
- *     "index": <position of the task in the input>, "seed": S, "status": "hardened" |
- *       "unchanged" (no offspring survived) | "original_fails" | "error", "error": "..." (when any),
- *     "stop_reason": "rc_reached" | "generations" | "time_budget" | "no_offspring" | "interrupted",
- *     "generations": g, "thresholds": "<file>",
- *     "before": {"rc": x, "rr": y, "metrics": {"C1": v, ..., "entropy": v}},
- *     "after":  {"rc": x, "rr": y, "metrics": {...}},
- *     "operators": [{"op": "S1", "name": "AddNestedFor", "site": "<key>", "rc_delta": d}, ...]
- *                  (the pick's applied operators in order; rc_delta = RC gain of that step),
- *     "edits": [{"op": "AddNestedFor", "module": "main.py", "start": s, "old_end": e, "new_end": n}, ...]
- *                  (the pick's edit history in application order: each edit replaced bytes
- *                  [start, old_end) of the module's text at that moment with new text ending at
- *                  new_end; a module an operator created appears as start = old_end = 0),
- *     "front": [{"rc": x, "rr": y, "operators": ["S1", ...], "source"?: "..."}] (final first front;
- *              "source" only with --keep-front),
- *     "gates": {"offered": n, "parse": n, "readability": n, "duplicate": n, "tests": n,
- *               "lint": n, "accepted": n}   (rejections per gate, plus offered/accepted),
- *     "gates_by_operator": {"S1": {same keys}, ...},
- *     "naming": {"mode": "builtin" | "llm", "renamed": {"old": "new", ...}, "kept": true},
- *     "lint": {"before": score, "after": score} (absent with --no-lint),
- *     "time_s": t, "offspring_validated": n }
+ * The output record of a task (its "original" and "genebench" fields) is typed in
+ * nsga2/record.h, which documents the format; src/bench/record.h writes and reads it.
+ *
  * The run summary (OUT.summary.json): {"tool", "version", "seed", "generations", "time_budget",
  *   "breed", "thresholds", "lint", "python": {"interpreter", "version", "numpy", "scipy",
  *   "sklearn", ...}, "tasks", "hardened", "unchanged", "failed", "rc_before_mean",
@@ -41,6 +19,9 @@
 #include <tree_sitter/api.h>
 
 #include "fitness/fitness.h"
+#include "nsga2/gate_list.h"
+#include "nsga2/record.h"
+#include "operators/naming.h"
 #include "operators/operator.h"
 #include "src/model/program.h"
 #include "src/runner/runner.h"
@@ -48,9 +29,9 @@
 #include "src/base/util.h"
 
 /* Natural naming of the final pick (issue 6): rename the synthetic identifiers of prog in
- * place. Returns false when nothing was renamed. *renamed_json (owned) gets a JSON object
- * {"old": "new", ...}, *mode a static string ("builtin" or "llm"). */
-typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, char **renamed_json,
+ * place. Returns false when nothing was renamed. renamed (caller storage) gets the renames
+ * appended in order, *mode a static string ("builtin" or "llm"). */
+typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
                            const char **mode);
 
 typedef struct {
@@ -70,9 +51,6 @@ typedef struct {
     volatile sig_atomic_t *stop; /* set asynchronously to stop early (may be NULL) */
 } GbEvolveConfig;
 
-typedef enum { GB_GATE_PARSE, GB_GATE_READABILITY, GB_GATE_DUPLICATE, GB_GATE_TESTS, GB_GATE_LINT, GB_GATE_COUNT } GbGate;
-const char *gb_gate_name(GbGate g);
-
 typedef struct {
     long offered[GB_OP_COUNT];
     long rejected[GB_OP_COUNT][GB_GATE_COUNT];
@@ -83,16 +61,16 @@ typedef struct {
 } GbEvolveStats;
 void gb_evolve_stats_add(GbEvolveStats *into, const GbEvolveStats *from);
 
-typedef enum { GB_EVOLVED_HARDENED, GB_EVOLVED_UNCHANGED, GB_EVOLVED_ORIGINAL_FAILS, GB_EVOLVED_ERROR } GbEvolveStatus;
-
 typedef struct {
     GbEvolveStatus status;
-    GbTask out; /* the output task: hardened program + "original" and "genebench" fields */
+    GbTask out;      /* the output task: the input task with the hardened program */
+    GbRecord record; /* its output record: attach it to out with gb_record_attach
+                      * (src/bench/record.h) before writing out */
     double rc_before, rr_before, rc_after, rr_after;
     bool interrupted;
     char error[512]; /* why the task failed (status ORIGINAL_FAILS / ERROR), else empty */
     GbEvolveStats stats;
-    double time_s;
+    double time_s; /* = record.time_s */
 } GbEvolveResult;
 
 void gb_evolve_config_defaults(GbEvolveConfig *cfg);
@@ -101,7 +79,7 @@ void gb_evolve_result_destroy(GbEvolveResult *r);
 /* Evolve one task (index = its position in the input, part of the rng key together with
  * its id). Always fills res (caller storage): a task whose original fails its tests, or that
  * cannot be measured, gets status ORIGINAL_FAILS / ERROR, its unchanged program and a
- * message in "genebench".error. Thread-safe for distinct parsers/results. */
+ * message in res->error and res->record.error. Thread-safe for distinct parsers/results. */
 void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index, TSParser *parser, GbEvolveResult *res);
 
 /* A hash of the program's lexical tokens (comments and layout ignored), for the duplicate gate. */

@@ -27,11 +27,8 @@ void gb_op_add_nested_for_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_nested_for_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
-    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, GB_FX_BREAK | GB_FX_CONTINUE)) {
-        gb_error_set(err, "AddNestedFor: site %s is not a wrappable statement", site->key);
-        return false;
-    }
+    TSNode stmt = gb_wrappable_site_stmt(ctx, site, GB_FX_BREAK | GB_FX_CONTINUE, "AddNestedFor", err);
+    if (ts_node_is_null(stmt)) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, site->module);
     int scope = gb_scopes_at(sc, site->start);
     bool range_ok = gb_scopes_resolve(sc, scope, "range", NULL) == GB_RESOLVE_BUILTIN;
@@ -59,11 +56,7 @@ bool gb_op_add_nested_for_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
         header = gb_asprintf("for %s in range(%u, %u, -1):", var, k + 1, k);
         break;
     }
-    GbEditSet set;
-    gb_edits_init(&set);
-    gb_edits_wrap(ctx, &set, site->module, stmt, stmt, header, NULL);
-    bool ok = gb_edits_commit(ctx, &set, err);
-    gb_edits_destroy(&set);
+    bool ok = gb_edits_wrap_commit(ctx, site->module, stmt, stmt, header, NULL, err);
     free(header);
     free(var);
     return ok;

@@ -30,11 +30,8 @@ void gb_op_add_nested_if_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_nested_if_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
-    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, 0)) {
-        gb_error_set(err, "AddNestedIf: site %s is not a wrappable statement", site->key);
-        return false;
-    }
+    TSNode stmt = gb_wrappable_site_stmt(ctx, site, 0, "AddNestedIf", err);
+    if (ts_node_is_null(stmt)) return false;
     unsigned pick = gb_rng_bounded(rng, 6);
     char *a = gb_op_ctx_fresh_name(ctx, gb_s2_first[pick]);
     char *b = gb_op_ctx_fresh_name(ctx, gb_s2_second[pick]);
@@ -65,11 +62,7 @@ bool gb_op_add_nested_if_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
         header = gb_asprintf("%s = %u\n%s = %u\nif %s <= %s:", b, lo, a, hi, b, a);
         break;
     }
-    GbEditSet set;
-    gb_edits_init(&set);
-    gb_edits_wrap(ctx, &set, site->module, stmt, stmt, header, NULL);
-    bool ok = gb_edits_commit(ctx, &set, err);
-    gb_edits_destroy(&set);
+    bool ok = gb_edits_wrap_commit(ctx, site->module, stmt, stmt, header, NULL, err);
     free(header);
     free(a);
     free(b);

@@ -28,11 +28,8 @@ void gb_op_add_nested_while_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_add_nested_while_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
-    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, GB_FX_BREAK | GB_FX_CONTINUE)) {
-        gb_error_set(err, "AddNestedWhile: site %s is not a wrappable statement", site->key);
-        return false;
-    }
+    TSNode stmt = gb_wrappable_site_stmt(ctx, site, GB_FX_BREAK | GB_FX_CONTINUE, "AddNestedWhile", err);
+    if (ts_node_is_null(stmt)) return false;
     char *v = gb_op_ctx_fresh_name(ctx, gb_s3_bases[gb_rng_bounded(rng, 6)]);
     unsigned k = 1 + gb_rng_bounded(rng, 50);
     char *header;
@@ -53,11 +50,7 @@ bool gb_op_add_nested_while_apply(GbOpContext *ctx, const GbSite *site, GbRng *r
         header = gb_asprintf("%s = [%u]\nwhile %s:\n    %s.pop()", v, k, v, v);
         break;
     }
-    GbEditSet set;
-    gb_edits_init(&set);
-    gb_edits_wrap(ctx, &set, site->module, stmt, stmt, header, NULL);
-    bool ok = gb_edits_commit(ctx, &set, err);
-    gb_edits_destroy(&set);
+    bool ok = gb_edits_wrap_commit(ctx, site->module, stmt, stmt, header, NULL, err);
     free(header);
     free(v);
     return ok;

@@ -97,30 +97,30 @@ static bool gb_s4_program_ok(GbOpContext *ctx)
 static TSNode gb_s4_call(TSNode stmt, int *kind)
 {
     TSNode null = {0};
-    if (gb_node_is(stmt, "return_statement")) {
+    if (gb_node_is_kind(stmt, GB_NK_RETURN_STATEMENT)) {
         if (ts_node_named_child_count(stmt) != 1) return null;
         TSNode c = ts_node_named_child(stmt, 0);
         *kind = GB_S4_RETURN;
-        return gb_node_is(c, "call") ? c : null;
+        return gb_node_is_kind(c, GB_NK_CALL) ? c : null;
     }
-    if (!gb_node_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1) return null;
+    if (!gb_node_is_kind(stmt, GB_NK_EXPRESSION_STATEMENT) || ts_node_named_child_count(stmt) != 1) return null;
     TSNode e = ts_node_named_child(stmt, 0);
-    if (gb_node_is(e, "call")) {
+    if (gb_node_is_kind(e, GB_NK_CALL)) {
         *kind = GB_S4_EXPR;
         return e;
     }
-    if (!gb_node_is(e, "assignment")) return null;
+    if (!gb_node_is_kind(e, GB_NK_ASSIGNMENT)) return null;
     TSNode r = e;
-    while (gb_node_is(r, "assignment")) r = gb_node_field(r, "right");
+    while (gb_node_is_kind(r, GB_NK_ASSIGNMENT)) r = gb_node_field(r, "right");
     *kind = GB_S4_ASSIGN;
-    return gb_node_is(r, "call") ? r : null;
+    return gb_node_is_kind(r, GB_NK_CALL) ? r : null;
 }
 
 /* Walrus, yield or await anywhere in the statement. */
 static bool gb_s4_has_bad_syntax(TSNode n)
 {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "named_expression") == 0 || strcmp(t, "yield") == 0 || strcmp(t, "await") == 0) return true;
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD || t == GB_NK_AWAIT) return true;
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++)
         if (gb_s4_has_bad_syntax(ts_node_named_child(n, i))) return true;
@@ -133,17 +133,17 @@ static bool gb_s4_args_ok(TSNode call)
 {
     TSNode args = gb_node_field(call, "arguments");
     if (ts_node_is_null(args)) return false;
-    if (gb_node_is(args, "generator_expression")) return true;
-    if (!gb_node_is(args, "argument_list")) return false;
+    if (gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION)) return true;
+    if (!gb_node_is_kind(args, GB_NK_ARGUMENT_LIST)) return false;
     bool keywords = false;
     uint32_t c = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < c; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (gb_node_is(a, "comment")) continue;
-        if (gb_node_is(a, "list_splat") || gb_node_is(a, "dictionary_splat") ||
-            gb_node_is(a, "parenthesized_list_splat"))
+        if (gb_node_is_kind(a, GB_NK_COMMENT)) continue;
+        if (gb_node_is_kind(a, GB_NK_LIST_SPLAT) || gb_node_is_kind(a, GB_NK_DICTIONARY_SPLAT) ||
+            gb_node_is_kind(a, GB_NK_PARENTHESIZED_LIST_SPLAT))
             return false;
-        if (gb_node_is(a, "keyword_argument"))
+        if (gb_node_is_kind(a, GB_NK_KEYWORD_ARGUMENT))
             keywords = true;
         else if (keywords)
             return false;
@@ -156,25 +156,12 @@ typedef struct {
     GbCallGraph graph;
 } GbS4Module;
 
-static void gb_s4_collect_loops(TSNode n, const char *src, GbNames *out)
-{
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "list_comprehension") == 0 ||
-        strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
-        strcmp(t, "generator_expression") == 0) {
-        gb_flow_identifiers(n, src, out);
-        return;
-    }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) gb_s4_collect_loops(ts_node_named_child(n, i), src, out);
-}
-
 static void gb_s4_module_init(GbS4Module *mi, GbOpContext *ctx, size_t module)
 {
     memset(mi, 0, sizeof *mi);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
     const char *src = gb_op_ctx_source(ctx, module);
-    gb_s4_collect_loops(root, src, &mi->in_loops);
+    gb_flow_loop_identifiers(root, src, &mi->in_loops);
     gb_callgraph_init(&mi->graph, root, src);
 }
 
@@ -205,8 +192,8 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
     if (kind == GB_S4_RETURN && s->kind != GB_SCOPE_FUNCTION) return false;
     /* The enclosing constructs up to the function. */
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        const char *t = ts_node_type(p);
-        if (strcmp(t, "function_definition") == 0) {
+        GbNodeKind t = gb_node_kind(p);
+        if (t == GB_NK_FUNCTION_DEFINITION) {
             TSNode name = gb_node_field(p, "name");
             char *fname = gb_node_text(name, src);
             bool bad =
@@ -216,16 +203,15 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
             continue; /* enclosing functions (closures) too */
         }
         if (ts_node_start_byte(p) < s->start || ts_node_end_byte(p) > s->end) continue;
-        if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "except_clause") == 0 ||
-            strcmp(t, "except_group_clause") == 0 || strcmp(t, "finally_clause") == 0 ||
-            strcmp(t, "with_statement") == 0)
+        if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_EXCEPT_CLAUSE ||
+            t == GB_NK_EXCEPT_GROUP_CLAUSE || t == GB_NK_FINALLY_CLAUSE || t == GB_NK_WITH_STATEMENT)
             return false;
     }
     /* The callee must not reach recursion. */
     TSNode fn = gb_node_field(call, "function");
     TSNode last = fn;
-    if (gb_node_is(fn, "attribute")) last = gb_node_field(fn, "attribute");
-    if (gb_node_is(last, "identifier")) {
+    if (gb_node_is_kind(fn, GB_NK_ATTRIBUTE)) last = gb_node_field(fn, "attribute");
+    if (gb_node_is_kind(last, GB_NK_IDENTIFIER)) {
         char *name = gb_node_text(last, src);
         bool bad = gb_callgraph_name_reaches_recursion(&mi->graph, name);
         free(name);
@@ -302,7 +288,7 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     char *callee = gb_node_text(gb_node_field(call, "function"), src);
     /* Is there anything between the parentheses? */
     bool empty = true;
-    if (gb_node_is(args, "argument_list"))
+    if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST))
         for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
             empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
 
@@ -314,10 +300,10 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     free(name);
     char *executor = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
     char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
-    char *open = gb_node_is(args, "generator_expression") ? gb_asprintf("%s.submit(%s, ", executor, callee)
-                 : empty                                  ? gb_asprintf("%s.submit(%s", executor, callee)
-                                                          : gb_asprintf("%s.submit(%s, ", executor, callee);
-    if (gb_node_is(args, "generator_expression")) {
+    char *open = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION) ? gb_asprintf("%s.submit(%s, ", executor, callee)
+                 : empty                                           ? gb_asprintf("%s.submit(%s", executor, callee)
+                                                                   : gb_asprintf("%s.submit(%s, ", executor, callee);
+    if (gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION)) {
         /* f(x for x in y): the generator keeps its parentheses as submit's argument. */
         gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
         gb_edits_insert(&set, m, ts_node_end_byte(call), ").result()");

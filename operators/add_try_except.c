@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "src/python/nodekind.h"
 
 enum { GB_S5_STATEMENT = 0, GB_S5_BODY = 1 };
 
@@ -28,7 +29,7 @@ static const char *const gb_s5_errors[] = {"ValueError",   "TypeError",      "Ke
 /* The statements of a function body after its docstring, if they can be wrapped. */
 static bool gb_s5_body_range(GbOpContext *ctx, size_t module, TSNode fn, TSNode *first, TSNode *last)
 {
-    if (strcmp(ts_node_type(fn), "function_definition") != 0) return false;
+    if (gb_node_kind(fn) != GB_NK_FUNCTION_DEFINITION) return false;
     TSNode body = ts_node_child_by_field_name(fn, "body", 4);
     if (ts_node_is_null(body) || !gb_block_statements(body, first, last)) return false;
     if (gb_stmt_is_docstring(*first)) {
@@ -51,8 +52,7 @@ void gb_op_add_try_except_find(GbOpContext *ctx, GbSiteList *out)
             TSNode s = stmts.items[i];
             if (gb_stmt_wrappable(ctx, m, s, 0)) gb_site_add(ctx, out, m, s, NULL, GB_S5_STATEMENT, NULL);
             TSNode fn = s;
-            if (strcmp(ts_node_type(s), "decorated_definition") == 0)
-                fn = ts_node_child_by_field_name(s, "definition", 10);
+            if (gb_node_kind(s) == GB_NK_DECORATED_DEFINITION) fn = ts_node_child_by_field_name(s, "definition", 10);
             TSNode first, last;
             if (!ts_node_is_null(fn) && gb_s5_body_range(ctx, m, fn, &first, &last))
                 gb_site_add(ctx, out, m, fn, "body", GB_S5_BODY, NULL);
@@ -71,7 +71,7 @@ bool gb_op_add_try_except_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
     TSNode node, first, last;
     bool ok;
     if (site->kind == GB_S5_BODY) {
-        node = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, "function_definition");
+        node = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
         ok = !ts_node_is_null(node) && gb_s5_body_range(ctx, site->module, node, &first, &last);
     } else {
         node = first = last = gb_stmt_at(ctx, site->module, site->start, site->end);
@@ -103,11 +103,7 @@ bool gb_op_add_try_except_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
         break;
     }
     if (!footer) footer = gb_strdup("finally:\n    pass");
-    GbEditSet set;
-    gb_edits_init(&set);
-    gb_edits_wrap(ctx, &set, site->module, first, last, "try:", footer);
-    ok = gb_edits_commit(ctx, &set, err);
-    gb_edits_destroy(&set);
+    ok = gb_edits_wrap_commit(ctx, site->module, first, last, "try:", footer, err);
     free(footer);
     return ok;
 }

@@ -33,11 +33,6 @@ typedef struct {
     GbArray(uint32_t) callees;
 } GbApiWalk;
 
-static bool gb_api__is(TSNode n, const char *t)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), t) == 0;
-}
-
 static TSNode gb_api__field(TSNode n, const char *f)
 {
     return ts_node_child_by_field_name(n, f, (uint32_t)strlen(f));
@@ -52,16 +47,16 @@ static void gb_api__add_text(GbNames *names, TSNode n, const char *src)
 
 static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char *cls, bool in_class)
 {
-    const char *t = ts_node_type(n);
+    GbNodeKind t = gb_node_kind(n);
     const char *src = w->src;
-    if (strcmp(t, "function_definition") == 0 && !w->tests) {
+    if (t == GB_NK_FUNCTION_DEFINITION && !w->tests) {
         TSNode name = gb_api__field(n, "name"), body = gb_api__field(n, "body");
         GbApiFunc f;
         memset(&f, 0, sizeof f);
         f.name = ts_node_is_null(name) ? gb_strdup("") : gb_node_text(name, src);
         f.start = ts_node_start_byte(n);
         f.end = ts_node_end_byte(n);
-        f.decorated = gb_api__is(ts_node_parent(n), "decorated_definition");
+        f.decorated = gb_node_is_kind(ts_node_parent(n), GB_NK_DECORATED_DEFINITION);
         f.class_name = in_class && cls ? gb_strdup(cls) : NULL;
         gb_array_push(&w->heat->funcs, f);
         long me = (long)w->heat->funcs.len - 1;
@@ -75,7 +70,7 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         }
         return;
     }
-    if (strcmp(t, "class_definition") == 0) {
+    if (t == GB_NK_CLASS_DEFINITION) {
         TSNode name = gb_api__field(n, "name"), body = gb_api__field(n, "body");
         char *cname = ts_node_is_null(name) ? NULL : gb_node_text(name, src);
         uint32_t c = ts_node_named_child_count(n);
@@ -89,7 +84,7 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         free(cname);
         return;
     }
-    if (strcmp(t, "for_statement") == 0) {
+    if (t == GB_NK_FOR_STATEMENT) {
         TSNode right = gb_api__field(n, "right");
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
@@ -98,21 +93,20 @@ static void gb_api__walk(GbApiWalk *w, TSNode n, int loop, long func, const char
         }
         return;
     }
-    if (strcmp(t, "while_statement") == 0 || strcmp(t, "list_comprehension") == 0 ||
-        strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
-        strcmp(t, "generator_expression") == 0 || strcmp(t, "lambda") == 0)
+    if (t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION || t == GB_NK_SET_COMPREHENSION ||
+        t == GB_NK_DICTIONARY_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION || t == GB_NK_LAMBDA)
         loop++;
-    if (strcmp(t, "call") == 0) {
+    if (t == GB_NK_CALL) {
         TSNode f = gb_api__field(n, "function");
-        TSNode name = gb_api__is(f, "attribute") ? gb_api__field(f, "attribute") : f;
-        if (gb_api__is(name, "identifier")) {
+        TSNode name = gb_node_is_kind(f, GB_NK_ATTRIBUTE) ? gb_api__field(f, "attribute") : f;
+        if (gb_node_is_kind(name, GB_NK_IDENTIFIER)) {
             if (loop > 0) gb_api__add_text(&w->heat->hot, name, src);
             if (!w->tests && func >= 0) gb_api__add_text(&w->heat->funcs.items[func].calls, name, src);
             gb_array_push(&w->callees, ts_node_start_byte(name));
         }
-    } else if (strcmp(t, "attribute") == 0 && !w->tests) {
+    } else if (t == GB_NK_ATTRIBUTE && !w->tests) {
         TSNode parent = ts_node_parent(n);
-        bool callee = gb_api__is(parent, "call") && ts_node_eq(gb_api__field(parent, "function"), n);
+        bool callee = gb_node_is_kind(parent, GB_NK_CALL) && ts_node_eq(gb_api__field(parent, "function"), n);
         TSNode a = gb_api__field(n, "attribute");
         if (!callee && !ts_node_is_null(a)) gb_api__add_text(&w->heat->refs, a, src);
     }
@@ -229,7 +223,7 @@ static void gb_api__heat(GbOpContext *ctx, size_t module, GbApiHeat *h)
 
 static bool gb_api__site_ok(GbOpContext *ctx, size_t m, TSNode s, const GbApiHeat *heat)
 {
-    if (!gb_node_is_statement(s) || !gb_api__is(ts_node_parent(s), "block")) return false;
+    if (!gb_node_is_statement(s) || !gb_node_is_kind(ts_node_parent(s), GB_NK_BLOCK)) return false;
     const char *src = gb_op_ctx_source(ctx, m);
     if (gb_stmt_is_docstring(s) || !gb_stmt_owns_lines(src, s)) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
@@ -312,19 +306,21 @@ static char *gb_api__existing_import(GbOpContext *ctx, size_t m, const GbApiImpo
     char *found = NULL;
     for (uint32_t i = 0; i < n && !found; i++) {
         TSNode st = ts_node_named_child(root, i);
-        if (gb_api__is(st, "comment")) continue;
-        if (gb_stmt_is_docstring(st) || gb_api__is(st, "future_import_statement")) continue;
-        bool from = gb_api__is(st, "import_from_statement");
-        if (!from && !gb_api__is(st, "import_statement")) break; /* only the leading imports run before any def */
+        if (gb_node_is_kind(st, GB_NK_COMMENT)) continue;
+        if (gb_stmt_is_docstring(st) || gb_node_is_kind(st, GB_NK_FUTURE_IMPORT_STATEMENT)) continue;
+        bool from = gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT);
+        if (!from && !gb_node_is_kind(st, GB_NK_IMPORT_STATEMENT))
+            break; /* only the leading imports run before any def */
         if (from != (imp->attr != NULL)) continue;
         if (from && !gb_node_text_eq(gb_api__field(st, "module_name"), src, imp->module)) continue;
         uint32_t c = ts_node_named_child_count(st);
         for (uint32_t k = 0; k < c && !found; k++) {
             TSNode it = ts_node_named_child(st, k);
             if (from && ts_node_eq(it, gb_api__field(st, "module_name"))) continue;
-            bool aliased = gb_api__is(it, "aliased_import");
+            bool aliased = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT);
             TSNode name = aliased ? gb_api__field(it, "name") : it;
-            if (!gb_api__is(name, "dotted_name") || !gb_node_text_eq(name, src, from ? imp->attr : imp->module))
+            if (!gb_node_is_kind(name, GB_NK_DOTTED_NAME) ||
+                !gb_node_text_eq(name, src, from ? imp->attr : imp->module))
                 continue;
             if (!aliased && !from && strchr(imp->module, '.')) continue; /* `import a.b` binds a */
             found = gb_node_text(aliased ? gb_api__field(it, "alias") : name, src);
@@ -583,11 +579,26 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     return ok;
 }
 
+const GbApiTable *gb_api_table(GbOperatorId id)
+{
+    switch (id) {
+#define GB_API_OPERATOR(code, snake)                                                                                   \
+    case GB_OP_##code:                                                                                                 \
+        return &gb_##snake##_table;
+        GB_API_OPERATOR_LIST
+#undef GB_API_OPERATOR
+    default:
+        return NULL;
+    }
+}
+
 char *gb_api_warm_program(void)
 {
-    static const GbApiTable *const tables[] = {&gb_add_base64_table,   &gb_add_crypto_table, &gb_add_datetime_table,
-                                               &gb_add_dateutil_table, &gb_add_http_table,   &gb_add_scipy_table,
-                                               &gb_add_sklearn_table,  &gb_add_time_table};
+    static const GbApiTable *const tables[] = {
+#define GB_API_OPERATOR(code, snake) &gb_##snake##_table,
+        GB_API_OPERATOR_LIST
+#undef GB_API_OPERATOR
+    };
     GbStr imports, body;
     gb_str_init(&imports);
     gb_str_init(&body);

@@ -1,5 +1,5 @@
 #pragma once
-/* The shared machinery of the eight library-call operators A1 AddBase64 .. A8 AddTime
+/* The shared machinery of the library-call operators A1 AddBase64 .. A8 AddTime (GB_API_OPERATOR_LIST)
  * (DESIGN.md §6): insert a realistic call of a library whose result is used in a way that
  * cannot change what the program does or prints.
  *
@@ -74,9 +74,27 @@ typedef struct {
     const GbApiTemplate *templates;
     size_t n;
 } GbApiTable;
-/* The templates of A1..A8, defined next to their operators (operators/add_*.c). */
-extern const GbApiTable gb_add_base64_table, gb_add_crypto_table, gb_add_datetime_table, gb_add_dateutil_table,
-    gb_add_http_table, gb_add_scipy_table, gb_add_sklearn_table, gb_add_time_table;
+/* The library-call operators, one X-macro row each: GB_API_OPERATOR(code, snake), code and snake
+ * as in operators/operator_list.h, in its order. Each row's templates are defined next to its
+ * operator, in operators/<snake>.c, as gb_<snake>_table. test_operators_api checks that the rows
+ * are exactly the operator list's A codes and that src/runner/harness.py preloads every library
+ * they import. */
+#define GB_API_OPERATOR_LIST                                                                                           \
+    GB_API_OPERATOR(A1, add_base64)                                                                                    \
+    GB_API_OPERATOR(A2, add_crypto)                                                                                    \
+    GB_API_OPERATOR(A3, add_datetime)                                                                                  \
+    GB_API_OPERATOR(A4, add_dateutil)                                                                                  \
+    GB_API_OPERATOR(A5, add_http)                                                                                      \
+    GB_API_OPERATOR(A6, add_scipy)                                                                                     \
+    GB_API_OPERATOR(A7, add_sklearn)                                                                                   \
+    GB_API_OPERATOR(A8, add_time)
+
+#define GB_API_OPERATOR(code, snake) extern const GbApiTable gb_##snake##_table;
+GB_API_OPERATOR_LIST
+#undef GB_API_OPERATOR
+
+/* The templates of a library-call operator, NULL for the other operators (borrowed, static). */
+const GbApiTable *gb_api_table(GbOperatorId id);
 
 /* A Python program that imports and calls every template of A1..A8 once, plus what S4
  * (concurrent.futures, threading), S8 (functools.wraps) and S9 (numpy) add: the lint

@@ -79,15 +79,15 @@ static void gb_s6_plan_destroy(GbS6Plan *p)
 static bool gb_s6_consumed_genexp(TSNode gen, const char *src, const GbScopes *sc)
 {
     TSNode call = ts_node_parent(gen);
-    if (gb_node_is(call, "argument_list")) {
+    if (gb_node_is_kind(call, GB_NK_ARGUMENT_LIST)) {
         if (ts_node_named_child_count(call) != 1) return false;
         call = ts_node_parent(call);
     }
-    if (!gb_node_is(call, "call")) return false;
+    if (!gb_node_is_kind(call, GB_NK_CALL)) return false;
     TSNode f = gb_node_field(call, "function");
     static const char *const builtins[] = {"sum",  "any",   "all", "min",       "max", "sorted",
                                            "list", "tuple", "set", "frozenset", "dict"};
-    if (gb_node_is(f, "identifier")) {
+    if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) {
         for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
             if (gb_node_text_eq(f, src, builtins[i]))
                 return gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(f)), builtins[i], NULL) ==
@@ -95,22 +95,22 @@ static bool gb_s6_consumed_genexp(TSNode gen, const char *src, const GbScopes *s
         return false;
     }
     /* "sep".join(generator) */
-    return gb_node_is(f, "attribute") && gb_node_is(gb_node_field(f, "object"), "string") &&
+    return gb_node_is_kind(f, GB_NK_ATTRIBUTE) && gb_node_is_kind(gb_node_field(f, "object"), GB_NK_STRING) &&
            gb_node_text_eq(gb_node_field(f, "attribute"), src, "join");
 }
 
 /* Syntax the extracted code must not contain (see the header comment). */
 static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
 {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "lambda") == 0 || strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0 ||
-        strcmp(t, "decorated_definition") == 0 || strcmp(t, "named_expression") == 0 || strcmp(t, "yield") == 0 ||
-        strcmp(t, "await") == 0 || strcmp(t, "delete_statement") == 0 || strcmp(t, "global_statement") == 0 ||
-        strcmp(t, "nonlocal_statement") == 0 || strcmp(t, "future_import_statement") == 0)
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_LAMBDA || t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION ||
+        t == GB_NK_DECORATED_DEFINITION || t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD || t == GB_NK_AWAIT ||
+        t == GB_NK_DELETE_STATEMENT || t == GB_NK_GLOBAL_STATEMENT || t == GB_NK_NONLOCAL_STATEMENT ||
+        t == GB_NK_FUTURE_IMPORT_STATEMENT)
         return true;
-    if (strcmp(t, "generator_expression") == 0 && !gb_s6_consumed_genexp(n, src, sc)) return true;
-    if (strcmp(t, "assignment") == 0 && !ts_node_is_null(gb_node_field(n, "type"))) return true;
-    if (strcmp(t, "identifier") == 0) {
+    if (t == GB_NK_GENERATOR_EXPRESSION && !gb_s6_consumed_genexp(n, src, sc)) return true;
+    if (t == GB_NK_ASSIGNMENT && !ts_node_is_null(gb_node_field(n, "type"))) return true;
+    if (t == GB_NK_IDENTIFIER) {
         /* __class__, and private names (`self.__x` is mangled with the class name only in
          * code written inside the class). */
         uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
@@ -130,7 +130,7 @@ static TSNode gb_s6_scope_node(TSNode from, const GbScope *s)
 {
     for (TSNode p = from; !ts_node_is_null(p); p = ts_node_parent(p))
         if (ts_node_start_byte(p) == s->node_start && ts_node_end_byte(p) == s->node_end &&
-            gb_node_is(p, "function_definition"))
+            gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION))
             return p;
     TSNode null = {0};
     return null;
@@ -159,7 +159,7 @@ static bool gb_s6_free_bound(const GbScopes *sc, const char *src, TSNode from, i
     TSNode def = gb_s6_scope_node(from, &sc->scopes.items[cur]);
     if (ts_node_is_null(def)) return false;
     TSNode stmt = def;
-    if (gb_node_is(ts_node_parent(stmt), "decorated_definition")) stmt = ts_node_parent(stmt);
+    if (gb_node_is_kind(ts_node_parent(stmt), GB_NK_DECORATED_DEFINITION)) stmt = ts_node_parent(stmt);
     return !gb_s6_rebound_by_closure(sc, d, name) && gb_flow_bound_before(src, stmt, name);
 }
 
@@ -168,9 +168,9 @@ static bool gb_s6_no_handlers(TSNode node, const GbScope *s)
 {
     for (TSNode p = ts_node_parent(node); !ts_node_is_null(p); p = ts_node_parent(p)) {
         if (ts_node_start_byte(p) < s->start || ts_node_end_byte(p) > s->end) break;
-        const char *t = ts_node_type(p);
-        if (strcmp(t, "try_statement") == 0 || strcmp(t, "with_statement") == 0 || strcmp(t, "except_clause") == 0 ||
-            strcmp(t, "except_group_clause") == 0 || strcmp(t, "finally_clause") == 0)
+        GbNodeKind t = gb_node_kind(p);
+        if (t == GB_NK_TRY_STATEMENT || t == GB_NK_WITH_STATEMENT || t == GB_NK_EXCEPT_CLAUSE ||
+            t == GB_NK_EXCEPT_GROUP_CLAUSE || t == GB_NK_FINALLY_CLAUSE)
             return false;
     }
     return true;
@@ -229,7 +229,7 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
             gb_effects_destroy(&fx);
             return false;
         }
-        if (!gb_node_is(st, "pass_statement")) only_pass = false;
+        if (!gb_node_is_kind(st, GB_NK_PASS_STATEMENT)) only_pass = false;
         GbEffects e;
         gb_effects_init(&e);
         gb_scopes_effects(sc, src, st, &e);
@@ -335,11 +335,16 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
 
 static bool gb_s6_expr_type(TSNode n)
 {
-    static const char *const types[] = {"binary_operator", "boolean_operator", "comparison_operator", "not_operator",
-                                        "conditional_expression"};
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-        if (gb_node_is(n, types[i])) return true;
-    return false;
+    switch (gb_node_kind(n)) {
+    case GB_NK_BINARY_OPERATOR:
+    case GB_NK_BOOLEAN_OPERATOR:
+    case GB_NK_COMPARISON_OPERATOR:
+    case GB_NK_NOT_OPERATOR:
+    case GB_NK_CONDITIONAL_EXPRESSION:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* Plan the extraction of an expression. */
@@ -351,10 +356,9 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
      * and only in value positions. */
     TSNode stmt = {0};
     for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        const char *t = ts_node_type(p);
-        if (strcmp(t, "decorator") == 0 || strcmp(t, "type") == 0 || strcmp(t, "interpolation") == 0 ||
-            strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0 ||
-            strcmp(t, "lambda") == 0 || strcmp(t, "parameters") == 0 || strcmp(t, "case_pattern") == 0)
+        GbNodeKind t = gb_node_kind(p);
+        if (t == GB_NK_DECORATOR || t == GB_NK_TYPE || t == GB_NK_INTERPOLATION || t == GB_NK_DEFAULT_PARAMETER ||
+            t == GB_NK_TYPED_DEFAULT_PARAMETER || t == GB_NK_LAMBDA || t == GB_NK_PARAMETERS || t == GB_NK_CASE_PATTERN)
             return false;
         if (gb_node_is_statement(p)) {
             stmt = p;
@@ -362,14 +366,14 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
         }
     }
     if (ts_node_is_null(stmt)) return false;
-    const char *st = ts_node_type(stmt);
-    if (strcmp(st, "delete_statement") == 0 || strcmp(st, "global_statement") == 0 ||
-        strcmp(st, "nonlocal_statement") == 0 || gb_node_is(stmt, "decorated_definition") ||
-        gb_node_is(stmt, "function_definition") || gb_node_is(stmt, "class_definition"))
+    GbNodeKind st = gb_node_kind(stmt);
+    if (st == GB_NK_DELETE_STATEMENT || st == GB_NK_GLOBAL_STATEMENT || st == GB_NK_NONLOCAL_STATEMENT ||
+        gb_node_is_kind(stmt, GB_NK_DECORATED_DEFINITION) || gb_node_is_kind(stmt, GB_NK_FUNCTION_DEFINITION) ||
+        gb_node_is_kind(stmt, GB_NK_CLASS_DEFINITION))
         return false;
     /* Assignment targets are not values. */
     for (TSNode p = e, q = ts_node_parent(e); !ts_node_is_null(q) && !ts_node_eq(p, stmt); p = q, q = ts_node_parent(q))
-        if ((gb_node_is(q, "assignment") || gb_node_is(q, "augmented_assignment")) &&
+        if ((gb_node_is_kind(q, GB_NK_ASSIGNMENT) || gb_node_is_kind(q, GB_NK_AUGMENTED_ASSIGNMENT)) &&
             ts_node_eq(gb_node_field(q, "left"), p))
             return false;
     const char *src = gb_op_ctx_source(ctx, m);
@@ -425,7 +429,7 @@ static bool gb_s6_context_ok(GbOpContext *ctx, size_t m, const GbCallGraph *grap
     if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS) return false;
     if (ts_node_is_null(gb_flow_toplevel_of(node))) return false;
     for (TSNode p = node; !ts_node_is_null(p); p = ts_node_parent(p))
-        if (gb_node_is(p, "function_definition") && gb_callgraph_is_recursive_at(graph, ts_node_start_byte(p)))
+        if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION) && gb_callgraph_is_recursive_at(graph, ts_node_start_byte(p)))
             return false;
     return true;
 }
@@ -536,8 +540,8 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
 {
     size_t m = site->module;
     bool is_expr = site->kind == GB_S6_EXPR;
-    TSNode first =
-        is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, NULL) : gb_stmt_at(ctx, m, site->start, site->end);
+    TSNode first = is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_OTHER)
+                           : gb_stmt_at(ctx, m, site->start, site->end);
     if (is_expr && !ts_node_is_null(first) && !gb_s6_expr_type(first)) {
         /* the outermost node with this range may be a wrapper; find the expression itself */
         TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));

@@ -61,28 +61,25 @@ static bool gb_s7_program_ok(GbOpContext *ctx)
  * True/False/None, and parenthesised tuples of those. */
 static bool gb_s7_literal(TSNode n)
 {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "integer") == 0 || strcmp(t, "float") == 0 || strcmp(t, "true") == 0 || strcmp(t, "false") == 0 ||
-        strcmp(t, "none") == 0)
-        return true;
-    if (strcmp(t, "string") == 0) {
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_INTEGER || t == GB_NK_FLOAT || t == GB_NK_TRUE || t == GB_NK_FALSE || t == GB_NK_NONE) return true;
+    if (t == GB_NK_STRING) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++)
-            if (gb_node_is(ts_node_named_child(n, i), "interpolation")) return false;
+            if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_INTERPOLATION)) return false;
         return true;
     }
-    if (strcmp(t, "concatenated_string") == 0 || strcmp(t, "tuple") == 0 ||
-        strcmp(t, "parenthesized_expression") == 0) {
+    if (t == GB_NK_CONCATENATED_STRING || t == GB_NK_TUPLE || t == GB_NK_PARENTHESIZED_EXPRESSION) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (!gb_node_is(k, "comment") && !gb_s7_literal(k)) return false;
+            if (!gb_node_is_kind(k, GB_NK_COMMENT) && !gb_s7_literal(k)) return false;
         }
         return true;
     }
-    if (strcmp(t, "unary_operator") == 0) {
+    if (t == GB_NK_UNARY_OPERATOR) {
         TSNode a = gb_node_field(n, "argument");
-        return gb_node_is(a, "integer") || gb_node_is(a, "float");
+        return gb_node_is_kind(a, GB_NK_INTEGER) || gb_node_is_kind(a, GB_NK_FLOAT);
     }
     return false;
 }
@@ -97,21 +94,21 @@ static TSNode gb_s7_dependency(GbOpContext *ctx, size_t m, const char *name, uin
     TSNode stmt = {0};
     if (gb_flow_global_bindings(sc, src, root, name, &stmt) != 1 || ts_node_is_null(stmt)) return null;
     if (!gb_flow_is_toplevel(stmt) || ts_node_end_byte(stmt) > def_start) return null;
-    if (gb_node_is(stmt, "import_statement")) return stmt;
-    if (gb_node_is(stmt, "import_from_statement")) {
+    if (gb_node_is_kind(stmt, GB_NK_IMPORT_STATEMENT)) return stmt;
+    if (gb_node_is_kind(stmt, GB_NK_IMPORT_FROM_STATEMENT)) {
         TSNode mod = gb_node_field(stmt, "module_name");
-        if (ts_node_is_null(mod) || gb_node_is(mod, "relative_import")) return null;
+        if (ts_node_is_null(mod) || gb_node_is_kind(mod, GB_NK_RELATIVE_IMPORT)) return null;
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++)
-            if (gb_node_is(ts_node_named_child(stmt, i), "wildcard_import")) return null;
+            if (gb_node_is_kind(ts_node_named_child(stmt, i), GB_NK_WILDCARD_IMPORT)) return null;
         return stmt;
     }
-    if (gb_node_is(stmt, "expression_statement") && ts_node_named_child_count(stmt) == 1 &&
+    if (gb_node_is_kind(stmt, GB_NK_EXPRESSION_STATEMENT) && ts_node_named_child_count(stmt) == 1 &&
         !gb_op_ctx_is_pinned(ctx, name)) {
         TSNode a = ts_node_named_child(stmt, 0);
         TSNode left = gb_node_field(a, "left"), right = gb_node_field(a, "right");
-        if (gb_node_is(a, "assignment") && gb_node_is(left, "identifier") && !ts_node_is_null(right) &&
-            ts_node_is_null(gb_node_field(a, "type")) && gb_s7_literal(right))
+        if (gb_node_is_kind(a, GB_NK_ASSIGNMENT) && gb_node_is_kind(left, GB_NK_IDENTIFIER) &&
+            !ts_node_is_null(right) && ts_node_is_null(gb_node_field(a, "type")) && gb_s7_literal(right))
             return stmt;
     }
     return null;
@@ -121,8 +118,8 @@ static TSNode gb_s7_dependency(GbOpContext *ctx, size_t m, const char *name, uin
 static bool gb_s7_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *deps)
 {
     if (deps) deps->len = 0;
-    if (m != 0 || !gb_node_is(fn, "function_definition") || !gb_flow_is_toplevel(fn)) return false;
-    if (strcmp(ts_node_type(ts_node_child(fn, 0)), "def") != 0) return false; /* async */
+    if (m != 0 || !gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION) || !gb_flow_is_toplevel(fn)) return false;
+    if (gb_node_kind(ts_node_child(fn, 0)) != GB_NK_DEF) return false; /* async */
     const char *src = gb_op_ctx_source(ctx, m);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
@@ -193,7 +190,7 @@ static int gb_s7_node_cmp(const void *a, const void *b)
 bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, "function_definition");
+    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
     GbNodes deps = {0};
     if (ts_node_is_null(fn) || !gb_s7_program_ok(ctx) || !gb_s7_site_ok(ctx, m, fn, &deps)) {
         gb_array_free(&deps);
@@ -213,7 +210,7 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
     uint32_t c = ts_node_named_child_count(root);
     for (uint32_t i = 0; i < c; i++) {
         TSNode st = ts_node_named_child(root, i);
-        if (!gb_node_is(st, "future_import_statement")) continue;
+        if (!gb_node_is_kind(st, GB_NK_FUTURE_IMPORT_STATEMENT)) continue;
         char *t = gb_node_text(st, src);
         gb_str_appendf(&h, "%s\n", t);
         free(t);

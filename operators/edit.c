@@ -190,57 +190,92 @@ bool gb_edits_commit(GbOpContext *ctx, GbEditSet *set, GbError *err)
 
 /* ---- Statements ---- */
 
-static const char *const gb_stmt_types[] = {
-    "assert_statement",     "break_statement",       "class_definition",        "continue_statement",
-    "decorated_definition", "delete_statement",      "exec_statement",          "expression_statement",
-    "for_statement",        "function_definition",   "future_import_statement", "global_statement",
-    "if_statement",         "import_from_statement", "import_statement",        "match_statement",
-    "nonlocal_statement",   "pass_statement",        "print_statement",         "raise_statement",
-    "return_statement",     "try_statement",         "type_alias_statement",    "while_statement",
-    "with_statement",
-};
-
-static bool gb_edit__type_in(const char *t, const char *const *list, size_t n)
+/* Statement kinds: the simple and compound statements of the grammar. */
+static bool gb_edit__statement_kind(GbNodeKind k)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(t, list[i]) == 0) return true;
-    return false;
+    switch (k) {
+    case GB_NK_ASSERT_STATEMENT:
+    case GB_NK_BREAK_STATEMENT:
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_CONTINUE_STATEMENT:
+    case GB_NK_DECORATED_DEFINITION:
+    case GB_NK_DELETE_STATEMENT:
+    case GB_NK_EXEC_STATEMENT:
+    case GB_NK_EXPRESSION_STATEMENT:
+    case GB_NK_FOR_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_FUTURE_IMPORT_STATEMENT:
+    case GB_NK_GLOBAL_STATEMENT:
+    case GB_NK_IF_STATEMENT:
+    case GB_NK_IMPORT_FROM_STATEMENT:
+    case GB_NK_IMPORT_STATEMENT:
+    case GB_NK_MATCH_STATEMENT:
+    case GB_NK_NONLOCAL_STATEMENT:
+    case GB_NK_PASS_STATEMENT:
+    case GB_NK_PRINT_STATEMENT:
+    case GB_NK_RAISE_STATEMENT:
+    case GB_NK_RETURN_STATEMENT:
+    case GB_NK_TRY_STATEMENT:
+    case GB_NK_TYPE_ALIAS_STATEMENT:
+    case GB_NK_WHILE_STATEMENT:
+    case GB_NK_WITH_STATEMENT:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool gb_node_is_statement(TSNode node)
 {
-    if (ts_node_is_null(node)) return false;
-    const char *t = ts_node_type(node);
-    if (!gb_edit__type_in(t, gb_stmt_types, sizeof gb_stmt_types / sizeof *gb_stmt_types)) return false;
+    GbNodeKind t = gb_node_kind(node);
+    if (!gb_edit__statement_kind(t)) return false;
     /* A definition inside a decorated_definition is part of that statement. */
-    if ((strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0)) {
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION) {
         TSNode parent = ts_node_parent(node);
-        if (!ts_node_is_null(parent) && strcmp(ts_node_type(parent), "decorated_definition") == 0) return false;
+        if (!ts_node_is_null(parent) && gb_node_kind(parent) == GB_NK_DECORATED_DEFINITION) return false;
     }
     return true;
 }
 
 bool gb_node_is_compound(TSNode node)
 {
-    static const char *const types[] = {"class_definition",    "decorated_definition", "for_statement",
-                                        "function_definition", "if_statement",         "match_statement",
-                                        "try_statement",       "while_statement",      "with_statement"};
-    return !ts_node_is_null(node) && gb_edit__type_in(ts_node_type(node), types, sizeof types / sizeof *types);
+    switch (gb_node_kind(node)) {
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_DECORATED_DEFINITION:
+    case GB_NK_FOR_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_IF_STATEMENT:
+    case GB_NK_MATCH_STATEMENT:
+    case GB_NK_TRY_STATEMENT:
+    case GB_NK_WHILE_STATEMENT:
+    case GB_NK_WITH_STATEMENT:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool gb_node_is_loop(TSNode node)
 {
     if (ts_node_is_null(node)) return false;
-    const char *t = ts_node_type(node);
-    return strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0;
+    GbNodeKind t = gb_node_kind(node);
+    return t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT;
 }
 
 bool gb_node_is_scope(TSNode node)
 {
-    static const char *const types[] = {
-        "class_definition", "dictionary_comprehension", "function_definition", "generator_expression",
-        "lambda",           "list_comprehension",       "set_comprehension"};
-    return !ts_node_is_null(node) && gb_edit__type_in(ts_node_type(node), types, sizeof types / sizeof *types);
+    switch (gb_node_kind(node)) {
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_DICTIONARY_COMPREHENSION:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_GENERATOR_EXPRESSION:
+    case GB_NK_LAMBDA:
+    case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_SET_COMPREHENSION:
+        return true;
+    default:
+        return false;
+    }
 }
 
 TSNode gb_stmt_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end)
@@ -263,25 +298,25 @@ TSNode gb_stmt_enclosing(TSNode node)
 
 static bool gb_edit__is_comment(TSNode n)
 {
-    return strcmp(ts_node_type(n), "comment") == 0;
+    return gb_node_kind(n) == GB_NK_COMMENT;
 }
 
 bool gb_stmt_is_docstring(TSNode stmt)
 {
-    if (strcmp(ts_node_type(stmt), "expression_statement") != 0) return false;
+    if (gb_node_kind(stmt) != GB_NK_EXPRESSION_STATEMENT) return false;
     if (ts_node_named_child_count(stmt) != 1) return false;
     TSNode e = ts_node_named_child(stmt, 0);
-    const char *t = ts_node_type(e);
-    if (strcmp(t, "string") != 0 && strcmp(t, "concatenated_string") != 0) return false;
+    GbNodeKind t = gb_node_kind(e);
+    if (t != GB_NK_STRING && t != GB_NK_CONCATENATED_STRING) return false;
     TSNode parent = ts_node_parent(stmt);
     if (ts_node_is_null(parent)) return false;
-    const char *pt = ts_node_type(parent);
-    if (strcmp(pt, "block") == 0) {
+    GbNodeKind pt = gb_node_kind(parent);
+    if (pt == GB_NK_BLOCK) {
         TSNode owner = ts_node_parent(parent);
         if (ts_node_is_null(owner)) return false;
-        const char *ot = ts_node_type(owner);
-        if (strcmp(ot, "function_definition") != 0 && strcmp(ot, "class_definition") != 0) return false;
-    } else if (strcmp(pt, "module") != 0) {
+        GbNodeKind ot = gb_node_kind(owner);
+        if (ot != GB_NK_FUNCTION_DEFINITION && ot != GB_NK_CLASS_DEFINITION) return false;
+    } else if (pt != GB_NK_MODULE) {
         return false;
     }
     return ts_node_is_null(gb_stmt_prev(stmt));
@@ -318,26 +353,25 @@ bool gb_block_statements(TSNode block, TSNode *first, TSNode *last)
     return any;
 }
 
+/* The next (forward) or previous statement sibling, stepping over comments only. */
+static TSNode gb_edit__stmt_step(TSNode stmt, bool forward)
+{
+    TSNode n = stmt;
+    for (;;) {
+        n = forward ? ts_node_next_named_sibling(n) : ts_node_prev_named_sibling(n);
+        if (ts_node_is_null(n) || gb_node_is_statement(n)) return n;
+        if (!gb_edit__is_comment(n)) return (TSNode){0};
+    }
+}
+
 TSNode gb_stmt_next(TSNode stmt)
 {
-    for (TSNode n = ts_node_next_named_sibling(stmt); !ts_node_is_null(n); n = ts_node_next_named_sibling(n))
-        if (gb_node_is_statement(n))
-            return n;
-        else if (!gb_edit__is_comment(n))
-            break;
-    TSNode null = {0};
-    return null;
+    return gb_edit__stmt_step(stmt, true);
 }
 
 TSNode gb_stmt_prev(TSNode stmt)
 {
-    for (TSNode n = ts_node_prev_named_sibling(stmt); !ts_node_is_null(n); n = ts_node_prev_named_sibling(n))
-        if (gb_node_is_statement(n))
-            return n;
-        else if (!gb_edit__is_comment(n))
-            break;
-    TSNode null = {0};
-    return null;
+    return gb_edit__stmt_step(stmt, false);
 }
 
 void gb_stmts_collect(TSNode root, GbNodes *out)
@@ -368,16 +402,24 @@ bool gb_stmts_own_lines(const char *src, TSNode first, TSNode last)
 
 bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx)
 {
-    static const char *const refused[] = {"future_import_statement", "global_statement", "nonlocal_statement",
-                                          "function_definition",     "class_definition", "decorated_definition"};
     if (!gb_op_ctx_module_ok(ctx, module) || !gb_node_is_statement(stmt)) return false;
-    if (gb_edit__type_in(ts_node_type(stmt), refused, sizeof refused / sizeof *refused)) return false;
+    switch (gb_node_kind(stmt)) {
+    case GB_NK_FUTURE_IMPORT_STATEMENT:
+    case GB_NK_GLOBAL_STATEMENT:
+    case GB_NK_NONLOCAL_STATEMENT:
+    case GB_NK_FUNCTION_DEFINITION:
+    case GB_NK_CLASS_DEFINITION:
+    case GB_NK_DECORATED_DEFINITION:
+        return false;
+    default:
+        break;
+    }
     const char *src = gb_op_ctx_source(ctx, module);
     if (!gb_stmt_owns_lines(src, stmt) || gb_stmt_is_docstring(stmt)) return false;
     TSNode parent = ts_node_parent(stmt);
     if (ts_node_is_null(parent)) return false;
-    const char *pt = ts_node_type(parent);
-    if (strcmp(pt, "block") != 0 && strcmp(pt, "module") != 0) return false;
+    GbNodeKind pt = gb_node_kind(parent);
+    if (pt != GB_NK_BLOCK && pt != GB_NK_MODULE) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
     int scope = gb_scopes_at(sc, ts_node_start_byte(stmt));
     if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS || sc->scopes.items[scope].dynamic) return false;
@@ -397,6 +439,23 @@ bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned re
 }
 
 /* ---- Text ---- */
+
+uint32_t gb_module_code_start(GbOpContext *ctx, size_t module)
+{
+    const char *src = gb_op_ctx_source(ctx, module);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
+    uint32_t n = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(root, i);
+        if (!gb_node_is_statement(c)) continue;
+        GbNodeKind t = gb_node_kind(c);
+        if (gb_stmt_is_docstring(c) || t == GB_NK_FUTURE_IMPORT_STATEMENT || t == GB_NK_IMPORT_STATEMENT ||
+            t == GB_NK_IMPORT_FROM_STATEMENT)
+            continue;
+        return gb_line_start(src, ts_node_start_byte(c));
+    }
+    return (uint32_t)strlen(src);
+}
 
 uint32_t gb_line_start(const char *src, uint32_t pos)
 {
@@ -419,7 +478,7 @@ char *gb_line_indent(const char *src, uint32_t pos)
 
 static bool gb_edit__first_block(TSNode node, TSNode *out)
 {
-    if (strcmp(ts_node_type(node), "block") == 0 && ts_node_named_child_count(node) > 0) {
+    if (gb_node_kind(node) == GB_NK_BLOCK && ts_node_named_child_count(node) > 0) {
         *out = node;
         return true;
     }
@@ -442,7 +501,7 @@ char *gb_indent_unit(const char *src, TSNode root)
         char *res = NULL;
         for (;;) {
             TSNode n = ts_tree_cursor_current_node(&cur);
-            if (!res && strcmp(ts_node_type(n), "block") == 0 && ts_node_named_child_count(n) > 0) {
+            if (!res && gb_node_kind(n) == GB_NK_BLOCK && ts_node_named_child_count(n) > 0) {
                 TSNode o = ts_node_parent(n);
                 uint32_t s = ts_node_start_byte(n);
                 if (gb_line_start(src, s) != gb_line_start(src, ts_node_start_byte(o))) {
@@ -556,8 +615,8 @@ static void gb_edit__multiline_strings(TSNode node, uint32_t lo, uint32_t hi, co
 {
     uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
     if (e <= lo || s >= hi) return;
-    const char *t = ts_node_type(node);
-    if (strcmp(t, "string") == 0) {
+    GbNodeKind t = gb_node_kind(node);
+    if (t == GB_NK_STRING) {
         if (memchr(src + s, '\n', e - s)) {
             gb_array_push(out, s);
             gb_array_push(out, e);
@@ -614,35 +673,46 @@ void gb_edits_wrap(GbOpContext *ctx, GbEditSet *set, size_t module, TSNode first
     free(unit);
 }
 
+bool gb_edits_wrap_commit(GbOpContext *ctx, size_t module, TSNode first, TSNode last, const char *header,
+                          const char *footer, GbError *err)
+{
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_wrap(ctx, &set, module, first, last, header, footer);
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    return ok;
+}
+
 /* ---- Imports ---- */
 
 /* Does the top-level statement `stmt` bind `bound` to exactly module_name[.attr]? */
 static bool gb_edit__import_matches(TSNode stmt, const char *src, const char *module_name, const char *attr,
                                     const char *bound)
 {
-    const char *t = ts_node_type(stmt);
-    if (!attr && strcmp(t, "import_statement") == 0) {
+    GbNodeKind t = gb_node_kind(stmt);
+    if (!attr && t == GB_NK_IMPORT_STATEMENT) {
         uint32_t n = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < n; i++) {
             TSNode c = ts_node_named_child(stmt, i);
-            if (strcmp(ts_node_type(c), "dotted_name") == 0) {
+            if (gb_node_kind(c) == GB_NK_DOTTED_NAME) {
                 if (gb_node_text_eq(c, src, module_name) && strcmp(module_name, bound) == 0) return true;
-            } else if (strcmp(ts_node_type(c), "aliased_import") == 0) {
+            } else if (gb_node_kind(c) == GB_NK_ALIASED_IMPORT) {
                 TSNode name = ts_node_child_by_field_name(c, "name", 4);
                 TSNode alias = ts_node_child_by_field_name(c, "alias", 5);
                 if (gb_node_text_eq(name, src, module_name) && gb_node_text_eq(alias, src, bound)) return true;
             }
         }
-    } else if (attr && strcmp(t, "import_from_statement") == 0) {
+    } else if (attr && t == GB_NK_IMPORT_FROM_STATEMENT) {
         TSNode mod = ts_node_child_by_field_name(stmt, "module_name", 11);
         if (ts_node_is_null(mod) || !gb_node_text_eq(mod, src, module_name)) return false;
         uint32_t n = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < n; i++) {
             TSNode c = ts_node_named_child(stmt, i);
             if (ts_node_eq(c, mod)) continue;
-            if (strcmp(ts_node_type(c), "dotted_name") == 0) {
+            if (gb_node_kind(c) == GB_NK_DOTTED_NAME) {
                 if (gb_node_text_eq(c, src, attr) && strcmp(attr, bound) == 0) return true;
-            } else if (strcmp(ts_node_type(c), "aliased_import") == 0) {
+            } else if (gb_node_kind(c) == GB_NK_ALIASED_IMPORT) {
                 TSNode name = ts_node_child_by_field_name(c, "name", 4);
                 TSNode alias = ts_node_child_by_field_name(c, "alias", 5);
                 if (gb_node_text_eq(name, src, attr) && gb_node_text_eq(alias, src, bound)) return true;
@@ -720,7 +790,7 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
     for (; i < n; i++) {
         TSNode c = ts_node_named_child(root, i);
         if (!gb_node_is_statement(c)) continue;
-        if (gb_stmt_is_docstring(c) || strcmp(ts_node_type(c), "future_import_statement") == 0) {
+        if (gb_stmt_is_docstring(c) || gb_node_kind(c) == GB_NK_FUTURE_IMPORT_STATEMENT) {
             last_header = c;
             continue;
         }
@@ -731,16 +801,16 @@ char *gb_edits_add_import(GbOpContext *ctx, GbEditSet *set, size_t module, const
     TSNode after = {0}, same = {0};
     for (; i < n; i++) {
         TSNode c = ts_node_named_child(root, i);
-        if (strcmp(ts_node_type(c), "comment") == 0) continue;
-        const char *t = ts_node_type(c);
-        if (strcmp(t, "import_statement") != 0 && strcmp(t, "import_from_statement") != 0) break;
+        if (gb_node_kind(c) == GB_NK_COMMENT) continue;
+        GbNodeKind t = gb_node_kind(c);
+        if (t != GB_NK_IMPORT_STATEMENT && t != GB_NK_IMPORT_FROM_STATEMENT) break;
         if (!gb_stmt_owns_lines(src, c)) break;
-        TSNode first = strcmp(t, "import_from_statement") == 0 ? ts_node_child_by_field_name(c, "module_name", 11)
-                                                               : ts_node_named_child(c, 0);
-        if (strcmp(ts_node_type(first), "aliased_import") == 0) first = ts_node_child_by_field_name(first, "name", 4);
+        TSNode first = t == GB_NK_IMPORT_FROM_STATEMENT ? ts_node_child_by_field_name(c, "module_name", 11)
+                                                        : ts_node_named_child(c, 0);
+        if (gb_node_kind(first) == GB_NK_ALIASED_IMPORT) first = ts_node_child_by_field_name(first, "name", 4);
         int r = 2; /* relative imports: the program's own */
         bool same_pkg = false;
-        if (strcmp(ts_node_type(first), "dotted_name") == 0) {
+        if (gb_node_kind(first) == GB_NK_DOTTED_NAME) {
             uint32_t fs = ts_node_start_byte(first), fe = ts_node_end_byte(first);
             r = gb_edit__import_rank(ctx, src + fs, fe - fs);
             size_t top_new = strcspn(module_name, "."), top_old = strcspn(src + fs, ".");
@@ -789,4 +859,14 @@ void gb_wrappable_sites(GbOpContext *ctx, GbSiteList *out, unsigned refuse_fx)
                 gb_site_add(ctx, out, m, stmts.items[i], NULL, 0, NULL);
         gb_array_free(&stmts);
     }
+}
+
+TSNode gb_wrappable_site_stmt(GbOpContext *ctx, const GbSite *site, unsigned refuse_fx, const char *op, GbError *err)
+{
+    TSNode stmt = gb_stmt_at(ctx, site->module, site->start, site->end);
+    if (ts_node_is_null(stmt) || !gb_stmt_wrappable(ctx, site->module, stmt, refuse_fx)) {
+        gb_error_set(err, "%s: site %s is not a wrappable statement", op, site->key);
+        return (TSNode){0};
+    }
+    return stmt;
 }

@@ -98,12 +98,19 @@ bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned re
 /* Append a site for every statement of every module that gb_stmt_wrappable accepts with
  * refuse_fx (the sites of the block-wrapping operators S1-S3). */
 void gb_wrappable_sites(GbOpContext *ctx, GbSiteList *out, unsigned refuse_fx);
+/* The statement of such a site when gb_stmt_wrappable still accepts it; else a null node and
+ * err says "<op>: site <key> is not a wrappable statement". */
+TSNode gb_wrappable_site_stmt(GbOpContext *ctx, const GbSite *site, unsigned refuse_fx, const char *op, GbError *err);
 /* True when the lines from first's line to last's last line hold nothing but these
  * statements (and comments). */
 bool gb_stmts_own_lines(const char *src, TSNode first, TSNode last);
 
 /* ---- Text and indentation ---- */
 
+/* Where new top-level code goes in module (a helper, a decorator definition): the start of the
+ * line of the first top-level statement that is not the docstring, a __future__ import or an
+ * import; the end of the source when there is none. */
+uint32_t gb_module_code_start(GbOpContext *ctx, size_t module);
 /* Byte offset of the start of the line containing pos. */
 uint32_t gb_line_start(const char *src, uint32_t pos);
 /* Byte offset just after the newline ending the line containing pos (or the end of src). */
@@ -134,6 +141,9 @@ void gb_edits_insert_after(GbOpContext *ctx, GbEditSet *set, size_t module, TSNo
  * assignment before the header). */
 void gb_edits_wrap(GbOpContext *ctx, GbEditSet *set, size_t module, TSNode first, TSNode last, const char *header,
                    const char *footer);
+/* gb_edits_wrap as the whole edit: wrap first..last and commit (gb_edits_commit). */
+bool gb_edits_wrap_commit(GbOpContext *ctx, size_t module, TSNode first, TSNode last, const char *header,
+                          const char *footer, GbError *err);
 
 /* Make `import module_name [as alias]` (attr NULL) or `from module_name import attr [as
  * alias]` available at the top of the module and return the name code must use (owned).

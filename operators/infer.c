@@ -107,7 +107,7 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e);
 static bool gb_ty__builtin_call(const GbTypes *t, TSNode call, const char *const *names, size_t n)
 {
     TSNode f = gb_node_field(call, "function");
-    if (!gb_node_is(f, "identifier")) return false;
+    if (!gb_node_is_kind(f, GB_NK_IDENTIFIER)) return false;
     const char *src = gb_op_ctx_source(t->ctx, t->module);
     bool match = false;
     for (size_t i = 0; i < n && !match; i++) match = gb_node_text_eq(f, src, names[i]);
@@ -122,9 +122,9 @@ static bool gb_ty__builtin_call(const GbTypes *t, TSNode call, const char *const
 static uint32_t gb_ty__argc(TSNode call)
 {
     TSNode args = gb_node_field(call, "arguments");
-    if (ts_node_is_null(args) || !gb_node_is(args, "argument_list")) return 99;
+    if (ts_node_is_null(args) || !gb_node_is_kind(args, GB_NK_ARGUMENT_LIST)) return 99;
     uint32_t n = 0, c = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < c; i++) n += !gb_node_is(ts_node_named_child(args, i), "comment");
+    for (uint32_t i = 0; i < c; i++) n += !gb_node_is_kind(ts_node_named_child(args, i), GB_NK_COMMENT);
     return n;
 }
 
@@ -153,7 +153,7 @@ static unsigned gb_ty__call(const GbTypes *t, TSNode call)
     }
     /* Methods of str receivers. */
     TSNode f = gb_node_field(call, "function");
-    if (gb_node_is(f, "attribute")) {
+    if (gb_node_is_kind(f, GB_NK_ATTRIBUTE)) {
         unsigned recv = gb_ty__expr(t, gb_node_field(f, "object"));
         if (recv == GB_TY_STR) {
             static const char *const to_str[] = {
@@ -191,13 +191,9 @@ static unsigned gb_ty__string(const GbTypes *t, TSNode s)
 static bool gb_ty__int_literal(const GbTypes *t, TSNode n, long *out)
 {
     const char *src = gb_op_ctx_source(t->ctx, t->module);
-    bool neg = false;
-    if (gb_node_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
-        strcmp(ts_node_type(ts_node_child(n, 0)), "-") == 0) {
-        neg = true;
-        n = ts_node_named_child(n, 0);
-    }
-    if (!gb_node_is(n, "integer")) return false;
+    bool neg;
+    n = gb_node_unminus(n, &neg);
+    if (!gb_node_is_kind(n, GB_NK_INTEGER)) return false;
     char *txt = gb_node_text(n, src);
     char *end;
     long v = strtol(txt, &end, 10);
@@ -211,16 +207,18 @@ static unsigned gb_ty__subscript(const GbTypes *t, TSNode e)
 {
     TSNode value = gb_node_field(e, "value"), index = gb_node_field(e, "subscript");
     if (ts_node_is_null(index) || ts_node_named_child_count(e) != 2) return GB_TY_UNKNOWN;
-    while (gb_node_is(value, "parenthesized_expression") && ts_node_named_child_count(value) == 1)
+    while (gb_node_is_kind(value, GB_NK_PARENTHESIZED_EXPRESSION) && ts_node_named_child_count(value) == 1)
         value = ts_node_named_child(value, 0);
     long k;
-    if ((gb_node_is(value, "list") || gb_node_is(value, "tuple")) && gb_ty__int_literal(t, index, &k)) {
+    if ((gb_node_is_kind(value, GB_NK_LIST) || gb_node_is_kind(value, GB_NK_TUPLE)) &&
+        gb_ty__int_literal(t, index, &k)) {
         uint32_t n = 0, c = ts_node_named_child_count(value);
         TSNode items[64];
         for (uint32_t i = 0; i < c && n < 64; i++) {
             TSNode x = ts_node_named_child(value, i);
-            if (gb_node_is(x, "comment")) continue;
-            if (gb_node_is(x, "list_splat") || gb_node_is(x, "parenthesized_list_splat")) return GB_TY_UNKNOWN;
+            if (gb_node_is_kind(x, GB_NK_COMMENT)) continue;
+            if (gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT))
+                return GB_TY_UNKNOWN;
             items[n++] = x;
         }
         if (n == 0 || n >= 64) return GB_TY_UNKNOWN;
@@ -228,18 +226,18 @@ static unsigned gb_ty__subscript(const GbTypes *t, TSNode e)
         if (k < 0 || k >= (long)n) return 0; /* IndexError: no value */
         return gb_ty__expr(t, items[k]);
     }
-    if (gb_node_is(value, "dictionary")) {
+    if (gb_node_is_kind(value, GB_NK_DICTIONARY)) {
         /* {K: v}[K] with literal keys: the value of the matching pair. */
         const char *src = gb_op_ctx_source(t->ctx, t->module);
         unsigned r = 0;
         uint32_t c = ts_node_named_child_count(value);
         for (uint32_t i = 0; i < c; i++) {
             TSNode p = ts_node_named_child(value, i);
-            if (gb_node_is(p, "comment")) continue;
-            if (!gb_node_is(p, "pair")) return GB_TY_UNKNOWN;
+            if (gb_node_is_kind(p, GB_NK_COMMENT)) continue;
+            if (!gb_node_is_kind(p, GB_NK_PAIR)) return GB_TY_UNKNOWN;
             TSNode key = gb_node_field(p, "key");
-            if (!gb_node_is(key, "integer") && !gb_node_is(key, "string")) return GB_TY_UNKNOWN;
-            if (gb_node_is(key, "string") && ts_node_named_child_count(key) != 3) return GB_TY_UNKNOWN;
+            if (!gb_node_is_kind(key, GB_NK_INTEGER) && !gb_node_is_kind(key, GB_NK_STRING)) return GB_TY_UNKNOWN;
+            if (gb_node_is_kind(key, GB_NK_STRING) && ts_node_named_child_count(key) != 3) return GB_TY_UNKNOWN;
             uint32_t kl = ts_node_end_byte(key) - ts_node_start_byte(key);
             uint32_t il = ts_node_end_byte(index) - ts_node_start_byte(index);
             if (kl == il && memcmp(src + ts_node_start_byte(key), src + ts_node_start_byte(index), kl) == 0)
@@ -255,35 +253,35 @@ static unsigned gb_ty__subscript(const GbTypes *t, TSNode e)
 static unsigned gb_ty__expr(const GbTypes *t, TSNode e)
 {
     if (ts_node_is_null(e)) return GB_TY_UNKNOWN;
-    const char *ty = ts_node_type(e);
+    GbNodeKind ty = gb_node_kind(e);
     const char *src = gb_op_ctx_source(t->ctx, t->module);
-    if (strcmp(ty, "integer") == 0 || strcmp(ty, "float") == 0) {
+    if (ty == GB_NK_INTEGER || ty == GB_NK_FLOAT) {
         char last = src[ts_node_end_byte(e) - 1];
         if (last == 'j' || last == 'J') return GB_TY_UNKNOWN; /* complex */
-        return strcmp(ty, "integer") == 0 ? GB_TY_INT : GB_TY_FLOAT;
+        return ty == GB_NK_INTEGER ? GB_TY_INT : GB_TY_FLOAT;
     }
-    if (strcmp(ty, "string") == 0) return gb_ty__string(t, e);
-    if (strcmp(ty, "concatenated_string") == 0) return gb_ty__string(t, ts_node_named_child(e, 0));
-    if (strcmp(ty, "true") == 0 || strcmp(ty, "false") == 0) return GB_TY_BOOL;
-    if (strcmp(ty, "none") == 0) return GB_TY_NONE;
-    if (strcmp(ty, "list") == 0 || strcmp(ty, "list_comprehension") == 0) return GB_TY_LIST;
-    if (strcmp(ty, "dictionary") == 0 || strcmp(ty, "dictionary_comprehension") == 0) return GB_TY_DICT;
-    if (strcmp(ty, "set") == 0 || strcmp(ty, "set_comprehension") == 0) return GB_TY_SET;
-    if (strcmp(ty, "tuple") == 0) return GB_TY_TUPLE;
-    if (strcmp(ty, "parenthesized_expression") == 0) {
+    if (ty == GB_NK_STRING) return gb_ty__string(t, e);
+    if (ty == GB_NK_CONCATENATED_STRING) return gb_ty__string(t, ts_node_named_child(e, 0));
+    if (ty == GB_NK_TRUE || ty == GB_NK_FALSE) return GB_TY_BOOL;
+    if (ty == GB_NK_NONE) return GB_TY_NONE;
+    if (ty == GB_NK_LIST || ty == GB_NK_LIST_COMPREHENSION) return GB_TY_LIST;
+    if (ty == GB_NK_DICTIONARY || ty == GB_NK_DICTIONARY_COMPREHENSION) return GB_TY_DICT;
+    if (ty == GB_NK_SET || ty == GB_NK_SET_COMPREHENSION) return GB_TY_SET;
+    if (ty == GB_NK_TUPLE) return GB_TY_TUPLE;
+    if (ty == GB_NK_PARENTHESIZED_EXPRESSION) {
         if (ts_node_named_child_count(e) != 1) return GB_TY_UNKNOWN;
         return gb_ty__expr(t, ts_node_named_child(e, 0));
     }
-    if (strcmp(ty, "not_operator") == 0) return GB_TY_BOOL;
-    if (strcmp(ty, "unary_operator") == 0) {
+    if (ty == GB_NK_NOT_OPERATOR) return GB_TY_BOOL;
+    if (ty == GB_NK_UNARY_OPERATOR) {
         unsigned a = gb_ty__expr(t, gb_node_field(e, "argument"));
         if (!a) return 0;
         if (a & ~GB_TY_NUMBER) return GB_TY_UNKNOWN;
-        const char *op = ts_node_type(ts_node_child(e, 0));
-        if (strcmp(op, "~") == 0) return (a & GB_TY_FLOAT) ? GB_TY_UNKNOWN : GB_TY_INT;
+        GbNodeKind op = gb_node_kind(ts_node_child(e, 0));
+        if (op == GB_NK_TILDE) return (a & GB_TY_FLOAT) ? GB_TY_UNKNOWN : GB_TY_INT;
         return (a & GB_TY_FLOAT) | ((a & (GB_TY_INT | GB_TY_BOOL)) ? GB_TY_INT : 0);
     }
-    if (strcmp(ty, "binary_operator") == 0) {
+    if (ty == GB_NK_BINARY_OPERATOR) {
         TSNode op = gb_node_field(e, "operator");
         unsigned a = gb_ty__expr(t, gb_node_field(e, "left")), b = gb_ty__expr(t, gb_node_field(e, "right"));
         unsigned r = gb_ty__binop_sets(ts_node_type(op), a, b);
@@ -291,13 +289,12 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e)
          * that nothing downstream relies on it. */
         return (a && b && !r) ? GB_TY_UNKNOWN : r;
     }
-    if (strcmp(ty, "comparison_operator") == 0) {
+    if (ty == GB_NK_COMPARISON_OPERATOR) {
         bool identity = false;
         uint32_t c = ts_node_child_count(e);
         for (uint32_t i = 0; i < c; i++) {
-            const char *k = ts_node_type(ts_node_child(e, i));
-            if (strcmp(k, "in") == 0 || strcmp(k, "is") == 0 || strcmp(k, "not in") == 0 || strcmp(k, "is not") == 0)
-                identity = true;
+            GbNodeKind k = gb_node_kind(ts_node_child(e, i));
+            if (k == GB_NK_IN || k == GB_NK_IS || k == GB_NK_NOT_IN || k == GB_NK_IS_NOT) identity = true;
         }
         if (identity) return GB_TY_BOOL;
         uint32_t n = ts_node_named_child_count(e);
@@ -307,17 +304,17 @@ static unsigned gb_ty__expr(const GbTypes *t, TSNode e)
         }
         return GB_TY_BOOL;
     }
-    if (strcmp(ty, "boolean_operator") == 0) {
+    if (ty == GB_NK_BOOLEAN_OPERATOR) {
         unsigned a = gb_ty__expr(t, gb_node_field(e, "left")), b = gb_ty__expr(t, gb_node_field(e, "right"));
         return a | b;
     }
-    if (strcmp(ty, "conditional_expression") == 0) {
+    if (ty == GB_NK_CONDITIONAL_EXPRESSION) {
         if (ts_node_named_child_count(e) < 3) return GB_TY_UNKNOWN;
         return gb_ty__expr(t, ts_node_named_child(e, 0)) | gb_ty__expr(t, ts_node_named_child(e, 2));
     }
-    if (strcmp(ty, "call") == 0) return gb_ty__call(t, e);
-    if (strcmp(ty, "subscript") == 0) return gb_ty__subscript(t, e);
-    if (strcmp(ty, "identifier") == 0) {
+    if (ty == GB_NK_CALL) return gb_ty__call(t, e);
+    if (ty == GB_NK_SUBSCRIPT) return gb_ty__subscript(t, e);
+    if (ty == GB_NK_IDENTIFIER) {
         const GbScopes *sc = gb_op_ctx_scopes(t->ctx, t->module);
         char *name = gb_node_text(e, src);
         unsigned r = gb_types_var(t, gb_scopes_at(sc, ts_node_start_byte(e)), name);
@@ -350,25 +347,25 @@ static unsigned gb_ty__binding(const GbTypes *t, TSNode id, unsigned flag, unsig
 {
     TSNode p = ts_node_parent(id);
     if (flag == GB_NAME_ASSIGN) {
-        if (gb_node_is(p, "assignment") && ts_node_eq(gb_node_field(p, "left"), id)) {
+        if (gb_node_is_kind(p, GB_NK_ASSIGNMENT) && ts_node_eq(gb_node_field(p, "left"), id)) {
             TSNode r = gb_node_field(p, "right");
-            while (gb_node_is(r, "assignment")) r = gb_node_field(r, "right");
+            while (gb_node_is_kind(r, GB_NK_ASSIGNMENT)) r = gb_node_field(r, "right");
             if (ts_node_is_null(r)) return GB_TY_UNKNOWN;
             return gb_ty__expr(t, r);
         }
-        if (gb_node_is(p, "named_expression")) return gb_ty__expr(t, gb_node_field(p, "value"));
-        if ((gb_node_is(p, "for_statement") || gb_node_is(p, "for_in_clause")) &&
+        if (gb_node_is_kind(p, GB_NK_NAMED_EXPRESSION)) return gb_ty__expr(t, gb_node_field(p, "value"));
+        if ((gb_node_is_kind(p, GB_NK_FOR_STATEMENT) || gb_node_is_kind(p, GB_NK_FOR_IN_CLAUSE)) &&
             ts_node_eq(gb_node_field(p, "left"), id)) {
             TSNode r = gb_node_field(p, "right");
             static const char *const range[] = {"range"};
-            if (gb_node_is(r, "call") && gb_ty__builtin_call(t, r, range, 1)) return GB_TY_INT;
-            if (gb_node_is(r, "string") && gb_ty__string(t, r) == GB_TY_STR) return GB_TY_STR;
+            if (gb_node_is_kind(r, GB_NK_CALL) && gb_ty__builtin_call(t, r, range, 1)) return GB_TY_INT;
+            if (gb_node_is_kind(r, GB_NK_STRING) && gb_ty__string(t, r) == GB_TY_STR) return GB_TY_STR;
             return GB_TY_UNKNOWN;
         }
         return GB_TY_UNKNOWN;
     }
     if (flag == GB_NAME_AUG) {
-        if (!gb_node_is(p, "augmented_assignment")) return GB_TY_UNKNOWN;
+        if (!gb_node_is_kind(p, GB_NK_AUGMENTED_ASSIGNMENT)) return GB_TY_UNKNOWN;
         const char *op = ts_node_type(gb_node_field(p, "operator"));
         char base[4] = {0};
         size_t n = strlen(op);

@@ -73,8 +73,8 @@ static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wrap
 
 static bool gb_s8_site_ok(GbOpContext *ctx, size_t module, TSNode fn, const GbCallGraph *graph)
 {
-    if (!gb_node_is(fn, "function_definition")) return false;
-    if (ts_node_child_count(fn) > 0 && strcmp(ts_node_type(ts_node_child(fn, 0)), "async") == 0) return false;
+    if (!gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION)) return false;
+    if (ts_node_child_count(fn) > 0 && gb_node_kind(ts_node_child(fn, 0)) == GB_NK_ASYNC) return false;
     if (ts_node_is_null(gb_node_field(fn, "name")) || ts_node_is_null(gb_node_field(fn, "body"))) return false;
     const char *src = gb_op_ctx_source(ctx, module);
     uint32_t s = ts_node_start_byte(fn);
@@ -153,27 +153,29 @@ static bool gb_s8_import_before(GbOpContext *ctx, size_t module, const char *nam
     if (gb_flow_global_bindings(sc, src, root, name, &stmt) != 1 || ts_node_is_null(stmt)) return false;
     if (!gb_flow_is_toplevel(stmt) || ts_node_end_byte(stmt) > limit) return false;
     if (attr) {
-        if (!gb_node_is(stmt, "import_from_statement")) return false;
+        if (!gb_node_is_kind(stmt, GB_NK_IMPORT_FROM_STATEMENT)) return false;
         TSNode mod = gb_node_field(stmt, "module_name");
         if (ts_node_is_null(mod) || !gb_node_text_eq(mod, src, "functools")) return false;
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(stmt, i);
             if (ts_node_eq(k, mod)) continue;
-            if (gb_node_is(k, "dotted_name") && gb_node_text_eq(k, src, attr) && strcmp(name, attr) == 0) return true;
-            if (gb_node_is(k, "aliased_import") && gb_node_text_eq(gb_node_field(k, "name"), src, attr) &&
+            if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && gb_node_text_eq(k, src, attr) && strcmp(name, attr) == 0)
+                return true;
+            if (gb_node_is_kind(k, GB_NK_ALIASED_IMPORT) && gb_node_text_eq(gb_node_field(k, "name"), src, attr) &&
                 gb_node_text_eq(gb_node_field(k, "alias"), src, name))
                 return true;
         }
         return false;
     }
-    if (!gb_node_is(stmt, "import_statement")) return false;
+    if (!gb_node_is_kind(stmt, GB_NK_IMPORT_STATEMENT)) return false;
     uint32_t c = ts_node_named_child_count(stmt);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(stmt, i);
-        if (gb_node_is(k, "dotted_name") && gb_node_text_eq(k, src, "functools") && strcmp(name, "functools") == 0)
+        if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && gb_node_text_eq(k, src, "functools") &&
+            strcmp(name, "functools") == 0)
             return true;
-        if (gb_node_is(k, "aliased_import") && gb_node_text_eq(gb_node_field(k, "name"), src, "functools") &&
+        if (gb_node_is_kind(k, GB_NK_ALIASED_IMPORT) && gb_node_text_eq(gb_node_field(k, "name"), src, "functools") &&
             gb_node_text_eq(gb_node_field(k, "alias"), src, name))
             return true;
     }
@@ -183,7 +185,7 @@ static bool gb_s8_import_before(GbOpContext *ctx, size_t module, const char *nam
 static char *gb_s8_child_ident(TSNode n, const char *src)
 {
     TSNode id = ts_node_named_child(n, 0);
-    return gb_node_is(id, "identifier") ? gb_node_text(id, src) : NULL;
+    return gb_node_is_kind(id, GB_NK_IDENTIFIER) ? gb_node_text(id, src) : NULL;
 }
 
 /* If the top-level def `d` is a decorator this operator wrote (exactly one of its shapes, in
@@ -192,15 +194,15 @@ static char *gb_s8_child_ident(TSNode n, const char *src)
 static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wraps_fn)
 {
     const char *src = gb_op_ctx_source(ctx, module);
-    if (!gb_node_is(d, "function_definition") || !gb_flow_is_toplevel(d)) return NULL;
+    if (!gb_node_is_kind(d, GB_NK_FUNCTION_DEFINITION) || !gb_flow_is_toplevel(d)) return NULL;
     TSNode params = gb_node_field(d, "parameters"), body = gb_node_field(d, "body");
     if (ts_node_is_null(params) || ts_node_named_child_count(params) != 1 || ts_node_is_null(body)) return NULL;
     TSNode first = ts_node_named_child(body, 0);
     if (gb_stmt_is_docstring(first)) first = gb_stmt_next(first);
-    if (!gb_node_is(first, "decorated_definition") || ts_node_named_child_count(first) != 2) return NULL;
+    if (!gb_node_is_kind(first, GB_NK_DECORATED_DEFINITION) || ts_node_named_child_count(first) != 2) return NULL;
     TSNode deco = ts_node_named_child(first, 0), inner = ts_node_named_child(first, 1);
     TSNode call = ts_node_named_child(deco, 0);
-    if (!gb_node_is(call, "call") || !gb_node_is(inner, "function_definition")) return NULL;
+    if (!gb_node_is_kind(call, GB_NK_CALL) || !gb_node_is_kind(inner, GB_NK_FUNCTION_DEFINITION)) return NULL;
     TSNode wfn = gb_node_field(call, "function");
     TSNode iparams = gb_node_field(inner, "parameters"), ibody = gb_node_field(inner, "body");
     if (ts_node_is_null(iparams) || ts_node_named_child_count(iparams) != 2 || ts_node_is_null(ibody)) return NULL;
@@ -212,7 +214,8 @@ static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wrap
     char *wraps = gb_node_text(wfn, src);
     char *result = NULL;
     TSNode s0 = ts_node_named_child(ibody, 0);
-    if (gb_node_is(s0, "expression_statement") && gb_node_is(ts_node_named_child(s0, 0), "assignment"))
+    if (gb_node_is_kind(s0, GB_NK_EXPRESSION_STATEMENT) &&
+        gb_node_is_kind(ts_node_named_child(s0, 0), GB_NK_ASSIGNMENT))
         result = gb_node_text(gb_node_field(ts_node_named_child(s0, 0), "left"), src);
     bool same = false;
     if (args && kwargs) {
@@ -252,14 +255,14 @@ static char *gb_s8_existing(GbOpContext *ctx, size_t module, TSNode d, uint32_t 
     if (!name) return NULL;
     const char *src = gb_op_ctx_source(ctx, module);
     bool imported = false;
-    if (gb_node_is(wfn, "attribute")) {
+    if (gb_node_is_kind(wfn, GB_NK_ATTRIBUTE)) {
         TSNode obj = gb_node_field(wfn, "object");
-        if (gb_node_is(obj, "identifier") && gb_node_text_eq(gb_node_field(wfn, "attribute"), src, "wraps")) {
+        if (gb_node_is_kind(obj, GB_NK_IDENTIFIER) && gb_node_text_eq(gb_node_field(wfn, "attribute"), src, "wraps")) {
             char *alias = gb_node_text(obj, src);
             imported = gb_s8_import_before(ctx, module, alias, NULL, limit);
             free(alias);
         }
-    } else if (gb_node_is(wfn, "identifier")) {
+    } else if (gb_node_is_kind(wfn, GB_NK_IDENTIFIER)) {
         char *alias = gb_node_text(wfn, src);
         imported = gb_s8_import_before(ctx, module, alias, "wraps", limit);
         free(alias);
@@ -273,29 +276,10 @@ static char *gb_s8_existing(GbOpContext *ctx, size_t module, TSNode d, uint32_t 
     return NULL;
 }
 
-/* Where a new decorator goes: the start of the first top-level statement that is not the
- * docstring, a __future__ import or an import. */
-static uint32_t gb_s8_insert_point(GbOpContext *ctx, size_t module)
-{
-    const char *src = gb_op_ctx_source(ctx, module);
-    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
-    uint32_t n = ts_node_named_child_count(root);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode c = ts_node_named_child(root, i);
-        if (!gb_node_is_statement(c)) continue;
-        const char *t = ts_node_type(c);
-        if (gb_stmt_is_docstring(c) || strcmp(t, "future_import_statement") == 0 ||
-            strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
-            continue;
-        return gb_line_start(src, ts_node_start_byte(c));
-    }
-    return (uint32_t)strlen(src);
-}
-
 bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, "function_definition");
+    TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
     bool ok = !ts_node_is_null(fn) && gb_s8_program_ok(ctx);
     if (ok) {
         GbCallGraph graph;
@@ -318,7 +302,7 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
     for (uint32_t i = 0; i < n && !deco; i++) {
         TSNode c = ts_node_named_child(root, i);
         if (ts_node_start_byte(c) >= limit) break;
-        if (gb_node_is(c, "function_definition")) deco = gb_s8_existing(ctx, m, c, limit);
+        if (gb_node_is_kind(c, GB_NK_FUNCTION_DEFINITION)) deco = gb_s8_existing(ctx, m, c, limit);
     }
 
     GbEditSet set;
@@ -346,7 +330,7 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
         const char *src = gb_op_ctx_source(ctx, m);
         char *unit = gb_indent_unit(src, root);
         char *text = gb_edit_format(snippet, "", unit, true);
-        uint32_t at = gb_s8_insert_point(ctx, m);
+        uint32_t at = gb_module_code_start(ctx, m);
         size_t len = strlen(src);
         char *block =
             (at == len && len && src[len - 1] != '\n') ? gb_asprintf("\n\n\n%s", text) : gb_asprintf("%s\n\n", text);

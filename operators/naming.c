@@ -155,8 +155,8 @@ static char *gb_nm__node_stem(TSNode n, const char *src)
 static char *gb_nm__callee_name(TSNode call, const char *src)
 {
     TSNode f = gb_node_field(call, "function");
-    if (gb_node_is(f, "identifier")) return gb_nm__text(f, src);
-    if (gb_node_is(f, "attribute")) {
+    if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) return gb_nm__text(f, src);
+    if (gb_node_is_kind(f, GB_NK_ATTRIBUTE)) {
         TSNode a = gb_node_field(f, "attribute");
         if (!ts_node_is_null(a)) return gb_nm__text(a, src);
     }
@@ -169,7 +169,7 @@ static TSNode gb_nm__first_arg(TSNode call)
     uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < c; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (!gb_node_is(a, "comment") && !gb_node_is(a, "keyword_argument")) return a;
+        if (!gb_node_is_kind(a, GB_NK_COMMENT) && !gb_node_is_kind(a, GB_NK_KEYWORD_ARGUMENT)) return a;
     }
     TSNode null = {0};
     return null;
@@ -180,7 +180,7 @@ static size_t gb_nm__arg_count(TSNode call)
     TSNode args = gb_node_field(call, "arguments");
     uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     size_t n = 0;
-    for (uint32_t i = 0; i < c; i++) n += !gb_node_is(ts_node_named_child(args, i), "comment");
+    for (uint32_t i = 0; i < c; i++) n += !gb_node_is_kind(ts_node_named_child(args, i), GB_NK_COMMENT);
     return n;
 }
 
@@ -313,8 +313,8 @@ static TSNode gb_nm__picked(const char *src, TSNode sub)
     TSNode null = {0};
     TSNode obj = gb_node_field(sub, "value"), idx = gb_node_field(sub, "subscript");
     if (ts_node_is_null(obj) || ts_node_is_null(idx)) return null;
-    if (gb_node_is(obj, "list") || gb_node_is(obj, "tuple")) {
-        if (!gb_node_is(idx, "integer") && !gb_node_is(idx, "unary_operator")) return null;
+    if (gb_node_is_kind(obj, GB_NK_LIST) || gb_node_is_kind(obj, GB_NK_TUPLE)) {
+        if (!gb_node_is_kind(idx, GB_NK_INTEGER) && !gb_node_is_kind(idx, GB_NK_UNARY_OPERATOR)) return null;
         char *t = gb_nm__text(idx, src);
         long i = strtol(t, NULL, 10);
         free(t);
@@ -323,16 +323,16 @@ static TSNode gb_nm__picked(const char *src, TSNode sub)
         uint32_t c = ts_node_named_child_count(obj);
         for (uint32_t k = 0; k < c && n < 16; k++) {
             TSNode e = ts_node_named_child(obj, k);
-            if (!gb_node_is(e, "comment")) items[n++] = e;
+            if (!gb_node_is_kind(e, GB_NK_COMMENT)) items[n++] = e;
         }
         if (i < 0) i += n;
         return i >= 0 && i < n ? items[i] : null;
     }
-    if (gb_node_is(obj, "dictionary")) {
+    if (gb_node_is_kind(obj, GB_NK_DICTIONARY)) {
         uint32_t c = ts_node_named_child_count(obj);
         for (uint32_t k = 0; k < c; k++) {
             TSNode p = ts_node_named_child(obj, k);
-            if (!gb_node_is(p, "pair")) continue;
+            if (!gb_node_is_kind(p, GB_NK_PAIR)) continue;
             TSNode key = gb_node_field(p, "key");
             uint32_t a = ts_node_start_byte(key), b = ts_node_end_byte(key);
             uint32_t ia = ts_node_start_byte(idx), ib = ts_node_end_byte(idx);
@@ -370,14 +370,14 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
         return;
     }
     TSNode f = gb_node_field(v, "function");
-    if (strcmp(callee, "copy") == 0 && gb_node_is(f, "attribute")) {
+    if (strcmp(callee, "copy") == 0 && gb_node_is_kind(f, GB_NK_ATTRIBUTE)) {
         char *obj = gb_nm__node_stem(gb_node_field(f, "object"), src);
         if (obj) gb_nm__addf(out, "%s_copy", obj);
         free(obj);
     }
     if (strcmp(callee, "len") == 0) {
         TSNode a = gb_nm__first_arg(v);
-        if (gb_node_is(a, "identifier")) {
+        if (gb_node_is_kind(a, GB_NK_IDENTIFIER)) {
             char *t = gb_nm__text(a, src), *s = gb_nm__stem(t);
             char *one = s ? gb_nm__singular(s) : NULL;
             if (one)
@@ -391,7 +391,7 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
     }
     if ((strcmp(callee, "sorted") == 0 || strcmp(callee, "reversed") == 0 || strcmp(callee, "list") == 0 ||
          strcmp(callee, "set") == 0) &&
-        gb_node_is(gb_nm__first_arg(v), "identifier")) {
+        gb_node_is_kind(gb_nm__first_arg(v), GB_NK_IDENTIFIER)) {
         char *t = gb_nm__text(gb_nm__first_arg(v), src), *s = gb_nm__stem(t);
         if (s) {
             if (strcmp(callee, "sorted") == 0)
@@ -430,10 +430,10 @@ static void gb_nm__call_value(const char *src, TSNode v, GbNameList *out, int de
 static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList *weak, int depth)
 {
     if (ts_node_is_null(v) || depth > 6) return;
-    const char *t = ts_node_type(v);
-    if (strcmp(t, "call") == 0) {
+    GbNodeKind t = gb_node_kind(v);
+    if (t == GB_NK_CALL) {
         gb_nm__call_value(src, v, out, depth);
-    } else if (strcmp(t, "identifier") == 0) {
+    } else if (t == GB_NK_IDENTIFIER) {
         char *s = gb_nm__node_stem(v, src);
         if (s) {
             gb_nm__addf(out, "%s_value", s);
@@ -442,10 +442,10 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
             gb_nm__addf(out, "saved_%s", s);
         }
         free(s);
-    } else if (strcmp(t, "attribute") == 0) {
+    } else if (t == GB_NK_ATTRIBUTE) {
         char *a = gb_nm__node_stem(gb_node_field(v, "attribute"), src);
         TSNode o = gb_node_field(v, "object");
-        char *os = gb_node_is(o, "identifier") ? gb_nm__node_stem(o, src) : NULL;
+        char *os = gb_node_is_kind(o, GB_NK_IDENTIFIER) ? gb_nm__node_stem(o, src) : NULL;
         if (a) {
             gb_nm__add(out, a);
             if (os && strcmp(os, "self") != 0) gb_nm__addf(out, "%s_%s", os, a);
@@ -453,15 +453,15 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
         }
         free(a);
         free(os);
-    } else if (strcmp(t, "subscript") == 0) {
+    } else if (t == GB_NK_SUBSCRIPT) {
         TSNode picked = gb_nm__picked(src, v);
         if (!ts_node_is_null(picked)) {
             gb_nm__value(src, picked, out, weak, depth + 1);
             return;
         }
         TSNode o = gb_node_field(v, "value");
-        if (gb_node_is(o, "identifier") || gb_node_is(o, "attribute")) {
-            TSNode name = gb_node_is(o, "attribute") ? gb_node_field(o, "attribute") : o;
+        if (gb_node_is_kind(o, GB_NK_IDENTIFIER) || gb_node_is_kind(o, GB_NK_ATTRIBUTE)) {
+            TSNode name = gb_node_is_kind(o, GB_NK_ATTRIBUTE) ? gb_node_field(o, "attribute") : o;
             char *s = gb_nm__node_stem(name, src);
             char *one = s ? gb_nm__singular(s) : NULL;
             if (one) gb_nm__add(out, one);
@@ -471,60 +471,59 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
         }
         gb_nm__add(weak, "item");
         gb_nm__add(weak, "entry");
-    } else if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) {
+    } else if (t == GB_NK_TRUE || t == GB_NK_FALSE) {
         static const char *const w[] = {"flag", "enabled", "ok", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "integer") == 0) {
+    } else if (t == GB_NK_INTEGER) {
         static const char *const w[] = {"count", "limit", "size", "number", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "float") == 0) {
+    } else if (t == GB_NK_FLOAT) {
         static const char *const w[] = {"amount", "rate", "ratio", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "string") == 0 || strcmp(t, "concatenated_string") == 0) {
+    } else if (t == GB_NK_STRING || t == GB_NK_CONCATENATED_STRING) {
         static const char *const w[] = {"text", "label", "message", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "none") == 0) {
+    } else if (t == GB_NK_NONE) {
         static const char *const w[] = {"result", "found", "current", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "list") == 0 || strcmp(t, "list_comprehension") == 0) {
+    } else if (t == GB_NK_LIST || t == GB_NK_LIST_COMPREHENSION) {
         static const char *const w[] = {"items", "values", "collected", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "dictionary") == 0 || strcmp(t, "dictionary_comprehension") == 0) {
+    } else if (t == GB_NK_DICTIONARY || t == GB_NK_DICTIONARY_COMPREHENSION) {
         static const char *const w[] = {"mapping", "lookup", "table", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "set") == 0 || strcmp(t, "set_comprehension") == 0) {
+    } else if (t == GB_NK_SET || t == GB_NK_SET_COMPREHENSION) {
         static const char *const w[] = {"seen", "unique_items", "members", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "tuple") == 0 || strcmp(t, "expression_list") == 0) {
+    } else if (t == GB_NK_TUPLE || t == GB_NK_EXPRESSION_LIST) {
         static const char *const w[] = {"pair", "record", "entry", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "generator_expression") == 0) {
+    } else if (t == GB_NK_GENERATOR_EXPRESSION) {
         static const char *const w[] = {"stream", "lazy_items", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "binary_operator") == 0) {
+    } else if (t == GB_NK_BINARY_OPERATOR) {
         TSNode op = gb_node_field(v, "operator");
         if (!ts_node_is_null(op)) {
             char *o = gb_nm__text(op, src);
             gb_nm__binary(o, out);
             free(o);
         }
-    } else if (strcmp(t, "boolean_operator") == 0 || strcmp(t, "not_operator") == 0 ||
-               strcmp(t, "comparison_operator") == 0) {
+    } else if (t == GB_NK_BOOLEAN_OPERATOR || t == GB_NK_NOT_OPERATOR || t == GB_NK_COMPARISON_OPERATOR) {
         static const char *const w[] = {"is_valid", "matches", "condition", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "conditional_expression") == 0) {
+    } else if (t == GB_NK_CONDITIONAL_EXPRESSION) {
         static const char *const w[] = {"choice", "selected", "picked", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "lambda") == 0) {
+    } else if (t == GB_NK_LAMBDA) {
         static const char *const w[] = {"callback", "handler", "key_func", NULL};
         gb_nm__add_words(weak, w);
-    } else if (strcmp(t, "unary_operator") == 0) {
+    } else if (t == GB_NK_UNARY_OPERATOR) {
         TSNode a = gb_node_field(v, "argument");
-        if (gb_node_is(a, "integer") || gb_node_is(a, "float"))
+        if (gb_node_is_kind(a, GB_NK_INTEGER) || gb_node_is_kind(a, GB_NK_FLOAT))
             gb_nm__value(src, a, out, weak, depth + 1);
         else
             gb_nm__add(out, "negated");
-    } else if (strcmp(t, "parenthesized_expression") == 0 || strcmp(t, "await") == 0) {
+    } else if (t == GB_NK_PARENTHESIZED_EXPRESSION || t == GB_NK_AWAIT) {
         if (ts_node_named_child_count(v) > 0) gb_nm__value(src, ts_node_named_child(v, 0), out, weak, depth + 1);
     }
 }
@@ -533,16 +532,16 @@ static void gb_nm__value(const char *src, TSNode v, GbNameList *out, GbNameList 
 static void gb_nm__iter(const char *src, TSNode it, GbNameList *out, GbNameList *weak)
 {
     static const char *const once[] = {"attempt", "single_pass", "trial", "round", NULL};
-    if (gb_node_is(it, "call")) {
+    if (gb_node_is_kind(it, GB_NK_CALL)) {
         char *callee = gb_nm__callee_name(it, src);
         if (callee && strcmp(callee, "range") == 0) {
             TSNode a = gb_nm__first_arg(it);
-            bool one = gb_nm__arg_count(it) == 1 && gb_node_is(a, "integer") && gb_node_text_eq(a, src, "1");
+            bool one = gb_nm__arg_count(it) == 1 && gb_node_is_kind(a, GB_NK_INTEGER) && gb_node_text_eq(a, src, "1");
             if (gb_nm__arg_count(it) >= 2) {
                 /* range(k, k + 1) and range(k + 1, k, -1) run once */
                 TSNode args = gb_node_field(it, "arguments");
                 TSNode b = ts_node_named_child(args, 1);
-                one = gb_node_is(b, "integer") && gb_node_is(a, "integer");
+                one = gb_node_is_kind(b, GB_NK_INTEGER) && gb_node_is_kind(a, GB_NK_INTEGER);
                 if (one) {
                     char *ta = gb_nm__text(a, src), *tb = gb_nm__text(b, src);
                     long x = strtol(ta, NULL, 10), y = strtol(tb, NULL, 10);
@@ -576,22 +575,22 @@ static void gb_nm__iter(const char *src, TSNode it, GbNameList *out, GbNameList 
             if (!ts_node_is_null(a)) gb_nm__iter(src, a, out, weak);
         }
         free(callee);
-    } else if (gb_node_is(it, "list") || gb_node_is(it, "tuple")) {
+    } else if (gb_node_is_kind(it, GB_NK_LIST) || gb_node_is_kind(it, GB_NK_TUPLE)) {
         if (ts_node_named_child_count(it) == 1) {
             gb_nm__add_words(out, once);
         } else {
             static const char *const w[] = {"item", "element", "choice", NULL};
             gb_nm__add_words(out, w);
         }
-    } else if (gb_node_is(it, "string")) {
+    } else if (gb_node_is_kind(it, GB_NK_STRING)) {
         if (ts_node_end_byte(it) - ts_node_start_byte(it) <= 3) {
             gb_nm__add_words(out, once);
         } else {
             static const char *const w[] = {"char", "letter", "symbol", NULL};
             gb_nm__add_words(out, w);
         }
-    } else if (gb_node_is(it, "identifier") || gb_node_is(it, "attribute")) {
-        TSNode name = gb_node_is(it, "attribute") ? gb_node_field(it, "attribute") : it;
+    } else if (gb_node_is_kind(it, GB_NK_IDENTIFIER) || gb_node_is_kind(it, GB_NK_ATTRIBUTE)) {
+        TSNode name = gb_node_is_kind(it, GB_NK_ATTRIBUTE) ? gb_node_field(it, "attribute") : it;
         char *s = gb_nm__node_stem(name, src);
         char *one = s ? gb_nm__singular(s) : NULL;
         /* the characters of a string */
@@ -645,22 +644,23 @@ static unsigned gb_nm__use(const char *src, TSNode id)
     /* Climb the condition expression the name is part of. */
     TSNode top = id;
     TSNode up = p;
-    while (gb_node_is(up, "not_operator") || gb_node_is(up, "comparison_operator") ||
-           gb_node_is(up, "boolean_operator") || gb_node_is(up, "binary_operator") ||
-           gb_node_is(up, "parenthesized_expression")) {
+    while (gb_node_is_kind(up, GB_NK_NOT_OPERATOR) || gb_node_is_kind(up, GB_NK_COMPARISON_OPERATOR) ||
+           gb_node_is_kind(up, GB_NK_BOOLEAN_OPERATOR) || gb_node_is_kind(up, GB_NK_BINARY_OPERATOR) ||
+           gb_node_is_kind(up, GB_NK_PARENTHESIZED_EXPRESSION)) {
         top = up;
         up = ts_node_parent(up);
     }
-    bool bare = ts_node_eq(top, id) || (gb_node_is(top, "not_operator") && ts_node_eq(ts_node_parent(id), top));
-    if (gb_node_is(up, "while_statement") && ts_node_eq(gb_node_field(up, "condition"), top))
+    bool bare =
+        ts_node_eq(top, id) || (gb_node_is_kind(top, GB_NK_NOT_OPERATOR) && ts_node_eq(ts_node_parent(id), top));
+    if (gb_node_is_kind(up, GB_NK_WHILE_STATEMENT) && ts_node_eq(gb_node_field(up, "condition"), top))
         return bare ? GB_NM_USE_LOOP_GUARD : GB_NM_USE_LOOP_CHECK;
-    if ((gb_node_is(up, "if_statement") || gb_node_is(up, "elif_clause")) &&
+    if ((gb_node_is_kind(up, GB_NK_IF_STATEMENT) || gb_node_is_kind(up, GB_NK_ELIF_CLAUSE)) &&
         ts_node_eq(gb_node_field(up, "condition"), top))
         return bare ? GB_NM_USE_FLAG : GB_NM_USE_GUARD_VALUE;
-    if (gb_node_is(p, "boolean_operator")) return GB_NM_USE_FLAG;
-    if (gb_node_is(p, "comparison_operator")) return GB_NM_USE_LIMIT;
-    if (gb_node_is(p, "subscript") && ts_node_eq(gb_node_field(p, "value"), id)) return GB_NM_USE_SEQUENCE;
-    if (gb_node_is(p, "attribute") && ts_node_eq(gb_node_field(p, "object"), id)) {
+    if (gb_node_is_kind(p, GB_NK_BOOLEAN_OPERATOR)) return GB_NM_USE_FLAG;
+    if (gb_node_is_kind(p, GB_NK_COMPARISON_OPERATOR)) return GB_NM_USE_LIMIT;
+    if (gb_node_is_kind(p, GB_NK_SUBSCRIPT) && ts_node_eq(gb_node_field(p, "value"), id)) return GB_NM_USE_SEQUENCE;
+    if (gb_node_is_kind(p, GB_NK_ATTRIBUTE) && ts_node_eq(gb_node_field(p, "object"), id)) {
         char *a = gb_nm__text(gb_node_field(p, "attribute"), src);
         unsigned u = 0;
         static const char *const q[] = {"put", "get", "get_nowait", "put_nowait", "qsize", "empty", "task_done", NULL};
@@ -688,9 +688,9 @@ static unsigned gb_nm__use(const char *src, TSNode id)
         free(a);
         return u;
     }
-    if (gb_node_is(p, "argument_list")) {
+    if (gb_node_is_kind(p, GB_NK_ARGUMENT_LIST)) {
         TSNode call = ts_node_parent(p);
-        char *callee = gb_node_is(call, "call") ? gb_nm__callee_name(call, src) : NULL;
+        char *callee = gb_node_is_kind(call, GB_NK_CALL) ? gb_nm__callee_name(call, src) : NULL;
         unsigned u = 0;
         if (callee && (strcmp(callee, "len") == 0 || strcmp(callee, "sorted") == 0 || strcmp(callee, "sum") == 0))
             u = GB_NM_USE_SEQUENCE;
@@ -698,7 +698,7 @@ static unsigned gb_nm__use(const char *src, TSNode id)
         free(callee);
         return u;
     }
-    if (gb_node_is(p, "for_statement") && ts_node_eq(gb_node_field(p, "right"), id)) return GB_NM_USE_SEQUENCE;
+    if (gb_node_is_kind(p, GB_NK_FOR_STATEMENT) && ts_node_eq(gb_node_field(p, "right"), id)) return GB_NM_USE_SEQUENCE;
     return 0;
 }
 
@@ -779,15 +779,16 @@ typedef struct {
 
 static void gb_nm__body_scan(const char *src, TSNode n, GbNmBody *b, int depth)
 {
-    const char *t = ts_node_type(n);
-    if (depth > 0 && (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0)) {
+    GbNodeKind t = gb_node_kind(n);
+    if (depth > 0 && (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_LAMBDA)) {
         b->nested_def = true;
         return;
     }
-    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0) b->loops = true;
-    if (strcmp(t, "call") == 0) {
+    if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT) b->loops = true;
+    if (t == GB_NK_CALL) {
         char *c = gb_nm__callee_name(n, src);
-        if (c && strcmp(c, "put") == 0 && gb_node_is(gb_node_field(n, "function"), "attribute")) b->puts = true;
+        if (c && strcmp(c, "put") == 0 && gb_node_is_kind(gb_node_field(n, "function"), GB_NK_ATTRIBUTE))
+            b->puts = true;
         free(c);
     }
     uint32_t c = ts_node_named_child_count(n);
@@ -857,17 +858,18 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
     size_t stmts = 0;
     for (uint32_t i = 0; i < c; i++) {
         TSNode s = ts_node_named_child(body, i);
-        if (gb_node_is(s, "comment")) continue;
-        if (gb_node_is(s, "expression_statement") && stmts == 0 && ts_node_named_child_count(s) == 1 &&
-            gb_node_is(ts_node_named_child(s, 0), "string"))
+        if (gb_node_is_kind(s, GB_NK_COMMENT)) continue;
+        if (gb_node_is_kind(s, GB_NK_EXPRESSION_STATEMENT) && stmts == 0 && ts_node_named_child_count(s) == 1 &&
+            gb_node_is_kind(ts_node_named_child(s, 0), GB_NK_STRING))
             continue; /* docstring */
         if (!stmts) first = s;
         last = s;
         stmts++;
     }
     /* a decorator returns the function it defines */
-    bool returns_inner = b.nested_def && gb_node_is(last, "return_statement") && ts_node_named_child_count(last) == 1 &&
-                         gb_node_is(ts_node_named_child(last, 0), "identifier");
+    bool returns_inner = b.nested_def && gb_node_is_kind(last, GB_NK_RETURN_STATEMENT) &&
+                         ts_node_named_child_count(last) == 1 &&
+                         gb_node_is_kind(ts_node_named_child(last, 0), GB_NK_IDENTIFIER);
     if (returns_inner) {
         static const char *const w[] = {"wrap", "decorate", "with_wrapper", "wrap_call", NULL};
         gb_nm__add_words(out, w);
@@ -876,9 +878,9 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
         static const char *const w[] = {"run_in_thread", "thread_body", "worker_task", "background_task", NULL};
         gb_nm__add_words(out, w);
     }
-    if (stmts == 1 && gb_node_is(first, "return_statement") && ts_node_named_child_count(first) == 1) {
+    if (stmts == 1 && gb_node_is_kind(first, GB_NK_RETURN_STATEMENT) && ts_node_named_child_count(first) == 1) {
         TSNode e = ts_node_named_child(first, 0);
-        if (gb_node_is(e, "binary_operator")) {
+        if (gb_node_is_kind(e, GB_NK_BINARY_OPERATOR)) {
             const char *const *const rows[] = {
                 (const char *const[]){"+", "add_values", "combine", "sum_of", NULL},
                 (const char *const[]){"-", "subtract", "difference_of", NULL},
@@ -892,10 +894,10 @@ static void gb_nm__function(const char *src, TSNode fn, GbNameList *out)
             for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
                 if (strcmp(rows[i][0], op) == 0) gb_nm__add_words(out, rows[i] + 1);
             free(op);
-        } else if (gb_node_is(e, "comparison_operator") || gb_node_is(e, "boolean_operator")) {
+        } else if (gb_node_is_kind(e, GB_NK_COMPARISON_OPERATOR) || gb_node_is_kind(e, GB_NK_BOOLEAN_OPERATOR)) {
             static const char *const w[] = {"compare", "is_match", "check_condition", NULL};
             gb_nm__add_words(out, w);
-        } else if (gb_node_is(e, "call")) {
+        } else if (gb_node_is_kind(e, GB_NK_CALL)) {
             char *callee = gb_nm__callee_name(e, src);
             char *s = callee ? gb_nm__stem(callee) : NULL;
             if (s) {
@@ -1087,7 +1089,8 @@ static void gb_nm__import_words(const char *src, TSNode mod, TSNode name, GbName
 static TSNode gb_nm__ident(TSNode root, uint32_t s, uint32_t e)
 {
     TSNode n = ts_node_descendant_for_byte_range(root, s, e);
-    while (!ts_node_is_null(n) && !gb_node_is(n, "identifier") && ts_node_start_byte(n) == s) n = ts_node_parent(n);
+    while (!ts_node_is_null(n) && !gb_node_is_kind(n, GB_NK_IDENTIFIER) && ts_node_start_byte(n) == s)
+        n = ts_node_parent(n);
     return n;
 }
 
@@ -1113,34 +1116,34 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
             break;
         case GB_NAME_AUG: {
             TSNode r = gb_node_field(p, "right");
-            if (gb_node_is(r, "integer"))
+            if (gb_node_is_kind(r, GB_NK_INTEGER))
                 uses |= GB_NM_USE_COUNTER;
             else
                 uses |= GB_NM_USE_ACCUMULATE;
             break;
         }
         case GB_NAME_ASSIGN:
-            if (gb_node_is(p, "assignment") && ts_node_eq(gb_node_field(p, "left"), id)) {
+            if (gb_node_is_kind(p, GB_NK_ASSIGNMENT) && ts_node_eq(gb_node_field(p, "left"), id)) {
                 TSNode v = gb_node_field(p, "right");
                 /* a = b = value */
-                while (gb_node_is(v, "assignment")) v = gb_node_field(v, "right");
-                TSNode picked = gb_node_is(v, "subscript") ? gb_nm__picked(src, v) : v;
+                while (gb_node_is_kind(v, GB_NK_ASSIGNMENT)) v = gb_node_field(v, "right");
+                TSNode picked = gb_node_is_kind(v, GB_NK_SUBSCRIPT) ? gb_nm__picked(src, v) : v;
                 if (ts_node_is_null(picked)) picked = v;
-                const char *t = ts_node_is_null(picked) ? "" : ts_node_type(picked);
-                if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) boolean = true;
-                if (boolean || strcmp(t, "integer") == 0 || strcmp(t, "float") == 0 || strcmp(t, "string") == 0 ||
-                    strcmp(t, "unary_operator") == 0 || strcmp(t, "list") == 0)
+                GbNodeKind t = gb_node_kind(picked);
+                if (t == GB_NK_TRUE || t == GB_NK_FALSE) boolean = true;
+                if (boolean || t == GB_NK_INTEGER || t == GB_NK_FLOAT || t == GB_NK_STRING ||
+                    t == GB_NK_UNARY_OPERATOR || t == GB_NK_LIST)
                     literal = true;
                 gb_nm__value(src, v, &value, &weak, 0);
-            } else if ((gb_node_is(p, "for_statement") || gb_node_is(p, "for_in_clause")) &&
+            } else if ((gb_node_is_kind(p, GB_NK_FOR_STATEMENT) || gb_node_is_kind(p, GB_NK_FOR_IN_CLAUSE)) &&
                        ts_node_eq(gb_node_field(p, "left"), id)) {
                 gb_nm__iter(src, gb_node_field(p, "right"), &value, &weak);
-            } else if (gb_node_is(p, "named_expression")) {
+            } else if (gb_node_is_kind(p, GB_NK_NAMED_EXPRESSION)) {
                 gb_nm__value(src, gb_node_field(p, "value"), &value, &weak, 0);
-            } else if (gb_node_is(p, "as_pattern_target")) {
+            } else if (gb_node_is_kind(p, GB_NK_AS_PATTERN_TARGET)) {
                 TSNode ap = ts_node_parent(p);
                 TSNode up = ts_node_parent(ap);
-                if (gb_node_is(up, "except_clause")) {
+                if (gb_node_is_kind(up, GB_NK_EXCEPT_CLAUSE)) {
                     static const char *const w[] = {"error", "exc", "failure", NULL};
                     gb_nm__add_words(&value, w);
                 } else if (ts_node_named_child_count(ap) > 0) {
@@ -1151,11 +1154,11 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
             }
             break;
         case GB_NAME_PARAM:
-            if (gb_node_is(p, "default_parameter") || gb_node_is(p, "typed_default_parameter"))
+            if (gb_node_is_kind(p, GB_NK_DEFAULT_PARAMETER) || gb_node_is_kind(p, GB_NK_TYPED_DEFAULT_PARAMETER))
                 gb_nm__value(src, gb_node_field(p, "value"), &weak, &weak, 0);
             break;
         case GB_NAME_DEF:
-            if (gb_node_is(p, "function_definition")) {
+            if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION)) {
                 is_def = true;
                 def_node = p;
                 def_src = src;
@@ -1164,11 +1167,13 @@ void gb_naming_candidates(GbOpContext *ctx, const GbRenamePlan *plan, GbNameList
         case GB_NAME_IMPORT: {
             /* what is imported: `from dateutil.parser import parse as x`, `import time as x` */
             TSNode item = p;
-            while (!ts_node_is_null(item) && !gb_node_is(item, "aliased_import") && !gb_node_is(item, "dotted_name"))
+            while (!ts_node_is_null(item) && !gb_node_is_kind(item, GB_NK_ALIASED_IMPORT) &&
+                   !gb_node_is_kind(item, GB_NK_DOTTED_NAME))
                 item = ts_node_parent(item);
-            TSNode name = gb_node_is(item, "aliased_import") ? gb_node_field(item, "name") : item;
+            TSNode name = gb_node_is_kind(item, GB_NK_ALIASED_IMPORT) ? gb_node_field(item, "name") : item;
             TSNode st = ts_node_parent(item);
-            TSNode mod = gb_node_is(st, "import_from_statement") ? gb_node_field(st, "module_name") : (TSNode){0};
+            TSNode mod =
+                gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT) ? gb_node_field(st, "module_name") : (TSNode){0};
             if (!ts_node_is_null(name)) gb_nm__import_words(src, mod, name, &value);
             break;
         }
@@ -1556,10 +1561,10 @@ static void gb_nm__llm(GbNmRun *run, const GbNamingConfig *cfg, char **llm_error
     gb_nm__vars_destroy(&vars);
 }
 
-bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
-                     char **renamed_json, const char **mode, char **llm_error)
+/* Run the naming step; returns the renames {"old": "new"} in order (owned). */
+static json_t *gb_naming__run(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
+                              const char **mode, char **llm_error)
 {
-    *renamed_json = NULL;
     if (llm_error) *llm_error = NULL;
     bool use_llm = cfg && cfg->url && *cfg->url;
     *mode = use_llm ? "llm" : "builtin";
@@ -1570,14 +1575,41 @@ bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, cons
     gb_nm__builtin(&run);
     gb_op_ctx_destroy(&ctx);
     *mode = run.llm_used ? "llm" : "builtin";
-    bool any = json_object_size(run.renamed) > 0;
-    if (any) *renamed_json = json_dumps(run.renamed, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(run.renamed);
+    return run.renamed;
+}
+
+bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
+                     char **renamed_json, const char **mode, char **llm_error)
+{
+    *renamed_json = NULL;
+    json_t *renamed = gb_naming__run(prog, task, parser, cfg, mode, llm_error);
+    bool any = json_object_size(renamed) > 0;
+    if (any) *renamed_json = json_dumps(renamed, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(renamed);
     return any;
 }
 
-bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, char **renamed_json,
+void gb_rename_list_destroy(GbRenameList *l)
+{
+    for (size_t i = 0; i < l->len; i++) {
+        free(l->items[i].old_name);
+        free(l->items[i].new_name);
+    }
+    gb_array_free(l);
+}
+
+bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
                         const char **mode)
 {
-    return gb_naming_apply(prog, task, parser, (const GbNamingConfig *)arg, renamed_json, mode, NULL);
+    json_t *obj = gb_naming__run(prog, task, parser, (const GbNamingConfig *)arg, mode, NULL);
+    bool any = json_object_size(obj) > 0;
+    const char *old_name;
+    json_t *new_name;
+    json_object_foreach(obj, old_name, new_name)
+    {
+        GbRename r = {gb_strdup(old_name), gb_strdup(json_string_value(new_name))};
+        gb_array_push(renamed, r);
+    }
+    json_decref(obj);
+    return any;
 }

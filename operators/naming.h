@@ -75,17 +75,27 @@ bool gb_naming_is_natural(const char *name);
  * the synthetic names the built-in step renames. */
 bool gb_naming_is_numbered(const char *name);
 
+/* One rename of the naming step. */
+typedef struct {
+    char *old_name; /* owned */
+    char *new_name; /* owned */
+} GbRename;
+typedef GbArray(GbRename) GbRenameList;
+/* Free the strings and the array; the list is left empty. */
+void gb_rename_list_destroy(GbRenameList *l);
+
 /* Give the synthetic names of prog natural names, in place (see above). arg points to a
- * GbNamingConfig (NULL: built-in). Returns true when something was renamed; then
- * *renamed_json (owned) is a JSON object {"old": "new", ...} of the renames and *mode is
+ * GbNamingConfig (NULL: built-in). Returns true when something was renamed; then renamed
+ * (caller storage, appended to; owned strings) lists the renames in order and *mode is
  * "llm" when at least one name came from the model, else "builtin" (static strings). When
- * nothing was renamed, *renamed_json is NULL and *mode still says which path was tried.
+ * nothing was renamed, renamed is unchanged and *mode still says which path was tried.
  * task (may be NULL) gives pinned names and the test code; parser is the calling thread's.
  * Problems with the endpoint never fail the call: they fall back to the built-in names. */
-bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, char **renamed_json,
+bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
                         const char **mode);
 
-/* As gb_naming_apply_fn, and *llm_error (may be NULL) gets the endpoint's problem (owned,
+/* As gb_naming_apply_fn with the renames as a JSON object {"old": "new", ...} in *renamed_json
+ * (owned, NULL when nothing was renamed), and *llm_error (may be NULL) gets the endpoint's problem (owned,
  * NULL when there was none), for commands that report it. */
 bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
                      char **renamed_json, const char **mode, char **llm_error);

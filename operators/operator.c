@@ -117,27 +117,6 @@ void gb_op_ctx_invalidate_all(GbOpContext *ctx)
     ctx->cache_.len = 0;
 }
 
-/* Every identifier (names, attribute names, keyword-argument names, import names) below node. */
-static void gb_op__collect_idents(TSNode node, const char *src, GbNames *out)
-{
-    TSTreeCursor cur = ts_tree_cursor_new(node);
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        if (strcmp(ts_node_type(n), "identifier") == 0) {
-            char *t = gb_node_text(n, src);
-            gb_names_add(out, t);
-            free(t);
-        }
-        if (ts_tree_cursor_goto_first_child(&cur)) continue;
-        while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-            if (!ts_tree_cursor_goto_parent(&cur)) {
-                ts_tree_cursor_delete(&cur);
-                return;
-            }
-        }
-    }
-}
-
 static void gb_op_ctx__test_names(GbOpContext *ctx)
 {
     if (ctx->test_names_done_) return;
@@ -149,7 +128,7 @@ static void gb_op_ctx__test_names(GbOpContext *ctx)
     for (size_t i = 0; i < t->test_classes.len; i++) gb_names_add(&ctx->test_names_, t->test_classes.items[i]);
     if (t->test_code && *t->test_code) {
         TSTree *tree = gb_parse(ctx->parser, t->test_code, strlen(t->test_code));
-        gb_op__collect_idents(ts_tree_root_node(tree), t->test_code, &ctx->test_names_);
+        gb_flow_identifiers(ts_tree_root_node(tree), t->test_code, &ctx->test_names_);
         ts_tree_delete(tree);
     }
 }
@@ -170,7 +149,7 @@ bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name)
         if (!c->idents_done) {
             TSTree *t = gb_op_ctx_tree(ctx, m);
             c = gb_op_ctx__entry(ctx, m);
-            gb_op__collect_idents(ts_tree_root_node(t), gb_op_ctx_source(ctx, m), &c->idents);
+            gb_flow_identifiers(ts_tree_root_node(t), gb_op_ctx_source(ctx, m), &c->idents);
             c->idents_done = true;
         }
         if (gb_names_has(&c->idents, name)) return true;
@@ -194,13 +173,13 @@ char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base)
     return name;
 }
 
-TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, const char *type)
+TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, GbNodeKind kind)
 {
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
     TSNode n = ts_node_descendant_for_byte_range(root, start, end);
     TSNode found = {0};
     while (!ts_node_is_null(n) && ts_node_start_byte(n) == start && ts_node_end_byte(n) == end) {
-        if (ts_node_is_named(n) && (!type || strcmp(ts_node_type(n), type) == 0)) found = n;
+        if (ts_node_is_named(n) && (kind == GB_NK_OTHER || gb_node_kind(n) == kind)) found = n;
         n = ts_node_parent(n);
     }
     return found;

@@ -27,6 +27,7 @@
 #include "operators/operator_list.h"
 #include "src/model/program.h"
 #include "src/base/rng.h"
+#include "src/python/nodekind.h"
 #include "src/python/scope.h"
 #include "src/model/task.h"
 #include "src/base/util.h"
@@ -101,9 +102,9 @@ bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name);
  * name is reserved in this context and recorded as synthetic in the program
  * (gb_program_add_synthetic), so that it gets a natural name before output. Owned. */
 char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base);
-/* The named node of the module with exactly this byte range and type (type NULL: any);
- * the outermost such node. Returns a null node (ts_node_is_null) when there is none. */
-TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, const char *type);
+/* The named node of the module with exactly this byte range and kind (GB_NK_OTHER: any
+ * kind); the outermost such node. Returns a null node (ts_node_is_null) when there is none. */
+TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, GbNodeKind kind);
 
 /* The stable key of node in module: "<path>@<anchor>:<type>[.<n>][:<tag>]" where anchor is
  * "o<offset>" (position in the module's original text) or "e<i>+<offset>" (inside the text

@@ -1,5 +1,5 @@
 #pragma once
-/* The 22 transformation operators, one X-macro row each:
+/* The transformation operators (GB_OP_COUNT, 22 in the paper), one X-macro row each:
  *     GB_OPERATOR(code, Name, snake)
  * code is the paper's id (S1..S12, A1..A8, N1..N2), Name the paper's operator name, snake the
  * file and function stem: the row is implemented by operators/<snake>.c, which defines

@@ -92,11 +92,11 @@ static void gb_rn__string(TSNode n, const char *src, GbNames *out)
     gb_str_append(&s, "");
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
-        if (gb_node_is(k, "interpolation")) {
+        if (gb_node_is_kind(k, GB_NK_INTERPOLATION)) {
             gb_str_destroy(&s);
             return;
         }
-        if (gb_node_is(k, "string_content"))
+        if (gb_node_is_kind(k, GB_NK_STRING_CONTENT))
             gb_str_append_n(&s, src + ts_node_start_byte(k), ts_node_end_byte(k) - ts_node_start_byte(k));
     }
     if (gb_rn__ident_like(s.data, s.len)) gb_names_add(out, s.data);
@@ -134,13 +134,13 @@ static long gb_rn__occ_at(const GbRnModule *mod, uint32_t pos)
 
 static void gb_rn__walk(GbRnModule *mod, TSNode n)
 {
-    const char *t = ts_node_type(n);
+    GbNodeKind t = gb_node_kind(n);
     const char *src = mod->src;
-    if (strcmp(t, "call") == 0) {
+    if (t == GB_NK_CALL) {
         GbRnCall call;
         memset(&call, 0, sizeof call);
         TSNode f = gb_node_field(n, "function"), args = gb_node_field(n, "arguments");
-        if (gb_node_is(f, "identifier")) {
+        if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) {
             call.kind = GB_RN_CALLEE_IDENT;
             call.callee = (GbRnRange){ts_node_start_byte(f), ts_node_end_byte(f)};
             gb_array_push(&mod->callees, call.callee.s);
@@ -148,33 +148,33 @@ static void gb_rn__walk(GbRnModule *mod, TSNode n)
             if (gb_rn__in(src, f, gb_rn_attr_calls, GB_RN_COUNT(gb_rn_attr_calls))) {
                 /* A computed attribute name may be a function looked up on a module. */
                 TSNode second = {0};
-                uint32_t c = gb_node_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+                uint32_t c = gb_node_is_kind(args, GB_NK_ARGUMENT_LIST) ? ts_node_named_child_count(args) : 0;
                 for (uint32_t i = 0, k = 0; i < c; i++) {
                     TSNode a = ts_node_named_child(args, i);
-                    if (gb_node_is(a, "comment")) continue;
+                    if (gb_node_is_kind(a, GB_NK_COMMENT)) continue;
                     if (k++ == 1) second = a;
                 }
-                bool literal = gb_node_is(second, "string");
+                bool literal = gb_node_is_kind(second, GB_NK_STRING);
                 if (literal)
                     for (uint32_t i = 0; i < ts_node_named_child_count(second); i++)
-                        if (gb_node_is(ts_node_named_child(second, i), "interpolation")) literal = false;
+                        if (gb_node_is_kind(ts_node_named_child(second, i), GB_NK_INTERPOLATION)) literal = false;
                 if (!literal) mod->dynamic = true;
             }
-        } else if (gb_node_is(f, "attribute")) {
+        } else if (gb_node_is_kind(f, GB_NK_ATTRIBUTE)) {
             call.kind = GB_RN_CALLEE_ATTR;
             TSNode attr = gb_node_field(f, "attribute"), obj = gb_node_field(f, "object");
             if (!ts_node_is_null(attr)) call.callee = (GbRnRange){ts_node_start_byte(attr), ts_node_end_byte(attr)};
-            if (gb_node_is(obj, "identifier"))
+            if (gb_node_is_kind(obj, GB_NK_IDENTIFIER))
                 call.object = (GbRnRange){ts_node_start_byte(obj), ts_node_end_byte(obj)};
         } else {
             call.kind = GB_RN_CALLEE_OTHER;
         }
-        if (gb_node_is(args, "argument_list")) {
+        if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST)) {
             uint32_t c = ts_node_named_child_count(args);
             for (uint32_t i = 0; i < c; i++) {
                 TSNode a = ts_node_named_child(args, i);
-                if (gb_node_is(a, "dictionary_splat")) call.splat = true;
-                if (gb_node_is(a, "keyword_argument")) {
+                if (gb_node_is_kind(a, GB_NK_DICTIONARY_SPLAT)) call.splat = true;
+                if (gb_node_is_kind(a, GB_NK_KEYWORD_ARGUMENT)) {
                     TSNode name = gb_node_field(a, "name");
                     if (!ts_node_is_null(name)) {
                         GbRnRange r = {ts_node_start_byte(name), ts_node_end_byte(name)};
@@ -184,37 +184,37 @@ static void gb_rn__walk(GbRnModule *mod, TSNode n)
             }
         }
         gb_array_push(&mod->calls, call);
-    } else if (strcmp(t, "attribute") == 0) {
+    } else if (t == GB_NK_ATTRIBUTE) {
         TSNode attr = gb_node_field(n, "attribute"), obj = gb_node_field(n, "object");
         if (!ts_node_is_null(attr)) {
             if (gb_node_text_eq(attr, src, "__name__") || gb_node_text_eq(attr, src, "__qualname__"))
                 mod->names_shown = true;
             if (gb_rn__in(src, attr, gb_rn_introspect, GB_RN_COUNT(gb_rn_introspect))) mod->introspect = true;
             /* sys.modules[...] reaches module globals by string. */
-            if (gb_node_text_eq(attr, src, "modules") && gb_node_is(obj, "identifier") &&
+            if (gb_node_text_eq(attr, src, "modules") && gb_node_is_kind(obj, GB_NK_IDENTIFIER) &&
                 gb_node_text_eq(obj, src, "sys"))
                 mod->dynamic = true;
         }
-    } else if (strcmp(t, "identifier") == 0) {
+    } else if (t == GB_NK_IDENTIFIER) {
         if (gb_rn__in(src, n, gb_rn_introspect, GB_RN_COUNT(gb_rn_introspect))) mod->introspect = true;
         if (gb_node_text_eq(n, src, "importlib")) mod->dynamic = true;
         return;
-    } else if (strcmp(t, "string") == 0) {
+    } else if (t == GB_NK_STRING) {
         gb_rn__string(n, src, &mod->strings);
-    } else if (strcmp(t, "interpolation") == 0) {
+    } else if (t == GB_NK_INTERPOLATION) {
         uint32_t c = ts_node_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_child(n, i);
-            if (!ts_node_is_named(k) && strcmp(ts_node_type(k), "=") == 0) {
+            if (!ts_node_is_named(k) && gb_node_kind(k) == GB_NK_EQ) {
                 GbRnRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
                 gb_array_push(&mod->fstr_eq, r);
             }
         }
-    } else if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0) {
+    } else if (t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT) {
         gb_array_push(&mod->imports, n);
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++)
-            if (gb_node_is(ts_node_named_child(n, i), "wildcard_import")) mod->star_import = true;
+            if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_WILDCARD_IMPORT)) mod->star_import = true;
     }
     uint32_t c = ts_node_child_count(n);
     for (uint32_t i = 0; i < c; i++) gb_rn__walk(mod, ts_node_child(n, i));
@@ -247,8 +247,8 @@ static char *gb_rn__modname(const char *path)
 
 static void gb_rn__test_strings(TSNode n, const char *src, GbRenamer *r)
 {
-    if (gb_node_is(n, "string")) gb_rn__string(n, src, &r->test_strings);
-    if (gb_node_is(n, "attribute")) {
+    if (gb_node_is_kind(n, GB_NK_STRING)) gb_rn__string(n, src, &r->test_strings);
+    if (gb_node_is_kind(n, GB_NK_ATTRIBUTE)) {
         TSNode attr = gb_node_field(n, "attribute");
         if (!ts_node_is_null(attr) &&
             (gb_node_text_eq(attr, src, "__name__") || gb_node_text_eq(attr, src, "__qualname__")))
@@ -341,7 +341,8 @@ static bool gb_rn__is_callee(const GbRnModule *mod, uint32_t pos)
 static TSNode gb_rn__ident_node(const GbRnModule *mod, uint32_t s, uint32_t e)
 {
     TSNode n = ts_node_descendant_for_byte_range(mod->root, s, e);
-    while (!ts_node_is_null(n) && !gb_node_is(n, "identifier") && ts_node_start_byte(n) == s) n = ts_node_parent(n);
+    while (!ts_node_is_null(n) && !gb_node_is_kind(n, GB_NK_IDENTIFIER) && ts_node_start_byte(n) == s)
+        n = ts_node_parent(n);
     return n;
 }
 
@@ -376,7 +377,7 @@ static bool gb_rn__collect(GbRenamer *r, size_t m, int def, const char *name, ui
         if (o->flag == GB_NAME_DEF) {
             ++*defs;
             TSNode id = gb_rn__ident_node(mod, o->start, o->end);
-            if (gb_node_is(ts_node_parent(id), "class_definition")) {
+            if (gb_node_is_kind(ts_node_parent(id), GB_NK_CLASS_DEFINITION)) {
                 gb_error_set(why, "%s is a class (its name can show in output)", name);
                 return false;
             }
@@ -385,10 +386,11 @@ static bool gb_rn__collect(GbRenamer *r, size_t m, int def, const char *name, ui
             TSNode id = gb_rn__ident_node(mod, o->start, o->end);
             TSNode parent = ts_node_parent(id);
             TSNode grand = ts_node_is_null(parent) ? parent : ts_node_parent(parent);
-            if (gb_node_is(parent, "aliased_import") && ts_node_eq(gb_node_field(parent, "alias"), id)) {
+            if (gb_node_is_kind(parent, GB_NK_ALIASED_IMPORT) && ts_node_eq(gb_node_field(parent, "alias"), id)) {
                 kind = GB_SPOT_IDENT;
-            } else if (gb_node_is(parent, "dotted_name") && ts_node_named_child_count(parent) == 1 &&
-                       (gb_node_is(grand, "import_statement") || gb_node_is(grand, "import_from_statement"))) {
+            } else if (gb_node_is_kind(parent, GB_NK_DOTTED_NAME) && ts_node_named_child_count(parent) == 1 &&
+                       (gb_node_is_kind(grand, GB_NK_IMPORT_STATEMENT) ||
+                        gb_node_is_kind(grand, GB_NK_IMPORT_FROM_STATEMENT))) {
                 kind = GB_SPOT_IMPORT_AS;
                 s = ts_node_start_byte(parent);
                 e = ts_node_end_byte(parent);
@@ -473,12 +475,13 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
         for (size_t i = 0; i < mod->imports.len; i++) {
             TSNode st = mod->imports.items[i];
             const char *src = mod->src;
-            if (gb_node_is(st, "import_from_statement")) {
+            if (gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT)) {
                 TSNode mname = gb_node_field(st, "module_name");
-                if (gb_node_is(mname, "relative_import")) {
+                if (gb_node_is_kind(mname, GB_NK_RELATIVE_IMPORT)) {
                     uint32_t c = ts_node_named_child_count(mname);
                     TSNode dn = c > 1 ? ts_node_named_child(mname, c - 1) : (TSNode){0};
-                    if (ts_node_is_null(dn) || !gb_node_is(dn, "dotted_name") || gb_node_text_eq(dn, src, last)) {
+                    if (ts_node_is_null(dn) || !gb_node_is_kind(dn, GB_NK_DOTTED_NAME) ||
+                        gb_node_text_eq(dn, src, last)) {
                         gb_error_set(why, "a relative import in %s may import %s", r->ctx->prog->modules.items[o].path,
                                      name);
                         return false;
@@ -490,15 +493,16 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                 for (uint32_t k = 0; k < c; k++) {
                     TSNode it = ts_node_named_child(st, k);
                     if (ts_node_eq(it, mname)) continue;
-                    if (gb_node_is(it, "wildcard_import")) {
+                    if (gb_node_is_kind(it, GB_NK_WILDCARD_IMPORT)) {
                         gb_error_set(why, "%s star-imports %s", r->ctx->prog->modules.items[o].path, mn);
                         return false;
                     }
-                    TSNode imported = gb_node_is(it, "aliased_import") ? gb_node_field(it, "name") : it;
-                    if (!gb_node_is(imported, "dotted_name") || !gb_node_text_eq(imported, src, name)) continue;
+                    TSNode imported = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT) ? gb_node_field(it, "name") : it;
+                    if (!gb_node_is_kind(imported, GB_NK_DOTTED_NAME) || !gb_node_text_eq(imported, src, name))
+                        continue;
                     TSNode id = ts_node_named_child(imported, 0);
                     uint32_t is = ts_node_start_byte(id), ie = ts_node_end_byte(id);
-                    if (gb_node_is(it, "aliased_import")) {
+                    if (gb_node_is_kind(it, GB_NK_ALIASED_IMPORT)) {
                         if (plan) gb_rn__spot(plan, o, is, ie, GB_SPOT_IDENT, GB_NAME_IMPORT);
                         TSNode alias = gb_node_field(it, "alias");
                         if (f && !ts_node_is_null(alias)) {
@@ -531,14 +535,14 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                 uint32_t c = ts_node_named_child_count(st);
                 for (uint32_t k = 0; k < c; k++) {
                     TSNode it = ts_node_named_child(st, k);
-                    TSNode imported = gb_node_is(it, "aliased_import") ? gb_node_field(it, "name") : it;
-                    if (!gb_node_is(imported, "dotted_name") || !gb_node_text_eq(imported, src, mn)) continue;
+                    TSNode imported = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT) ? gb_node_field(it, "name") : it;
+                    if (!gb_node_is_kind(imported, GB_NK_DOTTED_NAME) || !gb_node_text_eq(imported, src, mn)) continue;
                     if (strchr(mn, '.')) {
                         gb_error_set(why, "%s imports the package module %s", r->ctx->prog->modules.items[o].path, mn);
                         return false;
                     }
-                    TSNode bound = gb_node_is(it, "aliased_import") ? gb_node_field(it, "alias")
-                                                                    : ts_node_named_child(imported, 0);
+                    TSNode bound = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT) ? gb_node_field(it, "alias")
+                                                                             : ts_node_named_child(imported, 0);
                     int scope = gb_rn__occ_scope(mod, ts_node_start_byte(bound));
                     char *local = gb_node_text(bound, src);
                     if (scope < 0) {
@@ -553,7 +557,8 @@ static bool gb_rn__cross_module(GbRenamer *r, size_t target, const char *name, G
                         if (!gb_rn__denotes(mod, oc->scope, local, scope)) continue;
                         TSNode id = gb_rn__ident_node(mod, oc->start, oc->end);
                         TSNode parent = ts_node_parent(id);
-                        if (!gb_node_is(parent, "attribute") || !ts_node_eq(gb_node_field(parent, "object"), id)) {
+                        if (!gb_node_is_kind(parent, GB_NK_ATTRIBUTE) ||
+                            !ts_node_eq(gb_node_field(parent, "object"), id)) {
                             free(local);
                             gb_error_set(why, "the module %s is used as a value in %s", mn,
                                          r->ctx->prog->modules.items[o].path);
@@ -596,8 +601,8 @@ static bool gb_rn__func(GbRenamer *r, size_t m, int d, GbRnFunc *f, GbError *why
         return false;
     }
     if (mod->sc->scopes.items[sc->parent].kind == GB_SCOPE_CLASS) return true; /* a method */
-    TSNode fn = gb_op_ctx_node_at(r->ctx, m, sc->node_start, sc->node_end, "function_definition");
-    if (ts_node_is_null(fn) || gb_node_is(ts_node_parent(fn), "decorated_definition")) return true;
+    TSNode fn = gb_op_ctx_node_at(r->ctx, m, sc->node_start, sc->node_end, GB_NK_FUNCTION_DEFINITION);
+    if (ts_node_is_null(fn) || gb_node_is_kind(ts_node_parent(fn), GB_NK_DECORATED_DEFINITION)) return true;
     GbRenamePlan uses;
     gb_rename_plan_init(&uses);
     GbError ignore;
@@ -694,16 +699,16 @@ static bool gb_rn__calls_other(const GbRenamer *r, size_t o, const GbRnCall *cal
                     continue;
                 TSNode id = gb_rn__ident_node(mod, oc->start, oc->end);
                 if (oc->flag == GB_NAME_DEF) {
-                    if (!gb_node_is(ts_node_parent(id), "function_definition")) other = false;
+                    if (!gb_node_is_kind(ts_node_parent(id), GB_NK_FUNCTION_DEFINITION)) other = false;
                     continue;
                 }
                 TSNode st = id;
-                while (!ts_node_is_null(st) && !gb_node_is(st, "import_from_statement") &&
-                       !gb_node_is(st, "import_statement"))
+                while (!ts_node_is_null(st) && !gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT) &&
+                       !gb_node_is_kind(st, GB_NK_IMPORT_STATEMENT))
                     st = ts_node_parent(st);
-                if (gb_node_is(st, "import_from_statement")) {
+                if (gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT)) {
                     TSNode mname = gb_node_field(st, "module_name");
-                    if (!gb_node_is(mname, "dotted_name")) {
+                    if (!gb_node_is_kind(mname, GB_NK_DOTTED_NAME)) {
                         other = false;
                         continue;
                     }
@@ -728,22 +733,22 @@ static bool gb_rn__param_kind(GbRenamer *r, size_t m, int d, const char *name, G
         if (o->scope != d || o->flag != GB_NAME_PARAM || !gb_rn__text_is(mod->src, o->start, o->end, name)) continue;
         TSNode id = gb_rn__ident_node(mod, o->start, o->end);
         TSNode top = id;
-        while (!ts_node_is_null(ts_node_parent(top)) && !gb_node_is(ts_node_parent(top), "parameters") &&
-               !gb_node_is(ts_node_parent(top), "lambda_parameters"))
+        while (!ts_node_is_null(ts_node_parent(top)) && !gb_node_is_kind(ts_node_parent(top), GB_NK_PARAMETERS) &&
+               !gb_node_is_kind(ts_node_parent(top), GB_NK_LAMBDA_PARAMETERS))
             top = ts_node_parent(top);
         TSNode params = ts_node_parent(top);
         if (ts_node_is_null(params)) break;
         for (TSNode p = ts_node_parent(id); !ts_node_eq(p, params); p = ts_node_parent(p)) {
-            if (gb_node_is(p, "list_splat_pattern") || gb_node_is(p, "dictionary_splat_pattern")) {
+            if (gb_node_is_kind(p, GB_NK_LIST_SPLAT_PATTERN) || gb_node_is_kind(p, GB_NK_DICTIONARY_SPLAT_PATTERN)) {
                 *kind = GB_RN_PARAM_STAR;
                 return true;
             }
-            if (gb_node_is(p, "tuple_pattern")) break;
+            if (gb_node_is_kind(p, GB_NK_TUPLE_PATTERN)) break;
         }
         /* Positional-only when a `/` follows it. */
         *kind = GB_RN_PARAM_KEYWORD;
         for (TSNode s = ts_node_next_named_sibling(top); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
-            if (gb_node_is(s, "positional_separator")) *kind = GB_RN_PARAM_POSITIONAL_ONLY;
+            if (gb_node_is_kind(s, GB_NK_POSITIONAL_SEPARATOR)) *kind = GB_RN_PARAM_POSITIONAL_ONLY;
         return true;
     }
     gb_error_set(why, "cannot find the parameter %s", name);

@@ -30,27 +30,26 @@
 static bool gb_n2_decorators_ok(GbOpContext *ctx, size_t module, TSNode fn)
 {
     TSNode dd = ts_node_parent(fn);
-    if (ts_node_is_null(dd) || strcmp(ts_node_type(dd), "decorated_definition") != 0) return true;
+    if (ts_node_is_null(dd) || gb_node_kind(dd) != GB_NK_DECORATED_DEFINITION) return true;
     const char *src = gb_op_ctx_source(ctx, module);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
     uint32_t c = ts_node_named_child_count(dd);
     for (uint32_t i = 0; i < c; i++) {
         TSNode d = ts_node_named_child(dd, i);
-        if (strcmp(ts_node_type(d), "decorator") != 0) continue;
+        if (gb_node_kind(d) != GB_NK_DECORATOR) continue;
         TSNode e = ts_node_named_child(d, 0);
-        if (!ts_node_is_null(e) && strcmp(ts_node_type(e), "call") == 0)
-            e = ts_node_child_by_field_name(e, "function", 8);
+        if (!ts_node_is_null(e) && gb_node_kind(e) == GB_NK_CALL) e = ts_node_child_by_field_name(e, "function", 8);
         if (ts_node_is_null(e)) return false;
         TSNode last = e, root = e;
-        if (strcmp(ts_node_type(e), "attribute") == 0) {
+        if (gb_node_kind(e) == GB_NK_ATTRIBUTE) {
             last = ts_node_child_by_field_name(e, "attribute", 9);
             root = e;
-            while (strcmp(ts_node_type(root), "attribute") == 0) root = ts_node_child_by_field_name(root, "object", 6);
+            while (gb_node_kind(root) == GB_NK_ATTRIBUTE) root = ts_node_child_by_field_name(root, "object", 6);
         }
         if (gb_node_text_eq(last, src, "lru_cache") || gb_node_text_eq(last, src, "cache") ||
             gb_node_text_eq(last, src, "wraps"))
             continue;
-        if (strcmp(ts_node_type(root), "identifier") != 0) return false;
+        if (gb_node_kind(root) != GB_NK_IDENTIFIER) return false;
         char *name = gb_node_text(root, src);
         int def;
         GbResolution res = gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(d)), name, &def);
@@ -60,7 +59,7 @@ static bool gb_n2_decorators_ok(GbOpContext *ctx, size_t module, TSNode fn)
         free(name);
         /* a decorator the program defines itself (it cannot register the function by name
          * without reading __name__, which the renamer refuses) */
-        if (!n || (n->flags & GB_NAME_BINDS) != GB_NAME_DEF || strcmp(ts_node_type(root), "identifier") != 0 ||
+        if (!n || (n->flags & GB_NAME_BINDS) != GB_NAME_DEF || gb_node_kind(root) != GB_NK_IDENTIFIER ||
             !ts_node_eq(root, e))
             return false;
     }
@@ -80,7 +79,7 @@ static int gb_n2_binding_scope(GbOpContext *ctx, size_t module, TSNode fn)
 
 static void gb_n2_walk(GbOpContext *ctx, GbRenamer *r, GbRenamePlan *plan, size_t m, TSNode n, GbSiteList *out)
 {
-    if (strcmp(ts_node_type(n), "function_definition") == 0) {
+    if (gb_node_kind(n) == GB_NK_FUNCTION_DEFINITION) {
         TSNode name = ts_node_child_by_field_name(n, "name", 4);
         int holder = ts_node_is_null(name) ? -1 : gb_n2_binding_scope(ctx, m, n);
         if (holder >= 0) {
@@ -109,7 +108,7 @@ void gb_op_rename_function_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_rename_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    TSNode fn = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, "function_definition");
+    TSNode fn = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
     int holder = ts_node_is_null(fn) ? -1 : gb_n2_binding_scope(ctx, site->module, fn);
     TSNode name = ts_node_is_null(fn) ? fn : ts_node_child_by_field_name(fn, "name", 4);
     if (holder < 0 || ts_node_is_null(name) || !site->name ||

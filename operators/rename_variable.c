@@ -95,7 +95,7 @@ void gb_op_rename_variable_find(GbOpContext *ctx, GbSiteList *out)
                 }
             }
             qsort(order.items, order.len, sizeof *order.items, gb_n1_cmp);
-            TSNode node = gb_op_ctx_node_at(ctx, m, scope->node_start, scope->node_end, NULL);
+            TSNode node = gb_op_ctx_node_at(ctx, m, scope->node_start, scope->node_end, GB_NK_OTHER);
             for (size_t k = 0; k < order.len && !ts_node_is_null(node); k++) {
                 const GbScopeName *n = gb_scope_name(scope, order.items[k].name);
                 if (!n || !gb_n1_candidate(scope, n)) continue;

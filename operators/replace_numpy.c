@@ -90,7 +90,7 @@ typedef struct {
 
 static TSNode gb_s9_unparen(TSNode n)
 {
-    while (gb_node_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+    while (gb_node_is_kind(n, GB_NK_PARENTHESIZED_EXPRESSION) && ts_node_named_child_count(n) == 1)
         n = ts_node_named_child(n, 0);
     return n;
 }
@@ -99,13 +99,9 @@ static TSNode gb_s9_unparen(TSNode n)
 static bool gb_s9_lit(const GbS9 *a, TSNode n, long *out)
 {
     n = gb_s9_unparen(n);
-    bool neg = false;
-    if (gb_node_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
-        strcmp(ts_node_type(ts_node_child(n, 0)), "-") == 0) {
-        neg = true;
-        n = gb_s9_unparen(ts_node_named_child(n, 0));
-    }
-    if (!gb_node_is(n, "integer")) return false;
+    bool neg;
+    n = gb_s9_unparen(gb_node_unminus(n, &neg));
+    if (!gb_node_is_kind(n, GB_NK_INTEGER)) return false;
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e - s > 8) return false;
     long v = 0;
@@ -132,18 +128,18 @@ static bool gb_s9_positional(TSNode call, TSNode *args, uint32_t *n, TSNode *key
     TSNode al = gb_node_field(call, "arguments");
     *n = 0;
     if (keyword) memset(keyword, 0, sizeof *keyword);
-    if (!gb_node_is(al, "argument_list")) return false;
+    if (!gb_node_is_kind(al, GB_NK_ARGUMENT_LIST)) return false;
     uint32_t c = ts_node_named_child_count(al);
     for (uint32_t i = 0; i < c; i++) {
         TSNode x = ts_node_named_child(al, i);
-        if (gb_node_is(x, "comment")) continue;
-        if (gb_node_is(x, "keyword_argument")) {
+        if (gb_node_is_kind(x, GB_NK_COMMENT)) continue;
+        if (gb_node_is_kind(x, GB_NK_KEYWORD_ARGUMENT)) {
             if (!keyword || !ts_node_is_null(*keyword)) return false;
             *keyword = x;
             continue;
         }
-        if (gb_node_is(x, "list_splat") || gb_node_is(x, "dictionary_splat") ||
-            gb_node_is(x, "parenthesized_list_splat") || *n == 64)
+        if (gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_DICTIONARY_SPLAT) ||
+            gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT) || *n == 64)
             return false;
         args[(*n)++] = x;
     }
@@ -153,9 +149,9 @@ static bool gb_s9_positional(TSNode call, TSNode *args, uint32_t *n, TSNode *key
 /* A call of the builtin `name` (the callee is that identifier and resolves to the builtin). */
 static bool gb_s9_builtin_call(const GbS9 *a, TSNode call, const char *name)
 {
-    if (!gb_node_is(call, "call")) return false;
+    if (!gb_node_is_kind(call, GB_NK_CALL)) return false;
     TSNode f = gb_node_field(call, "function");
-    return gb_node_is(f, "identifier") && gb_node_text_eq(f, a->src, name) &&
+    return gb_node_is_kind(f, GB_NK_IDENTIFIER) && gb_node_text_eq(f, a->src, name) &&
            gb_s9_builtin_at(a, ts_node_start_byte(f), name);
 }
 
@@ -192,7 +188,7 @@ static bool gb_s9_atom(const GbS9 *a, TSNode n)
 {
     n = gb_s9_unparen(n);
     if (gb_s9_lit(a, n, NULL) || gb_s9_len_call(a, n)) return true;
-    return gb_node_is(n, "identifier") && gb_s9_small_var(a, n);
+    return gb_node_is_kind(n, GB_NK_IDENTIFIER) && gb_s9_small_var(a, n);
 }
 
 static bool gb_s9_pos_lit(const GbS9 *a, TSNode n)
@@ -206,13 +202,13 @@ static bool gb_s9_step_safe(const GbS9 *a, TSNode e)
 {
     e = gb_s9_unparen(e);
     if (gb_s9_atom(a, e)) return true;
-    if (gb_node_is(e, "binary_operator")) {
-        const char *op = ts_node_type(gb_node_field(e, "operator"));
+    if (gb_node_is_kind(e, GB_NK_BINARY_OPERATOR)) {
+        GbNodeKind op = gb_node_kind(gb_node_field(e, "operator"));
         TSNode l = gb_node_field(e, "left"), r = gb_node_field(e, "right");
-        if (strcmp(op, "+") == 0)
+        if (op == GB_NK_PLUS)
             return (gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL)) || (gb_s9_lit(a, l, NULL) && gb_s9_atom(a, r));
-        if (strcmp(op, "-") == 0) return gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL);
-        if (strcmp(op, "//") == 0 || strcmp(op, "%") == 0) return gb_s9_atom(a, l) && gb_s9_pos_lit(a, r);
+        if (op == GB_NK_MINUS) return gb_s9_atom(a, l) && gb_s9_lit(a, r, NULL);
+        if (op == GB_NK_SLASH_SLASH || op == GB_NK_PERCENT) return gb_s9_atom(a, l) && gb_s9_pos_lit(a, r);
         return false;
     }
     if (gb_s9_builtin_call(a, e, "min") || gb_s9_builtin_call(a, e, "max")) {
@@ -251,44 +247,31 @@ static bool gb_s9_binding_ok(const GbS9 *a, uint32_t pos, unsigned flag, bool *c
 {
     *counter = false;
     TSNode id = ts_node_descendant_for_byte_range(a->root, pos, pos + 1);
-    if (!gb_node_is(id, "identifier")) return false;
+    if (!gb_node_is_kind(id, GB_NK_IDENTIFIER)) return false;
     TSNode p = ts_node_parent(id);
     if (flag == GB_NAME_ASSIGN) {
-        if (gb_node_is(p, "assignment") && ts_node_eq(gb_node_field(p, "left"), id)) {
+        if (gb_node_is_kind(p, GB_NK_ASSIGNMENT) && ts_node_eq(gb_node_field(p, "left"), id)) {
             if (!ts_node_is_null(gb_node_field(p, "type")) && ts_node_is_null(gb_node_field(p, "right"))) return false;
             TSNode r = gb_node_field(p, "right");
-            while (gb_node_is(r, "assignment")) r = gb_node_field(r, "right");
+            while (gb_node_is_kind(r, GB_NK_ASSIGNMENT)) r = gb_node_field(r, "right");
             return !ts_node_is_null(r) && gb_s9_step_safe(a, r);
         }
-        if (gb_node_is(p, "named_expression") && ts_node_eq(gb_node_field(p, "name"), id))
+        if (gb_node_is_kind(p, GB_NK_NAMED_EXPRESSION) && ts_node_eq(gb_node_field(p, "name"), id))
             return gb_s9_step_safe(a, gb_node_field(p, "value"));
-        if ((gb_node_is(p, "for_statement") || gb_node_is(p, "for_in_clause")) &&
+        if ((gb_node_is_kind(p, GB_NK_FOR_STATEMENT) || gb_node_is_kind(p, GB_NK_FOR_IN_CLAUSE)) &&
             ts_node_eq(gb_node_field(p, "left"), id))
             return gb_s9_range_binding(a, p, counter);
         return false;
     }
     if (flag == GB_NAME_AUG) {
-        if (!gb_node_is(p, "augmented_assignment")) return false;
-        const char *op = ts_node_type(gb_node_field(p, "operator"));
+        if (!gb_node_is_kind(p, GB_NK_AUGMENTED_ASSIGNMENT)) return false;
+        GbNodeKind op = gb_node_kind(gb_node_field(p, "operator"));
         TSNode r = gb_node_field(p, "right");
-        if (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0) return gb_s9_lit(a, r, NULL);
-        if (strcmp(op, "//=") == 0 || strcmp(op, "%=") == 0) return gb_s9_pos_lit(a, r);
+        if (op == GB_NK_PLUS_EQ || op == GB_NK_MINUS_EQ) return gb_s9_lit(a, r, NULL);
+        if (op == GB_NK_SLASH_SLASH_EQ || op == GB_NK_PERCENT_EQ) return gb_s9_pos_lit(a, r);
         return false;
     }
     return false;
-}
-
-static void gb_s9_collect_loops(TSNode n, const char *src, GbNames *out)
-{
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "list_comprehension") == 0 ||
-        strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
-        strcmp(t, "generator_expression") == 0) {
-        gb_flow_identifiers(n, src, out);
-        return;
-    }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) gb_s9_collect_loops(ts_node_named_child(n, i), src, out);
 }
 
 static void gb_s9_init(GbS9 *a, GbOpContext *ctx, size_t module)
@@ -300,7 +283,7 @@ static void gb_s9_init(GbS9 *a, GbOpContext *ctx, size_t module)
     a->sc = gb_op_ctx_scopes(ctx, module);
     a->root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
     gb_types_init(&a->types, ctx, module);
-    gb_s9_collect_loops(a->root, a->src, &a->in_loops);
+    gb_flow_loop_identifiers(a->root, a->src, &a->in_loops);
     gb_callgraph_init(&a->graph, a->root, a->src);
     GbOccurrences occ = {0};
     gb_scopes_occurrences(a->sc, a->src, a->root, &occ);
@@ -371,17 +354,18 @@ static bool gb_s9_small_expr(const GbS9 *a, TSNode e, int *leaves)
 {
     e = gb_s9_unparen(e);
     if (gb_s9_atom(a, e)) return ++*leaves <= GB_S9_MAX_LEAVES;
-    if (gb_node_is(e, "unary_operator")) {
-        const char *op = ts_node_type(ts_node_child(e, 0));
-        if (strcmp(op, "-") != 0 && strcmp(op, "+") != 0) return false;
+    if (gb_node_is_kind(e, GB_NK_UNARY_OPERATOR)) {
+        GbNodeKind op = gb_node_kind(ts_node_child(e, 0));
+        if (op != GB_NK_MINUS && op != GB_NK_PLUS) return false;
         return gb_s9_small_expr(a, gb_node_field(e, "argument"), leaves);
     }
-    if (gb_node_is(e, "binary_operator")) {
-        const char *op = ts_node_type(gb_node_field(e, "operator"));
+    if (gb_node_is_kind(e, GB_NK_BINARY_OPERATOR)) {
+        GbNodeKind op = gb_node_kind(gb_node_field(e, "operator"));
         TSNode l = gb_node_field(e, "left"), r = gb_node_field(e, "right");
-        if (strcmp(op, "+") == 0 || strcmp(op, "-") == 0)
+        if (op == GB_NK_PLUS || op == GB_NK_MINUS)
             return gb_s9_small_expr(a, l, leaves) && gb_s9_small_expr(a, r, leaves);
-        if (strcmp(op, "//") == 0 || strcmp(op, "%") == 0) return gb_s9_pos_lit(a, r) && gb_s9_small_expr(a, l, leaves);
+        if (op == GB_NK_SLASH_SLASH || op == GB_NK_PERCENT)
+            return gb_s9_pos_lit(a, r) && gb_s9_small_expr(a, l, leaves);
     }
     return false;
 }
@@ -397,14 +381,14 @@ static bool gb_s9_sum_elem(const GbS9 *a, TSNode e)
 {
     e = gb_s9_unparen(e);
     if (gb_s9_lit(a, e, NULL) || gb_s9_len_call(a, e)) return true;
-    if (gb_node_is(e, "identifier")) {
+    if (gb_node_is_kind(e, GB_NK_IDENTIFIER)) {
         const GbS9Var *v = gb_s9_var_of(a, e);
         if (v && v->counter) return true;
     }
-    if (gb_node_is(e, "conditional_expression") && ts_node_named_child_count(e) == 3)
+    if (gb_node_is_kind(e, GB_NK_CONDITIONAL_EXPRESSION) && ts_node_named_child_count(e) == 3)
         return gb_s9_sum_elem(a, ts_node_named_child(e, 0)) && gb_s9_sum_elem(a, ts_node_named_child(e, 2));
     /* x % k with a positive literal k lies in [0, k). */
-    if (gb_node_is(e, "binary_operator") && strcmp(ts_node_type(gb_node_field(e, "operator")), "%") == 0)
+    if (gb_node_is_kind(e, GB_NK_BINARY_OPERATOR) && gb_node_kind(gb_node_field(e, "operator")) == GB_NK_PERCENT)
         return gb_s9_pos_lit(a, gb_node_field(e, "right")) && gb_s9_small_arg(a, gb_node_field(e, "left"));
     return gb_types_expr(&a->types, e) == GB_TY_BOOL;
 }
@@ -416,21 +400,24 @@ static bool gb_s9_elements(const GbS9 *a, TSNode arg, bool (*pred)(const GbS9 *,
 {
     arg = gb_s9_unparen(arg);
     *nonempty = false;
-    if (gb_node_is(arg, "list") || gb_node_is(arg, "tuple")) {
+    if (gb_node_is_kind(arg, GB_NK_LIST) || gb_node_is_kind(arg, GB_NK_TUPLE)) {
         uint32_t c = ts_node_named_child_count(arg);
         for (uint32_t i = 0; i < c; i++) {
             TSNode x = ts_node_named_child(arg, i);
-            if (gb_node_is(x, "comment")) continue;
-            if (gb_node_is(x, "list_splat") || gb_node_is(x, "parenthesized_list_splat") || !pred(a, x)) return false;
+            if (gb_node_is_kind(x, GB_NK_COMMENT)) continue;
+            if (gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT) ||
+                !pred(a, x))
+                return false;
             *nonempty = true;
         }
         return true;
     }
-    if (gb_node_is(arg, "list_comprehension") || gb_node_is(arg, "generator_expression")) {
+    if (gb_node_is_kind(arg, GB_NK_LIST_COMPREHENSION) || gb_node_is_kind(arg, GB_NK_GENERATOR_EXPRESSION)) {
         uint32_t c = ts_node_named_child_count(arg);
         for (uint32_t i = 0; i < c; i++) {
             TSNode x = ts_node_named_child(arg, i);
-            if (gb_node_is(x, "for_in_clause") && strcmp(ts_node_type(ts_node_child(x, 0)), "async") == 0) return false;
+            if (gb_node_is_kind(x, GB_NK_FOR_IN_CLAUSE) && gb_node_kind(ts_node_child(x, 0)) == GB_NK_ASYNC)
+                return false;
         }
         TSNode body = gb_node_field(arg, "body");
         return !ts_node_is_null(body) && pred(a, body);
@@ -441,9 +428,9 @@ static bool gb_s9_elements(const GbS9 *a, TSNode arg, bool (*pred)(const GbS9 *,
 /* The kind of a call whose exactness is proven statically, or -1. */
 static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
 {
-    if (!gb_node_is(call, "call")) return -1;
+    if (!gb_node_is_kind(call, GB_NK_CALL)) return -1;
     TSNode f = gb_node_field(call, "function");
-    if (!gb_node_is(f, "identifier")) return -1;
+    if (!gb_node_is_kind(f, GB_NK_IDENTIFIER)) return -1;
     uint32_t pos = ts_node_start_byte(call);
     const GbScope *s = &a->sc->scopes.items[gb_scopes_at(a->sc, pos)];
     if (s->dynamic) return -1;
@@ -460,8 +447,8 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
         }
         if (n != 1) return -1;
         TSNode l = gb_s9_unparen(args[0]);
-        if ((gb_node_is(l, "list") || gb_node_is(l, "tuple")) && gb_s9_elements(a, l, gb_s9_small_arg, &nonempty) &&
-            nonempty)
+        if ((gb_node_is_kind(l, GB_NK_LIST) || gb_node_is_kind(l, GB_NK_TUPLE)) &&
+            gb_s9_elements(a, l, gb_s9_small_arg, &nonempty) && nonempty)
             return GB_S9_MAXMIN_LIST;
         return -1;
     }
@@ -475,7 +462,7 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
     if (gb_s9_builtin_call(a, call, "sum")) {
         TSNode al = gb_node_field(call, "arguments");
         TSNode arg;
-        if (gb_node_is(al, "generator_expression"))
+        if (gb_node_is_kind(al, GB_NK_GENERATOR_EXPRESSION))
             arg = al;
         else if (gb_s9_positional(call, args, &n, NULL) && n == 1)
             arg = args[0];
@@ -487,7 +474,7 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
     if (gb_s9_builtin_call(a, call, "sorted")) {
         TSNode al = gb_node_field(call, "arguments");
         TSNode arg;
-        if (gb_node_is(al, "generator_expression"))
+        if (gb_node_is_kind(al, GB_NK_GENERATOR_EXPRESSION))
             arg = al;
         else if (gb_s9_positional(call, args, &n, &kw) && n == 1)
             arg = args[0];
@@ -495,7 +482,7 @@ static int gb_s9_proven_kind(const GbS9 *a, TSNode call)
             return -1;
         if (!ts_node_is_null(kw)) {
             if (!gb_node_text_eq(gb_node_field(kw, "name"), a->src, "reverse") ||
-                !gb_node_is(gb_node_field(kw, "value"), "true"))
+                !gb_node_is_kind(gb_node_field(kw, "value"), GB_NK_TRUE))
                 return -1;
         }
         return gb_s9_elements(a, arg, gb_s9_small_arg, &nonempty) ? GB_S9_SORTED : -1;
@@ -513,12 +500,12 @@ static const char *const gb_s9_helper_builtins[] = {"int", "float", "bool", "typ
 static bool gb_s9_cold(const GbS9 *a, TSNode call)
 {
     for (TSNode p = ts_node_parent(call); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        const char *t = ts_node_type(p);
-        if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "lambda") == 0 ||
-            strcmp(t, "list_comprehension") == 0 || strcmp(t, "set_comprehension") == 0 ||
-            strcmp(t, "dictionary_comprehension") == 0 || strcmp(t, "generator_expression") == 0)
+        GbNodeKind t = gb_node_kind(p);
+        if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_LAMBDA ||
+            t == GB_NK_LIST_COMPREHENSION || t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION ||
+            t == GB_NK_GENERATOR_EXPRESSION)
             return false;
-        if (strcmp(t, "function_definition") == 0) {
+        if (t == GB_NK_FUNCTION_DEFINITION) {
             char *name = gb_node_text(gb_node_field(p, "name"), a->src);
             bool hot =
                 gb_names_has(&a->in_loops, name) || gb_callgraph_is_recursive_at(&a->graph, ts_node_start_byte(p));
@@ -537,9 +524,9 @@ static char *gb_s9_existing_helper(GbOpContext *ctx, size_t module, int kind, co
 static int gb_s9_guard_kind(const GbS9 *a, TSNode call)
 {
     static const char *const names[] = {"max", "min", "sum", "abs", "sorted"};
-    if (!gb_node_is(call, "call")) return -1;
+    if (!gb_node_is_kind(call, GB_NK_CALL)) return -1;
     TSNode f = gb_node_field(call, "function");
-    if (!gb_node_is(f, "identifier")) return -1;
+    if (!gb_node_is_kind(f, GB_NK_IDENTIFIER)) return -1;
     int kind = -1;
     for (int i = 0; i < 5 && kind < 0; i++)
         if (gb_node_text_eq(f, a->src, names[i]) && gb_s9_builtin_at(a, ts_node_start_byte(f), names[i]) &&
@@ -549,13 +536,14 @@ static int gb_s9_guard_kind(const GbS9 *a, TSNode call)
     for (size_t i = 0; i < sizeof gb_s9_helper_builtins / sizeof *gb_s9_helper_builtins; i++)
         if (gb_scopes_resolve(a->sc, 0, gb_s9_helper_builtins[i], NULL) != GB_RESOLVE_BUILTIN) return -1;
     TSNode al = gb_node_field(call, "arguments");
-    if (!gb_node_is(al, "argument_list")) return -1;
+    if (!gb_node_is_kind(al, GB_NK_ARGUMENT_LIST)) return -1;
     uint32_t n = 0, c = ts_node_named_child_count(al);
     for (uint32_t i = 0; i < c; i++) {
         TSNode x = ts_node_named_child(al, i);
-        if (gb_node_is(x, "comment")) continue;
-        if (gb_node_is(x, "keyword_argument") || gb_node_is(x, "dictionary_splat")) return -1;
-        if ((gb_node_is(x, "list_splat") || gb_node_is(x, "parenthesized_list_splat")) && kind > GB_S9_GUARD_MIN)
+        if (gb_node_is_kind(x, GB_NK_COMMENT)) continue;
+        if (gb_node_is_kind(x, GB_NK_KEYWORD_ARGUMENT) || gb_node_is_kind(x, GB_NK_DICTIONARY_SPLAT)) return -1;
+        if ((gb_node_is_kind(x, GB_NK_LIST_SPLAT) || gb_node_is_kind(x, GB_NK_PARENTHESIZED_LIST_SPLAT)) &&
+            kind > GB_S9_GUARD_MIN)
             return -1;
         n++;
     }
@@ -602,7 +590,7 @@ static char *gb_s9_as_list(const char *src, TSNode arg)
 {
     arg = gb_s9_unparen(arg);
     char *t = gb_node_text(arg, src);
-    if (gb_node_is(arg, "generator_expression")) {
+    if (gb_node_is_kind(arg, GB_NK_GENERATOR_EXPRESSION)) {
         size_t n = strlen(t);
         t[0] = '[';
         t[n - 1] = ']';
@@ -715,7 +703,7 @@ static char *gb_s9_existing_helper(GbOpContext *ctx, size_t module, int kind, co
     for (uint32_t i = 0; i < c; i++) {
         TSNode d = ts_node_named_child(root, i);
         if (ts_node_end_byte(d) > limit) break;
-        if (!gb_node_is(d, "function_definition")) continue;
+        if (!gb_node_is_kind(d, GB_NK_FUNCTION_DEFINITION)) continue;
         char *name = gb_node_text(gb_node_field(d, "name"), src);
         for (int set = 0; set < 2; set++) {
             GbS9Names n = {
@@ -740,18 +728,20 @@ static char *gb_s9_existing_helper(GbOpContext *ctx, size_t module, int kind, co
 static bool gb_s9_in_own_helper(const GbS9 *a, TSNode call)
 {
     TSNode d = gb_flow_toplevel_of(call);
-    if (!gb_node_is(d, "function_definition")) return false;
+    if (!gb_node_is_kind(d, GB_NK_FUNCTION_DEFINITION)) return false;
     /* Candidate numpy aliases: names bound by top-level `import numpy [as X]`. */
     GbNames aliases = {0};
     uint32_t c = ts_node_named_child_count(a->root);
     for (uint32_t i = 0; i < c; i++) {
         TSNode st = ts_node_named_child(a->root, i);
-        if (!gb_node_is(st, "import_statement")) continue;
+        if (!gb_node_is_kind(st, GB_NK_IMPORT_STATEMENT)) continue;
         uint32_t k = ts_node_named_child_count(st);
         for (uint32_t j = 0; j < k; j++) {
             TSNode x = ts_node_named_child(st, j);
-            if (gb_node_is(x, "dotted_name") && gb_node_text_eq(x, a->src, "numpy")) gb_names_add(&aliases, "numpy");
-            if (gb_node_is(x, "aliased_import") && gb_node_text_eq(gb_node_field(x, "name"), a->src, "numpy")) {
+            if (gb_node_is_kind(x, GB_NK_DOTTED_NAME) && gb_node_text_eq(x, a->src, "numpy"))
+                gb_names_add(&aliases, "numpy");
+            if (gb_node_is_kind(x, GB_NK_ALIASED_IMPORT) &&
+                gb_node_text_eq(gb_node_field(x, "name"), a->src, "numpy")) {
                 char *al = gb_node_text(gb_node_field(x, "alias"), a->src);
                 gb_names_add(&aliases, al);
                 free(al);
@@ -767,25 +757,6 @@ static bool gb_s9_in_own_helper(const GbS9 *a, TSNode call)
         }
     gb_names_destroy(&aliases);
     return own;
-}
-
-/* Where a new helper goes: the start of the first top-level statement that is not the
- * docstring, a __future__ import or an import. */
-static uint32_t gb_s9_insert_point(GbOpContext *ctx, size_t module)
-{
-    const char *src = gb_op_ctx_source(ctx, module);
-    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, module));
-    uint32_t n = ts_node_named_child_count(root);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode c = ts_node_named_child(root, i);
-        if (!gb_node_is_statement(c)) continue;
-        const char *t = ts_node_type(c);
-        if (gb_stmt_is_docstring(c) || strcmp(t, "future_import_statement") == 0 ||
-            strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
-            continue;
-        return gb_line_start(src, ts_node_start_byte(c));
-    }
-    return (uint32_t)strlen(src);
 }
 
 static const char *const gb_s9_helper_names[5][2] = {{"numpy_max", "array_max"},
@@ -812,7 +783,7 @@ static void gb_s9_apply_guard(GbOpContext *ctx, GbEditSet *set, size_t m, TSNode
         char *snippet = gb_s9_helper_text(kind, &n);
         char *text = gb_s9_format(ctx, m, snippet);
         char *block = gb_asprintf("%s\n\n", text);
-        gb_edits_insert_ordered(set, m, gb_s9_insert_point(ctx, m), block, 0);
+        gb_edits_insert_ordered(set, m, gb_module_code_start(ctx, m), block, 0);
         free(block);
         free(text);
         free(snippet);
@@ -824,7 +795,7 @@ static void gb_s9_apply_guard(GbOpContext *ctx, GbEditSet *set, size_t m, TSNode
 bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode call = gb_op_ctx_node_at(ctx, m, site->start, site->end, "call");
+    TSNode call = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_CALL);
     int kind = -1;
     if (!ts_node_is_null(call) && gb_s9_program_ok(ctx)) {
         GbS9 a;
@@ -905,7 +876,7 @@ bool gb_op_replace_numpy_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
     case GB_S9_SORTED: {
         TSNode al = gb_node_field(call, "arguments");
         TSNode arg = al;
-        if (!gb_node_is(al, "generator_expression")) {
+        if (!gb_node_is_kind(al, GB_NK_GENERATOR_EXPRESSION)) {
             gb_s9_positional(call, args, &n, &kw);
             arg = args[0];
         }

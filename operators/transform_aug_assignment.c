@@ -33,14 +33,14 @@ static bool gb_s10_pairs_ok(const char *op, unsigned a, unsigned b)
 /* The operator without "=", or NULL when the node is not a transformable aug-assignment. */
 static bool gb_s10_site_ok(GbOpContext *ctx, size_t module, const GbTypes *types, TSNode n, char *op_out)
 {
-    if (strcmp(ts_node_type(n), "augmented_assignment") != 0) return false;
+    if (gb_node_kind(n) != GB_NK_AUGMENTED_ASSIGNMENT) return false;
     TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
     TSNode opn = ts_node_child_by_field_name(n, "operator", 8);
     if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(opn)) return false;
-    if (strcmp(ts_node_type(left), "identifier") != 0) return false;
+    if (gb_node_kind(left) != GB_NK_IDENTIFIER) return false;
     const char *optext = ts_node_type(opn);
     size_t ol = strlen(optext);
-    if (ol < 2 || ol > 4 || strcmp(optext, "@=") == 0) return false;
+    if (ol < 2 || ol > 4 || gb_node_kind(opn) == GB_NK_AT_EQ) return false;
     char op[4] = {0};
     memcpy(op, optext, ol - 1);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
@@ -79,36 +79,37 @@ void gb_op_transform_aug_assignment_find(GbOpContext *ctx, GbSiteList *out)
 /* Expressions that bind tighter than any binary operator: no parentheses needed. */
 static bool gb_s10_is_atom(TSNode e)
 {
-    static const char *const atoms[] = {"identifier",
-                                        "integer",
-                                        "float",
-                                        "string",
-                                        "concatenated_string",
-                                        "true",
-                                        "false",
-                                        "none",
-                                        "call",
-                                        "attribute",
-                                        "subscript",
-                                        "parenthesized_expression",
-                                        "list",
-                                        "dictionary",
-                                        "set",
-                                        "tuple",
-                                        "list_comprehension",
-                                        "dictionary_comprehension",
-                                        "set_comprehension",
-                                        "generator_expression"};
-    const char *t = ts_node_type(e);
-    for (size_t i = 0; i < sizeof atoms / sizeof *atoms; i++)
-        if (strcmp(t, atoms[i]) == 0) return true;
-    return false;
+    switch (gb_node_kind(e)) {
+    case GB_NK_IDENTIFIER:
+    case GB_NK_INTEGER:
+    case GB_NK_FLOAT:
+    case GB_NK_STRING:
+    case GB_NK_CONCATENATED_STRING:
+    case GB_NK_TRUE:
+    case GB_NK_FALSE:
+    case GB_NK_NONE:
+    case GB_NK_CALL:
+    case GB_NK_ATTRIBUTE:
+    case GB_NK_SUBSCRIPT:
+    case GB_NK_PARENTHESIZED_EXPRESSION:
+    case GB_NK_LIST:
+    case GB_NK_DICTIONARY:
+    case GB_NK_SET:
+    case GB_NK_TUPLE:
+    case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_DICTIONARY_COMPREHENSION:
+    case GB_NK_SET_COMPREHENSION:
+    case GB_NK_GENERATOR_EXPRESSION:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool gb_op_transform_aug_assignment_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     (void)rng;
-    TSNode n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, "augmented_assignment");
+    TSNode n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_AUGMENTED_ASSIGNMENT);
     char op[4];
     GbTypes types;
     gb_types_init(&types, ctx, site->module);

@@ -56,13 +56,9 @@ static bool gb_s11_program_ok(GbOpContext *ctx)
 /* Integer literal value (decimal, optional unary minus); false if not one or too large. */
 static bool gb_s11_int_literal(TSNode n, const char *src, long *out)
 {
-    bool neg = false;
-    if (gb_node_is(n, "unary_operator") && ts_node_child_count(n) == 2 &&
-        strcmp(ts_node_type(ts_node_child(n, 0)), "-") == 0) {
-        neg = true;
-        n = ts_node_named_child(n, 0);
-    }
-    if (!gb_node_is(n, "integer")) return false;
+    bool neg;
+    n = gb_node_unminus(n, &neg);
+    if (!gb_node_is_kind(n, GB_NK_INTEGER)) return false;
     uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
     if (b - a > 9) return false;
     long v = 0;
@@ -78,12 +74,13 @@ static bool gb_s11_int_literal(TSNode n, const char *src, long *out)
 static uint32_t gb_s11_range_args(TSNode call, TSNode *args_out)
 {
     TSNode args = gb_node_field(call, "arguments");
-    if (!gb_node_is(args, "argument_list")) return 0;
+    if (!gb_node_is_kind(args, GB_NK_ARGUMENT_LIST)) return 0;
     uint32_t n = 0, c = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < c; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (gb_node_is(a, "list_splat") || gb_node_is(a, "dictionary_splat") || gb_node_is(a, "keyword_argument") ||
-            gb_node_is(a, "comment") || gb_node_is(a, "parenthesized_list_splat") || n == 3)
+        if (gb_node_is_kind(a, GB_NK_LIST_SPLAT) || gb_node_is_kind(a, GB_NK_DICTIONARY_SPLAT) ||
+            gb_node_is_kind(a, GB_NK_KEYWORD_ARGUMENT) || gb_node_is_kind(a, GB_NK_COMMENT) ||
+            gb_node_is_kind(a, GB_NK_PARENTHESIZED_LIST_SPLAT) || n == 3)
             return 0;
         args_out[n++] = a;
     }
@@ -170,15 +167,16 @@ static void gb_s11_bound_outside(const GbScopes *sc, const char *src, TSNode roo
 static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *graph, TSNode loop, GbS11Plan *plan)
 {
     memset(plan, 0, sizeof *plan);
-    if (!gb_node_is(loop, "for_statement") || strcmp(ts_node_type(ts_node_child(loop, 0)), "for") != 0) return false;
+    if (!gb_node_is_kind(loop, GB_NK_FOR_STATEMENT) || gb_node_kind(ts_node_child(loop, 0)) != GB_NK_FOR) return false;
     if (!ts_node_is_null(gb_node_field(loop, "alternative"))) return false;
     const char *src = gb_op_ctx_source(ctx, module);
     TSNode target = gb_node_field(loop, "left"), right = gb_node_field(loop, "right"),
            body = gb_node_field(loop, "body");
-    if (!gb_node_is(target, "identifier") || !gb_node_is(right, "call") || ts_node_is_null(body)) return false;
+    if (!gb_node_is_kind(target, GB_NK_IDENTIFIER) || !gb_node_is_kind(right, GB_NK_CALL) || ts_node_is_null(body))
+        return false;
     if (!gb_stmt_wrappable(ctx, module, loop, 0)) return false;
     TSNode fn = gb_node_field(right, "function");
-    if (!gb_node_is(fn, "identifier") || !gb_node_text_eq(fn, src, "range")) return false;
+    if (!gb_node_is_kind(fn, GB_NK_IDENTIFIER) || !gb_node_text_eq(fn, src, "range")) return false;
     TSNode args[3];
     uint32_t n_args = gb_s11_range_args(right, args);
     if (n_args == 0) return false;
@@ -266,7 +264,7 @@ static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *g
 static void gb_s11_walk(GbOpContext *ctx, size_t module, const GbCallGraph *graph, TSNode n, GbSiteList *out)
 {
     GbS11Plan plan;
-    if (gb_node_is(n, "for_statement") && gb_s11_site_ok(ctx, module, graph, n, &plan)) {
+    if (gb_node_is_kind(n, GB_NK_FOR_STATEMENT) && gb_s11_site_ok(ctx, module, graph, n, &plan)) {
         gb_site_add(ctx, out, module, n, NULL, plan.shape, NULL);
         gb_s11_plan_destroy(&plan);
     }
@@ -332,7 +330,7 @@ static const char *const gb_s11_names[] = {"visit", "step_through", "process_ran
 bool gb_op_transform_loop_to_recursion_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    TSNode loop = gb_op_ctx_node_at(ctx, m, site->start, site->end, "for_statement");
+    TSNode loop = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FOR_STATEMENT);
     GbS11Plan plan;
     bool ok = !ts_node_is_null(loop) && gb_s11_program_ok(ctx);
     if (ok) {

@@ -20,29 +20,26 @@
 
 static const char *const gb_s12_keys[] = {"key", "value", "item", "data", "result", "entry"};
 
-static bool gb_s12_is(TSNode n, const char *t)
-{
-    return strcmp(ts_node_type(n), t) == 0;
-}
-
 /* A literal value: constants, negated numbers, displays of literals, list comprehensions. */
 static bool gb_s12_literal(TSNode e, int depth)
 {
     if (depth > 8) return false;
-    if (gb_s12_is(e, "integer") || gb_s12_is(e, "float") || gb_s12_is(e, "string") ||
-        gb_s12_is(e, "concatenated_string") || gb_s12_is(e, "true") || gb_s12_is(e, "false") || gb_s12_is(e, "none") ||
-        gb_s12_is(e, "list_comprehension"))
+    if (gb_node_is_kind(e, GB_NK_INTEGER) || gb_node_is_kind(e, GB_NK_FLOAT) || gb_node_is_kind(e, GB_NK_STRING) ||
+        gb_node_is_kind(e, GB_NK_CONCATENATED_STRING) || gb_node_is_kind(e, GB_NK_TRUE) ||
+        gb_node_is_kind(e, GB_NK_FALSE) || gb_node_is_kind(e, GB_NK_NONE) ||
+        gb_node_is_kind(e, GB_NK_LIST_COMPREHENSION))
         return true;
-    if (gb_s12_is(e, "unary_operator")) {
+    if (gb_node_is_kind(e, GB_NK_UNARY_OPERATOR)) {
         TSNode a = ts_node_child_by_field_name(e, "argument", 8);
-        return !ts_node_is_null(a) && (gb_s12_is(a, "integer") || gb_s12_is(a, "float"));
+        return !ts_node_is_null(a) && (gb_node_is_kind(a, GB_NK_INTEGER) || gb_node_is_kind(a, GB_NK_FLOAT));
     }
-    if (gb_s12_is(e, "list") || gb_s12_is(e, "tuple") || gb_s12_is(e, "set") || gb_s12_is(e, "dictionary") ||
-        gb_s12_is(e, "expression_list") || gb_s12_is(e, "pair") || gb_s12_is(e, "parenthesized_expression")) {
+    if (gb_node_is_kind(e, GB_NK_LIST) || gb_node_is_kind(e, GB_NK_TUPLE) || gb_node_is_kind(e, GB_NK_SET) ||
+        gb_node_is_kind(e, GB_NK_DICTIONARY) || gb_node_is_kind(e, GB_NK_EXPRESSION_LIST) ||
+        gb_node_is_kind(e, GB_NK_PAIR) || gb_node_is_kind(e, GB_NK_PARENTHESIZED_EXPRESSION)) {
         uint32_t c = ts_node_named_child_count(e);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(e, i);
-            if (gb_s12_is(k, "comment")) continue;
+            if (gb_node_is_kind(k, GB_NK_COMMENT)) continue;
             if (!gb_s12_literal(k, depth + 1)) return false;
         }
         return true;
@@ -54,7 +51,7 @@ static bool gb_s12_literal(TSNode e, int depth)
 static TSNode gb_s12_value(TSNode n)
 {
     TSNode null = {0};
-    if (!gb_s12_is(n, "assignment") && !gb_s12_is(n, "augmented_assignment")) return null;
+    if (!gb_node_is_kind(n, GB_NK_ASSIGNMENT) && !gb_node_is_kind(n, GB_NK_AUGMENTED_ASSIGNMENT)) return null;
     TSNode r = ts_node_child_by_field_name(n, "right", 5);
     if (ts_node_is_null(r) || !gb_s12_literal(r, 0)) return null;
     return r;
@@ -77,8 +74,9 @@ void gb_op_transform_prim_to_compound_find(GbOpContext *ctx, GbSiteList *out)
 
 bool gb_op_transform_prim_to_compound_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
-    TSNode n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, "assignment");
-    if (ts_node_is_null(n)) n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, "augmented_assignment");
+    TSNode n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_ASSIGNMENT);
+    if (ts_node_is_null(n))
+        n = gb_op_ctx_node_at(ctx, site->module, site->start, site->end, GB_NK_AUGMENTED_ASSIGNMENT);
     TSNode v = ts_node_is_null(n) ? n : gb_s12_value(n);
     if (ts_node_is_null(v)) {
         gb_error_set(err, "TransformPrimToCompound: site %s has no literal value", site->key);
@@ -87,7 +85,7 @@ bool gb_op_transform_prim_to_compound_apply(GbOpContext *ctx, const GbSite *site
     const char *src = gb_op_ctx_source(ctx, site->module);
     char *raw = gb_node_text(v, src);
     /* A bare tuple (`x = 1, 2`) must be parenthesised to be one element. */
-    char *val = gb_s12_is(v, "expression_list") ? gb_asprintf("(%s)", raw) : gb_strdup(raw);
+    char *val = gb_node_is_kind(v, GB_NK_EXPRESSION_LIST) ? gb_asprintf("(%s)", raw) : gb_strdup(raw);
     unsigned k = gb_rng_bounded(rng, 10);
     char *text;
     switch (gb_rng_bounded(rng, 7)) {

@@ -70,6 +70,9 @@ check "a killed genebench leaves its pool directory" '[ -n "$(ls -d "$TMPDIR"/ge
 "$gb" check -j 1 "$data/good.jsonl" >/dev/null 2>&1
 check "the next pool removes it" '[ -z "$(ls -d "$TMPDIR"/genebench-pool-$pid-* 2>/dev/null)" ]'
 
+out=$("$gb" check -j 1 "$data/signals.jsonl" 2>&1); rc=$?
+check "runs start with no signal blocked (the CLI's Ctrl-C thread blocks them in its own threads)" '[ $rc -eq 0 ]'
+
 check "no temporary files left" '[ -z "$(ls -A "$TMPDIR")" ]'
 check "no process left" '! pgrep -f "$TMPDIR/genebench-pool" >/dev/null'
 rm -rf "$tmp"

@@ -6,7 +6,7 @@
  * bad tasks). Every program here was written for these tests. */
 #include "src/inject/inject.h"
 
-#include "src/base/json_write.h"
+#include "src/bench/record.h"
 #include "src/bench/task_io.h"
 #include "tests/op_helpers.h"
 
@@ -421,30 +421,19 @@ static void hardened_task(GbTask *out, const GbTask *orig, const OpEnv *e, const
 {
     gb_task_copy(out, orig);
     gb_program_to_task(&e->prog, out);
-    GbStr s;
-    gb_str_init(&s);
-    bool f = true;
-    gb_str_append(&s, "{");
-    gb_json_key(&s, "source", &f);
-    gb_json_string(&s, source);
-    gb_json_key(&s, "extra_files", &f);
-    gb_str_append(&s, "{}}");
-    gb_task_set_field(out, "original", s.data);
-    gb_str_clear(&s);
-    f = true;
-    gb_str_append(&s, "{");
-    gb_json_key(&s, "status", &f);
-    gb_json_string(&s, status);
-    gb_json_key(&s, "edits", &f);
-    gb_str_append(&s, "[");
+    GbRecord rec;
+    gb_record_init(&rec);
+    rec.has_status = gb_evolve_status_parse(status, &rec.status);
+    assert_true(rec.has_status);
+    rec.has_edits = true;
     for (size_t i = 0; i < e->prog.history.len; i++) {
         const GbApplied *h = &e->prog.history.items[i];
-        gb_str_appendf(&s, "%s{\"op\":\"%s\",\"module\":\"%s\",\"start\":%zu,\"old_end\":%zu,\"new_end\":%zu}",
-                       i ? "," : "", h->op, h->module, h->start, h->old_end, h->new_end);
+        GbApplied a = {gb_strdup(h->op), gb_strdup(""), gb_strdup(h->module), h->start, h->old_end, h->new_end};
+        gb_array_push(&rec.edits, a);
     }
-    gb_str_append(&s, "]}");
-    gb_task_set_field(out, "genebench", s.data);
-    gb_str_destroy(&s);
+    rec.original_source = gb_strdup(source);
+    gb_record_attach(out, &rec);
+    gb_record_destroy(&rec);
 }
 
 static char *results_json(const GbInjectResult *r)

@@ -102,7 +102,7 @@ static void test_builtin_names_from_context(void **state)
     nenv_open(&e, NULL);
     char *json = NULL;
     const char *mode = NULL;
-    assert_true(gb_naming_apply_fn(&e.prog, &e.task, e.parser, NULL, &json, &mode));
+    assert_true(gb_naming_apply(&e.prog, &e.task, e.parser, NULL, &json, &mode, NULL));
     assert_string_equal(mode, "builtin");
     assert_string_equal(json, BUILTIN_JSON);
     const char *src = e.prog.modules.items[0].source;
@@ -134,11 +134,11 @@ static void test_builtin_disambiguates_with_words(void **state)
     gb_program_add_synthetic(&prog, "attempt_1");
     char *json = NULL;
     const char *mode;
-    assert_true(gb_naming_apply_fn(&prog, &t, parser, NULL, &json, &mode));
+    assert_true(gb_naming_apply(&prog, &t, parser, NULL, &json, &mode, NULL));
     assert_string_equal(json, "{\"attempt_1\":\"inner_attempt\"}");
     free(json);
     /* nothing synthetic left to rename: false, no JSON */
-    assert_false(gb_naming_apply_fn(&prog, &t, parser, NULL, &json, &mode));
+    assert_false(gb_naming_apply(&prog, &t, parser, NULL, &json, &mode, NULL));
     assert_null(json);
     gb_program_destroy(&prog);
     ts_parser_delete(parser);
@@ -152,7 +152,7 @@ static void test_builtin_keeps_pinned_names(void **state)
     nenv_open(&e, "queue_4");
     char *json = NULL;
     const char *mode;
-    assert_true(gb_naming_apply_fn(&e.prog, &e.task, e.parser, NULL, &json, &mode));
+    assert_true(gb_naming_apply(&e.prog, &e.task, e.parser, NULL, &json, &mode, NULL));
     assert_null(strstr(json, "queue_4"));
     assert_non_null(strstr(e.prog.modules.items[0].source, "queue_4 = queue.Queue()"));
     free(json);

@@ -9,7 +9,11 @@
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))
 
-static const GbOperatorId api_ops[] = {GB_OP_A1, GB_OP_A2, GB_OP_A3, GB_OP_A4, GB_OP_A5, GB_OP_A6, GB_OP_A7, GB_OP_A8};
+static const GbOperatorId api_ops[] = {
+#define GB_API_OPERATOR(code, snake) GB_OP_##code,
+    GB_API_OPERATOR_LIST
+#undef GB_API_OPERATOR
+};
 
 static void py_literal(GbStr *out, const char *src)
 {
@@ -414,9 +418,11 @@ static void test_warm_program_covers_every_template(void **state)
 {
     (void)state;
     char *warm = gb_api_warm_program();
-    const GbApiTable *tables[] = {&gb_add_base64_table,   &gb_add_crypto_table, &gb_add_datetime_table,
-                                  &gb_add_dateutil_table, &gb_add_http_table,   &gb_add_scipy_table,
-                                  &gb_add_sklearn_table,  &gb_add_time_table};
+    const GbApiTable *tables[] = {
+#define GB_API_OPERATOR(code, snake) &gb_##snake##_table,
+        GB_API_OPERATOR_LIST
+#undef GB_API_OPERATOR
+    };
     size_t calls = 0;
     for (size_t t = 0; t < N_OF(tables); t++) {
         assert_true(tables[t]->n >= 5);
@@ -442,6 +448,60 @@ static void test_warm_program_covers_every_template(void **state)
     free(warm);
 }
 
+/* The library-call list (GB_API_OPERATOR_LIST) is exactly the operator list's A rows, and the
+ * workers preload (src/runner/harness.py, PRELOAD) every library its templates import: the
+ * Python list is checked against the C one. */
+static void test_api_list_matches_operators_and_harness(void **state)
+{
+    (void)state;
+    for (int o = 0; o < GB_OP_COUNT; o++) {
+        const GbOperator *op = gb_operator((GbOperatorId)o);
+        bool is_api = op->code[0] == 'A';
+        if ((gb_api_table((GbOperatorId)o) != NULL) != is_api)
+            fail_msg("%s: %s in GB_API_OPERATOR_LIST", op->code, is_api ? "missing" : "must not be");
+    }
+    const char *root = getenv("GB_SOURCE_ROOT");
+    assert_non_null(root);
+    char *path = gb_asprintf("%s/src/runner/harness.py", root);
+    GbError err;
+    size_t len;
+    char *py = gb_read_file(path, &len, &err);
+    if (!py) fail_msg("%s", err.msg);
+    const char *start = strstr(py, "\nPRELOAD = [");
+    assert_non_null(start);
+    const char *end = strchr(start, ']');
+    assert_non_null(end);
+    GbArray(char *) preload = {0};
+    for (const char *p = start; p < end; p++) {
+        if (*p != '"') continue;
+        const char *q = strchr(p + 1, '"');
+        gb_array_push(&preload, gb_strndup(p + 1, (size_t)(q - p - 1)));
+        p = q;
+    }
+    assert_true(preload.len > 0);
+    for (int o = 0; o < GB_OP_COUNT; o++) {
+        const GbApiTable *t = gb_api_table((GbOperatorId)o);
+        for (size_t i = 0; t && i < t->n; i++)
+            for (int j = 0; j < 2; j++) {
+                const char *module = t->templates[i].imports[j].module;
+                if (!module) continue;
+                /* The module itself, or (for a submodule) its top-level package. */
+                size_t top = strcspn(module, ".");
+                bool found = false;
+                for (size_t k = 0; k < preload.len && !found; k++)
+                    found = strcmp(preload.items[k], module) == 0 ||
+                            (strlen(preload.items[k]) == top && strncmp(preload.items[k], module, top) == 0);
+                if (!found)
+                    fail_msg("%s imports %s, which %s does not preload (PRELOAD)", gb_operator((GbOperatorId)o)->code,
+                             module, path);
+            }
+    }
+    for (size_t k = 0; k < preload.len; k++) free(preload.items[k]);
+    gb_array_free(&preload);
+    free(py);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_shapes_vary),
         cmocka_unit_test(test_behaviour_unchanged_no_warnings_no_network),
         cmocka_unit_test(test_warm_program_covers_every_template),
+        cmocka_unit_test(test_api_list_matches_operators_and_harness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

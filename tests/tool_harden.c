@@ -8,35 +8,21 @@
  * (seed, task id hash, step), and keeps the result only when the task's tests still pass
  * (src/runner/runner.h). No fitness, no selection: it only has to produce programs hardened by the
  * real operators, with their real edit history. Tasks run in parallel (-j); the output does
- * not depend on it. Each output task is written in evolve's format (nsga2/evolve.h): the
- * hardened program as source/extra_files, "original" {"source", "extra_files"} and
- * "genebench" {"index", "seed", "status", "operators", "edits"}. */
+ * not depend on it. Each output task is written in evolve's format (nsga2/record.h, through
+ * src/bench/record.h): the hardened program as source/extra_files, "original" and a "genebench"
+ * record with index, seed, status, operators (codes only) and edits. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "operators/operator.h"
-#include "src/base/json_write.h"
 #include "src/python/pyparse.h"
 #include "src/base/rng.h"
 #include "src/runner/runner.h"
+#include "src/bench/record.h"
 #include "src/bench/task_io.h"
-
-static void program_json(GbStr *s, const GbProgram *p)
-{
-    bool first = true, f2 = true;
-    gb_str_append(s, "{");
-    gb_json_key(s, "source", &first);
-    gb_json_string(s, p->modules.items[0].source);
-    gb_json_key(s, "extra_files", &first);
-    gb_str_append(s, "{");
-    for (size_t i = 1; i < p->modules.len; i++) {
-        gb_json_key(s, p->modules.items[i].path, &f2);
-        gb_json_string(s, p->modules.items[i].source);
-    }
-    gb_str_append(s, "}}");
-}
 
 /* Harden one task in place of out (a copy of t with the evolve fields). */
 static void harden(GbPool *pool, const GbTask *t, size_t index, unsigned long long seed, int steps, TSParser *parser,
@@ -92,48 +78,26 @@ static void harden(GbPool *pool, const GbTask *t, size_t index, unsigned long lo
 
     gb_task_copy(out, t);
     gb_program_to_task(&prog, out);
-    GbStr s;
-    gb_str_init(&s);
-    program_json(&s, &orig);
-    gb_task_set_field(out, "original", s.data);
-    gb_str_clear(&s);
-    bool first = true;
-    gb_str_append(&s, "{");
-    gb_json_key(&s, "index", &first);
-    gb_json_number(&s, (double)index);
-    gb_json_key(&s, "seed", &first);
-    gb_str_appendf(&s, "%llu", seed);
-    gb_json_key(&s, "status", &first);
-    gb_json_string(&s, !passes ? "original_fails" : applied.len ? "hardened" : "unchanged");
-    gb_json_key(&s, "operators", &first);
-    gb_str_append(&s, "[");
+    GbRecord rec;
+    gb_record_init(&rec);
+    rec.index = (long)index;
+    rec.seed = seed;
+    rec.has_seed = true;
+    rec.status = !passes ? GB_EVOLVED_ORIGINAL_FAILS : applied.len ? GB_EVOLVED_HARDENED : GB_EVOLVED_UNCHANGED;
+    rec.has_status = true;
     for (size_t i = 0; i < applied.len; i++) {
-        if (i) gb_str_append(&s, ",");
-        gb_json_string(&s, applied.items[i]);
+        GbRecordStep st = {gb_strdup(applied.items[i]), NULL, NULL, NAN};
+        gb_array_push(&rec.operators, st);
     }
-    gb_str_append(&s, "]");
-    gb_json_key(&s, "edits", &first);
-    gb_str_append(&s, "[");
+    rec.has_operators = rec.has_edits = true;
     for (size_t i = 0; i < prog.history.len; i++) {
         const GbApplied *h = &prog.history.items[i];
-        bool f = true;
-        if (i) gb_str_append(&s, ",");
-        gb_str_append(&s, "{");
-        gb_json_key(&s, "op", &f);
-        gb_json_string(&s, h->op);
-        gb_json_key(&s, "module", &f);
-        gb_json_string(&s, h->module);
-        gb_json_key(&s, "start", &f);
-        gb_json_number(&s, (double)h->start);
-        gb_json_key(&s, "old_end", &f);
-        gb_json_number(&s, (double)h->old_end);
-        gb_json_key(&s, "new_end", &f);
-        gb_json_number(&s, (double)h->new_end);
-        gb_str_append(&s, "}");
+        GbApplied a = {gb_strdup(h->op), gb_strdup(""), gb_strdup(h->module), h->start, h->old_end, h->new_end};
+        gb_array_push(&rec.edits, a);
     }
-    gb_str_append(&s, "]}");
-    gb_task_set_field(out, "genebench", s.data);
-    gb_str_destroy(&s);
+    gb_record_set_original(&rec, t);
+    gb_record_attach(out, &rec);
+    gb_record_destroy(&rec);
     gb_array_free(&applied);
     gb_program_destroy(&orig);
     gb_program_destroy(&prog);
@@ -201,7 +165,9 @@ int main(int argc, char **argv)
         ts_parser_delete(parser);
     }
     for (size_t i = 0; i < n; i++) {
-        hardened += strstr(gb_task_get_field(&done[i], "genebench"), "\"status\":\"hardened\"") != NULL;
+        GbRecord rec;
+        if (gb_record_read(&done[i], &rec, &err) && rec.status == GB_EVOLVED_HARDENED) hardened++;
+        gb_record_destroy(&rec);
         gb_array_push(&out.tasks, done[i]);
     }
     free(done);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/json_write.h"
+
 static void gb_pyjson__newline(GbStr *out, int indent, int level)
 {
     gb_str_append(out, "\n");
@@ -211,7 +213,10 @@ static void gb_pyjson__dump(const json_t *v, GbPyJsonStyle style, int level, GbS
         gb_str_appendf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
         return;
     case JSON_REAL:
-        gb_pyjson__real(json_real_value(v), out);
+        if (style.fixed6)
+            gb_json_number(out, json_real_value(v));
+        else
+            gb_pyjson__real(json_real_value(v), out);
         return;
     case JSON_TRUE:
         gb_str_append(out, "true");

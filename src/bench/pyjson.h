@@ -1,6 +1,6 @@
 #pragma once
-/* JSON helpers private to the task I/O module (src/bench/task_io.c, src/bench/upstream.c): the only
- * header besides those two files that mentions json_t.
+/* JSON helpers private to the task I/O modules (src/bench/task_io.c, src/bench/upstream.c,
+ * src/bench/record.c): the only header besides those files that mentions json_t.
  *  - gb_pyjson_dump: serialise a jansson value exactly as Python's json.dumps does, so that
  *    upstream benchmark files can be written back byte for byte.
  *  - gb_json_spans: the byte ranges of the members of a top-level JSON object or array in
@@ -18,6 +18,8 @@ typedef struct {
     bool ensure_ascii; /* json.dumps default True: non-ASCII and DEL as \uXXXX */
     int indent;        /* < 0: no indent (items ", " and keys ": "); >= 0: indent=N (items ",") */
     bool compact;      /* separators=(",", ":") and no indent (overrides indent) */
+    bool fixed6;       /* reals as gb_json_number writes them (src/base/json_write.h: integral values
+                        * exactly, others with up to 6 decimals) instead of Python's repr */
 } GbPyJsonStyle;
 
 /* Append the serialisation of v to out. Floats are written as Python's repr would

@@ -26,13 +26,10 @@ void gb_diag_destroy(GbDiag *d)
 
 void gb_diag_add(GbDiag *d, const char *fmt, ...)
 {
-    GbStr s;
-    gb_str_init(&s);
     va_list ap;
     va_start(ap, fmt);
-    gb_str_vappendf(&s, fmt, ap);
+    gb_array_push(&d->messages, gb_vasprintf(fmt, ap));
     va_end(ap);
-    gb_array_push(&d->messages, gb_str_take(&s));
 }
 
 /* A required or optional string member; *out gets an owned copy. */
@@ -159,9 +156,7 @@ static bool gb_task_io__tests(const json_t *tests, GbTask *t, GbError *err)
     return true;
 }
 
-/* A relative module path inside the program's directory: no absolute path, no "..", not
- * the main module's own name. */
-static bool gb_task_io__path_ok(const char *path)
+bool gb_task_file_path_ok(const char *path)
 {
     if (!path[0] || path[0] == '/' || strcmp(path, GB_MAIN_MODULE) == 0) return false;
     const char *p = path;
@@ -226,7 +221,7 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
                              gb_json_type_name(src));
                 goto done;
             }
-            if (!gb_task_io__path_ok(path)) {
+            if (!gb_task_file_path_ok(path)) {
                 gb_error_set(err, "field \"extra_files\": \"%s\" is not a relative module path", path);
                 goto done;
             }
@@ -552,124 +547,5 @@ bool gb_bench_write(const char *path, const GbBench *b, GbError *err)
     char *text = gb_bench_to_jsonl(b);
     bool ok = gb_write_file_atomic(path, text, strlen(text), err);
     free(text);
-    return ok;
-}
-
-/* ---- Hardening record (inject-bugs) ---- */
-
-void gb_hardening_destroy(GbHardening *h)
-{
-    if (!h) return;
-    gb_program_destroy(&h->original);
-    free(h->status);
-    for (size_t i = 0; i < h->edits.len; i++) {
-        free(h->edits.items[i].op);
-        free(h->edits.items[i].site_key);
-        free(h->edits.items[i].module);
-    }
-    gb_array_free(&h->edits);
-    h->status = NULL;
-}
-
-/* A non-negative integer member of an edit. */
-static bool gb_task_io__edit_offset(const json_t *e, size_t i, const char *key, size_t *out, GbError *err)
-{
-    json_t *v = json_object_get(e, key);
-    if (!json_is_integer(v) || json_integer_value(v) < 0) {
-        gb_error_set(err, "field \"genebench.edits[%zu].%s\" must be a non-negative integer", i, key);
-        return false;
-    }
-    *out = (size_t)json_integer_value(v);
-    return true;
-}
-
-bool gb_task_hardening(const GbTask *t, GbHardening *out, GbError *err)
-{
-    memset(out, 0, sizeof *out);
-    gb_program_init(&out->original);
-    const char *orig_text = gb_task_get_field(t, "original");
-    const char *gb_text = gb_task_get_field(t, "genebench");
-    if (!orig_text) {
-        gb_error_set(err, "no \"original\" field: not an output of genebench evolve");
-        return false;
-    }
-    if (!gb_text) {
-        gb_error_set(err, "no \"genebench\" field: not an output of genebench evolve");
-        return false;
-    }
-    json_error_t jerr;
-    json_t *orig = json_loads(orig_text, 0, &jerr), *info = json_loads(gb_text, 0, &jerr);
-    bool ok = false;
-    if (!json_is_object(orig) || !json_is_string(json_object_get(orig, "source"))) {
-        gb_error_set(err, "field \"original\" must be an object with a string \"source\"");
-        goto done;
-    }
-    GbTask o;
-    gb_task_init(&o);
-    o.source = gb_strdup(json_string_value(json_object_get(orig, "source")));
-    json_t *files = json_object_get(orig, "extra_files");
-    if (files && !json_is_object(files)) {
-        gb_task_destroy(&o);
-        gb_error_set(err, "field \"original.extra_files\" must be an object {path: source}");
-        goto done;
-    }
-    const char *path;
-    json_t *src;
-    json_object_foreach(files, path, src)
-    {
-        if (!json_is_string(src) || !gb_task_io__path_ok(path)) {
-            gb_task_destroy(&o);
-            gb_error_set(err, "field \"original.extra_files\": bad entry \"%s\"", path);
-            goto done;
-        }
-        gb_task_set_file(&o, path, json_string_value(src));
-    }
-    gb_program_destroy(&out->original);
-    gb_program_from_task(&out->original, &o);
-    gb_task_destroy(&o);
-
-    if (!json_is_object(info)) {
-        gb_error_set(err, "field \"genebench\" must be an object");
-        goto done;
-    }
-    json_t *status = json_object_get(info, "status");
-    if (json_is_string(status)) out->status = gb_strdup(json_string_value(status));
-    json_t *edits = json_object_get(info, "edits");
-    if (!edits) {
-        if (out->status && strcmp(out->status, "hardened") != 0) {
-            ok = true; /* unchanged / failed tasks: nothing was applied */
-        } else {
-            gb_error_set(err, "no \"genebench.edits\": the edit history of the hardened program is missing");
-        }
-        goto done;
-    }
-    if (!json_is_array(edits)) {
-        gb_error_set(err, "field \"genebench.edits\" must be an array");
-        goto done;
-    }
-    for (size_t i = 0; i < json_array_size(edits); i++) {
-        json_t *e = json_array_get(edits, i);
-        json_t *op = json_object_get(e, "op"), *module = json_object_get(e, "module");
-        if (!json_is_object(e) || !json_is_string(module)) {
-            gb_error_set(err, "field \"genebench.edits[%zu]\" must be an object with a string \"module\"", i);
-            goto done;
-        }
-        GbApplied a = {gb_strdup(json_is_string(op) ? json_string_value(op) : ""), gb_strdup(""),
-                       gb_strdup(json_string_value(module)), 0, 0, 0};
-        gb_array_push(&out->edits, a);
-        GbApplied *p = &out->edits.items[out->edits.len - 1];
-        if (!gb_task_io__edit_offset(e, i, "start", &p->start, err) ||
-            !gb_task_io__edit_offset(e, i, "old_end", &p->old_end, err) ||
-            !gb_task_io__edit_offset(e, i, "new_end", &p->new_end, err))
-            goto done;
-        if (p->old_end < p->start || p->new_end < p->start) {
-            gb_error_set(err, "field \"genebench.edits[%zu]\": old_end and new_end must not precede start", i);
-            goto done;
-        }
-    }
-    ok = true;
-done:
-    json_decref(orig);
-    json_decref(info);
     return ok;
 }

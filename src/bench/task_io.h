@@ -48,21 +48,7 @@ bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pin
 /* The whole benchmark as JSONL text (one gb_task_to_json line + "\n" per task). Owned. */
 char *gb_bench_to_jsonl(const GbBench *b);
 
-/* ---- Added for inject-bugs (append-only) -------------------------------------------------
- * What `genebench evolve` records on a hardened task (nsga2/evolve.h): the program it started
- * from ("original": {"source", "extra_files"}), "genebench"."status", and the pick's edit
- * history "genebench"."edits" ([{"op", "module", "start", "old_end", "new_end"}], in
- * application order: each edit replaced bytes [start, old_end) of the module's text at that
- * moment with text ending at new_end). */
-typedef struct {
-    GbProgram original;        /* main module (GB_MAIN_MODULE) + extra files; empty history */
-    char *status;              /* owned: "hardened", "unchanged", ...; NULL when absent */
-    GbArray(GbApplied) edits;  /* owned, application order; site_key is "" */
-} GbHardening;
-
-/* Read t's hardening record into out (caller storage, initialised here; destroy it in every
- * case). Returns false with err set ("no \"original\" field: not an output of genebench
- * evolve", a malformed edit, ...) when the record is missing or malformed. A task without
- * "genebench"."edits" but with status "unchanged" gets an empty edit list. */
-bool gb_task_hardening(const GbTask *t, GbHardening *out, GbError *err);
-void gb_hardening_destroy(GbHardening *h);
+/* True when path is acceptable as an extra file of a task: a relative module path inside the
+ * program's directory (no absolute path, no "." or ".." component, not the main module's own
+ * name). */
+bool gb_task_file_path_ok(const char *path);

@@ -1,4 +1,4 @@
-/* genebench metrics: the 21 raw metrics, RC and RR of every task of a benchmark. */
+/* genebench metrics: the raw metrics (fitness/metric_list.h), RC and RR of every task of a benchmark. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>

@@ -12,6 +12,7 @@
 #include "operators/api_call.h"
 #include "operators/naming.h"
 #include "src/base/journal.h"
+#include "src/bench/record.h"
 #include "src/bench/task_io.h"
 #include "src/python/pyparse.h"
 #include "src/report/summary.h"
@@ -156,6 +157,7 @@ static void gb_evolve__loop(GbEvolveLoop *L, int jobs)
 #pragma omp critical(gb_evolve_journal)
             {
                 if (!res.interrupted) {
+                    gb_record_attach(&res.out, &res.record);
                     char *line = gb_task_to_json(&res.out);
                     GbError werr;
                     if (!gb_journal_append(L->journal, line, &werr)) {
@@ -174,16 +176,18 @@ static void gb_evolve__loop(GbEvolveLoop *L, int jobs)
                 gb_evolve_stats_add(&L->total, &res.stats);
                 if (L->tty) {
                     double el = gb_now() - L->t0;
-                    long rej[GB_GATE_COUNT] = {0};
-                    for (int o = 0; o < GB_OP_COUNT; o++)
-                        for (int g = 0; g < GB_GATE_COUNT; g++) rej[g] += L->total.rejected[o][g];
+                    char rejected[32 * GB_GATE_COUNT];
+                    size_t used = 0;
+                    for (int g = 0; g < GB_GATE_COUNT; g++) {
+                        long n = 0;
+                        for (int o = 0; o < GB_OP_COUNT; o++) n += L->total.rejected[o][g];
+                        used += (size_t)snprintf(rejected + used, sizeof rejected - used, " %s %ld",
+                                                 gb_gate_label((GbGate)g), n);
+                    }
                     double eta = L->finished ? el / (double)L->finished * (double)(L->ntodo - L->finished) : 0;
-                    fprintf(
-                        stderr,
-                        "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected parse %ld read %ld dup %ld "
-                        "tests %ld lint %ld | ETA %.0fs",
-                        L->finished, L->ntodo, res.out.id, res.rc_before, res.rc_after,
-                        el > 0 ? (double)L->total.validated / el : 0, rej[0], rej[1], rej[2], rej[3], rej[4], eta);
+                    fprintf(stderr, "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected%s | ETA %.0fs",
+                            L->finished, L->ntodo, res.out.id, res.rc_before, res.rc_after,
+                            el > 0 ? (double)L->total.validated / el : 0, rejected, eta);
                 }
             }
             gb_evolve_result_destroy(&res);

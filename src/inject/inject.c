@@ -7,6 +7,7 @@
 #include "src/base/json_write.h"
 #include "src/python/pyparse.h"
 #include "src/base/rng.h"
+#include "src/bench/record.h"
 #include "src/bench/task_io.h"
 
 /* ---- Position mapping ---- */
@@ -626,19 +627,24 @@ void gb_inject_task(const GbInjectConfig *cfg, const GbTask *orig, const GbTask 
     gb_program_from_task(&run.orig, orig);
     gb_program_from_task(&run.hard, hard);
 
-    GbHardening h;
+    GbRecord h;
+    GbProgram h_original;
+    gb_program_init(&h_original);
     GbError err = {{0}};
-    if (!gb_task_hardening(hard, &h, &err)) {
+    if (!gb_record_read_hardening(hard, &h, &err)) {
         res->status = GB_INJECT_ERROR;
         snprintf(res->message, sizeof res->message, "%s", err.msg);
         goto done;
     }
-    if (h.status && (strcmp(h.status, "original_fails") == 0 || strcmp(h.status, "error") == 0)) {
+    if (h.has_status && (h.status == GB_EVOLVED_ORIGINAL_FAILS || h.status == GB_EVOLVED_ERROR)) {
         res->status = GB_INJECT_SKIPPED;
-        snprintf(res->message, sizeof res->message, "not hardened (evolve status \"%s\")", h.status);
+        snprintf(res->message, sizeof res->message, "not hardened (evolve status \"%s\")",
+                 gb_evolve_status_name(h.status));
         goto done;
     }
-    if (!gb_inject__same_program(&h.original, &run.orig)) {
+    gb_program_destroy(&h_original);
+    gb_record_original_program(&h, &h_original);
+    if (!gb_inject__same_program(&h_original, &run.orig)) {
         res->status = GB_INJECT_ERROR;
         snprintf(res->message, sizeof res->message,
                  "the hardened task was made from a different program than the original benchmark's");
@@ -667,7 +673,8 @@ void gb_inject_task(const GbInjectConfig *cfg, const GbTask *orig, const GbTask 
     for (int k = cfg->order_min; k <= cfg->order_max; k++) gb_inject__order(&run, k, task_hash);
 
 done:
-    gb_hardening_destroy(&h);
+    gb_record_destroy(&h);
+    gb_program_destroy(&h_original);
     gb_shared_sites_destroy(&run.sites);
     gb_program_destroy(&run.orig);
     gb_program_destroy(&run.hard);

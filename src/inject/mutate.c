@@ -82,12 +82,12 @@ static bool gb_mutate__contains(TSNode outer, TSNode inner)
  * repeated, so `((x))` gives x. */
 static TSNode gb_mutate__unparen(TSNode n)
 {
-    while (gb_node_is(n, "parenthesized_expression")) {
+    while (gb_node_is_kind(n, GB_NK_PARENTHESIZED_EXPRESSION)) {
         TSNode inner = {0};
         bool found = false;
         for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
             TSNode c = ts_node_named_child(n, i);
-            if (gb_node_is(c, "comment")) continue;
+            if (gb_node_is_kind(c, GB_NK_COMMENT)) continue;
             inner = c;
             found = true;
             break;
@@ -228,20 +228,20 @@ static size_t gb_mutate__header_end(TSNode n)
 {
     for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
         TSNode c = ts_node_child(n, i);
-        if (gb_node_is(c, "block")) return ts_node_start_byte(c);
+        if (gb_node_is_kind(c, GB_NK_BLOCK)) return ts_node_start_byte(c);
     }
     return ts_node_end_byte(n);
 }
 
 static void gb_mutate__collect_stmts(GbMutCtx *c, TSNode n)
 {
-    if (gb_node_is(n, "ERROR")) return;
+    if (gb_node_is_kind(n, GB_NK_ERROR)) return;
     bool simple = gb_mutate__is_any(n, gb_mutate__simple_statements);
     if (simple || gb_mutate__is_any(n, gb_mutate__compound_statements)) {
         size_t a = ts_node_start_byte(n), b = simple ? ts_node_end_byte(n) : gb_mutate__header_end(n);
         GbMutStmt s = {a, b, gb_mutate_normalise(c->src + a, b - a), 0};
         gb_array_push(&c->stmts, s);
-        if (simple && !gb_node_is(n, "decorator")) return;
+        if (simple && !gb_node_is_kind(n, GB_NK_DECORATOR)) return;
     }
     for (uint32_t i = 0; i < ts_node_child_count(n); i++) gb_mutate__collect_stmts(c, ts_node_child(n, i));
 }
@@ -389,21 +389,22 @@ static char *gb_mutate__format_float(double v)
 static bool gb_mutate__numeric_value(const GbMutCtx *c, TSNode n, double *out)
 {
     n = gb_mutate__unparen(n);
-    if (gb_node_is(n, "unary_operator")) {
+    if (gb_node_is_kind(n, GB_NK_UNARY_OPERATOR)) {
         TSNode op = gb_mutate__field(n, "operator");
         double v;
-        if (gb_node_is(op, "~") || !gb_mutate__numeric_value(c, gb_mutate__field(n, "argument"), &v)) return false;
-        *out = gb_node_is(op, "-") ? -v : v;
+        if (gb_node_is_kind(op, GB_NK_TILDE) || !gb_mutate__numeric_value(c, gb_mutate__field(n, "argument"), &v))
+            return false;
+        *out = gb_node_is_kind(op, GB_NK_MINUS) ? -v : v;
         return true;
     }
     size_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-    if (gb_node_is(n, "integer")) {
+    if (gb_node_is_kind(n, GB_NK_INTEGER)) {
         GbMutInt t;
         if (!gb_mutate__parse_int(c->src + a, b - a, &t)) return false;
         *out = (double)t.value;
         return true;
     }
-    if (gb_node_is(n, "float")) {
+    if (gb_node_is_kind(n, GB_NK_FLOAT)) {
         char buf[96];
         if (!gb_mutate__literal_digits(c->src + a, b - a, buf, sizeof buf)) return false;
         *out = strtod(buf, NULL);
@@ -415,7 +416,7 @@ static bool gb_mutate__numeric_value(const GbMutCtx *c, TSNode n, double *out)
 static bool gb_mutate__is_string_literal(TSNode n)
 {
     n = gb_mutate__unparen(n);
-    return gb_node_is(n, "string") || gb_node_is(n, "concatenated_string");
+    return gb_node_is_kind(n, GB_NK_STRING) || gb_node_is_kind(n, GB_NK_CONCATENATED_STRING);
 }
 
 /* A value fixed at parse time: number, string, True/False/None, or +-/not of one. */
@@ -426,17 +427,17 @@ static bool gb_mutate__is_constant(const GbMutCtx *c, TSNode n)
     if (gb_mutate__numeric_value(c, n, &v)) return true;
     static const char *const consts[] = {"true", "false", "none", "integer", "float", "ellipsis", NULL};
     if (gb_mutate__is_any(n, consts)) return true;
-    if (gb_node_is(n, "string")) {
+    if (gb_node_is_kind(n, GB_NK_STRING)) {
         for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-            if (gb_node_is(ts_node_named_child(n, i), "interpolation")) return false;
+            if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_INTERPOLATION)) return false;
         return true;
     }
-    if (gb_node_is(n, "concatenated_string")) {
+    if (gb_node_is_kind(n, GB_NK_CONCATENATED_STRING)) {
         for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
             if (!gb_mutate__is_constant(c, ts_node_named_child(n, i))) return false;
         return true;
     }
-    if (gb_node_is(n, "not_operator")) return gb_mutate__is_constant(c, gb_mutate__field(n, "argument"));
+    if (gb_node_is_kind(n, GB_NK_NOT_OPERATOR)) return gb_mutate__is_constant(c, gb_mutate__field(n, "argument"));
     return false;
 }
 
@@ -484,17 +485,17 @@ static bool gb_mutate__refused_context(const GbMutCtx *c, TSNode n)
         "ERROR",     NULL};
     for (TSNode p = n; !ts_node_is_null(p); p = ts_node_parent(p)) {
         if (gb_mutate__is_any(p, banned)) return true;
-        if (gb_node_is(p, "expression_statement") && !gb_mutate__has_effect(p)) return true;
-        if (gb_node_is(p, "assert_statement")) {
+        if (gb_node_is_kind(p, GB_NK_EXPRESSION_STATEMENT) && !gb_mutate__has_effect(p)) return true;
+        if (gb_node_is_kind(p, GB_NK_ASSERT_STATEMENT)) {
             /* The first expression is the checked condition; anything after is the message. */
             uint32_t seen = 0;
             for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
                 TSNode ch = ts_node_named_child(p, i);
-                if (gb_node_is(ch, "comment")) continue;
+                if (gb_node_is_kind(ch, GB_NK_COMMENT)) continue;
                 if (seen++ > 0 && gb_mutate__contains(ch, n)) return true;
             }
         }
-        if (gb_node_is(p, "if_statement")) {
+        if (gb_node_is_kind(p, GB_NK_IF_STATEMENT)) {
             TSNode cond = gb_mutate__field(p, "condition");
             if (!ts_node_is_null(cond) && gb_mutate__contains(cond, n) && gb_mutate__is_main_guard(c, cond))
                 return true;
@@ -532,31 +533,31 @@ static void gb_mutate__push_cand(GbMutCands *out, TSNode node, TSNode left, TSNo
 
 static void gb_mutate__collect_cands(const GbMutCtx *c, TSNode n, GbMutOp op, GbMutCands *out)
 {
-    if (gb_node_is(n, "ERROR")) return;
+    if (gb_node_is_kind(n, GB_NK_ERROR)) return;
     TSNode null = {0};
     switch (op) {
     case GB_MUT_ARITH:
-        if (gb_node_is(n, "binary_operator")) {
+        if (gb_node_is_kind(n, GB_NK_BINARY_OPERATOR)) {
             TSNode tok = gb_mutate__field(n, "operator");
             if (gb_mutate__is_any(tok, gb_mutate__arith_ops))
                 gb_mutate__push_cand(out, tok, gb_mutate__field(n, "left"), gb_mutate__field(n, "right"), 0, NULL);
         }
         break;
     case GB_MUT_COMPARE:
-        if (gb_node_is(n, "comparison_operator")) {
+        if (gb_node_is_kind(n, GB_NK_COMPARISON_OPERATOR)) {
             TSNode prev = null;
             uint32_t count = ts_node_child_count(n);
             for (uint32_t i = 0; i < count; i++) {
                 TSNode ch = ts_node_child(n, i);
                 if (ts_node_is_named(ch)) {
-                    if (!gb_node_is(ch, "comment")) prev = ch;
+                    if (!gb_node_is_kind(ch, GB_NK_COMMENT)) prev = ch;
                     continue;
                 }
                 if (!gb_mutate__is_any(ch, gb_mutate__compare_ops)) continue;
                 TSNode next = null;
                 for (uint32_t j = i + 1; j < count; j++) {
                     TSNode cj = ts_node_child(n, j);
-                    if (ts_node_is_named(cj) && !gb_node_is(cj, "comment")) {
+                    if (ts_node_is_named(cj) && !gb_node_is_kind(cj, GB_NK_COMMENT)) {
                         next = cj;
                         break;
                     }
@@ -567,36 +568,36 @@ static void gb_mutate__collect_cands(const GbMutCtx *c, TSNode n, GbMutOp op, Gb
         }
         break;
     case GB_MUT_CONDITION: {
-        const char *owner = gb_node_is(n, "if_statement")      ? "if"
-                            : gb_node_is(n, "elif_clause")     ? "elif"
-                            : gb_node_is(n, "while_statement") ? "while"
-                                                                  : NULL;
+        const char *owner = gb_node_is_kind(n, GB_NK_IF_STATEMENT)      ? "if"
+                            : gb_node_is_kind(n, GB_NK_ELIF_CLAUSE)     ? "elif"
+                            : gb_node_is_kind(n, GB_NK_WHILE_STATEMENT) ? "while"
+                                                                        : NULL;
         if (owner) {
             TSNode cond = gb_mutate__field(n, "condition");
             if (!ts_node_is_null(cond)) gb_mutate__push_cand(out, cond, null, null, GB_MUT__NEGATE, owner);
         }
         /* The filter of a comprehension (`... for x in xs if c`) and the test of a conditional
          * expression (`a if c else b`, named child 1) are conditions too. */
-        if (gb_node_is(n, "if_clause")) {
+        if (gb_node_is_kind(n, GB_NK_IF_CLAUSE)) {
             for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
                 TSNode ch = ts_node_named_child(n, i);
-                if (gb_node_is(ch, "comment")) continue;
+                if (gb_node_is_kind(ch, GB_NK_COMMENT)) continue;
                 gb_mutate__push_cand(out, ch, null, null, GB_MUT__NEGATE, "comprehension if");
                 break;
             }
         }
-        if (gb_node_is(n, "conditional_expression") && ts_node_named_child_count(n) == 3)
+        if (gb_node_is_kind(n, GB_NK_CONDITIONAL_EXPRESSION) && ts_node_named_child_count(n) == 3)
             gb_mutate__push_cand(out, ts_node_named_child(n, 1), null, null, GB_MUT__NEGATE, "if-else expression");
-        if (gb_node_is(n, "boolean_operator"))
+        if (gb_node_is_kind(n, GB_NK_BOOLEAN_OPERATOR))
             gb_mutate__push_cand(out, gb_mutate__field(n, "operator"), gb_mutate__field(n, "left"),
                                  gb_mutate__field(n, "right"), GB_MUT__SWAP, NULL);
         break;
     }
     case GB_MUT_RETURN:
-        if (gb_node_is(n, "return_statement")) {
+        if (gb_node_is_kind(n, GB_NK_RETURN_STATEMENT)) {
             for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
                 TSNode ch = ts_node_named_child(n, i);
-                if (gb_node_is(ch, "comment")) continue;
+                if (gb_node_is_kind(ch, GB_NK_COMMENT)) continue;
                 gb_mutate__push_cand(out, ch, null, null, 0, NULL);
                 break;
             }
@@ -832,7 +833,7 @@ static bool gb_mutate__arith_equivalent(const GbMutCtx *c, const GbMutCand *cd, 
     if (rnum && r == 0 && gb_mutate__same_group(right0, op, target)) return true;
     /* x // 1.0 floors, so only an integer 1 makes // join * and /. */
     static const char *const right1f[] = {"*", "/", "|", NULL};
-    bool int1 = gb_node_is(gb_mutate__unparen(cd->right), "integer");
+    bool int1 = gb_node_is_kind(gb_mutate__unparen(cd->right), GB_NK_INTEGER);
     if (rnum && r == 1 && gb_mutate__same_group(int1 ? right1 : right1f, op, target)) return true;
     if (lnum && l == 0 && gb_mutate__same_group(left0, op, target)) return true;
     if (gb_mutate__same_text(c, cd->left, cd->right) && gb_mutate__same_group(same, op, target)) return true;
@@ -870,8 +871,8 @@ static void gb_mutate__variants_arith(const GbMutCtx *c, const GbMutCand *cd, Gb
 static void gb_mutate__variants_compare(const GbMutCtx *c, const GbMutCand *cd, GbMutSite *site)
 {
     const char *op = ts_node_type(cd->node);
-    bool none =
-        gb_node_is(gb_mutate__unparen(cd->left), "none") || gb_node_is(gb_mutate__unparen(cd->right), "none");
+    bool none = gb_node_is_kind(gb_mutate__unparen(cd->left), GB_NK_NONE) ||
+                gb_node_is_kind(gb_mutate__unparen(cd->right), GB_NK_NONE);
     for (size_t i = 0; gb_mutate__compare_ops[i]; i++) {
         const char *target = gb_mutate__compare_ops[i];
         if (strcmp(target, op) == 0) continue;
@@ -909,7 +910,7 @@ static void gb_mutate__add_negation(const GbMutCtx *c, GbMutSite *site, TSNode e
                                     const char *label_unnot)
 {
     size_t a = ts_node_start_byte(e), b = ts_node_end_byte(e);
-    if (gb_node_is(e, "not_operator")) {
+    if (gb_node_is_kind(e, GB_NK_NOT_OPERATOR)) {
         TSNode arg = gb_mutate__field(e, "argument");
         gb_mutate__add_replace(c, site, label_unnot, a, ts_node_start_byte(arg), "");
     } else if (gb_mutate__is_primary(e)) {
@@ -927,7 +928,7 @@ static void gb_mutate__variants_condition(const GbMutCtx *c, const GbMutCand *cd
         return;
     }
     if (gb_mutate__same_text(c, cd->left, cd->right)) return;
-    bool is_and = gb_node_is(cd->node, "and");
+    bool is_and = gb_node_is_kind(cd->node, GB_NK_AND);
     gb_mutate__add_replace(c, site, is_and ? "op:or" : "op:and", cd->start, cd->end, is_and ? "or" : "and");
 }
 
@@ -937,8 +938,8 @@ static void gb_mutate__variants_string(const GbMutCtx *c, TSNode s, GbMutSite *s
     TSNode open = {0}, close = {0};
     for (uint32_t i = 0; i < ts_node_child_count(s); i++) {
         TSNode ch = ts_node_child(s, i);
-        if (gb_node_is(ch, "string_start")) open = ch;
-        if (gb_node_is(ch, "string_end")) close = ch;
+        if (gb_node_is_kind(ch, GB_NK_STRING_START)) open = ch;
+        if (gb_node_is_kind(ch, GB_NK_STRING_END)) close = ch;
     }
     if (ts_node_is_null(open) || ts_node_is_null(close)) return;
     size_t a = ts_node_end_byte(open), b = ts_node_start_byte(close);
@@ -951,7 +952,7 @@ static void gb_mutate__variants_string(const GbMutCtx *c, TSNode s, GbMutSite *s
 static void gb_mutate__variants_number(const GbMutCtx *c, TSNode lit, GbMutSite *site, bool allow_negative)
 {
     size_t a = ts_node_start_byte(lit), b = ts_node_end_byte(lit);
-    if (gb_node_is(lit, "integer")) {
+    if (gb_node_is_kind(lit, GB_NK_INTEGER)) {
         GbMutInt t;
         if (!gb_mutate__parse_int(c->src + a, b - a, &t)) return;
         char *up = gb_mutate__format_int(&t, t.value + 1);
@@ -968,7 +969,7 @@ static void gb_mutate__variants_number(const GbMutCtx *c, TSNode lit, GbMutSite 
     }
     double v;
     if (!gb_mutate__numeric_value(c, lit, &v)) return;
-    if (gb_node_is(lit, "float")) {
+    if (gb_node_is_kind(lit, GB_NK_FLOAT)) {
         char *up = gb_mutate__format_float(v + 1), *down = gb_mutate__format_float(v - 1);
         if (strtod(up, NULL) != v) gb_mutate__add_replace(c, site, "plus1", a, b, up);
         if ((v - 1 >= 0 || allow_negative) && strtod(down, NULL) != v)
@@ -978,7 +979,7 @@ static void gb_mutate__variants_number(const GbMutCtx *c, TSNode lit, GbMutSite 
         return;
     }
     /* A signed literal, e.g. `-1` or `-0.5`, as a whole. */
-    bool integral = gb_node_is(gb_mutate__unparen(gb_mutate__field(lit, "argument")), "integer");
+    bool integral = gb_node_is_kind(gb_mutate__unparen(gb_mutate__field(lit, "argument")), GB_NK_INTEGER);
     for (int d = 1; d >= -1; d -= 2) {
         double nv = v + d;
         char *text = integral && fabs(nv) < 9e15 ? gb_asprintf("%.0f", nv) : gb_mutate__format_float(nv);
@@ -991,11 +992,11 @@ static void gb_mutate__variants_number(const GbMutCtx *c, TSNode lit, GbMutSite 
 static void gb_mutate__variants_constant(const GbMutCtx *c, const GbMutCand *cd, GbMutSite *site)
 {
     TSNode n = cd->node;
-    if (gb_node_is(n, "true")) {
+    if (gb_node_is_kind(n, GB_NK_TRUE)) {
         gb_mutate__add_replace(c, site, "false", cd->start, cd->end, "False");
-    } else if (gb_node_is(n, "false")) {
+    } else if (gb_node_is_kind(n, GB_NK_FALSE)) {
         gb_mutate__add_replace(c, site, "true", cd->start, cd->end, "True");
-    } else if (gb_node_is(n, "string")) {
+    } else if (gb_node_is_kind(n, GB_NK_STRING)) {
         gb_mutate__variants_string(c, n, site);
     } else {
         gb_mutate__variants_number(c, n, site, false);
@@ -1039,7 +1040,7 @@ static GbMutKind gb_mutate__call_kind(const GbMutCtx *c, TSNode call)
     static const char *const list_methods[] = {"split", "rsplit", "splitlines", NULL};
     TSNode f = gb_mutate__field(call, "function");
     GbMutKind k = GB_K_UNKNOWN;
-    if (gb_node_is(f, "identifier")) {
+    if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) {
         char *name = gb_node_text(f, c->src);
         k = gb_mutate__name_in(name, bool_funcs)  ? GB_K_BOOL
             : gb_mutate__name_in(name, num_funcs) ? GB_K_NUM
@@ -1047,7 +1048,7 @@ static GbMutKind gb_mutate__call_kind(const GbMutCtx *c, TSNode call)
             : gb_mutate__name_in(name, list_funcs) ? GB_K_LIST
                                                    : GB_K_UNKNOWN;
         free(name);
-    } else if (gb_node_is(f, "attribute")) {
+    } else if (gb_node_is_kind(f, GB_NK_ATTRIBUTE)) {
         char *name = gb_node_text(gb_mutate__field(f, "attribute"), c->src);
         k = gb_mutate__name_in(name, bool_methods)  ? GB_K_BOOL
             : gb_mutate__name_in(name, num_methods) ? GB_K_NUM
@@ -1095,14 +1096,14 @@ static void gb_mutate__acc(GbMutAcc *acc, GbMutKind k)
 
 static bool gb_mutate__ident_is(const GbMutCtx *c, TSNode n, const char *name)
 {
-    return gb_node_is(n, "identifier") && gb_node_text_eq(n, c->src, name);
+    return gb_node_is_kind(n, GB_NK_IDENTIFIER) && gb_node_text_eq(n, c->src, name);
 }
 
 /* Does a binding target (pattern) bind name? Attributes and subscripts do not. */
 static bool gb_mutate__pattern_binds(const GbMutCtx *c, TSNode p, const char *name)
 {
-    if (gb_node_is(p, "identifier")) return gb_mutate__ident_is(c, p, name);
-    if (gb_node_is(p, "attribute") || gb_node_is(p, "subscript")) return false;
+    if (gb_node_is_kind(p, GB_NK_IDENTIFIER)) return gb_mutate__ident_is(c, p, name);
+    if (gb_node_is_kind(p, GB_NK_ATTRIBUTE) || gb_node_is_kind(p, GB_NK_SUBSCRIPT)) return false;
     for (uint32_t i = 0; i < ts_node_named_child_count(p); i++)
         if (gb_mutate__pattern_binds(c, ts_node_named_child(p, i), name)) return true;
     return false;
@@ -1121,15 +1122,15 @@ static void gb_mutate__bindings(const GbMutCtx *c, TSNode n, const char *name, G
     static const char *const scopes[] = {
         "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression", NULL};
     if (gb_mutate__is_any(n, scopes)) return;
-    if (gb_node_is(n, "function_definition") || gb_node_is(n, "class_definition")) {
+    if (gb_node_is_kind(n, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(n, GB_NK_CLASS_DEFINITION)) {
         if (gb_mutate__ident_is(c, gb_mutate__field(n, "name"), name)) gb_mutate__acc(acc, GB_K_UNKNOWN);
         return;
     }
-    if (gb_node_is(n, "assignment")) {
+    if (gb_node_is_kind(n, GB_NK_ASSIGNMENT)) {
         TSNode left = gb_mutate__field(n, "left");
         if (gb_mutate__ident_is(c, left, name)) {
             TSNode type = gb_mutate__field(n, "type"), right = gb_mutate__field(n, "right");
-            while (gb_node_is(right, "assignment")) right = gb_mutate__field(right, "right");
+            while (gb_node_is_kind(right, GB_NK_ASSIGNMENT)) right = gb_mutate__field(right, "right");
             if (!ts_node_is_null(type))
                 gb_mutate__acc(acc, gb_mutate__annotation_kind(c, type));
             else if (!ts_node_is_null(right))
@@ -1137,35 +1138,35 @@ static void gb_mutate__bindings(const GbMutCtx *c, TSNode n, const char *name, G
         } else if (!ts_node_is_null(left) && gb_mutate__pattern_binds(c, left, name)) {
             gb_mutate__acc(acc, GB_K_UNKNOWN);
         }
-    } else if (gb_node_is(n, "augmented_assignment")) {
+    } else if (gb_node_is_kind(n, GB_NK_AUGMENTED_ASSIGNMENT)) {
         TSNode left = gb_mutate__field(n, "left");
         if (gb_mutate__ident_is(c, left, name)) {
-            const char *op = ts_node_type(gb_mutate__field(n, "operator"));
+            GbNodeKind op = gb_node_kind(gb_mutate__field(n, "operator"));
             GbMutKind rk = gb_mutate__expr_kind(c, gb_mutate__field(n, "right"), r);
-            if (strcmp(op, "+=") == 0 && (rk == GB_K_NUM || rk == GB_K_STR || rk == GB_K_LIST))
+            if (op == GB_NK_PLUS_EQ && (rk == GB_K_NUM || rk == GB_K_STR || rk == GB_K_LIST))
                 gb_mutate__acc(acc, rk);
-            else if (rk == GB_K_NUM && (strcmp(op, "-=") == 0 || strcmp(op, "/=") == 0 || strcmp(op, "//=") == 0 ||
-                                        strcmp(op, "%=") == 0 || strcmp(op, "**=") == 0 || strcmp(op, "*=") == 0))
+            else if (rk == GB_K_NUM && (op == GB_NK_MINUS_EQ || op == GB_NK_SLASH_EQ || op == GB_NK_SLASH_SLASH_EQ ||
+                                        op == GB_NK_PERCENT_EQ || op == GB_NK_STAR_STAR_EQ || op == GB_NK_STAR_EQ))
                 gb_mutate__acc(acc, GB_K_NUM);
             else
                 gb_mutate__acc(acc, GB_K_UNKNOWN);
         }
-    } else if (gb_node_is(n, "for_statement")) {
+    } else if (gb_node_is_kind(n, GB_NK_FOR_STATEMENT)) {
         TSNode left = gb_mutate__field(n, "left"), right = gb_mutate__field(n, "right");
         if (gb_mutate__pattern_binds(c, left, name)) {
-            bool range = gb_node_is(left, "identifier") && gb_node_is(right, "call") &&
+            bool range = gb_node_is_kind(left, GB_NK_IDENTIFIER) && gb_node_is_kind(right, GB_NK_CALL) &&
                          gb_mutate__ident_is(c, gb_mutate__field(right, "function"), "range");
             gb_mutate__acc(acc, range ? GB_K_NUM : GB_K_UNKNOWN);
         }
-    } else if (gb_node_is(n, "named_expression")) {
+    } else if (gb_node_is_kind(n, GB_NK_NAMED_EXPRESSION)) {
         if (gb_mutate__ident_is(c, gb_mutate__field(n, "name"), name))
             gb_mutate__acc(acc, gb_mutate__expr_kind(c, gb_mutate__field(n, "value"), r));
-    } else if (gb_node_is(n, "as_pattern")) {
+    } else if (gb_node_is_kind(n, GB_NK_AS_PATTERN)) {
         TSNode alias = gb_mutate__field(n, "alias");
         if (!ts_node_is_null(alias) && gb_mutate__mentions(c, alias, name)) gb_mutate__acc(acc, GB_K_UNKNOWN);
-    } else if (gb_node_is(n, "import_statement") || gb_node_is(n, "import_from_statement") ||
-               gb_node_is(n, "global_statement") || gb_node_is(n, "nonlocal_statement") ||
-               gb_node_is(n, "case_pattern")) {
+    } else if (gb_node_is_kind(n, GB_NK_IMPORT_STATEMENT) || gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT) ||
+               gb_node_is_kind(n, GB_NK_GLOBAL_STATEMENT) || gb_node_is_kind(n, GB_NK_NONLOCAL_STATEMENT) ||
+               gb_node_is_kind(n, GB_NK_CASE_PATTERN)) {
         if (gb_mutate__mentions(c, n, name)) gb_mutate__acc(acc, GB_K_UNKNOWN);
         return;
     }
@@ -1178,7 +1179,7 @@ static void gb_mutate__bindings(const GbMutCtx *c, TSNode n, const char *name, G
 static TSNode gb_mutate__scope_of(const GbMutCtx *c, TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-        if (gb_node_is(p, "function_definition")) return p;
+        if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION)) return p;
     return c->root;
 }
 
@@ -1193,17 +1194,17 @@ static GbMutKind gb_mutate__var_kind(const GbMutCtx *c, const char *name, TSNode
     r->n++;
 
     GbMutAcc acc = {GB_K_UNKNOWN, false, false};
-    bool is_function = gb_node_is(scope, "function_definition");
+    bool is_function = gb_node_is_kind(scope, GB_NK_FUNCTION_DEFINITION);
     if (is_function) {
         TSNode params = gb_mutate__field(scope, "parameters");
         for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
             TSNode p = ts_node_named_child(params, i);
-            if (gb_node_is(p, "typed_parameter") || gb_node_is(p, "typed_default_parameter")) {
-                TSNode id = gb_node_is(p, "typed_default_parameter") ? gb_mutate__field(p, "name")
-                                                                        : ts_node_named_child(p, 0);
+            if (gb_node_is_kind(p, GB_NK_TYPED_PARAMETER) || gb_node_is_kind(p, GB_NK_TYPED_DEFAULT_PARAMETER)) {
+                TSNode id = gb_node_is_kind(p, GB_NK_TYPED_DEFAULT_PARAMETER) ? gb_mutate__field(p, "name")
+                                                                              : ts_node_named_child(p, 0);
                 if (gb_mutate__ident_is(c, id, name))
                     gb_mutate__acc(&acc, gb_mutate__annotation_kind(c, gb_mutate__field(p, "type")));
-            } else if (gb_node_is(p, "default_parameter")) {
+            } else if (gb_node_is_kind(p, GB_NK_DEFAULT_PARAMETER)) {
                 if (gb_mutate__ident_is(c, gb_mutate__field(p, "name"), name)) gb_mutate__acc(&acc, GB_K_UNKNOWN);
             } else if (gb_mutate__mentions(c, p, name)) {
                 gb_mutate__acc(&acc, GB_K_UNKNOWN);
@@ -1231,7 +1232,7 @@ static GbMutKind gb_mutate__var_kind(const GbMutCtx *c, const char *name, TSNode
 static bool gb_mutate__is_bytes(const GbMutCtx *c, TSNode s)
 {
     TSNode start = ts_node_child(s, 0);
-    if (!gb_node_is(start, "string_start")) return false;
+    if (!gb_node_is_kind(start, GB_NK_STRING_START)) return false;
     for (uint32_t i = ts_node_start_byte(start); i < ts_node_end_byte(start); i++)
         if (c->src[i] == 'b' || c->src[i] == 'B') return true;
     return false;
@@ -1241,23 +1242,23 @@ static GbMutKind gb_mutate__expr_kind(const GbMutCtx *c, TSNode e, GbMutResolvin
 {
     e = gb_mutate__unparen(e);
     if (ts_node_is_null(e)) return GB_K_UNKNOWN;
-    if (gb_node_is(e, "true") || gb_node_is(e, "false")) return GB_K_BOOL;
-    if (gb_node_is(e, "none")) return GB_K_NONE;
-    if (gb_node_is(e, "comparison_operator") || gb_node_is(e, "not_operator")) return GB_K_BOOL;
+    if (gb_node_is_kind(e, GB_NK_TRUE) || gb_node_is_kind(e, GB_NK_FALSE)) return GB_K_BOOL;
+    if (gb_node_is_kind(e, GB_NK_NONE)) return GB_K_NONE;
+    if (gb_node_is_kind(e, GB_NK_COMPARISON_OPERATOR) || gb_node_is_kind(e, GB_NK_NOT_OPERATOR)) return GB_K_BOOL;
     double v;
     if (gb_mutate__numeric_value(c, e, &v)) return GB_K_NUM;
-    if (gb_node_is(e, "string")) return gb_mutate__is_bytes(c, e) ? GB_K_UNKNOWN : GB_K_STR;
-    if (gb_node_is(e, "concatenated_string"))
+    if (gb_node_is_kind(e, GB_NK_STRING)) return gb_mutate__is_bytes(c, e) ? GB_K_UNKNOWN : GB_K_STR;
+    if (gb_node_is_kind(e, GB_NK_CONCATENATED_STRING))
         return gb_mutate__is_bytes(c, ts_node_named_child(e, 0)) ? GB_K_UNKNOWN : GB_K_STR;
-    if (gb_node_is(e, "list") || gb_node_is(e, "list_comprehension")) return GB_K_LIST;
-    if (gb_node_is(e, "call")) return gb_mutate__call_kind(c, e);
-    if (gb_node_is(e, "identifier")) {
+    if (gb_node_is_kind(e, GB_NK_LIST) || gb_node_is_kind(e, GB_NK_LIST_COMPREHENSION)) return GB_K_LIST;
+    if (gb_node_is_kind(e, GB_NK_CALL)) return gb_mutate__call_kind(c, e);
+    if (gb_node_is_kind(e, GB_NK_IDENTIFIER)) {
         char *name = gb_node_text(e, c->src);
         GbMutKind k = gb_mutate__var_kind(c, name, gb_mutate__scope_of(c, e), r);
         free(name);
         return k;
     }
-    if (gb_node_is(e, "boolean_operator")) {
+    if (gb_node_is_kind(e, GB_NK_BOOLEAN_OPERATOR)) {
         /* `a or b` returns an operand: bool only when both operands are. */
         GbMutKind l = gb_mutate__expr_kind(c, gb_mutate__field(e, "left"), r);
         GbMutKind rr = gb_mutate__expr_kind(c, gb_mutate__field(e, "right"), r);
@@ -1266,28 +1267,28 @@ static GbMutKind gb_mutate__expr_kind(const GbMutCtx *c, TSNode e, GbMutResolvin
             return GB_K_BOOL;
         return GB_K_UNKNOWN;
     }
-    if (gb_node_is(e, "unary_operator")) {
+    if (gb_node_is_kind(e, GB_NK_UNARY_OPERATOR)) {
         GbMutKind a = gb_mutate__expr_kind(c, gb_mutate__field(e, "argument"), r);
         return a == GB_K_NUM ? GB_K_NUM : a == GB_K_SELF ? GB_K_SELF : GB_K_UNKNOWN;
     }
-    if (gb_node_is(e, "binary_operator")) {
-        const char *op = ts_node_type(gb_mutate__field(e, "operator"));
+    if (gb_node_is_kind(e, GB_NK_BINARY_OPERATOR)) {
+        GbNodeKind op = gb_node_kind(gb_mutate__field(e, "operator"));
         GbMutKind l = gb_mutate__expr_kind(c, gb_mutate__field(e, "left"), r);
         GbMutKind rr = gb_mutate__expr_kind(c, gb_mutate__field(e, "right"), r);
         bool arith = gb_mutate__is_any(gb_mutate__field(e, "operator"), gb_mutate__arith_ops) ||
-                     strcmp(op, "**") == 0 || strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0;
+                     op == GB_NK_STAR_STAR || op == GB_NK_LSHIFT || op == GB_NK_RSHIFT;
         if (l == GB_K_SELF && rr == GB_K_SELF) return GB_K_SELF;
         if (l == GB_K_SELF) l = rr;
         if (rr == GB_K_SELF) rr = l;
         if (arith && l == GB_K_NUM && rr == GB_K_NUM) return GB_K_NUM;
-        if (strcmp(op, "+") == 0 && l == GB_K_STR && rr == GB_K_STR) return GB_K_STR;
-        if (strcmp(op, "+") == 0 && l == GB_K_LIST && rr == GB_K_LIST) return GB_K_LIST;
-        if (strcmp(op, "*") == 0 && ((l == GB_K_STR && rr == GB_K_NUM) || (l == GB_K_NUM && rr == GB_K_STR)))
+        if (op == GB_NK_PLUS && l == GB_K_STR && rr == GB_K_STR) return GB_K_STR;
+        if (op == GB_NK_PLUS && l == GB_K_LIST && rr == GB_K_LIST) return GB_K_LIST;
+        if (op == GB_NK_STAR && ((l == GB_K_STR && rr == GB_K_NUM) || (l == GB_K_NUM && rr == GB_K_STR)))
             return GB_K_STR;
-        if (strcmp(op, "%") == 0 && l == GB_K_STR) return GB_K_STR;
+        if (op == GB_NK_PERCENT && l == GB_K_STR) return GB_K_STR;
         return GB_K_UNKNOWN;
     }
-    if (gb_node_is(e, "conditional_expression")) {
+    if (gb_node_is_kind(e, GB_NK_CONDITIONAL_EXPRESSION)) {
         /* body if condition else alternative: named children 0 and 2. */
         if (ts_node_named_child_count(e) < 3) return GB_K_UNKNOWN;
         GbMutKind a = gb_mutate__expr_kind(c, ts_node_named_child(e, 0), r);
@@ -1315,12 +1316,12 @@ static void gb_mutate__variants_return(const GbMutCtx *c, const GbMutCand *cd, G
 {
     TSNode v = cd->node;
     TSNode inner = gb_mutate__unparen(v);
-    if (gb_node_is(v, "expression_list") || gb_node_is(inner, "none")) return;
-    if (gb_node_is(inner, "true")) {
+    if (gb_node_is_kind(v, GB_NK_EXPRESSION_LIST) || gb_node_is_kind(inner, GB_NK_NONE)) return;
+    if (gb_node_is_kind(inner, GB_NK_TRUE)) {
         gb_mutate__add_replace(c, site, "false", ts_node_start_byte(inner), ts_node_end_byte(inner), "False");
         return;
     }
-    if (gb_node_is(inner, "false")) {
+    if (gb_node_is_kind(inner, GB_NK_FALSE)) {
         gb_mutate__add_replace(c, site, "true", ts_node_start_byte(inner), ts_node_end_byte(inner), "True");
         return;
     }
@@ -1329,14 +1330,14 @@ static void gb_mutate__variants_return(const GbMutCtx *c, const GbMutCand *cd, G
         gb_mutate__variants_number(c, inner, site, true);
         return;
     }
-    if (gb_node_is(inner, "string") && !gb_mutate__is_bytes(c, inner)) {
+    if (gb_node_is_kind(inner, GB_NK_STRING) && !gb_mutate__is_bytes(c, inner)) {
         gb_mutate__variants_string(c, inner, site);
         return;
     }
     GbMutResolving r = {{0}, {0}, 0};
     switch (gb_mutate__expr_kind(c, v, &r)) {
     case GB_K_BOOL:
-        if (gb_node_is(inner, "not_operator")) {
+        if (gb_node_is_kind(inner, GB_NK_NOT_OPERATOR)) {
             TSNode arg = gb_mutate__field(inner, "argument");
             GbMutResolving r2 = {{0}, {0}, 0};
             size_t a = ts_node_start_byte(inner), b = ts_node_end_byte(inner);

@@ -1,6 +1,6 @@
 #pragma once
 /* Bug-injection mutation operators for program-repair benchmarks (issue 9). Unlike the
- * 22 hardening operators these are meant to CHANGE behaviour: each one injects a small,
+ * hardening operators these are meant to CHANGE behaviour: each one injects a small,
  * plausible bug into Python source, found and edited with tree-sitter (src/python/pyparse.h).
  *
  *   M1 arith      swap an arithmetic operator of a binary_operator: + - * / // %

@@ -967,7 +967,7 @@ static void cb__children_no_comma(TSNode n, CbNodeVec *out)
     uint32_t c = ts_node_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode ch = ts_node_child(n, i);
-        if (strcmp(ts_node_type(ch), ",") != 0) gb_array_push(out, ch);
+        if (gb_node_kind(ch) != GB_NK_COMMA) gb_array_push(out, ch);
     }
 }
 
@@ -1161,7 +1161,7 @@ static void cb__dfg(CbDfg *g, TSNode n, CbStates st, int depth)
         }
         uint32_t c = ts_node_child_count(n);
         TSNode last = ts_node_child(n, c - 1);
-        bool body = strcmp(ts_node_type(last), "block") == 0; /* not walked when there is an else */
+        bool body = gb_node_kind(last) == GB_NK_BLOCK; /* not walked when there is an else */
         CbNodeVec lefts = {0}, rights = {0};
         for (int pass = 0; pass < 2; pass++) {
             cb__sides(left, right, &lefts, &rights);
@@ -1187,11 +1187,11 @@ static void cb__dfg(CbDfg *g, TSNode n, CbStates st, int depth)
     uint32_t c = ts_node_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode ch = ts_node_child(n, i);
-        if (strcmp(ts_node_type(ch), "for_in_clause") == 0) cb__dfg(g, ch, st, depth + 1);
+        if (gb_node_kind(ch) == GB_NK_FOR_IN_CLAUSE) cb__dfg(g, ch, st, depth + 1);
     }
     for (uint32_t i = 0; i < c; i++) {
         TSNode ch = ts_node_child(n, i);
-        if (strcmp(ts_node_type(ch), "for_in_clause") != 0) cb__dfg(g, ch, st, depth + 1);
+        if (gb_node_kind(ch) != GB_NK_FOR_IN_CLAUSE) cb__dfg(g, ch, st, depth + 1);
     }
 }
 

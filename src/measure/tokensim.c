@@ -14,11 +14,11 @@ size_t gb_lex_tokens(TSParser *parser, const char *source, size_t len, uint64_t 
     TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&cur);
-        const char *type = ts_node_type(n);
-        bool is_string = strcmp(type, "string") == 0;
+        GbNodeKind type = gb_node_kind(n);
+        bool is_string = type == GB_NK_STRING;
         if (!is_string && ts_tree_cursor_goto_first_child(&cur)) continue;
         uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-        if (b > a && strcmp(type, "comment") != 0 && strcmp(type, "line_continuation") != 0)
+        if (b > a && type != GB_NK_COMMENT && type != GB_NK_LINE_CONTINUATION)
             gb_array_push(&out, gb_hash64(source + a, b - a, 0x6c6578ULL));
         bool done = false;
         while (!ts_tree_cursor_goto_next_sibling(&cur)) {

@@ -19,16 +19,16 @@ static void gb_pinned__add(GbNames *names, TSNode n, const char *src)
  * they are module or class attributes) and attribute names (anywhere: self.x = ...). */
 static void gb_pinned__targets(TSNode n, const char *src, GbScopeKind scope, GbNames *defs)
 {
-    if (gb_node_is(n, "identifier")) {
+    if (gb_node_is_kind(n, GB_NK_IDENTIFIER)) {
         if (scope != GB_SCOPE_FUNCTION) gb_pinned__add(defs, n, src);
         return;
     }
-    if (gb_node_is(n, "attribute")) {
+    if (gb_node_is_kind(n, GB_NK_ATTRIBUTE)) {
         TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
         if (!ts_node_is_null(attr)) gb_pinned__add(defs, attr, src);
         return;
     }
-    if (gb_node_is(n, "subscript")) return;
+    if (gb_node_is_kind(n, GB_NK_SUBSCRIPT)) return;
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) gb_pinned__targets(ts_node_named_child(n, i), src, scope, defs);
 }
@@ -36,15 +36,15 @@ static void gb_pinned__targets(TSNode n, const char *src, GbScopeKind scope, GbN
 static void gb_pinned__import(TSNode n, const char *src, GbNames *defs)
 {
     uint32_t c = ts_node_named_child_count(n);
-    bool from = gb_node_is(n, "import_from_statement");
+    bool from = gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT);
     TSNode module = ts_node_child_by_field_name(n, "module_name", 11);
     for (uint32_t i = 0; i < c; i++) {
         TSNode ch = ts_node_named_child(n, i);
         if (from && !ts_node_is_null(module) && ts_node_eq(ch, module)) continue;
-        if (gb_node_is(ch, "aliased_import")) {
+        if (gb_node_is_kind(ch, GB_NK_ALIASED_IMPORT)) {
             TSNode alias = ts_node_child_by_field_name(ch, "alias", 5);
             if (!ts_node_is_null(alias)) gb_pinned__add(defs, alias, src);
-        } else if (gb_node_is(ch, "dotted_name")) {
+        } else if (gb_node_is_kind(ch, GB_NK_DOTTED_NAME)) {
             /* `import a.b` binds a; `from m import x` binds x */
             TSNode first = ts_node_named_child(ch, 0);
             if (!ts_node_is_null(first)) gb_pinned__add(defs, first, src);
@@ -54,29 +54,28 @@ static void gb_pinned__import(TSNode n, const char *src, GbNames *defs)
 
 static void gb_pinned__defs(TSNode n, const char *src, GbScopeKind scope, GbNames *defs)
 {
-    const char *type = ts_node_type(n);
+    GbNodeKind type = gb_node_kind(n);
     GbScopeKind inner = scope;
-    if (strcmp(type, "function_definition") == 0 || strcmp(type, "class_definition") == 0) {
+    if (type == GB_NK_FUNCTION_DEFINITION || type == GB_NK_CLASS_DEFINITION) {
         TSNode name = ts_node_child_by_field_name(n, "name", 4);
         if (!ts_node_is_null(name)) gb_pinned__add(defs, name, src);
-        inner = type[0] == 'f' ? GB_SCOPE_FUNCTION : GB_SCOPE_CLASS;
-    } else if (strcmp(type, "assignment") == 0 || strcmp(type, "augmented_assignment") == 0) {
+        inner = type == GB_NK_FUNCTION_DEFINITION ? GB_SCOPE_FUNCTION : GB_SCOPE_CLASS;
+    } else if (type == GB_NK_ASSIGNMENT || type == GB_NK_AUGMENTED_ASSIGNMENT) {
         TSNode left = ts_node_child_by_field_name(n, "left", 4);
         if (!ts_node_is_null(left)) gb_pinned__targets(left, src, scope, defs);
-    } else if (strcmp(type, "for_statement") == 0 && scope != GB_SCOPE_FUNCTION) {
+    } else if (type == GB_NK_FOR_STATEMENT && scope != GB_SCOPE_FUNCTION) {
         TSNode left = ts_node_child_by_field_name(n, "left", 4);
         if (!ts_node_is_null(left)) gb_pinned__targets(left, src, scope, defs);
-    } else if (strcmp(type, "as_pattern_target") == 0 && scope != GB_SCOPE_FUNCTION) {
+    } else if (type == GB_NK_AS_PATTERN_TARGET && scope != GB_SCOPE_FUNCTION) {
         gb_pinned__targets(n, src, scope, defs);
-    } else if ((strcmp(type, "import_statement") == 0 || strcmp(type, "import_from_statement") == 0) &&
-               scope != GB_SCOPE_FUNCTION) {
+    } else if ((type == GB_NK_IMPORT_STATEMENT || type == GB_NK_IMPORT_FROM_STATEMENT) && scope != GB_SCOPE_FUNCTION) {
         gb_pinned__import(n, src, defs);
         return;
-    } else if (strcmp(type, "global_statement") == 0) {
+    } else if (type == GB_NK_GLOBAL_STATEMENT) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode ch = ts_node_named_child(n, i);
-            if (gb_node_is(ch, "identifier")) gb_pinned__add(defs, ch, src);
+            if (gb_node_is_kind(ch, GB_NK_IDENTIFIER)) gb_pinned__add(defs, ch, src);
         }
         return;
     }
@@ -96,12 +95,12 @@ static bool gb_pinned__identifier_like(const char *s, size_t n)
 
 static void gb_pinned__uses(TSNode n, const char *src, GbNames *uses)
 {
-    const char *type = ts_node_type(n);
-    if (strcmp(type, "identifier") == 0) {
+    GbNodeKind type = gb_node_kind(n);
+    if (type == GB_NK_IDENTIFIER) {
         gb_pinned__add(uses, n, src);
         return;
     }
-    if (strcmp(type, "string_content") == 0) {
+    if (type == GB_NK_STRING_CONTENT) {
         uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
         if (gb_pinned__identifier_like(src + a, b - a)) gb_pinned__add(uses, n, src);
         return;

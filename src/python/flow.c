@@ -12,12 +12,11 @@
 static bool gb_flow__target_binds(const char *src, TSNode t, const char *name)
 {
     if (ts_node_is_null(t)) return false;
-    const char *ty = ts_node_type(t);
-    if (strcmp(ty, "identifier") == 0) return gb_node_text_eq(t, src, name);
-    if (strcmp(ty, "pattern_list") == 0 || strcmp(ty, "tuple_pattern") == 0 || strcmp(ty, "list_pattern") == 0 ||
-        strcmp(ty, "tuple") == 0 || strcmp(ty, "list") == 0 || strcmp(ty, "expression_list") == 0 ||
-        strcmp(ty, "parenthesized_expression") == 0 || strcmp(ty, "list_splat_pattern") == 0 ||
-        strcmp(ty, "list_splat") == 0 || strcmp(ty, "as_pattern_target") == 0) {
+    GbNodeKind ty = gb_node_kind(t);
+    if (ty == GB_NK_IDENTIFIER) return gb_node_text_eq(t, src, name);
+    if (ty == GB_NK_PATTERN_LIST || ty == GB_NK_TUPLE_PATTERN || ty == GB_NK_LIST_PATTERN || ty == GB_NK_TUPLE ||
+        ty == GB_NK_LIST || ty == GB_NK_EXPRESSION_LIST || ty == GB_NK_PARENTHESIZED_EXPRESSION ||
+        ty == GB_NK_LIST_SPLAT_PATTERN || ty == GB_NK_LIST_SPLAT || ty == GB_NK_AS_PATTERN_TARGET) {
         uint32_t c = ts_node_named_child_count(t);
         for (uint32_t i = 0; i < c; i++)
             if (gb_flow__target_binds(src, ts_node_named_child(t, i), name)) return true;
@@ -25,18 +24,41 @@ static bool gb_flow__target_binds(const char *src, TSNode t, const char *name)
     return false;
 }
 
+/* True when node is an as_pattern (`with v as name`, `except E as name`) whose target binds name. */
+static bool gb_flow__as_binds(const char *src, TSNode node, const char *name)
+{
+    if (!gb_node_is_kind(node, GB_NK_AS_PATTERN)) return false;
+    uint32_t m = ts_node_named_child_count(node);
+    for (uint32_t j = 0; j < m; j++) {
+        TSNode x = ts_node_named_child(node, j);
+        if (gb_node_is_kind(x, GB_NK_AS_PATTERN_TARGET) && gb_flow__target_binds(src, x, name)) return true;
+    }
+    return false;
+}
+
+/* True when node is an except clause whose `as` target binds name. */
+static bool gb_flow__except_binds(const char *src, TSNode node, const char *name)
+{
+    GbNodeKind t = gb_node_kind(node);
+    if (t != GB_NK_EXCEPT_CLAUSE && t != GB_NK_EXCEPT_GROUP_CLAUSE) return false;
+    uint32_t c = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_flow__as_binds(src, ts_node_named_child(node, i), name)) return true;
+    return false;
+}
+
 static bool gb_flow__import_binds(const char *src, TSNode n, const char *name)
 {
-    if (gb_node_is(n, "future_import_statement")) return false;
-    bool from = gb_node_is(n, "import_from_statement");
+    if (gb_node_is_kind(n, GB_NK_FUTURE_IMPORT_STATEMENT)) return false;
+    bool from = gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT);
     TSNode mod = gb_node_field(n, "module_name");
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
         if (!ts_node_is_null(mod) && ts_node_eq(k, mod)) continue;
-        if (gb_node_is(k, "aliased_import")) {
+        if (gb_node_is_kind(k, GB_NK_ALIASED_IMPORT)) {
             if (gb_node_text_eq(gb_node_field(k, "alias"), src, name)) return true;
-        } else if (gb_node_is(k, "dotted_name") && ts_node_named_child_count(k) > 0) {
+        } else if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && ts_node_named_child_count(k) > 0) {
             TSNode id = from ? ts_node_named_child(k, ts_node_named_child_count(k) - 1) : ts_node_named_child(k, 0);
             if (gb_node_text_eq(id, src, name)) return true;
         }
@@ -58,78 +80,71 @@ static bool gb_flow__block_binds(const char *src, TSNode block, const char *name
 bool gb_flow_stmt_binds(const char *src, TSNode stmt, const char *name)
 {
     if (ts_node_is_null(stmt)) return false;
-    const char *t = ts_node_type(stmt);
-    if (strcmp(t, "expression_statement") == 0) {
+    GbNodeKind t = gb_node_kind(stmt);
+    if (t == GB_NK_EXPRESSION_STATEMENT) {
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode e = ts_node_named_child(stmt, i);
-            if (gb_node_is(e, "assignment")) {
-                for (TSNode a = e; gb_node_is(a, "assignment"); a = gb_node_field(a, "right")) {
+            if (gb_node_is_kind(e, GB_NK_ASSIGNMENT)) {
+                for (TSNode a = e; gb_node_is_kind(a, GB_NK_ASSIGNMENT); a = gb_node_field(a, "right")) {
                     if (ts_node_is_null(gb_node_field(a, "right"))) break; /* `x: T` binds nothing */
                     if (gb_flow__target_binds(src, gb_node_field(a, "left"), name)) return true;
                 }
-            } else if (gb_node_is(e, "augmented_assignment")) {
+            } else if (gb_node_is_kind(e, GB_NK_AUGMENTED_ASSIGNMENT)) {
                 TSNode l = gb_node_field(e, "left");
-                if (gb_node_is(l, "identifier") && gb_node_text_eq(l, src, name)) return true;
+                if (gb_node_is_kind(l, GB_NK_IDENTIFIER) && gb_node_text_eq(l, src, name)) return true;
             }
         }
         return false;
     }
-    if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
-        return gb_flow__import_binds(src, stmt, name);
-    if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0)
+    if (t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT) return gb_flow__import_binds(src, stmt, name);
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION)
         return gb_node_text_eq(gb_node_field(stmt, "name"), src, name);
-    if (strcmp(t, "decorated_definition") == 0) {
+    if (t == GB_NK_DECORATED_DEFINITION) {
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode d = ts_node_named_child(stmt, i);
-            if (gb_node_is(d, "function_definition") || gb_node_is(d, "class_definition"))
+            if (gb_node_is_kind(d, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(d, GB_NK_CLASS_DEFINITION))
                 return gb_node_text_eq(gb_node_field(d, "name"), src, name);
         }
         return false;
     }
-    if (strcmp(t, "with_statement") == 0) {
+    if (t == GB_NK_WITH_STATEMENT) {
         TSNode clause = {0};
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++)
-            if (gb_node_is(ts_node_named_child(stmt, i), "with_clause")) clause = ts_node_named_child(stmt, i);
+            if (gb_node_is_kind(ts_node_named_child(stmt, i), GB_NK_WITH_CLAUSE)) clause = ts_node_named_child(stmt, i);
         if (ts_node_is_null(clause)) return false;
         uint32_t k = ts_node_named_child_count(clause);
         for (uint32_t i = 0; i < k; i++) {
             TSNode item = ts_node_named_child(clause, i);
-            TSNode v = gb_node_field(item, "value");
-            if (!gb_node_is(v, "as_pattern")) continue;
-            uint32_t m = ts_node_named_child_count(v);
-            for (uint32_t j = 0; j < m; j++) {
-                TSNode x = ts_node_named_child(v, j);
-                if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
-            }
+            if (gb_flow__as_binds(src, gb_node_field(item, "value"), name)) return true;
         }
         return false;
     }
-    if (strcmp(t, "if_statement") == 0) {
+    if (t == GB_NK_IF_STATEMENT) {
         if (!gb_flow__block_binds(src, gb_node_field(stmt, "consequence"), name)) return false;
         bool has_else = false;
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(stmt, i);
-            if (gb_node_is(k, "elif_clause")) {
+            if (gb_node_is_kind(k, GB_NK_ELIF_CLAUSE)) {
                 if (!gb_flow__block_binds(src, gb_node_field(k, "consequence"), name)) return false;
-            } else if (gb_node_is(k, "else_clause")) {
+            } else if (gb_node_is_kind(k, GB_NK_ELSE_CLAUSE)) {
                 has_else = true;
                 if (!gb_flow__block_binds(src, gb_node_field(k, "body"), name)) return false;
             }
         }
         return has_else;
     }
-    if (strcmp(t, "try_statement") == 0) {
+    if (t == GB_NK_TRY_STATEMENT) {
         uint32_t c = ts_node_named_child_count(stmt);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(stmt, i);
-            if (!gb_node_is(k, "finally_clause")) continue;
+            if (!gb_node_is_kind(k, GB_NK_FINALLY_CLAUSE)) continue;
             uint32_t m = ts_node_named_child_count(k);
             for (uint32_t j = 0; j < m; j++)
-                if (gb_node_is(ts_node_named_child(k, j), "block") &&
+                if (gb_node_is_kind(ts_node_named_child(k, j), GB_NK_BLOCK) &&
                     gb_flow__block_binds(src, ts_node_named_child(k, j), name))
                     return true;
         }
@@ -144,24 +159,25 @@ static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
     uint32_t c = ts_node_named_child_count(params);
     for (uint32_t i = 0; i < c; i++) {
         TSNode p = ts_node_named_child(params, i);
-        const char *t = ts_node_type(p);
+        GbNodeKind t = gb_node_kind(p);
         TSNode id = {0};
-        if (strcmp(t, "identifier") == 0)
+        if (t == GB_NK_IDENTIFIER)
             id = p;
-        else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0)
+        else if (t == GB_NK_DEFAULT_PARAMETER || t == GB_NK_TYPED_DEFAULT_PARAMETER)
             id = gb_node_field(p, "name");
-        else if (strcmp(t, "typed_parameter") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
-                 strcmp(t, "dictionary_splat_pattern") == 0) {
+        else if (t == GB_NK_TYPED_PARAMETER || t == GB_NK_LIST_SPLAT_PATTERN || t == GB_NK_DICTIONARY_SPLAT_PATTERN) {
             uint32_t k = ts_node_named_child_count(p);
             for (uint32_t j = 0; j < k && ts_node_is_null(id); j++) {
                 TSNode x = ts_node_named_child(p, j);
-                if (gb_node_is(x, "identifier"))
+                if (gb_node_is_kind(x, GB_NK_IDENTIFIER))
                     id = x;
-                else if (gb_node_is(x, "list_splat_pattern") || gb_node_is(x, "dictionary_splat_pattern"))
+                else if (gb_node_is_kind(x, GB_NK_LIST_SPLAT_PATTERN) ||
+                         gb_node_is_kind(x, GB_NK_DICTIONARY_SPLAT_PATTERN))
                     id = ts_node_named_child(x, 0);
             }
         }
-        if (!ts_node_is_null(id) && gb_node_is(id, "identifier") && gb_node_text_eq(id, src, name)) return true;
+        if (!ts_node_is_null(id) && gb_node_is_kind(id, GB_NK_IDENTIFIER) && gb_node_text_eq(id, src, name))
+            return true;
     }
     return false;
 }
@@ -170,24 +186,15 @@ static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
  * `except ... as name` clause. */
 static bool gb_flow__may_unbind(const char *src, TSNode node, const char *name)
 {
-    const char *t = ts_node_type(node);
-    if (strcmp(t, "delete_statement") == 0) {
+    GbNodeKind t = gb_node_kind(node);
+    if (t == GB_NK_DELETE_STATEMENT) {
         GbNames ids = {0};
         gb_flow_identifiers(node, src, &ids);
         bool hit = gb_names_has(&ids, name);
         gb_names_destroy(&ids);
         if (hit) return true;
-    } else if (strcmp(t, "except_clause") == 0 || strcmp(t, "except_group_clause") == 0) {
-        uint32_t c = ts_node_named_child_count(node);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode k = ts_node_named_child(node, i);
-            if (!gb_node_is(k, "as_pattern")) continue;
-            uint32_t m = ts_node_named_child_count(k);
-            for (uint32_t j = 0; j < m; j++) {
-                TSNode x = ts_node_named_child(k, j);
-                if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
-            }
-        }
+    } else if (gb_flow__except_binds(src, node, name)) {
+        return true;
     }
     uint32_t c = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < c; i++)
@@ -200,14 +207,14 @@ static bool gb_flow__may_unbind(const char *src, TSNode node, const char *name)
 static TSNode gb_flow__owner_statement(TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        const char *t = ts_node_type(p);
-        if (strcmp(t, "block") == 0 || strcmp(t, "module") == 0) {
+        GbNodeKind t = gb_node_kind(p);
+        if (t == GB_NK_BLOCK || t == GB_NK_MODULE) {
             TSNode null = {0};
             return null;
         }
-        if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0 ||
-            strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0 || strcmp(t, "if_statement") == 0 ||
-            strcmp(t, "try_statement") == 0 || strcmp(t, "with_statement") == 0 || strcmp(t, "match_statement") == 0)
+        if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION || t == GB_NK_FOR_STATEMENT ||
+            t == GB_NK_WHILE_STATEMENT || t == GB_NK_IF_STATEMENT || t == GB_NK_TRY_STATEMENT ||
+            t == GB_NK_WITH_STATEMENT || t == GB_NK_MATCH_STATEMENT)
             return p;
     }
     TSNode null = {0};
@@ -217,7 +224,7 @@ static TSNode gb_flow__owner_statement(TSNode n)
 static TSNode gb_flow__prev_stmt(TSNode n)
 {
     for (TSNode p = ts_node_prev_named_sibling(n); !ts_node_is_null(p); p = ts_node_prev_named_sibling(p))
-        if (!gb_node_is(p, "comment")) return p;
+        if (!gb_node_is_kind(p, GB_NK_COMMENT)) return p;
     TSNode null = {0};
     return null;
 }
@@ -238,12 +245,13 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
     /* The code of the scope that runs stmt: the function, or the whole module. */
     TSNode scope_node = {0};
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        if (gb_node_is(p, "function_definition") || gb_node_is(p, "class_definition") || gb_node_is(p, "module")) {
+        if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(p, GB_NK_CLASS_DEFINITION) ||
+            gb_node_is_kind(p, GB_NK_MODULE)) {
             scope_node = p;
             break;
         }
     }
-    if (ts_node_is_null(scope_node) || gb_node_is(scope_node, "class_definition")) return false;
+    if (ts_node_is_null(scope_node) || gb_node_is_kind(scope_node, GB_NK_CLASS_DEFINITION)) return false;
     if (gb_flow__may_unbind(src, scope_node, name)) return false;
 
     TSNode cur = stmt;
@@ -254,40 +262,30 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
             if (gb_flow_stmt_binds(src, p, name)) return true;
         }
         TSNode parent = ts_node_parent(cur);
-        if (ts_node_is_null(parent) || gb_node_is(parent, "module")) return false;
+        if (ts_node_is_null(parent) || gb_node_is_kind(parent, GB_NK_MODULE)) return false;
         if (!ts_node_is_null(limit) && ts_node_eq(parent, limit)) return false;
         /* parent is a block: what encloses it? */
         TSNode clause = ts_node_parent(parent);
         if (ts_node_is_null(clause)) return false;
-        if (gb_node_is(clause, "except_clause") || gb_node_is(clause, "except_group_clause")) {
-            uint32_t c = ts_node_named_child_count(clause);
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode k = ts_node_named_child(clause, i);
-                if (!gb_node_is(k, "as_pattern")) continue;
-                uint32_t m = ts_node_named_child_count(k);
-                for (uint32_t j = 0; j < m; j++) {
-                    TSNode x = ts_node_named_child(k, j);
-                    if (gb_node_is(x, "as_pattern_target") && gb_flow__target_binds(src, x, name)) return true;
-                }
-            }
-        }
-        TSNode owner = gb_node_is(clause, "function_definition") || gb_node_is(clause, "class_definition") ||
-                               gb_node_is(clause, "for_statement") || gb_node_is(clause, "while_statement") ||
-                               gb_node_is(clause, "if_statement") || gb_node_is(clause, "try_statement") ||
-                               gb_node_is(clause, "with_statement")
-                           ? clause
-                           : gb_flow__owner_statement(parent);
+        if (gb_flow__except_binds(src, clause, name)) return true;
+        TSNode owner =
+            gb_node_is_kind(clause, GB_NK_FUNCTION_DEFINITION) || gb_node_is_kind(clause, GB_NK_CLASS_DEFINITION) ||
+                    gb_node_is_kind(clause, GB_NK_FOR_STATEMENT) || gb_node_is_kind(clause, GB_NK_WHILE_STATEMENT) ||
+                    gb_node_is_kind(clause, GB_NK_IF_STATEMENT) || gb_node_is_kind(clause, GB_NK_TRY_STATEMENT) ||
+                    gb_node_is_kind(clause, GB_NK_WITH_STATEMENT)
+                ? clause
+                : gb_flow__owner_statement(parent);
         if (ts_node_is_null(owner)) return false;
-        if (gb_node_is(owner, "function_definition"))
+        if (gb_node_is_kind(owner, GB_NK_FUNCTION_DEFINITION))
             return gb_flow__is_param(src, gb_node_field(owner, "parameters"), name);
-        if (gb_node_is(owner, "class_definition")) return false;
-        if (gb_node_is(owner, "for_statement") && ts_node_eq(gb_node_field(owner, "body"), parent) &&
+        if (gb_node_is_kind(owner, GB_NK_CLASS_DEFINITION)) return false;
+        if (gb_node_is_kind(owner, GB_NK_FOR_STATEMENT) && ts_node_eq(gb_node_field(owner, "body"), parent) &&
             gb_flow__target_binds(src, gb_node_field(owner, "left"), name))
             return true;
-        if (gb_node_is(owner, "with_statement") && gb_flow_stmt_binds(src, owner, name)) return true;
+        if (gb_node_is_kind(owner, GB_NK_WITH_STATEMENT) && gb_flow_stmt_binds(src, owner, name)) return true;
         /* A decorated definition wraps the def: step over it. */
         TSNode up = owner;
-        if (gb_node_is(ts_node_parent(up), "decorated_definition")) up = ts_node_parent(up);
+        if (gb_node_is_kind(ts_node_parent(up), GB_NK_DECORATED_DEFINITION)) up = ts_node_parent(up);
         cur = up;
     }
 }
@@ -299,7 +297,7 @@ void gb_flow_identifiers(TSNode node, const char *src, GbNames *out)
     TSTreeCursor cur = ts_tree_cursor_new(node);
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&cur);
-        if (strcmp(ts_node_type(n), "identifier") == 0) {
+        if (gb_node_kind(n) == GB_NK_IDENTIFIER) {
             char *t = gb_node_text(n, src);
             gb_names_add(out, t);
             free(t);
@@ -344,13 +342,13 @@ static void gb_cg__add(GbCallGraph *g, const char *src, TSNode node, TSNode name
 
 static void gb_cg__walk(GbCallGraph *g, const char *src, TSNode n)
 {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0) {
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION) {
         TSNode name = gb_node_field(n, "name"), body = gb_node_field(n, "body");
         if (!ts_node_is_null(name)) gb_cg__add(g, src, n, name, body);
-    } else if (strcmp(t, "assignment") == 0) {
+    } else if (t == GB_NK_ASSIGNMENT) {
         TSNode l = gb_node_field(n, "left"), r = gb_node_field(n, "right");
-        if (gb_node_is(l, "identifier") && gb_node_is(r, "lambda")) gb_cg__add(g, src, n, l, r);
+        if (gb_node_is_kind(l, GB_NK_IDENTIFIER) && gb_node_is_kind(r, GB_NK_LAMBDA)) gb_cg__add(g, src, n, l, r);
     }
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) gb_cg__walk(g, src, ts_node_named_child(n, i));
@@ -462,7 +460,8 @@ size_t gb_flow_global_bindings(const GbScopes *s, const char *src, TSNode root, 
             TSNode id = ts_node_descendant_for_byte_range(root, o->start, o->end);
             TSNode st = id;
             while (!ts_node_is_null(st) && !ts_node_is_null(ts_node_parent(st)) &&
-                   !gb_node_is(ts_node_parent(st), "block") && !gb_node_is(ts_node_parent(st), "module"))
+                   !gb_node_is_kind(ts_node_parent(st), GB_NK_BLOCK) &&
+                   !gb_node_is_kind(ts_node_parent(st), GB_NK_MODULE))
                 st = ts_node_parent(st);
             *stmt = st;
         }
@@ -473,17 +472,30 @@ size_t gb_flow_global_bindings(const GbScopes *s, const char *src, TSNode root, 
 
 bool gb_flow_is_toplevel(TSNode node)
 {
-    return gb_node_is(ts_node_parent(node), "module");
+    return gb_node_is_kind(ts_node_parent(node), GB_NK_MODULE);
 }
 
 TSNode gb_flow_toplevel_of(TSNode node)
 {
     TSNode n = node;
-    while (!ts_node_is_null(n) && !ts_node_is_null(ts_node_parent(n)) && !gb_node_is(ts_node_parent(n), "module"))
+    while (!ts_node_is_null(n) && !ts_node_is_null(ts_node_parent(n)) &&
+           !gb_node_is_kind(ts_node_parent(n), GB_NK_MODULE))
         n = ts_node_parent(n);
     if (ts_node_is_null(ts_node_parent(n))) {
         TSNode null = {0};
         return null;
     }
     return n;
+}
+
+void gb_flow_loop_identifiers(TSNode n, const char *src, GbNames *out)
+{
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT || t == GB_NK_LIST_COMPREHENSION ||
+        t == GB_NK_SET_COMPREHENSION || t == GB_NK_DICTIONARY_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION) {
+        gb_flow_identifiers(n, src, out);
+        return;
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_flow_loop_identifiers(ts_node_named_child(n, i), src, out);
 }

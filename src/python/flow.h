@@ -39,6 +39,9 @@ bool gb_flow_mentions_any(TSNode root, const char *src, const char *const *names
 
 /* Every identifier text below node (variables, attribute names, keyword names), added to out. */
 void gb_flow_identifiers(TSNode node, const char *src, GbNames *out);
+/* Every identifier text inside a loop (for/while statement, header included) or a
+ * comprehension below node, added to out: the names that code run many times mentions. */
+void gb_flow_loop_identifiers(TSNode node, const char *src, GbNames *out);
 
 /* A name-based call graph of one module: a node per def (function or method), per class and
  * per `name = lambda` assignment; a def refers to every identifier and attribute name its body

@@ -30,7 +30,7 @@ TSTree *gb_parse(TSParser *parser, const char *source, size_t len)
 static bool gb__find_error(TSNode node, unsigned *row, unsigned *col)
 {
     if (!ts_node_has_error(node)) return false;
-    if (strcmp(ts_node_type(node), "ERROR") == 0 || ts_node_is_missing(node)) {
+    if (gb_node_kind(node) == GB_NK_ERROR || ts_node_is_missing(node)) {
         TSPoint p = ts_node_start_point(node);
         if (row) *row = p.row;
         if (col) *col = p.column;
@@ -78,6 +78,13 @@ bool gb_node_is(TSNode node, const char *type)
     return !ts_node_is_null(node) && strcmp(ts_node_type(node), type) == 0;
 }
 
+TSNode gb_node_unminus(TSNode node, bool *neg)
+{
+    *neg = gb_node_is_kind(node, GB_NK_UNARY_OPERATOR) && ts_node_child_count(node) == 2 &&
+           gb_node_kind(ts_node_child(node, 0)) == GB_NK_MINUS;
+    return *neg ? ts_node_named_child(node, 0) : node;
+}
+
 TSNode gb_node_field(TSNode node, const char *name)
 {
     return ts_node_child_by_field_name(node, name, (uint32_t)strlen(name));
@@ -85,7 +92,7 @@ TSNode gb_node_field(TSNode node, const char *name)
 
 void gb_multiline_strings(TSNode node, const char *src, GbByteRanges *out)
 {
-    if (gb_node_is(node, "string")) {
+    if (gb_node_is_kind(node, GB_NK_STRING)) {
         uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
         if (memchr(src + s, '\n', e - s)) {
             gb_array_push(out, s);

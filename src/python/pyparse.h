@@ -6,6 +6,7 @@
 #include <tree_sitter/api.h>
 
 #include "src/base/util.h"
+#include "src/python/nodekind.h"
 
 /* The tree-sitter-python@0.23.6 language (static; never freed). */
 const TSLanguage *gb_python_language(void);
@@ -26,7 +27,11 @@ typedef GbArray(uint32_t) GbByteRanges;
 /* Append the [start, end) byte range of every string node below node (node included) that
  * spans lines: text a re-indentation must leave alone. */
 void gb_multiline_strings(TSNode node, const char *src, GbByteRanges *out);
-/* True when node is not null and of the given type ("for_statement"). */
+/* True when node is not null and of the given type ("for_statement"), by string compare.
+ * Code that decides on node types uses gb_node_is_kind (src/python/nodekind.h) instead. */
 bool gb_node_is(TSNode node, const char *type);
+/* The operand of node when it is a unary minus (`-x`, *neg set true), else node itself (*neg
+ * set false). */
+TSNode gb_node_unminus(TSNode node, bool *neg);
 /* The child of node in the named field ("body"), or a null node. */
 TSNode gb_node_field(TSNode node, const char *name);

@@ -377,25 +377,24 @@ static void gb_sc__visit_children(GbScWalk *w, TSNode n, int scope)
 /* Assignment targets: names bind, attribute/subscript targets read their object. */
 static void gb_sc__targets(GbScWalk *w, TSNode n, int scope, unsigned flag)
 {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "identifier") == 0) {
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_IDENTIFIER) {
         w->bind(w, scope, n, flag);
-    } else if (strcmp(t, "attribute") == 0) {
+    } else if (t == GB_NK_ATTRIBUTE) {
         gb_sc__visit(w, gb_node_field(n, "object"), scope);
         w->fx(w, scope, GB_FX_ATTR_WRITE);
-    } else if (strcmp(t, "subscript") == 0) {
+    } else if (t == GB_NK_SUBSCRIPT) {
         gb_sc__visit_children(w, n, scope);
         w->fx(w, scope, GB_FX_ITEM_WRITE);
-    } else if (strcmp(t, "pattern_list") == 0 || strcmp(t, "tuple_pattern") == 0 || strcmp(t, "list_pattern") == 0 ||
-               strcmp(t, "tuple") == 0 || strcmp(t, "list") == 0 || strcmp(t, "expression_list") == 0 ||
-               strcmp(t, "parenthesized_expression") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
-               strcmp(t, "list_splat") == 0 || strcmp(t, "as_pattern_target") == 0) {
+    } else if (t == GB_NK_PATTERN_LIST || t == GB_NK_TUPLE_PATTERN || t == GB_NK_LIST_PATTERN || t == GB_NK_TUPLE ||
+               t == GB_NK_LIST || t == GB_NK_EXPRESSION_LIST || t == GB_NK_PARENTHESIZED_EXPRESSION ||
+               t == GB_NK_LIST_SPLAT_PATTERN || t == GB_NK_LIST_SPLAT || t == GB_NK_AS_PATTERN_TARGET) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (!gb_node_is(k, "comment")) gb_sc__targets(w, k, scope, flag);
+            if (!gb_node_is_kind(k, GB_NK_COMMENT)) gb_sc__targets(w, k, scope, flag);
         }
-    } else if (strcmp(t, "comment") != 0) {
+    } else if (t != GB_NK_COMMENT) {
         gb_sc__visit(w, n, scope);
     }
 }
@@ -406,7 +405,7 @@ static void gb_sc__as_pattern(GbScWalk *w, TSNode n, int scope)
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
-        if (gb_node_is(k, "as_pattern_target"))
+        if (gb_node_is_kind(k, GB_NK_AS_PATTERN_TARGET))
             gb_sc__targets(w, k, scope, GB_NAME_ASSIGN);
         else
             gb_sc__visit(w, k, scope);
@@ -416,29 +415,29 @@ static void gb_sc__as_pattern(GbScWalk *w, TSNode n, int scope)
 /* match-statement patterns: captures bind, dotted names are values. */
 static void gb_sc__pattern(GbScWalk *w, TSNode n, int scope)
 {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "identifier") == 0) {
-        if (!gb_node_is(n, "identifier") || ts_node_end_byte(n) - ts_node_start_byte(n) != 1 ||
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_IDENTIFIER) {
+        if (!gb_node_is_kind(n, GB_NK_IDENTIFIER) || ts_node_end_byte(n) - ts_node_start_byte(n) != 1 ||
             w->src[ts_node_start_byte(n)] != '_')
             w->bind(w, scope, n, GB_NAME_ASSIGN);
-    } else if (strcmp(t, "dotted_name") == 0) {
+    } else if (t == GB_NK_DOTTED_NAME) {
         if (ts_node_named_child_count(n) == 1)
             gb_sc__pattern(w, ts_node_named_child(n, 0), scope);
         else
             w->read(w, scope, ts_node_named_child(n, 0));
-    } else if (strcmp(t, "class_pattern") == 0) {
+    } else if (t == GB_NK_CLASS_PATTERN) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (i == 0 && gb_node_is(k, "dotted_name"))
+            if (i == 0 && gb_node_is_kind(k, GB_NK_DOTTED_NAME))
                 w->read(w, scope, ts_node_named_child(k, 0));
             else
                 gb_sc__pattern(w, k, scope);
         }
-    } else if (strcmp(t, "keyword_pattern") == 0) {
+    } else if (t == GB_NK_KEYWORD_PATTERN) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 1; i < c; i++) gb_sc__pattern(w, ts_node_named_child(n, i), scope);
-    } else if (strcmp(t, "string") == 0 || strcmp(t, "concatenated_string") == 0) {
+    } else if (t == GB_NK_STRING || t == GB_NK_CONCATENATED_STRING) {
         gb_sc__visit(w, n, scope);
     } else {
         uint32_t c = ts_node_named_child_count(n);
@@ -456,39 +455,39 @@ static void gb_sc__params_outer(GbScWalk *w, TSNode params, int outer)
         TSNode v = gb_node_field(p, "value"), ty = gb_node_field(p, "type");
         if (!ts_node_is_null(v)) gb_sc__visit(w, v, outer);
         if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, outer);
-        if (gb_node_is(p, "typed_parameter")) {
+        if (gb_node_is_kind(p, GB_NK_TYPED_PARAMETER)) {
             uint32_t k = ts_node_named_child_count(p);
             for (uint32_t j = 0; j < k; j++)
-                if (gb_node_is(ts_node_named_child(p, j), "type")) gb_sc__visit(w, ts_node_named_child(p, j), outer);
+                if (gb_node_is_kind(ts_node_named_child(p, j), GB_NK_TYPE))
+                    gb_sc__visit(w, ts_node_named_child(p, j), outer);
         }
     }
 }
 
 static void gb_sc__param_names(GbScWalk *w, TSNode n, int inner)
 {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "identifier") == 0) {
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_IDENTIFIER) {
         w->bind(w, inner, n, GB_NAME_PARAM);
         return;
     }
-    if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0) {
+    if (t == GB_NK_DEFAULT_PARAMETER || t == GB_NK_TYPED_DEFAULT_PARAMETER) {
         gb_sc__param_names(w, gb_node_field(n, "name"), inner);
         return;
     }
-    if (strcmp(t, "typed_parameter") == 0 || strcmp(t, "list_splat_pattern") == 0 ||
-        strcmp(t, "dictionary_splat_pattern") == 0 || strcmp(t, "tuple_pattern") == 0 || strcmp(t, "parameters") == 0 ||
-        strcmp(t, "lambda_parameters") == 0) {
+    if (t == GB_NK_TYPED_PARAMETER || t == GB_NK_LIST_SPLAT_PATTERN || t == GB_NK_DICTIONARY_SPLAT_PATTERN ||
+        t == GB_NK_TUPLE_PATTERN || t == GB_NK_PARAMETERS || t == GB_NK_LAMBDA_PARAMETERS) {
         uint32_t c = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < c; i++) {
             TSNode k = ts_node_named_child(n, i);
-            if (!gb_node_is(k, "type")) gb_sc__param_names(w, k, inner);
+            if (!gb_node_is_kind(k, GB_NK_TYPE)) gb_sc__param_names(w, k, inner);
         }
     }
 }
 
-static bool gb_sc__first_token_is(TSNode n, const char *tok)
+static bool gb_sc__first_token_is(TSNode n, GbNodeKind tok)
 {
-    return ts_node_child_count(n) > 0 && strcmp(ts_node_type(ts_node_child(n, 0)), tok) == 0;
+    return ts_node_child_count(n) > 0 && gb_node_kind(ts_node_child(n, 0)) == tok;
 }
 
 static void gb_sc__nested_body(GbScWalk *w, TSNode body, int inner)
@@ -513,7 +512,7 @@ static void gb_sc__function(GbScWalk *w, TSNode n, int scope)
     if (!ts_node_is_null(ret)) gb_sc__visit(w, ret, scope);
     if (ts_node_is_null(body)) return;
     int inner = gb_sc__enter(w, scope, GB_SCOPE_FUNCTION, n, ts_node_start_byte(body), ts_node_end_byte(body), name);
-    if (w->build && gb_sc__first_token_is(n, "async")) w->s->scopes.items[inner].is_async = true;
+    if (w->build && gb_sc__first_token_is(n, GB_NK_ASYNC)) w->s->scopes.items[inner].is_async = true;
     if (!ts_node_is_null(params)) gb_sc__param_names(w, params, inner);
     gb_sc__nested_body(w, body, inner);
 }
@@ -547,7 +546,7 @@ static void gb_sc__comprehension(GbScWalk *w, TSNode n, int scope)
     TSNode first_for = null;
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c && ts_node_is_null(first_for); i++)
-        if (gb_node_is(ts_node_named_child(n, i), "for_in_clause")) first_for = ts_node_named_child(n, i);
+        if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_FOR_IN_CLAUSE)) first_for = ts_node_named_child(n, i);
     w->fx(w, scope, GB_FX_DEFINES);
     /* The first iterable runs in the enclosing scope. */
     uint32_t skip_s = 0, skip_e = 0;
@@ -556,7 +555,7 @@ static void gb_sc__comprehension(GbScWalk *w, TSNode n, int scope)
         uint32_t k = ts_node_named_child_count(first_for);
         for (uint32_t j = 0; j < k; j++) {
             TSNode r = ts_node_named_child(first_for, j);
-            if (ts_node_eq(r, left) || gb_node_is(r, "comment")) continue;
+            if (ts_node_eq(r, left) || gb_node_is_kind(r, GB_NK_COMMENT)) continue;
             if (skip_e == 0) skip_s = ts_node_start_byte(r);
             skip_e = ts_node_end_byte(r);
             gb_sc__visit(w, r, scope);
@@ -569,8 +568,8 @@ static void gb_sc__comprehension(GbScWalk *w, TSNode n, int scope)
     }
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
-        if (gb_node_is(k, "for_in_clause")) {
-            if (gb_sc__first_token_is(k, "async")) w->fx(w, inner, GB_FX_AWAIT);
+        if (gb_node_is_kind(k, GB_NK_FOR_IN_CLAUSE)) {
+            if (gb_sc__first_token_is(k, GB_NK_ASYNC)) w->fx(w, inner, GB_FX_AWAIT);
             TSNode left = gb_node_field(k, "left");
             gb_sc__targets(w, left, inner, GB_NAME_ASSIGN);
             if (!ts_node_eq(k, first_for)) {
@@ -597,17 +596,17 @@ static void gb_sc__imports(GbScWalk *w, TSNode n, int scope)
 {
     w->fx(w, scope, GB_FX_IMPORT);
     TSNode mod = gb_node_field(n, "module_name");
-    bool from = gb_node_is(n, "import_from_statement") || gb_node_is(n, "future_import_statement");
+    bool from = gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT) || gb_node_is_kind(n, GB_NK_FUTURE_IMPORT_STATEMENT);
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) {
         TSNode k = ts_node_named_child(n, i);
         if (!ts_node_is_null(mod) && ts_node_eq(k, mod)) continue;
-        if (gb_node_is(k, "wildcard_import")) {
+        if (gb_node_is_kind(k, GB_NK_WILDCARD_IMPORT)) {
             w->fx(w, scope, GB_FX_STAR_IMPORT);
             if (w->build) w->s->scopes.items[scope].star_import = true;
-        } else if (gb_node_is(k, "aliased_import")) {
+        } else if (gb_node_is_kind(k, GB_NK_ALIASED_IMPORT)) {
             w->bind(w, scope, gb_node_field(k, "alias"), GB_NAME_IMPORT);
-        } else if (gb_node_is(k, "dotted_name") && ts_node_named_child_count(k) > 0) {
+        } else if (gb_node_is_kind(k, GB_NK_DOTTED_NAME) && ts_node_named_child_count(k) > 0) {
             /* `import a.b` binds a; `from m import b` binds b. */
             TSNode id = from ? ts_node_named_child(k, ts_node_named_child_count(k) - 1) : ts_node_named_child(k, 0);
             w->bind(w, scope, id, GB_NAME_IMPORT);
@@ -620,269 +619,222 @@ static const char *const gb_sc__dynamic_calls[] = {"eval", "exec", "globals", "l
 static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
 {
     if (ts_node_is_null(n)) return;
-    const char *t = ts_node_type(n);
-    switch (t[0]) {
-    case 'a':
-        if (strcmp(t, "attribute") == 0) {
-            gb_sc__visit(w, gb_node_field(n, "object"), scope);
-            return;
-        }
-        if (strcmp(t, "assignment") == 0) {
-            TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right"), ty = gb_node_field(n, "type");
-            if (!ts_node_is_null(right)) gb_sc__visit(w, right, scope);
-            if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, scope);
-            unsigned flag = ts_node_is_null(right) ? GB_NAME_ANNOTATED : GB_NAME_ASSIGN;
-            if (!ts_node_is_null(left)) {
-                if (flag == GB_NAME_ANNOTATED && !gb_node_is(left, "identifier"))
-                    gb_sc__visit(w, left, scope);
-                else
-                    gb_sc__targets(w, left, scope, flag);
-            }
-            return;
-        }
-        if (strcmp(t, "augmented_assignment") == 0) {
-            TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right");
-            if (gb_node_is(left, "identifier")) {
-                w->read(w, scope, left);
-                w->bind(w, scope, left, GB_NAME_AUG);
-            } else if (!ts_node_is_null(left)) {
-                gb_sc__targets(w, left, scope, GB_NAME_ASSIGN);
-            }
-            gb_sc__visit(w, right, scope);
-            return;
-        }
-        if (strcmp(t, "await") == 0) {
-            w->fx(w, scope, GB_FX_AWAIT);
-            break;
-        }
-        if (strcmp(t, "assert_statement") == 0) {
-            w->fx(w, scope, GB_FX_RAISE);
-            break;
-        }
-        break;
-    case 'b':
-        if (strcmp(t, "break_statement") == 0) {
-            if (w->loop_depth == 0) w->fx(w, scope, GB_FX_BREAK);
-            return;
-        }
-        break;
-    case 'c':
-        if (strcmp(t, "call") == 0) {
-            w->fx(w, scope, GB_FX_CALL);
-            TSNode f = gb_node_field(n, "function");
-            if (gb_node_is(f, "identifier")) {
-                for (size_t i = 0; i < sizeof gb_sc__dynamic_calls / sizeof *gb_sc__dynamic_calls; i++) {
-                    uint32_t a = ts_node_start_byte(f), b = ts_node_end_byte(f);
-                    const char *d = gb_sc__dynamic_calls[i];
-                    if (strlen(d) == b - a && memcmp(w->src + a, d, b - a) == 0) {
-                        w->fx(w, scope, GB_FX_DYNAMIC);
-                        if (w->build) w->s->scopes.items[scope].dynamic = true;
-                    }
-                }
-            }
-            break;
-        }
-        if (strcmp(t, "class_definition") == 0) {
-            gb_sc__class(w, n, scope);
-            return;
-        }
-        if (strcmp(t, "continue_statement") == 0) {
-            if (w->loop_depth == 0) w->fx(w, scope, GB_FX_CONTINUE);
-            return;
-        }
-        if (strcmp(t, "comment") == 0) return;
-        if (strcmp(t, "case_clause") == 0) {
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode k = ts_node_named_child(n, i);
-                if (gb_node_is(k, "case_pattern"))
-                    gb_sc__pattern(w, k, scope);
-                else
-                    gb_sc__visit(w, k, scope);
-            }
-            return;
-        }
-        break;
-    case 'd':
-        if (strcmp(t, "delete_statement") == 0) {
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode k = ts_node_named_child(n, i);
-                TSNode items[1] = {k};
-                (void)items;
-                if (gb_node_is(k, "expression_list") || gb_node_is(k, "tuple") || gb_node_is(k, "list") ||
-                    gb_node_is(k, "parenthesized_expression")) {
-                    uint32_t m = ts_node_named_child_count(k);
-                    for (uint32_t j = 0; j < m; j++) gb_sc__targets(w, ts_node_named_child(k, j), scope, GB_NAME_DEL);
-                } else {
-                    gb_sc__targets(w, k, scope, GB_NAME_DEL);
-                }
-            }
-            return;
-        }
-        if (strcmp(t, "decorated_definition") == 0) {
-            gb_sc__visit_children(w, n, scope);
-            return;
-        }
-        if (strcmp(t, "dictionary_comprehension") == 0) {
-            gb_sc__comprehension(w, n, scope);
-            return;
-        }
-        if (strcmp(t, "dotted_name") == 0) {
-            if (ts_node_named_child_count(n) > 0) w->read(w, scope, ts_node_named_child(n, 0));
-            return;
-        }
-        break;
-    case 'e':
-        if (strcmp(t, "except_clause") == 0 || strcmp(t, "except_group_clause") == 0) {
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode k = ts_node_named_child(n, i);
-                if (gb_node_is(k, "block")) {
-                    w->handler_depth++;
-                    gb_sc__visit(w, k, scope);
-                    w->handler_depth--;
-                } else if (gb_node_is(k, "as_pattern")) {
-                    gb_sc__as_pattern(w, k, scope);
-                } else {
-                    gb_sc__visit(w, k, scope);
-                }
-            }
-            return;
-        }
-        if (strcmp(t, "ERROR") == 0) return;
-        break;
-    case 'E':
-        if (strcmp(t, "ERROR") == 0) return;
-        break;
-    case 'f':
-        if (strcmp(t, "function_definition") == 0) {
-            gb_sc__function(w, n, scope);
-            return;
-        }
-        if (strcmp(t, "for_statement") == 0) {
-            if (gb_sc__first_token_is(n, "async")) w->fx(w, scope, GB_FX_AWAIT);
-            gb_sc__visit(w, gb_node_field(n, "right"), scope);
-            gb_sc__targets(w, gb_node_field(n, "left"), scope, GB_NAME_ASSIGN);
-            w->loop_depth++;
-            gb_sc__visit(w, gb_node_field(n, "body"), scope);
-            w->loop_depth--;
-            gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
-            return;
-        }
-        if (strcmp(t, "future_import_statement") == 0) {
-            gb_sc__imports(w, n, scope);
-            return;
-        }
-        break;
-    case 'g':
-        if (strcmp(t, "generator_expression") == 0) {
-            gb_sc__comprehension(w, n, scope);
-            return;
-        }
-        if (strcmp(t, "global_statement") == 0) {
-            w->fx(w, scope, GB_FX_GLOBAL);
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c; i++)
-                if (gb_node_is(ts_node_named_child(n, i), "identifier"))
-                    w->bind(w, scope, ts_node_named_child(n, i), GB_NAME_GLOBAL);
-            return;
-        }
-        break;
-    case 'i':
-        if (strcmp(t, "identifier") == 0) {
-            w->read(w, scope, n);
-            return;
-        }
-        if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0) {
-            gb_sc__imports(w, n, scope);
-            return;
-        }
-        break;
-    case 'k':
-        if (strcmp(t, "keyword_argument") == 0) {
-            gb_sc__visit(w, gb_node_field(n, "value"), scope);
-            return;
-        }
-        break;
-    case 'l':
-        if (strcmp(t, "lambda") == 0) {
-            gb_sc__lambda(w, n, scope);
-            return;
-        }
-        if (strcmp(t, "list_comprehension") == 0) {
-            gb_sc__comprehension(w, n, scope);
-            return;
-        }
-        break;
-    case 'n':
-        if (strcmp(t, "named_expression") == 0) {
-            gb_sc__visit(w, gb_node_field(n, "value"), scope);
-            TSNode name = gb_node_field(n, "name");
-            if (!ts_node_is_null(name)) {
-                int target = gb_sc__walrus_scope(w->s, scope);
-                /* The comprehensions in between refer to the target's variable (CPython makes
-                 * it a cell of the function, or a global at module level). */
-                for (int c = scope; c != target; c = w->s->scopes.items[c].parent)
-                    w->bind(w, c, name, target == 0 ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
-                w->bind(w, target, name, GB_NAME_ASSIGN);
-            }
-            return;
-        }
-        if (strcmp(t, "nonlocal_statement") == 0) {
-            w->fx(w, scope, GB_FX_NONLOCAL);
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c; i++)
-                if (gb_node_is(ts_node_named_child(n, i), "identifier"))
-                    w->bind(w, scope, ts_node_named_child(n, i), GB_NAME_NONLOCAL);
-            return;
-        }
-        break;
-    case 'r':
-        if (strcmp(t, "return_statement") == 0) {
-            w->fx(w, scope, GB_FX_RETURN);
-            break;
-        }
-        if (strcmp(t, "raise_statement") == 0) {
-            w->fx(w, scope, GB_FX_RAISE);
-            if (ts_node_named_child_count(n) == 0 && w->handler_depth == 0) w->fx(w, scope, GB_FX_BARE_RAISE);
-            break;
-        }
-        break;
-    case 's':
-        if (strcmp(t, "set_comprehension") == 0) {
-            gb_sc__comprehension(w, n, scope);
-            return;
-        }
-        break;
-    case 'w':
-        if (strcmp(t, "while_statement") == 0) {
-            gb_sc__visit(w, gb_node_field(n, "condition"), scope);
-            w->loop_depth++;
-            gb_sc__visit(w, gb_node_field(n, "body"), scope);
-            w->loop_depth--;
-            gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
-            return;
-        }
-        if (strcmp(t, "with_statement") == 0) {
-            if (gb_sc__first_token_is(n, "async")) w->fx(w, scope, GB_FX_AWAIT);
-            break;
-        }
-        if (strcmp(t, "with_item") == 0) {
-            TSNode v = gb_node_field(n, "value");
-            if (gb_node_is(v, "as_pattern"))
-                gb_sc__as_pattern(w, v, scope);
+    GbNodeKind t = gb_node_kind(n);
+    switch (t) {
+    case GB_NK_ATTRIBUTE: {
+        gb_sc__visit(w, gb_node_field(n, "object"), scope);
+        return;
+    }
+    case GB_NK_ASSIGNMENT: {
+        TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right"), ty = gb_node_field(n, "type");
+        if (!ts_node_is_null(right)) gb_sc__visit(w, right, scope);
+        if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, scope);
+        unsigned flag = ts_node_is_null(right) ? GB_NAME_ANNOTATED : GB_NAME_ASSIGN;
+        if (!ts_node_is_null(left)) {
+            if (flag == GB_NAME_ANNOTATED && !gb_node_is_kind(left, GB_NK_IDENTIFIER))
+                gb_sc__visit(w, left, scope);
             else
-                gb_sc__visit(w, v, scope);
-            return;
+                gb_sc__targets(w, left, scope, flag);
+        }
+        return;
+    }
+    case GB_NK_AUGMENTED_ASSIGNMENT: {
+        TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right");
+        if (gb_node_is_kind(left, GB_NK_IDENTIFIER)) {
+            w->read(w, scope, left);
+            w->bind(w, scope, left, GB_NAME_AUG);
+        } else if (!ts_node_is_null(left)) {
+            gb_sc__targets(w, left, scope, GB_NAME_ASSIGN);
+        }
+        gb_sc__visit(w, right, scope);
+        return;
+    }
+    case GB_NK_AWAIT: {
+        w->fx(w, scope, GB_FX_AWAIT);
+        break;
+    }
+    case GB_NK_ASSERT_STATEMENT: {
+        w->fx(w, scope, GB_FX_RAISE);
+        break;
+    }
+    case GB_NK_BREAK_STATEMENT: {
+        if (w->loop_depth == 0) w->fx(w, scope, GB_FX_BREAK);
+        return;
+    }
+    case GB_NK_CALL: {
+        w->fx(w, scope, GB_FX_CALL);
+        TSNode f = gb_node_field(n, "function");
+        if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) {
+            for (size_t i = 0; i < sizeof gb_sc__dynamic_calls / sizeof *gb_sc__dynamic_calls; i++) {
+                uint32_t a = ts_node_start_byte(f), b = ts_node_end_byte(f);
+                const char *d = gb_sc__dynamic_calls[i];
+                if (strlen(d) == b - a && memcmp(w->src + a, d, b - a) == 0) {
+                    w->fx(w, scope, GB_FX_DYNAMIC);
+                    if (w->build) w->s->scopes.items[scope].dynamic = true;
+                }
+            }
         }
         break;
-    case 'y':
-        if (strcmp(t, "yield") == 0) {
-            w->fx(w, scope, GB_FX_YIELD);
-            break;
+    }
+    case GB_NK_CLASS_DEFINITION: {
+        gb_sc__class(w, n, scope);
+        return;
+    }
+    case GB_NK_CONTINUE_STATEMENT: {
+        if (w->loop_depth == 0) w->fx(w, scope, GB_FX_CONTINUE);
+        return;
+    }
+    case GB_NK_COMMENT:
+        return;
+    case GB_NK_CASE_CLAUSE: {
+        uint32_t c = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode k = ts_node_named_child(n, i);
+            if (gb_node_is_kind(k, GB_NK_CASE_PATTERN))
+                gb_sc__pattern(w, k, scope);
+            else
+                gb_sc__visit(w, k, scope);
         }
+        return;
+    }
+    case GB_NK_DELETE_STATEMENT: {
+        uint32_t c = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode k = ts_node_named_child(n, i);
+            TSNode items[1] = {k};
+            (void)items;
+            if (gb_node_is_kind(k, GB_NK_EXPRESSION_LIST) || gb_node_is_kind(k, GB_NK_TUPLE) ||
+                gb_node_is_kind(k, GB_NK_LIST) || gb_node_is_kind(k, GB_NK_PARENTHESIZED_EXPRESSION)) {
+                uint32_t m = ts_node_named_child_count(k);
+                for (uint32_t j = 0; j < m; j++) gb_sc__targets(w, ts_node_named_child(k, j), scope, GB_NAME_DEL);
+            } else {
+                gb_sc__targets(w, k, scope, GB_NAME_DEL);
+            }
+        }
+        return;
+    }
+    case GB_NK_DECORATED_DEFINITION: {
+        gb_sc__visit_children(w, n, scope);
+        return;
+    }
+    case GB_NK_DICTIONARY_COMPREHENSION:
+    case GB_NK_GENERATOR_EXPRESSION:
+    case GB_NK_LIST_COMPREHENSION:
+    case GB_NK_SET_COMPREHENSION: {
+        gb_sc__comprehension(w, n, scope);
+        return;
+    }
+    case GB_NK_DOTTED_NAME: {
+        if (ts_node_named_child_count(n) > 0) w->read(w, scope, ts_node_named_child(n, 0));
+        return;
+    }
+    case GB_NK_EXCEPT_CLAUSE:
+    case GB_NK_EXCEPT_GROUP_CLAUSE: {
+        uint32_t c = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < c; i++) {
+            TSNode k = ts_node_named_child(n, i);
+            if (gb_node_is_kind(k, GB_NK_BLOCK)) {
+                w->handler_depth++;
+                gb_sc__visit(w, k, scope);
+                w->handler_depth--;
+            } else if (gb_node_is_kind(k, GB_NK_AS_PATTERN)) {
+                gb_sc__as_pattern(w, k, scope);
+            } else {
+                gb_sc__visit(w, k, scope);
+            }
+        }
+        return;
+    }
+    case GB_NK_ERROR:
+        return;
+    case GB_NK_FUNCTION_DEFINITION: {
+        gb_sc__function(w, n, scope);
+        return;
+    }
+    case GB_NK_FOR_STATEMENT: {
+        if (gb_sc__first_token_is(n, GB_NK_ASYNC)) w->fx(w, scope, GB_FX_AWAIT);
+        gb_sc__visit(w, gb_node_field(n, "right"), scope);
+        gb_sc__targets(w, gb_node_field(n, "left"), scope, GB_NAME_ASSIGN);
+        w->loop_depth++;
+        gb_sc__visit(w, gb_node_field(n, "body"), scope);
+        w->loop_depth--;
+        gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
+        return;
+    }
+    case GB_NK_GLOBAL_STATEMENT:
+    case GB_NK_NONLOCAL_STATEMENT: {
+        bool global = t == GB_NK_GLOBAL_STATEMENT;
+        w->fx(w, scope, global ? GB_FX_GLOBAL : GB_FX_NONLOCAL);
+        uint32_t c = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < c; i++)
+            if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_IDENTIFIER))
+                w->bind(w, scope, ts_node_named_child(n, i), global ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
+        return;
+    }
+    case GB_NK_IDENTIFIER: {
+        w->read(w, scope, n);
+        return;
+    }
+    case GB_NK_FUTURE_IMPORT_STATEMENT:
+    case GB_NK_IMPORT_STATEMENT:
+    case GB_NK_IMPORT_FROM_STATEMENT: {
+        gb_sc__imports(w, n, scope);
+        return;
+    }
+    case GB_NK_KEYWORD_ARGUMENT: {
+        gb_sc__visit(w, gb_node_field(n, "value"), scope);
+        return;
+    }
+    case GB_NK_LAMBDA: {
+        gb_sc__lambda(w, n, scope);
+        return;
+    }
+    case GB_NK_NAMED_EXPRESSION: {
+        gb_sc__visit(w, gb_node_field(n, "value"), scope);
+        TSNode name = gb_node_field(n, "name");
+        if (!ts_node_is_null(name)) {
+            int target = gb_sc__walrus_scope(w->s, scope);
+            /* The comprehensions in between refer to the target's variable (CPython makes
+             * it a cell of the function, or a global at module level). */
+            for (int c = scope; c != target; c = w->s->scopes.items[c].parent)
+                w->bind(w, c, name, target == 0 ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
+            w->bind(w, target, name, GB_NAME_ASSIGN);
+        }
+        return;
+    }
+    case GB_NK_RETURN_STATEMENT: {
+        w->fx(w, scope, GB_FX_RETURN);
         break;
+    }
+    case GB_NK_RAISE_STATEMENT: {
+        w->fx(w, scope, GB_FX_RAISE);
+        if (ts_node_named_child_count(n) == 0 && w->handler_depth == 0) w->fx(w, scope, GB_FX_BARE_RAISE);
+        break;
+    }
+    case GB_NK_WHILE_STATEMENT: {
+        gb_sc__visit(w, gb_node_field(n, "condition"), scope);
+        w->loop_depth++;
+        gb_sc__visit(w, gb_node_field(n, "body"), scope);
+        w->loop_depth--;
+        gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
+        return;
+    }
+    case GB_NK_WITH_STATEMENT: {
+        if (gb_sc__first_token_is(n, GB_NK_ASYNC)) w->fx(w, scope, GB_FX_AWAIT);
+        break;
+    }
+    case GB_NK_WITH_ITEM: {
+        TSNode v = gb_node_field(n, "value");
+        if (gb_node_is_kind(v, GB_NK_AS_PATTERN))
+            gb_sc__as_pattern(w, v, scope);
+        else
+            gb_sc__visit(w, v, scope);
+        return;
+    }
+    case GB_NK_YIELD: {
+        w->fx(w, scope, GB_FX_YIELD);
+        break;
+    }
     default:
         break;
     }
@@ -1165,10 +1117,10 @@ void gb_scopes_live_after(const GbScopes *s, const char *src, TSNode first, TSNo
         TSNode loop = {0};
         while (!ts_node_is_null(fn) &&
                !(ts_node_start_byte(fn) == sc->node_start && ts_node_end_byte(fn) == sc->node_end)) {
-            const char *t = ts_node_type(fn);
-            if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0) loop = fn;
-            if ((strcmp(t, "list_comprehension") == 0 || strcmp(t, "generator_expression") == 0 ||
-                 strcmp(t, "set_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0) &&
+            GbNodeKind t = gb_node_kind(fn);
+            if (t == GB_NK_FOR_STATEMENT || t == GB_NK_WHILE_STATEMENT) loop = fn;
+            if ((t == GB_NK_LIST_COMPREHENSION || t == GB_NK_GENERATOR_EXPRESSION || t == GB_NK_SET_COMPREHENSION ||
+                 t == GB_NK_DICTIONARY_COMPREHENSION) &&
                 !ts_node_eq(fn, first))
                 loop = fn;
             fn = ts_node_parent(fn);

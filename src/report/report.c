@@ -14,6 +14,9 @@
 
 #include "fitness/metric_list.h"
 #include "gb_config.h"
+#include "nsga2/gate_list.h"
+#include "src/bench/record.h"
+#include "src/bench/task_io.h"
 #include "src/base/linediff.h"
 
 /* ---- the metrics, from the one list ------------------------------------------------------- */
@@ -32,9 +35,6 @@ static const GbRepMetric gb_rep_metrics[] = {
 };
 #define GB_REP_NMETRICS (sizeof gb_rep_metrics / sizeof gb_rep_metrics[0])
 
-static const char *const gb_rep_gates[] = {"parse", "readability", "duplicate", "tests", "lint"};
-#define GB_REP_NGATES (sizeof gb_rep_gates / sizeof gb_rep_gates[0])
-
 /* Similarity measures of similarity.json, in the order the panel shows them. */
 static const char *const gb_rep_measures[] = {"codebleu",       "cosine", "jaccard", "ngram",
                                               "weighted_ngram", "syntax", "dataflow"};
@@ -50,13 +50,20 @@ typedef struct {
     bool has[GB_REP_NMETRICS];
 } GbRepThresholds;
 
+/* One task of a run: the hardened task as read and its output record. */
+typedef struct {
+    size_t line; /* in the run's file */
+    GbTask task;
+    GbRecord rec;
+} GbRepTask;
+
 typedef struct {
     char *path;         /* owned: the JSONL file */
     char *stem;         /* owned: file name without .jsonl */
     char *group;        /* owned: the benchmark this run hardened (directory name for versions) */
     char *label;        /* owned: unique display label, set at render time */
     char *summary_path; /* owned, NULL when no summary was found */
-    json_t *tasks;      /* owned: array of task objects, each with a "genebench" object */
+    GbArray(GbRepTask) tasks; /* owned: the run's tasks with their records */
     json_t *summary;    /* owned, NULL when absent */
     size_t thresholds;  /* index into GbReport.thresholds, SIZE_MAX when the run names none */
 } GbRepRun;
@@ -79,13 +86,10 @@ struct GbReport {
 static void gb_report__warn(GbReport *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void gb_report__warn(GbReport *r, const char *fmt, ...)
 {
-    GbStr s;
-    gb_str_init(&s);
     va_list ap;
     va_start(ap, fmt);
-    gb_str_vappendf(&s, fmt, ap);
+    char *msg = gb_vasprintf(fmt, ap);
     va_end(ap);
-    char *msg = gb_str_take(&s);
     gb_array_push(&r->warnings, msg);
 }
 
@@ -108,7 +112,11 @@ void gb_report_delete(GbReport *r)
         free(run->group);
         free(run->label);
         free(run->summary_path);
-        json_decref(run->tasks);
+        for (size_t t = 0; t < run->tasks.len; t++) {
+            gb_task_destroy(&run->tasks.items[t].task);
+            gb_record_destroy(&run->tasks.items[t].rec);
+        }
+        gb_array_free(&run->tasks);
         json_decref(run->summary);
     }
     gb_array_free(&r->runs);
@@ -180,10 +188,17 @@ static void gb_report__set_str(json_t *row, const char *key, const char *v)
     json_object_set_new(row, key, json_string(v ? v : ""));
 }
 
-static const char *gb_report__task_id(json_t *task)
+static const char *gb_report__task_id(const GbRepTask *t)
 {
-    const char *id = gb_report__str(json_object_get(task, "id"));
-    return id ? id : "?";
+    return t->task.id ? t->task.id : "?";
+}
+
+/* A finite number of a record (absent values are NAN). */
+static bool gb_report__finite(double v, double *out)
+{
+    if (!isfinite(v)) return false;
+    *out = v;
+    return true;
 }
 
 static bool gb_report__is_file(const char *path)
@@ -372,7 +387,7 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
     size_t len;
     char *text = gb_read_file(path, &len, err);
     if (!text) return false;
-    json_t *tasks = json_array();
+    GbArray(GbRepTask) tasks = {0};
     size_t lineno = 0, no_gb = 0, first_no_gb = 0;
     const char *first_no_gb_id = NULL;
     char *first_no_gb_copy = NULL;
@@ -387,31 +402,33 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
         size_t k = 0;
         while (k < n && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r')) k++;
         if (k == n) continue;
-        json_error_t jerr;
-        json_t *task = json_loadb(line, n, 0, &jerr);
-        if (!task) {
-            gb_report__warn(r, "%s:%zu: malformed JSON (%s); line skipped", path, lineno, jerr.text);
+        char *one = gb_strndup(line, n);
+        GbRepTask t = {.line = lineno};
+        GbError terr;
+        bool ok = gb_task_from_json(one, &t.task, &terr);
+        free(one);
+        if (!ok) {
+            gb_report__warn(r, "%s:%zu: %s; line skipped", path, lineno, terr.msg);
+            gb_task_destroy(&t.task);
             continue;
         }
-        if (!json_is_object(task)) {
-            gb_report__warn(r, "%s:%zu: not a JSON object; line skipped", path, lineno);
-            json_decref(task);
-            continue;
-        }
-        const char *id = gb_report__task_id(task);
-        json_t *gb = json_object_get(task, "genebench");
-        if (!json_is_object(gb)) {
+        const char *id = gb_report__task_id(&t);
+        if (!gb_record_present(&t.task)) {
             if (no_gb++ == 0) {
                 first_no_gb = lineno;
                 first_no_gb_id = first_no_gb_copy = gb_strdup(id);
             }
-            json_decref(task);
+            gb_task_destroy(&t.task);
             continue;
         }
-        if (!json_is_object(json_object_get(gb, "before")))
-            gb_report__warn(r, "%s:%zu: task %s: no \"before\" measurements", path, lineno, id);
-        json_object_set_new(task, "_line", json_integer((json_int_t)lineno));
-        json_array_append_new(tasks, task);
+        if (!gb_record_read(&t.task, &t.rec, &terr)) {
+            gb_report__warn(r, "%s:%zu: task %s: %s; line skipped", path, lineno, id, terr.msg);
+            gb_record_destroy(&t.rec);
+            gb_task_destroy(&t.task);
+            continue;
+        }
+        if (!t.rec.has_scores) gb_report__warn(r, "%s:%zu: task %s: no \"before\" measurements", path, lineno, id);
+        gb_array_push(&tasks, t);
     }
     free(text);
     if (no_gb)
@@ -420,12 +437,15 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
                         "line %zu, task %s",
                         path, no_gb, first_no_gb, first_no_gb_id);
     free(first_no_gb_copy);
-    if (json_array_size(tasks) == 0) {
-        json_decref(tasks);
+    if (tasks.len == 0) {
+        gb_array_free(&tasks);
         gb_error_set(err, "%s: no task with genebench results in it", path);
         return false;
     }
-    GbRepRun run = {.path = gb_strdup(path), .group = gb_strdup(group), .tasks = tasks, .thresholds = SIZE_MAX};
+    GbRepRun run = {.path = gb_strdup(path), .group = gb_strdup(group), .thresholds = SIZE_MAX};
+    run.tasks.items = tasks.items;
+    run.tasks.len = tasks.len;
+    run.tasks.cap = tasks.cap;
     char *base = gb_report__basename(path);
     if (gb_report__ends_with(base, ".jsonl")) base[strlen(base) - 6] = '\0';
     run.stem = base;
@@ -442,13 +462,12 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
     if (run.summary_path) run.summary = gb_report__read_json(r, run.summary_path);
     const char *tname = r->opt.thresholds;
     if (!tname) tname = gb_report__str(gb_report__get(run.summary, "thresholds", NULL));
-    for (size_t i = 0; !tname && i < json_array_size(tasks); i++)
-        tname = gb_report__str(gb_report__get(json_array_get(tasks, i), "genebench", "thresholds", NULL));
+    for (size_t i = 0; !tname && i < run.tasks.len; i++) tname = run.tasks.items[i].rec.thresholds;
     if (tname)
         run.thresholds = gb_report__thresholds(r, tname, path);
     else
         gb_report__warn(r, "%s: the run names no thresholds file", path);
-    r->ntasks += json_array_size(tasks);
+    r->ntasks += run.tasks.len;
     gb_array_push(&r->runs, run);
     return true;
 }
@@ -705,15 +724,13 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
             /* Versions of one benchmark share their originals: one "original" box per group. */
             if (phase == 0 && !first) continue;
             nseries++;
-            size_t ti;
-            json_t *task;
-            json_array_foreach(run->tasks, ti, task)
-            {
-                json_t *m = gb_report__get(task, "genebench", phase ? "after" : "before", "metrics", NULL);
-                if (!json_is_object(m)) continue;
+            for (size_t ti = 0; ti < run->tasks.len; ti++) {
+                const GbRepTask *task = &run->tasks.items[ti];
+                if (!task->rec.has_scores) continue;
+                const GbRecordScore *sc = phase ? &task->rec.after : &task->rec.before;
                 for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
                     double v;
-                    if (!gb_report__num(json_object_get(m, gb_rep_metrics[k].key), &v)) continue;
+                    if (!gb_report__finite(sc->metrics[k], &v)) continue;
                     json_t *row = json_object();
                     gb_report__set_str(row, "series", phase ? after : before);
                     gb_report__set_str(row, "phase", phase ? "hardened" : "original");
@@ -837,19 +854,16 @@ static const char gb_rep_tmpl_scatter[] =
     "                   {\"field\": \"rr\", \"type\": \"quantitative\", \"format\": \".4f\"},"
     "                   {\"field\": \"ops\", \"title\": \"operators\"}]}}]}}";
 
-static char *gb_report__op_list(json_t *ops)
+/* The codes of a pick's steps (steps) or of a front member (codes), space-separated. Owned. */
+static char *gb_report__op_list(const GbRecord *rec, const GbRecordFrontMember *member)
 {
     GbStr s;
     gb_str_init(&s);
     gb_str_append(&s, "");
-    size_t i;
-    json_t *o;
-    json_array_foreach(ops, i, o)
-    {
-        const char *code = json_is_string(o) ? json_string_value(o) : gb_report__str(json_object_get(o, "op"));
-        if (!code) continue;
+    size_t n = member ? member->operators.len : rec->operators.len;
+    for (size_t i = 0; i < n; i++) {
         if (s.len) gb_str_append(&s, " ");
-        gb_str_append(&s, code);
+        gb_str_append(&s, member ? member->operators.items[i] : rec->operators.items[i].op);
     }
     return gb_str_take(&s);
 }
@@ -875,22 +889,16 @@ static void gb_report__panel_scatter(GbStr *out, GbReport *r)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < r->runs.len; i++) {
             GbRepRun *run = &r->runs.items[i];
-            size_t ti;
-            json_t *task;
-            json_array_foreach(run->tasks, ti, task)
-            {
-                json_t *gb = json_object_get(task, "genebench");
+            for (size_t ti = 0; ti < run->tasks.len; ti++) {
+                const GbRepTask *task = &run->tasks.items[ti];
+                const GbRecord *gb = &task->rec;
                 const char *id = gb_report__task_id(task);
                 if (pass == 0) {
-                    size_t fi;
-                    json_t *f;
-                    json_array_foreach(json_object_get(gb, "front"), fi, f)
-                    {
+                    for (size_t fi = 0; fi < gb->front.len; fi++) {
+                        const GbRecordFrontMember *f = &gb->front.items[fi];
                         double rc, rr;
-                        if (!gb_report__num(json_object_get(f, "rc"), &rc) ||
-                            !gb_report__num(json_object_get(f, "rr"), &rr))
-                            continue;
-                        char *ops = gb_report__op_list(json_object_get(f, "operators"));
+                        if (!gb_report__finite(f->rc, &rc) || !gb_report__finite(f->rr, &rr)) continue;
+                        char *ops = gb_report__op_list(gb, f);
                         gb_report__point(rows, run->label, id, "Pareto front", rc, rr, ops);
                         free(ops);
                         fronts++;
@@ -898,10 +906,8 @@ static void gb_report__panel_scatter(GbStr *out, GbReport *r)
                     continue;
                 }
                 double brc = 0, brr = 0, arc = 0, arr = 0;
-                bool b = gb_report__num(gb_report__get(gb, "before", "rc", NULL), &brc) &&
-                         gb_report__num(gb_report__get(gb, "before", "rr", NULL), &brr);
-                bool a = gb_report__num(gb_report__get(gb, "after", "rc", NULL), &arc) &&
-                         gb_report__num(gb_report__get(gb, "after", "rr", NULL), &arr);
+                bool b = gb_report__finite(gb->before.rc, &brc) && gb_report__finite(gb->before.rr, &brr);
+                bool a = gb_report__finite(gb->after.rc, &arc) && gb_report__finite(gb->after.rr, &arr);
                 if (b && a) {
                     json_t *row = json_object();
                     gb_report__set_str(row, "run", run->label);
@@ -915,7 +921,7 @@ static void gb_report__panel_scatter(GbStr *out, GbReport *r)
                 }
                 if (b) gb_report__point(rows, run->label, id, "original", brc, brr, ""), points++;
                 if (a) {
-                    char *ops = gb_report__op_list(json_object_get(gb, "operators"));
+                    char *ops = gb_report__op_list(gb, NULL);
                     gb_report__point(rows, run->label, id, "hardened pick", arc, arr, ops);
                     free(ops);
                     points++;
@@ -989,25 +995,19 @@ static void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
         GbRepRun *run = &r->runs.items[i];
         json_t *agg = json_object(); /* code -> [count, sum of rc_delta, count with rc_delta] */
         bool any_ops = false;
-        size_t ti;
-        json_t *task;
-        json_array_foreach(run->tasks, ti, task)
-        {
-            json_t *ops = gb_report__get(task, "genebench", "operators", NULL);
-            if (!json_is_array(ops)) continue;
+        for (size_t ti = 0; ti < run->tasks.len; ti++) {
+            const GbRecord *gb = &run->tasks.items[ti].rec;
+            if (!gb->has_operators) continue;
             any_ops = true;
-            size_t oi;
-            json_t *o;
-            json_array_foreach(ops, oi, o)
-            {
-                const char *code = gb_report__str(json_object_get(o, "op"));
-                if (!code) continue;
-                gb_report__note_opname(names, code, gb_report__str(json_object_get(o, "name")));
+            for (size_t oi = 0; oi < gb->operators.len; oi++) {
+                const GbRecordStep *o = &gb->operators.items[oi];
+                const char *code = o->op;
+                gb_report__note_opname(names, code, o->name);
                 json_t *a = json_object_get(agg, code);
                 if (!a) json_object_set_new(agg, code, a = json_pack("[fff]", 0.0, 0.0, 0.0));
                 double d;
                 json_array_set_new(a, 0, json_real(json_real_value(json_array_get(a, 0)) + 1));
-                if (gb_report__num(json_object_get(o, "rc_delta"), &d)) {
+                if (gb_report__finite(o->rc_delta, &d)) {
                     json_array_set_new(a, 1, json_real(json_real_value(json_array_get(a, 1)) + d));
                     json_array_set_new(a, 2, json_real(json_real_value(json_array_get(a, 2)) + 1));
                 }
@@ -1092,25 +1092,27 @@ static const char gb_rep_tmpl_gates[] =
     "   \"x\": {\"field\": \"n\", \"type\": \"quantitative\", \"aggregate\": \"sum\", \"title\": \"offspring "
     "rejected\"},"
     "   \"color\": {\"field\": \"gate\", \"type\": \"nominal\", \"title\": \"gate\","
-    "              \"scale\": {\"domain\": [\"parse\", \"readability\", \"duplicate\", \"tests\", \"lint\"],"
+    "              \"scale\": {\"domain\": [],"
     "                        \"range\": [\"#9467bd\", \"#ff7f0e\", \"#7f7f7f\", \"#d62728\", \"#17becf\"]}},"
     "   \"order\": {\"field\": \"gorder\", \"aggregate\": \"min\"},"
     "   \"tooltip\": [{\"field\": \"opname\", \"title\": \"operator\"}, {\"field\": \"gate\"},"
     "                {\"field\": \"n\", \"aggregate\": \"sum\", \"title\": \"rejected\"}]}},"
     " \"resolve\": {\"scale\": {\"y\": \"independent\"}}}";
 
-static void gb_report__add_gates(json_t *totals, json_t *g)
+static void gb_report__add_count(json_t *totals, const char *k, double d)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach(g, k, v)
-    {
-        double d;
-        if (!gb_report__num(v, &d)) continue;
-        double cur = 0;
-        gb_report__num(json_object_get(totals, k), &cur);
-        json_object_set_new(totals, k, json_real(cur + d));
-    }
+    double cur = 0;
+    gb_report__num(json_object_get(totals, k), &cur);
+    json_object_set_new(totals, k, json_real(cur + d));
+}
+
+/* Add counts into totals {"offered", <gates>..., "accepted"}. */
+static void gb_report__add_gates(json_t *totals, const GbGateCounts *c)
+{
+    gb_report__add_count(totals, "offered", (double)c->offered);
+    for (int g = 0; g < GB_GATE_COUNT; g++)
+        gb_report__add_count(totals, gb_gate_name((GbGate)g), (double)c->rejected[g]);
+    gb_report__add_count(totals, "accepted", (double)c->accepted);
 }
 
 static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
@@ -1120,34 +1122,28 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
     GbStr table;
     gb_str_init(&table);
     gb_str_append(&table, "<table class=\"facts\"><thead><tr><th>run</th><th>offered</th>");
-    for (size_t g = 0; g < GB_REP_NGATES; g++) gb_str_appendf(&table, "<th>%s</th>", gb_rep_gates[g]);
+    for (int g = 0; g < GB_GATE_COUNT; g++) gb_str_appendf(&table, "<th>%s</th>", gb_gate_name((GbGate)g));
     gb_str_append(&table, "<th>accepted</th></tr></thead><tbody>");
     for (size_t i = 0; i < r->runs.len; i++) {
         GbRepRun *run = &r->runs.items[i];
         json_t *byop = json_object(), *totals = json_object();
-        size_t ti;
-        json_t *task;
         bool any_task_gates = false;
-        json_array_foreach(run->tasks, ti, task)
-        {
-            json_t *gb = json_object_get(task, "genebench");
-            json_t *per = json_object_get(gb, "gates_by_operator");
-            json_t *g = json_object_get(gb, "gates");
-            if (json_is_object(g)) gb_report__add_gates(totals, g), any_task_gates = true;
-            if (json_is_object(per)) {
-                const char *code;
-                json_t *pg;
-                json_object_foreach(per, code, pg)
-                {
+        for (size_t ti = 0; ti < run->tasks.len; ti++) {
+            const GbRecord *gb = &run->tasks.items[ti].rec;
+            if (gb->has_gates) gb_report__add_gates(totals, &gb->gates), any_task_gates = true;
+            if (gb->has_gates_by_operator) {
+                for (int o = 0; o < GB_OP_COUNT; o++) {
+                    if (!gb->gates_by_operator[o].offered) continue;
+                    const char *code = gb_operator((GbOperatorId)o)->code;
                     json_t *acc = json_object_get(byop, code);
                     if (!acc) json_object_set_new(byop, code, acc = json_object());
-                    gb_report__add_gates(acc, pg);
+                    gb_report__add_gates(acc, &gb->gates_by_operator[o]);
                 }
-            } else if (json_is_object(g)) {
+            } else if (gb->has_gates) {
                 /* No per-operator counts for this task: its totals go into one bar. */
                 json_t *acc = json_object_get(byop, "*");
                 if (!acc) json_object_set_new(byop, "*", acc = json_object());
-                gb_report__add_gates(acc, g);
+                gb_report__add_gates(acc, &gb->gates);
                 any_fallback = true;
             }
         }
@@ -1157,9 +1153,9 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
         {
             bool all = strcmp(code, "*") == 0;
             if (!all) gb_report__note_opname(names, code, NULL);
-            for (size_t g = 0; g < GB_REP_NGATES; g++) {
+            for (int g = 0; g < GB_GATE_COUNT; g++) {
                 double n = 0;
-                if (!gb_report__num(json_object_get(acc, gb_rep_gates[g]), &n)) continue;
+                if (!gb_report__num(json_object_get(acc, gb_gate_name((GbGate)g)), &n)) continue;
                 json_t *row = json_object();
                 gb_report__set_str(row, "run", run->label);
                 if (all)
@@ -1167,7 +1163,7 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
                 else
                     json_object_set(row, "opname", json_object_get(names, code));
                 json_object_set_new(row, "rank", json_integer(all ? 1000 : gb_report__op_rank(code)));
-                gb_report__set_str(row, "gate", gb_rep_gates[g]);
+                gb_report__set_str(row, "gate", gb_gate_name((GbGate)g));
                 json_object_set_new(row, "gorder", json_integer((json_int_t)g));
                 gb_report__set_num(row, "n", n);
                 json_array_append_new(rows, row);
@@ -1180,9 +1176,9 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
         gb_report__esc(&table, run->label);
         gb_str_append(&table, "</td><td>");
         gb_report__fmt(&table, use ? json_object_get(use, "offered") : NULL, "%.0f");
-        for (size_t g = 0; g < GB_REP_NGATES; g++) {
+        for (int g = 0; g < GB_GATE_COUNT; g++) {
             gb_str_append(&table, "</td><td>");
-            gb_report__fmt(&table, use ? json_object_get(use, gb_rep_gates[g]) : NULL, "%.0f");
+            gb_report__fmt(&table, use ? json_object_get(use, gb_gate_name((GbGate)g)) : NULL, "%.0f");
         }
         gb_str_append(&table, "</td><td>");
         gb_report__fmt(&table, use ? json_object_get(use, "accepted") : NULL, "%.0f");
@@ -1209,6 +1205,10 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
     }
     json_t *spec = gb_report__spec(gb_rep_tmpl_gates, rows);
     json_object_set_new(json_object_get(spec, "facet"), "sort", gb_report__run_order(r));
+    /* The colour domain is the gate list, in its order. */
+    json_t *domain = json_array();
+    for (int g = 0; g < GB_GATE_COUNT; g++) json_array_append_new(domain, json_string(gb_gate_name((GbGate)g)));
+    json_object_set_new(gb_report__get(spec, "spec", "encoding", "color", "scale", NULL), "domain", domain);
     gb_report__chart(out, "chart-gates", spec);
     gb_str_append(out, "</section>\n");
 }
@@ -1396,20 +1396,39 @@ static void gb_report__cell_num(GbStr *out, bool ok, double v, const char *fmt)
     gb_str_append(out, "</td>");
 }
 
-/* The diff of one task: main module and every extra file, original on the left. */
-static void gb_report__diff(GbStr *out, json_t *task, size_t n, const char *label)
+typedef GbArray(GbFile) GbRepFiles;
+
+/* The source of the file at path, or NULL (borrowed). */
+static const char *gb_report__file(const void *files, const char *path)
 {
-    json_t *gb = json_object_get(task, "genebench");
-    const char *hard = gb_report__str(json_object_get(task, "source"));
-    const char *orig = gb_report__str(gb_report__get(task, "original", "source", NULL));
+    const GbRepFiles *fs = files;
+    for (size_t i = 0; i < fs->len; i++)
+        if (strcmp(fs->items[i].path, path) == 0) return fs->items[i].source;
+    return NULL;
+}
+
+static void gb_report__file_diff(GbStr *out, const char *path, const char *orig, const char *hard)
+{
+    gb_str_append(out, "<p class=\"file\">");
+    gb_report__esc(out, path);
+    gb_str_append(out, "</p>");
+    gb_diff_render_html(out, orig, hard);
+}
+
+/* The diff of one task: main module and every extra file, original on the left. */
+static void gb_report__diff(GbStr *out, const GbRepTask *task, size_t n, const char *label)
+{
+    const GbRecord *gb = &task->rec;
+    const char *hard = task->task.source;
+    const char *orig = gb->original_source;
     gb_str_appendf(out, "<details class=\"diff-task\" id=\"diff-%zu\"><summary>", n);
     gb_report__esc(out, label);
     gb_str_append(out, " · ");
     gb_report__esc(out, gb_report__task_id(task));
     gb_str_append(out, " <span class=\"status\">");
-    gb_report__esc(out, gb_report__str(json_object_get(gb, "status")));
+    gb_report__esc(out, gb->has_status ? gb_evolve_status_name(gb->status) : NULL);
     gb_str_append(out, "</span></summary>\n");
-    const char *error = gb_report__str(json_object_get(gb, "error"));
+    const char *error = gb->error;
     if (error) {
         gb_str_append(out, "<p class=\"note\">");
         gb_report__esc(out, error);
@@ -1423,20 +1442,14 @@ static void gb_report__diff(GbStr *out, json_t *task, size_t n, const char *labe
         gb_diff_render_html(out, orig, hard);
     }
     /* Extra files (helper modules) of either side, by path. */
-    json_t *xo = gb_report__get(task, "original", "extra_files", NULL), *xh = json_object_get(task, "extra_files");
-    json_t *paths = json_object();
-    const char *k;
-    json_t *v;
-    if (json_is_object(xo)) json_object_foreach(xo, k, v) json_object_set_new(paths, k, json_true());
-    if (json_is_object(xh)) json_object_foreach(xh, k, v) json_object_set_new(paths, k, json_true());
-    json_object_foreach(paths, k, v)
-    {
-        gb_str_append(out, "<p class=\"file\">");
-        gb_report__esc(out, k);
-        gb_str_append(out, "</p>");
-        gb_diff_render_html(out, gb_report__str(json_object_get(xo, k)), gb_report__str(json_object_get(xh, k)));
+    for (size_t i = 0; i < gb->original_extra_files.len; i++) {
+        const GbFile *f = &gb->original_extra_files.items[i];
+        gb_report__file_diff(out, f->path, f->source, gb_report__file(&task->task.extra_files, f->path));
     }
-    json_decref(paths);
+    for (size_t i = 0; i < task->task.extra_files.len; i++) {
+        const GbFile *f = &task->task.extra_files.items[i];
+        if (!gb_report__file(&gb->original_extra_files, f->path)) gb_report__file_diff(out, f->path, NULL, f->source);
+    }
     gb_str_append(out, "<p><a href=\"#tasks\">back to the table</a></p></details>\n");
 }
 
@@ -1457,21 +1470,19 @@ static void gb_report__panel_tasks(GbStr *out, GbReport *r)
     size_t n = 0;
     for (size_t i = 0; i < r->runs.len; i++) {
         GbRepRun *run = &r->runs.items[i];
-        size_t ti;
-        json_t *task;
-        json_array_foreach(run->tasks, ti, task)
-        {
+        for (size_t ti = 0; ti < run->tasks.len; ti++) {
+            const GbRepTask *task = &run->tasks.items[ti];
             n++;
-            json_t *gb = json_object_get(task, "genebench");
+            const GbRecord *gb = &task->rec;
             double brc = 0, arc = 0, brr = 0, arr = 0, gen = 0, lint = 0, time = 0;
-            bool hb = gb_report__num(gb_report__get(gb, "before", "rc", NULL), &brc);
-            bool ha = gb_report__num(gb_report__get(gb, "after", "rc", NULL), &arc);
-            bool hbr = gb_report__num(gb_report__get(gb, "before", "rr", NULL), &brr);
-            bool har = gb_report__num(gb_report__get(gb, "after", "rr", NULL), &arr);
-            bool hg = gb_report__num(json_object_get(gb, "generations"), &gen);
-            bool hl = gb_report__num(gb_report__get(gb, "lint", "after", NULL), &lint);
-            bool ht = gb_report__num(json_object_get(gb, "time_s"), &time);
-            const char *status = gb_report__str(json_object_get(gb, "status"));
+            bool hb = gb_report__finite(gb->before.rc, &brc);
+            bool ha = gb_report__finite(gb->after.rc, &arc);
+            bool hbr = gb_report__finite(gb->before.rr, &brr);
+            bool har = gb_report__finite(gb->after.rr, &arr);
+            bool hg = gb->generations >= 0 && gb_report__finite((double)gb->generations, &gen);
+            bool hl = gb->has_lint && gb_report__finite(gb->lint_after, &lint);
+            bool ht = gb->has_time && gb_report__finite(gb->time_s, &time);
+            const char *status = gb->has_status ? gb_evolve_status_name(gb->status) : NULL;
             gb_str_appendf(out, "<tr><td data-v=\"%zu\">%zu</td><td>", n, n);
             gb_report__esc(out, run->label);
             gb_str_append(out, "</td><td>");
@@ -1485,7 +1496,7 @@ static void gb_report__panel_tasks(GbStr *out, GbReport *r)
             gb_report__cell_num(out, hbr, brr, "%.4f");
             gb_report__cell_num(out, har, arr, "%.4f");
             gb_report__cell_num(out, hg, gen, "%.0f");
-            char *ops = gb_report__op_list(json_object_get(gb, "operators"));
+            char *ops = gb_report__op_list(gb, NULL);
             gb_str_append(out, "<td class=\"ops\">");
             gb_report__esc(out, ops);
             gb_str_append(out, "</td>");
@@ -1513,36 +1524,31 @@ typedef struct {
     double rc_b, rr_b, rc_a, rr_a;
     size_t n_b, n_a;
     double max_gen;
-    json_t *seed; /* borrowed from the first task */
+    bool has_seed; /* the first task's seed */
+    uint64_t seed;
 } GbRepStats;
 
 static void gb_report__stats(const GbRepRun *run, GbRepStats *s)
 {
     memset(s, 0, sizeof *s);
-    size_t ti;
-    json_t *task;
-    json_array_foreach(run->tasks, ti, task)
-    {
-        json_t *gb = json_object_get(task, "genebench");
-        const char *st = gb_report__str(json_object_get(gb, "status"));
+    for (size_t ti = 0; ti < run->tasks.len; ti++) {
+        const GbRecord *gb = &run->tasks.items[ti].rec;
         s->tasks++;
-        if (st && strcmp(st, "hardened") == 0)
+        if (gb->has_status && gb->status == GB_EVOLVED_HARDENED)
             s->hardened++;
-        else if (st && strcmp(st, "unchanged") == 0)
+        else if (gb->has_status && gb->status == GB_EVOLVED_UNCHANGED)
             s->unchanged++;
         else
             s->failed++;
         double x, y;
-        if (gb_report__num(json_object_get(gb, "time_s"), &x)) s->time_s += x, s->has_time = true;
-        if (gb_report__num(json_object_get(gb, "offspring_validated"), &x)) s->offspring += x, s->has_offspring = true;
-        if (gb_report__num(json_object_get(gb, "generations"), &x) && x > s->max_gen) s->max_gen = x;
-        if (gb_report__num(gb_report__get(gb, "before", "rc", NULL), &x) &&
-            gb_report__num(gb_report__get(gb, "before", "rr", NULL), &y))
+        if (gb->has_time && gb_report__finite(gb->time_s, &x)) s->time_s += x, s->has_time = true;
+        if (gb->offspring_validated >= 0) s->offspring += (double)gb->offspring_validated, s->has_offspring = true;
+        if (gb->generations >= 0 && (double)gb->generations > s->max_gen) s->max_gen = (double)gb->generations;
+        if (gb_report__finite(gb->before.rc, &x) && gb_report__finite(gb->before.rr, &y))
             s->rc_b += x, s->rr_b += y, s->n_b++;
-        if (gb_report__num(gb_report__get(gb, "after", "rc", NULL), &x) &&
-            gb_report__num(gb_report__get(gb, "after", "rr", NULL), &y))
+        if (gb_report__finite(gb->after.rc, &x) && gb_report__finite(gb->after.rr, &y))
             s->rc_a += x, s->rr_a += y, s->n_a++;
-        if (!s->seed) s->seed = json_object_get(gb, "seed");
+        if (!s->has_seed && gb->has_seed) s->seed = gb->seed, s->has_seed = true;
     }
 }
 
@@ -1621,8 +1627,10 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
             case F_SEED:
                 if (json_object_get(s, "seed"))
                     gb_report__fmt(out, json_object_get(s, "seed"), "%.0f");
+                else if (st.has_seed)
+                    gb_str_appendf(out, "%.0f†", (double)st.seed);
                 else
-                    gb_report__fmt(out, st.seed, "%.0f†");
+                    gb_str_append(out, "<span class=\"na\">–</span>");
                 break;
             case F_TASKS:
                 gb_str_appendf(out, "%zu (%zu / %zu / %zu)", st.tasks, st.hardened, st.unchanged, st.failed);

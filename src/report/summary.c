@@ -6,132 +6,120 @@
 #include <string.h>
 
 #include "gb_config.h"
+#include "nsga2/gate_list.h"
 #include "operators/operator.h"
-
-static json_t *gb_summary__field(const GbTask *t, const char *key)
-{
-    const char *txt = gb_task_get_field(t, key);
-    if (!txt) return NULL;
-    return json_loads(txt, JSON_DECODE_ANY, NULL);
-}
+#include "src/bench/record.h"
 
 long gb_summary_task_index(const GbTask *t)
 {
-    json_t *g = gb_summary__field(t, "genebench");
-    long idx = -1;
-    if (g && json_is_integer(json_object_get(g, "index"))) idx = (long)json_integer_value(json_object_get(g, "index"));
-    json_decref(g);
+    GbRecord r;
+    GbError err;
+    long idx = gb_record_read(t, &r, &err) ? r.index : -1;
+    gb_record_destroy(&r);
     return idx;
-}
-
-static double gb_summary__num(json_t *o, const char *a, const char *b)
-{
-    json_t *v = json_object_get(o, a);
-    if (b) v = json_object_get(v, b);
-    return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 typedef struct {
     long tasks, hardened, unchanged, failed, validated;
     double rcb, rrb, rca, rra;
     long nmeasured;
-    json_t *gates;     /* gate -> count */
-    json_t *operators; /* code -> {applied, accepted, in_picks, rc_delta_sum} */
+    bool any_gates;
+    GbGateCounts gates;
+    GbGateCounts per_op[GB_OP_COUNT];
+    bool offered_in_some[GB_OP_COUNT]; /* the operator had a "gates_by_operator" entry */
+    long in_picks[GB_OP_COUNT];
+    double rc_delta_sum[GB_OP_COUNT];
 } GbAgg;
-
-static void gb_summary__add(json_t *obj, const char *key, double v)
-{
-    json_t *cur = json_object_get(obj, key);
-    double base = json_is_number(cur) ? json_number_value(cur) : 0;
-    json_object_set_new(obj, key, json_real(base + v));
-}
 
 static void gb_summary__aggregate(const GbBench *out, GbAgg *a)
 {
     memset(a, 0, sizeof *a);
-    a->gates = json_object();
-    a->operators = json_object();
-    for (int o = 0; o < GB_OP_COUNT; o++) {
-        json_t *e = json_object();
-        json_object_set_new(e, "name", json_string(gb_operator((GbOperatorId)o)->name));
-        json_object_set_new(a->operators, gb_operator((GbOperatorId)o)->code, e);
-    }
     for (size_t i = 0; i < out->tasks.len; i++) {
-        json_t *g = gb_summary__field(&out->tasks.items[i], "genebench");
-        if (!g) continue;
+        GbRecord r;
+        GbError err;
+        if (!gb_record_read(&out->tasks.items[i], &r, &err)) {
+            /* Not an evolve result (or a malformed one): it does not count. */
+            gb_record_destroy(&r);
+            continue;
+        }
         a->tasks++;
-        const char *st = json_string_value(json_object_get(g, "status"));
-        if (st && strcmp(st, "hardened") == 0) a->hardened++;
-        else if (st && strcmp(st, "unchanged") == 0) a->unchanged++;
+        if (r.has_status && r.status == GB_EVOLVED_HARDENED)
+            a->hardened++;
+        else if (r.has_status && r.status == GB_EVOLVED_UNCHANGED)
+            a->unchanged++;
         else a->failed++;
-        double rcb = gb_summary__num(g, "before", "rc"), rca = gb_summary__num(g, "after", "rc");
-        double rrb = gb_summary__num(g, "before", "rr"), rra = gb_summary__num(g, "after", "rr");
-        if (!isnan(rcb) && !isnan(rca) && !isnan(rrb) && !isnan(rra)) {
-            a->rcb += rcb;
-            a->rca += rca;
-            a->rrb += rrb;
-            a->rra += rra;
+        if (r.has_scores && !isnan(r.before.rc) && !isnan(r.after.rc) && !isnan(r.before.rr) && !isnan(r.after.rr)) {
+            a->rcb += r.before.rc;
+            a->rca += r.after.rc;
+            a->rrb += r.before.rr;
+            a->rra += r.after.rr;
             a->nmeasured++;
         }
-        double v = gb_summary__num(g, "offspring_validated", NULL);
-        if (!isnan(v)) a->validated += (long)v;
-        const char *key;
-        json_t *val;
-        json_object_foreach(json_object_get(g, "gates"), key, val)
-        {
-            if (json_is_number(val)) gb_summary__add(a->gates, key, json_number_value(val));
+        if (r.offspring_validated > 0) a->validated += r.offspring_validated;
+        a->any_gates |= r.has_gates;
+        a->gates.offered += r.gates.offered;
+        a->gates.accepted += r.gates.accepted;
+        for (int g = 0; g < GB_GATE_COUNT; g++) a->gates.rejected[g] += r.gates.rejected[g];
+        for (int o = 0; o < GB_OP_COUNT; o++) {
+            const GbGateCounts *c = &r.gates_by_operator[o];
+            if (!c->offered) continue;
+            a->offered_in_some[o] = true;
+            a->per_op[o].offered += c->offered;
+            a->per_op[o].accepted += c->accepted;
+            for (int g = 0; g < GB_GATE_COUNT; g++) a->per_op[o].rejected[g] += c->rejected[g];
         }
-        json_object_foreach(json_object_get(g, "gates_by_operator"), key, val)
-        {
-            json_t *e = json_object_get(a->operators, key);
-            if (!e) continue;
-            gb_summary__add(e, "offered", gb_summary__num(val, "offered", NULL));
-            gb_summary__add(e, "accepted", gb_summary__num(val, "accepted", NULL));
-            json_t *rej = json_object_get(e, "rejected");
-            if (!rej) {
-                rej = json_object();
-                json_object_set_new(e, "rejected", rej);
-            }
-            const char *gk;
-            json_t *gv;
-            json_object_foreach(val, gk, gv)
-            {
-                if (strcmp(gk, "offered") && strcmp(gk, "accepted") && json_is_number(gv))
-                    gb_summary__add(rej, gk, json_number_value(gv));
+        for (size_t k = 0; k < r.operators.len; k++) {
+            const GbRecordStep *st = &r.operators.items[k];
+            for (int o = 0; o < GB_OP_COUNT; o++) {
+                if (strcmp(gb_operator((GbOperatorId)o)->code, st->op) != 0) continue;
+                a->in_picks[o]++;
+                a->rc_delta_sum[o] += isnan(st->rc_delta) ? 0 : st->rc_delta;
             }
         }
-        size_t k;
-        json_t *step;
-        json_array_foreach(json_object_get(g, "operators"), k, step)
-        {
-            json_t *e = json_object_get(a->operators, json_string_value(json_object_get(step, "op")));
-            if (!e) continue;
-            gb_summary__add(e, "in_picks", 1);
-            double d = gb_summary__num(step, "rc_delta", NULL);
-            gb_summary__add(e, "rc_delta_sum", isnan(d) ? 0 : d);
-        }
-        json_decref(g);
+        gb_record_destroy(&r);
     }
-    /* mean RC contribution per operator step in the picks */
-    const char *key;
-    json_t *e;
-    json_object_foreach(a->operators, key, e)
-    {
-        double n = gb_summary__num(e, "in_picks", NULL), s = gb_summary__num(e, "rc_delta_sum", NULL);
-        json_object_set_new(e, "mean_rc_delta", json_real(!isnan(n) && n > 0 ? s / n : 0));
-        json_object_del(e, "rc_delta_sum");
-        const char *ints[] = {"offered", "accepted", "in_picks"};
-        for (size_t i = 0; i < 3; i++) {
-            double x = gb_summary__num(e, ints[i], NULL);
-            json_object_set_new(e, ints[i], json_integer(isnan(x) ? 0 : (json_int_t)llround(x)));
-        }
-        json_t *rej = json_object_get(e, "rejected");
-        if (!rej) json_object_set_new(e, "rejected", rej = json_object());
-        const char *gk;
-        json_t *gv;
-        json_object_foreach(rej, gk, gv) json_object_set_new(rej, gk, json_integer((json_int_t)llround(json_number_value(gv))));
+}
+
+/* {"offered", <gates>..., "accepted"} */
+static json_t *gb_summary__gates(const GbGateCounts *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "offered", json_integer(c->offered));
+    for (int g = 0; g < GB_GATE_COUNT; g++)
+        json_object_set_new(o, gb_gate_name((GbGate)g), json_integer(c->rejected[g]));
+    json_object_set_new(o, "accepted", json_integer(c->accepted));
+    return o;
+}
+
+/* One operator's entry. The key order is the one the summary has always had: it depends on
+ * whether the operator was offered anything and whether it is in some pick. */
+static json_t *gb_summary__operator(const GbAgg *a, int o)
+{
+    json_t *e = json_object(), *rej = json_object();
+    json_object_set_new(e, "name", json_string(gb_operator((GbOperatorId)o)->name));
+    double mean = a->in_picks[o] > 0 ? a->rc_delta_sum[o] / (double)a->in_picks[o] : 0;
+    if (a->offered_in_some[o])
+        for (int g = 0; g < GB_GATE_COUNT; g++)
+            json_object_set_new(rej, gb_gate_name((GbGate)g), json_integer(a->per_op[o].rejected[g]));
+    if (!a->offered_in_some[o]) {
+        json_object_set_new(e, "mean_rc_delta", json_real(mean));
+        json_object_set_new(e, "offered", json_integer(0));
+        json_object_set_new(e, "accepted", json_integer(0));
+        json_object_set_new(e, "in_picks", json_integer(a->in_picks[o]));
+        json_object_set_new(e, "rejected", rej);
+        return e;
     }
-    json_object_foreach(a->gates, key, e) json_object_set_new(a->gates, key, json_integer((json_int_t)llround(json_number_value(e))));
+    json_object_set_new(e, "offered", json_integer(a->per_op[o].offered));
+    json_object_set_new(e, "accepted", json_integer(a->per_op[o].accepted));
+    json_object_set_new(e, "rejected", rej);
+    if (a->in_picks[o] > 0) {
+        json_object_set_new(e, "in_picks", json_integer(a->in_picks[o]));
+        json_object_set_new(e, "mean_rc_delta", json_real(mean));
+    } else {
+        json_object_set_new(e, "mean_rc_delta", json_real(mean));
+        json_object_set_new(e, "in_picks", json_integer(0));
+    }
+    return e;
 }
 
 static json_t *gb_summary__round(double v)
@@ -170,8 +158,11 @@ char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
     json_object_set_new(s, "offspring_validated_this_run", json_integer(f->validated_this_run));
     json_object_set_new(s, "offspring_per_s",
                         gb_summary__round(f->time_s > 0 ? (double)f->validated_this_run / f->time_s : 0));
-    json_object_set_new(s, "gates", a.gates);
-    json_object_set_new(s, "operators", a.operators);
+    json_object_set_new(s, "gates", a.any_gates ? gb_summary__gates(&a.gates) : json_object());
+    json_t *ops = json_object();
+    for (int o = 0; o < GB_OP_COUNT; o++)
+        json_object_set_new(ops, gb_operator((GbOperatorId)o)->code, gb_summary__operator(&a, o));
+    json_object_set_new(s, "operators", ops);
     char *txt = json_dumps(s, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(s);
     char *res = gb_asprintf("%s\n", txt);
@@ -183,8 +174,6 @@ char *gb_summary_line(const GbBench *out)
 {
     GbAgg a;
     gb_summary__aggregate(out, &a);
-    json_decref(a.gates);
-    json_decref(a.operators);
     double n = a.nmeasured ? (double)a.nmeasured : 1;
     return gb_asprintf("%ld tasks: %ld hardened, %ld unchanged, %ld failed; mean RC %.4f -> %.4f, mean RR %.4f -> %.4f",
                        a.tasks, a.hardened, a.unchanged, a.failed, a.rcb / n, a.rca / n, a.rrb / n, a.rra / n);

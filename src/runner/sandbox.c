@@ -115,6 +115,11 @@ static int gb_sandbox__child(void *arg)
     if (syscall(SYS_close_range, 5U, ~0U, 0U) != 0) {
         for (int fd = 5; fd < 65536; fd++) close(fd);
     }
+    /* The CLI blocks SIGINT/SIGTERM in its threads (one thread takes them); the worker must
+     * start with none blocked, so a run can be interrupted like any Python program. */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     execve(c->spec->python, c->argv, c->envp);
     GbSpawnCtx tmp = *c;
     tmp.err_w = 4;

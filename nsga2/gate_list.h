@@ -1,0 +1,30 @@
+#pragma once
+/* The gates an offspring passes before it joins the population, one X-macro row each:
+ *     GB_GATE(ID, key, label, rule)
+ * ID names the enum constant GB_GATE_<ID>; key is the name in the output record ("gates",
+ * "gates_by_operator") and the summary; label is the short name of the `evolve` progress line;
+ * rule is the one-line rule a child must satisfy to pass (it is rejected otherwise), as README.md
+ * lists it (tests/test_docs.c compares them).
+ * The rows are in cost order, the order the gates run in; the order is part of the output format
+ * (the keys of "gates") and of reproducibility. Never reorder or insert rows. */
+#define GB_GATE_LIST                                                                                                   \
+    GB_GATE(PARSE, "parse", "parse", "the result re-parses with no error.")                                            \
+    GB_GATE(READABILITY, "readability", "read",                                                                        \
+            "no R_j above its threshold RT_j (where the original is already above RT_j, no R_j above the "             \
+            "original's value).")                                                                                      \
+    GB_GATE(DUPLICATE, "duplicate", "dup", "not the same token sequence as an existing individual.")                   \
+    GB_GATE(TESTS, "tests", "tests", "the task's original tests pass.")                                                \
+    GB_GATE(LINT, "lint", "lint", "the pylint score is not below the original's.")
+
+typedef enum {
+#define GB_GATE(id, key, label, rule) GB_GATE_##id,
+    GB_GATE_LIST
+#undef GB_GATE
+        GB_GATE_COUNT
+} GbGate;
+
+/* The gate's key ("parse", ...), its progress-line label ("read", ...) and its README
+ * description (static strings). */
+const char *gb_gate_name(GbGate g);
+const char *gb_gate_label(GbGate g);
+const char *gb_gate_description(GbGate g);

@@ -1,0 +1,131 @@
+#pragma once
+/* The output record of one evolved task, typed (issue 15). gb_evolve_task fills it; the only
+ * module that knows its JSON shape is src/bench/record.h, which writes it as the two extra
+ * top-level fields of an output task line and reads it back.
+ *
+ * Output format of `genebench evolve` (one canonical task per line, src/model/task.h), with the
+ * hardened program in "source"/"extra_files", the same tests and pinned names, and two
+ * extra top-level fields:
+ *   "original":  {"source": "...", "extra_files": {...}}
+ *   "genebench": {
+ *     "index": <position of the task in the input>, "seed": S, "status": "hardened" |
+ *       "unchanged" (no offspring survived) | "original_fails" | "error", "error": "..." (when any),
+ *     "stop_reason": "rc_reached" | "generations" | "time_budget" | "no_offspring" | "interrupted"
+ *       | "original_fails" | "error",
+ *     "generations": g, "thresholds": "<file>",
+ *     "before": {"rc": x, "rr": y, "metrics": {"C1": v, ..., "entropy": v}},
+ *     "after":  {"rc": x, "rr": y, "metrics": {...}},
+ *     "operators": [{"op": "S1", "name": "AddNestedFor", "site": "<key>", "rc_delta": d}, ...]
+ *                  (the pick's applied operators in order; rc_delta = RC gain of that step),
+ *     "edits": [{"op": "AddNestedFor", "module": "main.py", "start": s, "old_end": e, "new_end": n}, ...]
+ *                  (the pick's edit history in application order: each edit replaced bytes
+ *                  [start, old_end) of the module's text at that moment with new text ending at
+ *                  new_end; a module an operator created appears as start = old_end = 0),
+ *     "front": [{"rc": x, "rr": y, "operators": ["S1", ...], "source"?: "..."}] (final first front;
+ *              "source" only with --keep-front),
+ *       (before, after, operators, edits and front are absent when the original could not be
+ *       measured)
+ *     "gates": {"offered": n, <one key per gate of nsga2/gate_list.h, in its order>: n, ...,
+ *               "accepted": n}   (rejections per gate, plus offered/accepted),
+ *     "gates_by_operator": {"S1": {same keys}, ...} (operators that were offered something),
+ *     "naming": {"mode": "builtin" | "llm", "renamed": {"old": "new", ...}, "kept": true}
+ *               (only when the final pick was renamed),
+ *     "lint": {"before": score, "after": score} (absent with --no-lint),
+ *     "time_s": t (wall time of the task's evolution), "offspring_validated": n }
+ * Numbers are written with gb_json_number's rules (src/base/json_write.h): integers exactly,
+ * other values with up to 6 decimals, so outputs are byte-identical across runs and thread
+ * counts (except time_s).
+ *
+ * Reading is lenient about absent fields (older outputs, test fixtures): each optional part has a
+ * has_ flag or a sentinel, documented per field. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fitness/fitness.h"
+#include "nsga2/gate_list.h"
+#include "operators/naming.h"
+#include "operators/operator.h"
+#include "src/model/program.h"
+#include "src/model/task.h"
+#include "src/base/util.h"
+
+typedef enum { GB_EVOLVED_HARDENED, GB_EVOLVED_UNCHANGED, GB_EVOLVED_ORIGINAL_FAILS, GB_EVOLVED_ERROR } GbEvolveStatus;
+/* "hardened", "unchanged", "original_fails", "error" (static strings). */
+const char *gb_evolve_status_name(GbEvolveStatus s);
+/* The status named s; false when s names none. */
+bool gb_evolve_status_parse(const char *s, GbEvolveStatus *out);
+
+/* A program's scores: "before" / "after". Non-finite values are written as null and read
+ * back as NAN; an absent metric reads as NAN. */
+typedef struct {
+    double rc, rr;
+    double metrics[GB_METRIC_COUNT]; /* metric_list.h order */
+} GbRecordScore;
+
+/* One applied operator of the pick's lineage ("operators"). */
+typedef struct {
+    char *op;        /* owned: code, "S1" */
+    char *name;      /* owned: "AddNestedFor"; NULL when absent */
+    char *site;      /* owned: site key; NULL when absent */
+    double rc_delta; /* RC gain of that step; NAN when absent */
+} GbRecordStep;
+
+/* One member of the final first front ("front"). */
+typedef struct {
+    double rc, rr;
+    GbArray(char *) operators; /* owned codes, lineage order */
+    char *source;              /* owned: concatenated program with --keep-front, else NULL */
+} GbRecordFrontMember;
+
+/* Offspring offered to the gates, rejections per gate, and accepted. */
+typedef struct {
+    long offered;
+    long rejected[GB_GATE_COUNT];
+    long accepted;
+} GbGateCounts;
+
+typedef struct {
+    long index; /* position of the task in the input; -1 when absent */
+    uint64_t seed;
+    bool has_seed;
+    GbEvolveStatus status;
+    bool has_status;
+    char *error;       /* owned, NULL when absent */
+    char *stop_reason; /* owned, NULL when absent */
+    long generations;  /* -1 when absent */
+    char *thresholds;  /* owned, NULL when absent */
+    /* Each part below is written when its has_ flag is set and read back with the flag telling
+     * whether it was present (evolve sets them all, except the scores and lists for a task whose
+     * original could not be measured). */
+    bool has_scores;             /* "before" (and "after") */
+    GbRecordScore before, after; /* "after" may be absent even so: NANs */
+    bool has_operators;
+    GbArray(GbRecordStep) operators; /* may be read from bare codes ["S1", ...] too */
+    bool has_edits;
+    GbArray(GbApplied) edits; /* owned; site_key is "" */
+    bool has_front;
+    GbArray(GbRecordFrontMember) front;
+    bool has_gates;
+    GbGateCounts gates;
+    bool has_gates_by_operator;
+    GbGateCounts gates_by_operator[GB_OP_COUNT]; /* written for operators with offered > 0 */
+    bool has_naming;
+    char *naming_mode;    /* owned: "builtin" | "llm" */
+    GbRenameList renamed; /* in rename order (operators/naming.h) */
+    bool naming_kept;
+    bool has_lint;
+    double lint_before, lint_after;
+    bool has_time;
+    double time_s;
+    long offspring_validated; /* -1 when absent */
+    /* "original": the program the task started from. */
+    char *original_source;                /* owned; NULL when absent */
+    GbArray(GbFile) original_extra_files; /* owned, in order */
+} GbRecord;
+
+/* Caller storage; an empty record (sentinels set, no has_ flags). */
+void gb_record_init(GbRecord *r);
+void gb_record_destroy(GbRecord *r);
+/* Set the "original" part from a task's program (copied). */
+void gb_record_set_original(GbRecord *r, const GbTask *task);
