@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nsga2/select.h"
+#include "operators/harness_policy.h"
 #include "src/python/pyparse.h"
 
 void gb_evolve_config_defaults(GbEvolveConfig *cfg)
@@ -413,7 +414,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
             GbOpContext pctx;
             gb_op_ctx_init(&pctx, &run.pop.items[pi].prog, task, parser);
             for (int o = 0; o < GB_OP_COUNT; o++) {
-                if (!cfg->ops[o]) continue;
+                if (!cfg->ops[o] || !gb_op_allowed_under(task->harness, (GbOperatorId)o)) continue;
                 const GbOperator *op = gb_operator((GbOperatorId)o);
                 gb_op_find_sites(&pctx, op, &sites);
                 size_t w = 0;

@@ -42,6 +42,7 @@ void gb_task_destroy(GbTask *t)
         free(t->fields.items[i].json);
     }
     gb_array_free(&t->fields);
+    free(t->harness_prelude);
     memset(t, 0, sizeof *t);
 }
 
@@ -69,6 +70,21 @@ void gb_task_copy(GbTask *dst, const GbTask *src)
         gb_array_push(&dst->fields, f);
     }
     dst->line = src->line;
+    dst->harness = src->harness;
+    dst->harness_prelude = src->harness_prelude ? gb_strdup(src->harness_prelude) : NULL;
+}
+
+const char *gb_harness_rules_name(GbHarnessRules rules)
+{
+    switch (rules) {
+    case GB_HARNESS_GUARD:
+        return "guard";
+    case GB_HARNESS_CLASSEVAL:
+        return "classeval";
+    case GB_HARNESS_NONE:
+        break;
+    }
+    return "none";
 }
 
 void gb_task_set_field(GbTask *t, const char *key, const char *json)
@@ -122,9 +138,12 @@ bool gb_task_is_pinned(const GbTask *t, const char *name)
 const char *gb_test_kind_name(GbTestKind kind)
 {
     switch (kind) {
-    case GB_TESTS_ASSERT: return "assert";
-    case GB_TESTS_UNITTEST: return "unittest";
-    case GB_TESTS_STDIO: return "stdio";
+    case GB_TESTS_ASSERT:
+        return "assert";
+    case GB_TESTS_UNITTEST:
+        return "unittest";
+    case GB_TESTS_STDIO:
+        return "stdio";
     }
     return "?";
 }

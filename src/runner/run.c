@@ -78,6 +78,15 @@ void gb_pool_add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long
     gb_rec_addf(body, "uid", "%ld", w->run_uid);
 }
 
+/* The upstream harness's execution rules (src/model/task.h): harness.py applies them in the
+ * run's child (apply_harness_rules). */
+static void gb_pool__add_harness_rules(GbStr *body, const GbTask *task)
+{
+    if (task->harness == GB_HARNESS_NONE) return;
+    gb_rec_add(body, "rules", gb_harness_rules_name(task->harness));
+    if (task->harness_prelude) gb_rec_add(body, "prelude", task->harness_prelude);
+}
+
 /* Run once on worker w. Returns false on an infrastructure error (err set). */
 static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, GbRaw *raw, GbError *err)
 {
@@ -124,6 +133,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_rec_add(&body, "classes", classes.data ? classes.data : "");
         gb_str_destroy(&classes);
     }
+    if (rs->task) gb_pool__add_harness_rules(&body, rs->task);
     if (strcmp(rs->kind, "lint") == 0) {
         GbStr mods;
         gb_str_init(&mods);
