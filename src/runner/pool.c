@@ -116,6 +116,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     if (pool->cfg.timeout_s <= 0) pool->cfg.timeout_s = dflt.timeout_s;
     if (pool->cfg.cpu_s <= 0) pool->cfg.cpu_s = dflt.cpu_s;
     if (pool->cfg.output_cap == 0) pool->cfg.output_cap = dflt.output_cap;
+    if (pool->cfg.disk_mb <= 0) pool->cfg.disk_mb = dflt.disk_mb;
     pool->mode = (GbSandboxMode)cfg->sandbox;
     pool->intr[0] = pool->intr[1] = -1;
     pthread_mutex_init(&pool->mu, NULL);
@@ -142,9 +143,10 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     chmod(pool->dir, 0711);
     pool->harness = gb_asprintf("%s/harness.py", pool->dir);
     pool->runs = gb_asprintf("%s/runs", pool->dir);
+    pool->root = gb_asprintf("%s/root", pool->dir);
     int fd = open(pool->harness, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0 || !gb_runner_write_all(fd, gb_harness_py, gb_harness_py_len) || mkdir(pool->runs, 0711) != 0 ||
-        pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
+        mkdir(pool->root, 0711) != 0 || pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
         gb_error_set(err, "cannot set up %s: %s", pool->dir, strerror(errno));
         if (fd >= 0) close(fd);
         gb_pool_delete(pool);
@@ -247,6 +249,7 @@ void gb_pool_delete(GbPool *pool)
     free(pool->native);
     free(pool->remap_report);
     free(pool->runs);
+    free(pool->root);
     free(pool->python);
     free(pool->python_version);
     free(pool->lint_warm);

@@ -33,6 +33,8 @@ typedef struct {
                               when the environment has GENEBENCH_NO_REMAP=1 */
     bool no_native;        /* workers load no native helper (src/runner/remap.c, src/runner/runwait.c): no
                               remap, and they wait for run children in Python */
+    long disk_mb;          /* disk a run may fill, in MiB: its directory is a tmpfs of that size (namespaces
+                              mode, and userns mode when not root); default 256 */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */

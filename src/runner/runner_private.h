@@ -44,8 +44,9 @@ typedef struct {
     long run_uid;
     long owner_uid;
     GbSandboxMode mode;
-    bool lint;   /* a lint worker: imports pylint, serves lint runs and lint sessions only */
-    GbStr inbuf; /* bytes received from the worker, not yet parsed */
+    bool lint;          /* a lint worker: imports pylint, serves lint runs and lint sessions only */
+    GbStr inbuf;        /* bytes received from the worker, not yet parsed */
+    char host_root[32]; /* "/proc/PID/root" when the worker has its own file system, else "" */
 } GbWorker;
 
 /* The workers of one kind and a ring buffer of the idle ones: FIFO, so runs rotate. */
@@ -64,7 +65,8 @@ struct GbPool {
     char *native;       /* dir/gbworker.so */
     bool remap;         /* workers remap their libraries (src/runner/remap.c) */
     char *remap_report; /* what the first worker said of its remap */
-    char *runs;         /* dir/runs */
+    char *runs;         /* dir/runs (in a namespaced worker: its tmpfs, reached through host_root) */
+    char *root;         /* dir/root: the mount point of a namespaced worker's root */
     char *python_version;
     char *lint_warm; /* owned copy of cfg.lint_warm (workers are replaced later too) */
     GbSandboxMode mode;
