@@ -435,8 +435,7 @@ bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pin
         return false;
     }
     if (compute_pinned) gb_task_compute_pinned(t, parser);
-    gb_array_push(&b->tasks, *t);
-    memset(t, 0, sizeof *t);
+    gb_bench_add_task(b, t);
     return true;
 }
 
