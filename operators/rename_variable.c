@@ -13,10 +13,11 @@
  * locals()-style access, keyword call sites all resolvable to the function (else refused),
  * no self-documenting f-string, and not a variable some read of which may find it unbound
  * when the program catches NameError (the message of a NameError / UnboundLocalError names
- * the variable: `except NameError as e: return str(e)` would see the new name). The new name comes from the variable's context (what is
- * assigned to it, how it is used, expansions of short names) chosen by the rng among the
- * free candidates; it clashes with nothing in the program or the tests and is recorded as
- * synthetic, so the naming step may improve it before output.
+ * the variable: `except NameError as e: return str(e)` would see the new name). The new
+ * name comes from the variable's context (what is assigned to it, how it is used, expansions
+ * of short names) chosen by the rng among the free candidates; it clashes with nothing in the
+ * program or the tests and is recorded as synthetic, so the naming step may improve it before
+ * output.
  *
  * Site: the scope's node (def, lambda or comprehension), tagged "v<k>" where k orders the
  * scope's bound names by their first binding, so a renamed variable keeps its key. */
