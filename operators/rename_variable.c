@@ -61,8 +61,7 @@ static bool gb_n1_catches_name_error(TSNode node, const char *src)
 static bool gb_n1_program_catches(GbOpContext *ctx)
 {
     for (size_t m = 0; m < ctx->prog->modules.len; m++)
-        if (gb_n1_catches_name_error(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m)))
-            return true;
+        if (gb_n1_catches_name_error(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m))) return true;
     const char *tests = ctx->task ? ctx->task->test_code : NULL;
     return tests && (strstr(tests, "NameError") || strstr(tests, "UnboundLocalError"));
 }
