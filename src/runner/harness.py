@@ -403,35 +403,33 @@ class Tampering(Exception):
 
 SEAL_UNITTEST = ("unittest", "unittest.case", "unittest.result", "unittest.suite", "unittest.loader",
                  "unittest.util", "unittest.runner", "unittest.signals")
-SEAL = None  # (entries, functions, modules) built by seal_snapshot() in the worker
+SEAL = None  # built by seal_snapshot() in the worker
 SEAL_MUTABLE = ("SEAL", "LINTER")  # harness globals that change after the snapshot
 
 
 def seal_snapshot():
     """Record, in the worker, the identity of every binding the harness relies on: the
     builtins, this module's globals, and unittest's modules, classes and their methods.
-    Returns (entries, functions, modules): entries are (label, namespace dict, key, value),
-    functions are (label, function, __code__, __defaults__, __kwdefaults__), modules are
-    (name, module) pairs that sys.modules must still hold."""
+    Returns {"core": part, "unittest": part}; a part is (entries, functions, modules):
+    entries are (label, namespace, key, value), functions are (label, function, __code__,
+    __defaults__, __kwdefaults__), modules are (name, module) pairs that sys.modules must
+    still hold. Only the unittest part is checked after unittest runs."""
     import builtins
     import types
 
-    entries = []
-    functions = []
-    modules = []
     seen = set()
 
-    def add_function(label, fn):
+    def add_function(part, label, fn):
         if isinstance(fn, types.FunctionType) and id(fn) not in seen:
             seen.add(id(fn))
-            functions.append((label, fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__))
+            part[1].append((label, fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__))
 
-    def add_namespace(label, ns, unittest_part):
+    def add_namespace(part, label, ns, unittest_part):
         for key, value in list(ns.items()):
             if ns is globals() and key in SEAL_MUTABLE:
                 continue
-            entries.append((label, ns, key, value))
-            add_function("%s.%s" % (label, key), value)
+            part[0].append((label, ns, key, value))
+            add_function(part, "%s.%s" % (label, key), value)
             if unittest_part and isinstance(value, type) and value.__module__.startswith("unittest") and \
                     id(value) not in seen:
                 seen.add(id(value))
@@ -441,18 +439,19 @@ def seal_snapshot():
                     # methods only: a test may set data such as TestCase.maxDiff
                     fn = cvalue.__func__ if isinstance(cvalue, (classmethod, staticmethod)) else cvalue
                     if isinstance(fn, types.FunctionType) or isinstance(cvalue, property):
-                        entries.append((cls_label, cls_ns, ckey, cvalue))
-                    add_function("%s.%s" % (cls_label, ckey), fn)
+                        part[0].append((cls_label, cls_ns, ckey, cvalue))
+                    add_function(part, "%s.%s" % (cls_label, ckey), fn)
 
-    add_namespace("builtins", vars(builtins), False)
-    add_namespace("the harness", globals(), False)
+    core = ([], [], [("builtins", builtins)])
+    add_namespace(core, "builtins", vars(builtins), False)
+    add_namespace(core, "the harness", globals(), False)
+    unit = ([], [], [])
     for name in SEAL_UNITTEST:
         mod = sys.modules.get(name)
         if mod is not None:
-            modules.append((name, mod))
-            add_namespace(name, vars(mod), True)
-    modules.append(("builtins", builtins))
-    return entries, functions, modules
+            unit[2].append((name, mod))
+            add_namespace(unit, name, vars(mod), True)
+    return {"core": core, "unittest": unit}
 
 
 def seal_before_tests():
@@ -464,22 +463,19 @@ def seal_before_tests():
 
 def seal_check(seal, unittest_too):
     """What the program changed of the snapshot, as a message, or None."""
-    entries, functions, modules = seal
     missing = object()
-    for name, mod in modules:
-        if (unittest_too or not name.startswith("unittest")) and sys.modules.get(name) is not mod:
-            return "the program replaced the module %s in sys.modules" % name
-    for label, ns, key, value in entries:
-        if not unittest_too and label.startswith("unittest"):
-            continue
-        if ns.get(key, missing) is not value:
-            return "the program replaced %s.%s" % (label, key) if label != "the harness" else \
-                "the program replaced the harness's %s" % key
-    for label, fn, code, defaults, kwdefaults in functions:
-        if not unittest_too and label.startswith("unittest"):
-            continue
-        if fn.__code__ is not code or fn.__defaults__ is not defaults or fn.__kwdefaults__ is not kwdefaults:
-            return "the program changed the code of %s" % label
+    for part in (seal["core"], seal["unittest"]) if unittest_too else (seal["core"],):
+        entries, functions, modules = part
+        for name, mod in modules:
+            if sys.modules.get(name) is not mod:
+                return "the program replaced the module %s in sys.modules" % name
+        for label, ns, key, value in entries:
+            if ns.get(key, missing) is not value:
+                return "the program replaced %s.%s" % (label, key) if label != "the harness" else \
+                    "the program replaced the harness's %s" % key
+        for label, fn, code, defaults, kwdefaults in functions:
+            if fn.__code__ is not code or fn.__defaults__ is not defaults or fn.__kwdefaults__ is not kwdefaults:
+                return "the program changed the code of %s" % label
     if sys.gettrace() is not None or sys.getprofile() is not None:
         return "the program left a trace or profile hook set (sys.settrace/sys.setprofile)"
     return None
