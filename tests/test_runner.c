@@ -1052,6 +1052,10 @@ static void test_runner_every_sandbox_mode(void **state)
         assert_string_equal(gb_pool_sandbox(pools[i]), gb_sandbox_mode_name((GbSandboxMode)modes[i]));
         reliability_subset(fx, pools[i], gb_pool_sandbox(pools[i]));
     }
+    /* what a mode lacks is stated */
+    assert_non_null(strstr(gb_pool_sandbox_detail(fx->plain), "plain (no namespaces: the host's /proc"));
+    assert_int_equal(strncmp(gb_pool_sandbox_detail(fx->userns), "userns", 6), 0);
+    print_message("  sandbox: %s; %s\n", gb_pool_sandbox_detail(fx->pool), gb_pool_sandbox_detail(fx->userns));
     assert_clean(fx);
 }
 

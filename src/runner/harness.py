@@ -1082,6 +1082,7 @@ def main():
         collapse_heap()
     send(ctl, {"op": "ready", "python": sys.version.split()[0], "pid": os.getpid(),
                "seccomp": "1" if seccomp else "0", "remap": remap_report,
+               "proc": "1" if os.path.isdir("/proc/self") else "0",
                "native": "yes" if NATIVE is not None else "no: " + clip(NATIVE_WHY)})
     while True:
         try:

@@ -248,6 +248,7 @@ void gb_pool_delete(GbPool *pool)
     free(pool->harness);
     free(pool->native);
     free(pool->remap_report);
+    free(pool->sandbox_detail);
     free(pool->runs);
     free(pool->root);
     free(pool->python);
@@ -259,6 +260,24 @@ void gb_pool_delete(GbPool *pool)
 const char *gb_pool_sandbox(const GbPool *pool)
 {
     return gb_sandbox_mode_name(pool->mode);
+}
+
+const char *gb_pool_sandbox_detail(GbPool *pool)
+{
+    pthread_mutex_lock(&pool->mu);
+    if (!pool->sandbox_detail) {
+        const char *mode = gb_sandbox_mode_name(pool->mode);
+        if (pool->mode == GB_SANDBOX_PLAIN)
+            pool->sandbox_detail = gb_asprintf("%s (no namespaces: the host's /proc, /dev/shm and files are visible, "
+                                               "disk capped per file only)",
+                                               mode);
+        else if (pool->no_proc)
+            pool->sandbox_detail = gb_asprintf("%s (no /proc: the kernel refused to mount one)", mode);
+        else
+            pool->sandbox_detail = gb_strdup(mode);
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return pool->sandbox_detail;
 }
 
 const char *gb_pool_remap(const GbPool *pool)

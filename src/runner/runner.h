@@ -139,6 +139,10 @@ void gb_lint_session_delete(GbLintSession *s);
 
 /* Name of the sandbox mode the workers run in (static string). */
 const char *gb_pool_sandbox(const GbPool *pool);
+/* The mode and what it lacks, for the user: "namespaces", or "namespaces (no /proc: ...)"
+ * where the kernel refused to mount the sandbox's own /proc, or "plain (no namespaces: ...)".
+ * Owned by the pool. */
+const char *gb_pool_sandbox_detail(GbPool *pool);
 
 /* Remap (src/runner/remap.c): each worker, once warm, replaces its library and interpreter
  * mappings by anonymous memory with the same bytes, merged into a few regions backed by

@@ -106,6 +106,7 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
                 ok = true;
                 if (!pool->python_version) pool->python_version = gb_rec_dup(&rec, "python");
                 if (!pool->remap_report) pool->remap_report = gb_rec_dup(&rec, "remap");
+                if (gb_rec_is(&rec, "proc", "0")) pool->no_proc = true;
             } else if (gb_rec_is(&rec, "op", "error")) {
                 char *module = gb_rec_dup(&rec, "module");
                 char *why = gb_rec_dup(&rec, "error");
