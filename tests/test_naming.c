@@ -334,7 +334,9 @@ static void test_llm_shared_client_budget(void **state)
         char *json = NULL, *err = NULL;
         const char *mode;
         assert_true(gb_naming_apply(&e.prog, &e.task, e.parser, &cfg, &json, &mode, &err));
-        assert_string_not_equal(mode, "llm");
+        if (strcmp(mode, "llm") == 0)
+            fail_msg("program %d named by the model (%ld requests, server saw %ld): %s", k,
+                     gb_http_client_requests(client), (long)gb_test_server_stat(&f->server, "chat"), json ? json : "");
         assert_non_null(err);
         if (k > 0) assert_non_null(strstr(err, "time budget"));
         expect_valid_program(e.prog.modules.items[0].source);
