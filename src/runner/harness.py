@@ -838,7 +838,8 @@ def child(req, fds, result_w, ctl, token_r):
         except BaseException:  # noqa: BLE001
             pass
     result.pop("program", None)
-    if kind in ("assert", "unittest", "stdio") and result.get("outcome") in ("pass", "fail"):
+    # stdio: the verdict is the output, which genebench compares; a program may set builtins.input
+    if kind in ("assert", "unittest") and result.get("outcome") in ("pass", "fail"):
         try:
             if check.__code__ is not check_code or encode_record.__code__ is not encode_code:
                 why = "the program changed the code of the harness's seal"

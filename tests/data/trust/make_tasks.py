@@ -185,6 +185,8 @@ legit_unit = {
 legit_stdio = {
     "stdio_exit0": "import sys\na, b = map(int, sys.stdin.read().split())\nprint(a + b)\nexit()\n",
     "stdio_write": "import sys\na, b = map(int, input().split())\nsys.stdout.write(str(a + b) + '\\n')\n",
+    "stdio_fast_input": "import builtins, sys\nbuiltins.input = sys.stdin.readline\n"
+                        "a, b = map(int, input().split())\nprint(a + b)\n",
 }
 
 
