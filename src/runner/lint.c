@@ -92,7 +92,11 @@ static bool gb_lint_session__start(GbLintSession *s, GbError *err)
     s->hdir = gb_asprintf("%s%s", w->host_root, s->dir);
     gb_runner_rmtree(s->hdir);
     if (mkdir(s->hdir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, s->hdir, w->owner_uid)) {
-        gb_error_set(err, "cannot create run directory %s: %s", s->hdir, strerror(errno));
+        int e = errno;
+        if (gb_worker_gone(w))
+            gb_error_set(err, "lint: the lint worker went away");
+        else
+            gb_error_set(err, "cannot create run directory %s: %s", s->hdir, strerror(e));
         return false;
     }
     int sp[2] = {-1, -1};
@@ -161,6 +165,7 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
         if (poll(&p, 1, 0) > 0) gb_lint_session__end(s, true);
     }
     if (s->sock < 0 && !gb_lint_session__start(s, err)) {
+        *vanished = s->w && !s->w->alive; /* killed from outside: retried on a new worker */
         gb_lint_session__end(s, true);
         return false;
     }
@@ -176,10 +181,19 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
     gb_str_init(&reply);
     GbRec rec = {0}, wrec = {0};
     if (mkdir(dir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, dir, w->owner_uid)) {
-        gb_error_set(err, "cannot create run directory %s: %s", dir, strerror(errno));
+        int e = errno;
+        if (gb_worker_gone(w)) {
+            gb_error_set(err, "lint: the lint session ended (its worker went away)");
+            broken = *vanished = true;
+        } else {
+            gb_error_set(err, "cannot create run directory %s: %s", dir, strerror(e));
+        }
         goto done;
     }
-    if (!gb_runner_write_modules(dir, prog, w->owner_uid, err)) goto done;
+    if (!gb_runner_write_modules(dir, prog, w->owner_uid, err)) {
+        if (gb_worker_gone(w)) broken = *vanished = true;
+        goto done;
+    }
     for (size_t i = 0; i < prog->modules.len; i++) gb_str_appendf(&mods, "%s\n", prog->modules.items[i].path);
     gb_rec_add(&body, "op", "lint");
     gb_rec_add(&body, "sub", sub);

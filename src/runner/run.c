@@ -93,10 +93,15 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
     gb_str_init(&frame);
     gb_runner_rmtree(hdir);
     if (mkdir(hdir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, hdir, w->owner_uid)) {
-        gb_error_set(err, "cannot create run directory %s: %s", hdir, strerror(errno));
+        int e = errno;
+        if (gb_worker_gone(w)) goto gone;
+        gb_error_set(err, "cannot create run directory %s: %s", hdir, strerror(e));
         goto done;
     }
-    if (!gb_runner_write_modules(hdir, rs->prog, w->owner_uid, err)) goto done;
+    if (!gb_runner_write_modules(hdir, rs->prog, w->owner_uid, err)) {
+        if (gb_worker_gone(w)) goto gone;
+        goto done;
+    }
     if (rs->stdin_text && *rs->stdin_text) {
         in_fd = memfd_create("gb-stdin", MFD_CLOEXEC);
         if (in_fd < 0 || !gb_runner_write_all(in_fd, rs->stdin_text, strlen(rs->stdin_text)) ||
@@ -259,6 +264,10 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         s->worker_faults += (double)gb_rec_long(&raw->done_rec, "worker_faults", 0);
         pthread_mutex_unlock(&pool->mu);
     }
+    goto done;
+gone: /* the worker died before the run was sent: the caller retries on a new one */
+    raw->worker_died = true;
+    ok = true;
 done:
     if (!ok) gb_runner_rmtree(hdir);
     if (in_fd >= 0) close(in_fd);

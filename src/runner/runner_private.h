@@ -136,6 +136,10 @@ bool gb_runner_write_modules(const char *dir, const GbProgram *prog, long owner,
 
 /* Kill and reap the worker's process, close its socket. */
 void gb_worker_reap(GbWorker *w);
+/* After a failed file operation in w's run directories: true when the worker is gone (killed
+ * from outside: its /proc/PID/root vanished), which then is reaped, so it is replaced before
+ * its next use. */
+bool gb_worker_gone(GbWorker *w);
 /* Spawn a worker and wait for its "ready". */
 bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err);
 

@@ -28,6 +28,16 @@ void gb_worker_reap(GbWorker *w)
     gb_str_clear(&w->inbuf);
 }
 
+bool gb_worker_gone(GbWorker *w)
+{
+    if (!w->host_root[0] || w->pid <= 0) return false;
+    char root[48];
+    snprintf(root, sizeof root, "%s/", w->host_root);
+    if (access(root, X_OK) == 0) return false;
+    gb_worker_reap(w);
+    return true;
+}
+
 static char *gb_pool__log_tail(const GbPool *pool, int slot)
 {
     char *path = gb_asprintf("%s/worker%d.log", pool->dir, slot);
