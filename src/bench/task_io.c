@@ -474,8 +474,7 @@ bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pin
     if (compute_pinned) gb_task_compute_pinned(t, parser);
     free(t->harness_prelude);
     gb_upstream_harness(t->meta_json, &t->harness, &t->harness_prelude);
-    gb_array_push(&b->tasks, *t);
-    memset(t, 0, sizeof *t);
+    gb_bench_add_task(b, t);
     return true;
 }
 

@@ -58,8 +58,14 @@ typedef struct {
     char *harness_prelude;        /* owned, may be NULL: CLASSEVAL: meta.upstream.import_statement lines */
 } GbTask;
 
+typedef struct GbIdIndex GbIdIndex;
+
 typedef struct {
     GbArray(GbTask) tasks;
+    GbIdIndex *index; /* owned, may be NULL: id -> position, kept by gb_bench_add_task; gb_bench_find
+                         uses it while it covers every task (a task pushed directly makes it stale,
+                         and the next gb_bench_add_task rebuilds it). Tasks must not be reordered or
+                         have their id changed in place while it is there. */
 } GbBench;
 
 void gb_task_init(GbTask *t);
@@ -79,5 +85,8 @@ const char *gb_harness_rules_name(GbHarnessRules rules);
 
 void gb_bench_init(GbBench *b);
 void gb_bench_destroy(GbBench *b);
-/* Index of the task with this id, or -1. */
+/* Index of the task with this id, or -1. Constant time while b's index is current, else a scan. */
 long gb_bench_find(const GbBench *b, const char *id);
+/* Append t (taken: *t is zeroed) and index its id, so that loading n tasks with a duplicate
+ * check per task costs O(n), not O(n^2). The caller checks for a duplicate first. */
+void gb_bench_add_task(GbBench *b, GbTask *t);
