@@ -70,8 +70,8 @@ typedef struct {
     GbMetrics metrics;
     double rc, rr;
     uint64_t hash;
-    long parent; /* index in the population, -1 for the original */
-    int op;      /* operator that made it from its parent, -1 for the original */
+    long parent;           /* index in the population, -1 for the original */
+    int op;                /* operator that made it from its parent, -1 for the original */
     GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
 } GbIndividual;
 

@@ -36,17 +36,17 @@ typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser
 
 typedef struct {
     uint64_t seed;
-    int generations;          /* generation limit; 0 = none (then time_budget must be set) */
-    double time_budget;       /* seconds per task; 0 = none */
-    double breed;             /* fraction of the ranked population that breeds (0.2) */
-    int max_parents;          /* cap on parents per generation (keeps a generation's cost bounded) */
-    bool lint;                /* pylint gate */
-    bool keep_front;          /* write the sources of the whole final front */
-    bool ops[GB_OP_COUNT];    /* enabled operators */
+    int generations;       /* generation limit; 0 = none (then time_budget must be set) */
+    double time_budget;    /* seconds per task; 0 = none */
+    double breed;          /* fraction of the ranked population that breeds (0.2) */
+    int max_parents;       /* cap on parents per generation (keeps a generation's cost bounded) */
+    bool lint;             /* pylint gate */
+    bool keep_front;       /* write the sources of the whole final front */
+    bool ops[GB_OP_COUNT]; /* enabled operators */
     const GbThresholds *thresholds;
     const char *thresholds_name;
-    GbPool *pool;             /* shared, thread-safe */
-    GbNamingFn naming;        /* may be NULL: no renaming */
+    GbPool *pool;      /* shared, thread-safe */
+    GbNamingFn naming; /* may be NULL: no renaming */
     void *naming_arg;
     volatile sig_atomic_t *stop; /* set asynchronously to stop early (may be NULL) */
 } GbEvolveConfig;

@@ -25,7 +25,8 @@ static const GbApiTemplate gb_add_base64_templates[] = {
     {"{v} = \"{a}:{d}\".encode(\"ascii\")\n{0}.b64encode({v})", {{"base64", NULL, {"base64", "b64"}}}, {"raw"}},
 };
 
-const GbApiTable gb_add_base64_table = {gb_add_base64_templates, sizeof gb_add_base64_templates / sizeof *gb_add_base64_templates};
+const GbApiTable gb_add_base64_table = {gb_add_base64_templates,
+                                        sizeof gb_add_base64_templates / sizeof *gb_add_base64_templates};
 
 void gb_op_add_base64_find(GbOpContext *ctx, GbSiteList *out)
 {

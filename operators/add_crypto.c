@@ -32,7 +32,8 @@ static const GbApiTemplate gb_add_crypto_templates[] = {
      {"digest_builder"}},
 };
 
-const GbApiTable gb_add_crypto_table = {gb_add_crypto_templates, sizeof gb_add_crypto_templates / sizeof *gb_add_crypto_templates};
+const GbApiTable gb_add_crypto_table = {gb_add_crypto_templates,
+                                        sizeof gb_add_crypto_templates / sizeof *gb_add_crypto_templates};
 
 void gb_op_add_crypto_find(GbOpContext *ctx, GbSiteList *out)
 {

@@ -25,7 +25,8 @@ static const GbApiTemplate gb_add_datetime_templates[] = {
      {"started", "elapsed"}},
 };
 
-const GbApiTable gb_add_datetime_table = {gb_add_datetime_templates, sizeof gb_add_datetime_templates / sizeof *gb_add_datetime_templates};
+const GbApiTable gb_add_datetime_table = {gb_add_datetime_templates,
+                                          sizeof gb_add_datetime_templates / sizeof *gb_add_datetime_templates};
 
 void gb_op_add_datetime_find(GbOpContext *ctx, GbSiteList *out)
 {

@@ -25,7 +25,8 @@ static const GbApiTemplate gb_add_dateutil_templates[] = {
      {"due_date"}},
 };
 
-const GbApiTable gb_add_dateutil_table = {gb_add_dateutil_templates, sizeof gb_add_dateutil_templates / sizeof *gb_add_dateutil_templates};
+const GbApiTable gb_add_dateutil_table = {gb_add_dateutil_templates,
+                                          sizeof gb_add_dateutil_templates / sizeof *gb_add_dateutil_templates};
 
 void gb_op_add_dateutil_find(GbOpContext *ctx, GbSiteList *out)
 {

@@ -22,7 +22,8 @@ static const GbApiTemplate gb_add_http_templates[] = {
     {"{v} = {0}(\"{host}\")\n{v}.set_debuglevel(0)", {{"http.client", "HTTPConnection", {"HTTPConnection"}}}, {"conn"}},
 };
 
-const GbApiTable gb_add_http_table = {gb_add_http_templates, sizeof gb_add_http_templates / sizeof *gb_add_http_templates};
+const GbApiTable gb_add_http_table = {gb_add_http_templates,
+                                      sizeof gb_add_http_templates / sizeof *gb_add_http_templates};
 
 void gb_op_add_http_find(GbOpContext *ctx, GbSiteList *out)
 {

@@ -25,7 +25,8 @@ static const GbApiTemplate gb_add_scipy_templates[] = {
     {"{v} = {0}({xs})\n{v}.tolist()", {{"scipy.stats", "zscore", {"zscore"}}}, {"scores"}},
 };
 
-const GbApiTable gb_add_scipy_table = {gb_add_scipy_templates, sizeof gb_add_scipy_templates / sizeof *gb_add_scipy_templates};
+const GbApiTable gb_add_scipy_table = {gb_add_scipy_templates,
+                                       sizeof gb_add_scipy_templates / sizeof *gb_add_scipy_templates};
 
 void gb_op_add_scipy_find(GbOpContext *ctx, GbSiteList *out)
 {

@@ -26,7 +26,8 @@ static const GbApiTemplate gb_add_sklearn_templates[] = {
      {"scaler"}},
 };
 
-const GbApiTable gb_add_sklearn_table = {gb_add_sklearn_templates, sizeof gb_add_sklearn_templates / sizeof *gb_add_sklearn_templates};
+const GbApiTable gb_add_sklearn_table = {gb_add_sklearn_templates,
+                                         sizeof gb_add_sklearn_templates / sizeof *gb_add_sklearn_templates};
 
 void gb_op_add_sklearn_find(GbOpContext *ctx, GbSiteList *out)
 {

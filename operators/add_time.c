@@ -22,7 +22,8 @@ static const GbApiTemplate gb_add_time_templates[] = {
     {"{0}.time_ns()", {{"time", NULL, {"time", "clock"}}}, {NULL}},
 };
 
-const GbApiTable gb_add_time_table = {gb_add_time_templates, sizeof gb_add_time_templates / sizeof *gb_add_time_templates};
+const GbApiTable gb_add_time_table = {gb_add_time_templates,
+                                      sizeof gb_add_time_templates / sizeof *gb_add_time_templates};
 
 void gb_op_add_time_find(GbOpContext *ctx, GbSiteList *out)
 {

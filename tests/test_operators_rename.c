@@ -454,19 +454,18 @@ static void test_n1_n2_refuse_pinned_and_dynamic(void **state)
 static void test_n1_refuses_names_a_caught_name_error_shows(void **state)
 {
     (void)state;
-    static const char *const catches =
-        "def describe(d, key, flag):\n"
-        "    if flag:\n"
-        "        value = d[key]\n"
-        "    count = len(d)\n"
-        "    try:\n"
-        "        return value, count\n"
-        "    except NameError as e:\n"
-        "        return str(e)\n"
-        "\n"
-        "\n"
-        "def solve(flag):\n"
-        "    return describe({'a': 1}, 'a', flag)\n";
+    static const char *const catches = "def describe(d, key, flag):\n"
+                                       "    if flag:\n"
+                                       "        value = d[key]\n"
+                                       "    count = len(d)\n"
+                                       "    try:\n"
+                                       "        return value, count\n"
+                                       "    except NameError as e:\n"
+                                       "        return str(e)\n"
+                                       "\n"
+                                       "\n"
+                                       "def solve(flag):\n"
+                                       "    return describe({'a': 1}, 'a', flag)\n";
     OpEnv e;
     env_open(&e, catches, NULL, NULL, "solve", "assert solve(True) == (1, 1)\n");
     op_env_find(&e, GB_OP_N1);

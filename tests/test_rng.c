@@ -17,7 +17,8 @@ static void test_rng_pcg32_demo_numbers(void **state)
     const char *coins = "HHTTTHTHHHTHTTTHHHHHTTTHHHTHTHTHTTHTTTHHHHHHTTTTHHTTTTTHTTTTTTTHT";
     for (const char *c = coins; *c; c++) assert_int_equal(gb_rng_bounded(&rng, 2) ? 'H' : 'T', *c);
     const int rolls[] = {3, 4, 1, 1, 2, 2, 3, 2, 4, 3, 2, 4, 3, 3, 5, 2, 3, 1, 3};
-    for (size_t i = 0; i < sizeof rolls / sizeof rolls[0]; i++) assert_int_equal((int)gb_rng_bounded(&rng, 6) + 1, rolls[i]);
+    for (size_t i = 0; i < sizeof rolls / sizeof rolls[0]; i++)
+        assert_int_equal((int)gb_rng_bounded(&rng, 6) + 1, rolls[i]);
 }
 
 static void test_rng_keyed_streams_are_reproducible_and_distinct(void **state)

@@ -810,8 +810,8 @@ static void test_runner_lint_session(void **state)
     GbLintSession *ls = gb_lint_session_new(fx->strict);
     double a, b, c, d, e;
     const char *quad = "from helpers.maths import double\n\n\ndef quad(value):\n    return double(double(value))\n";
-    session_case(ls, fx->strict, "import numpy as np\n\n\ndef mean(values):\n    return float(np.mean(values))\n",
-                 NULL, NULL, &a);
+    session_case(ls, fx->strict, "import numpy as np\n\n\ndef mean(values):\n    return float(np.mean(values))\n", NULL,
+                 NULL, &a);
     assert_true(a == 10.0);
     session_case(ls, fx->strict, quad, "helpers/maths.py", "def double(value):\n    return 2 * value\n", &b);
     assert_true(b == 10.0);

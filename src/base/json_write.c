@@ -13,16 +13,32 @@ void gb_json_string(GbStr *out, const char *s)
     gb_str_append(out, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
-        case '"': gb_str_append(out, "\\\""); break;
-        case '\\': gb_str_append(out, "\\\\"); break;
-        case '\n': gb_str_append(out, "\\n"); break;
-        case '\r': gb_str_append(out, "\\r"); break;
-        case '\t': gb_str_append(out, "\\t"); break;
-        case '\b': gb_str_append(out, "\\b"); break;
-        case '\f': gb_str_append(out, "\\f"); break;
+        case '"':
+            gb_str_append(out, "\\\"");
+            break;
+        case '\\':
+            gb_str_append(out, "\\\\");
+            break;
+        case '\n':
+            gb_str_append(out, "\\n");
+            break;
+        case '\r':
+            gb_str_append(out, "\\r");
+            break;
+        case '\t':
+            gb_str_append(out, "\\t");
+            break;
+        case '\b':
+            gb_str_append(out, "\\b");
+            break;
+        case '\f':
+            gb_str_append(out, "\\f");
+            break;
         default:
-            if (*p < 0x20) gb_str_appendf(out, "\\u%04x", *p);
-            else gb_str_append_n(out, (const char *)p, 1);
+            if (*p < 0x20)
+                gb_str_appendf(out, "\\u%04x", *p);
+            else
+                gb_str_append_n(out, (const char *)p, 1);
         }
     }
     gb_str_append(out, "\"");

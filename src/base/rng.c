@@ -32,8 +32,8 @@ uint32_t gb_rng_bounded(GbRng *rng, uint32_t bound)
 
 double gb_rng_double(GbRng *rng)
 {
-    uint64_t hi = gb_rng_next(rng) >> 5;  /* 27 bits */
-    uint64_t lo = gb_rng_next(rng) >> 6;  /* 26 bits */
+    uint64_t hi = gb_rng_next(rng) >> 5; /* 27 bits */
+    uint64_t lo = gb_rng_next(rng) >> 6; /* 26 bits */
     return (double)(hi * 67108864.0 + lo) / 9007199254740992.0;
 }
 

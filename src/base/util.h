@@ -19,31 +19,31 @@ char *gb_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *gb_vasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A typed growable array: `GbArray(int) a = {0};` then gb_array_push(&a, 3). */
-#define GbArray(T) \
-    struct {       \
-        T *items;  \
-        size_t len; \
-        size_t cap; \
+#define GbArray(T)                                                                                                     \
+    struct {                                                                                                           \
+        T *items;                                                                                                      \
+        size_t len;                                                                                                    \
+        size_t cap;                                                                                                    \
     }
-#define gb_array_reserve(a, n)                                                              \
-    do {                                                                                    \
-        if ((n) > (a)->cap) {                                                               \
-            size_t gb__c = (a)->cap ? (a)->cap * 2 : 8;                                     \
-            while (gb__c < (n)) gb__c *= 2;                                                 \
-            (a)->items = gb_realloc((a)->items, gb__c * sizeof *(a)->items);                \
-            (a)->cap = gb__c;                                                               \
-        }                                                                                   \
+#define gb_array_reserve(a, n)                                                                                         \
+    do {                                                                                                               \
+        if ((n) > (a)->cap) {                                                                                          \
+            size_t gb__c = (a)->cap ? (a)->cap * 2 : 8;                                                                \
+            while (gb__c < (n)) gb__c *= 2;                                                                            \
+            (a)->items = gb_realloc((a)->items, gb__c * sizeof *(a)->items);                                           \
+            (a)->cap = gb__c;                                                                                          \
+        }                                                                                                              \
     } while (0)
-#define gb_array_push(a, v)                    \
-    do {                                       \
-        gb_array_reserve((a), (a)->len + 1);   \
-        (a)->items[(a)->len++] = (v);          \
+#define gb_array_push(a, v)                                                                                            \
+    do {                                                                                                               \
+        gb_array_reserve((a), (a)->len + 1);                                                                           \
+        (a)->items[(a)->len++] = (v);                                                                                  \
     } while (0)
-#define gb_array_free(a)       \
-    do {                       \
-        free((a)->items);      \
-        (a)->items = NULL;     \
-        (a)->len = (a)->cap = 0; \
+#define gb_array_free(a)                                                                                               \
+    do {                                                                                                               \
+        free((a)->items);                                                                                              \
+        (a)->items = NULL;                                                                                             \
+        (a)->len = (a)->cap = 0;                                                                                       \
     } while (0)
 
 /* Growable NUL-terminated string buffer (caller storage). */

@@ -207,8 +207,7 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
 
     json_t *files = json_object_get(root, "extra_files");
     if (files && !json_is_object(files)) {
-        gb_error_set(err, "field \"extra_files\" must be an object {path: source}, got %s",
-                     gb_json_type_name(files));
+        gb_error_set(err, "field \"extra_files\" must be an object {path: source}, got %s", gb_json_type_name(files));
         goto done;
     }
     if (files) {
@@ -217,8 +216,7 @@ static bool gb_task_io__parse(const char *line, GbTask *t, bool *had_pinned, GbE
         json_object_foreach(files, path, src)
         {
             if (!json_is_string(src)) {
-                gb_error_set(err, "field \"extra_files.%s\" must be a string, got %s", path,
-                             gb_json_type_name(src));
+                gb_error_set(err, "field \"extra_files.%s\" must be a string, got %s", path, gb_json_type_name(src));
                 goto done;
             }
             if (!gb_task_file_path_ok(path)) {

@@ -43,8 +43,7 @@ bool gb_task_check_syntax(const GbTask *t, TSParser *parser, GbError *err);
  * zero; destroyed when rejected). Rejects, with one message "PATH:LINE: task ID: ..." in
  * diag, a task whose Python does not parse and a task whose id is already in b (the first
  * one wins). Computes t->pinned (src/model/pinned.h) when compute_pinned. Returns true when added. */
-bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pinned, const char *path,
-                       GbDiag *diag);
+bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pinned, const char *path, GbDiag *diag);
 /* The whole benchmark as JSONL text (one gb_task_to_json line + "\n" per task). Owned. */
 char *gb_bench_to_jsonl(const GbBench *b);
 

@@ -73,7 +73,8 @@ static const GbCliOption gb_calibrate__options[] = {
                 "matches `/`; recorded in the manifest), e.g. generated code"),
     GB_CLI_LONG("threads", 'j', O, threads, "N", 1, 1024, NULL, "measure with N threads (default: OpenMP's default)"),
     GB_CLI_FLAG("list-files", 0, O, list_files, "also list every measured file in the manifest"),
-    GB_CLI_STRING("per-file", 0, O, per_file, "FILE", NULL, "write every file's metrics as JSON lines (for inspection)"),
+    GB_CLI_STRING("per-file", 0, O, per_file, "FILE", NULL,
+                  "write every file's metrics as JSON lines (for inspection)"),
     GB_CLI_END,
 };
 #undef O

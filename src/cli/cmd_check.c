@@ -128,9 +128,12 @@ static const char *const gb_check__sandboxes[] = {"auto", "namespaces", "userns"
 static const GbCliOption gb_check__options[] = {
     GB_CLI_STRING("python", 0, O, python, "PATH", GB_DEFAULT_PYTHON,
                   "interpreter that runs the programs (never the python3 on PATH)"),
-    GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "worker processes and parallel tasks (default: number of CPUs)"),
-    GB_CLI_DOUBLE("timeout", 0, O, timeout, "S", 0.1, 86400, "10", "wall-clock limit per run in seconds (also the CPU limit)"),
-    GB_CLI_FLAG("stderr-fails", 0, O, stderr_fails, "any output on stderr fails a task (as the published GeneBench tool does)"),
+    GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL,
+                "worker processes and parallel tasks (default: number of CPUs)"),
+    GB_CLI_DOUBLE("timeout", 0, O, timeout, "S", 0.1, 86400, "10",
+                  "wall-clock limit per run in seconds (also the CPU limit)"),
+    GB_CLI_FLAG("stderr-fails", 0, O, stderr_fails,
+                "any output on stderr fails a task (as the published GeneBench tool does)"),
     GB_CLI_FLAG("lint", 0, O, lint, "also print each program's pylint score (0-10)"),
     GB_CLI_ENUM("sandbox", 0, O, sandbox, "MODE", gb_check__sandboxes, "auto",
                 "auto, namespaces, userns or plain; see the README"),
@@ -163,9 +166,9 @@ static const GbCliCommand gb_check__cmd = {
 /* The result of one task. */
 typedef struct {
     GbRunResult r;
-    bool ok;         /* the run itself worked (a failing test is still ok) */
-    double score;    /* pylint, with --lint */
-    char *lint_err;  /* owned, NULL: none */
+    bool ok;        /* the run itself worked (a failing test is still ok) */
+    double score;   /* pylint, with --lint */
+    char *lint_err; /* owned, NULL: none */
 } GbCheckResult;
 
 /* Run every task's tests (and pylint) with `threads` tasks in parallel. */

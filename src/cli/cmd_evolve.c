@@ -34,7 +34,8 @@ static const GbCliExit gb_evolve__exits[] = {
 static const GbCliCommand gb_evolve__cmd = {
     .name = "evolve",
     .synopsis = "BENCH.jsonl -o OUT.jsonl [options]",
-    .about = "  Harden every task of a canonical benchmark with NSGA-II over all its operators\n  (`genebench transform --help` lists them).\n"
+    .about = "  Harden every task of a canonical benchmark with NSGA-II over all its operators\n  (`genebench "
+             "transform --help` lists them).\n"
              "  Each finished task is appended to OUT.jsonl at once (safe to interrupt with Ctrl-C);\n"
              "  at the end OUT.jsonl is rewritten in input order and OUT.summary.json is written.\n"
              "  While it runs, OUT.jsonl.lock keeps a second run off the same output.\n",

@@ -13,7 +13,8 @@ typedef struct {
 } GbExportOptions;
 
 static const GbCliOption gb_export__options[] = {
-    GB_CLI_STRING("to", 't', GbExportOptions, to, "FORMAT", NULL, "upstream format: humaneval, cruxeval, classeval or avatar"),
+    GB_CLI_STRING("to", 't', GbExportOptions, to, "FORMAT", NULL,
+                  "upstream format: humaneval, cruxeval, classeval or avatar"),
     GB_CLI_STRING("output", 'o', GbExportOptions, output, "OUT", NULL,
                   "file (or directory for avatar) to write; files are written atomically"),
     GB_CLI_END,
@@ -35,27 +36,27 @@ static const GbCliCommand gb_export__cmd = {
     .name = "export",
     .synopsis = "--to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT",
     .about = "  Write a canonical benchmark (as made by `genebench import`, possibly hardened since) in its\n"
-                 "  upstream format, so it drops into the harness you already use. Each record is rebuilt from\n"
-                 "  meta.upstream with the same keys in the same order; an unchanged task comes out byte for byte\n"
-                 "  as upstream wrote it. From the task itself come:\n"
-                 "    humaneval  task_id, entry_point, test (tests.code without the final \"check(ENTRY)\"), and\n"
-                 "               prompt + canonical_solution: the original pair when the program is unchanged,\n"
-                 "               otherwise prompt = the program up to the end of the line that ends the entry\n"
-                 "               point's signature and docstring, canonical_solution = the rest\n"
-                 "    cruxeval   id, code (= the program); input/output stay upstream's (tests must be unchanged)\n"
-                 "    classeval  task_id, solution_code (= the program), class_name, test, test_classes\n"
-                 "    avatar     id, code (= the program); tokenised-form records get the program re-tokenised\n"
-                 "               into their `python` entry when it changed\n"
-                 "  Every other field keeps its upstream value (e.g. ClassEval's skeleton and methods_info still\n"
-                 "  describe the original solution).\n"
-                 "  OUT is a file (humaneval, cruxeval: JSONL; classeval: a JSON array written as\n"
-                 "  json.dumps(indent=4, ensure_ascii=False)) or, for avatar, a directory that receives the .jsonl\n"
-                 "  (named as the imported one), Code/<id>.py and TestCases/<id>_<k>.in/.out.\n"
-                 "\n"
-                 "  Helper modules: a task with extra_files (e.g. from CreateModuleDependencies) gets one more key\n"
-                 "  at the end of its record, \"extra_files\": {\"PATH.py\": \"SOURCE\", ...}. Write each file next\n"
-                 "  to the program before running it (the program imports them by module name). For avatar they\n"
-                 "  are also written beside Code/<id>.py.\n",
+             "  upstream format, so it drops into the harness you already use. Each record is rebuilt from\n"
+             "  meta.upstream with the same keys in the same order; an unchanged task comes out byte for byte\n"
+             "  as upstream wrote it. From the task itself come:\n"
+             "    humaneval  task_id, entry_point, test (tests.code without the final \"check(ENTRY)\"), and\n"
+             "               prompt + canonical_solution: the original pair when the program is unchanged,\n"
+             "               otherwise prompt = the program up to the end of the line that ends the entry\n"
+             "               point's signature and docstring, canonical_solution = the rest\n"
+             "    cruxeval   id, code (= the program); input/output stay upstream's (tests must be unchanged)\n"
+             "    classeval  task_id, solution_code (= the program), class_name, test, test_classes\n"
+             "    avatar     id, code (= the program); tokenised-form records get the program re-tokenised\n"
+             "               into their `python` entry when it changed\n"
+             "  Every other field keeps its upstream value (e.g. ClassEval's skeleton and methods_info still\n"
+             "  describe the original solution).\n"
+             "  OUT is a file (humaneval, cruxeval: JSONL; classeval: a JSON array written as\n"
+             "  json.dumps(indent=4, ensure_ascii=False)) or, for avatar, a directory that receives the .jsonl\n"
+             "  (named as the imported one), Code/<id>.py and TestCases/<id>_<k>.in/.out.\n"
+             "\n"
+             "  Helper modules: a task with extra_files (e.g. from CreateModuleDependencies) gets one more key\n"
+             "  at the end of its record, \"extra_files\": {\"PATH.py\": \"SOURCE\", ...}. Write each file next\n"
+             "  to the program before running it (the program imports them by module name). For avatar they\n"
+             "  are also written beside Code/<id>.py.\n",
     .options = gb_export__options,
     .min_args = 0,
     .max_args = -1,

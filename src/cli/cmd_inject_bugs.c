@@ -69,16 +69,20 @@ typedef struct {
 
 #define O GbInjectBugsOptions
 static const GbCliOption gb_inject_bugs__options[] = {
-    GB_CLI_STRING("output", 'o', O, output, "OUT", NULL, "mutant tasks (JSONL, written atomically) and OUT.summary.json"),
-    GB_CLI_PARSE("order", 0, O, orders, "SPEC", gb_inject_bugs__orders, "1..3", "mutant orders: N or A..B with 1 <= A <= B <= " GB_INJECT_STR(GB_INJECT_MAX_ORDER)),
-    GB_CLI_PARSE("seed", 0, O, seed, "S", gb_inject_bugs__seed, "1", "seed of the candidate streams; same seed, same output"),
+    GB_CLI_STRING("output", 'o', O, output, "OUT", NULL,
+                  "mutant tasks (JSONL, written atomically) and OUT.summary.json"),
+    GB_CLI_PARSE("order", 0, O, orders, "SPEC", gb_inject_bugs__orders, "1..3",
+                 "mutant orders: N or A..B with 1 <= A <= B <= " GB_INJECT_STR(GB_INJECT_MAX_ORDER)),
+    GB_CLI_PARSE("seed", 0, O, seed, "S", gb_inject_bugs__seed, "1",
+                 "seed of the candidate streams; same seed, same output"),
     GB_CLI_LONG("max-per-task", 0, O, max_per_task, "N", 1, 100000, "5", "mutants kept per task and order"),
     GB_CLI_LONG("max-attempts", 0, O, max_attempts, "N", 1, 1000000, "40", "candidates run per task and order"),
     GB_CLI_STRING("hardened-output", 0, O, hard_output, "H", NULL,
                   "also write the mutants with the buggy HARDENED program as source (and\n"
                   "\"original_buggy\"), for exporting the hardened repair benchmark"),
     GB_CLI_STRING("python", 0, O, python, "PATH", GB_DEFAULT_PYTHON, "interpreter that runs the programs"),
-    GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "worker processes and parallel tasks (default: number of CPUs)"),
+    GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL,
+                "worker processes and parallel tasks (default: number of CPUs)"),
     GB_CLI_DOUBLE("timeout", 0, O, timeout, "S", 0.1, 86400, "5", "wall-clock and CPU limit per test run in seconds"),
     GB_CLI_END,
 };
@@ -98,23 +102,22 @@ static const GbCliCommand gb_inject_bugs__cmd = {
     .synopsis = "ORIG.jsonl HARD.jsonl -o OUT.jsonl [--order 1..3] [--seed S]\n"
                 "                             [--max-per-task N] [--max-attempts N] [--hardened-output H.jsonl]\n"
                 "                             [--python PATH] [-j N] [--timeout S]",
-    .about =
-        "  Inject the same bugs into each original program (ORIG.jsonl, canonical) and its hardened version\n"
-        "  (HARD.jsonl, written by `genebench evolve`; tasks are matched by id). Mutation sites (arith,\n"
-        "  compare, condition, return, constant) are found in the original and kept only where the\n"
-        "  hardening left them intact: each site's byte range is mapped through the hardened task's edit\n"
-        "  history (\"genebench\".\"edits\") and must hold the same text and operator node in the hardened\n"
-        "  program. Mutants of each order combine that many distinct shared sites; both versions are\n"
-        "  mutated and run against the original tests, and a mutant is kept only when both fail with the\n"
-        "  same failing-test set. Equivalent (no test fails), divergent (the versions fail differently)\n"
-        "  and timed-out mutants are counted and dropped.\n"
-        "\n"
-        "  OUT.jsonl gets one canonical task per kept mutant: id \"<id>#bug-<order>-<n>\", the buggy\n"
-        "  original as source, \"hardened_buggy\" {source, extra_files}, \"mutations\", \"failing_tests\",\n"
-        "  \"order\" and \"bug\" (how each version failed); tests, entry point, pinned names and meta are the\n"
-        "  original task's, so `genebench export` writes them as upstream-shaped repair tasks.\n"
-        "  OUT.summary.json (and stdout) get the summary per order: tasks with >= 1 valid mutant, mutants\n"
-        "  kept, equivalent, divergent, timed out.\n",
+    .about = "  Inject the same bugs into each original program (ORIG.jsonl, canonical) and its hardened version\n"
+             "  (HARD.jsonl, written by `genebench evolve`; tasks are matched by id). Mutation sites (arith,\n"
+             "  compare, condition, return, constant) are found in the original and kept only where the\n"
+             "  hardening left them intact: each site's byte range is mapped through the hardened task's edit\n"
+             "  history (\"genebench\".\"edits\") and must hold the same text and operator node in the hardened\n"
+             "  program. Mutants of each order combine that many distinct shared sites; both versions are\n"
+             "  mutated and run against the original tests, and a mutant is kept only when both fail with the\n"
+             "  same failing-test set. Equivalent (no test fails), divergent (the versions fail differently)\n"
+             "  and timed-out mutants are counted and dropped.\n"
+             "\n"
+             "  OUT.jsonl gets one canonical task per kept mutant: id \"<id>#bug-<order>-<n>\", the buggy\n"
+             "  original as source, \"hardened_buggy\" {source, extra_files}, \"mutations\", \"failing_tests\",\n"
+             "  \"order\" and \"bug\" (how each version failed); tests, entry point, pinned names and meta are the\n"
+             "  original task's, so `genebench export` writes them as upstream-shaped repair tasks.\n"
+             "  OUT.summary.json (and stdout) get the summary per order: tasks with >= 1 valid mutant, mutants\n"
+             "  kept, equivalent, divergent, timed out.\n",
     .options = gb_inject_bugs__options,
     .min_args = 2,
     .max_args = 2,
@@ -286,8 +289,8 @@ static void gb_inject_bugs__summary(const GbInjectRun *R, GbStr *s)
     const struct {
         const char *key;
         size_t v;
-    } totals[] = {{"tasks", R->n},           {"processed", R->processed}, {"skipped", R->skipped},
-                  {"errors", R->errors},     {"unmatched", R->unmatched}, {"bad_lines", R->bad},
+    } totals[] = {{"tasks", R->n},         {"processed", R->processed}, {"skipped", R->skipped},
+                  {"errors", R->errors},   {"unmatched", R->unmatched}, {"bad_lines", R->bad},
                   {"mutants", R->kept_all}};
     for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
         gb_json_key(s, totals[i].key, &first);
@@ -399,8 +402,8 @@ int gb_cmd_inject_bugs(int argc, char **argv)
     gb_bench_init(&R.hout);
 
     /* load */
-    bool readable = gb_cli_read_bench(R.orig_path, &R.orig, NULL, &R.bad) &
-                    gb_cli_read_bench(R.hard_path, &R.hard, NULL, &R.bad);
+    bool readable =
+        gb_cli_read_bench(R.orig_path, &R.orig, NULL, &R.bad) & gb_cli_read_bench(R.hard_path, &R.hard, NULL, &R.bad);
     if (!readable || R.orig.tasks.len == 0) {
         rc = GB_EXIT_FAIL;
         goto out;

@@ -103,7 +103,8 @@ static const GbCliOption gb_metrics__options[] = {
                   "thresholds file (corpora/NAME.json) or a built-in: paper, calibrated\n"
                   "(default: calibrated, embedded from corpora/calibrated.json at build time)"),
     GB_CLI_FLAG("table", 0, O, table, "a readable table instead of JSON lines"),
-    GB_CLI_LONG("threads", 'j', O, threads, "N", 1, 1024, NULL, "measure tasks with N threads (default: OpenMP's default)"),
+    GB_CLI_LONG("threads", 'j', O, threads, "N", 1, 1024, NULL,
+                "measure tasks with N threads (default: OpenMP's default)"),
     GB_CLI_END,
 };
 #undef O

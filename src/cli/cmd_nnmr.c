@@ -29,8 +29,7 @@ static const GbCliOption gb_nnmr__options[] = {
                   "$GENEBENCH_EMBED_URL. The key comes from $GENEBENCH_API_KEY."),
     GB_CLI_STRING("embed-model", 0, O, model, "M", NULL, "embedding model name (also $GENEBENCH_EMBED_MODEL)"),
     GB_CLI_LONG("embed-batch", 0, O, batch, "N", 1, 2048, "32", "texts per request"),
-    GB_CLI_STRING("cache", 0, O, cache, "DIR", NULL,
-                  "embedding cache (default $XDG_CACHE_HOME/genebench/embeddings)"),
+    GB_CLI_STRING("cache", 0, O, cache, "DIR", NULL, "embedding cache (default $XDG_CACHE_HOME/genebench/embeddings)"),
     GB_CLI_FLAG("no-cache", 0, O, no_cache, "neither read nor write the cache"),
     GB_CLI_LONG("timeout", 0, O, timeout, "MS", 1, 86400000, "120000", "per-request timeout in milliseconds"),
     GB_CLI_LONG("retries", 0, O, retries, "N", 0, 100, "4", "retries on 429/5xx/timeouts"),
@@ -219,7 +218,8 @@ static void gb_nnmr__json(GbStr *s, const GbNnmrRun *R)
 static void gb_nnmr__text(GbStr *s, const GbNnmrRun *R)
 {
     const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
-    gb_str_appendf(s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", R->ph, R->po, R->n);
+    gb_str_appendf(s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", R->ph, R->po,
+                   R->n);
     gb_str_appendf(s, "embedding: %s\n", R->embedding);
     gb_str_appendf(s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
     gb_str_appendf(s,
@@ -273,8 +273,8 @@ int gb_cmd_nnmr(int argc, char **argv)
 
     /* load */
     size_t bad = 0;
-    if (!gb_cli_read_bench(R.po, &R.o, "genebench nnmr", &bad) || !gb_cli_read_bench(R.ph, &R.h, "genebench nnmr", &bad) ||
-        !gb_nnmr__pair(&R)) {
+    if (!gb_cli_read_bench(R.po, &R.o, "genebench nnmr", &bad) ||
+        !gb_cli_read_bench(R.ph, &R.h, "genebench nnmr", &bad) || !gb_nnmr__pair(&R)) {
         rc = GB_EXIT_FAIL;
         goto out;
     }

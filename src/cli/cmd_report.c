@@ -18,7 +18,8 @@ static const GbCliOption gb_report__options[] = {
     GB_CLI_STRING("assets", 0, O, assets, "DIR", NULL,
                   "where vega, vega-lite and vega-embed are (default: third_party/ of the\n"
                   "source tree, filled by src/setup.sh)"),
-    GB_CLI_STRING("thresholds", 0, O, thresholds, "FILE", NULL, "draw these thresholds instead of the file each run names"),
+    GB_CLI_STRING("thresholds", 0, O, thresholds, "FILE", NULL,
+                  "draw these thresholds instead of the file each run names"),
     GB_CLI_STRING("title", 0, O, title, "TEXT", NULL, "page title (default: genebench report)"),
     GB_CLI_END,
 };

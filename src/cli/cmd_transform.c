@@ -363,8 +363,8 @@ int gb_cmd_transform(int argc, char **argv)
         gb_cli_usage(&gb_transform__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    GbTransformOpts o = {NULL, (unsigned long)a.seed, a.site, a.list_sites, a.all_sites, !a.no_tests, !a.no_diff,
-                         NULL, NULL};
+    GbTransformOpts o = {NULL, (unsigned long)a.seed, a.site, a.list_sites, a.all_sites, !a.no_tests, !a.no_diff, NULL,
+                         NULL};
     const char *op_name = a.op, *output = a.output, *only_task = a.task;
     GbNamingConfig naming;
     gb_naming_config_default(&naming);

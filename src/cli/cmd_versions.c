@@ -38,8 +38,13 @@ static void gb_versions__summary_json(GbStr *s, const GbSimReport *r)
     for (size_t m = 0; m < 7; m++) {
         for (size_t i = 0; i < n; i++) {
             const GbSimTask *t = &r->tasks.items[i];
-            double x[] = {t->codebleu.codebleu, t->codebleu.ngram, t->codebleu.weighted_ngram, t->codebleu.syntax,
-                          t->codebleu.dataflow, t->cosine, t->jaccard};
+            double x[] = {t->codebleu.codebleu,
+                          t->codebleu.ngram,
+                          t->codebleu.weighted_ngram,
+                          t->codebleu.syntax,
+                          t->codebleu.dataflow,
+                          t->cosine,
+                          t->jaccard};
             v[i] = x[m];
         }
         GbSummary sum;
@@ -83,8 +88,13 @@ static void gb_versions__pair_json(GbStr *s, const char *a, const char *b, const
         gb_json_key(s, "id", &f2);
         gb_json_string(s, t->id);
         const char *k[] = {"codebleu", "ngram", "weighted_ngram", "syntax", "dataflow", "cosine", "jaccard"};
-        double x[] = {t->codebleu.codebleu, t->codebleu.ngram, t->codebleu.weighted_ngram, t->codebleu.syntax,
-                      t->codebleu.dataflow, t->cosine, t->jaccard};
+        double x[] = {t->codebleu.codebleu,
+                      t->codebleu.ngram,
+                      t->codebleu.weighted_ngram,
+                      t->codebleu.syntax,
+                      t->codebleu.dataflow,
+                      t->cosine,
+                      t->jaccard};
         for (size_t m = 0; m < 7; m++) {
             gb_json_key(s, k[m], &f2);
             gb_json_number(s, x[m]);
@@ -127,8 +137,8 @@ static bool gb_versions__parse_seeds(const char *value, void *dest, char *msg, s
 #define O GbVersionsOptions
 static const GbCliOption gb_versions__options[] = {
     GB_CLI_PARSE("seeds", 0, O, seeds, "LIST", gb_versions__parse_seeds, NULL, "comma-separated seeds (at least two)"),
-    GB_CLI_STRING("output", 'o', O, output, "DIR",
-                  NULL, "output directory (created; existing seed files are resumed, not overwritten)"),
+    GB_CLI_STRING("output", 'o', O, output, "DIR", NULL,
+                  "output directory (created; existing seed files are resumed, not overwritten)"),
     GB_CLI_END,
 };
 #undef O

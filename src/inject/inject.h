@@ -18,8 +18,8 @@
  * stream of candidate 0 and walked, so "candidates ran out" is exact; otherwise candidate c is
  * drawn (k distinct sites, one common variant each) from stream c, redrawing within it while
  * the draw repeats an earlier candidate or its edits overlap (256 draws without a new usable
- * one end the order). Unusable candidates (overlapping edits) are counted, never run. The original tests run on both mutated versions
- * (src/runner/runner.h); a mutant is kept only when both fail with the same failing-test set
+ * one end the order). Unusable candidates (overlapping edits) are counted, never run. The original tests run on both
+ * mutated versions (src/runner/runner.h); a mutant is kept only when both fail with the same failing-test set
  * (gb_inject_failure_ids). Up to max_per_task mutants are kept per task and order, after at
  * most max_attempts candidates were run.
  *

@@ -1043,16 +1043,16 @@ static GbMutKind gb_mutate__call_kind(const GbMutCtx *c, TSNode call)
     GbMutKind k = GB_K_UNKNOWN;
     if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) {
         char *name = gb_node_text(f, c->src);
-        k = gb_mutate__name_in(name, bool_funcs)  ? GB_K_BOOL
-            : gb_mutate__name_in(name, num_funcs) ? GB_K_NUM
+        k = gb_mutate__name_in(name, bool_funcs)   ? GB_K_BOOL
+            : gb_mutate__name_in(name, num_funcs)  ? GB_K_NUM
             : gb_mutate__name_in(name, str_funcs)  ? GB_K_STR
             : gb_mutate__name_in(name, list_funcs) ? GB_K_LIST
                                                    : GB_K_UNKNOWN;
         free(name);
     } else if (gb_node_is_kind(f, GB_NK_ATTRIBUTE)) {
         char *name = gb_node_text(gb_mutate__field(f, "attribute"), c->src);
-        k = gb_mutate__name_in(name, bool_methods)  ? GB_K_BOOL
-            : gb_mutate__name_in(name, num_methods) ? GB_K_NUM
+        k = gb_mutate__name_in(name, bool_methods)   ? GB_K_BOOL
+            : gb_mutate__name_in(name, num_methods)  ? GB_K_NUM
             : gb_mutate__name_in(name, str_methods)  ? GB_K_STR
             : gb_mutate__name_in(name, list_methods) ? GB_K_LIST
                                                      : GB_K_UNKNOWN;

@@ -121,4 +121,3 @@ void gb_sim_report_destroy(GbSimReport *r)
     gb_array_free(&r->only_a);
     gb_array_free(&r->only_b);
 }
-

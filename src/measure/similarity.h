@@ -42,4 +42,3 @@ typedef struct {
 void gb_similarity_compare(const GbBench *a, const GbBench *b, const GbCodeBleuOptions *o, int threads,
                            GbSimReport *out);
 void gb_sim_report_destroy(GbSimReport *r);
-

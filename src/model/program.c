@@ -35,7 +35,8 @@ void gb_program_copy(GbProgram *dst, const GbProgram *src)
     }
     for (size_t i = 0; i < src->history.len; i++) {
         const GbApplied *a = &src->history.items[i];
-        GbApplied b = {gb_strdup(a->op), gb_strdup(a->site_key), gb_strdup(a->module), a->start, a->old_end, a->new_end};
+        GbApplied b = {gb_strdup(a->op), gb_strdup(a->site_key), gb_strdup(a->module), a->start, a->old_end,
+                       a->new_end};
         gb_array_push(&dst->history, b);
     }
     for (size_t i = 0; i < src->synthetic.len; i++) {
@@ -107,8 +108,7 @@ void gb_program_record(GbProgram *p, const char *op, const char *site_key, const
 bool gb_program_was_applied(const GbProgram *p, const char *op, const char *site_key)
 {
     for (size_t i = 0; i < p->history.len; i++)
-        if (strcmp(p->history.items[i].op, op) == 0 && strcmp(p->history.items[i].site_key, site_key) == 0)
-            return true;
+        if (strcmp(p->history.items[i].op, op) == 0 && strcmp(p->history.items[i].site_key, site_key) == 0) return true;
     return false;
 }
 

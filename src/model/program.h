@@ -16,15 +16,15 @@
 /* One applied transformation: which operator, at which site (a stable key the operator
  * chose, e.g. "main.py:123:for"), and the byte ranges it replaced in the module it edited. */
 typedef struct {
-    char *op;       /* owned: operator name */
-    char *site_key; /* owned */
-    char *module;   /* owned: module path that was edited */
+    char *op;                       /* owned: operator name */
+    char *site_key;                 /* owned */
+    char *module;                   /* owned: module path that was edited */
     size_t start, old_end, new_end; /* byte range of the edit in that module (before/after) */
 } GbApplied;
 
 typedef struct {
-    GbArray(GbFile) modules;      /* modules.items[0] is the main module (path GB_MAIN_MODULE) */
-    GbArray(GbApplied) history;   /* in order of application */
+    GbArray(GbFile) modules;    /* modules.items[0] is the main module (path GB_MAIN_MODULE) */
+    GbArray(GbApplied) history; /* in order of application */
     /* Synthetic identifiers: every name an operator invented (each name handed out by
      * gb_op_ctx_fresh_name, including N1/N2 rename targets and import aliases), in the order
      * they were handed out, without duplicates. Append-only; a name stays listed after it

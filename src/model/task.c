@@ -55,7 +55,8 @@ void gb_task_copy(GbTask *dst, const GbTask *src)
     dst->entry_point = gb_strdup(src->entry_point);
     dst->kind = src->kind;
     dst->test_code = gb_strdup(src->test_code);
-    for (size_t i = 0; i < src->test_classes.len; i++) gb_array_push(&dst->test_classes, gb_strdup(src->test_classes.items[i]));
+    for (size_t i = 0; i < src->test_classes.len; i++)
+        gb_array_push(&dst->test_classes, gb_strdup(src->test_classes.items[i]));
     for (size_t i = 0; i < src->cases.len; i++) {
         GbStdioCase c = {gb_strdup(src->cases.items[i].stdin_text), gb_strdup(src->cases.items[i].stdout_text)};
         gb_array_push(&dst->cases, c);

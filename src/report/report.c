@@ -58,14 +58,14 @@ typedef struct {
 } GbRepTask;
 
 typedef struct {
-    char *path;         /* owned: the JSONL file */
-    char *stem;         /* owned: file name without .jsonl */
-    char *group;        /* owned: the benchmark this run hardened (directory name for versions) */
-    char *label;        /* owned: unique display label, set at render time */
-    char *summary_path; /* owned, NULL when no summary was found */
+    char *path;               /* owned: the JSONL file */
+    char *stem;               /* owned: file name without .jsonl */
+    char *group;              /* owned: the benchmark this run hardened (directory name for versions) */
+    char *label;              /* owned: unique display label, set at render time */
+    char *summary_path;       /* owned, NULL when no summary was found */
     GbArray(GbRepTask) tasks; /* owned: the run's tasks with their records */
-    json_t *summary;    /* owned, NULL when absent */
-    size_t thresholds;  /* index into GbReport.thresholds, SIZE_MAX when the run names none */
+    json_t *summary;          /* owned, NULL when absent */
+    size_t thresholds;        /* index into GbReport.thresholds, SIZE_MAX when the run names none */
 } GbRepRun;
 
 typedef struct {

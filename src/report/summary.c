@@ -47,7 +47,8 @@ static void gb_summary__aggregate(const GbBench *out, GbAgg *a)
             a->hardened++;
         else if (r.has_status && r.status == GB_EVOLVED_UNCHANGED)
             a->unchanged++;
-        else a->failed++;
+        else
+            a->failed++;
         if (r.has_scores && !isnan(r.before.rc) && !isnan(r.after.rc) && !isnan(r.before.rr) && !isnan(r.after.rr)) {
             a->rcb += r.before.rc;
             a->rca += r.after.rc;

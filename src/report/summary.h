@@ -15,10 +15,10 @@ typedef struct {
     double breed;
     const char *thresholds;
     bool lint;
-    double time_s;            /* wall time of this invocation */
-    long validated_this_run;  /* offspring validated by this invocation (for offspring/s) */
-    const char *python;       /* interpreter path */
-    const char *python_json;  /* JSON object of library versions (or NULL) */
+    double time_s;           /* wall time of this invocation */
+    long validated_this_run; /* offspring validated by this invocation (for offspring/s) */
+    const char *python;      /* interpreter path */
+    const char *python_json; /* JSON object of library versions (or NULL) */
 } GbRunFacts;
 
 /* Build the summary JSON (owned, pretty-printed, ends with a newline) over the tasks. */

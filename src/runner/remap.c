@@ -326,8 +326,8 @@ int gb_remap(char *report, size_t cap)
         size_t j = i;
         while (j + 1 < m.nregs && m.regs[j + 1].move && m.regs[j + 1].lo - m.regs[j].hi < GB_CLUSTER_GAP) j++;
         uintptr_t base = m.regs[i].lo, span = m.regs[j].hi - base;
-        char *src = mmap(NULL, span, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                         -1, 0);
+        char *src =
+            mmap(NULL, span, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (src != MAP_FAILED) {
             for (size_t k = i; k <= j; k++) {
                 GbRegion *r = &m.regs[k];

@@ -13,17 +13,17 @@
 #include "src/base/util.h"
 
 typedef struct {
-    const char *python;    /* interpreter path; default GB_DEFAULT_PYTHON (/usr/bin/python3) */
-    int workers;           /* warm worker processes; 0 = number of online CPUs */
-    double timeout_s;      /* wall-clock limit per run (whole process group killed); default 10 */
-    double cpu_s;          /* RLIMIT_CPU per run; default 10 */
-    long mem_mb;           /* RLIMIT_AS per run in MiB; default 4096 */
-    long fsize_mb;         /* RLIMIT_FSIZE in MiB; default 64 */
-    long nofile;           /* RLIMIT_NOFILE; default 256 */
-    long nproc;            /* max processes/threads the child may create; default 64 */
-    size_t output_cap;     /* bytes of stdout/stderr kept per run; default 64 KiB */
-    bool stderr_fails;     /* assert tests: any stderr output is a failure (published tool) */
-    bool lint;             /* workers also import pylint for gb_pool_lint */
+    const char *python; /* interpreter path; default GB_DEFAULT_PYTHON (/usr/bin/python3) */
+    int workers;        /* warm worker processes; 0 = number of online CPUs */
+    double timeout_s;   /* wall-clock limit per run (whole process group killed); default 10 */
+    double cpu_s;       /* RLIMIT_CPU per run; default 10 */
+    long mem_mb;        /* RLIMIT_AS per run in MiB; default 4096 */
+    long fsize_mb;      /* RLIMIT_FSIZE in MiB; default 64 */
+    long nofile;        /* RLIMIT_NOFILE; default 256 */
+    long nproc;         /* max processes/threads the child may create; default 64 */
+    size_t output_cap;  /* bytes of stdout/stderr kept per run; default 64 KiB */
+    bool stderr_fails;  /* assert tests: any stderr output is a failure (published tool) */
+    bool lint;          /* workers also import pylint for gb_pool_lint */
     /* Added by the runner implementation (append-only): */
     int sandbox;           /* GbSandboxMode (src/runner/sandbox.h): 0 = auto (strongest available) */
     int lint_workers;      /* with lint: lint worker processes; 0 = as many as workers */
@@ -41,24 +41,24 @@ typedef struct {
 void gb_pool_config_defaults(GbPoolConfig *cfg);
 
 typedef enum {
-    GB_RUN_PASS,      /* every test passed */
-    GB_RUN_FAIL,      /* a test failed (assertion, wrong output, exception, sys.exit) */
-    GB_RUN_TIMEOUT,   /* wall-clock or CPU limit hit */
-    GB_RUN_CRASH,     /* killed by a signal (segfault, memory limit, ...) */
-    GB_RUN_ERROR      /* harness/infrastructure problem (not the program's fault) */
+    GB_RUN_PASS,    /* every test passed */
+    GB_RUN_FAIL,    /* a test failed (assertion, wrong output, exception, sys.exit) */
+    GB_RUN_TIMEOUT, /* wall-clock or CPU limit hit */
+    GB_RUN_CRASH,   /* killed by a signal (segfault, memory limit, ...) */
+    GB_RUN_ERROR    /* harness/infrastructure problem (not the program's fault) */
 } GbRunStatus;
 
 typedef struct {
     GbRunStatus status;
-    char *failed_test;  /* owned, may be NULL: test method / stdio case index / assert line */
-    char *exc_type;     /* owned, may be NULL: e.g. "AssertionError" */
-    char *exc_message;  /* owned, may be NULL */
-    int signal;         /* crash signal, 0 if none */
-    double wall_s;      /* wall time of the run */
-    long peak_rss_kb;   /* peak resident memory of the child */
-    char *out;          /* owned: captured stdout (capped), never NULL after a run */
-    char *err;          /* owned: captured stderr (capped), never NULL after a run */
-    int tests_run;      /* unittest: tests run; stdio: cases run; assert: 1 */
+    char *failed_test;            /* owned, may be NULL: test method / stdio case index / assert line */
+    char *exc_type;               /* owned, may be NULL: e.g. "AssertionError" */
+    char *exc_message;            /* owned, may be NULL */
+    int signal;                   /* crash signal, 0 if none */
+    double wall_s;                /* wall time of the run */
+    long peak_rss_kb;             /* peak resident memory of the child */
+    char *out;                    /* owned: captured stdout (capped), never NULL after a run */
+    char *err;                    /* owned: captured stderr (capped), never NULL after a run */
+    int tests_run;                /* unittest: tests run; stdio: cases run; assert: 1 */
     GbArray(char *) failed_tests; /* every failing test id (unittest methods, stdio case k) */
 } GbRunResult;
 
@@ -169,16 +169,16 @@ size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max);
  * All stamps are CLOCK_MONOTONIC, taken in genebench, the worker and the child. */
 typedef struct {
     unsigned long runs;
-    double prepare_s;   /* run directory, module files, pipes, request encoding (genebench) */
-    double dispatch_s;  /* request sent -> worker starts fork() */
-    double fork_s;      /* fork() in the worker */
-    double start_s;     /* fork returned -> child running (scheduling) */
-    double run_s;       /* child: sandbox set-up, program and tests, result written */
-    double exit_s;      /* child result written -> child exited (address-space teardown) */
-    double reap_s;      /* child exited -> every process of the run killed and reaped */
-    double report_s;    /* worker done -> genebench has the result */
-    double teardown_s;  /* output drained, run directory removed (genebench) */
-    double total_s;     /* whole gb_pool_run per run (for stdio: per case) */
+    double prepare_s;     /* run directory, module files, pipes, request encoding (genebench) */
+    double dispatch_s;    /* request sent -> worker starts fork() */
+    double fork_s;        /* fork() in the worker */
+    double start_s;       /* fork returned -> child running (scheduling) */
+    double run_s;         /* child: sandbox set-up, program and tests, result written */
+    double exit_s;        /* child result written -> child exited (address-space teardown) */
+    double reap_s;        /* child exited -> every process of the run killed and reaped */
+    double report_s;      /* worker done -> genebench has the result */
+    double teardown_s;    /* output drained, run directory removed (genebench) */
+    double total_s;       /* whole gb_pool_run per run (for stdio: per case) */
     double child_faults;  /* page faults of the run's child (minor + major) */
     double worker_faults; /* page faults of the worker itself from fork to reap */
 } GbPoolStats;

@@ -60,15 +60,15 @@ typedef struct {
 struct GbPool {
     GbPoolConfig cfg;
     char *python;
-    char *dir;          /* private temporary directory */
-    char *harness;      /* dir/harness.py */
-    char *native;       /* dir/gbworker.so */
-    bool remap;         /* workers remap their libraries (src/runner/remap.c) */
-    char *remap_report; /* what the first worker said of its remap */
-    bool no_proc;       /* a worker found no /proc (the kernel refused to mount its own) */
+    char *dir;            /* private temporary directory */
+    char *harness;        /* dir/harness.py */
+    char *native;         /* dir/gbworker.so */
+    bool remap;           /* workers remap their libraries (src/runner/remap.c) */
+    char *remap_report;   /* what the first worker said of its remap */
+    bool no_proc;         /* a worker found no /proc (the kernel refused to mount its own) */
     char *sandbox_detail; /* gb_pool_sandbox_detail, made on first use */
-    char *runs;         /* dir/runs (in a namespaced worker: its tmpfs, reached through host_root) */
-    char *root;         /* dir/root: the mount point of a namespaced worker's root */
+    char *runs;           /* dir/runs (in a namespaced worker: its tmpfs, reached through host_root) */
+    char *root;           /* dir/root: the mount point of a namespaced worker's root */
     char *python_version;
     char *lint_warm; /* owned copy of cfg.lint_warm (workers are replaced later too) */
     GbSandboxMode mode;

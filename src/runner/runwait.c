@@ -197,7 +197,7 @@ static int gb_run__read_result(int fd, size_t *len)
         size_t room = *len < GB_RESULT_CAP ? GB_RESULT_CAP - *len : sizeof sink;
         ssize_t r = read(fd, dst, room);
         if (r < 0 && errno == EINTR) continue;
-        if (r < 0) return 0; /* EAGAIN: more may come */
+        if (r < 0) return 0;  /* EAGAIN: more may come */
         if (r == 0) return 1; /* every writer closed it */
         if (dst != sink) *len += (size_t)r;
     }

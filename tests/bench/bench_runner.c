@@ -91,10 +91,10 @@ typedef struct {
     GbPool *pool;
     int wpids[8];
     size_t nw;
-    double start_s;   /* gb_pool_new */
-    double wall_s;    /* summed over rounds */
-    double cpu_s;     /* genebench + workers + runs */
-    double self_s;    /* genebench alone */
+    double start_s; /* gb_pool_new */
+    double wall_s;  /* summed over rounds */
+    double cpu_s;   /* genebench + workers + runs */
+    double self_s;  /* genebench alone */
     long runs, passed;
     GbPoolStats before;
     char mode[64];
@@ -215,8 +215,10 @@ int main(int argc, char **argv)
     int running = 0;
     while (finished < cold_runs) {
         while (running < cold_parallel && started < cold_runs) {
-            if (spawn_cold(GB_DEFAULT_PYTHON, file) > 0) running++;
-            else finished++;
+            if (spawn_cold(GB_DEFAULT_PYTHON, file) > 0)
+                running++;
+            else
+                finished++;
             started++;
         }
         int status = 1;
@@ -270,12 +272,11 @@ int main(int argc, char **argv)
         printf("  reap     %.3f  %.3f  every process of the run killed and reaped\n", GB_MS(reap_s));
         printf("  report   %.3f  %.3f  worker -> genebench\n", GB_MS(report_s));
         printf("  teardown %.3f  %.3f  output drained, run directory removed (genebench)\n", GB_MS(teardown_s));
-        printf("  total    %.3f  %.3f  per run, end to end (latency; %d run concurrently)\n", GB_MS(total_s),
-               parallel);
+        printf("  total    %.3f  %.3f  per run, end to end (latency; %d run concurrently)\n", GB_MS(total_s), parallel);
 #undef GB_MS
 #define GB_PER(field) (st_on.field - on.before.field) / n1, (st_off.field - off.before.field) / n0
-        printf("page faults per run: child %.0f (remap off %.0f), worker %.0f (remap off %.0f)\n",
-               GB_PER(child_faults), GB_PER(worker_faults));
+        printf("page faults per run: child %.0f (remap off %.0f), worker %.0f (remap off %.0f)\n", GB_PER(child_faults),
+               GB_PER(worker_faults));
 #undef GB_PER
     }
     gb_task_destroy(&task);

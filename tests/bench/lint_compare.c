@@ -31,8 +31,9 @@ static double pylint_cli(const GbProgram *prog)
     if (!mkdtemp(dir)) return NAN;
     GbStr cmd;
     gb_str_init(&cmd);
-    gb_str_appendf(&cmd, "cd %s && %s -m pylint --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n "
-                         "--disable=missing-module-docstring,missing-class-docstring,missing-function-docstring",
+    gb_str_appendf(&cmd,
+                   "cd %s && %s -m pylint --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n "
+                   "--disable=missing-module-docstring,missing-class-docstring,missing-function-docstring",
                    dir, GB_DEFAULT_PYTHON);
     bool ok = true;
     for (size_t i = 0; i < prog->modules.len && ok; i++) {
@@ -77,9 +78,12 @@ int main(int argc, char **argv)
     int jobs = 2, c;
     bool cli = false;
     while ((c = getopt(argc, argv, "j:c")) != -1) {
-        if (c == 'j') jobs = atoi(optarg);
-        else if (c == 'c') cli = true;
-        else return 2;
+        if (c == 'j')
+            jobs = atoi(optarg);
+        else if (c == 'c')
+            cli = true;
+        else
+            return 2;
     }
     if (optind >= argc || jobs < 1) {
         fprintf(stderr, "usage: lint_compare [-j N] [-c] BENCH.jsonl [MORE.jsonl ...]\n");
