@@ -73,16 +73,17 @@ ev "$O" "$H" --summary "$tmp/s5.json" >/dev/null 2>&1
 check "garbage: pass@1 0, every sample invalid" \
   '[ "$(js "$tmp/s5.json" "(float(s[\"versions\"][0][\"pass_at\"][\"1\"]), s[\"versions\"][1][\"verdicts\"][\"invalid\"])")" = "(0.0, 7)" ]'
 
-# 6. cheats: none may pass
+# 6. cheats: none may pass (the server sends each of its cheats at least once per mode)
 for mode in output input; do
-  if [ $mode = output ]; then kinds="or_true exit statement eq_object lambda print_pass fstring walrus paren_escape call_itself newline attribute comment globals"
-  else kinds="or_true exit eq_object statement splat paren_escape keyword_escape fstring"; fi
-  for k in $kinds; do
-    control "{\"mode\": \"cheat\", \"cheat\": \"$k\"}"
-    ev "$O" "$H" --task $mode --summary "$tmp/c.json" -o "$tmp/c.jsonl" >/dev/null 2>&1
-    check "cheat $mode/$k scores as wrong" \
-      '[ "$(js "$tmp/c.json" "sum(v[\"verdicts\"][\"pass\"] for v in s[\"versions\"]) == 0 and s[\"samples_scored\"] == 14")" = True ]'
-  done
+  control '{"mode": "cheat", "cheat": "all"}'
+  ev "$O" "$H" --task $mode --samples 2 --summary "$tmp/c.json" -o "$tmp/c.jsonl" >/dev/null 2>&1
+  sent=$($py -c "import json, urllib.request; print(len(json.load(urllib.request.urlopen('$url/'))['cheats']))")
+  want=$($py -c "import sys; sys.path.insert(0, '$src/tests'); import model_server as m; print(len(m.CHEATS_OUTPUT if '$mode' == 'output' else m.CHEATS_INPUT))")
+  check "every $mode cheat was sent ($sent of $want)" '[ "$sent" = "$want" ]'
+  check "no $mode cheat scores as right (28 samples)" \
+    '[ "$(js "$tmp/c.json" "sum(v[\"verdicts\"][\"pass\"] for v in s[\"versions\"]) == 0 and s[\"samples_scored\"] == 28")" = True ]'
+  check "$mode cheats are refused before running, or run and fail" \
+    '[ "$($py -c "import json,sys; print(sorted({json.loads(l)[\"verdict\"] for l in open(sys.argv[1])} - {\"invalid\", \"fail\"}))" "$tmp/c.jsonl")" = "[]" ]'
 done
 
 # 7. retries on 500, cache, resume

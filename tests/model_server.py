@@ -12,11 +12,13 @@ answers as told by POST /control {...}:
                          the tasks in `right_hard` (null: as `right`); wrong otherwise
                 garbage  prose with no answer
                 cheat    the answer `cheat` (a key of CHEATS_OUTPUT / CHEATS_INPUT) that tries to
-                         make the assert pass without being right
+                         make the assert pass without being right; cheat "all": the n-th request
+                         gets the (n mod count)-th cheat
     seed_mod    with oracle: right only when the request's seed % seed_mod == 0 (0: ignore)
     style       tags (an [ANSWER] block after some reasoning), fence (a ```python block), bare
     fail_first  the first N chat requests get HTTP 500 (then correct replies)
-GET /stats gives {"chat", "failed", "unknown"} (unknown: prompts it could not place).
+GET /stats gives {"chat", "failed", "unknown", "cheats"} (unknown: prompts it could not place;
+cheats: the cheats sent).
 The process exits when its parent dies.
 """
 import argparse
@@ -66,7 +68,7 @@ CHEATS_INPUT = {
 def reset(**kw):
     STATE.clear()
     STATE.update(mode="oracle", right=None, right_hard=None, seed_mod=0, style="tags", cheat=None, fail_first=0,
-                 chat=0, failed=0, unknown=0)
+                 chat=0, failed=0, unknown=0, cheats=[])
     STATE.update(kw)
 
 
@@ -130,7 +132,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         with LOCK:
-            self.send(200, {k: STATE[k] for k in ("chat", "failed", "unknown")})
+            self.send(200, {k: STATE[k] for k in ("chat", "failed", "unknown", "cheats")})
 
     def do_POST(self):
         req = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
@@ -149,6 +151,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(500, {"error": {"message": "overloaded", "type": "server_error"}})
                 return
             st = dict(STATE)
+            st["n"] = STATE["chat"]
         prompt = req["messages"][-1]["content"]
         try:
             tid, orig, name, args, expected, output_mode = place(prompt)
@@ -170,7 +173,11 @@ class Handler(BaseHTTPRequestHandler):
             right = next(a for a, e in pairs if e == expected)
         if st["mode"] == "cheat":
             table = CHEATS_OUTPUT if output_mode else CHEATS_INPUT
-            text = table[st["cheat"]].format(right_wrong="'__wrong__'", name=name, args=args or "",
+            kind = st["cheat"] if st["cheat"] != "all" else sorted(table)[(st["n"] - 1) % len(table)]
+            with LOCK:
+                if kind not in STATE["cheats"]:
+                    STATE["cheats"].append(kind)
+            text = table[kind].format(right_wrong="'__wrong__'", name=name, args=args or "",
                                              expected=expected)
             if text.startswith("!"):
                 return "[ANSWER]\n" + text[1:] + "\n[/ANSWER]"
