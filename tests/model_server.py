@@ -102,15 +102,18 @@ def load(paths):
 def place(prompt):
     """(task id, is original, name, args or None, expected or None, output mode) of a prompt."""
     body = prompt.split("[PYTHON]\n", 1)[1].rsplit("\n[/PYTHON]", 1)[0]
-    program, last = body.rsplit("\n", 1)
+    cut = body.rindex("\nassert ")  # the expected value or the arguments may span lines
+    program, last = body[:cut], body[cut + 1:]
     tid, orig = PROGRAMS[program.strip()]
     assert last.startswith("assert ")
-    call, rhs = last[len("assert "):].rsplit(" == ", 1)
-    name = call[:call.index("(")]
-    args = call[call.index("(") + 1:call.rindex(")")]
-    if rhs == "??":
+    name = last[len("assert "):last.index("(")]
+    if last.endswith(" == ??"):
+        call = last[len("assert "):-len(" == ??")]
+        args = call[call.index("(") + 1:call.rindex(")")]
         return tid, orig, name, args, None, True
-    return tid, orig, name, None, rhs, False
+    head = "assert %s(??) == " % name
+    assert last.startswith(head)
+    return tid, orig, name, None, last[len(head):], False
 
 
 class Handler(BaseHTTPRequestHandler):
