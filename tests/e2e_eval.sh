@@ -88,18 +88,19 @@ done
 
 # 7. retries on 500, cache, resume
 control '{"mode": "oracle", "fail_first": 3}'
-ev "$O" "$H" --cache "$tmp/cache" -o "$tmp/r7.jsonl" --summary "$tmp/s7.json" >/dev/null 2>&1; rc=$?
+ev "$O" "$H" --cache "$tmp/cache/deeper" -o "$tmp/r7.jsonl" --summary "$tmp/s7.json" >/dev/null 2>&1; rc=$?
 check "three 500 replies are retried: exit 0, 14 passes, 17 requests" \
   '[ $rc -eq 0 ] && [ "$(stat chat)" = 17 ] && [ "$(js "$tmp/s7.json" "sum(v[\"verdicts\"][\"pass\"] for v in s[\"versions\"])")" = 14 ]'
 control '{"mode": "garbage"}'
-ev "$O" "$H" --cache "$tmp/cache" --summary "$tmp/s8.json" >/dev/null 2>&1
+ev "$O" "$H" --cache "$tmp/cache/deeper" --summary "$tmp/s8.json" >/dev/null 2>&1
 check "cached replies: no request, same pass rates" \
   '[ "$(stat chat)" = 0 ] && [ "$(js "$tmp/s8.json" "(s[\"samples_cached\"], float(s[\"versions\"][1][\"pass_at\"][\"1\"]))")" = "(14, 1.0)" ]'
 head -n 10 "$tmp/r7.jsonl" >"$tmp/r9.jsonl"
+printf '{"task":"crux/0","item":"cr' >>"$tmp/r9.jsonl" # a line cut short by a killed run
 control '{"mode": "oracle"}'
 ev "$O" "$H" -o "$tmp/r9.jsonl" --resume --summary "$tmp/s9.json" >/dev/null 2>&1
-check "resume: 10 samples kept, 4 asked for, 14 lines, all pass" \
-  '[ "$(stat chat)" = 4 ] && [ "$(js "$tmp/s9.json" "(s[\"samples_resumed\"], s[\"complete\"], float(s[\"versions\"][1][\"pass_at\"][\"1\"]))")" = "(10, True, 1.0)" ] && [ "$(wc -l <"$tmp/r9.jsonl")" = 14 ]'
+check "resume: 10 samples kept, 4 asked for, the cut line ended, 4 good lines added, all pass" \
+  '[ "$(stat chat)" = 4 ] && [ "$(js "$tmp/s9.json" "(s[\"samples_resumed\"], s[\"complete\"], float(s[\"versions\"][1][\"pass_at\"][\"1\"]))")" = "(10, True, 1.0)" ] && [ "$(wc -l <"$tmp/r9.jsonl")" = 15 ] && [ "$(grep -c "\"verdict\":\"pass\"" "$tmp/r9.jsonl")" = 14 ]'
 GENEBENCH_RETRY_BASE_MS=1 "$gb" eval "$O" "$H" --url "$url" --model other -q -j 2 --resume -o "$tmp/r9.jsonl" --summary "$tmp/s10.json" >/dev/null 2>&1
 check "resume does not keep another model's samples" '[ "$(js "$tmp/s10.json" "s[\"samples_resumed\"]")" = 0 ]'
 

@@ -514,6 +514,22 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
 
 /* ---- the run ---------------------------------------------------------------------------- */
 
+/* mkdir -p */
+static bool gb_eval__mkdirs(const char *dir)
+{
+    char *p = gb_strdup(dir);
+    bool ok = true;
+    for (char *c = p + 1; ok && *c; c++) {
+        if (*c != '/') continue;
+        *c = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) ok = false;
+        *c = '/';
+    }
+    if (ok && mkdir(p, 0777) != 0 && errno != EEXIST) ok = false;
+    free(p);
+    return ok;
+}
+
 bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, const GbEvalVersion *versions, size_t nv,
                  char **summary_json, char **text, size_t *errors, GbError *err)
 {
@@ -579,15 +595,21 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
         }
     }
     if (cfg->resume && cfg->results_path && !gb_eval__resume(&r, (const char *const *)hashes, &kept, err)) goto out;
-    if (cfg->cache_dir && mkdir(cfg->cache_dir, 0777) != 0 && errno != EEXIST) {
+    if (cfg->cache_dir && !gb_eval__mkdirs(cfg->cache_dir)) {
         gb_error_set(err, "%s: cannot create the cache directory: %s", cfg->cache_dir, strerror(errno));
         goto out;
     }
     if (cfg->results_path) {
-        r.out = fopen(cfg->results_path, cfg->resume ? "a" : "w");
+        r.out = fopen(cfg->results_path, cfg->resume ? "a+" : "w");
         if (!r.out) {
             gb_error_set(err, "%s: cannot write the results: %s", cfg->results_path, strerror(errno));
             goto out;
+        }
+        /* A run killed mid-line left a partial last line: end it, so the next record starts a line. */
+        if (cfg->resume && fseek(r.out, -1, SEEK_END) == 0) {
+            int last = fgetc(r.out);
+            fseek(r.out, 0, SEEK_END); /* a positioning call between reading and writing */
+            if (last != '\n') fputc('\n', r.out);
         }
     }
     r.jobs = gb_calloc(nslots, sizeof *r.jobs);
