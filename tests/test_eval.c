@@ -77,19 +77,50 @@ static void test_eval_literal_whitelist(void **state)
     (void)state;
     TSParser *p = gb_parser_new();
     char why[256];
-    const char *good[] = {"'abba'", "[('b', 1), ('c', 2)]", "-1.5", "{'a': [1, {2}]}", "set()", "float('inf')",
-                          "\"a\" \"b\"", "(1,)", "b'x'", "\"\"\"two\nlines\"\"\"", "(1 +\n 2)", "True", "None",
-                          "frozenset({1, 2})", "dict(a=1)", "2 ** 10", "'%s' % 3", "...", "r'\\d'", NULL};
+    const char *good[] = {"'abba'",      "[('b', 1), ('c', 2)]",
+                          "-1.5",        "{'a': [1, {2}]}",
+                          "set()",       "float('inf')",
+                          "\"a\" \"b\"", "(1,)",
+                          "b'x'",        "\"\"\"two\nlines\"\"\"",
+                          "(1 +\n 2)",   "True",
+                          "None",        "frozenset({1, 2})",
+                          "dict(a=1)",   "2 ** 10",
+                          "'%s' % 3",    "...",
+                          "r'\\d'",      NULL};
     for (size_t i = 0; good[i]; i++) {
         bool ok = gb_answer_literal_ok(p, good[i], why, sizeof why);
         if (!ok) fprintf(stderr, "refused %s: %s\n", good[i], why);
         assert_true(ok);
     }
-    const char *bad[] = {"1 or True", "__import__('os')._exit(0)", "1; import sys", "x", "f(1)", "lambda: 1",
-                         "(x := 1)", "f\"{x}\"", "f'{__import__(\"os\")._exit(0)}'", "1 == 1", "[i for i in (1, 2)]",
-                         "().__class__", "'ab'[0]", "1 # c", "1\n2", "print(1)", "1 if True else 2", "not 1", "",
-                         "type('E', (), {'__eq__': lambda s, o: True})()", "1) or (True", "[*x]", "{**d}",
-                         "set(x for x in (1,))", "globals()", "1 \\\n+ 2", "(yield)", "await x", NULL};
+    const char *bad[] = {"1 or True",
+                         "__import__('os')._exit(0)",
+                         "1; import sys",
+                         "x",
+                         "f(1)",
+                         "lambda: 1",
+                         "(x := 1)",
+                         "f\"{x}\"",
+                         "f'{__import__(\"os\")._exit(0)}'",
+                         "1 == 1",
+                         "[i for i in (1, 2)]",
+                         "().__class__",
+                         "'ab'[0]",
+                         "1 # c",
+                         "1\n2",
+                         "print(1)",
+                         "1 if True else 2",
+                         "not 1",
+                         "",
+                         "type('E', (), {'__eq__': lambda s, o: True})()",
+                         "1) or (True",
+                         "[*x]",
+                         "{**d}",
+                         "set(x for x in (1,))",
+                         "globals()",
+                         "1 \\\n+ 2",
+                         "(yield)",
+                         "await x",
+                         NULL};
     for (size_t i = 0; bad[i]; i++) {
         bool ok = gb_answer_literal_ok(p, bad[i], why, sizeof why);
         if (ok) fprintf(stderr, "accepted %s\n", bad[i]);
@@ -97,8 +128,8 @@ static void test_eval_literal_whitelist(void **state)
     }
     const char *good_args[] = {"'ab'", "[1, 2], y=1", "", "{'a': 3}, 2", NULL};
     for (size_t i = 0; good_args[i]; i++) assert_true(gb_answer_args_ok(p, good_args[i], why, sizeof why));
-    const char *bad_args[] = {"1), (2", "*[1]", "**{}", "x=lambda: 1", "1) or (True", "1)\nimport os\nf(1",
-                              "y", "x=(z := 1)", NULL};
+    const char *bad_args[] = {"1), (2", "*[1]",       "**{}", "x=lambda: 1", "1) or (True", "1)\nimport os\nf(1",
+                              "y",      "x=(z := 1)", NULL};
     for (size_t i = 0; bad_args[i]; i++) {
         bool ok = gb_answer_args_ok(p, bad_args[i], why, sizeof why);
         if (ok) fprintf(stderr, "accepted args %s\n", bad_args[i]);
@@ -183,9 +214,9 @@ static void test_eval_pairs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eval_pass_at_k),         cmocka_unit_test(test_eval_paired_and_drop),
-        cmocka_unit_test(test_eval_bootstrap),         cmocka_unit_test(test_eval_literal_whitelist),
-        cmocka_unit_test(test_eval_extract),           cmocka_unit_test(test_eval_pairs),
+        cmocka_unit_test(test_eval_pass_at_k), cmocka_unit_test(test_eval_paired_and_drop),
+        cmocka_unit_test(test_eval_bootstrap), cmocka_unit_test(test_eval_literal_whitelist),
+        cmocka_unit_test(test_eval_extract),   cmocka_unit_test(test_eval_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -241,8 +241,8 @@ bool gb_llm_chat(GbHttpClient *c, const char *model, const char *system, const c
     return gb_llm_chat_params(c, model, system, user, &p, reply, err);
 }
 
-bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user,
-                        const GbChatParams *p, char **reply, GbError *err)
+bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user, const GbChatParams *p,
+                        char **reply, GbError *err)
 {
     *reply = NULL;
     json_t *req = json_object();

@@ -65,8 +65,8 @@ typedef struct {
 } GbChatParams;
 void gb_chat_params_default(GbChatParams *p);
 /* gb_llm_chat with explicit sampling parameters. */
-bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user,
-                        const GbChatParams *p, char **reply, GbError *err);
+bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user, const GbChatParams *p,
+                        char **reply, GbError *err);
 
 /* Embeddings of n texts in one request. On success *vectors is an owned array of n * *dim
  * doubles, row i the embedding of texts[i] (the reply's data is ordered by its "index"

@@ -12,9 +12,8 @@
 #define GB_ANSWER_MAX_BYTES 65536
 #define GB_ANSWER_MAX_DEPTH 200
 
-static const char *const gb_answer__ctors[] = {"set",   "frozenset", "list",  "tuple",     "dict", "int",
-                                               "float", "complex",   "str",   "bytes",     "bytearray",
-                                               "bool",  NULL};
+static const char *const gb_answer__ctors[] = {"set",     "frozenset", "list",  "tuple",     "dict", "int", "float",
+                                               "complex", "str",       "bytes", "bytearray", "bool", NULL};
 
 static bool gb_answer__why(char *why, size_t size, const char *fmt, ...)
 {
@@ -370,8 +369,7 @@ char *gb_answer_check_code(GbEvalMode mode, const char *entry, const char *expec
     return gb_asprintf("assert (%s) == %s(%s)\n", expected, entry, answer);
 }
 
-char *gb_answer_prompt(GbEvalMode mode, const char *program, const char *entry, const char *args,
-                       const char *expected)
+char *gb_answer_prompt(GbEvalMode mode, const char *program, const char *entry, const char *args, const char *expected)
 {
     GbStr s;
     gb_str_init(&s);

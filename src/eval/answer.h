@@ -61,5 +61,4 @@ char *gb_answer_check_code(GbEvalMode mode, const char *entry, const char *expec
 
 /* The prompt (owned) for one item: the program, then `assert ENTRY(ARGS) == ??` (output) or
  * `assert ENTRY(??) == EXPECTED` (input), asking for the completed assert in [ANSWER] tags. */
-char *gb_answer_prompt(GbEvalMode mode, const char *program, const char *entry, const char *args,
-                       const char *expected);
+char *gb_answer_prompt(GbEvalMode mode, const char *program, const char *entry, const char *args, const char *expected);

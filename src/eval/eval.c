@@ -17,7 +17,7 @@
 typedef enum { GB_V_NONE = 0, GB_V_PASS, GB_V_FAIL, GB_V_TIMEOUT, GB_V_CRASH, GB_V_INVALID, GB_V_ERROR } GbVerdict;
 #define GB_V_COUNT 7
 static const char *const gb_eval__verdict_names[GB_V_COUNT] = {"none",  "pass",    "fail", "timeout",
-                                                                "crash", "invalid", "error"};
+                                                               "crash", "invalid", "error"};
 
 typedef struct {
     char *id;        /* owned: task id, or "task#k" when the task has several items */
@@ -114,8 +114,8 @@ static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const char *
 
 /* ---- one sample ---------------------------------------------------------------------- */
 
-static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply,
-                                char **extracted, char **error)
+static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply, char **extracted,
+                                char **error)
 {
     const GbEvalItem *it = &r->items[j->item];
     const GbTask *orig = &r->versions[0].bench->tasks.items[it->task];
@@ -162,8 +162,8 @@ static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob 
     return v;
 }
 
-static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted,
-                            GbVerdict v, const char *error, bool cached)
+static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted, GbVerdict v,
+                            const char *error, bool cached)
 {
     const GbEvalItem *it = &r->items[j->item];
     json_t *o = json_object();
@@ -196,8 +196,8 @@ static void gb_eval__progress(GbEvalRun *r, bool final)
     double el = now - r->t0;
     size_t left = r->njobs - r->done;
     double eta = r->done ? el / (double)r->done * (double)left : 0;
-    fprintf(r->cfg->progress, "\reval: %zu/%zu samples, %zu from the cache, %.0f s, ETA %.0f s   %s", r->done,
-            r->njobs, r->cached, el, eta, final ? "\n" : "");
+    fprintf(r->cfg->progress, "\reval: %zu/%zu samples, %zu from the cache, %.0f s, ETA %.0f s   %s", r->done, r->njobs,
+            r->cached, el, eta, final ? "\n" : "");
     fflush(r->cfg->progress);
 }
 
@@ -360,8 +360,8 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
     gb_str_appendf(&j,
                    "],\"items\":%zu,\"tasks_without_items\":%zu,\"samples_planned\":%zu,\"samples_scored\":%zu,"
                    "\"samples_resumed\":%zu,\"samples_cached\":%zu,\"requests\":%ld,\"complete\":%s,\"stopped_by\":",
-                   r->nitems, ntasks_without, r->nv * r->nitems * (size_t)cfg->samples, scored_total, kept,
-                   r->cached, gb_http_client_requests(r->http),
+                   r->nitems, ntasks_without, r->nv * r->nitems * (size_t)cfg->samples, scored_total, kept, r->cached,
+                   gb_http_client_requests(r->http),
                    scored_total == r->nv * r->nitems * (size_t)cfg->samples ? "true" : "false");
     gb_str_append(&j, r->budget_hit ? "\"time budget\"" : interrupted ? "\"interrupt\"" : "null");
     gb_str_appendf(&t, "eval: model %s, %s prediction, %zu items, %ld sample%s per item and version\n", cfg->model,
@@ -369,14 +369,18 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
     if (ntasks_without)
         gb_str_appendf(&t, "  %zu tasks of the original have no `assert CALL(literals) == literal` test: left out\n",
                        ntasks_without);
-    gb_str_appendf(&t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
-                   scored_total, kept, r->cached, gb_http_client_requests(r->http),
-                   r->budget_hit ? "; stopped by the time budget" : interrupted ? "; interrupted" : "");
+    gb_str_appendf(
+        &t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
+        scored_total, kept, r->cached, gb_http_client_requests(r->http),
+        r->budget_hit ? "; stopped by the time budget"
+        : interrupted ? "; interrupted"
+                      : "");
     gb_str_appendf(&t, "\n%-40s %6s", "version", "items");
     for (size_t i = 0; i < cfg->nk; i++) gb_str_appendf(&t, "   pass@%-3ld", cfg->ks[i]);
     gb_str_append(&t, "\n");
 
-    double *po = gb_calloc(r->nitems ? r->nitems : 1, sizeof *po), *ph = gb_calloc(r->nitems ? r->nitems : 1, sizeof *ph);
+    double *po = gb_calloc(r->nitems ? r->nitems : 1, sizeof *po),
+           *ph = gb_calloc(r->nitems ? r->nitems : 1, sizeof *ph);
     double *p1 = gb_calloc(r->nv, sizeof *p1), *drops = gb_calloc(r->nv, sizeof *drops);
     gb_str_append(&j, ",\"versions\":[");
     for (size_t v = 0; v < r->nv; v++) {
@@ -434,8 +438,9 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
         if (isfinite(ci.drop)) drops[ndrops++] = ci.drop;
         gb_str_appendf(&j, "%s{\"version\":%zu,\"file\":", v > 1 ? "," : "", v);
         gb_json_string(&j, r->versions[v].path);
-        gb_str_appendf(&j, ",\"items\":%zu,\"both_pass\":%zu,\"lost\":%zu,\"gained\":%zu,\"both_fail\":%zu,"
-                           "\"pass1_original\":",
+        gb_str_appendf(&j,
+                       ",\"items\":%zu,\"both_pass\":%zu,\"lost\":%zu,\"gained\":%zu,\"both_fail\":%zu,"
+                       "\"pass1_original\":",
                        m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
         gb_eval__num(&j, m ? so / (double)m : NAN);
         gb_str_append(&j, ",\"pass1_version\":");
@@ -448,8 +453,9 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
         gb_eval__num(&j, ci.hi);
         gb_str_appendf(&j, "],\"bootstrap\":{\"resamples\":%zu,\"seed\":%lu,\"undefined\":%zu}}", ci.resamples,
                        cfg->boot_seed, ci.undefined);
-        gb_str_appendf(&t, "\nversion %zu vs original, %zu paired items: both pass %zu, lost %zu, gained %zu, both fail %zu\n",
-                       v, m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
+        gb_str_appendf(
+            &t, "\nversion %zu vs original, %zu paired items: both pass %zu, lost %zu, gained %zu, both fail %zu\n", v,
+            m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
         gb_str_append(&t, "  relative drop of pass@1 ");
         gb_eval__pct(&t, ci.drop);
         gb_str_append(&t, ", 95% bootstrap CI [");
@@ -547,8 +553,8 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
         if (!pairs[t].len) without++;
         for (size_t k = 0; k < pairs[t].len; k++) {
             GbEvalItem it = {.task = t, .pair = pairs[t].items[k]};
-            it.id = pairs[t].len == 1 ? gb_strdup(ob->tasks.items[t].id)
-                                      : gb_asprintf("%s#%zu", ob->tasks.items[t].id, k);
+            it.id =
+                pairs[t].len == 1 ? gb_strdup(ob->tasks.items[t].id) : gb_asprintf("%s#%zu", ob->tasks.items[t].id, k);
             gb_array_push(&items, it);
         }
     }
@@ -582,8 +588,8 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
             if (ti < 0) continue;
             const GbTask *vt = &versions[v].bench->tasks.items[ti];
             const char *entry = ot->entry_point ? ot->entry_point : "f";
-            char *prompt = gb_answer_prompt(cfg->mode, vt->source, entry, r.items[i].pair.args,
-                                            r.items[i].pair.expected);
+            char *prompt =
+                gb_answer_prompt(cfg->mode, vt->source, entry, r.items[i].pair.args, r.items[i].pair.expected);
             char hex[65];
             gb_sha256_hex(prompt, strlen(prompt), hex);
             for (long s = 0; s < cfg->samples; s++) {
@@ -620,8 +626,8 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
                 size_t slot = gb_eval__slot(&r, v, i, s);
                 if (!hashes[slot] || r.verdict[slot] != GB_V_NONE) continue;
                 GbEvalJob *jb = &r.jobs[r.njobs++];
-                *jb = (GbEvalJob){.item = i, .version = v, .sample = s, .task = task_of[slot],
-                                  .prompt = prompts[first]};
+                *jb =
+                    (GbEvalJob){.item = i, .version = v, .sample = s, .task = task_of[slot], .prompt = prompts[first]};
                 memcpy(jb->hash, hashes[slot], 65);
             }
         }

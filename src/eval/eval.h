@@ -32,7 +32,7 @@
 #include "src/runner/runner.h"
 
 typedef struct {
-    const char *model;        /* sent as "model" */
+    const char *model; /* sent as "model" */
     GbEvalMode mode;
     long samples;             /* per item and version, >= 1 */
     GbChatParams params;      /* params.seed >= 0: sample s is sent with seed + s */
@@ -43,9 +43,9 @@ typedef struct {
     double time_budget_s;     /* <= 0: none; else no sample is started after it */
     const long *ks;           /* the k of pass@k */
     size_t nk;
-    long resamples;           /* bootstrap resamples */
+    long resamples; /* bootstrap resamples */
     unsigned long boot_seed;
-    FILE *progress;           /* progress line with ETA; NULL: none */
+    FILE *progress;              /* progress line with ETA; NULL: none */
     volatile sig_atomic_t *stop; /* set by Ctrl-C; may be NULL */
 } GbEvalConfig;
 
@@ -56,7 +56,7 @@ typedef struct {
 
 /* Run the evaluation of versions[0] (the original) and versions[1..nv). On success (even when
  * stopped by the time budget or Ctrl-C: the summary says so) *summary_json and *text get the
- * summary (owned) and *errors the number of samples whose verdict is error. False with err on an error that stops the run (results file not writable,
- * no item in the original). */
+ * summary (owned) and *errors the number of samples whose verdict is error. False with err on an error that stops the
+ * run (results file not writable, no item in the original). */
 bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, const GbEvalVersion *versions, size_t nv,
                  char **summary_json, char **text, size_t *errors, GbError *err);

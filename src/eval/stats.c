@@ -21,10 +21,14 @@ void gb_paired_count(const double *p_orig, const double *p_hard, size_t n, GbPai
     *out = (GbPaired){0};
     for (size_t i = 0; i < n; i++) {
         bool a = p_orig[i] >= 0.5, b = p_hard[i] >= 0.5;
-        if (a && b) out->both_pass++;
-        else if (a) out->lost++;
-        else if (b) out->gained++;
-        else out->both_fail++;
+        if (a && b)
+            out->both_pass++;
+        else if (a)
+            out->lost++;
+        else if (b)
+            out->gained++;
+        else
+            out->both_fail++;
     }
 }
 
