@@ -8,13 +8,13 @@
 #include "src/python/pyparse.h"
 
 static const char *const gb_fitness__keys[GB_METRIC_COUNT] = {
-#define GB_METRIC(id, key, kind, label) key,
+#define GB_METRIC(id, key, kind, short, label) key,
     GB_METRIC_LIST
 #undef GB_METRIC
 };
 
 static const char *const gb_fitness__labels[GB_METRIC_COUNT] = {
-#define GB_METRIC(id, key, kind, label) label,
+#define GB_METRIC(id, key, kind, short, label) label,
     GB_METRIC_LIST
 #undef GB_METRIC
 };

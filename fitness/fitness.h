@@ -10,14 +10,22 @@
 #include "src/base/util.h"
 
 typedef enum {
-#define GB_METRIC(id, key, kind, label) GB_METRIC_##id,
+#define GB_METRIC(id, key, kind, short, label) GB_METRIC_##id,
     GB_METRIC_LIST
 #undef GB_METRIC
         GB_METRIC_COUNT
 } GbMetricId;
 
-#define GB_N_COMPLEXITY 7
-#define GB_N_READABILITY 14
+/* How many rows of each kind the list has (complexity rows first, then readability). */
+enum {
+#define GB_METRIC(id, key, kind, short, label) +((kind) == 'C')
+    GB_N_COMPLEXITY = 0 GB_METRIC_LIST,
+#undef GB_METRIC
+#define GB_METRIC(id, key, kind, short, label) +((kind) == 'R')
+    GB_N_READABILITY = 0 GB_METRIC_LIST,
+#undef GB_METRIC
+};
+_Static_assert(GB_N_COMPLEXITY + GB_N_READABILITY == GB_METRIC_COUNT, "every metric is 'C' or 'R'");
 
 typedef struct {
     double v[GB_METRIC_COUNT]; /* raw values, in metric_list.h order: C1..C7 then R1..R14 */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nsga2/select.h"
+#include "operators/harness_policy.h"
 #include "src/python/pyparse.h"
 
 void gb_evolve_config_defaults(GbEvolveConfig *cfg)
@@ -229,33 +230,77 @@ static bool gb_evolve__stopped(const GbEvolveConfig *cfg)
 
 /* Run the gates after the parse gate on child; returns the gate that rejected it or
  * GB_GATE_COUNT when it was accepted. */
+/* What a gate looks at: one child of the run, the individuals seen so far. */
+typedef struct {
+    const GbEvolveConfig *cfg;
+    GbRun *run;
+    GbIndividual *child;
+    TSParser *parser;
+    const uint64_t *hashes;
+    size_t nhashes;
+    GbEvolveStats *stats;
+} GbGateCtx;
+
+/* One function per row of nsga2/gate_list.h, named after its id: true when the child passes. */
+static bool gb_evolve__pass_PARSE(GbGateCtx *c)
+{
+    GbError err;
+    return gb_metrics_compute(&c->child->prog, c->parser, &c->child->metrics, &err);
+}
+
+/* Some R_j above RT_j rejects, except where the original itself is already above RT_j: there
+ * the child may not read worse than the original (otherwise a program that starts above a
+ * threshold, e.g. a dense one-liner, could never change). */
+static bool gb_evolve__pass_READABILITY(GbGateCtx *c)
+{
+    const GbMetrics *orig = &c->run->pop.items[0].metrics;
+    for (int j = 0; j < GB_N_READABILITY; j++) {
+        double r = c->child->metrics.v[GB_N_COMPLEXITY + j], rt = c->cfg->thresholds->rt[j];
+        double limit = orig->v[GB_N_COMPLEXITY + j] > rt ? orig->v[GB_N_COMPLEXITY + j] : rt;
+        if (r > limit) return false;
+    }
+    return true;
+}
+
+static bool gb_evolve__pass_DUPLICATE(GbGateCtx *c)
+{
+    c->child->hash = gb_program_token_hash(&c->child->prog, c->parser);
+    return !gb_evolve__hash_seen(c->hashes, c->nhashes, c->child->hash);
+}
+
+static bool gb_evolve__pass_TESTS(GbGateCtx *c)
+{
+    GbError err;
+    GbRunResult rr;
+    c->stats->validated++;
+    bool ran = gb_pool_run(c->cfg->pool, c->run->task, &c->child->prog, &rr, &err);
+    bool pass = ran && rr.status == GB_RUN_PASS;
+    gb_run_result_destroy(&rr);
+    return pass;
+}
+
+static bool gb_evolve__pass_LINT(GbGateCtx *c)
+{
+    if (!c->cfg->lint) return true;
+    GbError err;
+    double score = 0;
+    if (!gb_lint_session_lint(c->run->lint, &c->child->prog, &score, &err)) return false;
+    return score >= c->run->lint_before - 1e-9;
+}
+
+/* The gates in list order (cost order). Returns the gate that rejected the child, or
+ * GB_GATE_COUNT when it passed them all (then its RC and RR are set). */
 static GbGate gb_evolve__gates(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *child, TSParser *parser,
                                const uint64_t *hashes, size_t nhashes, GbEvolveStats *stats)
 {
-    GbError err;
-    if (!gb_metrics_compute(&child->prog, parser, &child->metrics, &err)) return GB_GATE_PARSE;
-    /* Readability gate: some R_j above RT_j rejects, except where the original itself is
-     * already above RT_j: there the child may not read worse than the original (otherwise a
-     * program that starts above a threshold, e.g. a dense one-liner, could never change). */
-    const GbMetrics *orig = &run->pop.items[0].metrics;
-    for (int j = 0; j < GB_N_READABILITY; j++) {
-        double r = child->metrics.v[GB_N_COMPLEXITY + j], rt = cfg->thresholds->rt[j];
-        double limit = orig->v[GB_N_COMPLEXITY + j] > rt ? orig->v[GB_N_COMPLEXITY + j] : rt;
-        if (r > limit) return GB_GATE_READABILITY;
-    }
-    child->hash = gb_program_token_hash(&child->prog, parser);
-    if (gb_evolve__hash_seen(hashes, nhashes, child->hash)) return GB_GATE_DUPLICATE;
-    GbRunResult rr;
-    stats->validated++;
-    bool ran = gb_pool_run(cfg->pool, run->task, &child->prog, &rr, &err);
-    bool pass = ran && rr.status == GB_RUN_PASS;
-    gb_run_result_destroy(&rr);
-    if (!pass) return GB_GATE_TESTS;
-    if (cfg->lint) {
-        double score = 0;
-        if (!gb_lint_session_lint(run->lint, &child->prog, &score, &err)) return GB_GATE_LINT;
-        if (score < run->lint_before - 1e-9) return GB_GATE_LINT;
-    }
+    static bool (*const pass[GB_GATE_COUNT])(GbGateCtx *) = {
+#define GB_GATE(id, key, label, rule) gb_evolve__pass_##id,
+        GB_GATE_LIST
+#undef GB_GATE
+    };
+    GbGateCtx c = {cfg, run, child, parser, hashes, nhashes, stats};
+    for (int g = 0; g < GB_GATE_COUNT; g++)
+        if (!pass[g](&c)) return (GbGate)g;
     child->rc = gb_fitness_rc(&child->metrics, cfg->thresholds);
     child->rr = gb_fitness_rr(&child->metrics, cfg->thresholds);
     return GB_GATE_COUNT;
@@ -369,7 +414,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
             GbOpContext pctx;
             gb_op_ctx_init(&pctx, &run.pop.items[pi].prog, task, parser);
             for (int o = 0; o < GB_OP_COUNT; o++) {
-                if (!cfg->ops[o]) continue;
+                if (!cfg->ops[o] || !gb_op_allowed_under(task->harness, (GbOperatorId)o)) continue;
                 const GbOperator *op = gb_operator((GbOperatorId)o);
                 gb_op_find_sites(&pctx, op, &sites);
                 size_t w = 0;

@@ -5,6 +5,7 @@
  * "gates_by_operator") and the summary; label is the short name of the `evolve` progress line;
  * rule is the one-line rule a child must satisfy to pass (it is rejected otherwise), as README.md
  * lists it (tests/test_docs.c compares them).
+ * Each row is checked by gb_evolve__pass_<ID> in nsga2/evolve.c, called in list order.
  * The rows are in cost order, the order the gates run in; the order is part of the output format
  * (the keys of "gates") and of reproducibility. Never reorder or insert rows. */
 #define GB_GATE_LIST                                                                                                   \

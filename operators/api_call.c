@@ -172,7 +172,8 @@ static void gb_api__heat(GbOpContext *ctx, size_t module, GbApiHeat *h)
         GbApiWalk w = {target, gb_op_ctx_source(ctx, m), false, {0}};
         TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
         gb_api__walk(&w, root, 0, -1, NULL, false);
-        qsort(w.callees.items, w.callees.len, sizeof *w.callees.items, gb_api__u32_cmp);
+        /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
+        if (w.callees.len > 1) qsort(w.callees.items, w.callees.len, sizeof *w.callees.items, gb_api__u32_cmp);
         /* Names read as values (not called): callbacks, key=, target=, decorators. */
         GbOccurrences occ = {0};
         gb_scopes_occurrences(gb_op_ctx_scopes(ctx, m), w.src, root, &occ);

@@ -199,7 +199,8 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
     }
     const char *src = gb_op_ctx_source(ctx, m);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
-    qsort(deps.items, deps.len, sizeof *deps.items, gb_s7_node_cmp);
+    /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
+    if (deps.len > 1) qsort(deps.items, deps.len, sizeof *deps.items, gb_s7_node_cmp);
     char *module = gb_op_ctx_fresh_name(ctx, gb_s7_module_names[gb_rng_bounded(rng, 5)]);
     char *path = gb_asprintf("%s.py", module);
     char *name = gb_node_text(gb_node_field(fn, "name"), src);

@@ -1495,13 +1495,14 @@ static void gb_nm__llm(GbNmRun *run, const GbNamingConfig *cfg, char **llm_error
     opts.max_retries = cfg->max_retries >= 0 ? cfg->max_retries : 2;
     opts.retry_base_ms = cfg->retry_base_ms >= 0 ? cfg->retry_base_ms : 500;
     GbError err;
-    GbHttpClient *client = gb_http_client_new(&opts, &err);
+    GbHttpClient *own = cfg->client ? NULL : gb_http_client_new(&opts, &err);
+    GbHttpClient *client = cfg->client ? cfg->client : own;
     char *reply = NULL;
     bool ok = client && gb_llm_chat(client, cfg->model ? cfg->model : "default",
                                     "You are a careful Python developer who gives machine-generated identifiers "
                                     "natural, descriptive names.",
                                     user.data, cfg->seed, &reply, &err);
-    gb_http_client_delete(client);
+    gb_http_client_delete(own);
     gb_str_destroy(&user);
     if (!ok) {
         if (llm_error) *llm_error = gb_strdup(err.msg);

@@ -31,6 +31,7 @@
 #include "operators/operator.h"
 #include "src/model/program.h"
 #include "operators/rename.h"
+#include "src/base/http.h"
 #include "src/base/rng.h"
 #include "src/model/task.h"
 #include "src/base/util.h"
@@ -45,6 +46,9 @@ typedef struct {
     int max_retries;         /* < 0: 2 (429/5xx/timeouts, with back-off) */
     long retry_base_ms;      /* < 0: 500 */
     long seed;               /* sent to the model (< 0: not sent) */
+    GbHttpClient *client;    /* borrowed, may be NULL: one client for every naming request, so that its
+                                time budget (GbHttpOptions.budget_ms) caps them all together; NULL: a
+                                client per request, built from the fields above */
 } GbNamingConfig;
 
 /* url, model and api_key NULL; the numeric fields at their defaults (the values above). */

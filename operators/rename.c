@@ -282,7 +282,9 @@ GbRenamer *gb_renamer_new(GbOpContext *ctx)
                     mod.occ.items[j] = tmp;
                 }
             gb_rn__walk(&mod, mod.root);
-            qsort(mod.callees.items, mod.callees.len, sizeof *mod.callees.items, gb_rn__u32_cmp);
+            /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
+            if (mod.callees.len > 1)
+                qsort(mod.callees.items, mod.callees.len, sizeof *mod.callees.items, gb_rn__u32_cmp);
         }
         gb_array_push(&r->mods, mod);
     }
@@ -880,7 +882,8 @@ static bool gb_rn__plan(GbRenamer *r, size_t m, int d, const char *name, GbRenam
             if (!ok) return false;
         }
     }
-    qsort(plan->spots.items, plan->spots.len, sizeof *plan->spots.items, gb_rn__spot_cmp);
+    /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
+    if (plan->spots.len > 1) qsort(plan->spots.items, plan->spots.len, sizeof *plan->spots.items, gb_rn__spot_cmp);
     return true;
 }
 

@@ -11,10 +11,13 @@
  * except, match, del or as a parameter (not definitions, imports, globals or nonlocals; not
  * `self`/`cls`/`_`), that the renamer accepts: not pinned by the tests, no eval/exec/
  * locals()-style access, keyword call sites all resolvable to the function (else refused),
- * no self-documenting f-string. The new name comes from the variable's context (what is
- * assigned to it, how it is used, expansions of short names) chosen by the rng among the
- * free candidates; it clashes with nothing in the program or the tests and is recorded as
- * synthetic, so the naming step may improve it before output.
+ * no self-documenting f-string, and not a variable some read of which may find it unbound
+ * when the program catches NameError (the message of a NameError / UnboundLocalError names
+ * the variable: `except NameError as e: return str(e)` would see the new name). The new
+ * name comes from the variable's context (what is assigned to it, how it is used, expansions
+ * of short names) chosen by the rng among the free candidates; it clashes with nothing in the
+ * program or the tests and is recorded as synthetic, so the naming step may improve it before
+ * output.
  *
  * Site: the scope's node (def, lambda or comprehension), tagged "v<k>" where k orders the
  * scope's bound names by their first binding, so a renamed variable keeps its key. */
@@ -26,6 +29,7 @@
 #include "operators/edit.h"
 #include "operators/naming.h"
 #include "operators/rename.h"
+#include "src/python/flow.h"
 
 #define GB_N1_BINDS (GB_NAME_PARAM | GB_NAME_ASSIGN | GB_NAME_AUG | GB_NAME_ANNOTATED | GB_NAME_DEL)
 
@@ -36,6 +40,57 @@ static bool gb_n1_candidate(const GbScope *scope, const GbScopeName *n)
     if (!(n->flags & GB_N1_BINDS)) return false;
     if (n->flags & (GB_NAME_DEF | GB_NAME_IMPORT | GB_NAME_GLOBAL | GB_NAME_NONLOCAL)) return false;
     return strcmp(n->name, "self") != 0 && strcmp(n->name, "cls") != 0 && strcmp(n->name, "_") != 0;
+}
+
+/* True when an except clause below node could catch a NameError: bare, or naming NameError,
+ * UnboundLocalError, Exception or BaseException. */
+static bool gb_n1_catches_name_error(TSNode node, const char *src)
+{
+    static const char *const types[] = {"NameError", "UnboundLocalError", "Exception", "BaseException"};
+    if (strcmp(ts_node_type(node), "except_clause") == 0) {
+        TSNode what = ts_node_named_child(node, 0);
+        if (ts_node_is_null(what) || strcmp(ts_node_type(what), "block") == 0) return true;
+        if (gb_flow_mentions_any(what, src, types, sizeof types / sizeof types[0])) return true;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); i++)
+        if (gb_n1_catches_name_error(ts_node_named_child(node, i), src)) return true;
+    return false;
+}
+
+/* True when the program (any module) or its tests may catch a NameError. */
+static bool gb_n1_program_catches(GbOpContext *ctx)
+{
+    for (size_t m = 0; m < ctx->prog->modules.len; m++)
+        if (gb_n1_catches_name_error(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m))) return true;
+    const char *tests = ctx->task ? ctx->task->test_code : NULL;
+    return tests && (strstr(tests, "NameError") || strstr(tests, "UnboundLocalError"));
+}
+
+/* True when some read of name (scope s of module m, or a nested scope reading the same
+ * variable) is not proven to find it bound: the read may raise a NameError whose message
+ * names the variable. */
+static bool gb_n1_maybe_unbound(GbOpContext *ctx, size_t m, const GbOccurrences *occ, int s, const char *name)
+{
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    const char *src = gb_op_ctx_source(ctx, m);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    size_t len = strlen(name);
+    for (size_t i = 0; i < occ->len; i++) {
+        const GbOccurrence *o = &occ->items[i];
+        if (o->flag != GB_NAME_READ || o->end - o->start != len || memcmp(src + o->start, name, len) != 0) continue;
+        if (o->scope != s) {
+            if (gb_scopes_same_variable(sc, o->scope, s, name)) return true; /* a closure's read */
+            continue;
+        }
+        TSNode stmt = ts_node_descendant_for_byte_range(root, o->start, o->end);
+        for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p); p = ts_node_parent(p)) {
+            const char *type = ts_node_type(p);
+            if (strcmp(type, "block") == 0 || strcmp(type, "module") == 0) break;
+            stmt = p;
+        }
+        if (!gb_flow_bound_before(src, stmt, name)) return true;
+    }
+    return false;
 }
 
 typedef struct {
@@ -68,6 +123,7 @@ void gb_op_rename_variable_find(GbOpContext *ctx, GbSiteList *out)
     GbRenamer *r = gb_renamer_new(ctx);
     GbRenamePlan plan;
     gb_rename_plan_init(&plan);
+    bool catches = gb_n1_program_catches(ctx);
     for (size_t m = 0; m < ctx->prog->modules.len; m++) {
         if (!gb_op_ctx_module_ok(ctx, m)) continue;
         const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
@@ -99,6 +155,7 @@ void gb_op_rename_variable_find(GbOpContext *ctx, GbSiteList *out)
             for (size_t k = 0; k < order.len && !ts_node_is_null(node); k++) {
                 const GbScopeName *n = gb_scope_name(scope, order.items[k].name);
                 if (!n || !gb_n1_candidate(scope, n)) continue;
+                if (catches && gb_n1_maybe_unbound(ctx, m, &occ, (int)s, n->name)) continue;
                 GbError why;
                 if (!gb_renamer_plan(r, m, (int)s, n->name, &plan, &why)) continue;
                 char tag[32];
@@ -125,6 +182,18 @@ bool gb_op_rename_variable_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     if (!n || !gb_n1_candidate(&sc->scopes.items[s], n)) {
         gb_error_set(err, "RenameVariable: site %s has no local variable %s", site->key, site->name ? site->name : "?");
         return false;
+    }
+    if (gb_n1_program_catches(ctx)) {
+        const char *src = gb_op_ctx_source(ctx, site->module);
+        GbOccurrences occ = {0};
+        gb_scopes_occurrences(sc, src, ts_tree_root_node(gb_op_ctx_tree(ctx, site->module)), &occ);
+        bool unbound = gb_n1_maybe_unbound(ctx, site->module, &occ, s, site->name);
+        gb_array_free(&occ);
+        if (unbound) {
+            gb_error_set(err, "RenameVariable at %s: %s may be read unbound and the program catches NameError",
+                         site->key, site->name);
+            return false;
+        }
     }
     GbRenamer *r = gb_renamer_new(ctx);
     GbRenamePlan plan;

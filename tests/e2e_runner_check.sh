@@ -58,8 +58,15 @@ check "missing benchmark exits 1" '[ $rc -eq 1 ]'
 # run), and the next pool removes the directory the dead one could not.
 "$gb" check -j 1 --timeout 60 "$data/hang.jsonl" >/dev/null 2>&1 &
 pid=$!
+# a run directory exists: on the host, or in a namespaced worker's runs tmpfs
+run_started() {
+  for d in "$TMPDIR"/genebench-pool-$pid-*/runs /proc/[0-9]*/root"$TMPDIR"/genebench-pool-$pid-*/runs; do
+    [ -n "$(ls -A "$d" 2>/dev/null)" ] && return 0
+  done
+  return 1
+}
 for _ in $(seq 1 600); do
-  [ -n "$(ls -A "$TMPDIR"/genebench-pool-$pid-*/runs 2>/dev/null)" ] && break
+  run_started && break
   sleep 0.1
 done
 kill -9 $pid

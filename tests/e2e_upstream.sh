@@ -88,7 +88,8 @@ def run(src, files, cwd_name):
 orig = [json.loads(l) for l in open(f"{D}/humaneval.jsonl")]
 hard = [json.loads(l) for l in open(f"{tmp}/he.hard.out")]
 for o, h in zip(orig, hard):
-    if list(h) != list(o) + ["extra_files"]: bad.append(("he keys", h["task_id"], list(h)))
+    if list(h) != list(o) + ["extra_files", "genebench"]: bad.append(("he keys", h["task_id"], list(h)))
+    if "prompt + canonical_solution" not in h["genebench"]["purpose"]: bad.append(("he about", h["task_id"]))
     if not h["prompt"].startswith("from helper_mod import ident\n"): bad.append(("he prompt start", h["task_id"]))
     if not h["prompt"].endswith(o["prompt"][-30:]): bad.append(("he prompt end", h["task_id"], h["prompt"][-40:]))
     if "ident(" not in h["canonical_solution"]: bad.append(("he solution", h["task_id"]))
@@ -99,7 +100,7 @@ for o, h in zip(orig, hard):
 orig = [json.loads(l) for l in open(f"{D}/cruxeval.jsonl")]
 hard = [json.loads(l) for l in open(f"{tmp}/cx.hard.out")]
 for o, h in zip(orig, hard):
-    if list(h) != list(o) or h["code"] != "import math\n" + o["code"] or (h["input"], h["output"]) != (o["input"], o["output"]):
+    if list(h) != list(o) + ["genebench"] or h["code"] != "import math\n" + o["code"] or (h["input"], h["output"]) != (o["input"], o["output"]):
         bad.append(("cx", h["id"]))
     r = run(h["code"] + "\nassert f(" + h["input"] + ") == " + h["output"] + "\n", {}, "cx_" + h["id"])
     if r.returncode != 0: bad.append(("cx run", h["id"], r.stderr[-300:]))
@@ -107,7 +108,7 @@ for o, h in zip(orig, hard):
 orig = json.load(open(f"{D}/classeval.json"))
 hard = json.load(open(f"{tmp}/ce.hard.out"))
 for o, h in zip(orig, hard):
-    if list(h) != list(o) or not h["solution_code"].startswith("# hardened\n") or h["test"] != o["test"]:
+    if list(h) != list(o) + ["genebench"] or not h["solution_code"].startswith("# hardened\n") or h["test"] != o["test"]:
         bad.append(("ce", h["task_id"]))
     loader = "\nimport unittest, sys\nres = unittest.TextTestRunner(stream=sys.stderr).run(unittest.TestSuite(unittest.TestLoader().loadTestsFromTestCase(globals()[c]) for c in %r))\nsys.exit(0 if res.wasSuccessful() and res.testsRun > 0 else 1)\n" % h["test_classes"]
     r = run(h["solution_code"] + "\n" + h["test"] + loader, {}, "ce_" + h["task_id"])
@@ -150,6 +151,43 @@ check "changed CRUXEval tests: one message naming the task" '[ "$(grep -cF "$tmp
 check "changed CRUXEval tests: the other tasks are written" '[ "$(wc -l <"$tmp/cx.bad.out")" -eq 2 ]'
 "$gb" export --to classeval "$tmp/humaneval.jsonl" -o "$tmp/wrong.json" 2>"$tmp/wrong.err"; rc=$?
 check "exporting to a format a task was not imported from: exit 1" '[ $rc -eq 1 ] && [ "$(grep -c "not imported from classeval" "$tmp/wrong.err")" -eq 3 ]'
+
+check "nothing exportable: nothing written" '[ ! -e "$tmp/wrong.json" ]'
+check "nothing exportable: a message saying so" 'grep -q "wrong.json: nothing to export: none of the 3 tasks can be written as classeval" "$tmp/wrong.err"'
+
+# ---- import reads what upstream ships: .jsonl.gz, AVATAR's Code/ + TestCases/ directory
+gzip -c "$D/humaneval.jsonl" >"$tmp/HumanEval.jsonl.gz"
+check "humaneval .jsonl.gz: import exits 0" '"$gb" import --from humaneval "$tmp/HumanEval.jsonl.gz" -o "$tmp/he_gz.jsonl" 2>/dev/null'
+check "humaneval .jsonl.gz: same tasks as the plain file" 'cmp -s "$tmp/he_gz.jsonl" "$tmp/humaneval.jsonl"'
+printf '\037\213garbage' >"$tmp/bad.jsonl.gz"
+"$gb" import --from humaneval "$tmp/bad.jsonl.gz" -o "$tmp/bad_gz.jsonl" 2>"$tmp/bad_gz.err"; rc=$?
+check "corrupt .gz: exit 1 with a message" '[ $rc -eq 1 ] && grep -q "bad.jsonl.gz: not a valid gzip file" "$tmp/bad_gz.err"'
+mkdir -p "$tmp/avatar_dir" && cp -r "$D/avatar/Code" "$D/avatar/TestCases" "$tmp/avatar_dir/"
+check "avatar directory: import 2 tasks" '"$gb" import --from avatar "$tmp/avatar_dir" -o "$tmp/avd.jsonl" 2>/dev/null && [ "$(wc -l <"$tmp/avd.jsonl")" -eq 2 ]'
+check "avatar directory: export" '"$gb" export --to avatar "$tmp/avd.jsonl" -o "$tmp/avd_out" 2>/dev/null'
+check "avatar directory: Code/ and TestCases/ identical" 'diff -r "$tmp/avd_out/Code" "$D/avatar/Code" >/dev/null && diff -r "$tmp/avd_out/TestCases" "$D/avatar/TestCases" >/dev/null'
+"$gb" import --from avatar "$tmp" -o "$tmp/nodir.jsonl" 2>"$tmp/nodir.err"; rc=$?
+check "a directory without Code/: exit 1 with a message" '[ $rc -eq 1 ] && grep -q "not an AVATAR directory" "$tmp/nodir.err"'
+
+# ---- ids that would become unsafe paths (issue 18)
+"$py" -c "
+import json
+rows=[json.loads(l) for l in open('$tmp/av.jsonl')]
+rows[0]['id']='../../escaped'
+open('$tmp/av_dotdot.jsonl','w').write(''.join(json.dumps(r)+'\n' for r in rows))
+rows[0]['id']='sub/dir'
+open('$tmp/av_slash.jsonl','w').write(''.join(json.dumps(r)+'\n' for r in rows))
+rows[0]['id']='two\nlines'
+open('$tmp/av_newline.jsonl','w').write(''.join(json.dumps(r)+'\n' for r in rows))"
+"$gb" validate "$tmp/av_dotdot.jsonl" >/dev/null 2>"$tmp/dotdot.err"; rc=$?
+check "validate: an id with a .. component is an error naming file, line and task" '[ $rc -eq 1 ] && grep -qF "av_dotdot.jsonl:1: task ../../escaped: task id has a \"..\" path component" "$tmp/dotdot.err"'
+"$gb" validate "$tmp/av_newline.jsonl" >/dev/null 2>"$tmp/newline.err"; rc=$?
+check "validate: an id with a newline is an error" '[ $rc -eq 1 ] && grep -qF "av_newline.jsonl:1: task two?lines: task id contains a control character" "$tmp/newline.err"'
+mkdir -p "$tmp/jail"
+"$gb" export --to avatar "$tmp/av_dotdot.jsonl" -o "$tmp/jail/out" 2>/dev/null
+check "export --to avatar: nothing written outside the output directory" '[ -z "$(find "$tmp" -name "escaped*")" ]'
+"$gb" export --to avatar "$tmp/av_slash.jsonl" -o "$tmp/jail/out2" 2>"$tmp/slash.err"; rc=$?
+check "export --to avatar: an id with / is refused, the others written" '[ $rc -eq 1 ] && grep -q "task sub/dir: an Avatar id names its files" "$tmp/slash.err" && [ ! -e "$tmp/jail/out2/Code/sub" ] && [ "$(ls "$tmp/jail/out2/Code" | wc -l)" -eq 1 ]'
 
 check "upstream inputs unchanged" '[ "$(sums)" = "$before" ]'
 exit $fail

@@ -26,6 +26,7 @@ Modes (for the API paths):
                   digits>" (later duplicates get _alt, _extra, ...), as a JSON object in a
                   ```json fence with a sentence before it, like chatty models answer
     unauthorized  HTTP 401 {"error": {"message": "invalid api key", ...}}
+    huge          HTTP 200 whose body is `count` bytes (a JSON string padded with spaces)
 The process exits when its parent dies, so a crashed test leaves nothing behind.
 """
 import argparse
@@ -125,6 +126,10 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "429" and n <= count:
             self.send(429, {"error": {"message": "rate limit reached", "type": "rate_limit_error"}},
                       {"Retry-After": "0"})
+            return
+        if mode == "huge":
+            pad = max(0, count - 2)
+            self.send(200, b'"' + b" " * pad + b'"')
             return
         if mode == "unauthorized":
             self.send(401, {"error": {"message": "invalid api key", "type": "invalid_request_error",

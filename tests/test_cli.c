@@ -67,10 +67,11 @@ static const GbCliCommand cmd = {
 /* Parse a NULL-terminated list of words (copied: getopt reorders argv). */
 static int run(Opts *o, GbCliArgs *a, const char *const *words)
 {
-    static char buf[16][64];
-    static char *argv[17];
+    static char buf[32][64];
+    static char *argv[33];
     int argc = 0;
     for (; words[argc]; argc++) {
+        assert_true(argc < 32);
         snprintf(buf[argc], sizeof buf[argc], "%s", words[argc]);
         argv[argc] = buf[argc];
     }

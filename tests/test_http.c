@@ -158,6 +158,48 @@ static void test_http_slow_server_times_out(void **state)
     gb_http_client_delete(c);
 }
 
+/* A reply larger than max_reply_bytes is refused while it arrives, not read whole. */
+static void test_http_huge_reply_is_refused(void **state)
+{
+    (void)state;
+    mode("{\"mode\":\"huge\",\"count\":50000000}");
+    GbHttpClient *c = client(server.url, "k", 20000, 3);
+    char *reply = NULL;
+    GbError err;
+    assert_false(gb_llm_chat(c, "m", NULL, "hi", -1, &reply, &err));
+    assert_non_null(strstr(err.msg, "larger than 16777216 bytes"));
+    assert_int_equal(gb_http_client_requests(c), 1); /* not retried */
+    gb_http_client_delete(c);
+}
+
+/* A slow server: the client's budget bounds the time of all requests and retries together,
+ * and a request after the budget is spent fails at once without reaching the server. */
+static void test_http_budget_caps_a_slow_server(void **state)
+{
+    (void)state;
+    mode("{\"mode\":\"slow\",\"delay\":2}");
+    GbHttpOptions o;
+    gb_http_options_default(&o);
+    o.base_url = server.url;
+    o.timeout_ms = 400;
+    o.max_retries = 20;
+    o.retry_base_ms = 1;
+    o.retry_max_ms = 5;
+    o.budget_ms = 1000;
+    GbError err;
+    GbHttpClient *c = gb_http_client_new(&o, &err);
+    assert_non_null(c);
+    char *reply = NULL;
+    assert_false(gb_llm_chat(c, "m", NULL, "hi", -1, &reply, &err));
+    assert_non_null(strstr(err.msg, "time budget of 1 s"));
+    long sent = gb_http_client_requests(c);
+    assert_true(sent >= 2 && sent <= 4); /* 400 + 400 + what is left, not 21 attempts */
+    assert_false(gb_llm_chat(c, "m", NULL, "hi", -1, &reply, &err));
+    assert_non_null(strstr(err.msg, "time budget of 1 s for requests to this server is spent"));
+    assert_int_equal(gb_http_client_requests(c), sent);
+    gb_http_client_delete(c);
+}
+
 static void test_http_malformed_json_is_an_error_not_retried(void **state)
 {
     (void)state;
@@ -265,6 +307,8 @@ int main(void)
         cmocka_unit_test(test_http_500_gives_up_after_retries_with_server_message),
         cmocka_unit_test(test_http_429_is_retried),
         cmocka_unit_test(test_http_slow_server_times_out),
+        cmocka_unit_test(test_http_huge_reply_is_refused),
+        cmocka_unit_test(test_http_budget_caps_a_slow_server),
         cmocka_unit_test(test_http_malformed_json_is_an_error_not_retried),
         cmocka_unit_test(test_http_missing_fields),
         cmocka_unit_test(test_http_nonsense_replies),

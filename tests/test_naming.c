@@ -307,6 +307,47 @@ static void test_llm_failures_fall_back_to_builtin(void **state)
     assert_int_equal(gb_test_server_stat(&f->server, "chat"), 1); /* slow: one attempt, timed out */
 }
 
+/* A shared client (GbNamingConfig.client): its time budget caps every naming request
+ * together. Against a slow server the first program spends it; the next ones fall back to
+ * built-in names at once, without a request. */
+static void test_llm_shared_client_budget(void **state)
+{
+    LlmFixture *f = *state;
+    assert_true(gb_test_server_control(&f->server, "{\"mode\":\"slow\",\"delay\":2}"));
+    GbHttpOptions o;
+    gb_http_options_default(&o);
+    o.base_url = f->server.url;
+    o.timeout_ms = 300;
+    o.max_retries = 5;
+    o.retry_base_ms = 1;
+    o.budget_ms = 500;
+    GbError herr;
+    GbHttpClient *client = gb_http_client_new(&o, &herr);
+    assert_non_null(client);
+    GbNamingConfig cfg;
+    gb_naming_config_default(&cfg);
+    cfg.url = f->server.url;
+    cfg.client = client;
+    for (int k = 0; k < 3; k++) {
+        NamingEnv e;
+        nenv_open(&e, NULL);
+        char *json = NULL, *err = NULL;
+        const char *mode;
+        assert_true(gb_naming_apply(&e.prog, &e.task, e.parser, &cfg, &json, &mode, &err));
+        if (strcmp(mode, "llm") == 0)
+            fail_msg("program %d named by the model (%ld requests, server saw %ld): %s", k,
+                     gb_http_client_requests(client), (long)gb_test_server_stat(&f->server, "chat"), json ? json : "");
+        assert_non_null(err);
+        if (k > 0) assert_non_null(strstr(err, "time budget"));
+        expect_valid_program(e.prog.modules.items[0].source);
+        free(err);
+        free(json);
+        nenv_close(&e);
+    }
+    assert_true(gb_http_client_requests(client) <= 3); /* 300 + 200 ms, then nothing */
+    gb_http_client_delete(client);
+}
+
 static void test_llm_retries_then_succeeds(void **state)
 {
     LlmFixture *f = *state;
@@ -361,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_llm_invalid_names_are_refused_one_by_one),
         cmocka_unit_test(test_llm_reply_shapes),
         cmocka_unit_test(test_llm_failures_fall_back_to_builtin),
+        cmocka_unit_test(test_llm_shared_client_budget),
         cmocka_unit_test(test_llm_retries_then_succeeds),
     };
     int failed = cmocka_run_group_tests_name("builtin", builtin, NULL, NULL);

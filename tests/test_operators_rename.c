@@ -447,6 +447,58 @@ static void test_n1_n2_refuse_pinned_and_dynamic(void **state)
     op_env_close(&e);
 }
 
+/* N1 leaves a variable alone when a read may find it unbound and the program catches
+ * NameError: the message names the variable, so a rename changes the program's answer. The
+ * same variable is renamed when nothing catches NameError, and a variable bound on every
+ * path is renamed either way. */
+static void test_n1_refuses_names_a_caught_name_error_shows(void **state)
+{
+    (void)state;
+    static const char *const catches =
+        "def describe(d, key, flag):\n"
+        "    if flag:\n"
+        "        value = d[key]\n"
+        "    count = len(d)\n"
+        "    try:\n"
+        "        return value, count\n"
+        "    except NameError as e:\n"
+        "        return str(e)\n"
+        "\n"
+        "\n"
+        "def solve(flag):\n"
+        "    return describe({'a': 1}, 'a', flag)\n";
+    OpEnv e;
+    env_open(&e, catches, NULL, NULL, "solve", "assert solve(True) == (1, 1)\n");
+    op_env_find(&e, GB_OP_N1);
+    assert_true(site_named(&e, "def describe", "value") < 0);
+    assert_true(site_named(&e, "def describe", "count") >= 0);
+    assert_true(site_named(&e, "def describe", "d") >= 0);
+    op_env_close(&e);
+    /* a bare except, or `except Exception`, catches it too */
+    static const char *const handlers[] = {"except:", "except Exception:", "except (KeyError, UnboundLocalError):"};
+    for (size_t i = 0; i < 3; i++) {
+        char *src = gb_asprintf("def f(flag):\n    if flag:\n        value = 1\n    try:\n        return value\n"
+                                "    %s\n        return 0\n",
+                                handlers[i]);
+        env_open(&e, src, NULL, NULL, NULL, NULL);
+        op_env_find(&e, GB_OP_N1);
+        if (site_named(&e, "def f", "value") >= 0) fail_msg("N1 must not list value with '%s'", handlers[i]);
+        op_env_close(&e);
+        free(src);
+    }
+    /* nothing catches NameError: renamed */
+    env_open(&e, "def f(flag):\n    if flag:\n        value = 1\n    return value\n", NULL, NULL, NULL, NULL);
+    op_env_find(&e, GB_OP_N1);
+    assert_true(site_named(&e, "def f", "value") >= 0);
+    op_env_close(&e);
+    /* the tests catch it */
+    env_open(&e, "def f(flag):\n    if flag:\n        value = 1\n    return value\n", NULL, NULL, "f",
+             "try:\n    f(False)\nexcept UnboundLocalError as e:\n    assert 'value' in str(e)\n");
+    op_env_find(&e, GB_OP_N1);
+    assert_true(site_named(&e, "def f", "value") < 0);
+    op_env_close(&e);
+}
+
 static void test_n2_sites(void **state)
 {
     (void)state;
@@ -638,6 +690,7 @@ int main(void)
         cmocka_unit_test(test_n1_sites),
         cmocka_unit_test(test_n1_renames_parameter_and_its_keyword),
         cmocka_unit_test(test_n1_n2_refuse_pinned_and_dynamic),
+        cmocka_unit_test(test_n1_refuses_names_a_caught_name_error_shows),
         cmocka_unit_test(test_n2_sites),
         cmocka_unit_test(test_n2_renames_every_reference),
         cmocka_unit_test(test_n1_n2_preserve_behaviour),

@@ -103,21 +103,37 @@ static int descendants(pid_t *out, int max)
     return count;
 }
 
-/* Entries of every pool's runs directory other than the pylint warm-up directories. */
+static int count_run_dirs(const char *runs)
+{
+    int n = 0;
+    DIR *r = opendir(runs);
+    struct dirent *f;
+    while (r && (f = readdir(r)) != NULL)
+        if (f->d_name[0] != '.' && strncmp(f->d_name, "warm-", 5) != 0) n++;
+    if (r) closedir(r);
+    return n;
+}
+
+/* Entries of every pool's runs directory other than the pylint warm-up directories, on the
+ * host and in the runs tmpfs of every namespaced worker (reached through /proc/PID/root). */
 static int leftover_run_dirs(void)
 {
     int n = 0;
+    pid_t pids[256];
+    int np = descendants(pids, 256);
+    if (np > 256) np = 256;
     DIR *d = opendir(g_tmp);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
         if (strncmp(e->d_name, "genebench-pool-", 15) != 0) continue;
         char runs[600];
         snprintf(runs, sizeof runs, "%s/%s/runs", g_tmp, e->d_name);
-        DIR *r = opendir(runs);
-        struct dirent *f;
-        while (r && (f = readdir(r)) != NULL)
-            if (f->d_name[0] != '.' && strncmp(f->d_name, "warm-", 5) != 0) n++;
-        if (r) closedir(r);
+        n += count_run_dirs(runs);
+        for (int i = 0; i < np; i++) {
+            char inner[700];
+            snprintf(inner, sizeof inner, "/proc/%d/root%s", (int)pids[i], runs);
+            n += count_run_dirs(inner);
+        }
     }
     if (d) closedir(d);
     return n;
@@ -942,6 +958,50 @@ static void test_runner_remap_keeps_behaviour(void **state)
     assert_clean(fx);
 }
 
+/* A run's directory is a tmpfs of cfg.disk_mb in the namespaced modes: many files, each
+ * under the file-size limit, stop at the cap with ENOSPC instead of filling the host's disk. */
+static void test_runner_disk_is_capped(void **state)
+{
+    Fixture *fx = *state;
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 1;
+    cfg.disk_mb = 16;
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
+    assert_non_null(pool);
+    if (strcmp(gb_pool_sandbox(pool), "plain") == 0) {
+        print_message("  plain sandbox here: no disk cap to test\n");
+        gb_pool_delete(pool);
+        return;
+    }
+    GbTask t;
+    task_assert(&t, "disk",
+                "total = 0\n"
+                "err = None\n"
+                "try:\n"
+                "    for i in range(64):\n"
+                "        with open('f%d' % i, 'wb') as f:\n"
+                "            for _ in range(4):\n"
+                "                f.write(b'x' * (1 << 20))\n"
+                "                f.flush()\n"
+                "                total += 1 << 20\n"
+                "except OSError as e:\n"
+                "    err = e.errno\n",
+                "import errno\nassert err == errno.ENOSPC and 8 << 20 <= total <= 16 << 20, (err, total)\n");
+    GbRunResult r;
+    assert_int_equal(run(pool, &t, &r), GB_RUN_PASS);
+    gb_run_result_destroy(&r);
+    /* the next run starts with the whole cap again: the directory was removed */
+    assert_int_equal(run(pool, &t, &r), GB_RUN_PASS);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    assert_int_equal(leftover_run_dirs(), 0);
+    gb_pool_delete(pool);
+    assert_clean(fx);
+}
+
 /* ------------------------------------------------------------------ pools in every mode */
 
 static void reliability_subset(const Fixture *fx, GbPool *pool, const char *mode)
@@ -992,6 +1052,10 @@ static void test_runner_every_sandbox_mode(void **state)
         assert_string_equal(gb_pool_sandbox(pools[i]), gb_sandbox_mode_name((GbSandboxMode)modes[i]));
         reliability_subset(fx, pools[i], gb_pool_sandbox(pools[i]));
     }
+    /* what a mode lacks is stated */
+    assert_non_null(strstr(gb_pool_sandbox_detail(fx->plain), "plain (no namespaces: the host's /proc"));
+    assert_int_equal(strncmp(gb_pool_sandbox_detail(fx->userns), "userns", 6), 0);
+    print_message("  sandbox: %s; %s\n", gb_pool_sandbox_detail(fx->pool), gb_pool_sandbox_detail(fx->userns));
     assert_clean(fx);
 }
 
@@ -1073,6 +1137,7 @@ int main(void)
         cmocka_unit_test(test_runner_lint_scores),
         cmocka_unit_test(test_runner_lint_session),
         cmocka_unit_test(test_runner_remap_keeps_behaviour),
+        cmocka_unit_test(test_runner_disk_is_capped),
         cmocka_unit_test(test_runner_every_sandbox_mode),
         cmocka_unit_test(test_runner_bad_interpreters),
         cmocka_unit_test(test_runner_interrupt_stops_runs),

@@ -464,6 +464,44 @@ static void test_bench_write_is_atomic_and_reads_back(void **state)
     rm_dir(dir);
 }
 
+/* The id index of a bench: every added task is found, a missing id is not, and a task pushed
+ * directly (which makes the index stale) is still found, by a scan, until the next add
+ * rebuilds the index. */
+static void test_bench_id_index(void **state)
+{
+    (void)state;
+    GbBench b;
+    gb_bench_init(&b);
+    enum { N = 3000 };
+    for (int i = 0; i < N; i++) {
+        GbTask t;
+        gb_task_init(&t);
+        t.id = gb_asprintf("idx/%d", i);
+        gb_bench_add_task(&b, &t);
+        assert_null(t.id); /* taken */
+    }
+    for (int i = 0; i < N; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "idx/%d", i);
+        assert_int_equal(gb_bench_find(&b, id), i);
+    }
+    assert_int_equal(gb_bench_find(&b, "idx/-1"), -1);
+    assert_int_equal(gb_bench_find(&b, ""), -1);
+    GbTask direct;
+    gb_task_init(&direct);
+    direct.id = gb_strdup("pushed/directly");
+    gb_array_push(&b.tasks, direct);
+    assert_int_equal(gb_bench_find(&b, "pushed/directly"), N);
+    GbTask more;
+    gb_task_init(&more);
+    more.id = gb_strdup("added/after");
+    gb_bench_add_task(&b, &more);
+    assert_int_equal(gb_bench_find(&b, "pushed/directly"), N);
+    assert_int_equal(gb_bench_find(&b, "added/after"), N + 1);
+    assert_int_equal(gb_bench_find(&b, "idx/17"), 17);
+    gb_bench_destroy(&b);
+}
+
 static void test_pyjson_matches_python(void **state)
 {
     (void)state;
@@ -519,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_bench_read_syntax_error_in_extra_file_and_tests),
         cmocka_unit_test(test_bench_read_empty_and_missing_files),
         cmocka_unit_test(test_bench_write_is_atomic_and_reads_back),
+        cmocka_unit_test(test_bench_id_index),
         cmocka_unit_test(test_pyjson_matches_python),
         cmocka_unit_test(test_json_spans),
     };

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "operators/harness_policy.h"
 #include "src/python/pyparse.h"
 #include "tests/helpers.h"
 
@@ -283,14 +284,60 @@ static void test_export_refuses_foreign_and_changed_tests(void **state)
     GbDiag d;
     gb_diag_init(&d);
     size_t written = 99;
-    assert_true(gb_upstream_export(GB_UPSTREAM_CRUXEVAL, &b, "own.jsonl", path, &d, &written));
+    /* nothing can be exported: refused with a message, and the (empty) output is left alone */
+    assert_false(gb_upstream_export(GB_UPSTREAM_CRUXEVAL, &b, "own.jsonl", path, &d, &written));
     assert_int_equal(written, 0);
-    assert_int_equal(d.messages.len, 2);
+    assert_int_equal(d.messages.len, 3);
     assert_non_null(strstr(d.messages.items[0], "own.jsonl:0: task own/1: not imported from cruxeval"));
     assert_non_null(strstr(d.messages.items[1], "own.jsonl:0: task sample_z: tests.code is not"));
+    assert_non_null(strstr(d.messages.items[2], "nothing to export: none of the 2 tasks can be written as cruxeval"));
+    size_t len = 99;
+    GbError err;
+    char *text = gb_read_file(path, &len, &err);
+    assert_non_null(text);
+    assert_int_equal(len, 0);
+    free(text);
     gb_diag_destroy(&d);
     gb_bench_destroy(&b);
     rm_file_and_dir(path);
+}
+
+/* The execution rules a task gets from its meta (issue 16), and the operators they leave out. */
+static void test_harness_rules_from_meta(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *meta;
+        GbHarnessRules rules;
+        const char *prelude;
+    } cases[] = {
+        {"{}", GB_HARNESS_NONE, NULL},
+        {"not json", GB_HARNESS_NONE, NULL},
+        {"{\"format\":\"mbpp\"}", GB_HARNESS_NONE, NULL},
+        {"{\"format\":\"humaneval\",\"upstream\":{}}", GB_HARNESS_GUARD, NULL},
+        {"{\"format\":\"cruxeval\"}", GB_HARNESS_GUARD, NULL},
+        {"{\"format\":\"avatar\"}", GB_HARNESS_NONE, NULL},
+        {"{\"format\":\"classeval\",\"upstream\":{\"import_statement\":[\"import os\",\"import re\"]}}",
+         GB_HARNESS_CLASSEVAL, "import os\nimport re"},
+        {"{\"format\":\"classeval\",\"upstream\":{\"import_statement\":[]}}", GB_HARNESS_CLASSEVAL, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GbHarnessRules rules = GB_HARNESS_CLASSEVAL;
+        char *prelude = (char *)"unset";
+        gb_upstream_harness(cases[i].meta, &rules, &prelude);
+        assert_int_equal(rules, cases[i].rules);
+        if (cases[i].prelude)
+            assert_string_equal(prelude, cases[i].prelude);
+        else
+            assert_null(prelude);
+        free(prelude);
+    }
+    assert_false(gb_op_allowed_under(GB_HARNESS_GUARD, GB_OP_A7));
+    assert_false(gb_op_allowed_under(GB_HARNESS_GUARD, GB_OP_S7));
+    assert_false(gb_op_allowed_under(GB_HARNESS_CLASSEVAL, GB_OP_S7));
+    assert_true(gb_op_allowed_under(GB_HARNESS_CLASSEVAL, GB_OP_A7)); /* no guard in ClassEval */
+    assert_true(gb_op_allowed_under(GB_HARNESS_GUARD, GB_OP_A6));     /* scipy survives the guard */
+    for (int o = 0; o < GB_OP_COUNT; o++) assert_true(gb_op_allowed_under(GB_HARNESS_NONE, (GbOperatorId)o));
 }
 
 int main(void)
@@ -303,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_import_bad_records),
         cmocka_unit_test(test_import_classeval_line_numbers_and_empty),
         cmocka_unit_test(test_export_refuses_foreign_and_changed_tests),
+        cmocka_unit_test(test_harness_rules_from_meta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

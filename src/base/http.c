@@ -14,7 +14,12 @@ struct GbHttpClient {
     long connect_timeout_ms, timeout_ms, retry_base_ms, retry_max_ms;
     int max_retries;
     long requests; /* atomic */
+    long budget_ms, max_reply_bytes;
+    long spent_ms; /* atomic: time spent in requests and back-off so far */
 };
+
+#define GB_HTTP_BUDGET_MS 600000L
+#define GB_HTTP_MAX_REPLY (16L << 20)
 
 void gb_http_options_default(GbHttpOptions *o)
 {
@@ -24,6 +29,8 @@ void gb_http_options_default(GbHttpOptions *o)
     o->max_retries = 4;
     o->retry_base_ms = 500;
     o->retry_max_ms = 30000;
+    o->budget_ms = GB_HTTP_BUDGET_MS;
+    o->max_reply_bytes = GB_HTTP_MAX_REPLY;
 }
 
 GbHttpClient *gb_http_client_new(const GbHttpOptions *o, GbError *err)
@@ -53,6 +60,8 @@ GbHttpClient *gb_http_client_new(const GbHttpOptions *o, GbError *err)
     c->max_retries = o->max_retries >= 0 ? o->max_retries : 4;
     c->retry_base_ms = o->retry_base_ms >= 0 ? o->retry_base_ms : 500;
     c->retry_max_ms = o->retry_max_ms > 0 ? o->retry_max_ms : 30000;
+    c->budget_ms = o->budget_ms > 0 ? o->budget_ms : GB_HTTP_BUDGET_MS;
+    c->max_reply_bytes = o->max_reply_bytes > 0 ? o->max_reply_bytes : GB_HTTP_MAX_REPLY;
     return c;
 }
 
@@ -78,13 +87,26 @@ const char *gb_http_client_base(const GbHttpClient *c)
 typedef struct {
     GbStr body;
     long retry_after_s; /* from a Retry-After header, -1 when absent */
+    size_t cap;         /* largest body accepted */
+    bool too_big;
 } GbHttp__Reply;
 
 static size_t gb_http__write(char *ptr, size_t size, size_t nmemb, void *user)
 {
     GbHttp__Reply *r = user;
+    if (r->body.len + size * nmemb > r->cap) {
+        r->too_big = true;
+        return 0; /* libcurl stops the transfer: CURLE_WRITE_ERROR */
+    }
     gb_str_append_n(&r->body, ptr, size * nmemb);
     return size * nmemb;
+}
+
+static long gb_http__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 static size_t gb_http__header(char *buf, size_t size, size_t nitems, void *user)
@@ -143,12 +165,26 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
     json_t *result = NULL;
     long delay = c->retry_base_ms;
     for (int attempt = 0;; attempt++) {
+        long left = c->budget_ms - __atomic_load_n(&c->spent_ms, __ATOMIC_RELAXED);
+        if (left <= 0) {
+            if (attempt == 0)
+                gb_error_set(err, "%s: the time budget of %ld s for requests to this server is spent", url,
+                             c->budget_ms / 1000);
+            else {
+                size_t n = strlen(err->msg);
+                snprintf(err->msg + n, sizeof err->msg - n,
+                         "; the time budget of %ld s for requests to this server is spent", c->budget_ms / 1000);
+            }
+            break;
+        }
+        long timeout = c->timeout_ms < left ? c->timeout_ms : left;
+        long t0 = gb_http__now_ms();
         CURL *h = curl_easy_init();
         if (!h) {
             gb_error_set(err, "%s: libcurl could not create a handle", url);
             break;
         }
-        GbHttp__Reply reply = {.retry_after_s = -1};
+        GbHttp__Reply reply = {.retry_after_s = -1, .cap = (size_t)c->max_reply_bytes};
         gb_str_init(&reply.body);
         gb_str_append(&reply.body, "");
         struct curl_slist *hdr = curl_slist_append(NULL, "Content-Type: application/json");
@@ -160,7 +196,7 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
         curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload);
         curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(payload));
         curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout);
         curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* required for threads */
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, gb_http__write);
         curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply);
@@ -174,6 +210,7 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
         curl_slist_free_all(hdr);
         curl_easy_cleanup(h);
+        __atomic_add_fetch(&c->spent_ms, gb_http__now_ms() - t0, __ATOMIC_RELAXED);
 
         bool retry = false;
         if (rc == CURLE_COULDNT_CONNECT) {
@@ -181,8 +218,10 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
         } else if (rc == CURLE_COULDNT_RESOLVE_HOST) {
             gb_error_set(err, "%s: cannot resolve the host (%s)", url, cerr[0] ? cerr : curl_easy_strerror(rc));
         } else if (rc == CURLE_OPERATION_TIMEDOUT) {
-            gb_error_set(err, "%s: no complete reply within %ld ms (timeout)", url, c->timeout_ms);
+            gb_error_set(err, "%s: no complete reply within %ld ms (timeout)", url, timeout);
             retry = true;
+        } else if (reply.too_big) {
+            gb_error_set(err, "%s: the reply is larger than %ld bytes (refused)", url, c->max_reply_bytes);
         } else if (rc != CURLE_OK) {
             gb_error_set(err, "%s: %s", url, cerr[0] ? cerr : curl_easy_strerror(rc));
             retry =
@@ -216,7 +255,10 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
         long wait = delay;
         if (retry_after >= 0 && retry_after * 1000 > wait) wait = retry_after * 1000;
         if (wait > c->retry_max_ms) wait = c->retry_max_ms;
+        long budget_left = c->budget_ms - __atomic_load_n(&c->spent_ms, __ATOMIC_RELAXED);
+        if (wait > budget_left) wait = budget_left > 0 ? budget_left : 0;
         gb_http__sleep_ms(wait);
+        __atomic_add_fetch(&c->spent_ms, wait, __ATOMIC_RELAXED);
         delay = delay * 2 > c->retry_max_ms ? c->retry_max_ms : delay * 2;
     }
     free(payload);

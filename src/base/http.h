@@ -9,8 +9,11 @@
  *
  * The base URL may be given with or without a trailing "/v1". The key (the commands read
  * GENEBENCH_API_KEY) is sent as "Authorization: Bearer KEY"; local servers accept any key.
- * Each request has a connect timeout and a total timeout; 429, 5xx, timeouts and dropped
- * connections are retried with exponential back-off (base * 2^attempt, capped; a
+ * Each request has a connect timeout and a total timeout, and the client as a whole has a
+ * budget: the time all its requests together may spend waiting for the server (retries and
+ * back-off included, summed over threads); once it is spent, requests fail at once, and a
+ * request never waits longer than what is left. A reply larger than max_reply_bytes is
+ * refused as it arrives (not retried). 429, 5xx, timeouts and dropped connections are retried with exponential back-off (base * 2^attempt, capped; a
  * Retry-After header in seconds is honoured up to the cap). A refused connection is not
  * retried: it fails at once with a message saying no server is listening.
  * Errors name the URL and say what went wrong: HTTP status with the server's own error
@@ -33,6 +36,8 @@ typedef struct {
     int max_retries;         /* further attempts after the first; < 0: 4 */
     long retry_base_ms;      /* first back-off; < 0: 500 (tests use a few ms) */
     long retry_max_ms;       /* cap of one back-off; <= 0: 30000 */
+    long budget_ms;          /* all requests of the client together; <= 0: 600000 */
+    long max_reply_bytes;    /* a longer reply body is an error; <= 0: 16 MiB */
 } GbHttpOptions;
 
 /* Defaults as documented above (base_url and api_key NULL). */

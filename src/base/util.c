@@ -50,15 +50,21 @@ char *gb_strndup(const char *s, size_t n)
     return p;
 }
 
-char *gb_asprintf(const char *fmt, ...)
+char *gb_vasprintf(const char *fmt, va_list ap)
 {
     GbStr s;
     gb_str_init(&s);
+    gb_str_vappendf(&s, fmt, ap);
+    return gb_str_take(&s);
+}
+
+char *gb_asprintf(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    gb_str_vappendf(&s, fmt, ap);
+    char *r = gb_vasprintf(fmt, ap);
     va_end(ap);
-    return gb_str_take(&s);
+    return r;
 }
 
 void gb_str_init(GbStr *s)

@@ -15,6 +15,8 @@ char *gb_strdup(const char *s);
 char *gb_strndup(const char *s, size_t n);
 /* printf into a new owned string. */
 char *gb_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list (the caller owns ap and calls va_end). */
+char *gb_vasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A typed growable array: `GbArray(int) a = {0};` then gb_array_push(&a, 3). */
 #define GbArray(T) \

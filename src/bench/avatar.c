@@ -91,7 +91,7 @@ static bool gb_avatar__record(GbUpImport *im, json_t *rec, GbTask *t, json_t *me
     if (!gb_up_str(rec, "id", &id, err)) return false;
     t->id = gb_strdup(id);
     t->kind = GB_TESTS_STDIO;
-    json_object_set_new(meta, "file", json_string(gb_up_basename(im->path)));
+    json_object_set_new(meta, "file", json_string(im->file ? im->file : gb_up_basename(im->path)));
     json_t *cases;
     if (json_object_get(rec, "code")) {
         const char *code;
@@ -418,9 +418,15 @@ char *gb_avatar_tokenize(const char *source, TSParser *parser)
     return gb_str_take(&out);
 }
 
-/* Write OUT/rel (Avatar). The same path may be written twice only with the same content. */
+/* Add OUT/rel to the files the export writes at its end (src/bench/upstream.c), so that nothing
+ * is written when nothing can be exported. rel must stay inside OUT. The same path may be
+ * written twice only with the same content. */
 static bool gb_avatar__write(GbUpExport *ex, const char *rel, const char *content, GbError *err)
 {
+    if (!gb_up_relative_path_ok(rel)) {
+        gb_error_set(err, "%s would be written outside %s", rel, ex->out_path);
+        return false;
+    }
     for (size_t i = 0; i < ex->written.len; i++) {
         if (strcmp(ex->written.items[i].path, rel) == 0) {
             if (strcmp(ex->written.items[i].source, content) == 0) return true;
@@ -428,17 +434,9 @@ static bool gb_avatar__write(GbUpExport *ex, const char *rel, const char *conten
             return false;
         }
     }
-    char *path = gb_asprintf("%s/%s", ex->out_path, rel);
-    char *dir = gb_up_dirname(path);
-    bool ok = gb_up_mkdirs(dir, err) && gb_write_file_atomic(path, content, strlen(content), err);
-    if (!ok) ex->io_failed = true;
-    if (ok) {
-        GbFile f = {gb_strdup(rel), gb_strdup(content)};
-        gb_array_push(&ex->written, f);
-    }
-    free(dir);
-    free(path);
-    return ok;
+    GbFile f = {gb_strdup(rel), gb_strdup(content)};
+    gb_array_push(&ex->written, f);
+    return true;
 }
 
 bool gb_avatar_export(GbUpExport *ex, const GbTask *t, json_t *meta, json_t *rec, GbError *err)
@@ -447,6 +445,12 @@ bool gb_avatar_export(GbUpExport *ex, const GbTask *t, json_t *meta, json_t *rec
         gb_error_set(err, "an Avatar task needs stdio tests, got %s", gb_test_kind_name(t->kind));
         return false;
     }
+    if (strchr(t->id, '/') || strcmp(t->id, ".") == 0 || strcmp(t->id, "..") == 0) {
+        gb_error_set(err, "an Avatar id names its files (Code/<id>.py, TestCases/<id>_<k>.in): it cannot be \"%s\"",
+                     t->id);
+        return false;
+    }
+    size_t mark = ex->written.len; /* a task that fails leaves no file behind */
     json_t *form = json_object_get(meta, "form");
     bool tokenised = json_is_string(form) && strcmp(json_string_value(form), "tokenised") == 0;
     json_t *file = json_object_get(meta, "file");
@@ -513,10 +517,78 @@ bool gb_avatar_export(GbUpExport *ex, const GbTask *t, json_t *meta, json_t *rec
     }
     if (ok) json_object_set_new(rec, "id", json_string(t->id));
     json_decref(new_cases);
+    for (size_t i = mark; !ok && i < ex->written.len; i++) {
+        free(ex->written.items[i].path);
+        free(ex->written.items[i].source);
+    }
+    if (!ok) ex->written.len = mark;
     return ok;
 }
 
 void gb_avatar_import(GbUpImport *im, const char *data, size_t len, size_t *n_records)
 {
     gb_up_jsonl(im, data, len, gb_avatar__record, n_records);
+}
+
+static int gb_avatar__name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool gb_avatar_import_dir(GbUpImport *im)
+{
+    char *code_dir = gb_asprintf("%s/Code", im->path);
+    DIR *d = opendir(code_dir);
+    if (!d) {
+        gb_diag_add(im->diag, "%s: not an AVATAR directory: cannot open %s: %s", im->path, code_dir, strerror(errno));
+        free(code_dir);
+        return false;
+    }
+    GbArray(char *) names = {0};
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 3 && strcmp(e->d_name + n - 3, ".py") == 0 && e->d_name[0] != '.')
+            gb_array_push(&names, gb_strdup(e->d_name));
+    }
+    closedir(d);
+    if (names.len) qsort(names.items, names.len, sizeof *names.items, gb_avatar__name_cmp);
+    if (names.len == 0) gb_diag_add(im->diag, "%s: no programs Code/<id>.py: no tasks", im->path);
+    /* Each program becomes a record of the dev form, {id, code, code_file, tests}, so that export
+     * writes the same layout back. Messages name the program's file. */
+    for (size_t i = 0; i < names.len; i++) {
+        char *id = gb_strndup(names.items[i], strlen(names.items[i]) - 3);
+        char *rel = gb_asprintf("Code/%s", names.items[i]);
+        char *file = gb_asprintf("%s/%s", im->path, rel);
+        GbError err = {{0}};
+        char *code = gb_up_read_text(im->path, rel, &err);
+        json_t *tests = json_array();
+        if (code && !gb_avatar__find_cases(im->path, id, tests, &err)) {
+            free(code);
+            code = NULL;
+        }
+        if (!code) {
+            gb_diag_add(im->diag, "%s:1: task %s: %s", file, id, err.msg);
+        } else {
+            json_t *rec = json_object();
+            json_object_set_new(rec, "id", json_string(id));
+            json_object_set_new(rec, "code", json_string(code));
+            json_object_set_new(rec, "code_file", json_string(rel));
+            json_object_set(rec, "tests", tests);
+            const char *path = im->path;
+            im->path = file;
+            gb_up_accept(im, rec, 1, gb_avatar__record);
+            im->path = path;
+            json_decref(rec);
+        }
+        json_decref(tests);
+        free(code);
+        free(file);
+        free(rel);
+        free(id);
+        free(names.items[i]);
+    }
+    gb_array_free(&names);
+    free(code_dir);
+    return true;
 }

@@ -9,6 +9,7 @@
 #include "src/model/pinned.h"
 #include "src/model/program.h"
 #include "src/bench/pyjson.h"
+#include "src/bench/upstream.h"
 #include "src/python/pyparse.h"
 
 void gb_diag_init(GbDiag *d)
@@ -25,13 +26,10 @@ void gb_diag_destroy(GbDiag *d)
 
 void gb_diag_add(GbDiag *d, const char *fmt, ...)
 {
-    GbStr s;
-    gb_str_init(&s);
     va_list ap;
     va_start(ap, fmt);
-    gb_str_vappendf(&s, fmt, ap);
+    gb_array_push(&d->messages, gb_vasprintf(fmt, ap));
     va_end(ap);
-    gb_array_push(&d->messages, gb_str_take(&s));
 }
 
 /* A required or optional string member; *out gets an owned copy. */
@@ -417,9 +415,50 @@ bool gb_task_check_syntax(const GbTask *t, TSParser *parser, GbError *err)
     return true;
 }
 
+/* An id becomes a file name on export (Avatar's Code/<id>.py) and a line in messages: no
+ * control character (newline, NUL, ...), not absolute, no ".." component. A "/" inside is
+ * allowed (HumanEval's "HumanEval/2"); exports to directories refuse it themselves. */
+static bool gb_task_io__id_ok(const char *id, GbError *err)
+{
+    if (!id || !id[0]) {
+        gb_error_set(err, "empty task id");
+        return false;
+    }
+    for (const char *p = id; *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            gb_error_set(err, "task id contains a control character (0x%02x at byte %zu)", (unsigned char)*p,
+                         (size_t)(p - id));
+            return false;
+        }
+    }
+    if (id[0] == '/') {
+        gb_error_set(err, "task id starts with \"/\"");
+        return false;
+    }
+    for (const char *p = id; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            gb_error_set(err, "task id has a \"..\" path component");
+            return false;
+        }
+        p += n;
+        if (*p == '/') p++;
+    }
+    return true;
+}
+
 bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pinned, const char *path, GbDiag *diag)
 {
     GbError err;
+    if (!gb_task_io__id_ok(t->id, &err)) {
+        char *shown = gb_strdup(t->id ? t->id : "");
+        for (char *p = shown; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+        gb_diag_add(diag, "%s:%zu: task %s: %s", path, t->line, shown, err.msg);
+        free(shown);
+        gb_task_destroy(t);
+        return false;
+    }
     if (!gb_task_check_syntax(t, parser, &err)) {
         gb_diag_add(diag, "%s:%zu: task %s: %s", path, t->line, t->id, err.msg);
         gb_task_destroy(t);
@@ -433,8 +472,9 @@ bool gb_bench_add_take(GbBench *b, GbTask *t, TSParser *parser, bool compute_pin
         return false;
     }
     if (compute_pinned) gb_task_compute_pinned(t, parser);
-    gb_array_push(&b->tasks, *t);
-    memset(t, 0, sizeof *t);
+    free(t->harness_prelude);
+    gb_upstream_harness(t->meta_json, &t->harness, &t->harness_prelude);
+    gb_bench_add_task(b, t);
     return true;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "src/base/util.h"
 #include "src/bench/pyjson.h"
@@ -18,12 +19,14 @@ typedef struct {
     GbUpLayout layout;
     void (*import)(GbUpImport *im, const char *data, size_t len, size_t *n_records);
     bool (*export)(GbUpExport *ex, const GbTask *t, json_t *meta, json_t *rec, GbError *err);
-    const char *purpose; /* what a hardened record is for */
+    GbHarnessRules rules; /* how the format's own harness runs a program */
+    const char *purpose;  /* what a hardened record is for */
+    const char *command;  /* how to run the upstream harness on an export */
 } GbUpFormat;
 
 static const GbUpFormat gb_up__formats[GB_UPSTREAM_COUNT] = {
-#define GB_UPSTREAM_FORMAT(ID, snake, layout, purpose)                                                                 \
-    [GB_UPSTREAM_##ID] = {#snake, layout, gb_##snake##_import, gb_##snake##_export, purpose},
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command)                                                 \
+    [GB_UPSTREAM_##ID] = {#snake, layout, gb_##snake##_import, gb_##snake##_export, rules, purpose, command},
     GB_UPSTREAM_FORMAT_LIST
 #undef GB_UPSTREAM_FORMAT
 };
@@ -42,6 +45,42 @@ bool gb_upstream_from_name(const char *name, GbUpstream *out)
 const char *gb_upstream_name(GbUpstream format)
 {
     return gb_up__formats[format].name;
+}
+
+const char *gb_upstream_purpose(GbUpstream format)
+{
+    return gb_up__formats[format].purpose;
+}
+
+const char *gb_upstream_command(GbUpstream format)
+{
+    return gb_up__formats[format].command;
+}
+
+void gb_upstream_harness(const char *meta_json, GbHarnessRules *rules, char **prelude)
+{
+    *rules = GB_HARNESS_NONE;
+    *prelude = NULL;
+    json_t *meta = meta_json ? json_loads(meta_json, 0, NULL) : NULL;
+    json_t *format = json_object_get(meta, "format");
+    GbUpstream f;
+    if (json_is_string(format) && gb_upstream_from_name(json_string_value(format), &f)) {
+        *rules = gb_up__formats[f].rules;
+        json_t *imports = json_object_get(json_object_get(meta, "upstream"), "import_statement");
+        if (*rules == GB_HARNESS_CLASSEVAL && json_is_array(imports)) {
+            GbStr s;
+            gb_str_init(&s);
+            gb_str_append(&s, "");
+            for (size_t i = 0; i < json_array_size(imports); i++) {
+                json_t *line = json_array_get(imports, i);
+                if (!json_is_string(line)) continue;
+                if (i > 0) gb_str_append(&s, "\n");
+                gb_str_append(&s, json_string_value(line));
+            }
+            *prelude = gb_str_take(&s);
+        }
+    }
+    json_decref(meta);
 }
 
 /* ------------------------------------------------------------------ shared helpers */
@@ -200,16 +239,72 @@ bool gb_up_mkdirs(const char *dir, GbError *err)
 
 /* ------------------------------------------------------------------ import */
 
+/* A gzip file (as HumanEval ships: HumanEval.jsonl.gz) decompressed; data is replaced. */
+static bool gb_up__gunzip(const char *path, char **data, size_t *len, GbError *err)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        gb_error_set(err, "%s: cannot start decompressing", path);
+        return false;
+    }
+    GbStr out;
+    gb_str_init(&out);
+    gb_str_append(&out, "");
+    z.next_in = (Bytef *)*data;
+    z.avail_in = (uInt)*len;
+    char buf[65536];
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        z.next_out = (Bytef *)buf;
+        z.avail_out = sizeof buf;
+        rc = inflate(&z, Z_NO_FLUSH);
+        gb_str_append_n(&out, buf, sizeof buf - z.avail_out);
+        /* concatenated gzip members (gzip -c a b > c) */
+        if (rc == Z_STREAM_END && z.avail_in > 0 && inflateReset(&z) == Z_OK) rc = Z_OK;
+        if (rc == Z_BUF_ERROR && z.avail_in == 0) break;
+    }
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        gb_error_set(err, "%s: not a valid gzip file (%s)", path, z.msg ? z.msg : "truncated");
+        gb_str_destroy(&out);
+        return false;
+    }
+    free(*data);
+    *len = out.len;
+    *data = gb_str_take(&out);
+    return true;
+}
+
 bool gb_upstream_import(GbUpstream format, const char *path, GbBench *out, GbDiag *diag)
 {
     GbError err;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (format != GB_UPSTREAM_AVATAR) {
+            gb_diag_add(diag, "%s: is a directory; a %s benchmark is one file", path, gb_upstream_name(format));
+            return false;
+        }
+        GbUpImport im = {format, path, gb_strdup(path), gb_parser_new(), out, diag, "avatar.jsonl"};
+        if (!im.parser) abort(); /* grammar/runtime ABI mismatch: a build error */
+        bool ok = gb_avatar_import_dir(&im);
+        ts_parser_delete(im.parser);
+        free(im.dir);
+        return ok;
+    }
     size_t len = 0;
     char *data = gb_read_file(path, &len, &err);
     if (!data) {
         gb_diag_add(diag, "%s", err.msg);
         return false;
     }
-    GbUpImport im = {format, path, gb_up_dirname(path), gb_parser_new(), out, diag};
+    if (len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b &&
+        !gb_up__gunzip(path, &data, &len, &err)) {
+        gb_diag_add(diag, "%s", err.msg);
+        free(data);
+        return false;
+    }
+    GbUpImport im = {format, path, gb_up_dirname(path), gb_parser_new(), out, diag, NULL};
     if (!im.parser) abort(); /* grammar/runtime ABI mismatch: a build error */
     size_t n_records = 0, before = diag->messages.len;
     gb_up__formats[format].import(&im, data, len, &n_records);
@@ -233,6 +328,17 @@ static json_t *gb_up__extra_files(const GbTask *t)
     return files;
 }
 
+/* The "genebench" key of an exported record that differs from upstream: what it is for and how
+ * to run it (the README says the same). */
+static json_t *gb_up__about(GbUpstream format)
+{
+    json_t *about = json_object();
+    json_object_set_new(about, "hardened_by", json_string("genebench"));
+    json_object_set_new(about, "purpose", json_string(gb_up__formats[format].purpose));
+    json_object_set_new(about, "command", json_string(gb_up__formats[format].command));
+    return about;
+}
+
 static void gb_up__export_task(GbUpExport *ex, const GbTask *t)
 {
     GbError err = {{0}};
@@ -249,6 +355,7 @@ static void gb_up__export_task(GbUpExport *ex, const GbTask *t)
     json_t *rec = json_deep_copy(upstream);
     bool ok = gb_up__formats[ex->format].export(ex, t, meta, rec, &err);
     if (ok && t->extra_files.len) json_object_set_new(rec, "extra_files", gb_up__extra_files(t));
+    if (ok && !json_equal(rec, upstream)) json_object_set_new(rec, "genebench", gb_up__about(ex->format));
     if (!ok) {
         gb_diag_add(ex->diag, "%s:%zu: task %s: %s; skipped", ex->bench_path, t->line, t->id, err.msg);
     } else if (gb_up__formats[ex->format].layout == GB_UP_LAYOUT_JSON_ARRAY) {
@@ -277,10 +384,6 @@ bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_p
     GbError err = {{0}};
     bool ok = true;
     GbUpLayout layout = gb_up__formats[format].layout;
-    if (layout == GB_UP_LAYOUT_DIRECTORY && !gb_up_mkdirs(out_path, &err)) {
-        gb_diag_add(diag, "%s", err.msg);
-        ok = false;
-    }
     size_t n_bad = 0;
     for (size_t i = 0; ok && i < b->tasks.len; i++) {
         size_t m = diag->messages.len;
@@ -288,6 +391,12 @@ bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_p
         if (diag->messages.len > m) n_bad++;
     }
     *n_written = ok ? b->tasks.len - n_bad : 0;
+    if (ok && *n_written == 0) {
+        gb_error_set(&err,
+                     "%s: nothing to export: none of the %zu tasks can be written as %s (see above); nothing written",
+                     out_path, b->tasks.len, gb_upstream_name(format));
+        ok = false;
+    }
     if (ok && layout == GB_UP_LAYOUT_JSON_ARRAY) {
         GbPyJsonStyle style = {.ensure_ascii = false, .indent = 4, .compact = false};
         GbStr s;
@@ -296,9 +405,17 @@ bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_p
         ok = gb_write_file_atomic(out_path, s.data, s.len, &err);
         gb_str_destroy(&s);
     } else if (ok && layout == GB_UP_LAYOUT_DIRECTORY) {
+        ok = gb_up_mkdirs(out_path, &err);
+        for (size_t i = 0; ok && i < ex.written.len; i++) {
+            char *path = gb_asprintf("%s/%s", out_path, ex.written.items[i].path);
+            char *dir = gb_up_dirname(path);
+            ok = gb_up_mkdirs(dir, &err) &&
+                 gb_write_file_atomic(path, ex.written.items[i].source, strlen(ex.written.items[i].source), &err);
+            free(dir);
+            free(path);
+        }
         char *path = gb_asprintf("%s/%s", out_path, ex.jsonl_name ? ex.jsonl_name : "avatar.jsonl");
-        ok = !ex.io_failed && gb_write_file_atomic(path, ex.jsonl.data, ex.jsonl.len, &err);
-        if (ex.io_failed) gb_error_set(&err, "%s: some files could not be written", out_path);
+        if (ok) ok = gb_write_file_atomic(path, ex.jsonl.data, ex.jsonl.len, &err);
         free(path);
     } else if (ok) {
         ok = gb_write_file_atomic(out_path, ex.jsonl.data, ex.jsonl.len, &err);

@@ -21,7 +21,7 @@
 
 /* One constant per row of src/bench/format_list.h, in its order. */
 typedef enum {
-#define GB_UPSTREAM_FORMAT(ID, snake, layout, purpose) GB_UPSTREAM_##ID,
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command) GB_UPSTREAM_##ID,
     GB_UPSTREAM_FORMAT_LIST
 #undef GB_UPSTREAM_FORMAT
         GB_UPSTREAM_COUNT
@@ -30,6 +30,18 @@ typedef enum {
 /* "humaneval", "cruxeval", "classeval", "avatar" <-> enum. */
 bool gb_upstream_from_name(const char *name, GbUpstream *out);
 const char *gb_upstream_name(GbUpstream format);
+
+/* What a hardened record of format is for: which field holds the hardened program and what
+ * stays upstream's (static string, from src/bench/format_list.h). */
+const char *gb_upstream_purpose(GbUpstream format);
+/* The command a researcher runs with the upstream harness on an exported file (static string). */
+const char *gb_upstream_command(GbUpstream format);
+
+/* The execution rules of the harness a task came from, read from its meta ("format" and,
+ * for ClassEval, "upstream"."import_statement"): *rules (GB_HARNESS_NONE for a task not
+ * imported from an upstream format) and *prelude (owned, NULL when none). Never fails: meta
+ * that does not name a known format gives GB_HARNESS_NONE. */
+void gb_upstream_harness(const char *meta_json, GbHarnessRules *rules, char **prelude);
 
 /* Read an upstream benchmark file (Avatar: the .jsonl; its test case files are found
  * relative to it) and append its tasks to out, with pinned names computed. Every bad record
@@ -42,8 +54,12 @@ bool gb_upstream_import(GbUpstream format, const char *path, GbBench *out, GbDia
  * after the imported file), Code/<id>.py and the TestCases files. Every file is written
  * atomically. A task that cannot be expressed (not imported from this format, tests changed
  * in a way the format cannot hold, ...) is one message "BENCH_PATH:LINE: task ID: ..." in
- * diag (bench_path: where b was read from, for the messages) and is left out. *n_written
- * gets the number of tasks written. Returns false when an output file could not be written. */
+ * diag (bench_path: where b was read from, for the messages) and is left out. A record that
+ * differs from upstream gets one more key, "genebench": {"hardened_by", "purpose", "command"}
+ * (gb_upstream_purpose, gb_upstream_command). Files are written only after every task was
+ * converted: when no task can be written, nothing is written and false is returned with a
+ * message. *n_written gets the number of tasks written. Returns false when an output file could
+ * not be written. */
 bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_path, const char *out_path, GbDiag *diag,
                         size_t *n_written);
 

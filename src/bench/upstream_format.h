@@ -24,6 +24,7 @@ typedef struct {
     TSParser *parser; /* borrowed */
     GbBench *out;     /* borrowed: tasks are appended here */
     GbDiag *diag;     /* borrowed */
+    const char *file; /* Avatar: the .jsonl name kept in meta.file (NULL: the base name of path) */
 } GbUpImport;
 
 /* One export in progress. */
@@ -35,9 +36,8 @@ typedef struct {
     GbDiag *diag;            /* borrowed */
     GbStr jsonl;             /* JSONL and directory layouts: the records written so far */
     json_t *array;           /* JSON array layout */
-    GbArray(GbFile) written; /* directory layout: files written so far (path -> content), to detect clashes */
+    GbArray(GbFile) written; /* directory layout: files to write at the end (path -> content), to detect clashes */
     char *jsonl_name;        /* directory layout: name of the .jsonl inside it (owned; NULL: the format's default) */
-    bool io_failed;          /* directory layout: some file could not be written */
 } GbUpExport;
 
 /* Fill t from one upstream record (t->line is set). On failure sets err (and t->id when known). */
@@ -47,11 +47,15 @@ typedef bool (*GbUpRecordFn)(GbUpImport *im, json_t *rec, GbTask *t, json_t *met
  * file's text (data, len) and add its tasks with gb_up_accept; count the records seen in
  * *n_records. export: rebuild rec (a deep copy of meta.upstream) from t; false with err set
  * when the format cannot hold t. */
-#define GB_UPSTREAM_FORMAT(ID, snake, layout, purpose)                                                                 \
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command)                                                 \
     void gb_##snake##_import(GbUpImport *im, const char *data, size_t len, size_t *n_records);                         \
     bool gb_##snake##_export(GbUpExport *ex, const GbTask *t, json_t *meta, json_t *rec, GbError *err);
 GB_UPSTREAM_FORMAT_LIST
 #undef GB_UPSTREAM_FORMAT
+
+/* Avatar: import AVATAR's own layout, a directory with Code/<id>.py and TestCases/<id>_<k>.in/.out
+ * (im->path = im->dir = that directory). Returns false when it has no Code/ (message in diag). */
+bool gb_avatar_import_dir(GbUpImport *im);
 
 /* A required string member of an upstream record (borrowed); no NUL inside. */
 bool gb_up_str(const json_t *rec, const char *key, const char **out, GbError *err);

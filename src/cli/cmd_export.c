@@ -26,6 +26,11 @@ static const GbCliExit gb_export__exits[] = {
     {0, NULL},
 };
 
+/* What a hardened record of each format is for, from src/bench/format_list.h. */
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command)                                                 \
+    "  " #snake ": " purpose ".\n    Run: " command ".\n"
+#define GB_EXPORT__ABOUT GB_UPSTREAM_FORMAT_LIST
+
 static const GbCliCommand gb_export__cmd = {
     .name = "export",
     .synopsis = "--to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT",
@@ -55,9 +60,13 @@ static const GbCliCommand gb_export__cmd = {
     .min_args = 0,
     .max_args = -1,
     .footer = "A task that cannot be written (not imported from FORMAT, tests the format cannot hold) is\n"
-              "reported as one line and left out.\n",
+              "reported as one line and left out; when no task can be written, nothing is written.\n"
+              "\nWhat a hardened record is for (also in its \"genebench\" key):\n" GB_EXPORT__ABOUT,
     .exits = gb_export__exits,
 };
+
+#undef GB_EXPORT__ABOUT
+#undef GB_UPSTREAM_FORMAT
 
 int gb_cmd_export(int argc, char **argv)
 {

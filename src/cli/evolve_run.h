@@ -30,6 +30,7 @@ typedef struct {
     long workers;           /* 0: same as jobs */
     const char *thresholds; /* NULL: gb_thresholds_default_path() */
     bool no_lint, keep_front, resume, quiet, no_naming;
+    bool no_harness_rules; /* ignore the upstream harness's execution rules (src/model/task.h) */
     GbEvolveOps ops;
     GbEvolveShard shard;
     const char *python;

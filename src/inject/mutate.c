@@ -624,7 +624,8 @@ static int gb_mutate__cmp_cand(const void *a, const void *b)
 static void gb_mutate__candidates(const GbMutCtx *c, GbMutOp op, GbMutCands *out)
 {
     gb_mutate__collect_cands(c, c->root, op, out);
-    qsort(out->items, out->len, sizeof *out->items, gb_mutate__cmp_cand);
+    /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
+    if (out->len > 1) qsort(out->items, out->len, sizeof *out->items, gb_mutate__cmp_cand);
     for (size_t i = 0; i < out->len; i++) {
         GbMutCand *cd = &out->items[i];
         cd->stmt = gb_mutate__stmt_of(c, cd->node);
@@ -1521,7 +1522,8 @@ bool gb_mutate_apply_many(const char *source, const GbMutSite *const *sites, con
         const GbMutVariant *v = &s->variants.items[variants[i]];
         for (size_t j = 0; j < v->nedits; j++) gb_array_push(&edits, &v->edits[j]);
     }
-    qsort(edits.items, edits.len, sizeof *edits.items, gb_mutate__cmp_edit);
+    /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
+    if (edits.len > 1) qsort(edits.items, edits.len, sizeof *edits.items, gb_mutate__cmp_edit);
     for (size_t i = 1; i < edits.len; i++) {
         const GbMutEdit *a = edits.items[i - 1], *b = edits.items[i];
         bool both_insert = a->start == a->end && b->start == b->end && a->start == b->start;

@@ -1,5 +1,6 @@
 #include "src/model/task.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ void gb_task_destroy(GbTask *t)
         free(t->fields.items[i].json);
     }
     gb_array_free(&t->fields);
+    free(t->harness_prelude);
     memset(t, 0, sizeof *t);
 }
 
@@ -69,6 +71,21 @@ void gb_task_copy(GbTask *dst, const GbTask *src)
         gb_array_push(&dst->fields, f);
     }
     dst->line = src->line;
+    dst->harness = src->harness;
+    dst->harness_prelude = src->harness_prelude ? gb_strdup(src->harness_prelude) : NULL;
+}
+
+const char *gb_harness_rules_name(GbHarnessRules rules)
+{
+    switch (rules) {
+    case GB_HARNESS_GUARD:
+        return "guard";
+    case GB_HARNESS_CLASSEVAL:
+        return "classeval";
+    case GB_HARNESS_NONE:
+        break;
+    }
+    return "none";
 }
 
 void gb_task_set_field(GbTask *t, const char *key, const char *json)
@@ -122,9 +139,12 @@ bool gb_task_is_pinned(const GbTask *t, const char *name)
 const char *gb_test_kind_name(GbTestKind kind)
 {
     switch (kind) {
-    case GB_TESTS_ASSERT: return "assert";
-    case GB_TESTS_UNITTEST: return "unittest";
-    case GB_TESTS_STDIO: return "stdio";
+    case GB_TESTS_ASSERT:
+        return "assert";
+    case GB_TESTS_UNITTEST:
+        return "unittest";
+    case GB_TESTS_STDIO:
+        return "stdio";
     }
     return "?";
 }
@@ -134,16 +154,72 @@ void gb_bench_init(GbBench *b)
     memset(b, 0, sizeof *b);
 }
 
+/* Open addressing over task positions: slots[k] = position + 1, 0 = empty; at most half full. */
+struct GbIdIndex {
+    size_t n;   /* tasks indexed: b->tasks.items[0 .. n-1] */
+    size_t cap; /* a power of two */
+    size_t *slots;
+};
+
+static uint64_t gb_bench__hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void gb_bench__index_put(GbIdIndex *ix, const GbBench *b, size_t pos)
+{
+    const char *id = b->tasks.items[pos].id;
+    size_t k = (size_t)gb_bench__hash(id ? id : "") & (ix->cap - 1);
+    while (ix->slots[k]) k = (k + 1) & (ix->cap - 1);
+    ix->slots[k] = pos + 1;
+}
+
+/* (Re)build the index over every task, with room for more. */
+static void gb_bench__index_rebuild(GbBench *b)
+{
+    GbIdIndex *ix = b->index ? b->index : gb_calloc(1, sizeof *ix);
+    size_t cap = 64;
+    while (cap < 2 * (b->tasks.len + 1)) cap *= 2;
+    free(ix->slots);
+    ix->slots = gb_calloc(cap, sizeof *ix->slots);
+    ix->cap = cap;
+    ix->n = b->tasks.len;
+    for (size_t i = 0; i < b->tasks.len; i++) gb_bench__index_put(ix, b, i);
+    b->index = ix;
+}
+
 void gb_bench_destroy(GbBench *b)
 {
     if (!b) return;
     for (size_t i = 0; i < b->tasks.len; i++) gb_task_destroy(&b->tasks.items[i]);
     gb_array_free(&b->tasks);
+    if (b->index) free(b->index->slots);
+    free(b->index);
+    b->index = NULL;
 }
 
 long gb_bench_find(const GbBench *b, const char *id)
 {
+    const GbIdIndex *ix = b->index;
+    if (ix && ix->n == b->tasks.len) {
+        for (size_t k = (size_t)gb_bench__hash(id) & (ix->cap - 1); ix->slots[k]; k = (k + 1) & (ix->cap - 1)) {
+            const char *have = b->tasks.items[ix->slots[k] - 1].id;
+            if (have && strcmp(have, id) == 0) return (long)(ix->slots[k] - 1);
+        }
+        return -1;
+    }
     for (size_t i = 0; i < b->tasks.len; i++)
         if (b->tasks.items[i].id && strcmp(b->tasks.items[i].id, id) == 0) return (long)i;
     return -1;
+}
+
+void gb_bench_add_task(GbBench *b, GbTask *t)
+{
+    if (!b->index || b->index->n != b->tasks.len || 2 * (b->tasks.len + 1) > b->index->cap) gb_bench__index_rebuild(b);
+    gb_array_push(&b->tasks, *t);
+    memset(t, 0, sizeof *t);
+    gb_bench__index_put(b->index, b, b->tasks.len - 1);
+    b->index->n = b->tasks.len;
 }

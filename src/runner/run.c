@@ -78,23 +78,39 @@ void gb_pool_add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long
     gb_rec_addf(body, "uid", "%ld", w->run_uid);
 }
 
+/* The upstream harness's execution rules (src/model/task.h): harness.py applies them in the
+ * run's child (apply_harness_rules). */
+static void gb_pool__add_harness_rules(GbStr *body, const GbTask *task)
+{
+    if (task->harness == GB_HARNESS_NONE) return;
+    gb_rec_add(body, "rules", gb_harness_rules_name(task->harness));
+    if (task->harness_prelude) gb_rec_add(body, "prelude", task->harness_prelude);
+}
+
 /* Run once on worker w. Returns false on an infrastructure error (err set). */
 static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, GbRaw *raw, GbError *err)
 {
     double t0 = gb_now();
     const GbPoolConfig *cfg = &pool->cfg;
+    /* dir: the run directory as the worker sees it; hdir: the same reached from here */
     char *dir = gb_asprintf("%s/w%d-%lu", pool->runs, w->slot, ++w->serial);
+    char *hdir = gb_asprintf("%s%s", w->host_root, dir);
     int in_fd = -1, out_p[2] = {-1, -1}, err_p[2] = {-1, -1};
     bool ok = false;
     GbStr body, frame;
     gb_str_init(&body);
     gb_str_init(&frame);
-    gb_runner_rmtree(dir);
-    if (mkdir(dir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, dir, w->owner_uid)) {
-        gb_error_set(err, "cannot create run directory %s: %s", dir, strerror(errno));
+    gb_runner_rmtree(hdir);
+    if (mkdir(hdir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, hdir, w->owner_uid)) {
+        int e = errno;
+        if (gb_worker_gone(w)) goto gone;
+        gb_error_set(err, "cannot create run directory %s: %s", hdir, strerror(e));
         goto done;
     }
-    if (!gb_runner_write_modules(dir, rs->prog, w->owner_uid, err)) goto done;
+    if (!gb_runner_write_modules(hdir, rs->prog, w->owner_uid, err)) {
+        if (gb_worker_gone(w)) goto gone;
+        goto done;
+    }
     if (rs->stdin_text && *rs->stdin_text) {
         in_fd = memfd_create("gb-stdin", MFD_CLOEXEC);
         if (in_fd < 0 || !gb_runner_write_all(in_fd, rs->stdin_text, strlen(rs->stdin_text)) ||
@@ -124,6 +140,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_rec_add(&body, "classes", classes.data ? classes.data : "");
         gb_str_destroy(&classes);
     }
+    if (rs->task) gb_pool__add_harness_rules(&body, rs->task);
     if (strcmp(rs->kind, "lint") == 0) {
         GbStr mods;
         gb_str_init(&mods);
@@ -231,7 +248,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         }
     }
     ok = true;
-    gb_runner_rmtree(dir);
+    gb_runner_rmtree(hdir);
     if (raw->done) {
         double fork0 = gb_rec_double(&raw->done_rec, "t_fork0", t_sent);
         double fork1 = gb_rec_double(&raw->done_rec, "t_fork1", fork0);
@@ -257,8 +274,12 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         s->worker_faults += (double)gb_rec_long(&raw->done_rec, "worker_faults", 0);
         pthread_mutex_unlock(&pool->mu);
     }
+    goto done;
+gone: /* the worker died before the run was sent: the caller retries on a new one */
+    raw->worker_died = true;
+    ok = true;
 done:
-    if (!ok) gb_runner_rmtree(dir);
+    if (!ok) gb_runner_rmtree(hdir);
     if (in_fd >= 0) close(in_fd);
     for (int i = 0; i < 2; i++) {
         if (out_p[i] >= 0) close(out_p[i]);
@@ -267,6 +288,7 @@ done:
     gb_str_destroy(&body);
     gb_str_destroy(&frame);
     free(dir);
+    free(hdir);
     return ok;
 }
 

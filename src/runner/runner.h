@@ -33,6 +33,8 @@ typedef struct {
                               when the environment has GENEBENCH_NO_REMAP=1 */
     bool no_native;        /* workers load no native helper (src/runner/remap.c, src/runner/runwait.c): no
                               remap, and they wait for run children in Python */
+    long disk_mb;          /* disk a run may fill, in MiB: its directory is a tmpfs of that size (namespaces
+                              mode, and userns mode when not root); default 256 */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */
@@ -137,6 +139,10 @@ void gb_lint_session_delete(GbLintSession *s);
 
 /* Name of the sandbox mode the workers run in (static string). */
 const char *gb_pool_sandbox(const GbPool *pool);
+/* The mode and what it lacks, for the user: "namespaces", or "namespaces (no /proc: ...)"
+ * where the kernel refused to mount the sandbox's own /proc, or "plain (no namespaces: ...)".
+ * Owned by the pool. */
+const char *gb_pool_sandbox_detail(GbPool *pool);
 
 /* Remap (src/runner/remap.c): each worker, once warm, replaces its library and interpreter
  * mappings by anonymous memory with the same bytes, merged into a few regions backed by

@@ -44,8 +44,9 @@ typedef struct {
     long run_uid;
     long owner_uid;
     GbSandboxMode mode;
-    bool lint;   /* a lint worker: imports pylint, serves lint runs and lint sessions only */
-    GbStr inbuf; /* bytes received from the worker, not yet parsed */
+    bool lint;          /* a lint worker: imports pylint, serves lint runs and lint sessions only */
+    GbStr inbuf;        /* bytes received from the worker, not yet parsed */
+    char host_root[32]; /* "/proc/PID/root" when the worker has its own file system, else "" */
 } GbWorker;
 
 /* The workers of one kind and a ring buffer of the idle ones: FIFO, so runs rotate. */
@@ -64,7 +65,10 @@ struct GbPool {
     char *native;       /* dir/gbworker.so */
     bool remap;         /* workers remap their libraries (src/runner/remap.c) */
     char *remap_report; /* what the first worker said of its remap */
-    char *runs;         /* dir/runs */
+    bool no_proc;       /* a worker found no /proc (the kernel refused to mount its own) */
+    char *sandbox_detail; /* gb_pool_sandbox_detail, made on first use */
+    char *runs;         /* dir/runs (in a namespaced worker: its tmpfs, reached through host_root) */
+    char *root;         /* dir/root: the mount point of a namespaced worker's root */
     char *python_version;
     char *lint_warm; /* owned copy of cfg.lint_warm (workers are replaced later too) */
     GbSandboxMode mode;
@@ -132,6 +136,10 @@ bool gb_runner_write_modules(const char *dir, const GbProgram *prog, long owner,
 
 /* Kill and reap the worker's process, close its socket. */
 void gb_worker_reap(GbWorker *w);
+/* After a failed file operation in w's run directories: true when the worker is gone (killed
+ * from outside: its /proc/PID/root vanished), which then is reaped, so it is replaced before
+ * its next use. */
+bool gb_worker_gone(GbWorker *w);
 /* Spawn a worker and wait for its "ready". */
 bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err);
 

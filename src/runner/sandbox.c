@@ -2,7 +2,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <linux/securebits.h>
+#include <stddef.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,16 +15,39 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* Where the clone child failed, reported to the parent through a CLOEXEC pipe. */
-enum { GB_STAGE_SYNC = 1, GB_STAGE_MOUNT, GB_STAGE_CAPS, GB_STAGE_FDS, GB_STAGE_EXEC };
+enum { GB_STAGE_SYNC = 1, GB_STAGE_MOUNT, GB_STAGE_CAPS, GB_STAGE_SECCOMP, GB_STAGE_FDS, GB_STAGE_EXEC };
+
+/* The minimal root a namespaced worker sees (gb_sandbox__mounts), planned by the parent:
+ * the clone child may only make system calls (the parent may be multi-threaded). */
+#define GB_ROOT_MAX 24
+typedef struct {
+    enum { GB_ROOT_BIND_DIR, GB_ROOT_BIND_FILE, GB_ROOT_LINK } kind;
+    char src[1024]; /* host path (BIND_*) or link target (LINK) */
+    char dst[1024]; /* path under the new root */
+    bool recursive;
+} GbRootEntry;
+
+typedef struct {
+    char root[1024]; /* the mount point of the new root's tmpfs (an empty directory) */
+    char runs[1024]; /* root + runs_dir: a size-capped tmpfs, the only writable place */
+    char shm[1024];  /* root + /dev/shm: a private, size-capped tmpfs */
+    char proc[1024]; /* root + /proc */
+    char runs_opts[64], shm_opts[64];
+    bool runs_tmpfs; /* else runs_dir is a bind of the host's (root in userns mode: see _plan) */
+    GbRootEntry entries[GB_ROOT_MAX];
+    int n;
+} GbRootPlan;
 
 typedef struct {
     const GbSpawnSpec *spec;
-    int flags; /* CLONE_NEW* flags */
+    const GbRootPlan *plan; /* NULL: no mount namespace */
+    int flags;              /* CLONE_NEW* flags */
     bool userns;
     int ctl;    /* worker's end of the control socket */
     int sync_r; /* userns: the parent writes one byte once the id maps are set */
@@ -55,19 +82,138 @@ static _Noreturn void gb_sandbox__fail(const GbSpawnCtx *c, int stage)
     _exit(127);
 }
 
-/* Read-only file system except the run directories (and /dev/shm for POSIX semaphores).
- * The recursive private remount comes first so nothing propagates back to the host. */
+/* mkdir -p of path (a copy is cut in place); existing directories are fine. */
+static int gb_sandbox__mkdirs(const char *path)
+{
+    char buf[1024];
+    size_t n = strlen(path);
+    if (n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+        buf[i] = c;
+    }
+    return 0;
+}
+
+/* The worker's whole file system, built in its mount namespace: a small tmpfs as root holding
+ * read-only binds of the system directories (/usr, /etc, /lib*, /sys, the interpreter's
+ * prefix), of the pool directory (harness, native helper), a few device nodes, a fresh /proc
+ * for its pid namespace, a private size-capped /dev/shm, and a size-capped tmpfs for the run
+ * directories (the per-run disk cap: runs are sequential and each run's directory is removed
+ * after it). Nothing else of the host is visible: not its /proc, /home, /root, /tmp or the
+ * benchmark files. A /proc that cannot be mounted (some containers refuse) is left empty. */
 static int gb_sandbox__mounts(const GbSpawnCtx *c)
 {
-    const char *runs = c->spec->runs_dir;
+    const GbRootPlan *p = c->plan;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -1;
-    if (mount(runs, runs, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
-    struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
+    if (mount("tmpfs", p->root, "tmpfs", MS_NOSUID | MS_NODEV, "size=4m,mode=0755") != 0) return -1;
+    for (int i = 0; i < p->n; i++) {
+        const GbRootEntry *e = &p->entries[i];
+        if (e->kind == GB_ROOT_LINK) {
+            char parent[1024];
+            memcpy(parent, e->dst, sizeof parent);
+            char *slash = strrchr(parent, '/');
+            if (slash) *slash = '\0';
+            if (gb_sandbox__mkdirs(parent) != 0 || symlink(e->src, e->dst) != 0) return -1;
+            continue;
+        }
+        if (e->kind == GB_ROOT_BIND_DIR) {
+            if (gb_sandbox__mkdirs(e->dst) != 0) return -1;
+        } else {
+            char parent[1024];
+            memcpy(parent, e->dst, sizeof parent);
+            char *slash = strrchr(parent, '/');
+            if (slash) *slash = '\0';
+            if (gb_sandbox__mkdirs(parent) != 0) return -1;
+            int fd = open(e->dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+            if (fd < 0) return -1;
+            close(fd);
+        }
+        if (mount(e->src, e->dst, NULL, MS_BIND | (e->recursive ? MS_REC : 0), NULL) != 0) return -1;
+    }
+    if (gb_sandbox__mkdirs(p->shm) != 0 || mount("tmpfs", p->shm, "tmpfs", MS_NOSUID | MS_NODEV, p->shm_opts) != 0)
+        return -1;
+    if (p->runs_tmpfs &&
+        (gb_sandbox__mkdirs(p->runs) != 0 || mount("tmpfs", p->runs, "tmpfs", MS_NOSUID | MS_NODEV, p->runs_opts) != 0))
+        return -1;
+    if (gb_sandbox__mkdirs(p->proc) != 0) return -1;
+    /* Our own /proc (we are pid 1 of a new pid namespace); refused in some containers, where
+     * the sandbox then has no /proc at all rather than the host's (the worker reports it). */
+    (void)mount("proc", p->proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+    if (chdir(p->root) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 || umount2(".", MNT_DETACH) != 0 ||
+        chdir("/") != 0)
+        return -1;
+    struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID};
     if (syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof ro) != 0) return -1;
     struct mount_attr rw = {.attr_clr = MOUNT_ATTR_RDONLY};
-    if (syscall(SYS_mount_setattr, AT_FDCWD, runs, AT_RECURSIVE, &rw, sizeof rw) != 0) return -1;
-    (void)syscall(SYS_mount_setattr, AT_FDCWD, "/dev/shm", 0, &rw, sizeof rw);
+    if (syscall(SYS_mount_setattr, AT_FDCWD, c->spec->runs_dir, 0, &rw, sizeof rw) != 0) return -1;
+    if (syscall(SYS_mount_setattr, AT_FDCWD, "/dev/shm", 0, &rw, sizeof rw) != 0) return -1;
     return 0;
+}
+
+/* A seccomp filter for the worker and everything it starts: no new user namespace (unshare
+ * or clone with CLONE_NEWUSER; clone3, whose flags a filter cannot read, answers ENOSYS so
+ * that libc falls back to clone), no setns, and no ptrace or process_vm_readv/writev, so a
+ * run cannot reach into its worker (same uid in the userns and plain modes). */
+static int gb_sandbox__seccomp(void)
+{
+#if defined(__x86_64__)
+    enum {
+        ARCH = AUDIT_ARCH_X86_64,
+        NR_UNSHARE = 272,
+        NR_CLONE = 56,
+        NR_SETNS = 308,
+        NR_PTRACE = 101,
+        NR_VM_READ = 310,
+        NR_VM_WRITE = 311
+    };
+#elif defined(__aarch64__)
+    enum {
+        ARCH = AUDIT_ARCH_AARCH64,
+        NR_UNSHARE = 97,
+        NR_CLONE = 220,
+        NR_SETNS = 268,
+        NR_PTRACE = 117,
+        NR_VM_READ = 270,
+        NR_VM_WRITE = 271
+    };
+#else
+    return -1;
+#endif
+    enum { NR_CLONE3 = 435, NR_PIDFD_GETFD = 438 };
+    const unsigned deny = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
+    const unsigned nosys = SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA);
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
+        BPF_STMT(BPF_RET | BPF_K, deny),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_CLONE3, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, nosys),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_SETNS, 4, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_PTRACE, 3, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_VM_READ, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_VM_WRITE, 1, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_PIDFD_GETFD, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, deny),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_UNSHARE, 1, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_CLONE, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])), /* low half */
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, deny),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {.len = (unsigned short)(sizeof f / sizeof f[0]), .filter = f};
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 }
 
 static int gb_sandbox__child(void *arg)
@@ -89,7 +235,7 @@ static int gb_sandbox__child(void *arg)
         if (syscall(SYS_setresgid, 0, 0, 0) != 0 || syscall(SYS_setresuid, 0, 0, 0) != 0)
             gb_sandbox__fail(c, GB_STAGE_SYNC);
     }
-    if ((c->flags & CLONE_NEWNS) && gb_sandbox__mounts(c) != 0) gb_sandbox__fail(c, GB_STAGE_MOUNT);
+    if (c->plan && gb_sandbox__mounts(c) != 0) gb_sandbox__fail(c, GB_STAGE_MOUNT);
     if (c->userns) {
         /* Root of the user namespace, but without capabilities after execve: the runs
          * must not be able to undo the read-only mounts. */
@@ -99,6 +245,7 @@ static int gb_sandbox__child(void *arg)
         for (int cap = 0; cap < 64; cap++) (void)prctl(PR_CAPBSET_DROP, cap);
     }
     (void)prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (gb_sandbox__seccomp() != 0) gb_sandbox__fail(c, GB_STAGE_SECCOMP);
     /* Move the descriptors out of the way, then into place: 0,1 /dev/null, 2 log, 3 ctl,
      * 4 the exec-error pipe (CLOEXEC). */
     int ctl = fcntl(c->ctl, F_DUPFD, 10);
@@ -153,12 +300,146 @@ static const char *gb_sandbox__stage_name(int stage)
         return "making the file system read-only";
     case GB_STAGE_CAPS:
         return "dropping capabilities";
+    case GB_STAGE_SECCOMP:
+        return "installing the seccomp filter";
     case GB_STAGE_FDS:
         return "setting up descriptors";
     case GB_STAGE_EXEC:
         return "exec";
     }
     return "?";
+}
+
+/* dst = a + b (b may be NULL); *ok = false when it does not fit. */
+static void gb_sandbox__copy(char *dst, size_t cap, const char *a, const char *b, bool *ok)
+{
+    size_t la = strlen(a), lb = b ? strlen(b) : 0;
+    if (la + lb >= cap) {
+        *ok = false;
+        dst[0] = '\0';
+        return;
+    }
+    memmove(dst, a, la);
+    if (lb) memmove(dst + la, b, lb);
+    dst[la + lb] = '\0';
+}
+
+static bool gb_sandbox__planned(const GbRootPlan *p, const char *path)
+{
+    size_t root = strlen(p->root);
+    for (int i = 0; i < p->n; i++) {
+        const char *dst = p->entries[i].dst + root;
+        size_t n = strlen(dst);
+        if (strncmp(path, dst, n) == 0 && (path[n] == '\0' || path[n] == '/')) return true;
+    }
+    return false;
+}
+
+/* Add host path to the plan: a directory or file bound read-only at the same path, or a
+ * symbolic link recreated (merged /usr: /bin -> usr/bin). Missing paths are skipped. */
+static void gb_sandbox__plan_add(GbRootPlan *p, const char *path, bool recursive, bool *ok)
+{
+    struct stat st;
+    if (!*path || lstat(path, &st) != 0 || gb_sandbox__planned(p, path)) return;
+    if (p->n >= GB_ROOT_MAX) {
+        *ok = false;
+        return;
+    }
+    GbRootEntry *e = &p->entries[p->n];
+    memset(e, 0, sizeof *e);
+    gb_sandbox__copy(e->dst, sizeof e->dst, p->root, path, ok);
+    e->recursive = recursive;
+    if (S_ISLNK(st.st_mode)) {
+        ssize_t n = readlink(path, e->src, sizeof e->src - 1);
+        if (n <= 0) return;
+        e->src[n] = '\0';
+        e->kind = GB_ROOT_LINK;
+    } else {
+        gb_sandbox__copy(e->src, sizeof e->src, path, NULL, ok);
+        e->kind = S_ISDIR(st.st_mode) ? GB_ROOT_BIND_DIR : GB_ROOT_BIND_FILE;
+    }
+    p->n++;
+}
+
+/* dirname of path into out ("" when none). */
+static void gb_sandbox__dirname(const char *path, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", path);
+    char *slash = strrchr(out, '/');
+    if (slash && slash != out)
+        *slash = '\0';
+    else
+        out[0] = '\0';
+}
+
+/* Plan the worker's file system (gb_sandbox__mounts). */
+static bool gb_sandbox__plan(const GbSpawnSpec *spec, GbSandboxMode mode, GbRootPlan *p, GbError *err)
+{
+    bool ok = true;
+    memset(p, 0, sizeof *p);
+    gb_sandbox__copy(p->root, sizeof p->root, spec->root_dir, NULL, &ok);
+    static const char *const system[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"};
+    for (size_t i = 0; i < sizeof system / sizeof system[0]; i++) gb_sandbox__plan_add(p, system[i], true, &ok);
+    gb_sandbox__plan_add(p, "/sys", true, &ok); /* CPU topology for OpenBLAS and os.cpu_count */
+    /* An interpreter outside /usr (a venv, /opt/python): its directory, its prefix's lib and
+     * pyvenv.cfg, for the path as given and resolved. */
+    char real[1024];
+    const char *forms[2] = {spec->python, realpath(spec->python, real) ? real : NULL};
+    for (int k = 0; k < 2; k++) {
+        if (!forms[k]) continue;
+        char bin[1024], prefix[1024], more[1100];
+        gb_sandbox__dirname(forms[k], bin, sizeof bin);
+        gb_sandbox__dirname(bin, prefix, sizeof prefix);
+        gb_sandbox__plan_add(p, bin, true, &ok);
+        if (prefix[0]) {
+            snprintf(more, sizeof more, "%s/lib", prefix);
+            gb_sandbox__plan_add(p, more, true, &ok);
+            snprintf(more, sizeof more, "%s/pyvenv.cfg", prefix);
+            gb_sandbox__plan_add(p, more, false, &ok);
+        }
+    }
+    /* the pool directory (harness, native helper, the runs mount point), not recursively: the
+     * new root's own mount point inside it stays an empty directory */
+    gb_sandbox__plan_add(p, spec->pool_dir, false, &ok);
+    /* The runs' tmpfs belongs to the worker's user namespace in userns mode, where files that
+     * genebench creates as root could not be owned by anyone (EOVERFLOW): as root in that mode
+     * the runs directory stays the host's, without the disk cap (root uses namespaces mode
+     * unless told otherwise). */
+    p->runs_tmpfs = !(mode == GB_SANDBOX_USERNS && geteuid() == 0);
+    if (!p->runs_tmpfs) {
+        if (p->n >= GB_ROOT_MAX) {
+            ok = false;
+        } else {
+            GbRootEntry *e = &p->entries[p->n++];
+            e->kind = GB_ROOT_BIND_DIR;
+            e->recursive = true;
+            gb_sandbox__copy(e->src, sizeof e->src, spec->runs_dir, NULL, &ok);
+            gb_sandbox__copy(e->dst, sizeof e->dst, p->root, spec->runs_dir, &ok);
+        }
+    }
+    static const char *const dev[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) gb_sandbox__plan_add(p, dev[i], false, &ok);
+    static const char *const links[][2] = {{"/dev/fd", "/proc/self/fd"},
+                                           {"/dev/stdin", "/proc/self/fd/0"},
+                                           {"/dev/stdout", "/proc/self/fd/1"},
+                                           {"/dev/stderr", "/proc/self/fd/2"}};
+    for (size_t i = 0; i < sizeof links / sizeof links[0] && ok; i++) {
+        if (p->n >= GB_ROOT_MAX) {
+            ok = false;
+            break;
+        }
+        GbRootEntry *e = &p->entries[p->n++];
+        e->kind = GB_ROOT_LINK;
+        gb_sandbox__copy(e->src, sizeof e->src, links[i][1], NULL, &ok);
+        gb_sandbox__copy(e->dst, sizeof e->dst, p->root, links[i][0], &ok);
+    }
+    gb_sandbox__copy(p->runs, sizeof p->runs, p->root, spec->runs_dir, &ok);
+    gb_sandbox__copy(p->shm, sizeof p->shm, p->root, "/dev/shm", &ok);
+    gb_sandbox__copy(p->proc, sizeof p->proc, p->root, "/proc", &ok);
+    snprintf(p->runs_opts, sizeof p->runs_opts, "size=%ldm,mode=0711", spec->disk_mb > 0 ? spec->disk_mb : 256L);
+    snprintf(p->shm_opts, sizeof p->shm_opts, "size=%ldm,mode=1777", spec->shm_mb > 0 ? spec->shm_mb : 64L);
+    if (!ok) gb_error_set(err, "the sandbox's file system cannot be planned (a path is too long, or too many)");
+    return ok;
 }
 
 /* One attempt in one mode. *unavailable is set when the mode is not possible here (so
@@ -173,6 +454,15 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
     if (mode == GB_SANDBOX_NAMESPACES) c.flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS;
     if (mode == GB_SANDBOX_USERNS) c.flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS;
     c.userns = mode == GB_SANDBOX_USERNS;
+    GbRootPlan *plan = NULL;
+    if (c.flags & CLONE_NEWNS) {
+        plan = gb_malloc(sizeof *plan);
+        if (!gb_sandbox__plan(spec, mode, plan, err)) {
+            free(plan);
+            return false;
+        }
+        c.plan = plan;
+    }
 
     char *argv[16];
     int argc = 0;
@@ -278,6 +568,8 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
     out->mode = mode;
     out->run_uid = -1;
     out->owner_uid = -1;
+    out->host_root[0] = '\0';
+    if (plan && plan->runs_tmpfs) snprintf(out->host_root, sizeof out->host_root, "/proc/%d/root", (int)pid);
     if (root && mode != GB_SANDBOX_USERNS) {
         out->run_uid = (long)spec->sandbox_uid;
         out->owner_uid = (long)spec->sandbox_uid;
@@ -292,6 +584,7 @@ done:
         }
     }
     free(stack);
+    free(plan);
     gb_sandbox__close(&sv[0]);
     gb_sandbox__close(&sv[1]);
     gb_sandbox__close(&errp[0]);

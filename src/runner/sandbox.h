@@ -7,14 +7,23 @@
  *   GB_SANDBOX_NAMESPACES (genebench runs as root): new pid, network and mount namespaces.
  *     The worker is pid 1 of its pid namespace, so every process a run leaves behind is
  *     killed with kill(-1) and dies with the worker; the network namespace has only a
- *     down loopback; the file system is read-only except the run directories. Runs drop
- *     to a dedicated uid per worker, so RLIMIT_NPROC bounds a fork bomb per worker.
+ *     down loopback. Its file system is a minimal root of its own (pivot_root): read-only
+ *     binds of /usr, /etc, /lib*, /sys, the interpreter's prefix and the pool directory, a
+ *     few device nodes, its own /proc (left empty where the kernel refuses to mount one), a
+ *     private /dev/shm and a size-capped tmpfs for the run directories (the disk cap), which
+ *     genebench reaches through /proc/PID/root (GbWorkerProc.host_root). The host's /proc,
+ *     /tmp, /home, /root and the benchmark files are not there. Runs drop to a dedicated
+ *     uid per worker, so RLIMIT_NPROC bounds a fork bomb per worker.
  *   GB_SANDBOX_USERNS (unprivileged, user namespaces allowed): the same inside a new user
  *     namespace that maps its root to our uid; the worker has no capabilities (securebits
- *     NOROOT), RLIMIT_NPROC counts the processes of that user namespace only.
+ *     NOROOT), RLIMIT_NPROC counts the processes of that user namespace only. As root in
+ *     this mode the run directories stay on the host (no disk cap: see gb_sandbox__plan).
  *   GB_SANDBOX_PLAIN: no namespaces. The worker is a child subreaper that kills whatever
  *     a run leaves behind, a seccomp filter refuses non-AF_UNIX sockets, and runs drop to
- *     a dedicated uid when genebench runs as root.
+ *     a dedicated uid when genebench runs as root. The host's /proc, /dev/shm and files
+ *     stay visible, and the disk is capped per file only.
+ * In every mode a seccomp filter (installed before the worker's exec) refuses new user
+ * namespaces, setns, ptrace and process_vm_readv/writev to the worker and all its runs.
  * Not thread-safe by itself: the caller (the pool) serialises access to one worker; several
  * workers may be spawned concurrently from different threads. */
 #include <stdbool.h>
@@ -43,6 +52,10 @@ typedef struct {
     uid_t sandbox_uid;    /* uid runs use when genebench is root (and USERNS's outer uid) */
     const char *native;   /* path of the workers' shared object (src/runner/remap.c, src/runner/runwait.c) */
     bool remap;           /* the worker remaps its libraries (src/runner/remap.c) */
+    const char *pool_dir; /* the pool's directory (harness, native helper, runs_dir inside it) */
+    const char *root_dir; /* an empty directory: the mount point of a namespaced worker's root */
+    long disk_mb;         /* size of the runs' tmpfs in a namespaced worker (per-run disk cap) */
+    long shm_mb;          /* size of its private /dev/shm */
 } GbSpawnSpec;
 
 typedef struct {
@@ -51,6 +64,8 @@ typedef struct {
     GbSandboxMode mode; /* the mode actually in use */
     long run_uid;       /* uid passed to the harness for the runs to setresuid to, or -1 */
     long owner_uid;     /* host uid that must own the run directories, or -1 = ours */
+    char host_root[32]; /* "/proc/PID/root" when the worker has its own file system (its runs
+                           directory is then reached through it), else "" */
 } GbWorkerProc;
 
 /* Start a worker; does not wait for it to be ready. False + err when the interpreter

