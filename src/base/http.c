@@ -266,8 +266,25 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
     return result;
 }
 
+void gb_chat_params_default(GbChatParams *p)
+{
+    p->temperature = 0;
+    p->top_p = 1;
+    p->max_tokens = 0;
+    p->seed = -1;
+}
+
 bool gb_llm_chat(GbHttpClient *c, const char *model, const char *system, const char *user, long seed, char **reply,
                  GbError *err)
+{
+    GbChatParams p;
+    gb_chat_params_default(&p);
+    p.seed = seed;
+    return gb_llm_chat_params(c, model, system, user, &p, reply, err);
+}
+
+bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user, const GbChatParams *p,
+                        char **reply, GbError *err)
 {
     *reply = NULL;
     json_t *req = json_object();
@@ -284,9 +301,10 @@ bool gb_llm_chat(GbHttpClient *c, const char *model, const char *system, const c
     json_object_set_new(m, "content", json_string(user));
     json_array_append_new(msgs, m);
     json_object_set_new(req, "messages", msgs);
-    json_object_set_new(req, "temperature", json_real(0));
-    json_object_set_new(req, "top_p", json_real(1));
-    if (seed >= 0) json_object_set_new(req, "seed", json_integer(seed));
+    json_object_set_new(req, "temperature", json_real(p->temperature));
+    json_object_set_new(req, "top_p", json_real(p->top_p));
+    if (p->max_tokens > 0) json_object_set_new(req, "max_tokens", json_integer(p->max_tokens));
+    if (p->seed >= 0) json_object_set_new(req, "seed", json_integer(p->seed));
     json_object_set_new(req, "stream", json_false());
     json_t *res = gb_http__post(c, "/v1/chat/completions", req, err);
     json_decref(req);

@@ -61,6 +61,18 @@ const char *gb_http_client_base(const GbHttpClient *c);
 bool gb_llm_chat(GbHttpClient *c, const char *model, const char *system, const char *user, long seed, char **reply,
                  GbError *err);
 
+/* The sampling parameters of a chat completion. */
+typedef struct {
+    double temperature; /* default 0 */
+    double top_p;       /* default 1 */
+    long max_tokens;    /* <= 0: not sent (the server's default) */
+    long seed;          /* < 0: not sent */
+} GbChatParams;
+void gb_chat_params_default(GbChatParams *p);
+/* gb_llm_chat with explicit sampling parameters. */
+bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user, const GbChatParams *p,
+                        char **reply, GbError *err);
+
 /* Embeddings of n texts in one request. On success *vectors is an owned array of n * *dim
  * doubles, row i the embedding of texts[i] (the reply's data is ordered by its "index"
  * fields, which must cover 0..n-1 exactly once, with equal dimensions). */

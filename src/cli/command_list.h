@@ -13,6 +13,7 @@ GB_COMMAND(similarity, "CodeBLEU, token cosine and Jaccard between two benchmark
 GB_COMMAND(nnmr, "nearest-neighbour miss rate of program embeddings between an original and a hardened benchmark")
 GB_COMMAND(check, "run every task's tests against its program in the sandboxed worker pool")
 GB_COMMAND(inject_bugs, "inject the same bugs into original and hardened programs (program-repair tasks)")
+GB_COMMAND(eval, "measure a model's drop on hardened versions: output / input prediction, pass@k, paired comparison")
 GB_COMMAND(versions, "harden a benchmark once per seed and measure how different the versions are")
 GB_COMMAND(metrics, "print the raw metrics (C1..C7, R1..R14), RC and RR of every task of a benchmark")
 GB_COMMAND(calibrate, "compute thresholds (corpora/NAME.json) from a corpus of Python files")

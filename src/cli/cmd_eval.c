@@ -1,0 +1,246 @@
+/* genebench eval ORIG.jsonl HARD.jsonl [HARD2.jsonl ...]: input / output prediction by a model
+ * behind an OpenAI-compatible server, on the original and hardened versions (src/eval/eval.h). */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/commands.h"
+#include "src/eval/eval.h"
+
+#define GB_EVAL_MAX_K 16
+
+typedef struct {
+    long v[GB_EVAL_MAX_K];
+    size_t n;
+} GbEvalKs;
+
+typedef struct {
+    const char *url, *model, *output, *summary, *cache, *python;
+    int task;
+    long samples, max_tokens, seed, concurrency, workers, retries, timeout_ms, resamples, boot_seed;
+    double temperature, top_p, time_budget, run_timeout;
+    bool resume, quiet;
+    GbEvalKs k;
+} GbEvalOptions;
+
+static bool gb_eval__parse_k(const char *value, void *dest, char *msg, size_t size)
+{
+    GbEvalKs *k = dest;
+    k->n = 0;
+    const char *p = value;
+    while (*p) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < 1 || x > 1000000 || (*end && *end != ',') || k->n == GB_EVAL_MAX_K) {
+            snprintf(msg, size, "needs up to %d positive integers separated by commas, e.g. 1,5", GB_EVAL_MAX_K);
+            return false;
+        }
+        k->v[k->n++] = x;
+        p = *end ? end + 1 : end;
+    }
+    if (!k->n) {
+        snprintf(msg, size, "needs at least one k");
+        return false;
+    }
+    return true;
+}
+
+static const char *const gb_eval__tasks[] = {"output", "input", NULL};
+
+#define O GbEvalOptions
+static const GbCliOption gb_eval__options[] = {
+    GB_CLI_STRING("url", 0, O, url, "URL", NULL,
+                  "base URL of the OpenAI-compatible server (required), e.g.\nhttp://127.0.0.1:8000 (with or "
+                  "without /v1); the key comes from\n$GENEBENCH_API_KEY, else $OPENAI_API_KEY"),
+    GB_CLI_STRING("model", 0, O, model, "M", NULL, "model name sent to the server (required)"),
+    GB_CLI_ENUM("task", 0, O, task, "TASK", gb_eval__tasks, "output",
+                "output: predict what the call returns; input: find arguments\nfor the given return value"),
+    GB_CLI_LONG("samples", 'n', O, samples, "N", 1, 1000, "1", "samples per item and version"),
+    GB_CLI_DOUBLE("temperature", 0, O, temperature, "T", 0, 2, "0", "sampling temperature"),
+    GB_CLI_DOUBLE("top-p", 0, O, top_p, "P", 0, 1, "1", "nucleus sampling top_p"),
+    GB_CLI_LONG("max-tokens", 0, O, max_tokens, "K", 0, 1000000, "0",
+                "max_tokens of a reply (0: not sent, the server's default)"),
+    GB_CLI_LONG("seed", 0, O, seed, "S", -1, 2147483647L, "-1",
+                "seed sent to the server, plus the sample index (-1: not sent)"),
+    GB_CLI_PARSE("k", 0, O, k, "K1,K2", gb_eval__parse_k, "1,5", "the k of pass@k (a k above --samples is left out)"),
+    GB_CLI_STRING("output", 'o', O, output, "FILE", NULL, "per-sample results, one JSON line per sample"),
+    GB_CLI_STRING("summary", 0, O, summary, "FILE", NULL, "write the summary JSON to FILE (atomically)"),
+    GB_CLI_STRING("cache", 0, O, cache, "DIR", NULL, "cache of the replies (created when missing)"),
+    GB_CLI_FLAG("resume", 0, O, resume, "keep the finished samples of --output and do only the others"),
+    GB_CLI_LONG("concurrency", 'c', O, concurrency, "N", 1, 256, "4", "requests (and scoring runs) at once"),
+    GB_CLI_DOUBLE("time-budget", 0, O, time_budget, "S", 0, 1e9, "0",
+                  "start no sample after S seconds (0: no budget); the summary\nsays the run is incomplete"),
+    GB_CLI_LONG("workers", 'j', O, workers, "N", 0, 4096, "0", "sandbox worker processes (0: one per core)"),
+    GB_CLI_DOUBLE("run-timeout", 0, O, run_timeout, "S", 0.1, 3600, "3",
+                  "wall-clock limit of one scoring run (CRUXEval uses 3 s)"),
+    GB_CLI_LONG("retries", 0, O, retries, "N", 0, 100, "4",
+                "further attempts on 429, 5xx, timeouts, dropped connections"),
+    GB_CLI_LONG("http-timeout", 0, O, timeout_ms, "MS", 1, 86400000L, "300000", "limit of one request"),
+    GB_CLI_LONG("bootstrap", 0, O, resamples, "N", 0, 1000000, "1000", "bootstrap resamples of the drop's interval"),
+    GB_CLI_LONG("bootstrap-seed", 0, O, boot_seed, "S", 0, 2147483647L, "1", "seed of the bootstrap"),
+    GB_CLI_STRING("python", 0, O, python, "PATH", "/usr/bin/python3", "interpreter of the sandbox workers"),
+    GB_CLI_FLAG("quiet", 'q', O, quiet, "no progress line on stderr"),
+    GB_CLI_END,
+};
+#undef O
+
+static const GbCliExit gb_eval__exits[] = {
+    {0, "evaluated (the summary was printed; it says when the time budget or Ctrl-C stopped it)"},
+    {1, "a benchmark could not be read or had bad lines, no item to predict, some samples got no\n"
+        "       reply or the runner failed on them (verdict error), the results could not be written,\n"
+        "       the sandbox could not start"},
+    {2, "usage error (bad option or value, --url or --model missing, an output is an input)"},
+    {0, NULL},
+};
+
+static const GbCliCommand gb_eval__cmd = {
+    .name = "eval",
+    .synopsis = "ORIG.jsonl HARD.jsonl [HARD2.jsonl ...] --url URL --model M [options]",
+    .about = "  Measure how much a model drops on hardened code: CRUXEval-style output or input\n"
+             "  prediction on every `assert CALL(literal arguments) == literal` of the original's tests\n"
+             "  (one item per assert), the program shown being each version's own, the expected value\n"
+             "  always the original's. Answers must be literal data (anything else scores as invalid)\n"
+             "  and are scored only by running the assert in the sandbox. Prints pass@k per version,\n"
+             "  the paired comparison of each version with the original and the relative drop of\n"
+             "  pass@1 with a bootstrap 95% interval over items.\n",
+    .options = gb_eval__options,
+    .min_args = 1,
+    .max_args = -1,
+    .args_error = "genebench eval: needs the original benchmark and any number of hardened versions",
+    .exits = gb_eval__exits,
+};
+
+int gb_cmd_eval(int argc, char **argv)
+{
+    GbEvalOptions opt = {0};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_eval__cmd, argc, argv, &opt, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    if (!opt.url || !opt.model) {
+        fprintf(stderr, "genebench eval: --url and --model are required\n");
+        return GB_EXIT_USAGE;
+    }
+    const char *outs[2] = {opt.output, opt.summary};
+    for (int i = 0; i < 2; i++)
+        if (gb_cli_refuse_output("eval", outs[i], (const char *const *)args.items, (size_t)args.count))
+            return GB_EXIT_USAGE;
+    if (opt.output && opt.summary && strcmp(opt.output, opt.summary) == 0) {
+        fprintf(stderr, "genebench eval: --output and --summary name the same file\n");
+        return GB_EXIT_USAGE;
+    }
+    size_t nv = (size_t)args.count;
+    GbBench *benches = gb_calloc(nv, sizeof *benches);
+    GbEvalVersion *versions = gb_calloc(nv, sizeof *versions);
+    size_t bad = 0;
+    rc = GB_EXIT_OK;
+    for (size_t v = 0; v < nv; v++) {
+        gb_bench_init(&benches[v]);
+        versions[v] = (GbEvalVersion){args.items[v], &benches[v]};
+        if (!gb_cli_read_bench(args.items[v], &benches[v], "genebench eval", &bad)) rc = GB_EXIT_FAIL;
+    }
+    GbHttpClient *http = NULL;
+    GbPool *pool = NULL;
+    GbCliLock lock = {.fd = -1};
+    bool locked = false;
+    if (rc != GB_EXIT_OK || bad) {
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    GbHttpOptions ho;
+    gb_http_options_default(&ho);
+    ho.base_url = opt.url;
+    ho.api_key = getenv("GENEBENCH_API_KEY");
+    if (!ho.api_key || !*ho.api_key) ho.api_key = getenv("OPENAI_API_KEY");
+    ho.timeout_ms = opt.timeout_ms;
+    ho.max_retries = (int)opt.retries;
+    const char *rb = getenv("GENEBENCH_RETRY_BASE_MS"); /* tests: short back-off */
+    if (rb && *rb) ho.retry_base_ms = atol(rb);
+    GbError err = {0};
+    http = gb_http_client_new(&ho, &err);
+    if (!http) {
+        fprintf(stderr, "genebench eval: %s\n", err.msg);
+        rc = GB_EXIT_USAGE;
+        goto out;
+    }
+    if (opt.output) {
+        if (!gb_cli_lock(&lock, "eval", opt.output)) {
+            rc = GB_EXIT_FAIL;
+            goto out;
+        }
+        locked = true;
+    }
+    volatile sig_atomic_t stop = 0;
+    GbCliSignals sig;
+    gb_cli_signals_start(&sig, NULL, &stop);
+    GbPoolConfig pc;
+    gb_pool_config_defaults(&pc);
+    pc.python = opt.python;
+    pc.workers = (int)opt.workers;
+    pc.timeout_s = opt.run_timeout;
+    pc.cpu_s = opt.run_timeout;
+    pool = gb_cli_pool_new("eval", &pc);
+    if (!pool) {
+        gb_cli_signals_stop(&sig);
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    sig.pool = pool;
+    GbEvalConfig cfg = {
+        .model = opt.model,
+        .mode = opt.task == 1 ? GB_EVAL_INPUT : GB_EVAL_OUTPUT,
+        .samples = opt.samples,
+        .cache_dir = opt.cache,
+        .results_path = opt.output,
+        .resume = opt.resume,
+        .concurrency = opt.concurrency,
+        .time_budget_s = opt.time_budget,
+        .ks = opt.k.v,
+        .nk = opt.k.n,
+        .resamples = opt.resamples,
+        .boot_seed = (unsigned long)opt.boot_seed,
+        .progress = opt.quiet ? NULL : stderr,
+        .stop = &stop,
+    };
+    gb_chat_params_default(&cfg.params);
+    cfg.params.temperature = opt.temperature;
+    cfg.params.top_p = opt.top_p;
+    cfg.params.max_tokens = opt.max_tokens;
+    cfg.params.seed = opt.seed;
+    char *json = NULL, *text = NULL;
+    size_t errors = 0;
+    bool ok = gb_eval_run(&cfg, http, pool, versions, nv, &json, &text, &errors, &err);
+    sig.pool = NULL;
+    gb_cli_signals_stop(&sig);
+    if (!ok) {
+        fprintf(stderr, "genebench eval: %s\n", err.msg);
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    fputs(text, stdout);
+    if (errors) {
+        fprintf(stderr,
+                "genebench eval: %zu samples could not be scored (no reply from the server, or the runner "
+                "failed; their \"error\" field says why): --resume redoes them\n",
+                errors);
+        rc = GB_EXIT_FAIL;
+    }
+    if (opt.summary) {
+        GbStr s;
+        gb_str_init(&s);
+        gb_str_append(&s, json);
+        if (!gb_cli_write_output("eval", opt.summary, &s)) rc = GB_EXIT_FAIL;
+        gb_str_destroy(&s);
+    }
+    free(json);
+    free(text);
+out:
+    if (locked) gb_cli_unlock(&lock);
+    gb_pool_delete(pool);
+    gb_http_client_delete(http);
+    for (size_t v = 0; v < nv; v++) gb_bench_destroy(&benches[v]);
+    free(benches);
+    free(versions);
+    return rc;
+}

@@ -1,0 +1,667 @@
+/* The evaluation run: jobs, threads, cache, resume, results, summary (eval.h). */
+#include "src/eval/eval.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "src/base/json_write.h" /* gb_json_string */
+#include "src/base/sha256.h"
+#include "src/eval/stats.h"
+#include "src/python/pyparse.h"
+
+typedef enum { GB_V_NONE = 0, GB_V_PASS, GB_V_FAIL, GB_V_TIMEOUT, GB_V_CRASH, GB_V_INVALID, GB_V_ERROR } GbVerdict;
+#define GB_V_COUNT 7
+static const char *const gb_eval__verdict_names[GB_V_COUNT] = {"none",  "pass",    "fail", "timeout",
+                                                               "crash", "invalid", "error"};
+
+typedef struct {
+    char *id;        /* owned: task id, or "task#k" when the task has several items */
+    size_t task;     /* index in versions[0] */
+    GbEvalPair pair; /* borrowed from the pairs array */
+} GbEvalItem;
+
+typedef struct {
+    size_t item, version;
+    long sample;
+    size_t task; /* index of the task in the version's bench */
+    char *prompt;
+    char hash[65];
+} GbEvalJob;
+
+typedef struct {
+    const GbEvalConfig *cfg;
+    GbHttpClient *http;
+    GbPool *pool;
+    const GbEvalVersion *versions;
+    size_t nv, nitems;
+    GbEvalItem *items;
+    GbEvalJob *jobs;
+    size_t njobs, next, done, cached, failed_io;
+    unsigned char *verdict; /* [version][item][sample] */
+    char *params_json;
+    FILE *out;
+    double t0, last_progress;
+    bool budget_hit;
+    pthread_mutex_t mu;
+} GbEvalRun;
+
+static size_t gb_eval__slot(const GbEvalRun *r, size_t v, size_t item, long s)
+{
+    return (v * r->nitems + item) * (size_t)r->cfg->samples + (size_t)s;
+}
+
+static GbVerdict gb_eval__verdict_of(const char *name)
+{
+    for (int i = 1; i < GB_V_COUNT; i++)
+        if (strcmp(name, gb_eval__verdict_names[i]) == 0) return (GbVerdict)i;
+    return GB_V_NONE;
+}
+
+/* ---- cache ---------------------------------------------------------------------------- */
+
+static void gb_eval__cache_key(const GbEvalRun *r, const GbEvalJob *j, char hex[65])
+{
+    GbSha256 h;
+    gb_sha256_init(&h);
+    const char *parts[] = {"genebench-eval-1", r->cfg->model, j->prompt, r->params_json};
+    for (size_t i = 0; i < 4; i++) gb_sha256_update(&h, parts[i], strlen(parts[i]) + 1);
+    char s[32];
+    snprintf(s, sizeof s, "%ld", j->sample);
+    gb_sha256_update(&h, s, strlen(s) + 1);
+    unsigned char d[32];
+    gb_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+static char *gb_eval__cache_get(const GbEvalRun *r, const char *key)
+{
+    if (!r->cfg->cache_dir) return NULL;
+    char *path = gb_asprintf("%s/%s.json", r->cfg->cache_dir, key);
+    GbError e = {0};
+    char *text = gb_read_file(path, NULL, &e);
+    free(path);
+    if (!text) return NULL;
+    json_t *doc = json_loads(text, 0, NULL);
+    free(text);
+    char *reply = NULL;
+    json_t *v = json_object_get(doc, "reply");
+    if (json_is_string(v) && json_is_string(json_object_get(doc, "model")) &&
+        strcmp(json_string_value(json_object_get(doc, "model")), r->cfg->model) == 0)
+        reply = gb_strdup(json_string_value(v));
+    json_decref(doc);
+    return reply;
+}
+
+static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const char *reply)
+{
+    if (!r->cfg->cache_dir) return;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "model", json_string(r->cfg->model));
+    json_object_set_new(doc, "reply", json_string(reply));
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_decref(doc);
+    char *path = gb_asprintf("%s/%s.json", r->cfg->cache_dir, key);
+    GbError e = {0};
+    gb_write_file_atomic(path, text, strlen(text), &e); /* a failed cache write only costs a request later */
+    free(path);
+    free(text);
+}
+
+/* ---- one sample ---------------------------------------------------------------------- */
+
+static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply, char **extracted,
+                                char **error)
+{
+    const GbEvalItem *it = &r->items[j->item];
+    const GbTask *orig = &r->versions[0].bench->tasks.items[it->task];
+    const GbTask *task = &r->versions[j->version].bench->tasks.items[j->task];
+    const char *entry = orig->entry_point ? orig->entry_point : "f";
+    char why[256];
+    if (!gb_answer_extract(parser, reply, r->cfg->mode, entry, extracted, why, sizeof why)) {
+        *error = gb_strdup(why);
+        return GB_V_INVALID;
+    }
+    GbTask run;
+    gb_task_copy(&run, task);
+    free(run.test_code);
+    run.test_code = gb_answer_check_code(r->cfg->mode, entry, it->pair.expected, *extracted);
+    run.kind = GB_TESTS_ASSERT;
+    GbRunResult res;
+    GbError e = {0};
+    bool ok = gb_pool_run(r->pool, &run, NULL, &res, &e);
+    GbVerdict v;
+    if (!ok || res.status == GB_RUN_ERROR) {
+        v = GB_V_ERROR;
+        *error = gb_asprintf("runner: %s", e.msg[0] ? e.msg : "error");
+    } else {
+        switch (res.status) {
+        case GB_RUN_PASS:
+            v = GB_V_PASS;
+            break;
+        case GB_RUN_TIMEOUT:
+            v = GB_V_TIMEOUT;
+            break;
+        case GB_RUN_CRASH:
+            v = GB_V_CRASH;
+            break;
+        default:
+            v = GB_V_FAIL;
+            break;
+        }
+        if (v != GB_V_PASS && (res.exc_type || res.exc_message))
+            *error = gb_asprintf("%s%s%.300s", res.exc_type ? res.exc_type : "", res.exc_message ? ": " : "",
+                                 res.exc_message ? res.exc_message : "");
+    }
+    gb_run_result_destroy(&res);
+    gb_task_destroy(&run);
+    return v;
+}
+
+static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted, GbVerdict v,
+                            const char *error, bool cached)
+{
+    const GbEvalItem *it = &r->items[j->item];
+    json_t *o = json_object();
+    json_object_set_new(o, "task", json_string(r->versions[0].bench->tasks.items[it->task].id));
+    json_object_set_new(o, "item", json_string(it->id));
+    json_object_set_new(o, "version", json_integer((json_int_t)j->version));
+    json_object_set_new(o, "file", json_string(r->versions[j->version].path));
+    json_object_set_new(o, "sample", json_integer(j->sample));
+    json_object_set_new(o, "model", json_string(r->cfg->model));
+    json_object_set_new(o, "prompt_sha256", json_string(j->hash));
+    json_object_set_new(o, "raw", raw ? json_string(raw) : json_null());
+    json_object_set_new(o, "extracted", extracted ? json_string(extracted) : json_null());
+    json_object_set_new(o, "verdict", json_string(gb_eval__verdict_names[v]));
+    json_object_set_new(o, "error", error ? json_string(error) : json_null());
+    json_object_set_new(o, "cached", json_boolean(cached));
+    char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+    json_decref(o);
+    if (r->out) {
+        if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) r->failed_io++;
+    }
+    free(line);
+}
+
+static void gb_eval__progress(GbEvalRun *r, bool final)
+{
+    if (!r->cfg->progress) return;
+    double now = gb_now();
+    if (!final && now - r->last_progress < 0.5) return;
+    r->last_progress = now;
+    double el = now - r->t0;
+    size_t left = r->njobs - r->done;
+    double eta = r->done ? el / (double)r->done * (double)left : 0;
+    fprintf(r->cfg->progress, "\reval: %zu/%zu samples, %zu from the cache, %.0f s, ETA %.0f s   %s", r->done, r->njobs,
+            r->cached, el, eta, final ? "\n" : "");
+    fflush(r->cfg->progress);
+}
+
+static void *gb_eval__worker(void *arg)
+{
+    GbEvalRun *r = arg;
+    TSParser *parser = gb_parser_new();
+    for (;;) {
+        pthread_mutex_lock(&r->mu);
+        bool over = r->cfg->time_budget_s > 0 && gb_now() - r->t0 > r->cfg->time_budget_s;
+        if (over) r->budget_hit = true;
+        if (over || r->next >= r->njobs || (r->cfg->stop && *r->cfg->stop)) {
+            pthread_mutex_unlock(&r->mu);
+            break;
+        }
+        GbEvalJob *j = &r->jobs[r->next++];
+        pthread_mutex_unlock(&r->mu);
+
+        char key[65];
+        gb_eval__cache_key(r, j, key);
+        char *reply = gb_eval__cache_get(r, key);
+        bool cached = reply != NULL;
+        char *extracted = NULL, *error = NULL;
+        GbVerdict v;
+        if (!reply) {
+            GbChatParams p = r->cfg->params;
+            if (p.seed >= 0) p.seed += j->sample;
+            GbError e = {0};
+            if (gb_llm_chat_params(r->http, r->cfg->model, NULL, j->prompt, &p, &reply, &e)) {
+                gb_eval__cache_put(r, key, reply);
+            } else {
+                reply = NULL;
+                error = gb_strdup(e.msg);
+            }
+        }
+        if (reply)
+            v = gb_eval__score(r, parser, j, reply, &extracted, &error);
+        else
+            v = GB_V_ERROR;
+
+        pthread_mutex_lock(&r->mu);
+        r->verdict[gb_eval__slot(r, j->version, j->item, j->sample)] = (unsigned char)v;
+        gb_eval__record(r, j, reply, extracted, v, error, cached);
+        r->done++;
+        r->cached += cached;
+        gb_eval__progress(r, false);
+        pthread_mutex_unlock(&r->mu);
+        free(reply);
+        free(extracted);
+        free(error);
+    }
+    ts_parser_delete(parser);
+    return NULL;
+}
+
+/* ---- resume ----------------------------------------------------------------------------- */
+
+/* Keep the finished samples of the results file: *kept gets them; returns false on a file
+ * that exists but cannot be read. */
+static bool gb_eval__resume(GbEvalRun *r, const char *const *hashes, size_t *kept, GbError *err)
+{
+    *kept = 0;
+    FILE *f = fopen(r->cfg->results_path, "r");
+    if (!f) {
+        if (errno == ENOENT) return true;
+        gb_error_set(err, "%s: cannot read the results to resume: %s", r->cfg->results_path, strerror(errno));
+        return false;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    size_t lineno = 0;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        json_t *o = json_loads(line, 0, NULL);
+        if (!json_is_object(o)) {
+            json_decref(o);
+            continue; /* a line cut short by a killed run */
+        }
+        const char *item = json_string_value(json_object_get(o, "item"));
+        const char *model = json_string_value(json_object_get(o, "model"));
+        const char *hash = json_string_value(json_object_get(o, "prompt_sha256"));
+        const char *verdict = json_string_value(json_object_get(o, "verdict"));
+        json_t *jv = json_object_get(o, "version"), *js = json_object_get(o, "sample");
+        if (item && model && hash && verdict && json_is_integer(jv) && json_is_integer(js) &&
+            strcmp(model, r->cfg->model) == 0) {
+            json_int_t v = json_integer_value(jv), s = json_integer_value(js);
+            GbVerdict vd = gb_eval__verdict_of(verdict);
+            for (size_t i = 0; i < r->nitems && vd != GB_V_NONE && vd != GB_V_ERROR; i++) {
+                if (strcmp(r->items[i].id, item) != 0) continue;
+                if (v < 0 || (size_t)v >= r->nv || s < 0 || s >= r->cfg->samples) break;
+                size_t slot = gb_eval__slot(r, (size_t)v, i, (long)s);
+                if (hashes[slot] && strcmp(hashes[slot], hash) == 0 && r->verdict[slot] == GB_V_NONE) {
+                    r->verdict[slot] = (unsigned char)vd;
+                    (*kept)++;
+                }
+                break;
+            }
+        }
+        json_decref(o);
+    }
+    free(line);
+    fclose(f);
+    return true;
+}
+
+/* ---- summary ---------------------------------------------------------------------------- */
+
+typedef struct {
+    long n, c; /* scored samples, passes */
+} GbEvalCount;
+
+static GbEvalCount gb_eval__count(const GbEvalRun *r, size_t v, size_t item)
+{
+    GbEvalCount k = {0, 0};
+    for (long s = 0; s < r->cfg->samples; s++) {
+        unsigned char x = r->verdict[gb_eval__slot(r, v, item, s)];
+        if (x == GB_V_NONE || x == GB_V_ERROR) continue;
+        k.n++;
+        k.c += x == GB_V_PASS;
+    }
+    return k;
+}
+
+static void gb_eval__num(GbStr *s, double x)
+{
+    if (isfinite(x))
+        gb_str_appendf(s, "%.12g", x); /* more digits than gb_json_number: the tests check 6/7 */
+    else
+        gb_str_append(s, "null");
+}
+
+static void gb_eval__pct(GbStr *s, double x)
+{
+    if (isfinite(x))
+        gb_str_appendf(s, "%7.2f%%", 100 * x);
+    else
+        gb_str_appendf(s, "%8s", "-");
+}
+
+static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, char **json_out, char **text_out)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    GbStr j, t;
+    gb_str_init(&j);
+    gb_str_init(&t);
+    const char *mode = cfg->mode == GB_EVAL_OUTPUT ? "output" : "input";
+    bool interrupted = cfg->stop && *cfg->stop;
+    size_t scored_total = 0;
+    for (size_t i = 0; i < r->nv * r->nitems * (size_t)cfg->samples; i++)
+        scored_total += r->verdict[i] != GB_V_NONE && r->verdict[i] != GB_V_ERROR;
+    gb_str_append(&j, "{\"model\":");
+    gb_json_string(&j, cfg->model);
+    gb_str_appendf(&j, ",\"task\":\"%s\",\"samples\":%ld,\"temperature\":", mode, cfg->samples);
+    gb_eval__num(&j, cfg->params.temperature);
+    gb_str_append(&j, ",\"top_p\":");
+    gb_eval__num(&j, cfg->params.top_p);
+    gb_str_appendf(&j, ",\"max_tokens\":%ld,\"seed\":%ld,\"k\":[", cfg->params.max_tokens, cfg->params.seed);
+    for (size_t i = 0; i < cfg->nk; i++) gb_str_appendf(&j, "%s%ld", i ? "," : "", cfg->ks[i]);
+    gb_str_appendf(&j,
+                   "],\"items\":%zu,\"tasks_without_items\":%zu,\"samples_planned\":%zu,\"samples_scored\":%zu,"
+                   "\"samples_resumed\":%zu,\"samples_cached\":%zu,\"requests\":%ld,\"complete\":%s,\"stopped_by\":",
+                   r->nitems, ntasks_without, r->nv * r->nitems * (size_t)cfg->samples, scored_total, kept, r->cached,
+                   gb_http_client_requests(r->http),
+                   scored_total == r->nv * r->nitems * (size_t)cfg->samples ? "true" : "false");
+    gb_str_append(&j, r->budget_hit ? "\"time budget\"" : interrupted ? "\"interrupt\"" : "null");
+    gb_str_appendf(&t, "eval: model %s, %s prediction, %zu items, %ld sample%s per item and version\n", cfg->model,
+                   mode, r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
+    if (ntasks_without)
+        gb_str_appendf(&t, "  %zu tasks of the original have no `assert CALL(literals) == literal` test: left out\n",
+                       ntasks_without);
+    gb_str_appendf(
+        &t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
+        scored_total, kept, r->cached, gb_http_client_requests(r->http),
+        r->budget_hit ? "; stopped by the time budget"
+        : interrupted ? "; interrupted"
+                      : "");
+    gb_str_appendf(&t, "\n%-40s %6s", "version", "items");
+    for (size_t i = 0; i < cfg->nk; i++) gb_str_appendf(&t, "   pass@%-3ld", cfg->ks[i]);
+    gb_str_append(&t, "\n");
+
+    double *po = gb_calloc(r->nitems ? r->nitems : 1, sizeof *po),
+           *ph = gb_calloc(r->nitems ? r->nitems : 1, sizeof *ph);
+    double *p1 = gb_calloc(r->nv, sizeof *p1), *drops = gb_calloc(r->nv, sizeof *drops);
+    gb_str_append(&j, ",\"versions\":[");
+    for (size_t v = 0; v < r->nv; v++) {
+        size_t counts[GB_V_COUNT] = {0};
+        for (size_t i = 0; i < r->nitems; i++)
+            for (long s = 0; s < cfg->samples; s++) counts[r->verdict[gb_eval__slot(r, v, i, s)]]++;
+        gb_str_appendf(&j, "%s{\"version\":%zu,\"file\":", v ? "," : "", v);
+        gb_json_string(&j, r->versions[v].path);
+        char label[64];
+        snprintf(label, sizeof label, "%s", v ? "" : "original ");
+        gb_str_appendf(&t, "%zu %s%-*.*s", v, label, (int)(38 - strlen(label)), (int)(38 - strlen(label)),
+                       r->versions[v].path);
+        size_t scored_items = 0;
+        for (size_t i = 0; i < r->nitems; i++) scored_items += gb_eval__count(r, v, i).n > 0;
+        gb_str_appendf(&j, ",\"items_scored\":%zu,\"pass_at\":{", scored_items);
+        gb_str_appendf(&t, " %6zu", scored_items);
+        for (size_t ki = 0; ki < cfg->nk; ki++) {
+            double sum = 0;
+            size_t m = 0;
+            for (size_t i = 0; i < r->nitems; i++) {
+                GbEvalCount k = gb_eval__count(r, v, i);
+                double p = gb_pass_at_k(k.n, k.c, cfg->ks[ki]);
+                if (isfinite(p)) sum += p, m++;
+            }
+            double mean = m ? sum / (double)m : NAN;
+            if (cfg->ks[ki] == 1) p1[v] = mean;
+            gb_str_appendf(&j, "%s\"%ld\":", ki ? "," : "", cfg->ks[ki]);
+            gb_eval__num(&j, mean);
+            gb_str_append(&t, "  ");
+            gb_eval__pct(&t, mean);
+        }
+        gb_str_append(&j, "},\"verdicts\":{");
+        for (int x = 1; x < GB_V_COUNT; x++)
+            gb_str_appendf(&j, "%s\"%s\":%zu", x > 1 ? "," : "", gb_eval__verdict_names[x], counts[x]);
+        gb_str_append(&j, "}}");
+        gb_str_append(&t, "\n");
+    }
+    gb_str_append(&j, "],\"comparisons\":[");
+    size_t ndrops = 0;
+    for (size_t v = 1; v < r->nv; v++) {
+        size_t m = 0;
+        for (size_t i = 0; i < r->nitems; i++) {
+            GbEvalCount a = gb_eval__count(r, 0, i), b = gb_eval__count(r, v, i);
+            if (!a.n || !b.n) continue;
+            po[m] = (double)a.c / (double)a.n;
+            ph[m] = (double)b.c / (double)b.n;
+            m++;
+        }
+        GbPaired pc;
+        gb_paired_count(po, ph, m, &pc);
+        GbDropCI ci;
+        gb_drop_bootstrap(po, ph, m, (size_t)cfg->resamples, cfg->boot_seed, &ci);
+        double so = 0, sh = 0;
+        for (size_t i = 0; i < m; i++) so += po[i], sh += ph[i];
+        if (isfinite(ci.drop)) drops[ndrops++] = ci.drop;
+        gb_str_appendf(&j, "%s{\"version\":%zu,\"file\":", v > 1 ? "," : "", v);
+        gb_json_string(&j, r->versions[v].path);
+        gb_str_appendf(&j,
+                       ",\"items\":%zu,\"both_pass\":%zu,\"lost\":%zu,\"gained\":%zu,\"both_fail\":%zu,"
+                       "\"pass1_original\":",
+                       m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
+        gb_eval__num(&j, m ? so / (double)m : NAN);
+        gb_str_append(&j, ",\"pass1_version\":");
+        gb_eval__num(&j, m ? sh / (double)m : NAN);
+        gb_str_append(&j, ",\"relative_drop\":");
+        gb_eval__num(&j, ci.drop);
+        gb_str_append(&j, ",\"drop_ci95\":[");
+        gb_eval__num(&j, ci.lo);
+        gb_str_append(&j, ",");
+        gb_eval__num(&j, ci.hi);
+        gb_str_appendf(&j, "],\"bootstrap\":{\"resamples\":%zu,\"seed\":%lu,\"undefined\":%zu}}", ci.resamples,
+                       cfg->boot_seed, ci.undefined);
+        gb_str_appendf(
+            &t, "\nversion %zu vs original, %zu paired items: both pass %zu, lost %zu, gained %zu, both fail %zu\n", v,
+            m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
+        gb_str_append(&t, "  relative drop of pass@1 ");
+        gb_eval__pct(&t, ci.drop);
+        gb_str_append(&t, ", 95% bootstrap CI [");
+        gb_eval__pct(&t, ci.lo);
+        gb_str_append(&t, ",");
+        gb_eval__pct(&t, ci.hi);
+        gb_str_appendf(&t, "] (%zu resamples over items)\n", ci.resamples);
+    }
+    gb_str_append(&j, "],\"across_versions\":");
+    if (r->nv > 2) {
+        double dmin = INFINITY, dmax = -INFINITY, dsum = 0, pmin = INFINITY, pmax = -INFINITY, psum = 0;
+        size_t pn = 0;
+        for (size_t i = 0; i < ndrops; i++) {
+            dsum += drops[i];
+            dmin = fmin(dmin, drops[i]);
+            dmax = fmax(dmax, drops[i]);
+        }
+        for (size_t v = 1; v < r->nv; v++) {
+            if (!isfinite(p1[v])) continue;
+            psum += p1[v];
+            pmin = fmin(pmin, p1[v]);
+            pmax = fmax(pmax, p1[v]);
+            pn++;
+        }
+        gb_str_appendf(&j, "{\"versions\":%zu,\"relative_drop\":{\"mean\":", r->nv - 1);
+        gb_eval__num(&j, ndrops ? dsum / (double)ndrops : NAN);
+        gb_str_append(&j, ",\"min\":");
+        gb_eval__num(&j, ndrops ? dmin : NAN);
+        gb_str_append(&j, ",\"max\":");
+        gb_eval__num(&j, ndrops ? dmax : NAN);
+        gb_str_append(&j, "},\"pass1\":{\"mean\":");
+        gb_eval__num(&j, pn ? psum / (double)pn : NAN);
+        gb_str_append(&j, ",\"min\":");
+        gb_eval__num(&j, pn ? pmin : NAN);
+        gb_str_append(&j, ",\"max\":");
+        gb_eval__num(&j, pn ? pmax : NAN);
+        gb_str_append(&j, "}}");
+        gb_str_appendf(&t, "\nacross %zu versions: relative drop mean", r->nv - 1);
+        gb_eval__pct(&t, ndrops ? dsum / (double)ndrops : NAN);
+        gb_str_append(&t, " (range");
+        gb_eval__pct(&t, ndrops ? dmin : NAN);
+        gb_str_append(&t, " to");
+        gb_eval__pct(&t, ndrops ? dmax : NAN);
+        gb_str_append(&t, "), pass@1 mean");
+        gb_eval__pct(&t, pn ? psum / (double)pn : NAN);
+        gb_str_append(&t, " (range");
+        gb_eval__pct(&t, pn ? pmin : NAN);
+        gb_str_append(&t, " to");
+        gb_eval__pct(&t, pn ? pmax : NAN);
+        gb_str_append(&t, ")\n");
+    } else {
+        gb_str_append(&j, "null");
+    }
+    gb_str_append(&j, "}\n");
+    free(po);
+    free(ph);
+    free(p1);
+    free(drops);
+    *json_out = gb_str_take(&j);
+    *text_out = gb_str_take(&t);
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+/* mkdir -p */
+static bool gb_eval__mkdirs(const char *dir)
+{
+    char *p = gb_strdup(dir);
+    bool ok = true;
+    for (char *c = p + 1; ok && *c; c++) {
+        if (*c != '/') continue;
+        *c = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) ok = false;
+        *c = '/';
+    }
+    if (ok && mkdir(p, 0777) != 0 && errno != EEXIST) ok = false;
+    free(p);
+    return ok;
+}
+
+bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, const GbEvalVersion *versions, size_t nv,
+                 char **summary_json, char **text, size_t *errors, GbError *err)
+{
+    *summary_json = *text = NULL;
+    *errors = 0;
+    GbEvalRun r = {.cfg = cfg, .http = http, .pool = pool, .versions = versions, .nv = nv};
+    pthread_mutex_init(&r.mu, NULL);
+    TSParser *parser = gb_parser_new();
+    const GbBench *ob = versions[0].bench;
+    GbEvalPairs *pairs = gb_calloc(ob->tasks.len ? ob->tasks.len : 1, sizeof *pairs);
+    GbArray(GbEvalItem) items = {0};
+    size_t without = 0;
+    for (size_t t = 0; t < ob->tasks.len; t++) {
+        gb_eval_pairs(parser, &ob->tasks.items[t], &pairs[t]);
+        if (!pairs[t].len) without++;
+        for (size_t k = 0; k < pairs[t].len; k++) {
+            GbEvalItem it = {.task = t, .pair = pairs[t].items[k]};
+            it.id =
+                pairs[t].len == 1 ? gb_strdup(ob->tasks.items[t].id) : gb_asprintf("%s#%zu", ob->tasks.items[t].id, k);
+            gb_array_push(&items, it);
+        }
+    }
+    ts_parser_delete(parser);
+    r.items = items.items;
+    r.nitems = items.len;
+    bool ok = false;
+    size_t nslots = nv * r.nitems * (size_t)cfg->samples, kept = 0;
+    char **hashes = gb_calloc(nslots ? nslots : 1, sizeof *hashes);
+    char **prompts = gb_calloc(nslots ? nslots : 1, sizeof *prompts);
+    size_t *task_of = gb_calloc(nslots ? nslots : 1, sizeof *task_of);
+    r.verdict = gb_calloc(nslots ? nslots : 1, 1);
+    GbStr pj;
+    gb_str_init(&pj);
+    gb_str_append(&pj, "{\"temperature\":");
+    gb_eval__num(&pj, cfg->params.temperature);
+    gb_str_append(&pj, ",\"top_p\":");
+    gb_eval__num(&pj, cfg->params.top_p);
+    gb_str_appendf(&pj, ",\"max_tokens\":%ld,\"seed\":%ld}", cfg->params.max_tokens, cfg->params.seed);
+    r.params_json = gb_str_take(&pj);
+    if (!r.nitems) {
+        gb_error_set(err, "%s: no task has an `assert CALL(literal arguments) == literal` test to predict",
+                     versions[0].path);
+        goto out;
+    }
+    /* Prompts of every sample slot (a version without the task has none). */
+    for (size_t v = 0; v < nv; v++) {
+        for (size_t i = 0; i < r.nitems; i++) {
+            const GbTask *ot = &ob->tasks.items[r.items[i].task];
+            long ti = gb_bench_find(versions[v].bench, ot->id);
+            if (ti < 0) continue;
+            const GbTask *vt = &versions[v].bench->tasks.items[ti];
+            const char *entry = ot->entry_point ? ot->entry_point : "f";
+            char *prompt =
+                gb_answer_prompt(cfg->mode, vt->source, entry, r.items[i].pair.args, r.items[i].pair.expected);
+            char hex[65];
+            gb_sha256_hex(prompt, strlen(prompt), hex);
+            for (long s = 0; s < cfg->samples; s++) {
+                size_t slot = gb_eval__slot(&r, v, i, s);
+                hashes[slot] = gb_strdup(hex);
+                prompts[slot] = s == 0 ? prompt : NULL;
+                task_of[slot] = (size_t)ti;
+            }
+        }
+    }
+    if (cfg->resume && cfg->results_path && !gb_eval__resume(&r, (const char *const *)hashes, &kept, err)) goto out;
+    if (cfg->cache_dir && !gb_eval__mkdirs(cfg->cache_dir)) {
+        gb_error_set(err, "%s: cannot create the cache directory: %s", cfg->cache_dir, strerror(errno));
+        goto out;
+    }
+    if (cfg->results_path) {
+        r.out = fopen(cfg->results_path, cfg->resume ? "a+" : "w");
+        if (!r.out) {
+            gb_error_set(err, "%s: cannot write the results: %s", cfg->results_path, strerror(errno));
+            goto out;
+        }
+        /* A run killed mid-line left a partial last line: end it, so the next record starts a line. */
+        if (cfg->resume && fseek(r.out, -1, SEEK_END) == 0) {
+            int last = fgetc(r.out);
+            fseek(r.out, 0, SEEK_END); /* a positioning call between reading and writing */
+            if (last != '\n') fputc('\n', r.out);
+        }
+    }
+    r.jobs = gb_calloc(nslots, sizeof *r.jobs);
+    for (size_t v = 0; v < nv; v++)
+        for (size_t i = 0; i < r.nitems; i++) {
+            size_t first = gb_eval__slot(&r, v, i, 0);
+            for (long s = 0; s < cfg->samples; s++) {
+                size_t slot = gb_eval__slot(&r, v, i, s);
+                if (!hashes[slot] || r.verdict[slot] != GB_V_NONE) continue;
+                GbEvalJob *jb = &r.jobs[r.njobs++];
+                *jb =
+                    (GbEvalJob){.item = i, .version = v, .sample = s, .task = task_of[slot], .prompt = prompts[first]};
+                memcpy(jb->hash, hashes[slot], 65);
+            }
+        }
+    r.t0 = gb_now();
+    long nt = cfg->concurrency < 1 ? 1 : cfg->concurrency;
+    if ((size_t)nt > r.njobs) nt = r.njobs ? (long)r.njobs : 1;
+    pthread_t *th = gb_calloc((size_t)nt, sizeof *th);
+    for (long i = 0; i < nt; i++) pthread_create(&th[i], NULL, gb_eval__worker, &r);
+    for (long i = 0; i < nt; i++) pthread_join(th[i], NULL);
+    free(th);
+    gb_eval__progress(&r, true);
+    if (r.failed_io) {
+        gb_error_set(err, "%s: %zu result lines could not be written", cfg->results_path, r.failed_io);
+        goto out;
+    }
+    gb_eval__summary(&r, without, kept, summary_json, text);
+    for (size_t i = 0; i < nslots; i++) *errors += r.verdict[i] == GB_V_ERROR;
+    ok = true;
+out:
+    if (r.out) fclose(r.out);
+    for (size_t i = 0; i < nslots; i++) {
+        free(hashes[i]);
+        free(prompts[i]);
+    }
+    free(hashes);
+    free(prompts);
+    free(task_of);
+    free(r.jobs);
+    free(r.verdict);
+    free(r.params_json);
+    for (size_t i = 0; i < r.nitems; i++) free(r.items[i].id);
+    gb_array_free(&items);
+    for (size_t t = 0; t < ob->tasks.len; t++) gb_eval_pairs_destroy(&pairs[t]);
+    free(pairs);
+    pthread_mutex_destroy(&r.mu);
+    return ok;
+}

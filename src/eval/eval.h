@@ -1,0 +1,62 @@
+#pragma once
+/* genebench eval: input / output prediction by a model behind an OpenAI-compatible server, on
+ * a benchmark (version 0, the original) and hardened versions of it (1..), scored in the
+ * sandboxed runner as CRUXEval scores it, with pass@k, the paired comparison and the relative
+ * drop (stats.h).
+ *
+ * Work: one sample = (item, version, sample index): the prompt shows the version's program and
+ * the original's call (items come from the original's tests, answer.h; the expected value is
+ * always the original's), the reply is extracted and checked (answer.h), then the scoring assert
+ * runs with the version's program in the pool. Samples run on `concurrency` threads; each
+ * reply is cached in cache_dir (file <sha256>.json, the key being sha256 of the model, prompt,
+ * sampling parameters and sample index), so a re-run asks the server nothing it was asked
+ * before. Every sample is appended to the results file as soon as it is scored, one JSON line:
+ *   {"task","item","version","file","sample","model","prompt_sha256","raw","extracted",
+ *    "verdict","error","cached"}
+ * verdict: pass | fail | timeout | crash (from the runner's status only) | invalid (the answer
+ * was refused before running) | error (no reply from the server, or the runner failed: not
+ * scored, redone by a resumed run). With resume, the results file's lines with the same item,
+ * version, sample, model and prompt hash and a verdict other than error are kept and not redone.
+ *
+ * Thread-safety: gb_eval_run starts and joins its own threads; the pool and HTTP client it is
+ * given must be thread-safe (they are). */
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "src/base/http.h"
+#include "src/base/util.h"
+#include "src/eval/answer.h"
+#include "src/model/task.h"
+#include "src/runner/runner.h"
+
+typedef struct {
+    const char *model; /* sent as "model" */
+    GbEvalMode mode;
+    long samples;             /* per item and version, >= 1 */
+    GbChatParams params;      /* params.seed >= 0: sample s is sent with seed + s */
+    const char *cache_dir;    /* NULL: no cache */
+    const char *results_path; /* NULL: no per-sample file */
+    bool resume;              /* keep the finished samples of results_path */
+    long concurrency;         /* threads asking the server / running answers, >= 1 */
+    double time_budget_s;     /* <= 0: none; else no sample is started after it */
+    const long *ks;           /* the k of pass@k */
+    size_t nk;
+    long resamples; /* bootstrap resamples */
+    unsigned long boot_seed;
+    FILE *progress;              /* progress line with ETA; NULL: none */
+    volatile sig_atomic_t *stop; /* set by Ctrl-C; may be NULL */
+} GbEvalConfig;
+
+typedef struct {
+    const char *path;     /* borrowed: the file it was read from */
+    const GbBench *bench; /* borrowed */
+} GbEvalVersion;
+
+/* Run the evaluation of versions[0] (the original) and versions[1..nv). On success (even when
+ * stopped by the time budget or Ctrl-C: the summary says so) *summary_json and *text get the
+ * summary (owned) and *errors the number of samples whose verdict is error. False with err on an error that stops the
+ * run (results file not writable, no item in the original). */
+bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, const GbEvalVersion *versions, size_t nv,
+                 char **summary_json, char **text, size_t *errors, GbError *err);

@@ -1,0 +1,222 @@
+/* src/eval: pass@k, paired counts, the drop and its bootstrap interval (hand-computed numbers),
+ * items from assert tests, answer extraction and the whitelist that keeps cheats out. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/eval/answer.h"
+#include "src/eval/stats.h"
+#include "src/python/pyparse.h"
+
+#include "tests/helpers.h"
+
+static void test_eval_pass_at_k(void **state)
+{
+    (void)state;
+    assert_float_equal(gb_pass_at_k(5, 2, 1), 0.4, 1e-12);
+    assert_float_equal(gb_pass_at_k(5, 2, 2), 1.0 - 3.0 / 10.0, 1e-12); /* C(3,2)/C(5,2) */
+    assert_float_equal(gb_pass_at_k(5, 2, 3), 1.0 - 1.0 / 10.0, 1e-12); /* C(3,3)/C(5,3) */
+    assert_float_equal(gb_pass_at_k(5, 2, 4), 1.0, 1e-12);              /* n - c < k */
+    assert_float_equal(gb_pass_at_k(10, 3, 5), 1.0 - 21.0 / 252.0, 1e-12);
+    assert_float_equal(gb_pass_at_k(10, 0, 5), 0.0, 1e-12);
+    assert_float_equal(gb_pass_at_k(1, 1, 1), 1.0, 1e-12);
+    assert_true(isnan(gb_pass_at_k(3, 1, 5)));
+    assert_true(isnan(gb_pass_at_k(0, 0, 1)));
+}
+
+static void test_eval_paired_and_drop(void **state)
+{
+    (void)state;
+    const double po[] = {1, 1, 0, 0, 0.5, 0.25}, ph[] = {1, 0, 1, 0, 0.5, 1};
+    GbPaired p;
+    gb_paired_count(po, ph, 6, &p);
+    assert_int_equal(p.both_pass, 2);
+    assert_int_equal(p.lost, 1);
+    assert_int_equal(p.gained, 2);
+    assert_int_equal(p.both_fail, 1);
+    const double a[] = {1, 1, 1, 1}, b[] = {1, 0, 1, 0};
+    assert_float_equal(gb_relative_drop(a, b, 4), 0.5, 1e-12);
+    const double z[] = {0, 0};
+    assert_true(isnan(gb_relative_drop(z, z, 2)));
+    const double q[] = {1, 2, 3, 4};
+    assert_float_equal(gb_quantile_sorted(q, 4, 0.25), 1.75, 1e-12);
+    assert_float_equal(gb_quantile_sorted(q, 4, 0.5), 2.5, 1e-12);
+    assert_float_equal(gb_quantile_sorted(q, 4, 1.0), 4, 1e-12);
+}
+
+static void test_eval_bootstrap(void **state)
+{
+    (void)state;
+    GbDropCI ci, again;
+    const double one[] = {1, 1, 1, 1}, zero[] = {0, 0, 0, 0};
+    gb_drop_bootstrap(one, zero, 4, 1000, 1, &ci);
+    assert_float_equal(ci.drop, 1, 1e-12);
+    assert_float_equal(ci.lo, 1, 1e-12);
+    assert_float_equal(ci.hi, 1, 1e-12);
+    gb_drop_bootstrap(one, one, 4, 1000, 1, &ci);
+    assert_float_equal(ci.lo, 0, 1e-12);
+    assert_float_equal(ci.hi, 0, 1e-12);
+    /* Two items, one lost: a resample's drop is 0 (p = 1/4), 1/2 (1/2) or 1 (1/4), so with 1000
+     * resamples the 2.5% and 97.5% percentiles are 0 and 1. */
+    const double o2[] = {1, 1}, h2[] = {1, 0};
+    gb_drop_bootstrap(o2, h2, 2, 1000, 7, &ci);
+    assert_float_equal(ci.drop, 0.5, 1e-12);
+    assert_float_equal(ci.lo, 0, 1e-12);
+    assert_float_equal(ci.hi, 1, 1e-12);
+    assert_int_equal(ci.undefined, 0);
+    gb_drop_bootstrap(o2, h2, 2, 1000, 7, &again);
+    assert_true(ci.lo == again.lo && ci.hi == again.hi);
+    /* The original never passes: every resample is undefined. */
+    gb_drop_bootstrap(zero, zero, 4, 100, 1, &ci);
+    assert_int_equal(ci.undefined, 100);
+    assert_true(isnan(ci.lo) && isnan(ci.drop));
+}
+
+static void test_eval_literal_whitelist(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    char why[256];
+    const char *good[] = {"'abba'",      "[('b', 1), ('c', 2)]",
+                          "-1.5",        "{'a': [1, {2}]}",
+                          "set()",       "float('inf')",
+                          "\"a\" \"b\"", "(1,)",
+                          "b'x'",        "\"\"\"two\nlines\"\"\"",
+                          "(1 +\n 2)",   "True",
+                          "None",        "frozenset({1, 2})",
+                          "dict(a=1)",   "2 ** 10",
+                          "'%s' % 3",    "...",
+                          "r'\\d'",      NULL};
+    for (size_t i = 0; good[i]; i++) {
+        bool ok = gb_answer_literal_ok(p, good[i], why, sizeof why);
+        if (!ok) fprintf(stderr, "refused %s: %s\n", good[i], why);
+        assert_true(ok);
+    }
+    const char *bad[] = {"1 or True",
+                         "__import__('os')._exit(0)",
+                         "1; import sys",
+                         "x",
+                         "f(1)",
+                         "lambda: 1",
+                         "(x := 1)",
+                         "f\"{x}\"",
+                         "f'{__import__(\"os\")._exit(0)}'",
+                         "1 == 1",
+                         "[i for i in (1, 2)]",
+                         "().__class__",
+                         "'ab'[0]",
+                         "1 # c",
+                         "1\n2",
+                         "print(1)",
+                         "1 if True else 2",
+                         "not 1",
+                         "",
+                         "type('E', (), {'__eq__': lambda s, o: True})()",
+                         "1) or (True",
+                         "[*x]",
+                         "{**d}",
+                         "set(x for x in (1,))",
+                         "globals()",
+                         "1 \\\n+ 2",
+                         "(yield)",
+                         "await x",
+                         NULL};
+    for (size_t i = 0; bad[i]; i++) {
+        bool ok = gb_answer_literal_ok(p, bad[i], why, sizeof why);
+        if (ok) fprintf(stderr, "accepted %s\n", bad[i]);
+        assert_false(ok);
+    }
+    const char *good_args[] = {"'ab'", "[1, 2], y=1", "", "{'a': 3}, 2", NULL};
+    for (size_t i = 0; good_args[i]; i++) assert_true(gb_answer_args_ok(p, good_args[i], why, sizeof why));
+    const char *bad_args[] = {"1), (2", "*[1]",       "**{}", "x=lambda: 1", "1) or (True", "1)\nimport os\nf(1",
+                              "y",      "x=(z := 1)", NULL};
+    for (size_t i = 0; bad_args[i]; i++) {
+        bool ok = gb_answer_args_ok(p, bad_args[i], why, sizeof why);
+        if (ok) fprintf(stderr, "accepted args %s\n", bad_args[i]);
+        assert_false(ok);
+    }
+    ts_parser_delete(p);
+}
+
+static void expect_extract(TSParser *p, const char *reply, GbEvalMode mode, const char *want)
+{
+    char *answer = NULL, why[256];
+    bool ok = gb_answer_extract(p, reply, mode, "f", &answer, why, sizeof why);
+    if (want) {
+        if (!ok) fprintf(stderr, "%s: %s\n", reply, why);
+        assert_true(ok);
+        assert_string_equal(answer, want);
+    } else {
+        if (ok) fprintf(stderr, "accepted %s as %s\n", reply, answer);
+        assert_false(ok);
+    }
+    free(answer);
+}
+
+static void test_eval_extract(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    expect_extract(p, "Let me think.\n[ANSWER]\nassert f(17) == 17\n[/ANSWER]\nbye", GB_EVAL_OUTPUT, "17");
+    expect_extract(p, "[ANSWER]\nassert f(17) == 17\n[/ANSWER]", GB_EVAL_INPUT, "17");
+    expect_extract(p, "```python\nx = 1\n```\nthen\n```python\nassert f('a') == 'ab'\n```", GB_EVAL_OUTPUT, "'ab'");
+    expect_extract(p, "assert f(17) == 17 # done", GB_EVAL_OUTPUT, "17");
+    expect_extract(p, "[1, 2]", GB_EVAL_OUTPUT, "[1, 2]");
+    expect_extract(p, "f([1, 2], y=3)", GB_EVAL_INPUT, "[1, 2], y=3");
+    expect_extract(p, "[ANSWER]\nassert candidate('x') == 1\n[/ANSWER]", GB_EVAL_INPUT, "'x'");
+    expect_extract(p, "assert f(1) == 2 or True", GB_EVAL_OUTPUT, NULL);
+    expect_extract(p, "assert g(1) == 2", GB_EVAL_INPUT, NULL);
+    expect_extract(p, "assert f(1) == f(1)", GB_EVAL_OUTPUT, NULL);
+    expect_extract(p, "[ANSWER]\n1; import os\n[/ANSWER]", GB_EVAL_OUTPUT, NULL);
+    expect_extract(p, "I do not know.", GB_EVAL_OUTPUT, NULL);
+    expect_extract(p, "assert f(__import__('os')) == 1", GB_EVAL_INPUT, NULL);
+    char *code = gb_answer_check_code(GB_EVAL_OUTPUT, "f", "'abba'", "'ab' 'ba'");
+    assert_string_equal(code, "assert ('abba') == ('ab' 'ba')\n");
+    free(code);
+    code = gb_answer_check_code(GB_EVAL_INPUT, "g", "3", "1, 2");
+    assert_string_equal(code, "assert (3) == g(1, 2)\n");
+    free(code);
+    char *prompt = gb_answer_prompt(GB_EVAL_INPUT, "def g(a, b):\n    return a + b", "g", "1, 2", "3");
+    assert_non_null(strstr(prompt, "[PYTHON]\ndef g(a, b):\n    return a + b\nassert g(?\?) == 3\n[/PYTHON]"));
+    free(prompt);
+    ts_parser_delete(p);
+}
+
+static void test_eval_pairs(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    gb_task_init(&t);
+    t.kind = GB_TESTS_ASSERT;
+    t.entry_point = gb_strdup("add");
+    t.test_code = gb_strdup("def check(candidate):\n    assert candidate(1, 2) == 3\n    xs = [1]\n"
+                            "    assert candidate(xs, 0) == [1]\n    assert candidate(1, 1) == 2, 'msg'\n"
+                            "    assert abs(candidate(0.1, 0.2) - 0.3) < 1e-9\n    assert candidate(0, 0) != 1\n"
+                            "    assert candidate(2, 2) == 4 == 4\n\ncheck(add)\nassert add(b=1, a=2) == 3\n");
+    GbEvalPairs pairs = {0};
+    gb_eval_pairs(p, &t, &pairs);
+    assert_int_equal(pairs.len, 3);
+    assert_string_equal(pairs.items[0].args, "1, 2");
+    assert_string_equal(pairs.items[0].expected, "3");
+    assert_int_equal(pairs.items[0].line, 2);
+    assert_string_equal(pairs.items[1].args, "1, 1");
+    assert_string_equal(pairs.items[2].args, "b=1, a=2");
+    gb_eval_pairs_destroy(&pairs);
+    t.kind = GB_TESTS_UNITTEST;
+    gb_eval_pairs(p, &t, &pairs);
+    assert_int_equal(pairs.len, 0);
+    gb_eval_pairs_destroy(&pairs);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eval_pass_at_k), cmocka_unit_test(test_eval_paired_and_drop),
+        cmocka_unit_test(test_eval_bootstrap), cmocka_unit_test(test_eval_literal_whitelist),
+        cmocka_unit_test(test_eval_extract),   cmocka_unit_test(test_eval_pairs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
