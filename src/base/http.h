@@ -13,8 +13,8 @@
  * budget: the time all its requests together may spend waiting for the server (retries and
  * back-off included, summed over threads); once it is spent, requests fail at once, and a
  * request never waits longer than what is left. A reply larger than max_reply_bytes is
- * refused as it arrives (not retried). 429, 5xx, timeouts and dropped connections are retried with exponential back-off (base * 2^attempt, capped; a
- * Retry-After header in seconds is honoured up to the cap). A refused connection is not
+ * refused as it arrives (not retried). 429, 5xx, timeouts and dropped connections are retried with exponential back-off
+ * (base * 2^attempt, capped; a Retry-After header in seconds is honoured up to the cap). A refused connection is not
  * retried: it fails at once with a message saying no server is listening.
  * Errors name the URL and say what went wrong: HTTP status with the server's own error
  * message, malformed JSON, missing or mistyped fields.
