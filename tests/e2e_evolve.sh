@@ -29,6 +29,13 @@ check "a second run gives byte-identical output (but time_s)" 'same "$tmp/b.json
 check "another seed gives another version" '! same "$tmp/a.jsonl" "$tmp/d.jsonl"'
 check "every task is in the output" '[ $(wc -l < "$tmp/a.jsonl") -eq 6 ]'
 check "the summary is written" 'grep -q "\"offspring_per_s\"" "$tmp/a.summary.json"'
+# Not a terminal (a log file, Slurm): whole progress lines, the first and the last task always.
+"$gb" evolve "$tmp/bench.jsonl" -o "$tmp/p.jsonl" --seed 7 -j 2 --generations 2 --no-lint --thresholds builtin:paper \
+  --progress-every 86400 2> "$tmp/progress.txt"
+check "progress lines in a log: first and last task, with rate, rejections and ETA" \
+  '[ "$(grep -c "tasks done (0 failed), [0-9]* offspring validated, [0-9.]* offspring/s, rejected parse [0-9]* .*, ETA [0-9]*s$" "$tmp/progress.txt")" -eq 2 ] && grep -q " 1/6 tasks done" "$tmp/progress.txt" && grep -q " 6/6 tasks done" "$tmp/progress.txt"'
+check "no terminal escapes in a log" '! grep -q $'"'"'\033'"'"' "$tmp/progress.txt"'
+check "progress lines change nothing in the output" 'same "$tmp/b.jsonl" "$tmp/p.jsonl"'
 "$gb" check "$tmp/a.jsonl" > "$tmp/check.txt" 2>&1
 check "every hardened program passes its tests" '[ $? -eq 0 ]'
 check "programs changed" '[ "$(grep -c "\"status\":\"hardened\"" "$tmp/a.jsonl")" -ge 5 ]'

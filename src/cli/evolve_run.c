@@ -96,6 +96,9 @@ const GbCliOption gb_evolve_options[] = {
     GB_CLI_STRING("python", 0, O, python, "PATH", GB_DEFAULT_PYTHON, "interpreter for the tests"),
     GB_CLI_DOUBLE("timeout", 0, O, timeout, "SECONDS", 0.1, 86400, "10", "wall-clock limit per test run"),
     GB_CLI_FLAG("quiet", 'q', O, quiet, "no progress line"),
+    GB_CLI_DOUBLE("progress-every", 0, O, progress_every, "SECONDS", 0, 86400, "30",
+                  "when stderr is not a terminal (a log file, Slurm): one progress line per finished task\n"
+                  "at most this often, and always for the first and last task (0: none)"),
     GB_CLI_END,
 };
 #undef O
@@ -134,7 +137,8 @@ typedef struct {
     const size_t *todo;
     size_t ntodo;
     bool tty;
-    double t0;
+    double log_every; /* > 0: progress lines for a log when stderr is not a terminal */
+    double t0, last_log;
     volatile sig_atomic_t *stop;
     const char *cmd;
     /* written under the critical section */
@@ -174,8 +178,11 @@ static void gb_evolve__loop(GbEvolveLoop *L, int jobs)
                     }
                 }
                 gb_evolve_stats_add(&L->total, &res.stats);
-                if (L->tty) {
-                    double el = gb_now() - L->t0;
+                double now = gb_now();
+                bool log_line = !res.interrupted && L->log_every > 0 &&
+                                (L->finished == 1 || L->finished == L->ntodo || now - L->last_log >= L->log_every);
+                if (L->tty || log_line) {
+                    double el = now - L->t0;
                     char rejected[32 * GB_GATE_COUNT];
                     size_t used = 0;
                     for (int g = 0; g < GB_GATE_COUNT; g++) {
@@ -185,9 +192,19 @@ static void gb_evolve__loop(GbEvolveLoop *L, int jobs)
                                                  gb_gate_label((GbGate)g), n);
                     }
                     double eta = L->finished ? el / (double)L->finished * (double)(L->ntodo - L->finished) : 0;
-                    fprintf(stderr, "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected%s | ETA %.0fs",
-                            L->finished, L->ntodo, res.out.id, res.rc_before, res.rc_after,
-                            el > 0 ? (double)L->total.validated / el : 0, rejected, eta);
+                    double rate = el > 0 ? (double)L->total.validated / el : 0;
+                    if (L->tty)
+                        fprintf(stderr,
+                                "\r\033[K[%zu/%zu] %s RC %.3f->%.3f | %.1f offspring/s | rejected%s | ETA %.0fs",
+                                L->finished, L->ntodo, res.out.id, res.rc_before, res.rc_after, rate, rejected, eta);
+                    else {
+                        /* One whole line with a clock, for log files and Slurm output. */
+                        fprintf(stderr,
+                                "genebench %s: %.0fs: %zu/%zu tasks done (%zu failed), %ld offspring validated, "
+                                "%.1f offspring/s, rejected%s, ETA %.0fs\n",
+                                L->cmd, el, L->finished, L->ntodo, L->failed, L->total.validated, rate, rejected, eta);
+                        L->last_log = now;
+                    }
                 }
             }
             gb_evolve_result_destroy(&res);
@@ -381,6 +398,7 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
                       .todo = todo.items,
                       .ntodo = todo.len,
                       .tty = !o->quiet && isatty(STDERR_FILENO),
+                      .log_every = !o->quiet && !isatty(STDERR_FILENO) ? o->progress_every : 0,
                       .t0 = gb_now(),
                       .stop = &stop,
                       .cmd = cmd};

@@ -35,6 +35,7 @@ typedef struct {
     GbEvolveShard shard;
     const char *python;
     double timeout;
+    double progress_every; /* seconds between progress lines when stderr is not a terminal */
     const char *llm_url, *llm_model;
 } GbEvolveOptions;
 
