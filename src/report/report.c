@@ -1134,7 +1134,10 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
             if (gb->has_gates_by_operator) {
                 for (int o = 0; o < GB_OP_COUNT; o++) {
                     if (!gb->gates_by_operator[o].offered) continue;
-                    const char *code = gb_operator((GbOperatorId)o)->code;
+                    const GbOperator *op = gb_operator((GbOperatorId)o);
+                    const char *code = op->code;
+                    /* Name every operator that was offered, also those no pick ever used. */
+                    gb_report__note_opname(names, code, op->name);
                     json_t *acc = json_object_get(byop, code);
                     if (!acc) json_object_set_new(byop, code, acc = json_object());
                     gb_report__add_gates(acc, &gb->gates_by_operator[o]);
@@ -1321,8 +1324,10 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
             json_t *summary = json_object_get(pair, "summary");
             for (size_t m = 0; m < GB_REP_NMEASURES; m++) {
                 gb_str_append(&tables, "<td>");
+                /* summary.<measure> is {mean, median, q1, q3, min, max}; older files held the bare mean */
                 json_t *sv = json_object_get(summary, gb_rep_measures[m]);
-                if (sv)
+                if (json_is_object(sv)) sv = json_object_get(sv, "mean");
+                if (json_is_number(sv))
                     gb_report__fmt(&tables, sv, "%.4f");
                 else if (cnt[m] > 0)
                     gb_str_appendf(&tables, "%.4f", sum[m] / cnt[m]);
@@ -1650,7 +1655,14 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
                 json_t *g = json_object_get(s, "generations"), *tb = json_object_get(s, "time_budget");
                 bool any = false;
                 if (gb_report__num(g, &x)) gb_str_appendf(out, "%.0f generations", x), any = true;
-                if (gb_report__num(tb, &x)) gb_str_appendf(out, "%s%g s per task", any ? ", " : "", x), any = true;
+                if (gb_report__num(tb, &x)) {
+                    /* 0 (or less) is how evolve records "no time budget" */
+                    if (x > 0)
+                        gb_str_appendf(out, "%s%g s per task", any ? ", " : "", x);
+                    else
+                        gb_str_appendf(out, "%stime budget: none", any ? ", " : "");
+                    any = true;
+                }
                 if (!any && st.max_gen > 0) gb_str_appendf(out, "≥ %.0f generations†", st.max_gen), any = true;
                 if (!any) gb_str_append(out, "<span class=\"na\">–</span>");
                 break;
