@@ -40,8 +40,8 @@ check "lean input warnings on stderr" \
   'grep -q "lean.jsonl:2: malformed JSON" "$tmp/err" && grep -q "no-such-thresholds.json" "$tmp/err"'
 check "page is self-contained (no external script, style or link)" \
   '! grep -Eiq "<script[^>]+src=|<link[^>]+href=|@import|<img[^>]+src=\"http" "$html"'
-# 7 complexity + 14 readability + RC and RR + fitness + operators + gates + 7 similarity + NNMR
-check "page has 34 charts" '[ "$(grep -c "data-chart=" "$html")" -eq 34 ]'
+# 7 complexity + 14 readability + RC and RR + fitness + 2 operators + 5 runs' gates + 7 similarity + NNMR
+check "page has 39 charts" '[ "$(grep -c "data-chart=" "$html")" -eq 39 ]'
 check "page has 15 task rows and diffs" '[ "$(grep -o "class=\"difflink\"" "$html" | wc -l)" -eq 15 ]'
 
 # What a researcher saw (issue 17). 1: the versions means table gives each pair's means
@@ -93,10 +93,10 @@ check "page logged nothing to the console" '[ ! -s "$tmp/console" ]'
 # The rendered DOM: each chart became an SVG, and a #diff-N address opens that diff.
 run_chromium "$tmp/prof2" --dump-dom "file://$html#diff-2" >"$tmp/dom.html" 2>"$tmp/dom.err"
 nsvg=$(grep -o 'class="marks"' "$tmp/dom.html" | wc -l)
-check "every chart rendered to SVG ($nsvg of 34)" '[ "$nsvg" -eq 34 ]'
+check "every chart rendered to SVG ($nsvg of 39)" '[ "$nsvg" -eq 39 ]'
 check "no chart failed" '! grep -q "id=\"chart-[a-z0-9-]*\">This chart could not" "$tmp/dom.html"'
 # 3: the gate chart names every operator that was offered, also S4, which no pick ever used.
-gates_svg=$(sed -n '/id="chart-gates"/,/<\/svg>/p' "$tmp/dom.html")
+gates_svg=$(sed -n '/id="chart-gates-1"/,/<\/svg>/p' "$tmp/dom.html")
 check "gate chart labels the never-picked S4 AddThread" \
   'grep -q ">S4 AddThread</text>" <<<"$gates_svg" && ! grep -q ">S4</text>" <<<"$gates_svg"'
 check "#diff-2 opens that diff" 'grep -Eq "<details[^>]*id=\"diff-2\"[^>]*open" "$tmp/dom.html"'
@@ -111,7 +111,7 @@ grep -E 'CONSOLE|Uncaught' "$tmp/lean.err" >"$tmp/console3" || true
 check "lean report: no console output" '[ ! -s "$tmp/console3" ]'
 [ -s "$tmp/console3" ] && head -20 "$tmp/console3"
 nsvg=$(grep -o 'class="marks"' "$tmp/lean-dom.html" | wc -l)
-check "lean report: its 26 charts rendered ($nsvg)" '[ "$nsvg" -eq 26 ]'
+check "lean report: its 27 charts rendered ($nsvg)" '[ "$nsvg" -eq 27 ]'
 
 # The screenshot is a real picture: decode the PNG (zlib + scanline filters) and count colours
 # (pure Python, so it stops decoding once it has seen enough of them).

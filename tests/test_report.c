@@ -227,7 +227,8 @@ static void test_report_render_has_every_panel(void **state)
     json_decref(spec);
 
     /* Operators: bench picks use S5 N1 S10 A1 and S1 A3 S2 S10, so S10 appears twice. */
-    spec = chart_spec(html, "chart-operators");
+    assert_int_equal(count(html, "data-chart=\"chart-operators-"), 2);
+    spec = chart_spec(html, "chart-operators-1");
     assert_non_null(spec);
     json_array_foreach(json_object_get(json_object_get(spec, "data"), "values"), i, row)
     {
@@ -238,7 +239,17 @@ static void test_report_render_has_every_panel(void **state)
     }
     json_decref(spec);
 
-    assert_non_null((spec = chart_spec(html, "chart-gates")));
+    /* One gate chart per run, in input order: bench first, and S4 (offered, never picked) is named. */
+    assert_int_equal(count(html, "data-chart=\"chart-gates-"), 4); /* bench and 3 seeds */
+    assert_non_null((spec = chart_spec(html, "chart-gates-1")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(spec, "title"), "text")), "bench");
+    bool s4 = false;
+    json_array_foreach(json_object_get(json_object_get(spec, "data"), "values"), i, row)
+    {
+        assert_string_equal(json_string_value(json_object_get(row, "run")), "bench");
+        s4 |= strcmp(json_string_value(json_object_get(row, "opname")), "S4 AddThread") == 0;
+    }
+    assert_true(s4);
     json_decref(spec);
     /* One similarity chart per measure, each with 3 pairs x 3 tasks. */
     assert_int_equal(count(html, "data-chart=\"chart-similarity-"), 7);

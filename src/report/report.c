@@ -1127,7 +1127,16 @@ static void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
                             json_pack("{s:o}", "domain", gb_report__run_order(r)));
         json_object_set_new(json_object_get(enc, "xOffset"), "sort", gb_report__run_order(r));
     }
-    gb_report__chart(out, "chart-operators", spec);
+    /* The two charts side by side when they fit, one under the other when not. */
+    json_t *charts = json_array();
+    json_array_foreach(json_object_get(spec, "hconcat"), hi, h)
+    {
+        json_t *c = json_deep_copy(h);
+        json_object_set(c, "data", json_object_get(spec, "data"));
+        json_array_append_new(charts, c);
+    }
+    json_decref(spec);
+    gb_report__chart_row(out, "chart-operators", charts);
     gb_str_append(out, "</section>\n");
 }
 
@@ -1259,12 +1268,35 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
         return;
     }
     json_t *spec = gb_report__spec(gb_rep_tmpl_gates, rows);
-    json_object_set_new(json_object_get(spec, "facet"), "sort", gb_report__run_order(r));
     /* The colour domain is the gate list, in its order. */
     json_t *domain = json_array();
     for (int g = 0; g < GB_GATE_COUNT; g++) json_array_append_new(domain, json_string(gb_gate_name((GbGate)g)));
     json_object_set_new(gb_report__get(spec, "spec", "encoding", "color", "scale", NULL), "domain", domain);
-    gb_report__chart(out, "chart-gates", spec);
+    /* One chart per run, in input order (not one facet), so that they wrap with the page; the
+     * gate legend once, on the first. */
+    json_t *charts = json_array();
+    for (size_t i = 0; i < r->runs.len; i++) {
+        json_t *rrows = json_array();
+        size_t ri;
+        json_t *row;
+        json_array_foreach(rows, ri, row)
+        {
+            if (strcmp(gb_report__str(json_object_get(row, "run")), r->runs.items[i].label) == 0)
+                json_array_append(rrows, row);
+        }
+        if (json_array_size(rrows) == 0) {
+            json_decref(rrows);
+            continue;
+        }
+        json_t *c = json_deep_copy(json_object_get(spec, "spec"));
+        json_object_set_new(c, "title", json_pack("{s:s,s:i}", "text", r->runs.items[i].label, "fontSize", 13));
+        json_object_set_new(c, "data", json_pack("{s:o}", "values", rrows));
+        if (json_array_size(charts) > 0)
+            json_object_set_new(gb_report__get(c, "encoding", "color", NULL), "legend", json_null());
+        json_array_append_new(charts, c);
+    }
+    json_decref(spec);
+    gb_report__chart_row(out, "chart-gates", charts);
     gb_str_append(out, "</section>\n");
 }
 
