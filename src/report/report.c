@@ -859,8 +859,7 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
             json_t *box = gb_report__layer(gb_rep_tmpl_box, rel[q]);
             json_t *enc = json_object_get(box, "encoding");
             json_object_set_new(json_object_get(enc, "y"), "scale", json_pack("{s:[ii]}", "domain", 0, 1));
-            if (json_array_size(charts) > 0)
-                json_object_set_new(json_object_get(enc, "color"), "legend", json_null());
+            if (json_array_size(charts) > 0) json_object_set_new(json_object_get(enc, "color"), "legend", json_null());
             json_t *tobj = json_pack("{s:s,s:i,s:s}", "text", q ? "RR relative readability" : "RC relative complexity",
                                      "fontSize", 11, "anchor", "start");
             json_array_append_new(charts,
@@ -1474,8 +1473,8 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
                 continue;
             }
             json_t *c = json_deep_copy(json_object_get(spec, "spec"));
-            json_object_set_new(c, "title", json_pack("{s:s,s:i,s:s}", "text", gb_rep_measures[m], "fontSize", 12,
-                                                      "anchor", "start"));
+            json_object_set_new(
+                c, "title", json_pack("{s:s,s:i,s:s}", "text", gb_rep_measures[m], "fontSize", 12, "anchor", "start"));
             json_object_set_new(c, "data", json_pack("{s:o}", "values", mrows));
             json_array_append_new(charts, c);
         }
