@@ -40,8 +40,36 @@ check "lean input warnings on stderr" \
   'grep -q "lean.jsonl:2: malformed JSON" "$tmp/err" && grep -q "no-such-thresholds.json" "$tmp/err"'
 check "page is self-contained (no external script, style or link)" \
   '! grep -Eiq "<script[^>]+src=|<link[^>]+href=|@import|<img[^>]+src=\"http" "$html"'
-check "page has 7 charts" '[ "$(grep -c "data-chart=" "$html")" -eq 7 ]'
+# 7 complexity + 14 readability + RC and RR + fitness + 2 operators + 5 runs' gates + 7 similarity + NNMR
+check "page has 39 charts" '[ "$(grep -c "data-chart=" "$html")" -eq 39 ]'
 check "page has 15 task rows and diffs" '[ "$(grep -o "class=\"difflink\"" "$html" | wc -l)" -eq 15 ]'
+
+# What a researcher saw (issue 17). 1: the versions means table gives each pair's means
+# (similarity.json has summary.<measure> as {mean, median, q1, q3, min, max}), no cell is "–".
+/usr/bin/python3 - "$html" "$fix/versions/similarity.json" >"$tmp/means.out" 2>&1 <<'EOF'
+import json, re, sys
+html, sim = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+tables = re.findall(r'<table class="facts"><thead><tr><th>pair</th>(.*?)</table>', html, re.S)
+assert len(tables) == 1, "one versions means table, found %d" % len(tables)
+heads = re.findall(r"<th>([a-z_]+) \(mean\)</th>", tables[0])
+rows = re.findall(r"<tr><td>([^<]*)</td><td>(\d+)</td>(.*?)</tr>", tables[0], re.S)
+assert len(heads) == 7 and len(rows) == len(sim["pairs"]) == 3, (heads, rows)
+for (label, n, cells), pair in zip(rows, sim["pairs"]):
+    got = re.findall(r"<td>(.*?)</td>", cells)
+    want = ["%.4f" % pair["summary"][m]["mean"] for m in heads]
+    assert got == want, (label, got, want)
+print("%d pairs x %d measures match similarity.json" % (len(rows), len(heads)))
+EOF
+mrc=$?
+cat "$tmp/means.out"
+check "versions means table holds every pair's means" '[ $mrc -eq 0 ]'
+# 2: time_budget 0 is "no time budget", not "0 s per task".
+check "no time budget shows as none" \
+  'grep -q "8 generations, time budget: none" "$html" && ! grep -q " 0 s per task" "$html"'
+# 4: per-task time from each record's time_s (bench.jsonl: 2.1, 1.76 and 1.07 s; toy/3 has none).
+times=$(grep -o '<tr><td data-v="[0-9]*">[0-9]*</td><td>bench</td><td>toy/[0-9]</td>.*' "$html" |
+  sed -E 's|.*<td data-v="[^"]*">([^<]*)</td><td><a class="difflink".*|\1|; s|.*<td data-v="">.*|none|' | tr '\n' ' ')
+check "per-task time is shown ($times)" '[ "$times" = "2.10 1.76 1.07 none " ]'
 
 chromium=/usr/bin/chromium
 if [ ! -x "$chromium" ]; then
@@ -65,8 +93,12 @@ check "page logged nothing to the console" '[ ! -s "$tmp/console" ]'
 # The rendered DOM: each chart became an SVG, and a #diff-N address opens that diff.
 run_chromium "$tmp/prof2" --dump-dom "file://$html#diff-2" >"$tmp/dom.html" 2>"$tmp/dom.err"
 nsvg=$(grep -o 'class="marks"' "$tmp/dom.html" | wc -l)
-check "every chart rendered to SVG ($nsvg of 7)" '[ "$nsvg" -eq 7 ]'
-check "no chart failed" '! grep -q "id=\"chart-[a-z]*\">This chart could not" "$tmp/dom.html"'
+check "every chart rendered to SVG ($nsvg of 39)" '[ "$nsvg" -eq 39 ]'
+check "no chart failed" '! grep -q "id=\"chart-[a-z0-9-]*\">This chart could not" "$tmp/dom.html"'
+# 3: the gate chart names every operator that was offered, also S4, which no pick ever used.
+gates_svg=$(sed -n '/id="chart-gates-1"/,/<\/svg>/p' "$tmp/dom.html")
+check "gate chart labels the never-picked S4 AddThread" \
+  'grep -q ">S4 AddThread</text>" <<<"$gates_svg" && ! grep -q ">S4</text>" <<<"$gates_svg"'
 check "#diff-2 opens that diff" 'grep -Eq "<details[^>]*id=\"diff-2\"[^>]*open" "$tmp/dom.html"'
 grep -E 'CONSOLE|Uncaught' "$tmp/dom.err" >"$tmp/console2" || true
 check "no console output while dumping the DOM" '[ ! -s "$tmp/console2" ]'
@@ -79,7 +111,7 @@ grep -E 'CONSOLE|Uncaught' "$tmp/lean.err" >"$tmp/console3" || true
 check "lean report: no console output" '[ ! -s "$tmp/console3" ]'
 [ -s "$tmp/console3" ] && head -20 "$tmp/console3"
 nsvg=$(grep -o 'class="marks"' "$tmp/lean-dom.html" | wc -l)
-check "lean report: its 5 charts rendered ($nsvg)" '[ "$nsvg" -eq 5 ]'
+check "lean report: its 27 charts rendered ($nsvg)" '[ "$nsvg" -eq 27 ]'
 
 # The screenshot is a real picture: decode the PNG (zlib + scanline filters) and count colours
 # (pure Python, so it stops decoding once it has seen enough of them).

@@ -157,25 +157,56 @@ static void test_report_render_has_every_panel(void **state)
     assert_null(strstr(html, "<script src"));
     assert_non_null(strstr(html, "<title>A &lt;fixture&gt; report</title>"));
 
-    /* Metrics: 7 complexity charts, each with the original boxes once per benchmark and one box per run. */
-    json_t *spec = chart_spec(html, "chart-complexity");
+    /* Metrics: 7 complexity charts (one SVG each, so that the row wraps), each with the original
+     * boxes once per benchmark and one box per run; the colour legend only on the first. */
+    assert_int_equal(count(html, "data-chart=\"chart-complexity-"), 7);
+    json_t *spec = chart_spec(html, "chart-complexity-1");
     assert_non_null(spec);
-    assert_int_equal(json_array_size(json_object_get(spec, "concat")), 7);
-    json_t *c1 = json_array_get(json_object_get(spec, "concat"), 0);
+    json_t *c1 = spec;
     json_t *box = json_array_get(json_object_get(c1, "layer"), 0);
     /* bench: 4 originals + 3 hardened (one original fails); versions: 3 originals + 3 x 3 seeds. */
     assert_int_equal(json_array_size(json_object_get(json_object_get(box, "data"), "values")), 4 + 3 + 3 + 9);
     /* CT1 = 66.29 is far above every C1 value: it goes into the subtitle. */
     assert_string_equal(json_string_value(json_object_get(json_object_get(c1, "title"), "subtitle")),
                         "CT 66.29 ↑ off scale");
+    assert_null(json_object_get(json_object_get(json_object_get(box, "encoding"), "color"), "legend"));
     json_decref(spec);
-    spec = chart_spec(html, "chart-readability");
+    spec = chart_spec(html, "chart-complexity-2");
     assert_non_null(spec);
-    assert_int_equal(json_array_size(json_object_get(spec, "concat")), 14);
-    /* R6 (max nested loop, RT 2) is in scale: a rule layer and its label. */
-    json_t *r6 = json_array_get(json_object_get(spec, "concat"), 5);
-    assert_int_equal(json_array_size(json_object_get(r6, "layer")), 3);
+    box = json_array_get(json_object_get(spec, "layer"), 0);
+    assert_true(json_is_null(json_object_get(json_object_get(json_object_get(box, "encoding"), "color"), "legend")));
     json_decref(spec);
+    assert_int_equal(count(html, "data-chart=\"chart-readability-"), 14);
+    /* R6 (max nested loop, RT 2) is in scale: a rule layer and its label. */
+    json_t *r6 = chart_spec(html, "chart-readability-6");
+    assert_non_null(r6);
+    assert_int_equal(json_array_size(json_object_get(r6, "layer")), 3);
+    json_decref(r6);
+    /* RC and RR before and after: a box per series, as for the metrics, on [0, 1]. */
+    assert_int_equal(count(html, "data-chart=\"chart-relative-"), 2);
+    const char *rel_title[] = {"RC relative complexity", "RR relative readability"};
+    for (int q = 0; q < 2; q++) {
+        char *id = gb_asprintf("chart-relative-%d", q + 1);
+        spec = chart_spec(html, id);
+        free(id);
+        assert_non_null(spec);
+        assert_string_equal(json_string_value(json_object_get(json_object_get(spec, "title"), "text")), rel_title[q]);
+        box = json_array_get(json_object_get(spec, "layer"), 0);
+        assert_string_equal(json_string_value(json_object_get(json_object_get(box, "mark"), "type")), "boxplot");
+        json_t *vals = json_object_get(json_object_get(box, "data"), "values");
+        assert_int_equal(json_array_size(vals), 4 + 3 + 3 + 9);
+        size_t vi;
+        json_t *val;
+        size_t orig = 0;
+        json_array_foreach(vals, vi, val)
+        {
+            double v = json_number_value(json_object_get(val, "v"));
+            assert_true(v >= 0 && v <= 1);
+            orig += strcmp(json_string_value(json_object_get(val, "phase")), "original") == 0;
+        }
+        assert_int_equal(orig, 4 + 3);
+        json_decref(spec);
+    }
 
     /* RC vs RR: per run, the originals, the picks, their links and the front points. */
     spec = chart_spec(html, "chart-fitness");
@@ -196,7 +227,8 @@ static void test_report_render_has_every_panel(void **state)
     json_decref(spec);
 
     /* Operators: bench picks use S5 N1 S10 A1 and S1 A3 S2 S10, so S10 appears twice. */
-    spec = chart_spec(html, "chart-operators");
+    assert_int_equal(count(html, "data-chart=\"chart-operators-"), 2);
+    spec = chart_spec(html, "chart-operators-1");
     assert_non_null(spec);
     json_array_foreach(json_object_get(json_object_get(spec, "data"), "values"), i, row)
     {
@@ -207,11 +239,23 @@ static void test_report_render_has_every_panel(void **state)
     }
     json_decref(spec);
 
-    assert_non_null((spec = chart_spec(html, "chart-gates")));
+    /* One gate chart per run, in input order: bench first, and S4 (offered, never picked) is named. */
+    assert_int_equal(count(html, "data-chart=\"chart-gates-"), 4); /* bench and 3 seeds */
+    assert_non_null((spec = chart_spec(html, "chart-gates-1")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(spec, "title"), "text")), "bench");
+    bool s4 = false;
+    json_array_foreach(json_object_get(json_object_get(spec, "data"), "values"), i, row)
+    {
+        assert_string_equal(json_string_value(json_object_get(row, "run")), "bench");
+        s4 |= strcmp(json_string_value(json_object_get(row, "opname")), "S4 AddThread") == 0;
+    }
+    assert_true(s4);
     json_decref(spec);
-    assert_non_null((spec = chart_spec(html, "chart-similarity")));
-    /* 3 pairs x 3 tasks x 7 measures */
-    assert_int_equal(json_array_size(json_object_get(json_object_get(spec, "data"), "values")), 63);
+    /* One similarity chart per measure, each with 3 pairs x 3 tasks. */
+    assert_int_equal(count(html, "data-chart=\"chart-similarity-"), 7);
+    assert_non_null((spec = chart_spec(html, "chart-similarity-1")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(spec, "title"), "text")), "codebleu");
+    assert_int_equal(json_array_size(json_object_get(json_object_get(spec, "data"), "values")), 9);
     json_decref(spec);
     assert_non_null((spec = chart_spec(html, "chart-nnmr")));
     json_decref(spec);
@@ -274,15 +318,15 @@ static void test_report_reads_threshold_file_shapes(void **state)
         assert_true(gb_report_add_input(r, FIX "/lean.jsonl", &err));
         char *html = gb_report_render(r, &err);
         assert_non_null(html);
-        json_t *spec = chart_spec(html, "chart-complexity");
-        json_t *c1 = json_array_get(json_object_get(spec, "concat"), 0);
+        json_t *spec = chart_spec(html, "chart-complexity-1");
+        json_t *c1 = spec;
         json_t *rule = json_array_get(json_object_get(c1, "layer"), 1);
         assert_non_null(rule);
         json_t *v = json_array_get(json_object_get(json_object_get(rule, "data"), "values"), 0);
         assert_near(json_number_value(json_object_get(v, "v")), 6.5, 1e-9);
         json_decref(spec);
-        spec = chart_spec(html, "chart-readability");
-        json_t *r1 = json_array_get(json_object_get(spec, "concat"), 0);
+        spec = chart_spec(html, "chart-readability-1");
+        json_t *r1 = spec;
         /* 500 is more than three times the largest token count (tens): off scale. */
         assert_string_equal(json_string_value(json_object_get(json_object_get(r1, "title"), "subtitle")),
                             "RT 500 ↑ off scale");

@@ -630,6 +630,24 @@ static void gb_report__chart(GbStr *out, const char *id, json_t *spec)
     json_decref(spec);
 }
 
+/* Several charts side by side that wrap onto the next line when the page is narrow (one SVG
+ * each, so CSS can wrap them): ids "<id>-1", "<id>-2", ... Takes charts (an array of specs). */
+static void gb_report__chart_row(GbStr *out, const char *id, json_t *charts)
+{
+    gb_str_appendf(out, "<div class=\"chartrow\" id=\"%s\">\n", id);
+    size_t i;
+    json_t *c;
+    json_array_foreach(charts, i, c)
+    {
+        char *cid = gb_asprintf("%s-%zu", id, i + 1);
+        json_object_set_new(c, "$schema", json_string("https://vega.github.io/schema/vega-lite/v5.json"));
+        gb_report__chart(out, cid, json_incref(c));
+        free(cid);
+    }
+    gb_str_append(out, "</div>\n");
+    json_decref(charts);
+}
+
 /* The run labels in input order (a new array), to sort facets and legends by. */
 static json_t *gb_report__run_order(const GbReport *r)
 {
@@ -712,7 +730,7 @@ static json_t *gb_report__layer(const char *tmpl, json_t *rows)
 static void gb_report__panel_metrics(GbStr *out, GbReport *r)
 {
     size_t ngroups = gb_report__ngroups(r), nseries = 0;
-    json_t *vals[GB_REP_NMETRICS];
+    json_t *vals[GB_REP_NMETRICS], *rel[2] = {json_array(), json_array()}; /* C1..R14; RC, RR */
     double maxv[GB_REP_NMETRICS] = {0};
     for (size_t k = 0; k < GB_REP_NMETRICS; k++) vals[k] = json_array();
     for (size_t i = 0; i < r->runs.len; i++) {
@@ -728,6 +746,16 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
                 const GbRepTask *task = &run->tasks.items[ti];
                 if (!task->rec.has_scores) continue;
                 const GbRecordScore *sc = phase ? &task->rec.after : &task->rec.before;
+                for (int q = 0; q < 2; q++) {
+                    double v;
+                    if (!gb_report__finite(q ? sc->rr : sc->rc, &v)) continue;
+                    json_t *row = json_object();
+                    gb_report__set_str(row, "series", phase ? after : before);
+                    gb_report__set_str(row, "phase", phase ? "hardened" : "original");
+                    gb_report__set_num(row, "v", v);
+                    gb_report__set_str(row, "task", gb_report__task_id(task));
+                    json_array_append_new(rel[q], row);
+                }
                 for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
                     double v;
                     if (!gb_report__finite(sc->metrics[k], &v)) continue;
@@ -750,15 +778,14 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
                        "run's thresholds file: the complexity target CT<sub>i</sub> that RC measures against, and the "
                        "readability limit RT<sub>j</sub> that no hardened program may exceed. A threshold more than "
                        "three times above every value is written under the chart's title (\"off scale\") instead, "
-                       "so that the boxes stay readable.</p>\n");
+                       "so that the boxes stay readable. Last, the same for the relative complexity RC and the "
+                       "relative readability RR of each program.</p>\n");
     bool any_t = false;
     for (size_t ti = 0; ti < r->thresholds.len; ti++) any_t |= r->thresholds.items[ti].loaded;
     if (!any_t)
         gb_str_append(out, "<p class=\"note\">No thresholds file could be read: thresholds are not drawn.</p>\n");
-    /* As many charts per line as fit a 1300-pixel page: each has one 34-pixel band per series
-     * (at least 100 pixels wide). */
-    size_t width = nseries * 34 < 100 ? 100 : nseries * 34, cell = width + 80, columns = 1300 / cell;
-    columns = columns < 1 ? 1 : columns > 7 ? 7 : columns;
+    /* One 34-pixel band per series (at least 100 pixels wide); the charts wrap with the page. */
+    size_t width = nseries * 34 < 100 ? 100 : nseries * 34, cell = width + 80;
     for (int c = 0; c < 2; c++) {
         char kind = c == 0 ? 'C' : 'R';
         gb_str_appendf(out, "<h3>%s</h3>\n", c == 0 ? "Complexity C1–C7" : "Readability R1–R14");
@@ -802,6 +829,10 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
             json_t *tobj = json_pack("{s:s,s:i,s:s,s:i,s:s}", "text", title, "fontSize", 11, "anchor", "start", "limit",
                                      (int)(cell - 10), "subtitleColor", "#d62728");
             json_object_set_new(tobj, "subtitle", json_string(off.len ? off.data : " "));
+            /* The colour legend once per row, on its first chart. */
+            if (json_array_size(charts) > 0)
+                json_object_set_new(json_object_get(json_object_get(json_array_get(layers, 0), "encoding"), "color"),
+                                    "legend", json_null());
             json_array_append_new(charts,
                                   json_pack("{s:o,s:i,s:o}", "title", tobj, "width", (int)width, "layer", layers));
             gb_str_destroy(&off);
@@ -812,9 +843,29 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
             json_decref(charts);
             continue;
         }
-        json_t *spec = json_pack("{s:s,s:i,s:o}", "$schema", "https://vega.github.io/schema/vega-lite/v5.json",
-                                 "columns", (int)columns, "concat", charts);
-        gb_report__chart(out, c == 0 ? "chart-complexity" : "chart-readability", spec);
+        gb_report__chart_row(out, c == 0 ? "chart-complexity" : "chart-readability", charts);
+    }
+    gb_str_append(out, "<h3>Relative complexity RC and readability RR</h3>\n");
+    if (json_array_size(rel[0]) + json_array_size(rel[1]) == 0) {
+        gb_str_append(out, "<p class=\"note\">No RC/RR values in the input.</p>\n");
+        json_decref(rel[0]), json_decref(rel[1]);
+    } else {
+        json_t *charts = json_array();
+        for (int q = 0; q < 2; q++) {
+            if (json_array_size(rel[q]) == 0) {
+                json_decref(rel[q]);
+                continue;
+            }
+            json_t *box = gb_report__layer(gb_rep_tmpl_box, rel[q]);
+            json_t *enc = json_object_get(box, "encoding");
+            json_object_set_new(json_object_get(enc, "y"), "scale", json_pack("{s:[ii]}", "domain", 0, 1));
+            if (json_array_size(charts) > 0) json_object_set_new(json_object_get(enc, "color"), "legend", json_null());
+            json_t *tobj = json_pack("{s:s,s:i,s:s}", "text", q ? "RR relative readability" : "RC relative complexity",
+                                     "fontSize", 11, "anchor", "start");
+            json_array_append_new(charts,
+                                  json_pack("{s:o,s:i,s:[o]}", "title", tobj, "width", (int)width, "layer", box));
+        }
+        gb_report__chart_row(out, "chart-relative", charts);
     }
     gb_str_append(out, "</section>\n");
 }
@@ -1075,7 +1126,16 @@ static void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
                             json_pack("{s:o}", "domain", gb_report__run_order(r)));
         json_object_set_new(json_object_get(enc, "xOffset"), "sort", gb_report__run_order(r));
     }
-    gb_report__chart(out, "chart-operators", spec);
+    /* The two charts side by side when they fit, one under the other when not. */
+    json_t *charts = json_array();
+    json_array_foreach(json_object_get(spec, "hconcat"), hi, h)
+    {
+        json_t *c = json_deep_copy(h);
+        json_object_set(c, "data", json_object_get(spec, "data"));
+        json_array_append_new(charts, c);
+    }
+    json_decref(spec);
+    gb_report__chart_row(out, "chart-operators", charts);
     gb_str_append(out, "</section>\n");
 }
 
@@ -1134,7 +1194,10 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
             if (gb->has_gates_by_operator) {
                 for (int o = 0; o < GB_OP_COUNT; o++) {
                     if (!gb->gates_by_operator[o].offered) continue;
-                    const char *code = gb_operator((GbOperatorId)o)->code;
+                    const GbOperator *op = gb_operator((GbOperatorId)o);
+                    const char *code = op->code;
+                    /* Name every operator that was offered, also those no pick ever used. */
+                    gb_report__note_opname(names, code, op->name);
                     json_t *acc = json_object_get(byop, code);
                     if (!acc) json_object_set_new(byop, code, acc = json_object());
                     gb_report__add_gates(acc, &gb->gates_by_operator[o]);
@@ -1204,12 +1267,35 @@ static void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
         return;
     }
     json_t *spec = gb_report__spec(gb_rep_tmpl_gates, rows);
-    json_object_set_new(json_object_get(spec, "facet"), "sort", gb_report__run_order(r));
     /* The colour domain is the gate list, in its order. */
     json_t *domain = json_array();
     for (int g = 0; g < GB_GATE_COUNT; g++) json_array_append_new(domain, json_string(gb_gate_name((GbGate)g)));
     json_object_set_new(gb_report__get(spec, "spec", "encoding", "color", "scale", NULL), "domain", domain);
-    gb_report__chart(out, "chart-gates", spec);
+    /* One chart per run, in input order (not one facet), so that they wrap with the page; the
+     * gate legend once, on the first. */
+    json_t *charts = json_array();
+    for (size_t i = 0; i < r->runs.len; i++) {
+        json_t *rrows = json_array();
+        size_t ri;
+        json_t *row;
+        json_array_foreach(rows, ri, row)
+        {
+            if (strcmp(gb_report__str(json_object_get(row, "run")), r->runs.items[i].label) == 0)
+                json_array_append(rrows, row);
+        }
+        if (json_array_size(rrows) == 0) {
+            json_decref(rrows);
+            continue;
+        }
+        json_t *c = json_deep_copy(json_object_get(spec, "spec"));
+        json_object_set_new(c, "title", json_pack("{s:s,s:i}", "text", r->runs.items[i].label, "fontSize", 13));
+        json_object_set_new(c, "data", json_pack("{s:o}", "values", rrows));
+        if (json_array_size(charts) > 0)
+            json_object_set_new(gb_report__get(c, "encoding", "color", NULL), "legend", json_null());
+        json_array_append_new(charts, c);
+    }
+    json_decref(spec);
+    gb_report__chart_row(out, "chart-gates", charts);
     gb_str_append(out, "</section>\n");
 }
 
@@ -1321,8 +1407,10 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
             json_t *summary = json_object_get(pair, "summary");
             for (size_t m = 0; m < GB_REP_NMEASURES; m++) {
                 gb_str_append(&tables, "<td>");
+                /* summary.<measure> is {mean, median, q1, q3, min, max}; older files held the bare mean */
                 json_t *sv = json_object_get(summary, gb_rep_measures[m]);
-                if (sv)
+                if (json_is_object(sv)) sv = json_object_get(sv, "mean");
+                if (json_is_number(sv))
                     gb_report__fmt(&tables, sv, "%.4f");
                 else if (cnt[m] > 0)
                     gb_str_appendf(&tables, "%.4f", sum[m] / cnt[m]);
@@ -1368,9 +1456,31 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
             gb_str_append(&tables, " has no \"nnmr\".</p>\n");
         }
     }
-    if (json_array_size(rows))
-        gb_report__chart(out, "chart-similarity", gb_report__spec(gb_rep_tmpl_sim, rows));
-    else {
+    if (json_array_size(rows)) {
+        /* One chart per measure (not one facet), so that they wrap with the page. */
+        json_t *spec = gb_report__spec(gb_rep_tmpl_sim, rows), *charts = json_array();
+        for (size_t m = 0; m < GB_REP_NMEASURES; m++) {
+            json_t *mrows = json_array();
+            size_t ri;
+            json_t *row;
+            json_array_foreach(rows, ri, row)
+            {
+                if (strcmp(gb_report__str(json_object_get(row, "measure")), gb_rep_measures[m]) == 0)
+                    json_array_append(mrows, row);
+            }
+            if (json_array_size(mrows) == 0) {
+                json_decref(mrows);
+                continue;
+            }
+            json_t *c = json_deep_copy(json_object_get(spec, "spec"));
+            json_object_set_new(
+                c, "title", json_pack("{s:s,s:i,s:s}", "text", gb_rep_measures[m], "fontSize", 12, "anchor", "start"));
+            json_object_set_new(c, "data", json_pack("{s:o}", "values", mrows));
+            json_array_append_new(charts, c);
+        }
+        json_decref(spec);
+        gb_report__chart_row(out, "chart-similarity", charts);
+    } else {
         gb_str_append(out, "<p class=\"note\">similarity.json has no per-task values.</p>\n");
         json_decref(rows);
     }
@@ -1650,7 +1760,14 @@ static void gb_report__panel_facts(GbStr *out, GbReport *r)
                 json_t *g = json_object_get(s, "generations"), *tb = json_object_get(s, "time_budget");
                 bool any = false;
                 if (gb_report__num(g, &x)) gb_str_appendf(out, "%.0f generations", x), any = true;
-                if (gb_report__num(tb, &x)) gb_str_appendf(out, "%s%g s per task", any ? ", " : "", x), any = true;
+                if (gb_report__num(tb, &x)) {
+                    /* 0 (or less) is how evolve records "no time budget" */
+                    if (x > 0)
+                        gb_str_appendf(out, "%s%g s per task", any ? ", " : "", x);
+                    else
+                        gb_str_appendf(out, "%stime budget: none", any ? ", " : "");
+                    any = true;
+                }
                 if (!any && st.max_gen > 0) gb_str_appendf(out, "≥ %.0f generations†", st.max_gen), any = true;
                 if (!any) gb_str_append(out, "<span class=\"na\">–</span>");
                 break;
@@ -1741,6 +1858,8 @@ static const char gb_rep_css[] =
     ".note{color:#8a6d3b;background:#fcf8e3;padding:6px 10px;border-radius:4px}.na{color:#aaa}.bad{color:#c62828}"
     "ul.warnings{color:#8a6d3b;font-size:13px}.scroll{overflow-x:auto}table.runfacts "
     "td{word-break:break-word;min-width:9em}.chart{margin:6px 0 12px;overflow-x:auto}"
+    ".chartrow{display:flex;flex-wrap:wrap;gap:4px 14px;align-items:flex-start;max-width:100%}"
+    ".chartrow .chart{margin:6px 0;max-width:100%}"
     "table{border-collapse:collapse}table.facts td,table.facts th,table.tasks td,table.tasks th{border:1px solid "
     "#e0e0e0;"
     "padding:3px 8px;text-align:left;vertical-align:top}table.facts{margin:8px 0}"
