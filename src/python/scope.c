@@ -282,33 +282,38 @@ void gb_scopes_delete(GbScopes *s)
     free(s);
 }
 
-const GbScopeName *gb_scope_name(const GbScope *scope, const char *name)
+/* Binary search of the sorted names: the index of name, or where it would be inserted. */
+static size_t gb_scope__name_pos(const GbScope *scope, const char *name, bool *found)
 {
     size_t lo = 0, hi = scope->names.len;
+    *found = false;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         int c = strcmp(scope->names.items[mid].name, name);
-        if (c == 0) return &scope->names.items[mid];
+        if (c == 0) {
+            *found = true;
+            return mid;
+        }
         if (c < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return NULL;
+    return lo;
+}
+
+const GbScopeName *gb_scope_name(const GbScope *scope, const char *name)
+{
+    bool found;
+    size_t i = gb_scope__name_pos(scope, name, &found);
+    return found ? &scope->names.items[i] : NULL;
 }
 
 static GbScopeName *gb_scope__name_add(GbScope *scope, const char *name)
 {
-    size_t lo = 0, hi = scope->names.len;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(scope->names.items[mid].name, name);
-        if (c == 0) return &scope->names.items[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    bool found;
+    size_t lo = gb_scope__name_pos(scope, name, &found);
+    if (found) return &scope->names.items[lo];
     gb_array_reserve(&scope->names, scope->names.len + 1);
     memmove(scope->names.items + lo + 1, scope->names.items + lo, (scope->names.len - lo) * sizeof *scope->names.items);
     scope->names.items[lo].name = gb_strdup(name);
