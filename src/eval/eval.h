@@ -28,6 +28,7 @@
 #include "src/base/http.h"
 #include "src/base/util.h"
 #include "src/eval/answer.h"
+#include "src/eval/java.h"
 #include "src/model/task.h"
 #include "src/runner/runner.h"
 
@@ -47,6 +48,7 @@ typedef struct {
     unsigned long boot_seed;
     FILE *progress;              /* progress line with ETA; NULL: none */
     volatile sig_atomic_t *stop; /* set by Ctrl-C; may be NULL */
+    const GbJavaConfig *java;    /* translate: the JDK and its limits */
 } GbEvalConfig;
 
 typedef struct {
