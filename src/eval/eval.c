@@ -150,15 +150,13 @@ static GbVerdict gb_eval__verdict_of_run(bool ok, const GbRunResult *res, const 
 static GbVerdict gb_eval__score_repair(GbEvalRun *r, const GbEvalJob *j, const char *reply, char **extracted,
                                        char **error)
 {
-    *extracted = gb_eval_code_block(reply, "python");
-    if (!*extracted) {
-        *error = gb_strdup("no program in the reply");
-        return GB_V_INVALID;
-    }
     GbTask run;
     gb_task_copy(&run, j->task);
-    free(run.source);
-    run.source = gb_asprintf("%s\n", *extracted);
+    if (!gb_eval_repair_apply(reply, &run, extracted)) {
+        gb_task_destroy(&run);
+        *error = gb_strdup("no program in the reply (a ```python block, or blocks starting with # file: PATH)");
+        return GB_V_INVALID;
+    }
     GbRunResult res;
     GbError e = {0};
     bool ok = gb_pool_run(r->pool, &run, NULL, &res, &e);
@@ -742,7 +740,9 @@ static char *gb_eval__prompt(GbEvalRun *r, TSParser *parser, const GbTask *vt, c
             return NULL;
         }
         char *spec = gb_eval_spec(parser, vt->source, vt->entry_point);
-        char *p = gb_eval_repair_prompt(spec, vt->source, vt->entry_point, failure);
+        char *program = gb_eval_program_text(vt);
+        char *p = gb_eval_repair_prompt(spec, program, vt->entry_point, failure);
+        free(program);
         free(spec);
         free(failure);
         return p;

@@ -9,6 +9,8 @@
 #include "src/base/util.h"
 #include "src/python/pyparse.h"
 
+#define GB_EVAL_FILE_TAG "# file: "
+
 /* ---- code blocks ------------------------------------------------------------------------ */
 
 static bool gb_eval__lang_is(const char *word, size_t n, const char *lang)
@@ -26,10 +28,11 @@ static char *gb_eval__trimmed(const char *s, size_t n)
     return n ? gb_strndup(s, n) : NULL;
 }
 
-char *gb_eval_code_block(const char *reply, const char *lang)
+typedef void (*GbEvalBlockFn)(void *ctx, const char *lang, size_t lang_n, const char *body, size_t n);
+
+/* Call fn on every fenced block of reply, in order. */
+static void gb_eval__blocks(const char *reply, GbEvalBlockFn fn, void *ctx)
 {
-    const char *best = NULL, *any = NULL;
-    size_t best_n = 0, any_n = 0;
     const char *p = reply;
     while (*p) {
         const char *eol = strchr(p, '\n');
@@ -42,7 +45,6 @@ char *gb_eval_code_block(const char *reply, const char *lang)
         }
         const char *w = q + 3, *we = w;
         while (*we && !isspace((unsigned char)*we) && *we != '`') we++;
-        bool match = gb_eval__lang_is(w, (size_t)(we - w), lang);
         const char *body = next, *end = body + strlen(body), *after = end;
         for (const char *l = body; *l;) {
             const char *le = strchr(l, '\n');
@@ -56,10 +58,29 @@ char *gb_eval_code_block(const char *reply, const char *lang)
             }
             l = ln;
         }
-        if (match) best = body, best_n = (size_t)(end - body);
-        any = body, any_n = (size_t)(end - body);
+        fn(ctx, w, (size_t)(we - w), body, (size_t)(end - body));
         p = after;
     }
+}
+
+typedef struct {
+    const char *want, *best, *any;
+    size_t best_n, any_n;
+} GbEvalPick;
+
+static void gb_eval__pick(void *ctx, const char *lang, size_t lang_n, const char *body, size_t n)
+{
+    GbEvalPick *k = ctx;
+    if (gb_eval__lang_is(lang, lang_n, k->want)) k->best = body, k->best_n = n;
+    k->any = body, k->any_n = n;
+}
+
+char *gb_eval_code_block(const char *reply, const char *lang)
+{
+    GbEvalPick k = {lang, NULL, NULL, 0, 0};
+    gb_eval__blocks(reply, gb_eval__pick, &k);
+    const char *best = k.best, *any = k.any;
+    size_t best_n = k.best_n, any_n = k.any_n;
     if (best) return gb_eval__trimmed(best, best_n);
     if (any) return gb_eval__trimmed(any, any_n);
     return gb_eval__trimmed(reply, strlen(reply));
@@ -119,7 +140,11 @@ char *gb_eval_repair_prompt(const char *spec, const char *program, const char *e
     gb_str_appendf(&s, "Buggy program:\n```python\n%s%s```\n\n", program,
                    *program && program[strlen(program) - 1] == '\n' ? "" : "\n");
     gb_str_appendf(&s, "Failing test:\n%s\n\n", failure);
-    gb_str_append(&s, "Give the whole corrected program in one ```python code block");
+    if (strncmp(program, GB_EVAL_FILE_TAG, strlen(GB_EVAL_FILE_TAG)) == 0)
+        gb_str_append(&s, "Give the whole corrected program, every module in its own ```python code block starting "
+                          "with its `# file:` line as above");
+    else
+        gb_str_append(&s, "Give the whole corrected program in one ```python code block");
     if (entry) gb_str_appendf(&s, ", keeping the name %s and its signature, which the tests call", entry);
     gb_str_append(&s, ".\n");
     return gb_str_take(&s);
@@ -258,5 +283,90 @@ bool gb_eval_java_extract(const char *reply, char **code, char **cls, char *why,
         snprintf(why, why_size, "the class to run, '%.60s', is not a Java identifier", *cls);
         return false;
     }
+    return true;
+}
+
+/* ---- programs of several modules ---------------------------------------------------------- */
+
+typedef struct {
+    GbFile *files;
+    size_t n, cap;
+} GbEvalFilesCtx;
+
+static void gb_eval__file_block(void *ctx, const char *lang, size_t lang_n, const char *body, size_t n)
+{
+    GbEvalFilesCtx *c = ctx;
+    if (lang_n && !gb_eval__lang_is(lang, lang_n, "python")) return;
+    size_t tl = strlen(GB_EVAL_FILE_TAG);
+    if (n < tl || strncmp(body, GB_EVAL_FILE_TAG, tl) != 0) return;
+    const char *eol = memchr(body, '\n', n);
+    if (!eol) return;
+    char *path = gb_eval__trimmed(body + tl, (size_t)(eol - body) - tl);
+    if (!path) return;
+    const char *code = eol + 1;
+    size_t cn = n - (size_t)(code - body);
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->files[i].path, path) == 0) { /* a later block of the same file wins */
+            free(c->files[i].source);
+            c->files[i].source = gb_strndup(code, cn);
+            free(path);
+            return;
+        }
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 4;
+        c->files = gb_realloc(c->files, c->cap * sizeof *c->files);
+    }
+    c->files[c->n++] = (GbFile){path, gb_strndup(code, cn)};
+}
+
+char *gb_eval_program_text(const GbTask *t)
+{
+    if (!t->extra_files.len) return gb_strdup(t->source);
+    GbStr s;
+    gb_str_init(&s);
+    gb_str_appendf(&s, "%smain.py\n%s", GB_EVAL_FILE_TAG, t->source);
+    for (size_t i = 0; i < t->extra_files.len; i++) {
+        const char *src = t->extra_files.items[i].source;
+        gb_str_appendf(&s, "%s```\n\n```python\n%s%s\n%s", s.len && s.data[s.len - 1] == '\n' ? "" : "\n",
+                       GB_EVAL_FILE_TAG, t->extra_files.items[i].path, src);
+    }
+    return gb_str_take(&s);
+}
+
+bool gb_eval_repair_apply(const char *reply, GbTask *t, char **extracted)
+{
+    GbEvalFilesCtx c = {0};
+    gb_eval__blocks(reply, gb_eval__file_block, &c);
+    bool ok = false;
+    *extracted = NULL;
+    if (c.n) {
+        GbStr s;
+        gb_str_init(&s);
+        for (size_t i = 0; i < c.n; i++) {
+            gb_str_appendf(&s, "%s%s\n%s", GB_EVAL_FILE_TAG, c.files[i].path, c.files[i].source);
+            if (strcmp(c.files[i].path, "main.py") == 0) {
+                free(t->source);
+                t->source = gb_strdup(c.files[i].source);
+                ok = true;
+            } else {
+                for (size_t k = 0; k < t->extra_files.len; k++)
+                    if (strcmp(t->extra_files.items[k].path, c.files[i].path) == 0) {
+                        free(t->extra_files.items[k].source);
+                        t->extra_files.items[k].source = gb_strdup(c.files[i].source);
+                        ok = true;
+                    }
+            }
+            free(c.files[i].path);
+            free(c.files[i].source);
+        }
+        free(c.files);
+        *extracted = gb_str_take(&s);
+        return ok;
+    }
+    char *code = gb_eval_code_block(reply, "python");
+    if (!code) return false;
+    free(t->source);
+    t->source = gb_asprintf("%s\n", code);
+    *extracted = code;
     return true;
 }

@@ -28,6 +28,17 @@ char *gb_eval_spec(TSParser *parser, const char *source, const char *entry);
  * the tests call (entry, may be NULL). */
 char *gb_eval_repair_prompt(const char *spec, const char *program, const char *entry, const char *failure);
 
+/* The program of a task as the repair prompt shows it (owned): its main module alone, or, when
+ * it has helper modules, each module in its own ```python block whose first line is
+ * "# file: PATH" (main.py first); the text starts inside the first block. */
+char *gb_eval_program_text(const GbTask *t);
+
+/* Put the reply's corrected program into t: the ```python blocks starting with "# file: PATH"
+ * replace main.py (the main module) and the helper modules of those names (other names are
+ * ignored); without such blocks, gb_eval_code_block(reply, "python") replaces the main module.
+ * *extracted (owned) gets what was taken. False when nothing of the program was given. */
+bool gb_eval_repair_apply(const char *reply, GbTask *t, char **extracted);
+
 /* The translation prompt (owned): the Python program in a ```python block and the request for a
  * Java 17 program with `public class Main` reading stdin and writing stdout, in one ```java block. */
 char *gb_eval_translate_prompt(const char *program);
