@@ -17,13 +17,13 @@ answers as told by POST /control {...}:
     seed_mod    with oracle: right only when the request's seed % seed_mod == 0 (0: ignore)
     style       tags (an [ANSWER] block after some reasoning), fence (a ```python block), bare
     fail_first  the first N chat requests get HTTP 500 (then correct replies)
-Program repair prompts (genebench eval --task repair; the buggy programs come from the --bench
+Program repair prompts (genebench eval --task repair; the buggy programs come from any --bench
 files' "source" and "hardened_buggy"): oracle answers the program without the bug, from --fixed
 ORIG.jsonl [HARD.jsonl] (by the bug's "bug"."of" id; the hardened version gets HARD's program when
 given), for the tasks in `right` / `right_hard` and the buggy program itself otherwise; wrong: the
 buggy program; garbage: prose; cheat: a program that tries to make the tests look passed (a key of
 CHEATS_REPAIR, "all" cycles through them).
-Translation prompts (--task translate): oracle answers the Java program of --java ORACLE.json (task
+Translation prompts (--task translate; the first --bench file holds the originals): oracle answers the Java program of --java ORACLE.json (task
 id -> source) for the tasks in `right` / `right_hard`, a wrong Java program otherwise; wrong: the
 wrong program; nocompile: Java that does not compile; loop: a program that never ends; alloc: one
 that allocates without end; rename: the oracle with its class renamed to Solution, in an unlabelled
