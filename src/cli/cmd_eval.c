@@ -1,5 +1,6 @@
-/* genebench eval ORIG.jsonl HARD.jsonl [HARD2.jsonl ...]: input / output prediction by a model
- * behind an OpenAI-compatible server, on the original and hardened versions (src/eval/eval.h). */
+/* genebench eval ORIG.jsonl HARD.jsonl [HARD2.jsonl ...]: output / input prediction, program
+ * repair and Python -> Java translation by a model behind an OpenAI-compatible server, on the
+ * original and hardened versions (src/eval/eval.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,12 +106,20 @@ static const GbCliExit gb_eval__exits[] = {
 
 static const GbCliCommand gb_eval__cmd = {
     .name = "eval",
-    .synopsis = "ORIG.jsonl HARD.jsonl [HARD2.jsonl ...] --url URL --model M [options]",
-    .about = "  Measure how much a model drops on hardened code: CRUXEval-style output or input\n"
-             "  prediction on every `assert CALL(literal arguments) == literal` of the original's tests\n"
-             "  (one item per assert), the program shown being each version's own, the expected value\n"
-             "  always the original's. Answers must be literal data (anything else scores as invalid)\n"
-             "  and are scored only by running the assert in the sandbox. Prints pass@k per version,\n"
+    .synopsis = "ORIG.jsonl HARD.jsonl [HARD2.jsonl ...] --url URL --model M [options]\n"
+                "       genebench eval BUGS.jsonl [BUGS2.jsonl ...] --task repair --url URL --model M [options]",
+    .about = "  Measure how much a model drops on hardened code, on the four tasks of the GeneBench paper.\n"
+             "  output / input: CRUXEval-style prediction on every `assert CALL(literal arguments) ==\n"
+             "  literal` of the original's tests (one item per assert), the program shown being each\n"
+             "  version's own, the expected value always the original's; answers must be literal data.\n"
+             "  repair: every FILE is `genebench inject-bugs` output; one item per bug; version 0 is the\n"
+             "  buggy original of the first file, version v the buggy hardened program of file v (a bug\n"
+             "  of a later file is paired with the first file's bug that has the same buggy original).\n"
+             "  The prompt has the specification (docstring), the buggy program and its failing test as\n"
+             "  the sandbox reports it; the reply's program must pass the task's own tests.\n"
+             "  translate: one item per stdio task; the reply's Java (class Main, or its public class)\n"
+             "  is compiled with javac and run with java on every stdio case, both in the sandbox.\n"
+             "  Every answer is scored only by running it in the sandbox. Prints pass@k per version,\n"
              "  the paired comparison of each version with the original and the relative drop of\n"
              "  pass@1 with a bootstrap 95% interval over items.\n",
     .options = gb_eval__options,
