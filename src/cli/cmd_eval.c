@@ -208,7 +208,9 @@ int gb_cmd_eval(int argc, char **argv)
     gb_pool_config_defaults(&pc);
     pc.python = opt.python;
     pc.workers = (int)opt.workers;
-    double run_timeout = opt.run_timeout > 0 ? opt.run_timeout : mode == GB_EVAL_REPAIR || mode == GB_EVAL_TRANSLATE ? 10 : 3;
+    double run_timeout = opt.run_timeout > 0                                   ? opt.run_timeout
+                         : mode == GB_EVAL_REPAIR || mode == GB_EVAL_TRANSLATE ? 10
+                                                                               : 3;
     pc.timeout_s = run_timeout;
     pc.cpu_s = run_timeout;
     pool = gb_cli_pool_new("eval", &pc);

@@ -725,8 +725,8 @@ static char *gb_eval__failure(GbEvalRun *r, const GbTask *t, GbError *err)
 
 /* The prompt of one item for a version whose task is vt (owned); NULL with err when the buggy
  * program of a repair item could not be run. */
-static char *gb_eval__prompt(GbEvalRun *r, TSParser *parser, const GbTask *vt, const char *entry,
-                             const GbEvalItem *it, GbError *err)
+static char *gb_eval__prompt(GbEvalRun *r, TSParser *parser, const GbTask *vt, const char *entry, const GbEvalItem *it,
+                             GbError *err)
 {
     switch (r->cfg->mode) {
     case GB_EVAL_TRANSLATE:
@@ -806,11 +806,12 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
     gb_str_appendf(&pj, ",\"max_tokens\":%ld,\"seed\":%ld}", cfg->params.max_tokens, cfg->params.seed);
     r.params_json = gb_str_take(&pj);
     if (!r.nitems) {
-        gb_error_set(err, "%s: %s", versions[0].path,
-                     cfg->mode == GB_EVAL_REPAIR      ? "no task is a bug of `genebench inject-bugs` (no hardened_buggy field)"
-                     : cfg->mode == GB_EVAL_TRANSLATE ? "no task has stdio tests (translation needs them)"
-                                                      : "no task has an `assert CALL(literal arguments) == literal` test "
-                                                        "to predict");
+        gb_error_set(
+            err, "%s: %s", versions[0].path,
+            cfg->mode == GB_EVAL_REPAIR      ? "no task is a bug of `genebench inject-bugs` (no hardened_buggy field)"
+            : cfg->mode == GB_EVAL_TRANSLATE ? "no task has stdio tests (translation needs them)"
+                                             : "no task has an `assert CALL(literal arguments) == literal` test "
+                                               "to predict");
         goto out;
     }
     if (!gb_eval__views(&r, &owned_views, err)) goto out;
@@ -829,7 +830,6 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
                 size_t slot = gb_eval__slot(&r, v, i, s);
                 hashes[slot] = gb_strdup(hex);
                 prompts[slot] = s == 0 ? prompt : NULL;
-
             }
         }
     }
@@ -859,8 +859,8 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
                 size_t slot = gb_eval__slot(&r, v, i, s);
                 if (!hashes[slot] || r.verdict[slot] != GB_V_NONE) continue;
                 GbEvalJob *jb = &r.jobs[r.njobs++];
-                *jb =
-                    (GbEvalJob){.item = i, .version = v, .sample = s, .task = r.views[v * r.nitems + i], .prompt = prompts[first]};
+                *jb = (GbEvalJob){
+                    .item = i, .version = v, .sample = s, .task = r.views[v * r.nitems + i], .prompt = prompts[first]};
                 memcpy(jb->hash, hashes[slot], 65);
             }
         }

@@ -7,9 +7,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define GB_JAVA_VM_FLAGS(P)                                                                                           \
-    P "-Xmx512m", P "-Xss64m", P "-XX:+UseSerialGC", P "-XX:TieredStopAtLevel=1", P "-XX:CICompilerCount=1",          \
-        P "-Xshare:auto", P "-XX:-UsePerfData", P "-XX:ReservedCodeCacheSize=64m",                                    \
+#define GB_JAVA_VM_FLAGS(P)                                                                                            \
+    P "-Xmx512m", P "-Xss64m", P "-XX:+UseSerialGC", P "-XX:TieredStopAtLevel=1", P "-XX:CICompilerCount=1",           \
+        P "-Xshare:auto", P "-XX:-UsePerfData", P "-XX:ReservedCodeCacheSize=64m",                                     \
         P "-XX:CompressedClassSpaceSize=64m", P "-XX:MaxMetaspaceSize=256m"
 
 static const char *const gb_java__env[] = {"MALLOC_ARENA_MAX=2", NULL};
@@ -57,8 +57,9 @@ char *gb_java_home_find(const char *given, GbError *err)
     }
     gb_array_free(&names);
     if (!found)
-        gb_error_set(err, "no JDK found (no /usr/lib/jvm/java-17-openjdk-%s/bin/javac): install openjdk-17-jdk-headless "
-                          "(src/setup.sh does) or give --java-home",
+        gb_error_set(err,
+                     "no JDK found (no /usr/lib/jvm/java-17-openjdk-%s/bin/javac): install openjdk-17-jdk-headless "
+                     "(src/setup.sh does) or give --java-home",
                      arch);
     return found;
 }
@@ -91,8 +92,8 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
 {
     char *javac = gb_asprintf("%s/bin/javac", cfg->java_home), *java = gb_asprintf("%s/bin/java", cfg->java_home);
     char *file = gb_asprintf("%s.java", cls);
-    const char *cargv[] = {javac, GB_JAVA_VM_FLAGS("-J"), "-proc:none", "-encoding", "UTF-8", "-nowarn", "-d", ".",
-                           file, NULL};
+    const char *cargv[] = {
+        javac, GB_JAVA_VM_FLAGS("-J"), "-proc:none", "-encoding", "UTF-8", "-nowarn", "-d", ".", file, NULL};
     GbRunFile src = {file, (char *)code, strlen(code)};
     GbExecSpec cs = {.argv = cargv,
                      .env = gb_java__env,

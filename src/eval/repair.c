@@ -94,8 +94,7 @@ static char *gb_eval__docstring(TSNode block, const char *src)
 {
     if (ts_node_is_null(block) || ts_node_named_child_count(block) == 0) return NULL;
     TSNode first = ts_node_named_child(block, 0);
-    if (strcmp(ts_node_type(first), "expression_statement") != 0 || ts_node_named_child_count(first) != 1)
-        return NULL;
+    if (strcmp(ts_node_type(first), "expression_statement") != 0 || ts_node_named_child_count(first) != 1) return NULL;
     TSNode s = ts_node_named_child(first, 0);
     if (strcmp(ts_node_type(s), "string") != 0) return NULL;
     uint32_t a = ts_node_start_byte(s), b = ts_node_end_byte(s);

@@ -134,8 +134,8 @@ void gb_run_files_destroy(GbRunFiles *files)
     gb_array_free(files);
 }
 
-bool gb_runner_collect_files(const char *dir, const char *suffix, size_t max_files, size_t max_bytes,
-                             GbRunFiles *out, GbError *err)
+bool gb_runner_collect_files(const char *dir, const char *suffix, size_t max_files, size_t max_bytes, GbRunFiles *out,
+                             GbError *err)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (dfd < 0) {

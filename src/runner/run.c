@@ -435,7 +435,8 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         }
     } else {
         const char *kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert";
-        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap, NULL, NULL, NULL};
+        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap, NULL,
+                        NULL, NULL};
         if (!gb_pool__run(pool, &rs, &raw, err)) {
             ok = false;
         } else {

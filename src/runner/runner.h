@@ -212,19 +212,19 @@ typedef GbArray(GbRunFile) GbRunFiles;
 void gb_run_files_destroy(GbRunFiles *files);
 
 typedef struct {
-    const char *const *argv;     /* NULL-terminated; argv[0] an absolute path as the sandbox sees it */
-    const char *const *env;      /* NULL-terminated "KEY=VALUE" list added to PATH, LANG, and HOME and
-                                    TMPDIR (= the run directory); may be NULL */
-    const GbRunFile *files;      /* written into the run directory before the run (borrowed) */
+    const char *const *argv; /* NULL-terminated; argv[0] an absolute path as the sandbox sees it */
+    const char *const *env;  /* NULL-terminated "KEY=VALUE" list added to PATH, LANG, and HOME and
+                                TMPDIR (= the run directory); may be NULL */
+    const GbRunFile *files;  /* written into the run directory before the run (borrowed) */
     size_t nfiles;
-    const char *stdin_text;      /* may be NULL: /dev/null */
-    double timeout_s;            /* wall-clock limit; 0: the pool's */
-    double cpu_s;                /* RLIMIT_CPU; 0: the pool's */
-    long mem_mb;                 /* RLIMIT_AS in MiB; 0: the pool's */
-    const char *collect_suffix;  /* NULL: nothing; else the regular files of the run directory's top
-                                    level whose names end with it are returned (at most 256 files,
-                                    64 MiB in all, symbolic links ignored) */
-    size_t out_cap;              /* stdout bytes kept; 0: the pool's output_cap */
+    const char *stdin_text;     /* may be NULL: /dev/null */
+    double timeout_s;           /* wall-clock limit; 0: the pool's */
+    double cpu_s;               /* RLIMIT_CPU; 0: the pool's */
+    long mem_mb;                /* RLIMIT_AS in MiB; 0: the pool's */
+    const char *collect_suffix; /* NULL: nothing; else the regular files of the run directory's top
+                                   level whose names end with it are returned (at most 256 files,
+                                   64 MiB in all, symbolic links ignored) */
+    size_t out_cap;             /* stdout bytes kept; 0: the pool's output_cap */
 } GbExecSpec;
 
 /* Run a command in a sandboxed child of a test worker (see above). Fills out (initialised here)

@@ -137,8 +137,8 @@ bool gb_runner_write_file(const char *dir, const char *name, const char *data, s
 /* Append to out the regular files at the top of dir whose names end with suffix (symbolic links
  * and anything else skipped), at most max_files files and max_bytes bytes in all: false with err
  * when there are more. */
-bool gb_runner_collect_files(const char *dir, const char *suffix, size_t max_files, size_t max_bytes,
-                             GbRunFiles *out, GbError *err);
+bool gb_runner_collect_files(const char *dir, const char *suffix, size_t max_files, size_t max_bytes, GbRunFiles *out,
+                             GbError *err);
 
 /* ---- workers (worker.c) */
 
