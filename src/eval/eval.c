@@ -616,6 +616,8 @@ static bool gb_eval__mkdirs(const char *dir)
 
 /* ---- the versions' tasks and the prompts ----------------------------------------------- */
 
+typedef GbArray(GbTask *) GbEvalOwnedTasks; /* repair: the hardened views, owned */
+
 static bool gb_eval__same_program(const GbTask *a, const GbTask *b)
 {
     if (strcmp(a->source, b->source) != 0 || a->extra_files.len != b->extra_files.len) return false;
@@ -667,9 +669,8 @@ static GbTask *gb_eval__repair_view(const GbEvalVersion *ver, const GbTask *ot, 
 }
 
 /* views[v][i]: the version's own task of each item (see GbEvalRun.views). */
-static bool gb_eval__views(GbEvalRun *r, void *owned_array, GbError *err)
+static bool gb_eval__views(GbEvalRun *r, GbEvalOwnedTasks *owned, GbError *err)
 {
-    GbArray(GbTask *) *owned = owned_array;
     const GbBench *ob = r->versions[0].bench;
     for (size_t v = 0; v < r->nv; v++)
         for (size_t i = 0; i < r->nitems; i++) {
@@ -795,7 +796,7 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
     char **hashes = gb_calloc(nslots ? nslots : 1, sizeof *hashes);
     char **prompts = gb_calloc(nslots ? nslots : 1, sizeof *prompts);
     r.views = gb_calloc(nv * r.nitems + 1, sizeof *r.views);
-    GbArray(GbTask *) owned_views = {0};
+    GbEvalOwnedTasks owned_views = {0};
     r.verdict = gb_calloc(nslots ? nslots : 1, 1);
     GbStr pj;
     gb_str_init(&pj);
