@@ -1633,10 +1633,12 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
                 gb_str_append(&tables, "<tr><td>");
                 gb_report__esc(&tables, k);
                 gb_str_append(&tables, "</td><td>");
-                gb_report__fmt(&tables, val, strstr(k, "_to_") ? "%.2f %%" : "%g");
+                /* top-level "<a>_to_<b>" keys are the NNMR percentages; nested ones are graded measures */
+                bool pct = strstr(k, "_to_") && !strchr(k, '.');
+                gb_report__fmt(&tables, val, pct ? "%.2f %%" : "%.4g");
                 gb_str_append(&tables, "</td></tr>");
                 double x;
-                if (strstr(k, "_to_") && gb_report__num(val, &x)) {
+                if (pct && gb_report__num(val, &x)) {
                     char *label = prefix ? gb_asprintf("%s: %s", v->group, k) : gb_strdup(k);
                     json_t *row = json_object();
                     gb_report__set_str(row, "k", label);
