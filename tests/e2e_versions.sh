@@ -14,6 +14,14 @@ check "one output per seed" '[ -s "$tmp/v/seed-1.jsonl" ] && [ -s "$tmp/v/seed-2
 check "similarity.json has the three pairs" '[ "$(grep -o "\"a\":" "$tmp/v/similarity.json" | wc -l)" -eq 3 ]'
 check "NNMR in both directions" 'grep -q "original_to_seed-1" "$tmp/v/similarity.json" && grep -q "seed-2_to_original" "$tmp/v/similarity.json"'
 check "the table names every pair" 'grep -q "seed-1 vs seed-2" "$tmp/out.txt"'
+check "similarity.json records the embedding and the graded measures" '/usr/bin/python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))[\"nnmr\"]
+assert n[\"embedding_source\"][\"kind\"] == \"builtin\" and n[\"embedding_source\"][\"name\"] == \"structure\", n
+for s in (\"seed-1\", \"seed-2\"):
+    g = n[\"graded_\" + s]
+    assert 1 <= g[\"mean_rank_orig_to_hard\"] <= 3 and g[\"displacement_median\"] >= 0, g
+" "$tmp/v/similarity.json"'
 "$gb" versions "$tmp/bench.jsonl" --seeds 1 -o "$tmp/w" >/dev/null 2>&1; rc=$?
 check "one seed is a usage error" '[ $rc -eq 2 ]'
 "$gb" versions "$tmp/bench.jsonl" --seeds 1,2 -o "$tmp/w" --bogus >/dev/null 2>&1; rc=$?

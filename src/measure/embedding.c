@@ -276,6 +276,7 @@ static void gb_embed__walk(GbEmbed__Walk *w, TSNode n, uint64_t p, uint64_t g, u
     if (kind == GB_NK_COMMENT || kind == GB_NK_LINE_CONTINUATION) return;
     uint64_t s = ts_node_symbol(n) + 1;
     uint32_t nc = ts_node_child_count(n);
+    if (nc == 0 && ts_node_end_byte(n) == ts_node_start_byte(n)) return; /* empty: an empty module, a missing node */
     if (!ts_node_is_named(n) || nc == 0 || kind == GB_NK_STRING) {
         /* a leaf: keywords and operators by their own symbol, names and literals by their kind only */
         gb_embed__feature(w, 4, s, p, nest);
