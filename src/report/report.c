@@ -627,6 +627,16 @@ static bool gb_report__read_results(GbReport *r, GbRepEval *e, GbError *err)
         }
     }
     json_decref(order);
+    /* items in natural order (the file has them in the order they finished) */
+    size_t ni = json_array_size(e->order);
+    const char **ids = gb_malloc((ni ? ni : 1) * sizeof *ids);
+    for (size_t i = 0; i < ni; i++) ids[i] = json_string_value(json_array_get(e->order, i));
+    qsort(ids, ni, sizeof *ids, gb_report__cmp_names);
+    json_t *sorted = json_array();
+    for (size_t i = 0; i < ni; i++) json_array_append_new(sorted, json_string(ids[i]));
+    free(ids);
+    json_decref(e->order);
+    e->order = sorted;
     const char *key;
     json_t *smp;
     json_object_foreach(samples, key, smp)
@@ -2057,8 +2067,6 @@ static void gb_report__panel_eval(GbStr *out, GbReport *r)
                 gb_str_append(&rows, "</td><td>");
                 gb_report__esc(&rows, vl);
                 gb_str_append(&rows, "</td><td>");
-                gb_report__esc(&rows, gb_report__str(json_object_get(it, "task")));
-                gb_str_append(&rows, "</td><td>");
                 gb_report__esc(&rows, json_string_value(id));
                 gb_str_appendf(&rows, "</td><td data-v=\"%g\">%lld / %lld</td><td data-v=\"%g\">%lld / %lld</td>",
                                (double)a / (double)b, (long long)a, (long long)b, (double)x / (double)y, (long long)x,
@@ -2077,11 +2085,12 @@ static void gb_report__panel_eval(GbStr *out, GbReport *r)
     } else {
         gb_str_appendf(out, "<p>%zu item(s) changed outcome", changed);
         if (listed < changed) gb_str_appendf(out, "; the first %zu are listed", listed);
-        gb_str_append(out, " (passed: samples that passed / samples scored; click a heading to sort).</p>\n");
+        gb_str_append(out, " (an item is a task id, with #k for the k-th assert of a task with several; original and "
+                           "version: samples that passed / samples scored; click a heading to sort).</p>\n");
         gb_str_append(out, "<div class=\"scroll\"><table class=\"tasks sortable\" id=\"eval-changed\"><thead><tr>"
-                           "<th>task type</th><th>version</th><th>task</th><th>item</th>"
-                           "<th data-type=\"num\">passed on the original</th>"
-                           "<th data-type=\"num\">passed on the version</th><th>change</th></tr></thead><tbody>\n");
+                           "<th>task type</th><th>version</th><th>item</th>"
+                           "<th data-type=\"num\">original</th>"
+                           "<th data-type=\"num\">version</th><th>change</th></tr></thead><tbody>\n");
         gb_str_append(out, rows.data);
         gb_str_append(out, "</tbody></table></div>\n");
     }
