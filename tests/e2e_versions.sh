@@ -24,6 +24,10 @@ for s in (\"seed-1\", \"seed-2\"):
 " "$tmp/v/similarity.json"'
 "$gb" versions "$tmp/bench.jsonl" --seeds 1 -o "$tmp/w" >/dev/null 2>&1; rc=$?
 check "one seed is a usage error" '[ $rc -eq 2 ]'
+"$gb" versions "$tmp/bench.jsonl" --seeds 1,2 -o "$tmp/w" --embed-url http://127.0.0.1:9 >/dev/null 2>"$tmp/err"; rc=$?
+check "--embed-url without a model exits 2 before evolving" '[ $rc -eq 2 ] && grep -q "needs a model" "$tmp/err" && [ ! -e "$tmp/w/seed-1.jsonl" ]'
+"$gb" versions "$tmp/bench.jsonl" --seeds 1,2 -o "$tmp/w" --embed-api bert --embed-model m >/dev/null 2>&1; rc=$?
+check "an unknown --embed-api exits 2" '[ $rc -eq 2 ]'
 "$gb" versions "$tmp/bench.jsonl" --seeds 1,2 -o "$tmp/w" --bogus >/dev/null 2>&1; rc=$?
 check "unknown option exits 2" '[ $rc -eq 2 ]'
 exit $fail
