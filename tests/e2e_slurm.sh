@@ -131,7 +131,7 @@ echo "merge job: $merge (afterok:$array)"
 echo "---- squeue"
 timeout 10 squeue -o '%.12i %.10j %.9T %.10M %.6C %.8m %R'
 # Meanwhile, the same seed and generations on this machine, in one run.
-"$gb" evolve bench.jsonl -o single.jsonl --seed 7 --generations 2 -j "$cpus" --quiet
+timeout 900 "$gb" evolve bench.jsonl -o single.jsonl --seed 7 --generations 2 -j "$cpus" --quiet
 check "the single-machine evolve succeeds" '[ $? -eq 0 ]'
 # Wait for both jobs to leave the queue (the merge job ends last; 15 min at most).
 left=

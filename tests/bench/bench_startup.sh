@@ -64,7 +64,7 @@ PY
 for mode in pipe tty; do
   for r in $(seq "$rounds"); do
     read -r first workers task end rc < <("$py" "$tmp/stamp.py" "$mode" "$gb" evolve "$tmp/three.jsonl" \
-      -o "$tmp/e-$mode-$r.jsonl" --seed 1 --generations 1 -j "$(nproc)" --progress-every 0)
+      -o "$tmp/e-$mode-$r.jsonl" --seed 1 --generations 1 -j "$(nproc)")
     echo "evolve, stderr a $mode, round $r: first line ${first}s, workers started ${workers}s, first task done ${task}s, all done ${end}s (exit $rc)"
   done
 done
