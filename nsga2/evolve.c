@@ -131,7 +131,8 @@ typedef struct {
     const char *stop_reason;
     int generations;
     double lint_before, lint_after;
-    bool have_lint;
+    bool have_lint, lint_failed;
+    GbError lint_err;    /* why the original could not be linted (lint_failed) */
     GbLintSession *lint; /* every lint of the task, in order (reproducible: src/runner/runner.h) */
     char *error;
     GbRenameList renamed;
@@ -279,9 +280,27 @@ static bool gb_evolve__pass_TESTS(GbGateCtx *c)
     return pass;
 }
 
+/* The original's lint score, taken at the task's first lint rather than at its start: the
+ * first children are then tested while the lint workers still warm up pylint. The session's
+ * lints stay in the same order (the original's first), so the scores do not change. */
+static bool gb_evolve__lint_original(GbRun *run)
+{
+    if (run->have_lint) return true;
+    if (run->lint_failed) return false;
+    if (!run->lint) run->lint = gb_lint_session_new(run->cfg->pool);
+    if (!gb_lint_session_lint(run->lint, &run->pop.items[0].prog, &run->lint_before, &run->lint_err)) {
+        run->lint_failed = true;
+        return false;
+    }
+    run->have_lint = true;
+    run->lint_after = run->lint_before;
+    return true;
+}
+
 static bool gb_evolve__pass_LINT(GbGateCtx *c)
 {
     if (!c->cfg->lint) return true;
+    if (!gb_evolve__lint_original(c->run)) return false;
     GbError err;
     double score = 0;
     if (!gb_lint_session_lint(c->run->lint, &c->child->prog, &score, &err)) return false;
@@ -362,24 +381,12 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         }
         gb_run_result_destroy(&rr);
     }
-    if (cfg->lint) {
-        run.lint = gb_lint_session_new(cfg->pool);
-        if (!gb_lint_session_lint(run.lint, &run.pop.items[0].prog, &run.lint_before, &err)) {
-            res->status = GB_EVOLVED_ERROR;
-            run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, err.msg);
-            run.stop_reason = "error";
-            size_t f0 = 0;
-            gb_evolve__finish(&run, res, 0, &f0, 1);
-            goto done;
-        }
-        run.have_lint = true;
-        run.lint_after = run.lint_before;
-    }
 
     GbSiteList sites;
     gb_site_list_init(&sites);
     int g;
     for (g = 1; cfg->generations == 0 || g <= cfg->generations; g++) {
+        if (run.lint_failed) break;
         if (gb_evolve__stopped(cfg)) {
             run.stop_reason = "interrupted";
             res->interrupted = true;
@@ -458,7 +465,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         size_t offered = children.len;
         for (size_t c = 0; c < children.len; c++) {
             GbIndividual *child = &children.items[c];
-            if (gb_evolve__stopped(cfg)) {
+            if (gb_evolve__stopped(cfg) || run.lint_failed) {
                 gb_individual_destroy(child);
                 continue;
             }
@@ -487,6 +494,14 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     }
     if (run.generations == 0 && g > 1) run.generations = g - 1;
     gb_site_list_destroy(&sites);
+    if (cfg->lint && !res->interrupted && !gb_evolve__lint_original(&run)) {
+        res->status = GB_EVOLVED_ERROR;
+        run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, run.lint_err.msg);
+        run.stop_reason = "error";
+        size_t f0 = 0;
+        gb_evolve__finish(&run, res, 0, &f0, 1);
+        goto done;
+    }
     if (strcmp(run.stop_reason, "generations") != 0 && strcmp(run.stop_reason, "no_offspring") != 0 &&
         strcmp(run.stop_reason, "interrupted") != 0 && run.pop.len > 0) {
         /* rc_reached / time_budget were detected before generation g ran. */
