@@ -159,8 +159,10 @@ typedef struct {
     const char *stop_reason;
     int generations;
     double lint_before, lint_after;
-    bool have_lint;
-    GbLintSession *lint; /* every lint of the task, in order (reproducible: src/runner/runner.h) */
+    bool have_lint, lint_failed; /* under lint_mu */
+    GbError lint_err;            /* why the original could not be linted (lint_failed) */
+    pthread_mutex_t lint_mu;     /* the original's lint: the first thread at a lint gate does it */
+    GbLintSession *lint;         /* every lint of the task, in order (reproducible: src/runner/runner.h) */
     char *error;
     GbRenameList renamed;
     const char *naming_mode;
@@ -309,9 +311,31 @@ static bool gb_evolve__pass_TESTS(GbGateCtx *c)
     return pass;
 }
 
+/* The original's lint score, taken at the task's first lint rather than at its start: the
+ * first children are then tested while the lint workers still warm up pylint. The session's
+ * lints stay in the same order (the original's first), so the scores do not change. */
+static bool gb_evolve__lint_original(GbRun *run)
+{
+    pthread_mutex_lock(&run->lint_mu);
+    bool ok = run->have_lint;
+    if (!ok && !run->lint_failed) {
+        /* run->lint is the task thread's session; it lints nothing else until this returns
+         * (its own lint gate calls this first), so another thread may use it here. */
+        if (gb_lint_session_lint(run->lint, &run->pop.items[0].prog, &run->lint_before, &run->lint_err)) {
+            run->have_lint = ok = true;
+            run->lint_after = run->lint_before;
+        } else {
+            run->lint_failed = true;
+        }
+    }
+    pthread_mutex_unlock(&run->lint_mu);
+    return ok;
+}
+
 static bool gb_evolve__pass_LINT(GbGateCtx *c)
 {
     if (!c->cfg->lint) return true;
+    if (!gb_evolve__lint_original(c->run)) return false;
     GbError err;
     double score = 0;
     if (!gb_lint_session_lint(c->lint, &c->child->prog, &score, &err)) return false;
@@ -487,6 +511,9 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     run.task = task;
     run.index = index;
     run.stop_reason = "generations";
+    pthread_mutex_init(&run.lint_mu, NULL);
+    /* the task thread's session (no process until its first lint); gate contexts carry it */
+    if (cfg->lint) run.lint = gb_lint_session_new(cfg->pool);
     GbError err;
     uint64_t task_key = gb_evolve__task_key(task, index);
     GbHashList hashes = {0};
@@ -532,24 +559,12 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         }
         gb_run_result_destroy(&rr);
     }
-    if (cfg->lint) {
-        run.lint = gb_lint_session_new(cfg->pool);
-        if (!gb_lint_session_lint(run.lint, &run.pop.items[0].prog, &run.lint_before, &err)) {
-            res->status = GB_EVOLVED_ERROR;
-            run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, err.msg);
-            run.stop_reason = "error";
-            size_t f0 = 0;
-            gb_evolve__finish(&run, res, 0, &f0, 1);
-            goto done;
-        }
-        run.have_lint = true;
-        run.lint_after = run.lint_before;
-    }
 
     GbSiteList sites;
     gb_site_list_init(&sites);
     int g;
     for (g = 1; cfg->generations == 0 || g <= cfg->generations; g++) {
+        if (run.lint_failed) break;
         if (gb_evolve__stopped(cfg)) {
             run.stop_reason = "interrupted";
             res->interrupted = true;
@@ -642,6 +657,14 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     }
     if (run.generations == 0 && g > 1) run.generations = g - 1;
     gb_site_list_destroy(&sites);
+    if (cfg->lint && !res->interrupted && !gb_evolve__lint_original(&run)) {
+        res->status = GB_EVOLVED_ERROR;
+        run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, run.lint_err.msg);
+        run.stop_reason = "error";
+        size_t f0 = 0;
+        gb_evolve__finish(&run, res, 0, &f0, 1);
+        goto done;
+    }
     if (strcmp(run.stop_reason, "generations") != 0 && strcmp(run.stop_reason, "no_offspring") != 0 &&
         strcmp(run.stop_reason, "interrupted") != 0 && run.pop.len > 0) {
         /* rc_reached / time_budget were detected before generation g ran. */
@@ -693,6 +716,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
 
 done:
     gb_lint_session_delete(run.lint);
+    pthread_mutex_destroy(&run.lint_mu);
     for (size_t i = 0; i < run.pop.len; i++) gb_individual_destroy(&run.pop.items[i]);
     gb_array_free(&run.pop);
     gb_array_free(&hashes);

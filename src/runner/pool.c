@@ -194,27 +194,20 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
             gb_str_init(&w->inbuf);
         }
     }
-    /* The first worker settles the sandbox mode (AUTO may fall back to PLAIN); the
-     * others start in that mode, concurrently. */
-    if (!gb_pool_start_worker(pool, &pool->workers[0], err)) {
+    /* The first worker's spawn settles the sandbox mode (AUTO may fall back to PLAIN); the
+     * others are spawned in that mode at once, so they all import their libraries together.
+     * The pool is ready when its test workers are: the lint workers warm pylint meanwhile
+     * and are awaited at their first use (gb_pool_ensure_alive), as lint is the last gate. */
+    if (!gb_pool_spawn_worker(pool, &pool->workers[0], err)) {
         gb_pool_delete(pool);
         return NULL;
     }
     pool->mode = pool->workers[0].mode;
     if (pool->mode == GB_SANDBOX_PLAIN && geteuid() != 0) pool->nproc_extra = gb_pool__count_user_processes(getuid());
     bool ok = true;
-    GbError *errs = gb_calloc(pool->nworkers, sizeof *errs);
-    bool *oks = gb_calloc(pool->nworkers, sizeof *oks);
-#pragma omp parallel for schedule(dynamic) default(none) shared(pool, errs, oks)
-    for (size_t i = 1; i < pool->nworkers; i++) oks[i] = gb_pool_start_worker(pool, &pool->workers[i], &errs[i]);
-    for (size_t i = 1; i < pool->nworkers; i++) {
-        if (!oks[i] && ok) {
-            *err = errs[i];
-            ok = false;
-        }
-    }
-    free(errs);
-    free(oks);
+    for (size_t i = 1; i < pool->nworkers && ok; i++) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
+    for (size_t i = 0; i < pool->nworkers && ok; i++)
+        if (!pool->workers[i].lint) ok = gb_pool_await_worker(pool, &pool->workers[i], err);
     if (!ok) {
         gb_pool_delete(pool);
         return NULL;
@@ -309,7 +302,7 @@ size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max)
     size_t n = 0;
     pthread_mutex_lock(&pool->mu);
     for (size_t i = 0; i < pool->nworkers; i++) {
-        if (!pool->workers[i].alive) continue;
+        if (!pool->workers[i].alive && !pool->workers[i].pending) continue;
         if (n < max) out[n] = (int)pool->workers[i].pid;
         n++;
     }
@@ -348,9 +341,11 @@ void gb_pool_release(GbPool *pool, GbWorker *w)
     pthread_mutex_unlock(&pool->mu);
 }
 
-/* A worker that died (killed from outside, or by a run) is replaced before use. */
+/* A worker that died (killed from outside, or by a run) is replaced before use; a worker
+ * still starting (a lint worker after gb_pool_new) is waited for. */
 bool gb_pool_ensure_alive(GbPool *pool, GbWorker *w, GbError *err)
 {
+    if (w->pending) return gb_pool_await_worker(pool, w, err);
     if (w->alive) {
         int status;
         pid_t r = waitpid(w->pid, &status, WNOHANG);

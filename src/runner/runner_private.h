@@ -57,6 +57,8 @@ typedef struct {
     pid_t pid;
     int ctl;
     bool alive;
+    bool pending;   /* spawned, its "ready" not yet read (gb_pool_await_worker) */
+    double t_spawn; /* gb_now() at the spawn */
     unsigned long serial;
     long run_uid;
     long owner_uid;
@@ -158,6 +160,10 @@ void gb_worker_reap(GbWorker *w);
  * from outside: its /proc/PID/root vanished), which then is reaped, so it is replaced before
  * its next use. */
 bool gb_worker_gone(GbWorker *w);
+/* Spawn a worker without waiting for it: it imports its libraries while the caller goes on. */
+bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err);
+/* Wait for a spawned worker's "ready" (within GB_START_TIMEOUT_S of the spawn); reaps it on failure. */
+bool gb_pool_await_worker(GbPool *pool, GbWorker *w, GbError *err);
 /* Spawn a worker and wait for its "ready". */
 bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err);
 
