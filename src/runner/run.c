@@ -339,7 +339,10 @@ static bool gb_pool__run(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError 
         raw->interrupted = true;
         return true;
     }
-    GbWorker *w = gb_pool_acquire(pool, strcmp(rs->kind, "lint") == 0);
+    GbWorkerKind kind = strcmp(rs->kind, "lint") == 0 ? GB_WORKER_LINT
+                        : pool->cfg.no_tiers          ? GB_WORKER_FULL
+                                                      : gb_runner_kind_for(rs->prog, rs->test_code, rs->task);
+    GbWorker *w = gb_pool_acquire(pool, kind);
     bool ok = true;
     for (int attempt = 0; attempt < 2; attempt++) {
         ok = gb_pool_ensure_alive(pool, w, err);
