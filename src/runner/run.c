@@ -339,8 +339,10 @@ static bool gb_pool__run(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError 
         raw->interrupted = true;
         return true;
     }
+    /* a command (exec) needs none of the libraries: the lightest worker forks fastest */
     GbWorkerKind kind = strcmp(rs->kind, "lint") == 0 ? GB_WORKER_LINT
                         : pool->cfg.no_tiers          ? GB_WORKER_FULL
+                        : rs->exec                    ? GB_WORKER_STDLIB
                                                       : gb_runner_kind_for(rs->prog, rs->test_code, rs->task);
     GbWorker *w = gb_pool_acquire(pool, kind);
     bool ok = true;
