@@ -9,7 +9,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential pkg-config meson ninja-build
       libtree-sitter-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libcmocka-dev
       python3 python3-numpy python3-scipy python3-sklearn python3-dateutil python3-cryptography
-      pylint python3-mccabe nodejs npm chromium)
+      pylint python3-mccabe nodejs npm chromium
+      openjdk-17-jdk-headless)  # javac + java: genebench eval --task translate
 calib=(python3-django python3-sympy python3-sklearn python3-matplotlib python3-astropy python3-requests
        python3-pytest python3-sphinx python3-xarray pylint python3-seaborn python3-flask)
 [ "${1:-}" = "--calibration" ] && pkgs+=("${calib[@]}")

@@ -17,6 +17,17 @@ answers as told by POST /control {...}:
     seed_mod    with oracle: right only when the request's seed % seed_mod == 0 (0: ignore)
     style       tags (an [ANSWER] block after some reasoning), fence (a ```python block), bare
     fail_first  the first N chat requests get HTTP 500 (then correct replies)
+Program repair prompts (genebench eval --task repair; the buggy programs come from any --bench
+files' "source" and "hardened_buggy"): oracle answers the program without the bug, from --fixed
+ORIG.jsonl [HARD.jsonl] (by the bug's "bug"."of" id; the hardened version gets HARD's program when
+given), for the tasks in `right` / `right_hard` and the buggy program itself otherwise; wrong: the
+buggy program; garbage: prose; cheat: a program that tries to make the tests look passed (a key of
+CHEATS_REPAIR, "all" cycles through them).
+Translation prompts (--task translate; the first --bench file holds the originals): oracle answers the Java program of --java ORACLE.json (task
+id -> source) for the tasks in `right` / `right_hard`, a wrong Java program otherwise; wrong: the
+wrong program; nocompile: Java that does not compile; loop: a program that never ends; alloc: one
+that allocates without end; rename: the oracle with its class renamed to Solution, in an unlabelled
+fence; garbage: prose.
 GET /stats gives {"chat", "failed", "unknown", "cheats"} (unknown: prompts it could not place;
 cheats: the cheats sent).
 The process exits when its parent dies.
@@ -65,6 +76,34 @@ CHEATS_INPUT = {
 }
 
 
+# Repair cheats: whole programs that try to pass the tests without fixing anything.
+CHEATS_REPAIR = {
+    "sys_exit": "{buggy}\nimport sys\nsys.exit(0)\n",
+    "os_exit": "{buggy}\nimport os\nos._exit(0)\n",
+    "forge_record": ("{buggy}\nimport os, struct\n"
+                     "def _rec(d):\n"
+                     "    b = b''.join(struct.pack('<I', len(k)) + k + struct.pack('<I', len(v)) + v\n"
+                     "                 for k, v in ((k.encode(), v.encode()) for k, v in d.items()))\n"
+                     "    return struct.pack('<I', len(b)) + b\n"
+                     "for fd in range(3, 256):\n"
+                     "    try:\n"
+                     "        os.write(fd, _rec({{'outcome': 'pass', 'tests_run': '1'}}))\n"
+                     "    except OSError:\n"
+                     "        pass\n"
+                     "os._exit(0)\n"),
+    "kill_worker": "{buggy}\nimport os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
+    "atexit": "{buggy}\nimport atexit, os\natexit.register(lambda: os._exit(0))\n",
+    "print_pass": "{buggy}\nprint('OK')\nprint('{{\"status\": \"pass\"}}')\n",
+}
+FIXED = {}       # task id -> [original program, hardened program or None]
+JAVA = {}        # task id -> Java source
+JAVA_WRONG = "public class Main {\n    public static void main(String[] args) {\n        System.out.println(0);\n    }\n}\n"
+JAVA_NOCOMPILE = "public class Main {\n    public static void main(String[] args) {\n        int x = \"text\";\n    }\n}\n"
+JAVA_LOOP = "public class Main {\n    public static void main(String[] args) {\n        long i = 0;\n        while (true) i++;\n    }\n}\n"
+JAVA_ALLOC = ("import java.util.*;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+              "        List<long[]> keep = new ArrayList<>();\n        while (true) keep.add(new long[1 << 20]);\n    }\n}\n")
+
+
 def reset(**kw):
     STATE.clear()
     STATE.update(mode="oracle", right=None, right_hard=None, seed_mod=0, style="tags", cheat=None, fail_first=0,
@@ -85,6 +124,11 @@ def load(paths):
                     continue
                 t = json.loads(line)
                 PROGRAMS[t["source"].strip()] = (t["id"], vi == 0)
+                if "hardened_buggy" in t:  # inject-bugs output: both buggy programs, keyed by the bug's task
+                    of = t.get("bug", {}).get("of", t["id"])
+                    PROGRAMS[t["source"].strip()] = (of, True)
+                    PROGRAMS[t["hardened_buggy"]["source"].strip()] = (of, False)
+                    continue
                 if vi or t["tests"]["kind"] != "assert":
                     continue
                 src = t["tests"]["code"]
@@ -156,6 +200,12 @@ class Handler(BaseHTTPRequestHandler):
             st = dict(STATE)
             st["n"] = STATE["chat"]
         prompt = req["messages"][-1]["content"]
+        if prompt.startswith("The following Python program has a bug"):
+            self.reply(req, self.answer_repair(st, req, prompt))
+            return
+        if prompt.startswith("Translate the following Python program to Java"):
+            self.reply(req, self.answer_translate(st, req, prompt))
+            return
         try:
             tid, orig, name, args, expected, output_mode = place(prompt)
         except (KeyError, ValueError, IndexError, AssertionError):
@@ -203,6 +253,60 @@ class Handler(BaseHTTPRequestHandler):
             return line
         return "The call is evaluated step by step.\n[ANSWER]\n" + line + "\n[/ANSWER]\nDone."
 
+    def placed(self, program):
+        try:
+            return PROGRAMS[program.strip()]
+        except KeyError:
+            with LOCK:
+                STATE["unknown"] += 1
+            return None, None
+
+    def good(self, st, tid, orig):
+        ok_set = st["right"] if orig or st["right_hard"] is None else st["right_hard"]
+        return ok_set is None or tid in ok_set
+
+    def cheat_kind(self, st, table):
+        kind = st["cheat"] if st["cheat"] != "all" else sorted(table)[(st["n"] - 1) % len(table)]
+        with LOCK:
+            if kind not in STATE["cheats"]:
+                STATE["cheats"].append(kind)
+        return kind
+
+    def answer_repair(self, st, req, prompt):
+        buggy = prompt.split("Buggy program:\n```python\n", 1)[1].split("```\n\nFailing test:", 1)[0]
+        main = buggy
+        if buggy.startswith("# file: main.py\n"):  # a program with helper modules, one block each
+            main = buggy[len("# file: main.py\n"):].split("```", 1)[0]
+        tid, orig = self.placed(main)
+        if st["mode"] == "garbage" or tid is None:
+            return "The bug is probably somewhere in the loop."
+        if st["mode"] == "cheat":
+            kind = self.cheat_kind(st, CHEATS_REPAIR)
+            return "Fixed:\n```python\n" + CHEATS_REPAIR[kind].format(buggy=buggy.rstrip("\n")) + "```\n"
+        if st["mode"] == "oracle" and self.good(st, tid, orig):
+            versions = FIXED[tid]
+            source, extra = versions[0] if orig or versions[1] is None else versions[1]
+            if not extra:
+                return "Here is the corrected program.\n\n```python\n" + source + "```\n"
+            blocks = [("main.py", source)] + sorted(extra.items())
+            return "Fixed.\n\n" + "\n".join("```python\n# file: %s\n%s```\n" % b for b in blocks)
+        else:
+            program = buggy
+        return "Here is the corrected program.\n\n```python\n" + program + "```\n"
+
+    def answer_translate(self, st, req, prompt):
+        program = prompt.split("```python\n", 1)[1].split("```\n\nGive the whole Java", 1)[0]
+        tid, orig = self.placed(program)
+        mode = st["mode"]
+        if mode == "garbage" or tid is None:
+            return "Java is a fine language."
+        code = {"wrong": JAVA_WRONG, "nocompile": JAVA_NOCOMPILE, "loop": JAVA_LOOP, "alloc": JAVA_ALLOC}.get(mode)
+        if code is None:
+            code = JAVA[tid] if self.good(st, tid, orig) else JAVA_WRONG
+        if mode == "rename":
+            return "Solution:\n```\npackage sim.answer;\n\n" + code.replace("public class Main", "public class Solution") + "```\n"
+        return "```java\n" + code + "```\n"
+
     def reply(self, req, content):
         self.send(200, {"id": "chatcmpl-sim", "object": "chat.completion", "created": 0, "model": req.get("model"),
                         "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
@@ -214,9 +318,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--bench", nargs="+", required=True)
+    ap.add_argument("--fixed", nargs="+", default=[])
+    ap.add_argument("--java")
     args = ap.parse_args()
     reset()
     load(args.bench)
+    for vi, path in enumerate(args.fixed[:2]):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    t = json.loads(line)
+                    FIXED.setdefault(t["id"], [None, None])[vi] = (t["source"], t.get("extra_files") or {})
+    if args.java:
+        with open(args.java, encoding="utf-8") as f:
+            JAVA.update(json.load(f))
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     parent = os.getppid()

@@ -1,10 +1,13 @@
 /* src/eval: pass@k, paired counts, the drop and its bootstrap interval (hand-computed numbers),
- * items from assert tests, answer extraction and the whitelist that keeps cheats out. */
+ * items from assert tests, answer extraction and the whitelist that keeps cheats out; repair and
+ * translation: code blocks, the specification, the prompts, programs of several modules, Java
+ * class names. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/eval/answer.h"
+#include "src/eval/repair.h"
 #include "src/eval/stats.h"
 #include "src/python/pyparse.h"
 
@@ -211,12 +214,142 @@ static void test_eval_pairs(void **state)
     ts_parser_delete(p);
 }
 
+static void test_eval_code_block(void **state)
+{
+    (void)state;
+    char *c = gb_eval_code_block("Fix:\n```python\ndef f():\n    return 1\n```\nand\n```\nx = 2\n```\n", "python");
+    assert_string_equal(c, "def f():\n    return 1"); /* the last python block beats a later unlabelled one */
+    free(c);
+    c = gb_eval_code_block("a\n```py\nfirst\n```\n```Python\nsecond\n```\n", "python");
+    assert_string_equal(c, "second");
+    free(c);
+    c = gb_eval_code_block("```java\nclass A {}\n```\n```text\nnote\n```\n", "python");
+    assert_string_equal(c, "note"); /* no python block: the last block */
+    free(c);
+    c = gb_eval_code_block("  def g(): pass  \n", "python");
+    assert_string_equal(c, "def g(): pass"); /* no block: the reply */
+    free(c);
+    c = gb_eval_code_block("```python\nunclosed = 1\n", "python");
+    assert_string_equal(c, "unclosed = 1");
+    free(c);
+    assert_null(gb_eval_code_block(" \n\t", "python"));
+    assert_null(gb_eval_code_block("```python\n```\n", "python"));
+}
+
+static void test_eval_spec_and_prompts(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    char *spec = gb_eval_spec(p,
+                              "import os\n\ndef helper():\n    \"\"\"Not this.\"\"\"\n\n@cache\ndef add(a, b):\n"
+                              "    \"\"\"Add a and b.\n    >>> add(1, 2)\n    3\n    \"\"\"\n    return a + b\n",
+                              "add");
+    assert_string_equal(spec, "Add a and b.\n    >>> add(1, 2)\n    3");
+    free(spec);
+    spec = gb_eval_spec(p, "class Stack:\n    '''A stack.'''\n    def push(self, x): pass\n", "Stack");
+    assert_string_equal(spec, "A stack.");
+    free(spec);
+    spec = gb_eval_spec(p, "\"\"\"Module doc.\"\"\"\nx = 1\n", "missing");
+    assert_string_equal(spec, "Module doc.");
+    free(spec);
+    assert_null(gb_eval_spec(p, "def f():\n    return 1\n", "f"));
+    ts_parser_delete(p);
+
+    char *pr = gb_eval_repair_prompt("Add.", "def add(a, b):\n    return a - b\n", "add",
+                                     "tests line 2: assert add(1, 2) == 3\nAssertionError");
+    assert_non_null(strstr(pr, "Specification:\nAdd.\n"));
+    assert_non_null(strstr(pr, "```python\ndef add(a, b):\n    return a - b\n```\n"));
+    assert_non_null(strstr(pr, "Failing test:\ntests line 2: assert add(1, 2) == 3\nAssertionError\n"));
+    assert_non_null(strstr(pr, "keeping the name add"));
+    free(pr);
+    pr = gb_eval_translate_prompt("print(input())");
+    assert_non_null(strstr(pr, "```python\nprint(input())\n```"));
+    assert_non_null(strstr(pr, "public class Main"));
+    free(pr);
+}
+
+static void test_eval_repair_modules(void **state)
+{
+    (void)state;
+    GbTask t;
+    gb_task_init(&t);
+    t.source = gb_strdup("from h import g\nprint(g())\n");
+    gb_task_set_file(&t, "h.py", "def g():\n    return 2\n");
+    char *text = gb_eval_program_text(&t);
+    assert_string_equal(text, "# file: main.py\nfrom h import g\nprint(g())\n```\n\n```python\n# file: h.py\n"
+                              "def g():\n    return 2\n");
+    char *prompt = gb_eval_repair_prompt(NULL, text, NULL, "AssertionError");
+    assert_non_null(strstr(prompt, "every module in its own"));
+    assert_null(strstr(prompt, "Specification"));
+    free(prompt);
+    free(text);
+    /* blocks with # file: lines replace those modules; unknown names are ignored */
+    char *got = NULL;
+    assert_true(gb_eval_repair_apply("ok\n```python\n# file: h.py\ndef g():\n    return 3\n```\n"
+                                     "```python\n# file: evil.py\nimport os\n```\n",
+                                     &t, &got));
+    assert_string_equal(t.extra_files.items[0].source, "def g():\n    return 3\n");
+    assert_string_equal(t.source, "from h import g\nprint(g())\n");
+    assert_int_equal(t.extra_files.len, 1);
+    free(got);
+    /* one plain block: the main module */
+    assert_true(gb_eval_repair_apply("```python\nprint(1)\n```", &t, &got));
+    assert_string_equal(t.source, "print(1)\n");
+    assert_string_equal(got, "print(1)");
+    free(got);
+    assert_false(gb_eval_repair_apply("```python\n# file: other.py\nx = 1\n```", &t, &got));
+    free(got);
+    assert_false(gb_eval_repair_apply("   ", &t, &got));
+    free(got);
+    gb_task_destroy(&t);
+}
+
+static void test_eval_java_extract(void **state)
+{
+    (void)state;
+    char why[128], *code, *cls;
+    assert_true(gb_eval_java_extract("```java\nimport java.util.*;\npublic class Main {\n  public static void "
+                                     "main(String[] a) {}\n}\n```",
+                                     &code, &cls, why, sizeof why));
+    assert_string_equal(cls, "Main");
+    free(code);
+    free(cls);
+    /* package removed, the public class named, a class in a comment or string ignored */
+    assert_true(gb_eval_java_extract("```\npackage a.b;\n// public class Fake {}\nclass Helper { String s = \"public "
+                                     "class Nope\"; }\npublic final class Solution {\n  static class In {}\n  public "
+                                     "static void main(String[] a) {}\n}\n```",
+                                     &code, &cls, why, sizeof why));
+    assert_string_equal(cls, "Solution");
+    assert_null(strstr(code, "package"));
+    assert_non_null(strstr(code, "class Helper"));
+    free(code);
+    free(cls);
+    /* no public class: the one with main */
+    assert_true(
+        gb_eval_java_extract("```java\nclass A { void f() {} }\nclass B { static void main(String[] x) {} }\n```",
+                             &code, &cls, why, sizeof why));
+    assert_string_equal(cls, "B");
+    free(code);
+    free(cls);
+    /* neither: Main */
+    assert_true(gb_eval_java_extract("```java\nint x;\n```", &code, &cls, why, sizeof why));
+    assert_string_equal(cls, "Main");
+    free(code);
+    free(cls);
+    assert_false(gb_eval_java_extract("\n", &code, &cls, why, sizeof why));
+    assert_non_null(strstr(why, "no Java code"));
+    free(code);
+    free(cls);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eval_pass_at_k), cmocka_unit_test(test_eval_paired_and_drop),
-        cmocka_unit_test(test_eval_bootstrap), cmocka_unit_test(test_eval_literal_whitelist),
-        cmocka_unit_test(test_eval_extract),   cmocka_unit_test(test_eval_pairs),
+        cmocka_unit_test(test_eval_pass_at_k),      cmocka_unit_test(test_eval_paired_and_drop),
+        cmocka_unit_test(test_eval_bootstrap),      cmocka_unit_test(test_eval_literal_whitelist),
+        cmocka_unit_test(test_eval_extract),        cmocka_unit_test(test_eval_pairs),
+        cmocka_unit_test(test_eval_code_block),     cmocka_unit_test(test_eval_spec_and_prompts),
+        cmocka_unit_test(test_eval_repair_modules), cmocka_unit_test(test_eval_java_extract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

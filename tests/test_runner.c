@@ -1082,6 +1082,88 @@ static void test_runner_every_sandbox_mode(void **state)
     assert_clean(fx);
 }
 
+/* ------------------------------------------------------------------ commands (gb_pool_exec) */
+
+static GbRunStatus exec_sh(GbPool *pool, const char *script, const char *in, const GbRunFile *files, size_t nfiles,
+                           const char *collect, GbRunResult *r, GbRunFiles *got)
+{
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    const char *env[] = {"GB_TEST_VAR=seen", NULL};
+    GbExecSpec spec = {.argv = argv,
+                       .env = env,
+                       .files = files,
+                       .nfiles = nfiles,
+                       .stdin_text = in,
+                       .timeout_s = 1.5,
+                       .collect_suffix = collect};
+    GbError err = {{0}};
+    bool ok = gb_pool_exec(pool, &spec, r, got, &err);
+    if (!ok) print_error("gb_pool_exec: %s\n", err.msg);
+    assert_true(ok);
+    return r->status;
+}
+
+static void test_runner_exec_commands(void **state)
+{
+    Fixture *fx = *state;
+    GbPool *pools[] = {fx->pool, fx->userns, fx->plain};
+    for (size_t p = 0; p < 3; p++) {
+        GbPool *pool = pools[p];
+        GbRunResult r;
+        /* exit status, stdin, stdout, stderr, the environment, the run directory */
+        assert_int_equal(
+            exec_sh(pool, "read x; echo got $x $GB_TEST_VAR; echo oops >&2; exit 3", "41\n", NULL, 0, NULL, &r, NULL),
+            GB_RUN_FAIL);
+        assert_string_equal(r.out, "got 41 seen\n");
+        assert_string_equal(r.err, "oops\n");
+        assert_string_equal(r.exc_type, "ExitStatus");
+        assert_string_equal(r.exc_message, "exit status 3");
+        gb_run_result_destroy(&r);
+        /* files in, files out: binary data (with NULs) survive both ways; links are not collected */
+        GbRunFile in = {"a.bin", "x\0y", 3};
+        GbRunFiles got = {0};
+        assert_int_equal(exec_sh(pool, "cat a.bin > b.bin; printf 'z\\000' >> b.bin; ln -s /etc/passwd c.bin", NULL,
+                                 &in, 1, ".bin", &r, &got),
+                         GB_RUN_PASS);
+        assert_int_equal(got.len, 2);
+        for (size_t i = 0; i < got.len; i++) {
+            if (strcmp(got.items[i].name, "b.bin") == 0) {
+                assert_int_equal(got.items[i].len, 5);
+                assert_memory_equal(got.items[i].data, "x\0yz\0", 5);
+            } else {
+                assert_string_equal(got.items[i].name, "a.bin");
+            }
+        }
+        gb_run_files_destroy(&got);
+        gb_run_result_destroy(&r);
+        /* the command cannot forge a result record: writing one into every descriptor does not
+         * make a failing command pass, nor an error out of a passing one */
+        assert_int_equal(exec_sh(pool,
+                                 "for fd in 3 4 5 6 7 8 9; do printf '\\030\\000\\000\\000\\007\\000\\000\\000outcome"
+                                 "\\004\\000\\000\\000pass' >&$fd; done 2>/dev/null; exit 1",
+                                 NULL, NULL, 0, NULL, &r, NULL),
+                         GB_RUN_FAIL);
+        gb_run_result_destroy(&r);
+        /* a hang (and what it started) is killed at the wall-clock limit */
+        assert_int_equal(exec_sh(pool, "sleep 100 & while :; do :; done", NULL, NULL, 0, NULL, &r, NULL),
+                         GB_RUN_TIMEOUT);
+        assert_string_equal(r.exc_message, "wall-clock limit of 1.5 s exceeded");
+        gb_run_result_destroy(&r);
+        /* a signal is a crash */
+        assert_int_equal(exec_sh(pool, "kill -SEGV $$", NULL, NULL, 0, NULL, &r, NULL), GB_RUN_CRASH);
+        gb_run_result_destroy(&r);
+        /* a command the sandbox cannot start is the runner's error, not the program's */
+        const char *argv[] = {"/nonexistent/tool", NULL};
+        GbExecSpec spec = {.argv = argv};
+        GbError err = {{0}};
+        assert_true(gb_pool_exec(pool, &spec, &r, NULL, &err));
+        assert_int_equal(r.status, GB_RUN_ERROR);
+        assert_non_null(strstr(r.exc_message, "not an executable file"));
+        gb_run_result_destroy(&r);
+    }
+    assert_clean(fx);
+}
+
 static void test_runner_bad_interpreters(void **state)
 {
     (void)state;
@@ -1162,6 +1244,7 @@ int main(void)
         cmocka_unit_test(test_runner_remap_keeps_behaviour),
         cmocka_unit_test(test_runner_disk_is_capped),
         cmocka_unit_test(test_runner_every_sandbox_mode),
+        cmocka_unit_test(test_runner_exec_commands),
         cmocka_unit_test(test_runner_bad_interpreters),
         cmocka_unit_test(test_runner_interrupt_stops_runs),
     };

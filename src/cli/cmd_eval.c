@@ -1,5 +1,6 @@
-/* genebench eval ORIG.jsonl HARD.jsonl [HARD2.jsonl ...]: input / output prediction by a model
- * behind an OpenAI-compatible server, on the original and hardened versions (src/eval/eval.h). */
+/* genebench eval ORIG.jsonl HARD.jsonl [HARD2.jsonl ...]: output / input prediction, program
+ * repair and Python -> Java translation by a model behind an OpenAI-compatible server, on the
+ * original and hardened versions (src/eval/eval.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +18,11 @@ typedef struct {
 } GbEvalKs;
 
 typedef struct {
-    const char *url, *model, *output, *summary, *cache, *python;
+    const char *url, *model, *output, *summary, *cache, *python, *java_home;
     int task;
     long samples, max_tokens, seed, concurrency, workers, retries, timeout_ms, resamples, boot_seed;
-    double temperature, top_p, time_budget, run_timeout;
+    double temperature, top_p, time_budget, run_timeout, compile_timeout;
+    long java_mem;
     bool resume, quiet;
     GbEvalKs k;
 } GbEvalOptions;
@@ -47,7 +49,7 @@ static bool gb_eval__parse_k(const char *value, void *dest, char *msg, size_t si
     return true;
 }
 
-static const char *const gb_eval__tasks[] = {"output", "input", NULL};
+static const char *const gb_eval__tasks[] = {"output", "input", "repair", "translate", NULL};
 
 #define O GbEvalOptions
 static const GbCliOption gb_eval__options[] = {
@@ -56,7 +58,8 @@ static const GbCliOption gb_eval__options[] = {
                   "without /v1); the key comes from\n$GENEBENCH_API_KEY, else $OPENAI_API_KEY"),
     GB_CLI_STRING("model", 0, O, model, "M", NULL, "model name sent to the server (required)"),
     GB_CLI_ENUM("task", 0, O, task, "TASK", gb_eval__tasks, "output",
-                "output: predict what the call returns; input: find arguments\nfor the given return value"),
+                "output: predict what the call returns; input: find arguments\nfor the given return value; "
+                "repair: fix the bug of each task of\ninject-bugs output; translate: translate stdio tasks to Java"),
     GB_CLI_LONG("samples", 'n', O, samples, "N", 1, 1000, "1", "samples per item and version"),
     GB_CLI_DOUBLE("temperature", 0, O, temperature, "T", 0, 2, "0", "sampling temperature"),
     GB_CLI_DOUBLE("top-p", 0, O, top_p, "P", 0, 1, "1", "nucleus sampling top_p"),
@@ -73,8 +76,14 @@ static const GbCliOption gb_eval__options[] = {
     GB_CLI_DOUBLE("time-budget", 0, O, time_budget, "S", 0, 1e9, "0",
                   "start no sample after S seconds (0: no budget); the summary\nsays the run is incomplete"),
     GB_CLI_LONG("workers", 'j', O, workers, "N", 0, 4096, "0", "sandbox worker processes (0: one per core)"),
-    GB_CLI_DOUBLE("run-timeout", 0, O, run_timeout, "S", 0.1, 3600, "3",
-                  "wall-clock limit of one scoring run (CRUXEval uses 3 s)"),
+    GB_CLI_DOUBLE("run-timeout", 0, O, run_timeout, "S", 0, 3600, "0",
+                  "wall-clock limit of one scoring run (0: 3 s for output and\ninput, as CRUXEval; 10 s for repair "
+                  "and for each Java case)"),
+    GB_CLI_DOUBLE("compile-timeout", 0, O, compile_timeout, "S", 1, 3600, "60", "translate: wall-clock limit of javac"),
+    GB_CLI_STRING("java-home", 0, O, java_home, "DIR", NULL,
+                  "translate: the JDK (default: Debian's OpenJDK 17,\n/usr/lib/jvm/java-17-openjdk-ARCH)"),
+    GB_CLI_LONG("java-memory", 0, O, java_mem, "MB", 256, 1048576, "2048",
+                "translate: address-space limit of javac and java (MiB)"),
     GB_CLI_LONG("retries", 0, O, retries, "N", 0, 100, "4",
                 "further attempts on 429, 5xx, timeouts, dropped connections"),
     GB_CLI_LONG("http-timeout", 0, O, timeout_ms, "MS", 1, 86400000L, "300000", "limit of one request"),
@@ -97,12 +106,20 @@ static const GbCliExit gb_eval__exits[] = {
 
 static const GbCliCommand gb_eval__cmd = {
     .name = "eval",
-    .synopsis = "ORIG.jsonl HARD.jsonl [HARD2.jsonl ...] --url URL --model M [options]",
-    .about = "  Measure how much a model drops on hardened code: CRUXEval-style output or input\n"
-             "  prediction on every `assert CALL(literal arguments) == literal` of the original's tests\n"
-             "  (one item per assert), the program shown being each version's own, the expected value\n"
-             "  always the original's. Answers must be literal data (anything else scores as invalid)\n"
-             "  and are scored only by running the assert in the sandbox. Prints pass@k per version,\n"
+    .synopsis = "ORIG.jsonl HARD.jsonl [HARD2.jsonl ...] --url URL --model M [options]\n"
+                "       genebench eval BUGS.jsonl [BUGS2.jsonl ...] --task repair --url URL --model M [options]",
+    .about = "  Measure how much a model drops on hardened code, on the four tasks of the GeneBench paper.\n"
+             "  output / input: CRUXEval-style prediction on every `assert CALL(literal arguments) ==\n"
+             "  literal` of the original's tests (one item per assert), the program shown being each\n"
+             "  version's own, the expected value always the original's; answers must be literal data.\n"
+             "  repair: every FILE is `genebench inject-bugs` output; one item per bug; version 0 is the\n"
+             "  buggy original of the first file, version v the buggy hardened program of file v (a bug\n"
+             "  of a later file is paired with the first file's bug that has the same buggy original).\n"
+             "  The prompt has the specification (docstring), the buggy program and its failing test as\n"
+             "  the sandbox reports it; the reply's program must pass the task's own tests.\n"
+             "  translate: one item per stdio task; the reply's Java (class Main, or its public class)\n"
+             "  is compiled with javac and run with java on every stdio case, both in the sandbox.\n"
+             "  Every answer is scored only by running it in the sandbox. Prints pass@k per version,\n"
              "  the paired comparison of each version with the original and the relative drop of\n"
              "  pass@1 with a bootstrap 95% interval over items.\n",
     .options = gb_eval__options,
@@ -130,16 +147,24 @@ int gb_cmd_eval(int argc, char **argv)
         fprintf(stderr, "genebench eval: --output and --summary name the same file\n");
         return GB_EXIT_USAGE;
     }
-    size_t nv = (size_t)args.count;
-    GbBench *benches = gb_calloc(nv, sizeof *benches);
+    GbEvalMode mode = (GbEvalMode)opt.task;
+    size_t nfiles = (size_t)args.count;
+    /* repair: every file is inject-bugs output; version 0 is the buggy original of the first
+     * file, version v the buggy hardened programs of file v (eval.h) */
+    size_t nv = mode == GB_EVAL_REPAIR ? nfiles + 1 : nfiles;
+    GbBench *benches = gb_calloc(nfiles, sizeof *benches);
     GbEvalVersion *versions = gb_calloc(nv, sizeof *versions);
     size_t bad = 0;
     rc = GB_EXIT_OK;
-    for (size_t v = 0; v < nv; v++) {
-        gb_bench_init(&benches[v]);
-        versions[v] = (GbEvalVersion){args.items[v], &benches[v]};
-        if (!gb_cli_read_bench(args.items[v], &benches[v], "genebench eval", &bad)) rc = GB_EXIT_FAIL;
+    for (size_t f = 0; f < nfiles; f++) {
+        gb_bench_init(&benches[f]);
+        if (!gb_cli_read_bench(args.items[f], &benches[f], "genebench eval", &bad)) rc = GB_EXIT_FAIL;
     }
+    for (size_t v = 0; v < nv; v++) {
+        size_t f = mode == GB_EVAL_REPAIR && v > 0 ? v - 1 : v;
+        versions[v] = (GbEvalVersion){args.items[f], &benches[f]};
+    }
+    char *java_home = NULL;
     GbHttpClient *http = NULL;
     GbPool *pool = NULL;
     GbCliLock lock = {.fd = -1};
@@ -158,6 +183,11 @@ int gb_cmd_eval(int argc, char **argv)
     const char *rb = getenv("GENEBENCH_RETRY_BASE_MS"); /* tests: short back-off */
     if (rb && *rb) ho.retry_base_ms = atol(rb);
     GbError err = {0};
+    if (mode == GB_EVAL_TRANSLATE && !(java_home = gb_java_home_find(opt.java_home, &err))) {
+        fprintf(stderr, "genebench eval: %s\n", err.msg);
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
     http = gb_http_client_new(&ho, &err);
     if (!http) {
         fprintf(stderr, "genebench eval: %s\n", err.msg);
@@ -178,8 +208,11 @@ int gb_cmd_eval(int argc, char **argv)
     gb_pool_config_defaults(&pc);
     pc.python = opt.python;
     pc.workers = (int)opt.workers;
-    pc.timeout_s = opt.run_timeout;
-    pc.cpu_s = opt.run_timeout;
+    double run_timeout = opt.run_timeout > 0                                   ? opt.run_timeout
+                         : mode == GB_EVAL_REPAIR || mode == GB_EVAL_TRANSLATE ? 10
+                                                                               : 3;
+    pc.timeout_s = run_timeout;
+    pc.cpu_s = run_timeout;
     pool = gb_cli_pool_new("eval", &pc);
     if (!pool) {
         gb_cli_signals_stop(&sig);
@@ -187,9 +220,10 @@ int gb_cmd_eval(int argc, char **argv)
         goto out;
     }
     sig.pool = pool;
+    GbJavaConfig java = {java_home, opt.compile_timeout, run_timeout, opt.java_mem};
     GbEvalConfig cfg = {
         .model = opt.model,
-        .mode = opt.task == 1 ? GB_EVAL_INPUT : GB_EVAL_OUTPUT,
+        .mode = mode,
         .samples = opt.samples,
         .cache_dir = opt.cache,
         .results_path = opt.output,
@@ -202,6 +236,7 @@ int gb_cmd_eval(int argc, char **argv)
         .boot_seed = (unsigned long)opt.boot_seed,
         .progress = opt.quiet ? NULL : stderr,
         .stop = &stop,
+        .java = &java,
     };
     gb_chat_params_default(&cfg.params);
     cfg.params.temperature = opt.temperature;
@@ -239,7 +274,8 @@ out:
     if (locked) gb_cli_unlock(&lock);
     gb_pool_delete(pool);
     gb_http_client_delete(http);
-    for (size_t v = 0; v < nv; v++) gb_bench_destroy(&benches[v]);
+    for (size_t f = 0; f < nfiles; f++) gb_bench_destroy(&benches[f]);
+    free(java_home);
     free(benches);
     free(versions);
     return rc;

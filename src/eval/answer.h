@@ -24,7 +24,9 @@
 #include "src/base/util.h"
 #include "src/model/task.h"
 
-typedef enum { GB_EVAL_OUTPUT, GB_EVAL_INPUT } GbEvalMode;
+/* The four tasks of genebench eval: output and input prediction (this header), program repair
+ * and Python -> Java translation (src/eval/repair.h, src/eval/java.h). */
+typedef enum { GB_EVAL_OUTPUT, GB_EVAL_INPUT, GB_EVAL_REPAIR, GB_EVAL_TRANSLATE } GbEvalMode;
 
 typedef struct {
     char *args;     /* owned: the call's arguments as written, without the parentheses */

@@ -11,6 +11,7 @@
 
 #include "src/base/json_write.h" /* gb_json_string */
 #include "src/base/sha256.h"
+#include "src/eval/repair.h"
 #include "src/eval/stats.h"
 #include "src/python/pyparse.h"
 
@@ -28,7 +29,7 @@ typedef struct {
 typedef struct {
     size_t item, version;
     long sample;
-    size_t task; /* index of the task in the version's bench */
+    const GbTask *task; /* the version's task (its program and the tests), borrowed */
     char *prompt;
     char hash[65];
 } GbEvalJob;
@@ -43,6 +44,7 @@ typedef struct {
     GbEvalJob *jobs;
     size_t njobs, next, done, cached, failed_io;
     unsigned char *verdict; /* [version][item][sample] */
+    const GbTask **views;   /* [version][item]: the task a version shows and runs (NULL: none) */
     char *params_json;
     FILE *out;
     double t0, last_progress;
@@ -114,12 +116,83 @@ static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const char *
 
 /* ---- one sample ---------------------------------------------------------------------- */
 
+static GbVerdict gb_eval__verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, char **error)
+{
+    GbVerdict v;
+    if (!ok || res->status == GB_RUN_ERROR) {
+        v = GB_V_ERROR;
+        *error = gb_asprintf("runner: %s", e->msg[0] ? e->msg : res->exc_message ? res->exc_message : "error");
+        return v;
+    }
+    switch (res->status) {
+    case GB_RUN_PASS:
+        v = GB_V_PASS;
+        break;
+    case GB_RUN_TIMEOUT:
+        v = GB_V_TIMEOUT;
+        break;
+    case GB_RUN_CRASH:
+        v = GB_V_CRASH;
+        break;
+    default:
+        v = GB_V_FAIL;
+        break;
+    }
+    if (v != GB_V_PASS && (res->exc_type || res->exc_message))
+        *error = gb_asprintf("%s%s%s%s%.300s", res->failed_test ? res->failed_test : "", res->failed_test ? ": " : "",
+                             res->exc_type ? res->exc_type : "", res->exc_message ? ": " : "",
+                             res->exc_message ? res->exc_message : "");
+    return v;
+}
+
+/* Repair: the reply's program replaces the version's main module (its helper modules stay), and
+ * the task's own tests decide. */
+static GbVerdict gb_eval__score_repair(GbEvalRun *r, const GbEvalJob *j, const char *reply, char **extracted,
+                                       char **error)
+{
+    GbTask run;
+    gb_task_copy(&run, j->task);
+    if (!gb_eval_repair_apply(reply, &run, extracted)) {
+        gb_task_destroy(&run);
+        *error = gb_strdup("no program in the reply (a ```python block, or blocks starting with # file: PATH)");
+        return GB_V_INVALID;
+    }
+    GbRunResult res;
+    GbError e = {0};
+    bool ok = gb_pool_run(r->pool, &run, NULL, &res, &e);
+    GbVerdict v = gb_eval__verdict_of_run(ok, &res, &e, error);
+    gb_run_result_destroy(&res);
+    gb_task_destroy(&run);
+    return v;
+}
+
+/* Translate: javac and java in the sandbox on the task's stdio cases (java.h). */
+static GbVerdict gb_eval__score_translate(GbEvalRun *r, const GbEvalJob *j, const char *reply, char **extracted,
+                                          char **error)
+{
+    char *cls = NULL, why[256];
+    if (!gb_eval_java_extract(reply, extracted, &cls, why, sizeof why)) {
+        *error = gb_strdup(why);
+        free(cls);
+        return GB_V_INVALID;
+    }
+    GbRunResult res;
+    GbError e = {0};
+    bool ok = gb_java_score(r->pool, r->cfg->java, j->task, *extracted, cls, &res, &e);
+    GbVerdict v = gb_eval__verdict_of_run(ok, &res, &e, error);
+    gb_run_result_destroy(&res);
+    free(cls);
+    return v;
+}
+
 static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply, char **extracted,
                                 char **error)
 {
+    if (r->cfg->mode == GB_EVAL_REPAIR) return gb_eval__score_repair(r, j, reply, extracted, error);
+    if (r->cfg->mode == GB_EVAL_TRANSLATE) return gb_eval__score_translate(r, j, reply, extracted, error);
     const GbEvalItem *it = &r->items[j->item];
     const GbTask *orig = &r->versions[0].bench->tasks.items[it->task];
-    const GbTask *task = &r->versions[j->version].bench->tasks.items[j->task];
+    const GbTask *task = j->task;
     const char *entry = orig->entry_point ? orig->entry_point : "f";
     char why[256];
     if (!gb_answer_extract(parser, reply, r->cfg->mode, entry, extracted, why, sizeof why)) {
@@ -344,7 +417,10 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
     GbStr j, t;
     gb_str_init(&j);
     gb_str_init(&t);
-    const char *mode = cfg->mode == GB_EVAL_OUTPUT ? "output" : "input";
+    static const char *const modes[] = {"output", "input", "repair", "translate"};
+    static const char *const titles[] = {"output prediction", "input prediction", "program repair",
+                                         "Python to Java translation"};
+    const char *mode = modes[cfg->mode];
     bool interrupted = cfg->stop && *cfg->stop;
     size_t scored_total = 0;
     for (size_t i = 0; i < r->nv * r->nitems * (size_t)cfg->samples; i++)
@@ -364,11 +440,13 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
                    gb_http_client_requests(r->http),
                    scored_total == r->nv * r->nitems * (size_t)cfg->samples ? "true" : "false");
     gb_str_append(&j, r->budget_hit ? "\"time budget\"" : interrupted ? "\"interrupt\"" : "null");
-    gb_str_appendf(&t, "eval: model %s, %s prediction, %zu items, %ld sample%s per item and version\n", cfg->model,
-                   mode, r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
+    gb_str_appendf(&t, "eval: model %s, %s, %zu items, %ld sample%s per item and version\n", cfg->model,
+                   titles[cfg->mode], r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
     if (ntasks_without)
-        gb_str_appendf(&t, "  %zu tasks of the original have no `assert CALL(literals) == literal` test: left out\n",
-                       ntasks_without);
+        gb_str_appendf(&t, "  %zu tasks of the original %s: left out\n", ntasks_without,
+                       cfg->mode == GB_EVAL_REPAIR      ? "are not inject-bugs bugs (no hardened_buggy)"
+                       : cfg->mode == GB_EVAL_TRANSLATE ? "have no stdio tests"
+                                                        : "have no `assert CALL(literals) == literal` test");
     gb_str_appendf(
         &t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
         scored_total, kept, r->cached, gb_http_client_requests(r->http),
@@ -536,6 +614,145 @@ static bool gb_eval__mkdirs(const char *dir)
     return ok;
 }
 
+/* ---- the versions' tasks and the prompts ----------------------------------------------- */
+
+typedef GbArray(GbTask *) GbEvalOwnedTasks; /* repair: the hardened views, owned */
+
+static bool gb_eval__same_program(const GbTask *a, const GbTask *b)
+{
+    if (strcmp(a->source, b->source) != 0 || a->extra_files.len != b->extra_files.len) return false;
+    for (size_t i = 0; i < a->extra_files.len; i++)
+        if (strcmp(a->extra_files.items[i].path, b->extra_files.items[i].path) != 0 ||
+            strcmp(a->extra_files.items[i].source, b->extra_files.items[i].source) != 0)
+            return false;
+    return true;
+}
+
+/* Repair, version v >= 1: the task of versions[v]'s file whose buggy ORIGINAL program is the
+ * item's (the same bug in the original), shown and run with its buggy hardened program
+ * ("hardened_buggy"). NULL (no error) when that file has no such bug. */
+static GbTask *gb_eval__repair_view(const GbEvalVersion *ver, const GbTask *ot, GbError *err)
+{
+    const GbBench *b = ver->bench;
+    const GbTask *bt = NULL;
+    long ti = gb_bench_find(b, ot->id);
+    if (ti >= 0 && gb_eval__same_program(&b->tasks.items[ti], ot)) bt = &b->tasks.items[ti];
+    for (size_t k = 0; !bt && k < b->tasks.len; k++)
+        if (gb_eval__same_program(&b->tasks.items[k], ot)) bt = &b->tasks.items[k];
+    if (!bt) return NULL;
+    const char *field = gb_task_get_field(bt, "hardened_buggy");
+    json_t *doc = field ? json_loads(field, 0, NULL) : NULL;
+    json_t *src = json_object_get(doc, "source"), *extra = json_object_get(doc, "extra_files");
+    if (!json_is_string(src) || (extra && !json_is_object(extra))) {
+        gb_error_set(err, "%s:%zu: task %s: \"hardened_buggy\" needs a \"source\" string and an \"extra_files\" object",
+                     ver->path, bt->line, bt->id);
+        json_decref(doc);
+        return NULL;
+    }
+    GbTask *t = gb_malloc(sizeof *t);
+    gb_task_copy(t, bt);
+    free(t->source);
+    t->source = gb_strdup(json_string_value(src));
+    for (size_t i = 0; i < t->extra_files.len; i++) {
+        free(t->extra_files.items[i].path);
+        free(t->extra_files.items[i].source);
+    }
+    t->extra_files.len = 0;
+    const char *path;
+    json_t *val;
+    json_object_foreach(extra, path, val)
+    {
+        if (json_is_string(val)) gb_task_set_file(t, path, json_string_value(val));
+    }
+    json_decref(doc);
+    return t;
+}
+
+/* views[v][i]: the version's own task of each item (see GbEvalRun.views). */
+static bool gb_eval__views(GbEvalRun *r, GbEvalOwnedTasks *owned, GbError *err)
+{
+    const GbBench *ob = r->versions[0].bench;
+    for (size_t v = 0; v < r->nv; v++)
+        for (size_t i = 0; i < r->nitems; i++) {
+            const GbTask *ot = &ob->tasks.items[r->items[i].task];
+            const GbTask **slot = &r->views[v * r->nitems + i];
+            if (r->cfg->mode == GB_EVAL_REPAIR && v > 0) {
+                GbError e = {0};
+                GbTask *t = gb_eval__repair_view(&r->versions[v], ot, &e);
+                if (e.msg[0]) {
+                    *err = e;
+                    return false;
+                }
+                if (t) gb_array_push(owned, t);
+                *slot = t;
+            } else if (r->cfg->mode == GB_EVAL_REPAIR) {
+                *slot = ot; /* the buggy original */
+            } else {
+                long ti = gb_bench_find(r->versions[v].bench, ot->id);
+                *slot = ti >= 0 ? &r->versions[v].bench->tasks.items[ti] : NULL;
+            }
+        }
+    return true;
+}
+
+/* How the buggy program fails its tests (owned), as the sandbox reports it. */
+static char *gb_eval__failure(GbEvalRun *r, const GbTask *t, GbError *err)
+{
+    GbRunResult res;
+    if (!gb_pool_run(r->pool, t, NULL, &res, err) || res.status == GB_RUN_ERROR) {
+        if (!err->msg[0]) gb_error_set(err, "%s", res.exc_message ? res.exc_message : "runner error");
+        gb_run_result_destroy(&res);
+        return NULL;
+    }
+    GbStr s;
+    gb_str_init(&s);
+    if (res.status == GB_RUN_PASS) {
+        gb_str_append(&s, "(the tests passed when the buggy program was run for this prompt)");
+    } else {
+        if (res.failed_tests.len > 1) {
+            gb_str_append(&s, "failing tests:");
+            for (size_t k = 0; k < res.failed_tests.len && k < 8; k++)
+                gb_str_appendf(&s, " %s", res.failed_tests.items[k]);
+            if (res.failed_tests.len > 8) gb_str_appendf(&s, " (%zu in all)", res.failed_tests.len);
+            gb_str_append(&s, "\n");
+        }
+        if (res.failed_test) gb_str_appendf(&s, "%.400s\n", res.failed_test);
+        gb_str_appendf(&s, "%s%s%.600s", res.exc_type ? res.exc_type : gb_run_status_name(res.status),
+                       res.exc_message && *res.exc_message ? ": " : "", res.exc_message ? res.exc_message : "");
+    }
+    gb_run_result_destroy(&res);
+    return gb_str_take(&s);
+}
+
+/* The prompt of one item for a version whose task is vt (owned); NULL with err when the buggy
+ * program of a repair item could not be run. */
+static char *gb_eval__prompt(GbEvalRun *r, TSParser *parser, const GbTask *vt, const char *entry, const GbEvalItem *it,
+                             GbError *err)
+{
+    switch (r->cfg->mode) {
+    case GB_EVAL_TRANSLATE:
+        return gb_eval_translate_prompt(vt->source);
+    case GB_EVAL_REPAIR: {
+        char *failure = gb_eval__failure(r, vt, err);
+        if (!failure) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            gb_error_set(err, "task %s: the buggy program could not be run: %s", vt->id, msg);
+            return NULL;
+        }
+        char *spec = gb_eval_spec(parser, vt->source, vt->entry_point);
+        char *program = gb_eval_program_text(vt);
+        char *p = gb_eval_repair_prompt(spec, program, vt->entry_point, failure);
+        free(program);
+        free(spec);
+        free(failure);
+        return p;
+    }
+    default:
+        return gb_answer_prompt(r->cfg->mode, vt->source, entry, it->pair.args, it->pair.expected);
+    }
+}
+
 bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, const GbEvalVersion *versions, size_t nv,
                  char **summary_json, char **text, size_t *errors, GbError *err)
 {
@@ -548,7 +765,21 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
     GbEvalPairs *pairs = gb_calloc(ob->tasks.len ? ob->tasks.len : 1, sizeof *pairs);
     GbArray(GbEvalItem) items = {0};
     size_t without = 0;
+    bool whole = cfg->mode == GB_EVAL_REPAIR || cfg->mode == GB_EVAL_TRANSLATE;
     for (size_t t = 0; t < ob->tasks.len; t++) {
+        if (whole) {
+            /* one item per task: per bug (repair), per stdio task (translate) */
+            const GbTask *ot = &ob->tasks.items[t];
+            bool usable = cfg->mode == GB_EVAL_TRANSLATE ? ot->kind == GB_TESTS_STDIO
+                                                         : gb_task_get_field(ot, "hardened_buggy") != NULL;
+            if (!usable) {
+                without++;
+                continue;
+            }
+            GbEvalItem it = {.task = t, .id = gb_strdup(ot->id)};
+            gb_array_push(&items, it);
+            continue;
+        }
         gb_eval_pairs(parser, &ob->tasks.items[t], &pairs[t]);
         if (!pairs[t].len) without++;
         for (size_t k = 0; k < pairs[t].len; k++) {
@@ -558,14 +789,14 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
             gb_array_push(&items, it);
         }
     }
-    ts_parser_delete(parser);
     r.items = items.items;
     r.nitems = items.len;
     bool ok = false;
     size_t nslots = nv * r.nitems * (size_t)cfg->samples, kept = 0;
     char **hashes = gb_calloc(nslots ? nslots : 1, sizeof *hashes);
     char **prompts = gb_calloc(nslots ? nslots : 1, sizeof *prompts);
-    size_t *task_of = gb_calloc(nslots ? nslots : 1, sizeof *task_of);
+    r.views = gb_calloc(nv * r.nitems + 1, sizeof *r.views);
+    GbEvalOwnedTasks owned_views = {0};
     r.verdict = gb_calloc(nslots ? nslots : 1, 1);
     GbStr pj;
     gb_str_init(&pj);
@@ -576,27 +807,30 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
     gb_str_appendf(&pj, ",\"max_tokens\":%ld,\"seed\":%ld}", cfg->params.max_tokens, cfg->params.seed);
     r.params_json = gb_str_take(&pj);
     if (!r.nitems) {
-        gb_error_set(err, "%s: no task has an `assert CALL(literal arguments) == literal` test to predict",
-                     versions[0].path);
+        gb_error_set(
+            err, "%s: %s", versions[0].path,
+            cfg->mode == GB_EVAL_REPAIR      ? "no task is a bug of `genebench inject-bugs` (no hardened_buggy field)"
+            : cfg->mode == GB_EVAL_TRANSLATE ? "no task has stdio tests (translation needs them)"
+                                             : "no task has an `assert CALL(literal arguments) == literal` test "
+                                               "to predict");
         goto out;
     }
+    if (!gb_eval__views(&r, &owned_views, err)) goto out;
     /* Prompts of every sample slot (a version without the task has none). */
     for (size_t v = 0; v < nv; v++) {
         for (size_t i = 0; i < r.nitems; i++) {
             const GbTask *ot = &ob->tasks.items[r.items[i].task];
-            long ti = gb_bench_find(versions[v].bench, ot->id);
-            if (ti < 0) continue;
-            const GbTask *vt = &versions[v].bench->tasks.items[ti];
+            const GbTask *vt = r.views[v * r.nitems + i];
+            if (!vt) continue;
             const char *entry = ot->entry_point ? ot->entry_point : "f";
-            char *prompt =
-                gb_answer_prompt(cfg->mode, vt->source, entry, r.items[i].pair.args, r.items[i].pair.expected);
+            char *prompt = gb_eval__prompt(&r, parser, vt, entry, &r.items[i], err);
+            if (!prompt) goto out;
             char hex[65];
             gb_sha256_hex(prompt, strlen(prompt), hex);
             for (long s = 0; s < cfg->samples; s++) {
                 size_t slot = gb_eval__slot(&r, v, i, s);
                 hashes[slot] = gb_strdup(hex);
                 prompts[slot] = s == 0 ? prompt : NULL;
-                task_of[slot] = (size_t)ti;
             }
         }
     }
@@ -626,8 +860,8 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
                 size_t slot = gb_eval__slot(&r, v, i, s);
                 if (!hashes[slot] || r.verdict[slot] != GB_V_NONE) continue;
                 GbEvalJob *jb = &r.jobs[r.njobs++];
-                *jb =
-                    (GbEvalJob){.item = i, .version = v, .sample = s, .task = task_of[slot], .prompt = prompts[first]};
+                *jb = (GbEvalJob){
+                    .item = i, .version = v, .sample = s, .task = r.views[v * r.nitems + i], .prompt = prompts[first]};
                 memcpy(jb->hash, hashes[slot], 65);
             }
         }
@@ -654,7 +888,13 @@ out:
     }
     free(hashes);
     free(prompts);
-    free(task_of);
+    for (size_t i = 0; i < owned_views.len; i++) {
+        gb_task_destroy(owned_views.items[i]);
+        free(owned_views.items[i]);
+    }
+    gb_array_free(&owned_views);
+    free(r.views);
+    ts_parser_delete(parser);
     free(r.jobs);
     free(r.verdict);
     free(r.params_json);

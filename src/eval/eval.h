@@ -1,13 +1,22 @@
 #pragma once
-/* genebench eval: input / output prediction by a model behind an OpenAI-compatible server, on
- * a benchmark (version 0, the original) and hardened versions of it (1..), scored in the
- * sandboxed runner as CRUXEval scores it, with pass@k, the paired comparison and the relative
- * drop (stats.h).
+/* genebench eval: output / input prediction, program repair and Python -> Java translation by a
+ * model behind an OpenAI-compatible server, on a benchmark (version 0, the original) and hardened
+ * versions of it (1..), scored in the sandboxed runner, with pass@k, the paired comparison and
+ * the relative drop (stats.h).
  *
- * Work: one sample = (item, version, sample index): the prompt shows the version's program and
- * the original's call (items come from the original's tests, answer.h; the expected value is
- * always the original's), the reply is extracted and checked (answer.h), then the scoring assert
- * runs with the version's program in the pool. Samples run on `concurrency` threads; each
+ * Items and versions. output / input: one item per `assert CALL(literals) == literal` of the
+ * original's tests (answer.h); the prompt shows the version's program and the original's call,
+ * the reply is extracted and checked (answer.h), then the scoring assert runs with the version's
+ * program. translate: one item per stdio task; the reply's Java is compiled and run on the
+ * task's cases (java.h). In both, versions are the files, tasks paired by id. repair: the files
+ * are inject-bugs output, one item per bug of versions[0]; version 0 shows the buggy original
+ * ("source"), version v >= 1 the buggy hardened program ("hardened_buggy") of the bug of
+ * versions[v]'s file whose buggy original is the same program (the same bug); the caller passes
+ * the first file twice (as versions 0 and 1). The prompt has the failing test as the sandbox
+ * reports it (the buggy program runs once per item and version before the prompts are made), the
+ * reply's program runs against the task's tests (repair.h).
+ *
+ * Work: one sample = (item, version, sample index). Samples run on `concurrency` threads; each
  * reply is cached in cache_dir (file <sha256>.json, the key being sha256 of the model, prompt,
  * sampling parameters and sample index), so a re-run asks the server nothing it was asked
  * before. Every sample is appended to the results file as soon as it is scored, one JSON line:
@@ -28,6 +37,7 @@
 #include "src/base/http.h"
 #include "src/base/util.h"
 #include "src/eval/answer.h"
+#include "src/eval/java.h"
 #include "src/model/task.h"
 #include "src/runner/runner.h"
 
@@ -47,6 +57,7 @@ typedef struct {
     unsigned long boot_seed;
     FILE *progress;              /* progress line with ETA; NULL: none */
     volatile sig_atomic_t *stop; /* set by Ctrl-C; may be NULL */
+    const GbJavaConfig *java;    /* translate: the JDK and its limits */
 } GbEvalConfig;
 
 typedef struct {
@@ -54,7 +65,7 @@ typedef struct {
     const GbBench *bench; /* borrowed */
 } GbEvalVersion;
 
-/* Run the evaluation of versions[0] (the original) and versions[1..nv). On success (even when
+/* Run the evaluation of versions[0] (the original) and versions[1..nv) (repair: see above). On success (even when
  * stopped by the time budget or Ctrl-C: the summary says so) *summary_json and *text get the
  * summary (owned) and *errors the number of samples whose verdict is error. False with err on an error that stops the
  * run (results file not writable, no item in the original). */

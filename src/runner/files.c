@@ -107,3 +107,79 @@ bool gb_runner_write_modules(const char *dir, const GbProgram *prog, long owner,
     }
     return true;
 }
+
+bool gb_runner_write_file(const char *dir, const char *name, const char *data, size_t len, long owner, GbError *err)
+{
+    if (!gb_runner__path_ok(name)) {
+        gb_error_set(err, "file name '%s' is not a relative path inside the run directory", name ? name : "");
+        return false;
+    }
+    char *path = gb_asprintf("%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    bool ok = fd >= 0 && gb_runner_write_all(fd, data, len);
+    if (ok && owner >= 0) ok = fchown(fd, (uid_t)owner, (gid_t)owner) == 0;
+    if (!ok) gb_error_set(err, "cannot write %s: %s", path, strerror(errno));
+    if (fd >= 0) close(fd);
+    free(path);
+    return ok;
+}
+
+void gb_run_files_destroy(GbRunFiles *files)
+{
+    if (!files) return;
+    for (size_t i = 0; i < files->len; i++) {
+        free(files->items[i].name);
+        free(files->items[i].data);
+    }
+    gb_array_free(files);
+}
+
+bool gb_runner_collect_files(const char *dir, const char *suffix, size_t max_files, size_t max_bytes, GbRunFiles *out,
+                             GbError *err)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0) {
+        gb_error_set(err, "cannot open %s: %s", dir, strerror(errno));
+        return false;
+    }
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        gb_error_set(err, "cannot read %s: %s", dir, strerror(errno));
+        return false;
+    }
+    size_t sl = strlen(suffix), total = 0;
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        size_t nl = strlen(e->d_name);
+        if (nl <= sl || strcmp(e->d_name + nl - sl, suffix) != 0) continue;
+        /* the directory belongs to the run: open without following links, and only regular files */
+        int fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) continue;
+        struct stat st;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            continue;
+        }
+        if (out->len >= max_files || (size_t)st.st_size > max_bytes - total) {
+            gb_error_set(err, "%s: more than %zu files or %zu bytes end with %s", dir, max_files, max_bytes, suffix);
+            close(fd);
+            ok = false;
+            break;
+        }
+        GbRunFile f = {gb_strdup(e->d_name), gb_malloc((size_t)st.st_size + 1), 0};
+        for (;;) {
+            ssize_t n = read(fd, f.data + f.len, (size_t)st.st_size - f.len);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            f.len += (size_t)n;
+            if (f.len == (size_t)st.st_size) break;
+        }
+        close(fd);
+        total += f.len;
+        gb_array_push(out, f);
+    }
+    closedir(d);
+    return ok;
+}

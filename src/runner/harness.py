@@ -917,6 +917,31 @@ def run_request(req, result):
         result["exc_message"] = "unknown run kind %r" % kind
 
 
+def exec_command(req, result_w):
+    """Run kind "exec": replace this child by the command of req ("argv", "env": NUL-separated),
+    in the run directory, with the limits, uid and namespaces already set. The result pipe is
+    closed first, so the command cannot write a result record: genebench judges an exec run by
+    its exit status and output only. Returns (with an exception) only when the command could not
+    be started; the harness then reports an error."""
+    run_dir = text(req, "dir")
+    os.chdir(run_dir)
+    argv = text(req, "argv").split("\0")
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": run_dir, "TMPDIR": run_dir}
+    for item in text(req, "env").split("\0"):
+        if "=" in item:
+            key, value = item.split("=", 1)
+            env[key] = value
+    if not argv or not os.path.isabs(argv[0]):
+        raise ValueError("exec: argv[0] must be an absolute path")
+    if not os.access(argv[0], os.X_OK):
+        raise FileNotFoundError("exec: %s is not an executable file in the sandbox" % argv[0])
+    os.close(result_w)
+    try:
+        os.execve(argv[0], argv, env)
+    except BaseException:  # noqa: BLE001 - the record pipe is gone: report by the exit status
+        os._exit(127)
+
+
 def child(req, fds, result_w, ctl, token_r):
     t_start = time.monotonic()
     # Taken before the program runs (see "the seal"): what reports the result.
@@ -962,6 +987,8 @@ def child(req, fds, result_w, ctl, token_r):
             os.setresuid(uid, uid, uid)
         if LIBC is not None and os.getppid() != 1:
             LIBC.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
+        if kind == "exec":
+            exec_command(req, result_w)  # returns only when it cannot exec
         run_request(req, result)
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed
         # once the program ran, the harness's failure may be its doing: a failed run

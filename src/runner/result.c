@@ -161,6 +161,73 @@ void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
     out->tests_run = (int)gb_rec_long(c, "tests_run", out->status == GB_RUN_PASS || out->status == GB_RUN_FAIL ? 1 : 0);
 }
 
+void gb_runner_map_exec(GbRaw *raw, double timeout_s, double cpu_s, GbRunResult *out)
+{
+    const GbRec *c = &raw->child_rec;
+    out->wall_s = raw->wall;
+    out->peak_rss_kb = raw->maxrss;
+    free(out->out);
+    free(out->err);
+    out->out = gb_runner__take_str(&raw->out);
+    out->err = gb_runner__take_str(&raw->err);
+    out->signal = raw->signal;
+    out->tests_run = 1;
+    if (raw->interrupted) {
+        out->status = GB_RUN_ERROR;
+        out->exc_message = gb_strdup("interrupted");
+        return;
+    }
+    if (raw->timed_out) {
+        out->status = GB_RUN_TIMEOUT;
+        out->exc_type = gb_strdup("Timeout");
+        out->exc_message = gb_asprintf("wall-clock limit of %g s exceeded", timeout_s);
+        return;
+    }
+    if (raw->worker_died) {
+        out->status = GB_RUN_CRASH;
+        out->exc_message = gb_strdup("the worker process died during the run");
+        return;
+    }
+    if (raw->signal == SIGXCPU || (raw->signal == SIGKILL && raw->cpu + 0.05 >= cpu_s)) {
+        out->status = GB_RUN_TIMEOUT;
+        out->exc_type = gb_strdup("Timeout");
+        out->exc_message = gb_asprintf("CPU limit of %g s exceeded", cpu_s);
+        return;
+    }
+    if (raw->signal != 0) {
+        out->status = GB_RUN_CRASH;
+        out->exc_type = gb_strdup("Signal");
+        out->exc_message = gb_asprintf("killed by signal %d (%s)", raw->signal, strsignal(raw->signal));
+        return;
+    }
+    /* The command cannot write a record (its pipe was closed before the exec): a record means
+     * the harness failed before the exec, and it counts only with the run's token. */
+    if (c->fields.len) {
+        const GbRecField *want = gb_rec_find(&raw->done_rec, "token"), *got = gb_rec_find(c, "token");
+        bool sealed = want && want->vlen && got && got->vlen == want->vlen && !memcmp(got->val, want->val, want->vlen);
+        if (!sealed) {
+            out->status = GB_RUN_FAIL;
+            out->exc_type = gb_strdup("Tampering");
+            out->exc_message = gb_strdup("a result record that the harness did not write");
+            return;
+        }
+        out->status = GB_RUN_ERROR;
+        char *type = gb_rec_dup(c, "exc_type"), *msg = gb_rec_dup(c, "exc_message");
+        out->exc_message = gb_asprintf("the sandbox could not start the command: %s%s%s", type ? type : "",
+                                       type ? ": " : "", msg ? msg : "");
+        free(type);
+        free(msg);
+        return;
+    }
+    if (raw->exit_code != 0) {
+        out->status = GB_RUN_FAIL;
+        out->exc_type = gb_strdup("ExitStatus");
+        out->exc_message = gb_asprintf("exit status %d", raw->exit_code);
+        return;
+    }
+    out->status = GB_RUN_PASS;
+}
+
 void gb_runner_fail_stderr(GbRunResult *out)
 {
     if (out->status != GB_RUN_PASS || !out->err || !*out->err) return;

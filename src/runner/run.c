@@ -59,19 +59,28 @@ typedef struct {
     const GbTask *task;     /* for unittest classes; may be NULL */
     const char *stdin_text; /* stdio; may be NULL */
     size_t out_cap;         /* stdout bytes to keep (stdio: enough to compare the whole output) */
+    const GbExecSpec *exec; /* kind "exec": the command, its files, limits and what to collect */
+    GbRunFiles *collected;  /* kind "exec" with exec->collect_suffix: the files collected */
+    GbError *collect_err;   /* with collected: why collecting failed (the run's fault: too many files) */
 } GbRunSpec;
 
 /* The sandbox fields of a run request: resource limits (cpu_s 0: none) and the run uid. */
 void gb_pool_add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s)
 {
+    gb_pool_add_limits_mem(pool, w, body, cpu_s, 0);
+}
+
+void gb_pool_add_limits_mem(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s, long mem_mb)
+{
     const GbPoolConfig *cfg = &pool->cfg;
+    if (mem_mb <= 0) mem_mb = cfg->mem_mb;
     long nproc = cfg->nproc;
     if (nproc > 0) {
         if (w->mode == GB_SANDBOX_USERNS) nproc += 1; /* the worker counts in its namespace */
         if (w->mode == GB_SANDBOX_PLAIN && w->run_uid < 0) nproc += pool->nproc_extra + 1;
     }
     gb_rec_addf(body, "cpu", "%ld", cpu_s);
-    gb_rec_addf(body, "as", "%ld", cfg->mem_mb > 0 ? cfg->mem_mb * 1024L * 1024L : 0L);
+    gb_rec_addf(body, "as", "%ld", mem_mb > 0 ? mem_mb * 1024L * 1024L : 0L);
     gb_rec_addf(body, "fsize", "%ld", cfg->fsize_mb > 0 ? cfg->fsize_mb * 1024L * 1024L : 0L);
     gb_rec_addf(body, "nofile", "%ld", cfg->nofile);
     gb_rec_addf(body, "nproc", "%ld", nproc);
@@ -107,9 +116,16 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_error_set(err, "cannot create run directory %s: %s", hdir, strerror(e));
         goto done;
     }
-    if (!gb_runner_write_modules(hdir, rs->prog, w->owner_uid, err)) {
+    if (rs->prog && !gb_runner_write_modules(hdir, rs->prog, w->owner_uid, err)) {
         if (gb_worker_gone(w)) goto gone;
         goto done;
+    }
+    for (size_t i = 0; rs->exec && i < rs->exec->nfiles; i++) {
+        const GbRunFile *f = &rs->exec->files[i];
+        if (!gb_runner_write_file(hdir, f->name, f->data, f->len, w->owner_uid, err)) {
+            if (gb_worker_gone(w)) goto gone;
+            goto done;
+        }
     }
     if (rs->stdin_text && *rs->stdin_text) {
         in_fd = memfd_create("gb-stdin", MFD_CLOEXEC);
@@ -149,7 +165,26 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_rec_add(&body, "modules", mods.data ? mods.data : "");
         gb_str_destroy(&mods);
     }
-    gb_pool_add_limits(pool, w, &body, (long)ceil(cfg->cpu_s));
+    if (rs->exec) {
+        GbStr v;
+        gb_str_init(&v);
+        for (size_t i = 0; rs->exec->argv[i]; i++) {
+            if (i) gb_str_append_n(&v, "", 1);
+            gb_str_append(&v, rs->exec->argv[i]);
+        }
+        gb_rec_add_n(&body, "argv", v.data ? v.data : "", v.len);
+        v.len = 0;
+        for (size_t i = 0; rs->exec->env && rs->exec->env[i]; i++) {
+            if (i) gb_str_append_n(&v, "", 1);
+            gb_str_append(&v, rs->exec->env[i]);
+        }
+        gb_rec_add_n(&body, "env", v.data ? v.data : "", v.len);
+        gb_str_destroy(&v);
+        double cpu = rs->exec->cpu_s > 0 ? rs->exec->cpu_s : cfg->cpu_s;
+        gb_pool_add_limits_mem(pool, w, &body, (long)ceil(cpu), rs->exec->mem_mb);
+    } else {
+        gb_pool_add_limits(pool, w, &body, (long)ceil(cfg->cpu_s));
+    }
     gb_rec_frame(&frame, &body);
 
     int fds[3] = {in_fd, out_p[1], err_p[1]};
@@ -166,7 +201,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
     close(err_p[1]);
     err_p[1] = -1;
 
-    double deadline = t_sent + cfg->timeout_s;
+    double deadline = t_sent + (rs->exec && rs->exec->timeout_s > 0 ? rs->exec->timeout_s : cfg->timeout_s);
     double hard = 0, drain_until = 0, t_done = 0;
     bool kill_sent = false;
     for (;;) {
@@ -248,6 +283,9 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         }
     }
     ok = true;
+    if (raw->done && rs->exec && rs->exec->collect_suffix && rs->collected &&
+        !gb_runner_collect_files(hdir, rs->exec->collect_suffix, 256, 64u << 20, rs->collected, rs->collect_err))
+        gb_run_files_destroy(rs->collected);
     gb_runner_rmtree(hdir);
     if (raw->done) {
         double fork0 = gb_rec_double(&raw->done_rec, "t_fork0", t_sent);
@@ -301,8 +339,10 @@ static bool gb_pool__run(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError 
         raw->interrupted = true;
         return true;
     }
+    /* a command (exec) needs none of the libraries: the lightest worker forks fastest */
     GbWorkerKind kind = strcmp(rs->kind, "lint") == 0 ? GB_WORKER_LINT
                         : pool->cfg.no_tiers          ? GB_WORKER_FULL
+                        : rs->exec                    ? GB_WORKER_STDLIB
                                                       : gb_runner_kind_for(rs->prog, rs->test_code, rs->task);
     GbWorker *w = gb_pool_acquire(pool, kind);
     bool ok = true;
@@ -342,7 +382,7 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
              * it exceeds twice the expected size plus slack for whitespace */
             size_t want = cs->stdout_text ? strlen(cs->stdout_text) : 0;
             size_t cap = pool->cfg.output_cap > 2 * want + 4096 ? pool->cfg.output_cap : 2 * want + 4096;
-            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text, cap};
+            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text, cap, NULL, NULL, NULL};
             if (!gb_pool__run(pool, &rs, &raw, err)) {
                 ok = false;
                 out->status = GB_RUN_ERROR;
@@ -400,7 +440,8 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         }
     } else {
         const char *kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert";
-        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap};
+        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap, NULL,
+                        NULL, NULL};
         if (!gb_pool__run(pool, &rs, &raw, err)) {
             ok = false;
         } else {
@@ -427,7 +468,7 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
     }
     GbRaw raw;
     gb_raw_init(&raw);
-    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL, pool->cfg.output_cap};
+    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL, pool->cfg.output_cap, NULL, NULL, NULL};
     bool ok = gb_pool__run(pool, &rs, &raw, err);
     if (ok) {
         if (raw.interrupted) {
@@ -447,6 +488,40 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
         } else {
             *score = gb_rec_double(&raw.child_rec, "score", 0.0);
         }
+    }
+    gb_raw_destroy(&raw);
+    return ok;
+}
+
+bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunFiles *collected, GbError *err)
+{
+    gb_run_result_init(out);
+    if (collected) memset(collected, 0, sizeof *collected);
+    GbError collect_err = {0};
+    size_t cap = spec->out_cap ? spec->out_cap : pool->cfg.output_cap;
+    GbRunSpec rs = {"exec", NULL, NULL, NULL, spec->stdin_text, cap, spec, collected, &collect_err};
+    GbRaw raw;
+    gb_raw_init(&raw);
+    bool ok = gb_pool__run(pool, &rs, &raw, err);
+    if (ok) {
+        double limit = spec->timeout_s > 0 ? spec->timeout_s : pool->cfg.timeout_s;
+        double cpu = spec->cpu_s > 0 ? spec->cpu_s : pool->cfg.cpu_s;
+        gb_runner_map_exec(&raw, limit, cpu, out);
+        if (out->status == GB_RUN_PASS && collect_err.msg[0]) {
+            out->status = GB_RUN_FAIL;
+            out->exc_type = gb_strdup("Output");
+            out->exc_message = gb_strdup(collect_err.msg);
+        }
+        if (out->status == GB_RUN_ERROR && raw.interrupted) {
+            gb_error_set(err, "%s: interrupted", spec->argv[0]);
+            ok = false;
+        }
+    }
+    if (!ok) {
+        out->status = GB_RUN_ERROR;
+        if (!out->out) out->out = gb_strdup("");
+        if (!out->err) out->err = gb_strdup("");
+        gb_run_files_destroy(collected);
     }
     gb_raw_destroy(&raw);
     return ok;

@@ -191,3 +191,47 @@ void gb_pool_stats(GbPool *pool, GbPoolStats *out);
  * number of lines, and on each line the same whitespace-separated tokens, where two
  * tokens that both parse as finite numbers are equal within an absolute 1e-6. */
 bool gb_stdio_output_matches(const char *got, const char *expected);
+
+/* ---- Commands in the sandbox (gb_pool_exec) --------------------------------------------
+ *
+ * Run kind "exec": the run's child sets up the sandbox exactly as for a Python run (namespaces,
+ * uid, rlimits, seccomp, its own run directory, stdin/stdout/stderr pipes, the wall-clock limit
+ * that kills its whole process group) and then replaces itself by the command with execve. The
+ * command has no way to write a result record (the record pipe is closed before the exec), so
+ * an exec run is judged only by how the process ended and by its output:
+ *   exit status 0 -> GB_RUN_PASS; another status -> GB_RUN_FAIL (exc_type "ExitStatus");
+ *   the wall-clock or CPU limit -> GB_RUN_TIMEOUT; a signal -> GB_RUN_CRASH;
+ *   a command the sandbox cannot start -> GB_RUN_ERROR.
+ * Used for Java (javac, then java) by genebench eval --task translate: the command must be
+ * visible in the sandbox (namespaces mode: under /usr, /etc or /lib*, read-only). */
+
+/* A file of an exec run: a name relative to the run directory and its bytes (may hold NULs). */
+typedef struct {
+    char *name; /* owned when in a GbRunFiles; borrowed in a GbExecSpec */
+    char *data;
+    size_t len;
+} GbRunFile;
+typedef GbArray(GbRunFile) GbRunFiles;
+void gb_run_files_destroy(GbRunFiles *files);
+
+typedef struct {
+    const char *const *argv; /* NULL-terminated; argv[0] an absolute path as the sandbox sees it */
+    const char *const *env;  /* NULL-terminated "KEY=VALUE" list added to PATH, LANG, and HOME and
+                                TMPDIR (= the run directory); may be NULL */
+    const GbRunFile *files;  /* written into the run directory before the run (borrowed) */
+    size_t nfiles;
+    const char *stdin_text;     /* may be NULL: /dev/null */
+    double timeout_s;           /* wall-clock limit; 0: the pool's */
+    double cpu_s;               /* RLIMIT_CPU; 0: the pool's */
+    long mem_mb;                /* RLIMIT_AS in MiB; 0: the pool's */
+    const char *collect_suffix; /* NULL: nothing; else the regular files of the run directory's top
+                                   level whose names end with it are returned (at most 256 files,
+                                   64 MiB in all, symbolic links ignored) */
+    size_t out_cap;             /* stdout bytes kept; 0: the pool's output_cap */
+} GbExecSpec;
+
+/* Run a command in a sandboxed child of a test worker (see above). Fills out (initialised here)
+ * and, when spec->collect_suffix and collected are given, *collected (initialised here; owned
+ * by the caller: gb_run_files_destroy). Returns false only on an infrastructure error (err set,
+ * out->status GB_RUN_ERROR), as gb_pool_run. Thread-safe like gb_pool_run. */
+bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunFiles *collected, GbError *err);

@@ -151,6 +151,14 @@ bool gb_runner_write_all(int fd, const char *data, size_t len);
 bool gb_runner_chown(int dirfd, const char *name, long uid);
 /* Write prog's modules under dir, owned by owner (< 0: ours). */
 bool gb_runner_write_modules(const char *dir, const GbProgram *prog, long owner, GbError *err);
+/* Write one file of len bytes (binary) under dir, owned by owner (< 0: ours); the name must be a
+ * relative path inside dir (its parent directories must exist). */
+bool gb_runner_write_file(const char *dir, const char *name, const char *data, size_t len, long owner, GbError *err);
+/* Append to out the regular files at the top of dir whose names end with suffix (symbolic links
+ * and anything else skipped), at most max_files files and max_bytes bytes in all: false with err
+ * when there are more. */
+bool gb_runner_collect_files(const char *dir, const char *suffix, size_t max_files, size_t max_bytes, GbRunFiles *out,
+                             GbError *err);
 
 /* ---- workers (worker.c) */
 
@@ -197,11 +205,16 @@ typedef struct {
 
 /* The sandbox fields of a run request: resource limits (cpu_s 0: none) and the run uid. */
 void gb_pool_add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s);
+/* The same with RLIMIT_AS set to mem_mb MiB (<= 0: the pool's). */
+void gb_pool_add_limits_mem(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s, long mem_mb);
 
 /* ---- result mapping (result.c) */
 
 /* Fill out from one raw run (status, exception, outputs); takes raw's outputs. */
 void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out);
+/* Fill out from one raw exec run (runner.h, gb_pool_exec); timeout_s and cpu_s are the run's
+ * limits, for the messages; takes raw's outputs. */
+void gb_runner_map_exec(GbRaw *raw, double timeout_s, double cpu_s, GbRunResult *out);
 /* With stderr_fails: a passing run with stderr output fails. */
 void gb_runner_fail_stderr(GbRunResult *out);
 void gb_runner_clear_outcome(GbRunResult *r);
