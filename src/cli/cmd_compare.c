@@ -128,6 +128,23 @@ static void gb_compare__one(GbPool *pool, const GbEquivConfig *ecfg, const GbTas
     gb_equiv_delete(e);
 }
 
+/* s on one line: newlines and tabs escaped (owned). */
+static char *gb_compare__one_line(const char *s)
+{
+    GbStr o;
+    gb_str_init(&o);
+    for (; s && *s; s++) {
+        if (*s == '\n')
+            gb_str_append(&o, "\\n");
+        else if (*s == '\t')
+            gb_str_append(&o, "\\t");
+        else
+            gb_str_append_n(&o, s, 1);
+    }
+    char *r = gb_str_take(&o);
+    return r ? r : gb_strdup("");
+}
+
 static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *entry)
 {
     printf("%-8s %s", gb_compare__names[x->status], t->id);
@@ -144,8 +161,13 @@ static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *en
         if (x->v.why) {
             printf(": B's probe failed: %s\n", x->v.why);
         } else {
+            char *in = gb_compare__one_line(x->v.input), *a = gb_compare__one_line(x->v.expected),
+                 *b = gb_compare__one_line(x->v.got);
             printf(": %zu/%zu inputs agree; first disagreement on input %ld: %s(%s)\n    A: %s\n    B: %s\n",
-                   x->v.agreed, x->v.checked, x->v.first, entry ? entry : "stdin", x->v.input, x->v.expected, x->v.got);
+                   x->v.agreed, x->v.checked, x->v.first, entry ? entry : "stdin", in, a, b);
+            free(in);
+            free(a);
+            free(b);
         }
         break;
     case GB_CMP_NOINPUT:
