@@ -238,8 +238,13 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
     v->status = GB_RUN_PASS;
     size_t n = e ? e->kept.len : 0;
     if (n == 0) return true;
-    /* the program may be slower than the original by the cost bound before an input times out */
+    /* an input times out only when the program is far slower than the original on it (by the
+     * cost ratio, plus 0.5 s for a loaded machine), and never before limit_s */
     double limit = cfg->limit_s;
+    for (size_t i = 0; i < n; i++) {
+        double l = cfg->cost_ratio * e->wall.items[i] + 0.5;
+        if (l > limit) limit = l;
+    }
     GbProbeSpec spec = {e->in.mode, e->in.entry, e->kept.items, n, limit, 1e9};
     GbProbeResult r;
     if (!gb_pool_probe(pool, task, prog, &spec, &r, err)) {

@@ -18,7 +18,8 @@
  * original raises are kept with their exception type. Its cost on an input is the smaller CPU
  * time of the two probes.
  *
- * Checking (gb_equiv_check): one probe of the program on the kept inputs; it agrees when every
+ * Checking (gb_equiv_check): one probe of the program on the kept inputs (an input times out after
+ * max(limit_s, cost_ratio x the original's slowest wall time + 0.5 s)); it agrees when every
  * input finished with the same value and arguments and the same stdout (stdio tasks: compared
  * as the tests compare, gb_stdio_output_matches). Cost bound: over the cost inputs (the larger
  * inputs kept, else every kept input) the program's summed CPU time must not exceed
