@@ -332,7 +332,7 @@ static void test_equiv_gate_in_the_sandbox(void **state)
          "class Any:\n    def __eq__(self, o):\n        return True\n\ndef f(xs, k):\n"
          "    return Any()\n",
          false, true},
-        {"quadratic and sleeping on long inputs",
+        {"sleeps in a loop (same results)",
          "import time\ndef f(xs, k):\n    for _ in xs:\n        time.sleep(0.03)\n"
          "    return sorted(x for x in xs if x > k)\n",
          true, false},
