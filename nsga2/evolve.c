@@ -1,6 +1,8 @@
 #include "nsga2/evolve.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,28 @@ void gb_evolve_config_defaults(GbEvolveConfig *cfg)
     cfg->equiv = true;
     gb_equiv_config_defaults(&cfg->equiv_cfg);
     for (int i = 0; i < GB_OP_COUNT; i++) cfg->ops[i] = true;
+}
+
+void gb_evolve_slots_init(GbEvolveSlots *s, int n)
+{
+    atomic_init(&s->free, n);
+}
+
+/* Take up to want free slots without waiting; returns how many were taken. */
+static int gb_evolve__slots_borrow(GbEvolveSlots *s, int want)
+{
+    if (!s || want <= 0) return 0;
+    int cur = atomic_load(&s->free);
+    for (;;) {
+        int take = cur < want ? cur : want;
+        if (take <= 0) return 0;
+        if (atomic_compare_exchange_weak(&s->free, &cur, cur - take)) return take;
+    }
+}
+
+static void gb_evolve__slots_give(GbEvolveSlots *s, int n)
+{
+    if (s && n > 0) atomic_fetch_add(&s->free, n);
 }
 
 void gb_evolve_stats_add(GbEvolveStats *into, const GbEvolveStats *from)
@@ -65,6 +89,8 @@ uint64_t gb_program_token_hash(const GbProgram *prog, TSParser *parser)
     }
     return h;
 }
+
+typedef GbArray(uint64_t) GbHashList;
 
 /* One member of a task's population. */
 typedef struct {
@@ -124,19 +150,23 @@ static void gb_evolve__score(GbRecordScore *out, const GbIndividual *ind)
     for (int i = 0; i < GB_METRIC_COUNT; i++) out->metrics[i] = ind->metrics.v[i];
 }
 
+typedef GbArray(GbIndividual) GbPopulation;
+
 /* Everything gb_evolve__finish needs to describe the run. */
 typedef struct {
     const GbEvolveConfig *cfg;
     const GbTask *task;
     size_t index;
-    GbArray(GbIndividual) pop;
+    GbPopulation pop;
     const char *stop_reason;
     int generations;
     double lint_before, lint_after;
-    bool have_lint;
-    GbLintSession *lint; /* every lint of the task, in order (reproducible: src/runner/runner.h) */
-    GbEquiv *equiv;      /* the original's results on the derived inputs (NULL: no equivalence gate) */
-    char *equiv_error;   /* why recording them failed, or NULL */
+    bool have_lint, lint_failed; /* under lint_mu */
+    GbError lint_err;            /* why the original could not be linted (lint_failed) */
+    pthread_mutex_t lint_mu;     /* the original's lint: the first thread at a lint gate does it */
+    GbLintSession *lint;         /* every lint of the task, in order (reproducible: src/runner/runner.h) */
+    GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
+    char *equiv_error;           /* why recording them failed, or NULL */
     char *error;
     GbRenameList renamed;
     const char *naming_mode;
@@ -239,9 +269,10 @@ static bool gb_evolve__stopped(const GbEvolveConfig *cfg)
     return cfg->stop && *cfg->stop;
 }
 
-/* Run the gates after the parse gate on child; returns the gate that rejected it or
- * GB_GATE_COUNT when it was accepted. */
-/* What a gate looks at: one child of the run, the individuals seen so far. */
+/* What a gate looks at: one child of the run, the individuals seen so far. The gates after
+ * DUPLICATE run in parallel for the children of one generation (gb_evolve__validate): they
+ * may read run but not change it, and take what is per thread (parser, lint session) from
+ * here; what they count goes to stats, which is the child's own until it is committed. */
 typedef struct {
     const GbEvolveConfig *cfg;
     GbRun *run;
@@ -250,6 +281,7 @@ typedef struct {
     const uint64_t *hashes;
     size_t nhashes;
     GbEvolveStats *stats;
+    GbLintSession *lint; /* this thread's lint session */
 } GbGateCtx;
 
 /* One function per row of nsga2/gate_list.h, named after its id: true when the child passes. */
@@ -302,31 +334,191 @@ static bool gb_evolve__pass_EQUIV(GbGateCtx *c)
     return pass;
 }
 
+/* The original's lint score, taken at the task's first lint rather than at its start: the
+ * first children are then tested while the lint workers still warm up pylint. The session's
+ * lints stay in the same order (the original's first), so the scores do not change. */
+static bool gb_evolve__lint_original(GbRun *run)
+{
+    pthread_mutex_lock(&run->lint_mu);
+    bool ok = run->have_lint;
+    if (!ok && !run->lint_failed) {
+        /* run->lint is the task thread's session; it lints nothing else until this returns
+         * (its own lint gate calls this first), so another thread may use it here. */
+        if (gb_lint_session_lint(run->lint, &run->pop.items[0].prog, &run->lint_before, &run->lint_err)) {
+            run->have_lint = ok = true;
+            run->lint_after = run->lint_before;
+        } else {
+            run->lint_failed = true;
+        }
+    }
+    pthread_mutex_unlock(&run->lint_mu);
+    return ok;
+}
+
 static bool gb_evolve__pass_LINT(GbGateCtx *c)
 {
     if (!c->cfg->lint) return true;
+    if (!gb_evolve__lint_original(c->run)) return false;
     GbError err;
     double score = 0;
-    if (!gb_lint_session_lint(c->run->lint, &c->child->prog, &score, &err)) return false;
+    if (!gb_lint_session_lint(c->lint, &c->child->prog, &score, &err)) return false;
     return score >= c->run->lint_before - 1e-9;
 }
 
-/* The gates in list order (cost order). Returns the gate that rejected the child, or
- * GB_GATE_COUNT when it passed them all (then its RC and RR are set). */
-static GbGate gb_evolve__gates(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *child, TSParser *parser,
-                               const uint64_t *hashes, size_t nhashes, GbEvolveStats *stats)
-{
-    static bool (*const pass[GB_GATE_COUNT])(GbGateCtx *) = {
+static bool (*const gb_evolve__pass[GB_GATE_COUNT])(GbGateCtx *) = {
 #define GB_GATE(id, key, label, rule) gb_evolve__pass_##id,
-        GB_GATE_LIST
+    GB_GATE_LIST
 #undef GB_GATE
-    };
-    GbGateCtx c = {cfg, run, child, parser, hashes, nhashes, stats};
-    for (int g = 0; g < GB_GATE_COUNT; g++)
-        if (!pass[g](&c)) return (GbGate)g;
+};
+
+/* The gates in list order (cost order) from..to-1. Returns the gate that rejected the child,
+ * or GB_GATE_COUNT when it passed them all. */
+static GbGate gb_evolve__gates(GbGateCtx *c, int from, int to)
+{
+    for (int g = from; g < to; g++)
+        if (!gb_evolve__pass[g](c)) return (GbGate)g;
+    return GB_GATE_COUNT;
+}
+
+/* The validation of one generation's children. The cheap gates (up to DUPLICATE) run one
+ * child at a time against the individuals of the previous generations; the gates after it
+ * (the expensive ones, in the pool) run in parallel on the helper threads; the results are
+ * then committed in breeding order, so the population and every count are those of
+ * validating the children one at a time: a child whose tokens equal those of an earlier
+ * child of the generation is validated only when that one was rejected (else it is a
+ * duplicate), and only then, at commit, one at a time. */
+enum { GB_CHILD_SKIPPED, GB_CHILD_REJECTED, GB_CHILD_CANDIDATE, GB_CHILD_DEFERRED, GB_CHILD_EVALUATED };
+
+typedef struct {
+    int state;
+    GbGate gate;         /* REJECTED / EVALUATED: the rejecting gate or GB_GATE_COUNT */
+    GbEvolveStats stats; /* what the expensive gates counted for this child */
+} GbChildEval;
+
+typedef struct {
+    const GbEvolveConfig *cfg;
+    GbRun *run;
+    GbIndividual *children;
+    GbChildEval *evals;
+    const size_t *todo; /* indices of the children to evaluate in parallel, in order */
+    size_t ntodo;
+    atomic_size_t next;
+} GbValidatePhase;
+
+#define GB_GATE_FIRST_PARALLEL (GB_GATE_DUPLICATE + 1)
+
+static void gb_evolve__eval_one(GbValidatePhase *ph, size_t c, TSParser *parser, GbLintSession *lint)
+{
+    GbChildEval *e = &ph->evals[c];
+    memset(&e->stats, 0, sizeof e->stats);
+    GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, NULL, 0, &e->stats, lint};
+    e->gate = gb_evolve__gates(&ctx, GB_GATE_FIRST_PARALLEL, GB_GATE_COUNT);
+    e->state = GB_CHILD_EVALUATED;
+}
+
+static void gb_evolve__eval_loop(GbValidatePhase *ph, TSParser *parser, GbLintSession *lint)
+{
+    for (;;) {
+        size_t k = atomic_fetch_add(&ph->next, 1);
+        if (k >= ph->ntodo || gb_evolve__stopped(ph->cfg)) return;
+        gb_evolve__eval_one(ph, ph->todo[k], parser, lint);
+    }
+}
+
+static void *gb_evolve__helper(void *arg)
+{
+    GbValidatePhase *ph = arg;
+    TSParser *parser = gb_parser_new();
+    GbLintSession *lint = ph->cfg->lint ? gb_lint_session_new(ph->cfg->pool) : NULL;
+    gb_evolve__eval_loop(ph, parser, lint);
+    gb_lint_session_delete(lint);
+    ts_parser_delete(parser);
+    return NULL;
+}
+
+static void gb_evolve__accept(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *child, GbHashList *hashes,
+                              GbEvolveStats *stats)
+{
     child->rc = gb_fitness_rc(&child->metrics, cfg->thresholds);
     child->rr = gb_fitness_rr(&child->metrics, cfg->thresholds);
-    return GB_GATE_COUNT;
+    stats->accepted[child->op]++;
+    gb_array_push(hashes, child->hash);
+    gb_array_push(&run->pop, *child);
+}
+
+static void gb_evolve__validate(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *children, size_t n,
+                                TSParser *parser, GbHashList *hashes, GbEvolveStats *stats)
+{
+    GbChildEval *evals = gb_calloc(n ? n : 1, sizeof *evals);
+    size_t *todo = gb_malloc((n ? n : 1) * sizeof *todo);
+    size_t ntodo = 0, nprev = hashes->len;
+    for (size_t c = 0; c < n; c++) {
+        GbChildEval *e = &evals[c];
+        if (gb_evolve__stopped(cfg)) {
+            e->state = GB_CHILD_SKIPPED;
+            continue;
+        }
+        GbGateCtx ctx = {cfg, run, &children[c], parser, hashes->items, nprev, stats, run->lint};
+        e->gate = gb_evolve__gates(&ctx, 0, GB_GATE_FIRST_PARALLEL);
+        if (e->gate != GB_GATE_COUNT) {
+            e->state = GB_CHILD_REJECTED;
+            continue;
+        }
+        e->state = GB_CHILD_CANDIDATE;
+        for (size_t k = 0; k < ntodo && e->state == GB_CHILD_CANDIDATE; k++)
+            if (children[todo[k]].hash == children[c].hash) e->state = GB_CHILD_DEFERRED;
+        if (e->state == GB_CHILD_CANDIDATE) todo[ntodo++] = c;
+    }
+
+    GbValidatePhase ph = {cfg, run, children, evals, todo, ntodo, 0};
+    int helpers = ntodo > 1 ? gb_evolve__slots_borrow(cfg->slots, (int)ntodo - 1) : 0;
+    pthread_t *tids = gb_malloc((size_t)(helpers ? helpers : 1) * sizeof *tids);
+    int started = 0;
+    for (int h = 0; h < helpers; h++)
+        if (pthread_create(&tids[started], NULL, gb_evolve__helper, &ph) == 0) started++;
+    gb_evolve__slots_give(cfg->slots, helpers - started);
+    gb_evolve__eval_loop(&ph, parser, run->lint);
+    for (int h = 0; h < started; h++) pthread_join(tids[h], NULL);
+    gb_evolve__slots_give(cfg->slots, started);
+    free(tids);
+
+    /* Commit in breeding order. */
+    for (size_t c = 0; c < n; c++) {
+        GbChildEval *e = &evals[c];
+        GbIndividual *child = &children[c];
+        if (e->state == GB_CHILD_REJECTED) {
+            stats->rejected[child->op][e->gate]++;
+            gb_individual_destroy(child);
+            continue;
+        }
+        if (e->state == GB_CHILD_SKIPPED) {
+            gb_individual_destroy(child);
+            continue;
+        }
+        if (gb_evolve__hash_seen(hashes->items + nprev, hashes->len - nprev, child->hash)) {
+            stats->rejected[child->op][GB_GATE_DUPLICATE]++;
+            gb_individual_destroy(child);
+            continue;
+        }
+        if (e->state != GB_CHILD_EVALUATED) {
+            /* deferred (an earlier child with its tokens was rejected), or not reached
+             * before a stop */
+            if (gb_evolve__stopped(cfg)) {
+                gb_individual_destroy(child);
+                continue;
+            }
+            gb_evolve__eval_one(&ph, c, parser, run->lint);
+        }
+        gb_evolve_stats_add(stats, &e->stats);
+        if (e->gate != GB_GATE_COUNT) {
+            stats->rejected[child->op][e->gate]++;
+            gb_individual_destroy(child);
+            continue;
+        }
+        gb_evolve__accept(cfg, run, child, hashes, stats);
+    }
+    free(todo);
+    free(evals);
 }
 
 void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index, TSParser *parser, GbEvolveResult *res)
@@ -334,15 +526,20 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     memset(res, 0, sizeof *res);
     gb_record_init(&res->record);
     double t0 = gb_now();
+    /* this thread's own slot (it validates too); helpers borrow the others */
+    if (cfg->slots) atomic_fetch_sub(&cfg->slots->free, 1);
     GbRun run;
     memset(&run, 0, sizeof run);
     run.cfg = cfg;
     run.task = task;
     run.index = index;
     run.stop_reason = "generations";
+    pthread_mutex_init(&run.lint_mu, NULL);
+    /* the task thread's session (no process until its first lint); gate contexts carry it */
+    if (cfg->lint) run.lint = gb_lint_session_new(cfg->pool);
     GbError err;
     uint64_t task_key = gb_evolve__task_key(task, index);
-    GbArray(uint64_t) hashes = {0};
+    GbHashList hashes = {0};
 
     GbIndividual orig;
     memset(&orig, 0, sizeof orig);
@@ -385,19 +582,6 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         }
         gb_run_result_destroy(&rr);
     }
-    if (cfg->lint) {
-        run.lint = gb_lint_session_new(cfg->pool);
-        if (!gb_lint_session_lint(run.lint, &run.pop.items[0].prog, &run.lint_before, &err)) {
-            res->status = GB_EVOLVED_ERROR;
-            run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, err.msg);
-            run.stop_reason = "error";
-            size_t f0 = 0;
-            gb_evolve__finish(&run, res, 0, &f0, 1);
-            goto done;
-        }
-        run.have_lint = true;
-        run.lint_after = run.lint_before;
-    }
     if (cfg->equiv) {
         /* the original's results on the derived inputs, once per task */
         GbEquivConfig ecfg = cfg->equiv_cfg;
@@ -411,6 +595,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     gb_site_list_init(&sites);
     int g;
     for (g = 1; cfg->generations == 0 || g <= cfg->generations; g++) {
+        if (run.lint_failed) break;
         if (gb_evolve__stopped(cfg)) {
             run.stop_reason = "interrupted";
             res->interrupted = true;
@@ -487,22 +672,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
 
         /* Gates, in cost order; survivors join the population in breeding order. */
         size_t offered = children.len;
-        for (size_t c = 0; c < children.len; c++) {
-            GbIndividual *child = &children.items[c];
-            if (gb_evolve__stopped(cfg)) {
-                gb_individual_destroy(child);
-                continue;
-            }
-            GbGate gate = gb_evolve__gates(cfg, &run, child, parser, hashes.items, hashes.len, &res->stats);
-            if (gate != GB_GATE_COUNT) {
-                res->stats.rejected[child->op][gate]++;
-                gb_individual_destroy(child);
-                continue;
-            }
-            res->stats.accepted[child->op]++;
-            gb_array_push(&hashes, child->hash);
-            gb_array_push(&run.pop, *child);
-        }
+        gb_evolve__validate(cfg, &run, children.items, children.len, parser, &hashes, &res->stats);
         gb_array_free(&children);
         if (gb_evolve__stopped(cfg)) {
             run.stop_reason = "interrupted";
@@ -518,6 +688,14 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     }
     if (run.generations == 0 && g > 1) run.generations = g - 1;
     gb_site_list_destroy(&sites);
+    if (cfg->lint && !res->interrupted && !gb_evolve__lint_original(&run)) {
+        res->status = GB_EVOLVED_ERROR;
+        run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, run.lint_err.msg);
+        run.stop_reason = "error";
+        size_t f0 = 0;
+        gb_evolve__finish(&run, res, 0, &f0, 1);
+        goto done;
+    }
     if (strcmp(run.stop_reason, "generations") != 0 && strcmp(run.stop_reason, "no_offspring") != 0 &&
         strcmp(run.stop_reason, "interrupted") != 0 && run.pop.len > 0) {
         /* rc_reached / time_budget were detected before generation g ran. */
@@ -571,11 +749,13 @@ done:
     gb_lint_session_delete(run.lint);
     gb_equiv_delete(run.equiv);
     free(run.equiv_error);
+    pthread_mutex_destroy(&run.lint_mu);
     for (size_t i = 0; i < run.pop.len; i++) gb_individual_destroy(&run.pop.items[i]);
     gb_array_free(&run.pop);
     gb_array_free(&hashes);
     free(run.error);
     gb_rename_list_destroy(&run.renamed);
+    gb_evolve__slots_give(cfg->slots, 1);
     res->time_s = gb_now() - t0;
     res->record.time_s = res->time_s;
     res->record.has_time = true;

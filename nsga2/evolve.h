@@ -12,6 +12,7 @@
  *   "in_picks": n, "mean_rc_delta": d}, ...}}
  */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,18 @@
 typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
                            const char **mode);
 
+/* The budget of validation threads shared by every task of a run: each task thread holds one
+ * slot while it evolves a task, and a task whose generation has several children to validate
+ * borrows the free slots for helper threads (parallel validation within a task), so the
+ * threads that validate never outnumber the slots (the pool's workers, the lint workers).
+ * Thread-safe. */
+typedef struct {
+    atomic_int free;
+} GbEvolveSlots;
+
+/* n slots, all free. */
+void gb_evolve_slots_init(GbEvolveSlots *s, int n);
+
 typedef struct {
     uint64_t seed;
     int generations;    /* generation limit; 0 = none (then time_budget must be set) */
@@ -52,6 +65,11 @@ typedef struct {
     GbNamingFn naming; /* may be NULL: no renaming */
     void *naming_arg;
     volatile sig_atomic_t *stop; /* set asynchronously to stop early (may be NULL) */
+    /* Shared validation slots (borrowed; NULL: each task validates one child at a time). The
+     * output does not depend on it: children are validated in parallel and committed in
+     * breeding order, exactly as one at a time. Each helper thread holds its own lint
+     * session, so the pool needs as many lint workers as slots. */
+    GbEvolveSlots *slots;
 } GbEvolveConfig;
 
 typedef struct {

@@ -169,5 +169,96 @@ prc=$?
 cat "$tmp/png.out"
 size=$(stat -c %s "$png" 2>/dev/null || echo 0)
 check "screenshot is not blank (size $size bytes, colours above)" '[ $prc -eq 0 ] && [ "$size" -gt 100000 ]'
-if [ $fail -ne 0 ] && [ -n "${GB_KEEP_REPORT:-}" ]; then cp "$html" "$png" "$GB_KEEP_REPORT"/; fi
+# ---- the model evaluation panel (--eval) --------------------------------------------------------
+# A real `genebench eval` run (output prediction, 2 samples; input prediction, 1 sample) against
+# the simulated model of tests/model_server.py on 127.0.0.1, right on every original and on the
+# hardened programs of two tasks only (tests/data/eval: 7 items, 3 of them lost per version).
+ed="$root/tests/data/eval"
+py=/usr/bin/python3
+$py "$root/tests/model_server.py" --port-file "$tmp/mport" --bench "$ed/orig.jsonl" "$ed/hard.jsonl" "$ed/hard2.jsonl" &
+mpid=$!
+for _ in $(seq 1 500); do [ -s "$tmp/mport" ] && break; sleep 0.02; done
+murl="http://127.0.0.1:$(cat "$tmp/mport")"
+$py -c "import sys, urllib.request; urllib.request.urlopen(urllib.request.Request('$murl/control', data=sys.argv[1].encode(), headers={'Content-Type': 'application/json'}))" \
+  '{"mode": "oracle", "right_hard": ["crux/0", "he/add"]}'
+"$gb" eval "$ed/orig.jsonl" "$ed/hard.jsonl" "$ed/hard2.jsonl" --url "$murl" --model sim --task output --samples 2 --k 1,2 \
+  -q -j 2 --summary "$tmp/out.json" -o "$tmp/out.jsonl" >/dev/null 2>&1; erc1=$?
+"$gb" eval "$ed/orig.jsonl" "$ed/hard.jsonl" "$ed/hard2.jsonl" --url "$murl" --model sim --task input \
+  -q -j 2 --summary "$tmp/in.json" -o "$tmp/in.jsonl" >/dev/null 2>&1; erc2=$?
+kill "$mpid" 2>/dev/null; wait "$mpid" 2>/dev/null
+check "two eval runs against the simulated model" '[ $erc1 -eq 0 ] && [ $erc2 -eq 0 ] && [ -s "$tmp/out.jsonl" ] && [ -s "$tmp/in.json" ]'
+
+ehtml="$tmp/eval.html"
+"$gb" report --eval "$tmp/out.json,$tmp/out.jsonl" --eval "$tmp/in.json,$tmp/in.jsonl" -o "$ehtml" >"$tmp/eout" 2>"$tmp/eerr"; rc=$?
+check "a report of eval runs alone exits 0, no warning" '[ $rc -eq 0 ] && grep -q "2 eval run(s), 0 warning(s)" "$tmp/eout" && [ ! -s "$tmp/eerr" ]'
+# 2 pass@k charts (one per task type), the drop, the outcomes
+check "eval page has 4 charts" '[ "$(grep -c "data-chart=" "$ehtml")" -eq 4 ]'
+$py - "$ehtml" "$tmp/out.json" "$tmp/in.json" >"$tmp/evalpage.out" 2>&1 <<'EOF'
+import json, re, sys
+page = open(sys.argv[1]).read()
+sums = [json.load(open(p)) for p in sys.argv[2:]]
+# the comparison table: one row per (task type, hardened version), numbers as in the summaries
+rows = re.findall(r"<tr><td>(output|input)</td><td>(hard2?)</td><td>(\d+)</td><td>([\d.]+)%</td><td>([\d.]+)%</td>"
+                  r"<td>([\d.]+)%</td><td>\[([\d.]+)%, ([\d.]+)%\]</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>", page)
+want = []
+for s in sums:
+    for c in s["comparisons"]:
+        want.append((s["task"], "hard" if c["file"].endswith("/hard.jsonl") else "hard2", str(c["items"]),
+                     "%.1f" % (100 * c["pass1_original"]), "%.1f" % (100 * c["pass1_version"]),
+                     "%.1f" % (100 * c["relative_drop"]), "%.1f" % (100 * c["drop_ci95"][0]),
+                     "%.1f" % (100 * c["drop_ci95"][1]), str(c["lost"]), str(c["gained"]), str(c["both_pass"]),
+                     str(c["both_fail"])))
+assert rows == want, (rows, want)
+# the changed items: exactly lost + gained of every comparison, each listed once
+changed = re.findall(r"<tr><td>(output|input)</td><td>(hard2?)</td><td>([^<]+)</td><td data-v=\"[^\"]*\">(\d+) / (\d+)</td>"
+                     r"<td data-v=\"[^\"]*\">(\d+) / (\d+)</td><td class=\"(bad|good)\">(lost|gained)</td></tr>", page)
+assert len(changed) == sum(c["lost"] + c["gained"] for s in sums for c in s["comparisons"]) == 12, changed
+assert len(set(changed)) == len(changed)
+# output has 2 samples per item: a lost item passed 2 of 2 on the original and 0 of 2 on the version
+assert all(r[3:7] == ("2", "2", "0", "2") for r in changed if r[0] == "output"), changed
+assert {r[2] for r in changed} == {"crux/1", "crux/2", "crux/3"}, changed
+# the pass@k chart data: pass@1 and pass@2 of output for every version
+spec = json.loads(re.search(r'data-chart="chart-eval-passk-1">(.*?)</script>', page, re.S).group(1))
+vals = {(d["version"], d["k"]): d["v"] for d in spec["data"]["values"]}
+assert vals[("original", "pass@1")] == 1 and abs(vals[("hard", "pass@2")] - 4 / 7) < 1e-6, vals
+print("comparison table, %d changed items and pass@k data match the summaries" % len(changed))
+EOF
+prc=$?
+cat "$tmp/evalpage.out"
+check "eval panel numbers match the summaries" '[ $prc -eq 0 ]'
+run_chromium "$tmp/prof4" --dump-dom "file://$ehtml" >"$tmp/edom.html" 2>"$tmp/edom.err"
+grep -E 'CONSOLE|Uncaught' "$tmp/edom.err" >"$tmp/console4" || true
+check "eval report: no console output" '[ ! -s "$tmp/console4" ]'
+nsvg=$(grep -o 'class="marks"' "$tmp/edom.html" | wc -l)
+check "eval report: its 4 charts rendered ($nsvg)" '[ "$nsvg" -eq 4 ]'
+check "the changed-items table is sortable" 'grep -q "<table class=\"tasks sortable\" id=\"eval-changed\">" "$ehtml"'
+
+# evolve output and an eval run in one page: the run panels, then the eval panel
+"$gb" report "$fix/bench.jsonl" --eval "$tmp/out.json" -o "$tmp/both.html" >/dev/null 2>&1; rc=$?
+check "runs and an eval without results in one page" \
+  '[ $rc -eq 0 ] && grep -q "id=\"eval\"" "$tmp/both.html" && grep -q "id=\"metrics\"" "$tmp/both.html" && grep -q "No per-sample results given" "$tmp/both.html"'
+# bad --eval inputs
+"$gb" report --eval "$tmp/none.json" -o "$tmp/x.html" >/dev/null 2>"$tmp/err"; rc=$?
+check "a missing eval summary exits 1 and names it" '[ $rc -eq 1 ] && grep -q "none.json" "$tmp/err" && [ ! -e "$tmp/x.html" ]'
+"$gb" report --eval "$fix/bench.summary.json" -o "$tmp/x.html" >/dev/null 2>"$tmp/err"; rc=$?
+check "an evolve summary given as an eval summary is refused clearly" '[ $rc -eq 1 ] && grep -q "not the summary of .genebench eval." "$tmp/err"'
+"$gb" report --eval "$tmp/out.json,$tmp/out.jsonl,x" -o "$tmp/x.html" >/dev/null 2>"$tmp/err"; rc=$?
+check "--eval A,B,C is a usage error" '[ $rc -eq 2 ] && grep -q "expected SUMMARY.json or SUMMARY.json,RESULTS.jsonl" "$tmp/err"'
+cp "$tmp/out.jsonl" "$tmp/keep.jsonl"
+"$gb" report --eval "$tmp/out.json,$tmp/out.jsonl" -o "$tmp/out.jsonl" >/dev/null 2>&1; rc=$?
+check "refuses to overwrite an eval input" '[ $rc -eq 2 ] && cmp -s "$tmp/out.jsonl" "$tmp/keep.jsonl"'
+# results that do not tell the summary's story (one lost item turned into a pass) and a bad line
+$py -c "
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+for r in lines:
+    if r['version'] == 1 and r['item'] == 'crux/1':
+        r['verdict'] = 'pass'
+open(sys.argv[2], 'w').write('\n'.join(json.dumps(r) for r in lines) + '\n{not json\n')
+" "$tmp/out.jsonl" "$tmp/forged.jsonl"
+"$gb" report --eval "$tmp/out.json,$tmp/forged.jsonl" -o "$tmp/f.html" >/dev/null 2>"$tmp/err"; rc=$?
+check "results that disagree with the summary: a warning naming both, and the bad line" \
+  '[ $rc -eq 0 ] && grep -q "forged.jsonl: version 1: both_pass is 5 in the results but 4 in .*out.json" "$tmp/err" && grep -q "forged.jsonl:43: malformed JSON" "$tmp/err"'
+
+if [ $fail -ne 0 ] && [ -n "${GB_KEEP_REPORT:-}" ]; then cp "$html" "$png" "$ehtml" "$GB_KEEP_REPORT"/; fi
 exit $fail

@@ -79,7 +79,12 @@ check "a missing file exits 1 and names it" '[ $rc -eq 1 ] && grep -q "missing.j
 out=$("$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl"); rc=$?
 check "nnmr exits 0" '[ $rc -eq 0 ]'
 check "nnmr states metric, gallery, ties and both directions" 'grep -q "metric: cosine similarity" <<<"$out" && grep -q "gallery: the whole other set" <<<"$out" && grep -q "ties: lowest index wins" <<<"$out" && grep -q "^NNMR orig->hard" <<<"$out" && grep -q "^NNMR hard->orig" <<<"$out"'
-check "nnmr names the built-in embedding" 'grep -q "built-in: genebench hashed token 1-3-gram TF-IDF" <<<"$out"'
+check "nnmr names the built-in embedding (structure by default)" 'grep -q "built-in structure: genebench syntax-structure features" <<<"$out"'
+check "nnmr prints the graded measures" 'grep -q "^mean rank of the counterpart" <<<"$out" && grep -q "^displacement" <<<"$out"'
+out=$("$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --builtin tokens); rc=$?
+check "--builtin tokens names the token embedding" '[ $rc -eq 0 ] && grep -q "built-in tokens: genebench hashed token 1-3-gram TF-IDF" <<<"$out"'
+"$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --builtin words >/dev/null 2>&1; rc=$?
+check "an unknown --builtin exits 2" '[ $rc -eq 2 ]'
 "$gb" nnmr "$tmp/a.jsonl" "$tmp/a.jsonl" --json -o "$tmp/self.json"
 check "nnmr of a benchmark against itself is 0%" '$py -c "
 import json
@@ -111,6 +116,48 @@ check "malformed JSON from the server: exit 1, clear message" '[ $rc -eq 1 ] && 
 control '{"mode": "nonsense"}'
 err=$("$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --embed-url "$url" --embed-model other --no-cache 2>&1 >/dev/null); rc=$?
 check "too few vectors: exit 1, clear message" '[ $rc -eq 1 ] && grep -q "the reply has 5" <<<"$err"'
+# --- the model's own representations: /v1/embeddings and llama.cpp's /embedding -------------
+# The simulated model's vectors are mean-pooled hidden states of a small recurrent model (not a
+# bag of tokens). With --pooling none on the "server", genebench pools the per-token vectors
+# itself; it must find exactly what the server's own mean pooling gives.
+control '{"embed": "hidden", "dim": 32}'
+"$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --embed-url "$url" --embed-model sim --no-cache --json -o "$tmp/n1.json"; rc1=$?
+control '{"pooling": "none", "dim": 32}'
+"$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --embed-url "$url" --embed-model sim --embed-api llamacpp --no-cache --json -o "$tmp/n2.json"; rc2=$?
+check "llamacpp: one request to /embedding, per-token vectors" '[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(stat embeddings)" = 1 ]'
+check "the source is recorded: api, endpoint, model, pooling, pooled by, dimension" '$py -c "
+import json
+a, b = json.load(open(\"$tmp/n1.json\")), json.load(open(\"$tmp/n2.json\"))
+sa, sb = a[\"embedding_source\"], b[\"embedding_source\"]
+assert (sa[\"kind\"], sa[\"api\"], sa[\"pooled_by\"], sa[\"dimension\"]) == (\"endpoint\", \"openai\", \"server\", 32), sa
+assert sa[\"endpoint\"].endswith(\"/v1/embeddings\") and sb[\"endpoint\"].endswith(\"/embedding\"), (sa, sb)
+assert (sb[\"api\"], sb[\"model\"], sb[\"pooling\"], sb[\"dimension\"]) == (\"llamacpp\", \"sim\", \"mean\", 32), sb
+assert sb[\"pooled_by\"].startswith(\"client\") and sb[\"token_vectors\"] > 6, sb
+"'
+check "client mean pooling = the server's mean pooling (same cosines, ranks, NNMR)" '$py -c "
+import json
+a, b = json.load(open(\"$tmp/n1.json\")), json.load(open(\"$tmp/n2.json\"))
+for x, y in zip(a[\"tasks\"], b[\"tasks\"]):
+    assert abs(x[\"counterpart_cosine\"] - y[\"counterpart_cosine\"]) < 1e-6 and x[\"rank_orig_to_hard\"] == y[\"rank_orig_to_hard\"], (x, y)
+assert a[\"nnmr_orig_to_hard\"] == b[\"nnmr_orig_to_hard\"]
+# a real number, not a bag of tokens: the renamed T/2 is not at cosine 1 (a token bag that
+# ignores names would be), and the identical T/1 is
+c = {t[\"id\"]: t[\"counterpart_cosine\"] for t in a[\"tasks\"]}
+assert abs(c[\"T/1\"] - 1) < 1e-9 and c[\"T/2\"] < 0.99, c
+"'
+"$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --embed-url "$url" --embed-model sim --embed-api llamacpp --pooling last --no-cache --json -o "$tmp/n3.json"; rc=$?
+check "--pooling last gives other vectors" '[ $rc -eq 0 ] && $py -c "
+import json
+a, b = json.load(open(\"$tmp/n2.json\")), json.load(open(\"$tmp/n3.json\"))
+assert b[\"embedding_source\"][\"pooling\"] == \"last\"
+assert any(abs(x[\"counterpart_cosine\"] - y[\"counterpart_cosine\"]) > 1e-6 for x, y in zip(a[\"tasks\"], b[\"tasks\"]))
+"'
+control '{"pooling": "mean", "dim": 32}'
+out=$("$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --embed-url "$url" --embed-model sim --embed-api llamacpp --no-cache); rc=$?
+check "a server that pools: said so" '[ $rc -eq 0 ] && grep -q "pooled by server (one vector per text" <<<"$out"'
+"$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --embed-url "$url" --embed-model sim --embed-api bert >/dev/null 2>&1; rc=$?
+check "an unknown --embed-api exits 2" '[ $rc -eq 2 ]'
+
 kill "$server_pid"; wait "$server_pid" 2>/dev/null; server_pid=
 err=$("$gb" nnmr "$tmp/a.jsonl" "$tmp/b.jsonl" --embed-url "$url" --embed-model other --no-cache 2>&1 >/dev/null); rc=$?
 check "no server: exit 1, connection refused named" '[ $rc -eq 1 ] && grep -q "cannot connect" <<<"$err"'

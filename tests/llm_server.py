@@ -8,8 +8,16 @@ and serves
     POST /v1/chat/completions   the chat-completions shape
     POST /v1/embeddings         the embeddings shape (data deliberately in reverse order,
                                 each item with its "index")
-    POST /control               {"mode", "count", "delay", "reply", "dim"}: change the behaviour
-                                and reset the counters
+    POST /embedding             llama.cpp's native embeddings: {"content": text or [texts]} ->
+    POST /embeddings            [{"index", "embedding": [[token 0 ...], ...]}] with `pooling`
+                                "none" (unnormalised per-token hidden states), else one row
+                                (their mean, L2-normalised); "flat": the pooled vector as a flat
+                                list, as older servers send it
+    POST /control               {"mode", "count", "delay", "reply", "dim", "embed", "pooling"}:
+                                change the behaviour and reset the counters; embed "trigram"
+                                (default: /v1/embeddings gives a bag of character trigrams) or
+                                "hidden" (/v1/embeddings gives the mean-pooled hidden states, as
+                                /embedding always does)
     GET  /stats                 {"requests", "chat", "embeddings", "inputs", "last_auth",
                                  "last_model", "last_seed", "last_encoding_format"}
 Modes (for the API paths):
@@ -44,10 +52,41 @@ STATE_LOCK = threading.Lock()
 STATE = {}
 
 
-def reset(mode="normal", count=0, delay=0.0, reply=None, dim=16):
+def reset(mode="normal", count=0, delay=0.0, reply=None, dim=16, embed="trigram", pooling="none"):
     STATE.clear()
-    STATE.update(mode=mode, count=count, delay=delay, reply=reply, dim=dim, requests=0, chat=0, embeddings=0,
-                 inputs=0, last_auth=None, last_model=None, last_seed=None, last_encoding_format=None)
+    STATE.update(mode=mode, count=count, delay=delay, reply=reply, dim=dim, embed=embed, pooling=pooling, requests=0,
+                 chat=0, embeddings=0, inputs=0, last_auth=None, last_model=None, last_seed=None,
+                 last_encoding_format=None)
+
+
+def token_vector(tok, dim):
+    """A fixed pseudo-random vector in [-1, 1]^dim per token text."""
+    out, k = [], 0
+    while len(out) < dim:
+        h = hashlib.sha256(("%d:" % k + tok).encode("utf-8")).digest()
+        out.extend((b - 127.5) / 127.5 for b in h)
+        k += 1
+    return out[:dim]
+
+
+def hidden_states(text, dim):
+    """Per-token "hidden states" of a tiny recurrent model: h_t = tanh(0.7 h_{t-1} + e(token_t)).
+    Each state depends on the tokens before it, so their mean is not a bag of tokens: the same
+    tokens in another order or context give another vector."""
+    tokens = re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\S", text) or [""]
+    h, states = [0.0] * dim, []
+    for tok in tokens:
+        e = token_vector(tok, dim)
+        h = [math.tanh(0.7 * a + b) for a, b in zip(h, e)]
+        states.append(h)
+    return states
+
+
+def mean_pooled(text, dim):
+    states = hidden_states(text, dim)
+    v = [sum(col) / len(states) for col in zip(*states)]
+    n = math.sqrt(sum(x * x for x in v)) or 1.0
+    return [x / n for x in v]
 
 
 def embed(text, dim):
@@ -99,13 +138,15 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/control":
             with STATE_LOCK:
                 reset(req.get("mode", "normal"), int(req.get("count", 0)), float(req.get("delay", 0)),
-                      req.get("reply"), int(req.get("dim", 16)))
+                      req.get("reply"), int(req.get("dim", 16)), req.get("embed", "trigram"),
+                      req.get("pooling", "none"))
             self.send(200, {"ok": True})
             return
-        if self.path not in ("/v1/chat/completions", "/v1/embeddings"):
+        if self.path not in ("/v1/chat/completions", "/v1/embeddings", "/embedding", "/embeddings"):
             self.send(404, {"error": {"message": "unknown path " + self.path, "type": "invalid_request_error"}})
             return
         is_chat = self.path == "/v1/chat/completions"
+        native = self.path in ("/embedding", "/embeddings")
         with STATE_LOCK:
             STATE["requests"] += 1
             STATE["chat" if is_chat else "embeddings"] += 1
@@ -115,9 +156,10 @@ class Handler(BaseHTTPRequestHandler):
             STATE["last_seed"] = req.get("seed")
             STATE["last_encoding_format"] = req.get("encoding_format")
             if not is_chat:
-                inp = req.get("input")
+                inp = req.get("content" if native else "input")
                 STATE["inputs"] += len(inp) if isinstance(inp, list) else 1
-            mode, count, delay, reply, dim = (STATE[k] for k in ("mode", "count", "delay", "reply", "dim"))
+            mode, count, delay, reply, dim, kind, pooling = (
+                STATE[k] for k in ("mode", "count", "delay", "reply", "dim", "embed", "pooling"))
         if mode == "slow":
             time.sleep(delay)
         if mode == "fail_then_ok" and n <= count:
@@ -143,8 +185,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         if is_chat:
             self.chat(req, mode, reply)
+        elif native:
+            self.native_embeddings(req, mode, dim, pooling)
         else:
-            self.embeddings(req, mode, dim)
+            self.embeddings(req, mode, dim, kind)
 
     def chat(self, req, mode, reply):
         msgs = req.get("messages") or []
@@ -177,10 +221,28 @@ class Handler(BaseHTTPRequestHandler):
                                      "finish_reason": "stop"}],
                         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
 
-    def embeddings(self, req, mode, dim):
+    def native_embeddings(self, req, mode, dim, pooling):
+        inp = req.get("content", req.get("input"))
+        texts = inp if isinstance(inp, list) else [inp]
+        out = []
+        for i, t in enumerate(texts):
+            if pooling == "none":
+                emb = hidden_states(str(t), dim)
+            elif pooling == "flat":
+                emb = mean_pooled(str(t), dim)
+            else:
+                emb = [mean_pooled(str(t), dim)]
+            out.append({"index": i, "embedding": emb})
+        if mode == "nonsense":
+            out = out[:-1]
+        out.reverse()
+        self.send(200, out)
+
+    def embeddings(self, req, mode, dim, kind="trigram"):
         inp = req.get("input")
         texts = inp if isinstance(inp, list) else [inp]
-        data = [{"object": "embedding", "index": i, "embedding": embed(str(t), dim)} for i, t in enumerate(texts)]
+        fn = mean_pooled if kind == "hidden" else embed
+        data = [{"object": "embedding", "index": i, "embedding": fn(str(t), dim)} for i, t in enumerate(texts)]
         if mode == "nonsense":
             data = data[:-1]
         data.reverse()

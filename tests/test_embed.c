@@ -1,8 +1,10 @@
-/* Embeddings: SHA-256 (cache keys), the built-in TF-IDF embedding, and the HTTP embedding
- * with batching and its disk cache against tests/llm_server.py on 127.0.0.1. */
+/* Embeddings: SHA-256 (cache keys), the built-in TF-IDF and structural embeddings, and the HTTP
+ * embeddings (OpenAI /v1/embeddings and llama.cpp's /embedding with pooling) with batching and
+ * the disk cache against tests/llm_server.py on 127.0.0.1. */
 #include "src/measure/embedding.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +87,41 @@ static void test_embed_builtin_deterministic_normalised_and_discriminating(void 
     /* the two adders are closer to each other than to the class */
     assert_true(dot(a, a + dim, dim) > dot(a, a + 2 * dim, dim));
     assert_true(dot(a, a + dim, dim) < 1.0);
+    free(a);
+    free(b);
+}
+
+static void test_embed_structural_sees_shape_not_names(void **state)
+{
+    (void)state;
+    const char *texts[] = {
+        /* 0 and 1: the same shape, other names and values */
+        "def add(a, b):\n    total = a + b\n    return total\n",
+        "def mul(x, y):\n    product = x * y\n    return product\n",
+        /* 2: 0 with its statements wrapped in a loop and a try (what hardening does) */
+        "def add(a, b):\n    for _ in range(1):\n        try:\n            total = a + b\n"
+        "        except ValueError:\n            raise\n    return total\n",
+        /* 3: another shape */
+        "class Stack:\n    def __init__(self):\n        self.items = []\n",
+        "",
+    };
+    size_t dim = 512;
+    double *a = gb_malloc(5 * dim * sizeof *a), *b = gb_malloc(5 * dim * sizeof *b);
+    gb_embed_structural(parser, texts, 5, dim, a);
+    gb_embed_structural(parser, texts, 5, dim, b);
+    assert_memory_equal(a, b, 5 * dim * sizeof *a);
+    for (size_t i = 0; i < 4; i++) assert_near(dot(a + i * dim, a + i * dim, dim), 1.0, 1e-12);
+    assert_near(dot(a + 4 * dim, a + 4 * dim, dim), 0.0, 1e-12);
+    double same_shape = dot(a, a + dim, dim), wrapped = dot(a, a + 2 * dim, dim), other = dot(a, a + 3 * dim, dim);
+    /* names and values do not count, except the one operator that differs (+ against *) */
+    print_message("structural cosines: same shape %.4f, wrapped %.4f, other %.4f\n", same_shape, wrapped, other);
+    assert_true(same_shape > 0.9);
+    /* wrapping moves the program: its statements now sit deeper, under other parents */
+    assert_true(wrapped < same_shape);
+    assert_true(other < wrapped);
+    /* the token embedding says the opposite: the wrapped copy keeps every token of 0 */
+    gb_embed_builtin(parser, texts, 5, dim, b);
+    assert_true(dot(b, b + 2 * dim, dim) > dot(b, b + dim, dim));
     free(a);
     free(b);
 }
@@ -207,6 +244,95 @@ static void test_embed_remote_without_cache_and_refused(void **state)
     gb_http_client_delete(c);
 }
 
+static void test_embed_llamacpp_pools_token_vectors(void **state)
+{
+    (void)state;
+    const char *texts[] = {"def f(x):\n    return x + 1\n", "print('hello world')\n", "a = [1, 2, 3]\n"};
+    GbHttpClient *c = client();
+    double *srv, *mean, *last, *first, *flat;
+    size_t d, rows[3];
+    GbError err;
+    /* the server's own mean pooling (/v1/embeddings, "hidden") is the reference */
+    assert_true(gb_test_server_control(&server, "{\"embed\":\"hidden\",\"dim\":24}"));
+    assert_true(gb_embed_batch(c, "m", texts, 3, &srv, &d, &err));
+    assert_int_equal(d, 24);
+    /* --pooling none on the server: one row per token, mean-pooled here: same direction */
+    assert_true(gb_test_server_control(&server, "{\"pooling\":\"none\",\"dim\":24}"));
+    assert_true(gb_embed_llamacpp_batch(c, "m", texts, 3, GB_POOLING_MEAN, &mean, &d, rows, &err));
+    assert_int_equal(d, 24);
+    assert_int_equal(rows[0], 10); /* def f ( x ) : return x + 1 */
+    assert_int_equal(rows[2], 9);
+    for (size_t i = 0; i < 3; i++) {
+        double n = sqrt(dot(mean + i * d, mean + i * d, d));
+        assert_near(dot(mean + i * d, srv + i * d, d) / n, 1.0, 1e-9);
+    }
+    /* last and first token: other vectors, and not the mean */
+    assert_true(gb_embed_llamacpp_batch(c, "m", texts, 3, GB_POOLING_LAST, &last, &d, rows, &err));
+    assert_true(gb_embed_llamacpp_batch(c, "m", texts, 3, GB_POOLING_FIRST, &first, &d, rows, &err));
+    for (size_t i = 0; i < 3; i++) {
+        double nl = sqrt(dot(last + i * d, last + i * d, d)), nm = sqrt(dot(mean + i * d, mean + i * d, d));
+        assert_true(dot(last + i * d, mean + i * d, d) / (nl * nm) < 0.999);
+        assert_true(fabs(last[i * d] - first[i * d]) > 1e-9);
+    }
+    /* server-side pooling: one row per text, used as it is whatever --pooling says */
+    assert_true(gb_test_server_control(&server, "{\"pooling\":\"mean\",\"dim\":24}"));
+    double *pooled;
+    assert_true(gb_embed_llamacpp_batch(c, "m", texts, 3, GB_POOLING_LAST, &pooled, &d, rows, &err));
+    assert_int_equal(rows[1], 1);
+    assert_memory_equal(pooled, srv, 3 * d * sizeof *srv);
+    assert_true(gb_test_server_control(&server, "{\"pooling\":\"flat\",\"dim\":24}"));
+    assert_true(gb_embed_llamacpp_batch(c, "m", texts, 3, GB_POOLING_MEAN, &flat, &d, rows, &err));
+    assert_memory_equal(flat, srv, 3 * d * sizeof *srv);
+    /* one vector too few: a clear error */
+    assert_true(gb_test_server_control(&server, "{\"mode\":\"nonsense\",\"pooling\":\"none\"}"));
+    double *bad;
+    assert_false(gb_embed_llamacpp_batch(c, "m", texts, 3, GB_POOLING_MEAN, &bad, &d, rows, &err));
+    assert_non_null(strstr(err.msg, "/embedding: asked for 3 embeddings, the reply has 2"));
+    free(srv);
+    free(mean);
+    free(last);
+    free(first);
+    free(pooled);
+    free(flat);
+    gb_http_client_delete(c);
+}
+
+static void test_embed_llamacpp_cache_is_keyed_on_pooling(void **state)
+{
+    (void)state;
+    assert_true(gb_test_server_control(&server, "{\"pooling\":\"none\",\"dim\":8}"));
+    char dir[] = "/tmp/gb_embed_cache.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *texts[] = {"x = 1\n", "y = [x]\n"};
+    GbHttpClient *c = client();
+    double *v1, *v2, *v3;
+    size_t d;
+    GbEmbedStats st;
+    GbError err;
+    assert_true(
+        gb_embed_remote_api(c, GB_EMBED_API_LLAMACPP, GB_POOLING_MEAN, "m", texts, 2, 8, dir, &v1, &d, &st, &err));
+    assert_int_equal(st.fetched, 2);
+    assert_int_equal(st.server_pooled, 0);
+    assert_int_equal(st.token_rows, 3 + 5);
+    assert_true(
+        gb_embed_remote_api(c, GB_EMBED_API_LLAMACPP, GB_POOLING_MEAN, "m", texts, 2, 8, dir, &v2, &d, &st, &err));
+    assert_int_equal(st.cached, 2);
+    assert_memory_equal(v1, v2, 2 * d * sizeof *v1);
+    /* another pooling is another vector: not taken from the cache */
+    assert_true(
+        gb_embed_remote_api(c, GB_EMBED_API_LLAMACPP, GB_POOLING_LAST, "m", texts, 2, 8, dir, &v3, &d, &st, &err));
+    assert_int_equal(st.cached, 0);
+    assert_int_equal(st.fetched, 2);
+    assert_true(memcmp(v1, v3, 2 * d * sizeof *v1) != 0);
+    free(v1);
+    free(v2);
+    free(v3);
+    gb_http_client_delete(c);
+    char *cmd = gb_asprintf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
 static void test_embed_default_cache_dir(void **state)
 {
     (void)state;
@@ -228,8 +354,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_embed_sha256_vectors),
         cmocka_unit_test(test_embed_builtin_deterministic_normalised_and_discriminating),
+        cmocka_unit_test(test_embed_structural_sees_shape_not_names),
         cmocka_unit_test(test_embed_remote_batches_and_cache_makes_reruns_free),
         cmocka_unit_test(test_embed_remote_without_cache_and_refused),
+        cmocka_unit_test(test_embed_llamacpp_pools_token_vectors),
+        cmocka_unit_test(test_embed_llamacpp_cache_is_keyed_on_pooling),
         cmocka_unit_test(test_embed_default_cache_dir),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -189,10 +189,13 @@ static int setup(void **state)
     fx.strict = jobs[1].pool;
     fx.userns = jobs[2].pool;
     fx.plain = jobs[3].pool;
-    fx.workers = 7; /* the strict pool has a test worker and two lint workers */
     *state = &fx;
     for (int i = 0; i < NJOBS; i++)
         if (!jobs[i].pool) return -1;
+    /* three test workers (one per import set) per -j, and the strict pool's two lint workers */
+    fx.workers = 0;
+    for (int i = 0; i < NJOBS; i++) fx.workers += (int)gb_pool_worker_pids(jobs[i].pool, NULL, 0);
+    if (fx.workers != 3 * 2 + (3 + 2) + 3 + 3) return -1;
     return 0;
 }
 
@@ -236,6 +239,24 @@ static void run_simple_pass(GbPool *pool)
     assert_int_equal(run(pool, &t, &r), GB_RUN_PASS);
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
+}
+
+/* A passing run on a worker of each import set (standard library, numpy, every library). */
+static void run_pass_each_kind(GbPool *pool)
+{
+    static const char *const programs[] = {
+        "import math\ndef f(x):\n    return math.floor(x) + 1\n",
+        "import numpy as np\ndef f(x):\n    return int(np.int64(x)) + 1\n",
+        "import scipy.special\ndef f(x):\n    return int(scipy.special.comb(x, 1)) + 1\n",
+    };
+    for (size_t i = 0; i < sizeof programs / sizeof *programs; i++) {
+        GbTask t;
+        task_assert(&t, "kinds", programs[i], "assert f(1) == 2\n");
+        GbRunResult r;
+        assert_int_equal(run(pool, &t, &r), GB_RUN_PASS);
+        gb_run_result_destroy(&r);
+        gb_task_destroy(&t);
+    }
 }
 
 /* ------------------------------------------------------------------ assert kind */
@@ -671,17 +692,19 @@ static void test_runner_network_is_refused(void **state)
 static void test_runner_killed_worker_is_replaced(void **state)
 {
     Fixture *fx = *state;
-    int pids[4];
-    assert_int_equal(gb_pool_worker_pids(fx->pool, pids, 4), 2);
-    for (int i = 0; i < 2; i++) assert_int_equal(kill(pids[i], SIGKILL), 0);
+    int pids[8];
+    assert_int_equal(gb_pool_worker_pids(fx->pool, pids, 8), 6);
+    for (int i = 0; i < 6; i++) assert_int_equal(kill(pids[i], SIGKILL), 0);
     int other[4];
-    assert_int_equal(gb_pool_worker_pids(fx->plain, other, 4), 1);
-    assert_int_equal(kill(other[0], SIGKILL), 0);
-    for (int i = 0; i < 4; i++) run_simple_pass(fx->pool); /* runs rotate over both workers */
-    run_simple_pass(fx->plain);
-    int now[4];
-    assert_int_equal(gb_pool_worker_pids(fx->pool, now, 4), 2);
-    assert_true(now[0] != pids[0] && now[0] != pids[1] && now[1] != pids[0] && now[1] != pids[1]);
+    assert_int_equal(gb_pool_worker_pids(fx->plain, other, 4), 3);
+    for (int i = 0; i < 3; i++) assert_int_equal(kill(other[i], SIGKILL), 0);
+    /* runs rotate over both workers of a kind */
+    for (int i = 0; i < 2; i++) run_pass_each_kind(fx->pool);
+    run_pass_each_kind(fx->plain);
+    int now[8];
+    assert_int_equal(gb_pool_worker_pids(fx->pool, now, 8), 6);
+    for (int i = 0; i < 6; i++)
+        for (int k = 0; k < 6; k++) assert_int_not_equal(now[i], pids[k]);
     assert_clean(fx);
 }
 
@@ -823,7 +846,7 @@ static void test_runner_lint_session(void **state)
     /* kill the session's process: the next lint starts a new one */
     int pids[8];
     size_t n = gb_pool_worker_pids(fx->strict, pids, 8);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 5); /* test workers (full), two lint workers, test workers (stdlib, numpy) */
     int session_pid = first_child(pids[1]);
     if (session_pid <= 0) session_pid = first_child(pids[2]);
     assert_true(session_pid > 0);

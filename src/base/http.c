@@ -158,7 +158,8 @@ static char *gb_http__server_message(const char *body)
 
 /* POST body to {base}{path}; on success (2xx) returns the parsed JSON reply. Retries as
  * documented in the header. */
-static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbError *err)
+/* POST req to path; the reply must be a JSON object (or, with array_ok, an array). */
+static json_t *gb_http__post_json(GbHttpClient *c, const char *path, json_t *req, bool array_ok, GbError *err)
 {
     char *url = gb_asprintf("%s%s", c->base, path);
     char *payload = json_dumps(req, JSON_COMPACT);
@@ -237,8 +238,8 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
             if (!result) {
                 gb_error_set(err, "%s: malformed JSON in the reply (line %d column %d: %s); body starts: %.80s", url,
                              je.line, je.column, je.text, reply.body.data);
-            } else if (!json_is_object(result)) {
-                gb_error_set(err, "%s: the reply is JSON but not an object", url);
+            } else if (!json_is_object(result) && !(array_ok && json_is_array(result))) {
+                gb_error_set(err, "%s: the reply is JSON but not an object%s", url, array_ok ? " or a list" : "");
                 json_decref(result);
                 result = NULL;
             }
@@ -264,6 +265,11 @@ static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbE
     free(payload);
     free(url);
     return result;
+}
+
+static json_t *gb_http__post(GbHttpClient *c, const char *path, json_t *req, GbError *err)
+{
+    return gb_http__post_json(c, path, req, false, err);
 }
 
 void gb_chat_params_default(GbChatParams *p)
@@ -400,6 +406,109 @@ bool gb_embed_batch(GbHttpClient *c, const char *model, const char *const *texts
     ok = true;
 done:
     free(seen);
+    json_decref(res);
+    if (!ok) {
+        free(out);
+        return false;
+    }
+    *vectors = out;
+    *dim = d;
+    return true;
+}
+
+const char *const gb_pooling_names[] = {"mean", "last", "first", NULL};
+
+/* One text's vector from llama.cpp's "embedding" value: a list of numbers (pooled by the server)
+ * or a list of rows (one per token with --pooling none, else one pooled row), pooled here. */
+static bool gb_http__pool(json_t *emb, GbPooling pooling, double *out, size_t *d, size_t *rows, const char *where,
+                          size_t k, GbError *err)
+{
+    if (!json_is_array(emb) || json_array_size(emb) == 0) {
+        gb_error_set(err, "%s: item %zu has no \"embedding\" list", where, k);
+        return false;
+    }
+    bool nested = json_is_array(json_array_get(emb, 0));
+    size_t nr = nested ? json_array_size(emb) : 1;
+    size_t pick = pooling == GB_POOLING_LAST ? nr - 1 : 0;
+    for (size_t r = 0; r < nr; r++) {
+        json_t *row = nested ? json_array_get(emb, r) : emb;
+        if (!json_is_array(row) || json_array_size(row) == 0 || json_array_size(row) != *d) {
+            gb_error_set(err, "%s: item %zu: embedding row %zu is %s (%zu numbers expected)", where, k, r,
+                         json_is_array(row) ? "of another dimension" : "not a list", *d);
+            return false;
+        }
+        if (pooling != GB_POOLING_MEAN && r != pick) continue;
+        for (size_t t = 0; t < *d; t++) {
+            json_t *v = json_array_get(row, t);
+            if (!json_is_number(v)) {
+                gb_error_set(err, "%s: item %zu: embedding row %zu, value %zu is not a number", where, k, r, t);
+                return false;
+            }
+            out[t] += json_number_value(v) / (pooling == GB_POOLING_MEAN ? (double)nr : 1.0);
+        }
+    }
+    *rows = nr;
+    return true;
+}
+
+bool gb_embed_llamacpp_batch(GbHttpClient *c, const char *model, const char *const *texts, size_t n, GbPooling pooling,
+                             double **vectors, size_t *dim, size_t *rows, GbError *err)
+{
+    *vectors = NULL;
+    *dim = 0;
+    if (n == 0) return true;
+    json_t *req = json_object();
+    if (model && *model) json_object_set_new(req, "model", json_string(model));
+    json_t *content = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(content, json_string(texts[i]));
+    json_object_set_new(req, "content", content);
+    json_t *res = gb_http__post_json(c, "/embedding", req, true, err);
+    json_decref(req);
+    if (!res) return false;
+    char *where = gb_asprintf("%s/embedding", c->base);
+    /* [{"index", "embedding"}, ...]; a single object {"embedding": [...]} from older servers */
+    json_t *list = res;
+    if (json_is_object(res)) {
+        list = json_array();
+        json_array_append(list, res);
+    } else {
+        json_incref(list);
+    }
+    double *out = NULL;
+    unsigned char *seen = NULL;
+    size_t d = 0;
+    bool ok = false;
+    if (json_array_size(list) != n) {
+        gb_error_set(err, "%s: asked for %zu embeddings, the reply has %zu", where, n, json_array_size(list));
+        goto done;
+    }
+    seen = gb_calloc(n, 1);
+    for (size_t k = 0; k < n; k++) {
+        json_t *item = json_array_get(list, k);
+        json_t *jidx = json_object_get(item, "index");
+        json_int_t idx = jidx ? (json_is_integer(jidx) ? json_integer_value(jidx) : -1) : (json_int_t)k;
+        if (idx < 0 || (size_t)idx >= n || seen[idx]) {
+            gb_error_set(err, "%s: item %zu has a duplicate or out-of-range \"index\"", where, k);
+            goto done;
+        }
+        json_t *emb = json_object_get(item, "embedding");
+        if (!out) {
+            json_t *first = json_is_array(emb) ? json_array_get(emb, 0) : NULL;
+            d = json_is_array(first) ? json_array_size(first) : json_is_array(emb) ? json_array_size(emb) : 0;
+            if (d == 0) {
+                gb_error_set(err, "%s: item %zu has no \"embedding\" list", where, k);
+                goto done;
+            }
+            out = gb_calloc(n * d, sizeof *out);
+        }
+        if (!gb_http__pool(emb, pooling, out + (size_t)idx * d, &d, &rows[idx], where, k, err)) goto done;
+        seen[idx] = 1;
+    }
+    ok = true;
+done:
+    free(seen);
+    free(where);
+    json_decref(list);
     json_decref(res);
     if (!ok) {
         free(out);

@@ -6,6 +6,7 @@
  *   POST {base}/v1/chat/completions  {"model","messages":[system?, user],"temperature":0,
  *                                     "top_p":1,"seed"?,"stream":false}
  *   POST {base}/v1/embeddings        {"model","input":[...],"encoding_format":"float"}
+ *   POST {base}/embedding            llama.cpp's native embeddings (per-token or pooled vectors)
  *
  * The base URL may be given with or without a trailing "/v1". The key (the commands read
  * GENEBENCH_API_KEY) is sent as "Authorization: Bearer KEY"; local servers accept any key.
@@ -78,3 +79,20 @@ bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, 
  * fields, which must cover 0..n-1 exactly once, with equal dimensions). */
 bool gb_embed_batch(GbHttpClient *c, const char *model, const char *const *texts, size_t n, double **vectors,
                     size_t *dim, GbError *err);
+
+/* How the per-token vectors of a text become one vector (llama.cpp's /embedding with
+ * --pooling none returns one row per token): their mean, the last token's or the first's. */
+typedef enum { GB_POOLING_MEAN, GB_POOLING_LAST, GB_POOLING_FIRST } GbPooling;
+/* "mean", "last", "first", NULL (indexed by GbPooling). */
+extern const char *const gb_pooling_names[];
+
+/* Embeddings of n texts from llama.cpp's native endpoint in one request:
+ *   POST {base}/embedding {"content": [texts], "model"?}
+ *   -> [{"index": i, "embedding": [[token 0 ...], [token 1 ...], ...]}, ...]
+ * With the server's --pooling none the rows are the unnormalised hidden states of every token,
+ * pooled here as `pooling` says; with any other server pooling there is one (pooled, normalised)
+ * row, which is used as it is. A flat "embedding" list and a single-object reply (older servers)
+ * are accepted too. On success *vectors (owned, n * *dim), *dim, and rows[i] (caller's n
+ * entries): how many rows text i got (1: the server pooled). */
+bool gb_embed_llamacpp_batch(GbHttpClient *c, const char *model, const char *const *texts, size_t n, GbPooling pooling,
+                             double **vectors, size_t *dim, size_t *rows, GbError *err);

@@ -262,6 +262,11 @@ int gb_cmd_check(int argc, char **argv)
         return GB_EXIT_FAIL;
     }
 
+    /* No more workers than tasks: each one imports numpy, scipy and scikit-learn as it starts. */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long nw = cfg.workers > 0 ? cfg.workers : ncpu > 0 ? ncpu : 1;
+    if ((size_t)nw > bench.tasks.len) cfg.workers = (int)bench.tasks.len;
+
     /* Block the signals before any thread exists, so only the signal thread takes them. */
     GbCliSignals sig;
     gb_cli_signals_start(&sig, NULL, NULL);

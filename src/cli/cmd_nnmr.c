@@ -7,8 +7,7 @@
 
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
-#include "src/measure/embedding.h"
-#include "src/base/http.h"
+#include "src/cli/embed_opts.h"
 #include "src/base/json_write.h"
 #include "src/measure/nnmr.h"
 #include "src/model/program.h"
@@ -17,23 +16,14 @@
 #include "src/bench/task_io.h"
 
 typedef struct {
-    const char *url, *model, *cache, *output;
-    bool no_cache, json;
-    long batch, timeout, retries, dim;
+    GbCliEmbedOptions embed;
+    const char *output;
+    bool json;
 } GbNnmrOptions;
 
 #define O GbNnmrOptions
 static const GbCliOption gb_nnmr__options[] = {
-    GB_CLI_STRING("embed-url", 0, O, url, "URL", NULL,
-                  "OpenAI-compatible server (POST URL/v1/embeddings); also\n"
-                  "$GENEBENCH_EMBED_URL. The key comes from $GENEBENCH_API_KEY."),
-    GB_CLI_STRING("embed-model", 0, O, model, "M", NULL, "embedding model name (also $GENEBENCH_EMBED_MODEL)"),
-    GB_CLI_LONG("embed-batch", 0, O, batch, "N", 1, 2048, "32", "texts per request"),
-    GB_CLI_STRING("cache", 0, O, cache, "DIR", NULL, "embedding cache (default $XDG_CACHE_HOME/genebench/embeddings)"),
-    GB_CLI_FLAG("no-cache", 0, O, no_cache, "neither read nor write the cache"),
-    GB_CLI_LONG("timeout", 0, O, timeout, "MS", 1, 86400000, "120000", "per-request timeout in milliseconds"),
-    GB_CLI_LONG("retries", 0, O, retries, "N", 0, 100, "4", "retries on 429/5xx/timeouts"),
-    GB_CLI_LONG("dim", 0, O, dim, "N", 16, 1 << 20, "4096", "dimension of the built-in embedding"),
+    GB_CLI_EMBED_OPTIONS(O, embed),
     GB_CLI_FLAG("json", 0, O, json, "JSON output (with every program's nearest neighbour)"),
     GB_CLI_STRING("output", 'o', O, output, "FILE", NULL,
                   "write the output to FILE (atomically) instead of stdout; FILE may not be an input"),
@@ -58,8 +48,14 @@ static const GbCliCommand gb_nnmr__cmd = {
              "  their own counterpart, in both directions (orig->hard and hard->orig). The gallery of a\n"
              "  query is the whole other set; ties go to the lowest index (the order of ORIG.jsonl), so\n"
              "  a tie counts as a miss unless the counterpart is the first tied program.\n"
-             "  Without an endpoint the built-in embedding is used: TF-IDF-weighted hashed token\n"
-             "  1-3-grams, IDF over both sets, L2-normalised.\n",
+             "  Besides the miss rate: the mean rank of the counterpart (1 = nearest) per direction, and\n"
+             "  the displacement: how far each hardened program moved from its original, as a fraction\n"
+             "  of the distance from that original to the nearest other original (>= 1: as far as a\n"
+             "  different task).\n"
+             "  With --embed-url the programs are embedded by a model (the evaluated model's own\n"
+             "  representations, the paper's NNMR). Without one, a built-in embedding: by default the\n"
+             "  shape of the syntax tree (--builtin structure: node kinds with their ancestors,\n"
+             "  children and siblings; no names or values), or hashed token 1-3-grams (--builtin tokens).\n",
     .options = gb_nnmr__options,
     .min_args = 2,
     .max_args = 2,
@@ -85,8 +81,7 @@ typedef struct {
     char **texts; /* texts[0..n) the originals, texts[n..2n) the hardened programs, in ORIG's order */
     double *vec;
     size_t d;
-    GbEmbedStats st;
-    char *cache_dir, *embedding;
+    GbCliEmbedInfo info;
     GbNnmr r;
     bool have_r;
     GbSummary self;
@@ -127,42 +122,12 @@ static bool gb_nnmr__pair(GbNnmrRun *R)
 
 /* Embed every text (endpoint or built-in) and compute the NNMR. Returns GB_CLI_CONTINUE or the
  * exit code. */
-static int gb_nnmr__embed(GbNnmrRun *R, const GbNnmrOptions *opt, const char *url)
+static int gb_nnmr__embed(GbNnmrRun *R, const GbNnmrOptions *opt)
 {
     size_t n = R->n;
-    if (url) {
-        GbHttpOptions ho;
-        gb_http_options_default(&ho);
-        ho.base_url = url;
-        ho.api_key = getenv("GENEBENCH_API_KEY");
-        ho.timeout_ms = opt->timeout;
-        ho.max_retries = (int)opt->retries;
-        GbError err;
-        GbHttpClient *client = gb_http_client_new(&ho, &err);
-        if (!client) {
-            fprintf(stderr, "genebench nnmr: %s\n", err.msg);
-            return GB_EXIT_USAGE;
-        }
-        R->cache_dir = opt->no_cache ? NULL : opt->cache ? gb_strdup(opt->cache) : gb_embed_default_cache_dir();
-        bool ok = gb_embed_remote(client, opt->model, (const char *const *)R->texts, 2 * n, (size_t)opt->batch,
-                                  R->cache_dir, &R->vec, &R->d, &R->st, &err);
-        gb_http_client_delete(client);
-        if (!ok) {
-            fprintf(stderr, "genebench nnmr: embedding failed: %s\n", err.msg);
-            return GB_EXIT_FAIL;
-        }
-        R->embedding = gb_asprintf("endpoint %s/v1/embeddings, model %s, dimension %zu (%zu from the cache%s%s, "
-                                   "%zu fetched in %zu requests)",
-                                   url, opt->model, R->d, R->st.cached, R->cache_dir ? " " : "",
-                                   R->cache_dir ? R->cache_dir : "", R->st.fetched, R->st.requests);
-    } else {
-        R->d = (size_t)opt->dim;
-        R->vec = gb_malloc(2 * n * R->d * sizeof *R->vec);
-        TSParser *parser = gb_parser_new();
-        gb_embed_builtin(parser, (const char *const *)R->texts, 2 * n, R->d, R->vec);
-        ts_parser_delete(parser);
-        R->embedding = gb_asprintf("built-in: %s, dimension %zu", GB_EMBED_BUILTIN_NAME, R->d);
-    }
+    int rc = gb_cli_embed("nnmr", &opt->embed, (const char *const *)R->texts, 2 * n, &R->vec, &R->info);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    R->d = R->info.dim;
     gb_nnmr_compute(R->vec, R->vec + n * R->d, n, R->d, &R->r);
     R->have_r = true;
     gb_summary_compute(R->r.self_cos, n, &R->self);
@@ -181,12 +146,22 @@ static void gb_nnmr__json(GbStr *s, const GbNnmrRun *R)
     gb_str_append(s, ",\"ties\":");
     gb_json_string(s, ties);
     gb_str_append(s, ",\"embedding\":");
-    gb_json_string(s, R->embedding);
+    gb_json_string(s, R->info.text);
+    gb_str_append(s, ",\"embedding_source\":");
+    gb_str_append(s, R->info.json.data);
     gb_str_appendf(s, ",\"nnmr_orig_to_hard\":");
     gb_json_number(s, R->r.nnmr_o2h);
     gb_str_appendf(s, ",\"misses_orig_to_hard\":%zu,\"nnmr_hard_to_orig\":", R->r.miss_o2h);
     gb_json_number(s, R->r.nnmr_h2o);
-    gb_str_appendf(s, ",\"misses_hard_to_orig\":%zu,\"counterpart_cosine\":{\"mean\":", R->r.miss_h2o);
+    gb_str_appendf(s, ",\"misses_hard_to_orig\":%zu,\"mean_rank_orig_to_hard\":", R->r.miss_h2o);
+    gb_json_number(s, R->r.mean_rank_o2h);
+    gb_str_append(s, ",\"mean_rank_hard_to_orig\":");
+    gb_json_number(s, R->r.mean_rank_h2o);
+    gb_str_append(s, ",\"displacement\":{\"median\":");
+    gb_json_number(s, R->r.displacement_median);
+    gb_str_append(s, ",\"mean\":");
+    gb_json_number(s, R->r.displacement_mean);
+    gb_str_appendf(s, ",\"at_least_1\":%zu},\"counterpart_cosine\":{\"mean\":", R->r.displaced);
     gb_json_number(s, R->self.mean);
     gb_str_append(s, ",\"median\":");
     gb_json_number(s, R->self.median);
@@ -200,6 +175,9 @@ static void gb_nnmr__json(GbStr *s, const GbNnmrRun *R)
         gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_o2h[k]]].id);
         gb_str_append(s, ",\"nearest_orig_of_hard\":");
         gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_h2o[k]]].id);
+        gb_str_appendf(s, ",\"rank_orig_to_hard\":%zu,\"rank_hard_to_orig\":%zu,\"displacement\":", R->r.rank_o2h[k],
+                       R->r.rank_h2o[k]);
+        gb_json_number(s, R->r.displacement[k]);
         gb_str_append(s, "}");
     }
     gb_str_append(s, "],\"only_in_original\":[");
@@ -220,7 +198,7 @@ static void gb_nnmr__text(GbStr *s, const GbNnmrRun *R)
     const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
     gb_str_appendf(s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", R->ph, R->po,
                    R->n);
-    gb_str_appendf(s, "embedding: %s\n", R->embedding);
+    gb_str_appendf(s, "embedding: %s\n", R->info.text);
     gb_str_appendf(s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
     gb_str_appendf(s,
                    "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
@@ -230,6 +208,12 @@ static void gb_nnmr__text(GbStr *s, const GbNnmrRun *R)
                    "NNMR hard->orig: %6.2f%% (%zu of %zu hardened programs whose nearest original is not "
                    "their own)\n",
                    R->r.nnmr_h2o, R->r.miss_h2o, R->n);
+    gb_str_appendf(s, "mean rank of the counterpart (1 = nearest): orig->hard %.2f, hard->orig %.2f (of %zu)\n",
+                   R->r.mean_rank_o2h, R->r.mean_rank_h2o, R->n);
+    gb_str_appendf(s,
+                   "displacement (distance to the own original / distance from it to the nearest other original): "
+                   "median %.3f, mean %.3f, %zu of %zu at least 1\n",
+                   R->r.displacement_median, R->r.displacement_mean, R->r.displaced, R->n);
     gb_str_appendf(s, "cosine to the own counterpart: mean %.4f, median %.4f, min %.4f, max %.4f\n", R->self.mean,
                    R->self.median, R->self.min, R->self.max);
     if (R->only_o.len) gb_str_appendf(s, "only in %s: %zu tasks (not counted)\n", R->po, R->only_o.len);
@@ -242,8 +226,7 @@ static void gb_nnmr__destroy(GbNnmrRun *R)
         for (size_t k = 0; k < 2 * R->n; k++) free(R->texts[k]);
     free(R->texts);
     free(R->vec);
-    free(R->cache_dir);
-    free(R->embedding);
+    gb_cli_embed_info_destroy(&R->info);
     if (R->have_r) gb_nnmr_destroy(&R->r);
     gb_array_free(&R->io);
     gb_array_free(&R->ih);
@@ -256,15 +239,12 @@ static void gb_nnmr__destroy(GbNnmrRun *R)
 int gb_cmd_nnmr(int argc, char **argv)
 {
     /* parse */
-    GbNnmrOptions opt = {.url = getenv("GENEBENCH_EMBED_URL"), .model = getenv("GENEBENCH_EMBED_MODEL")};
+    GbNnmrOptions opt = {0};
+    gb_cli_embed_defaults(&opt.embed);
     GbCliArgs args;
     int rc = gb_cli_parse(&gb_nnmr__cmd, argc, argv, &opt, &args);
     if (rc != GB_CLI_CONTINUE) return rc;
-    const char *url = opt.url && *opt.url ? opt.url : NULL;
-    if (url && (!opt.model || !*opt.model)) {
-        fprintf(stderr, "genebench nnmr: an embedding endpoint needs a model: --embed-model M\n");
-        return GB_EXIT_USAGE;
-    }
+    if (!gb_cli_embed_check("nnmr", &opt.embed)) return GB_EXIT_USAGE;
     GbNnmrRun R = {.po = args.items[0], .ph = args.items[1]};
     const char *inputs[] = {R.po, R.ph};
     if (gb_cli_refuse_output("nnmr", opt.output, inputs, 2)) return GB_EXIT_USAGE;
@@ -279,7 +259,7 @@ int gb_cmd_nnmr(int argc, char **argv)
         goto out;
     }
     /* run */
-    rc = gb_nnmr__embed(&R, &opt, url);
+    rc = gb_nnmr__embed(&R, &opt);
     if (rc != GB_CLI_CONTINUE) goto out;
     /* write */
     GbStr s;

@@ -10,6 +10,7 @@
 
 typedef struct {
     const char *output, *assets, *thresholds, *title;
+    GbCliList evals;
 } GbReportCmdOptions;
 
 #define O GbReportCmdOptions
@@ -21,13 +22,18 @@ static const GbCliOption gb_report__options[] = {
     GB_CLI_STRING("thresholds", 0, O, thresholds, "FILE", NULL,
                   "draw these thresholds instead of the file each run names"),
     GB_CLI_STRING("title", 0, O, title, "TEXT", NULL, "page title (default: genebench report)"),
+    GB_CLI_LIST("eval", 0, O, evals, "SUMMARY[,RESULTS]",
+                "a run of `genebench eval`: its --summary JSON and, optionally, its -o\n"
+                "results JSONL (for the items that changed); repeatable, one per task\n"
+                "type (output, input, repair, translate) or model"),
     GB_CLI_END,
 };
 #undef O
 
 static const GbCliExit gb_report__exits[] = {
     {0, "written, every input was read"},
-    {1, "some input could not be read (the page is still written from the others, unless there are none),\n"
+    {1, "some input (or --eval file) could not be read (the page is still written from the others, unless there are "
+        "none),\n"
         "       or the page could not be rendered or written"},
     {2, "usage error (bad option, no -o or no input, the output is one of the inputs)"},
     {0, NULL},
@@ -35,12 +41,14 @@ static const GbCliExit gb_report__exits[] = {
 
 static const GbCliCommand gb_report__cmd = {
     .name = "report",
-    .synopsis = "RUN_DIR_OR_JSONL... -o report.html [options]",
+    .synopsis = "[RUN_DIR_OR_JSONL...] [--eval SUMMARY.json[,RESULTS.jsonl]]... -o report.html [options]",
     .about = "  Write one self-contained HTML page (opens offline) about hardening runs: metric\n"
              "  distributions before/after with thresholds, RC vs RR with Pareto fronts, operators,\n"
              "  gate rejections, similarity of versions, a sortable task table with diffs, run facts.\n"
              "  Each JSONL is the output of `genebench evolve` (its OUT.summary.json is read when\n"
-             "  present); a directory is the output of `genebench versions` (seed-*.jsonl + similarity.json).\n",
+             "  present); a directory is the output of `genebench versions` (seed-*.jsonl + similarity.json).\n"
+             "  With --eval: a model evaluation panel (pass@k before/after per task type and version, the\n"
+             "  relative drop with its 95% interval, per-item outcome changes); eval inputs alone are enough.\n",
     .options = gb_report__options,
     .min_args = 0,
     .max_args = -1,
@@ -58,13 +66,40 @@ int gb_cmd_report(int argc, char **argv)
     opt.thresholds = o.thresholds;
     opt.title = o.title;
     const char *output = o.output;
-    if (!output || args.count < 1) {
+    if (!output || (args.count < 1 && o.evals.len == 0)) {
         fprintf(stderr, "genebench report: %s\n", !output ? "-o FILE is required" : "no input given");
         gb_cli_usage(&gb_report__cmd, stderr);
+        gb_cli_list_destroy(&o.evals);
         return GB_EXIT_USAGE;
     }
-    if (gb_cli_refuse_output("report", output, (const char *const *)args.items, (size_t)args.count))
+    /* --eval SUMMARY[,RESULTS]: split once; every file is an input the output may not replace. */
+    GbArray(char *) eval_files = {0};
+    for (size_t i = 0; i < o.evals.len; i++) {
+        const char *spec = o.evals.items[i], *comma = strchr(spec, ',');
+        if (!*spec || comma == spec || (comma && (!comma[1] || strchr(comma + 1, ',')))) {
+            fprintf(stderr, "genebench report: --eval %s: expected SUMMARY.json or SUMMARY.json,RESULTS.jsonl\n", spec);
+            for (size_t k = 0; k < eval_files.len; k++) free(eval_files.items[k]);
+            gb_array_free(&eval_files);
+            gb_cli_list_destroy(&o.evals);
+            return GB_EXIT_USAGE;
+        }
+        char *summary = comma ? gb_strndup(spec, (size_t)(comma - spec)) : gb_strdup(spec);
+        gb_array_push(&eval_files, summary);
+        char *results = comma ? gb_strdup(comma + 1) : NULL;
+        gb_array_push(&eval_files, results);
+    }
+    GbArray(const char *) inames = {0};
+    for (int i = 0; i < args.count; i++) gb_array_push(&inames, (const char *)args.items[i]);
+    for (size_t k = 0; k < eval_files.len; k++)
+        if (eval_files.items[k]) gb_array_push(&inames, (const char *)eval_files.items[k]);
+    bool refused = gb_cli_refuse_output("report", output, inames.items, inames.len);
+    gb_array_free(&inames);
+    gb_cli_list_destroy(&o.evals);
+    if (refused) {
+        for (size_t k = 0; k < eval_files.len; k++) free(eval_files.items[k]);
+        gb_array_free(&eval_files);
         return GB_EXIT_USAGE;
+    }
     GbReport *r = gb_report_new(&opt);
     GbError err;
     int status = GB_EXIT_OK;
@@ -77,6 +112,16 @@ int gb_cmd_report(int argc, char **argv)
             status = GB_EXIT_FAIL;
         }
     }
+    for (size_t k = 0; k + 1 < eval_files.len; k += 2) {
+        if (gb_report_add_eval(r, eval_files.items[k], eval_files.items[k + 1], &err))
+            inputs++;
+        else {
+            fprintf(stderr, "genebench report: %s\n", err.msg);
+            status = GB_EXIT_FAIL;
+        }
+    }
+    for (size_t k = 0; k < eval_files.len; k++) free(eval_files.items[k]);
+    gb_array_free(&eval_files);
     for (size_t i = 0; i < gb_report_warning_count(r); i++)
         fprintf(stderr, "genebench report: warning: %s\n", gb_report_warning(r, i));
     if (inputs == 0) {
@@ -93,7 +138,8 @@ int gb_cmd_report(int argc, char **argv)
         fprintf(stderr, "genebench report: %s\n", err.msg);
         status = GB_EXIT_FAIL;
     } else {
-        printf("wrote %s (%zu tasks from %d input(s), %zu warning(s))\n", output, gb_report_task_count(r), (int)inputs,
+        printf("wrote %s (%zu tasks from %zu input(s), %zu eval run(s), %zu warning(s))\n", output,
+               gb_report_task_count(r), inputs - gb_report_eval_count(r), gb_report_eval_count(r),
                gb_report_warning_count(r));
     }
     free(html);

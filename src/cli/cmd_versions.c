@@ -11,7 +11,7 @@
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
 #include "src/cli/evolve_run.h"
-#include "src/measure/embedding.h"
+#include "src/cli/embed_opts.h"
 #include "src/base/json_write.h"
 #include "src/measure/nnmr.h"
 #include "src/model/program.h"
@@ -112,6 +112,7 @@ typedef GbArray(long) GbSeedList;
 typedef struct {
     GbSeedList seeds;
     const char *output;
+    GbCliEmbedOptions embed;
     GbEvolveOptions run;
 } GbVersionsOptions;
 
@@ -139,6 +140,7 @@ static const GbCliOption gb_versions__options[] = {
     GB_CLI_PARSE("seeds", 0, O, seeds, "LIST", gb_versions__parse_seeds, NULL, "comma-separated seeds (at least two)"),
     GB_CLI_STRING("output", 'o', O, output, "DIR", NULL,
                   "output directory (created; existing seed files are resumed, not overwritten)"),
+    GB_CLI_EMBED_OPTIONS(O, embed),
     GB_CLI_END,
 };
 #undef O
@@ -159,8 +161,10 @@ static const GbCliCommand gb_versions__cmd = {
              "  for every pair of versions and for the original against each version, per task and in\n"
              "  summary, CodeBLEU (weights 0.25 each, the codebleu package's `or 1` data-flow rule) and its\n"
              "  four parts, cosine of token counts and Jaccard of token sets (tree-sitter lexical tokens),\n"
-             "  and NNMR original <-> each version with the built-in embedding.\n"
-             "  The options after --output are those of `genebench evolve`.\n",
+             "  and NNMR original <-> each version (with the mean rank of the counterpart and the\n"
+             "  displacement, as `genebench nnmr` reports them), embedded by the model at --embed-url or\n"
+             "  by the built-in embedding (--builtin).\n"
+             "  The options after --dim are those of `genebench evolve`.\n",
     .options = gb_versions__options,
     .more = gb_evolve_options,
     .more_offset = offsetof(GbVersionsOptions, run),
@@ -172,7 +176,7 @@ static const GbCliCommand gb_versions__cmd = {
 /* Read the original and every version, compare every pair, write DIR/similarity.json and print
  * the table. Returns the exit code. */
 static int gb_versions__measure(const char *bench_path, const char *outdir, const long *seeds, char *const *outs,
-                                size_t nouts)
+                                size_t nouts, const GbCliEmbedOptions *eo)
 {
     int rc = GB_EXIT_OK;
     size_t nv = nouts + 1;
@@ -211,10 +215,8 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
         }
     }
     gb_str_append(&js, "],\"nnmr\":{");
-    /* NNMR original <-> each version, built-in embedding, tasks matched by id. */
-    TSParser *parser = gb_parser_new();
-    printf("\nNNMR (built-in embedding: %s; cosine; gallery = the whole other set; ties -> lowest index)\n",
-           GB_EMBED_BUILTIN_NAME);
+    /* NNMR original <-> each version, tasks matched by id. */
+    bool printed = false;
     for (size_t v = 1; v < nv; v++) {
         GbArray(char *) texts = {0};
         size_t n = 0;
@@ -227,12 +229,27 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
             long k = gb_bench_find(&b[v], b[0].tasks.items[t].id);
             if (k >= 0) gb_array_push(&texts, gb_versions__text(&b[v].tasks.items[k]));
         }
-        size_t dim = GB_EMBED_BUILTIN_DIM;
-        double *vec = gb_malloc((n > 0 ? 2 * n : 1) * dim * sizeof *vec);
-        gb_embed_builtin(parser, (const char *const *)texts.items, 2 * n, dim, vec);
+        double *vec = NULL;
+        GbCliEmbedInfo info;
+        int erc = gb_cli_embed("versions", eo, (const char *const *)texts.items, 2 * n, &vec, &info);
+        for (size_t t = 0; t < texts.len; t++) free(texts.items[t]);
+        gb_array_free(&texts);
+        if (erc != GB_CLI_CONTINUE) {
+            gb_cli_embed_info_destroy(&info);
+            rc = GB_EXIT_FAIL;
+            break;
+        }
+        if (!printed) {
+            printf("\nNNMR (embedding: %s; cosine; gallery = the whole other set; ties -> lowest index)\n", info.text);
+            gb_str_append(&js, "\"embedding\":");
+            gb_json_string(&js, info.text);
+            gb_str_append(&js, ",\"embedding_source\":");
+            gb_str_append(&js, info.json.data);
+            printed = true;
+        }
         GbNnmr r;
-        gb_nnmr_compute(vec, vec + n * dim, n, dim, &r);
-        if (v > 1) gb_str_append(&js, ",");
+        gb_nnmr_compute(vec, vec + n * info.dim, n, info.dim, &r);
+        gb_str_append(&js, ",");
         char *k1 = gb_asprintf("original_to_%s", labels[v]), *k2 = gb_asprintf("%s_to_original", labels[v]);
         bool f = true;
         gb_json_key(&js, k1, &f);
@@ -241,16 +258,29 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
         gb_json_string(&js, k2);
         gb_str_append(&js, ":");
         gb_json_number(&js, r.nnmr_h2o);
-        printf("  original -> %-10s %6.2f %%   %-10s -> original %6.2f %%   (%zu programs)\n", labels[v], r.nnmr_o2h,
-               labels[v], r.nnmr_h2o, n);
+        char *k3 = gb_asprintf("graded_%s", labels[v]);
+        gb_str_append(&js, ",");
+        gb_json_string(&js, k3);
+        gb_str_append(&js, ":{\"mean_rank_orig_to_hard\":");
+        gb_json_number(&js, r.mean_rank_o2h);
+        gb_str_append(&js, ",\"mean_rank_hard_to_orig\":");
+        gb_json_number(&js, r.mean_rank_h2o);
+        gb_str_append(&js, ",\"displacement_median\":");
+        gb_json_number(&js, r.displacement_median);
+        gb_str_append(&js, ",\"displacement_mean\":");
+        gb_json_number(&js, r.displacement_mean);
+        gb_str_appendf(&js, ",\"displacement_at_least_1\":%zu}", r.displaced);
+        printf("  original -> %-10s %6.2f %%   %-10s -> original %6.2f %%   (%zu programs; mean rank %.2f / %.2f, "
+               "displacement median %.3f)\n",
+               labels[v], r.nnmr_o2h, labels[v], r.nnmr_h2o, n, r.mean_rank_o2h, r.mean_rank_h2o,
+               r.displacement_median);
         free(k1);
         free(k2);
+        free(k3);
         gb_nnmr_destroy(&r);
         free(vec);
-        for (size_t t = 0; t < texts.len; t++) free(texts.items[t]);
-        gb_array_free(&texts);
+        gb_cli_embed_info_destroy(&info);
     }
-    ts_parser_delete(parser);
     gb_str_append(&js, "}}\n");
     char *simpath = gb_asprintf("%s/similarity.json", outdir);
     GbError err;
@@ -274,11 +304,16 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
 int gb_cmd_versions(int argc, char **argv)
 {
     GbVersionsOptions o = {0};
+    gb_cli_embed_defaults(&o.embed);
     GbCliArgs args;
     int rc = gb_cli_parse(&gb_versions__cmd, argc, argv, &o, &args);
     if (rc != GB_CLI_CONTINUE) {
         gb_array_free(&o.seeds);
         return rc;
+    }
+    if (!gb_cli_embed_check("versions", &o.embed)) {
+        gb_array_free(&o.seeds);
+        return GB_EXIT_USAGE;
     }
     const char *bench_path = args.items[0], *outdir = o.output;
     GbSeedList seed_list = o.seeds; /* owned from here */
@@ -316,7 +351,7 @@ int gb_cmd_versions(int argc, char **argv)
         return rc;
     }
 
-    int mrc = gb_versions__measure(bench_path, outdir, seed_list.items, outs.items, outs.len);
+    int mrc = gb_versions__measure(bench_path, outdir, seed_list.items, outs.items, outs.len, &o.embed);
     if (mrc != GB_EXIT_OK) rc = mrc;
     for (size_t i = 0; i < outs.len; i++) free(outs.items[i]);
     gb_array_free(&outs);

@@ -384,39 +384,55 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
      * half-judged. Started before the pool: it starts its workers from OpenMP threads, which
      * stay alive and must not take the signals themselves. */
     gb_cli_signals_start(&sig, NULL, &stop);
+    size_t already = in_shard - todo.len;
+    bool tty = !o->quiet && isatty(STDERR_FILENO);
+    /* The first line before the workers start (they take seconds to import their libraries). */
+    if (!o->quiet)
+        fprintf(stderr, "genebench %s: %zu tasks to do (%zu already done), %ld jobs, seed %llu\n", cmd, todo.len,
+                already, jobs, (unsigned long long)cfg.seed);
+    if (tty) fprintf(stderr, "[0/%zu] starting the workers", todo.len);
+    double t_pool = gb_now();
     GbPoolConfig pcfg;
     gb_pool_config_defaults(&pcfg);
     pcfg.python = o->python;
     pcfg.workers = (int)(o->workers ? o->workers : jobs);
     pcfg.timeout_s = o->timeout;
     pcfg.lint = cfg.lint;
-    pcfg.lint_workers = (int)jobs; /* each task thread holds one lint session */
+    /* each task thread holds one lint session, and no more threads than tasks ever lint */
+    pcfg.lint_workers = (int)(todo.len > 0 && todo.len < (size_t)jobs ? (long)todo.len : jobs);
     char *warm = cfg.lint ? gb_api_warm_program() : NULL;
     pcfg.lint_warm = warm;
     pool = gb_cli_pool_new(cmd, &pcfg);
     free(warm);
     if (!pool) {
+        if (tty) fprintf(stderr, "\n");
         gb_cli_signals_stop(&sig);
         rc = GB_EXIT_FAIL;
         goto out;
     }
     cfg.pool = pool;
     cfg.stop = &stop;
+    /* Validation threads: -j in all (a task thread and the helpers it borrows when fewer
+     * tasks than -j are running), as many as lint workers, so each can hold a lint session. */
+    GbEvolveSlots slots;
+    gb_evolve_slots_init(&slots, (int)jobs);
+    cfg.slots = &slots;
 
     GbEvolveLoop L = {.bench = &bench,
                       .cfg = &cfg,
                       .journal = &journal,
                       .todo = todo.items,
                       .ntodo = todo.len,
-                      .tty = !o->quiet && isatty(STDERR_FILENO),
+                      .tty = tty,
                       .log_every = !o->quiet && !isatty(STDERR_FILENO) ? o->progress_every : 0,
                       .t0 = gb_now(),
                       .stop = &stop,
                       .cmd = cmd};
-    size_t already = in_shard - todo.len;
-    if (!o->quiet)
-        fprintf(stderr, "genebench %s: %zu tasks to do (%zu already done), %ld jobs, seed %llu\n", cmd, todo.len,
-                already, jobs, (unsigned long long)cfg.seed);
+    const char *lint_note = cfg.lint ? " (pylint warms up meanwhile)" : "";
+    if (tty)
+        fprintf(stderr, "\r\033[K[0/%zu] workers started in %.1fs, evolving%s", todo.len, L.t0 - t_pool, lint_note);
+    else if (!o->quiet)
+        fprintf(stderr, "genebench %s: workers started in %.1fs, evolving%s\n", cmd, L.t0 - t_pool, lint_note);
     gb_evolve__loop(&L, (int)jobs);
     double elapsed = gb_now() - L.t0;
     if (L.tty) fprintf(stderr, "\n");

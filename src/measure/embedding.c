@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "src/base/sha256.h"
+#include "src/python/nodekind.h"
+#include "src/python/pyparse.h"
 #include "src/measure/tokensim.h"
 
 static uint64_t gb_embed__mix(uint64_t x)
@@ -148,10 +150,25 @@ static void gb_embed__cache_write(const char *path, const double *v, size_t dim)
     free(buf);
 }
 
+const char *const gb_embed_api_names[] = {"openai", "llamacpp", NULL};
+
 bool gb_embed_remote(GbHttpClient *client, const char *model, const char *const *texts, size_t n, size_t batch,
                      const char *cache_dir, double **vectors, size_t *dim, GbEmbedStats *stats, GbError *err)
 {
+    return gb_embed_remote_api(client, GB_EMBED_API_OPENAI, GB_POOLING_MEAN, model, texts, n, batch, cache_dir, vectors,
+                               dim, stats, err);
+}
+
+bool gb_embed_remote_api(GbHttpClient *client, GbEmbedApi api, GbPooling pooling, const char *model,
+                         const char *const *texts, size_t n, size_t batch, const char *cache_dir, double **vectors,
+                         size_t *dim, GbEmbedStats *stats, GbError *err)
+{
     memset(stats, 0, sizeof *stats);
+    /* The cache key: the model alone for /v1/embeddings (as before); llama.cpp's vectors also
+     * depend on the pooling done here. */
+    char *key = api == GB_EMBED_API_OPENAI
+                    ? gb_strdup(model)
+                    : gb_asprintf("llamacpp/embedding pooling=%s\n%s", gb_pooling_names[pooling], model);
     *vectors = NULL;
     *dim = 0;
     if (batch == 0) batch = 1;
@@ -161,7 +178,7 @@ bool gb_embed_remote(GbHttpClient *client, const char *model, const char *const 
     GbArray(size_t) todo = {0};
     for (size_t i = 0; i < n; i++) {
         size_t cd = 0;
-        char *path = cache_dir ? gb_embed__cache_path(cache_dir, model, texts[i]) : NULL;
+        char *path = cache_dir ? gb_embed__cache_path(cache_dir, key, texts[i]) : NULL;
         rows[i] = path ? gb_embed__cache_read(path, &cd) : NULL;
         free(path);
         if (rows[i] && d && cd != d) {
@@ -185,7 +202,16 @@ bool gb_embed_remote(GbHttpClient *client, const char *model, const char *const 
         for (size_t k = 0; k < m; k++) batch_texts[k] = texts[todo.items[start + k]];
         double *v;
         size_t bd;
-        if (!gb_embed_batch(client, model, batch_texts, m, &v, &bd, err)) {
+        size_t *trows = gb_calloc(m, sizeof *trows);
+        bool got = api == GB_EMBED_API_OPENAI
+                       ? gb_embed_batch(client, model, batch_texts, m, &v, &bd, err)
+                       : gb_embed_llamacpp_batch(client, model, batch_texts, m, pooling, &v, &bd, trows, err);
+        for (size_t k = 0; got && k < m; k++) {
+            stats->token_rows += trows[k];
+            stats->server_pooled += api == GB_EMBED_API_OPENAI || trows[k] == 1;
+        }
+        free(trows);
+        if (!got) {
             ok = false;
             break;
         }
@@ -206,7 +232,7 @@ bool gb_embed_remote(GbHttpClient *client, const char *model, const char *const 
             rows[i] = gb_malloc(d * sizeof(double));
             memcpy(rows[i], v + k * d, d * sizeof(double));
             if (cache_dir) {
-                char *path = gb_embed__cache_path(cache_dir, model, texts[i]);
+                char *path = gb_embed__cache_path(cache_dir, key, texts[i]);
                 gb_embed__cache_write(path, rows[i], d);
                 free(path);
             }
@@ -223,5 +249,86 @@ bool gb_embed_remote(GbHttpClient *client, const char *model, const char *const 
     }
     for (size_t i = 0; i < n; i++) free(rows[i]);
     free(rows);
+    free(key);
     return ok;
+}
+
+/* ---- the structural built-in embedding ------------------------------------------------------ */
+
+typedef struct {
+    double *row;
+    size_t dim;
+} GbEmbed__Walk;
+
+static void gb_embed__feature(GbEmbed__Walk *w, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    uint64_t h = gb_embed__mix(a * 0x100000001B3ULL + 0x7374727563ULL);
+    h = gb_embed__mix(h ^ b);
+    h = gb_embed__mix(h ^ (c << 1));
+    h = gb_embed__mix(h ^ (d << 2));
+    w->row[h % w->dim] += 1.0;
+}
+
+/* Depth-first over the tree; p and g are the symbols of the parent and grandparent (0: none). */
+static void gb_embed__walk(GbEmbed__Walk *w, TSNode n, uint64_t p, uint64_t g, unsigned depth, unsigned nest)
+{
+    GbNodeKind kind = gb_node_kind(n);
+    if (kind == GB_NK_COMMENT || kind == GB_NK_LINE_CONTINUATION) return;
+    uint64_t s = ts_node_symbol(n) + 1;
+    uint32_t nc = ts_node_child_count(n);
+    if (nc == 0 && ts_node_end_byte(n) == ts_node_start_byte(n)) return; /* empty: an empty module, a missing node */
+    if (!ts_node_is_named(n) || nc == 0 || kind == GB_NK_STRING) {
+        /* a leaf: keywords and operators by their own symbol, names and literals by their kind only */
+        gb_embed__feature(w, 4, s, p, nest);
+        return;
+    }
+    gb_embed__feature(w, 1, s, p, g * 64 + nest);
+    unsigned cnest = nest + (kind == GB_NK_BLOCK);
+    uint64_t prod = s, prev = 0;
+    uint32_t named = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        TSNode c = ts_node_child(n, i);
+        GbNodeKind ck = gb_node_kind(c);
+        if (ck == GB_NK_COMMENT || ck == GB_NK_LINE_CONTINUATION) continue;
+        if (ts_node_is_named(c)) {
+            uint64_t cs = ts_node_symbol(c) + 1;
+            if (named < 6) prod = gb_embed__mix(prod * 31 + cs);
+            if (prev) gb_embed__feature(w, 3, s, prev, cs);
+            prev = cs;
+            named++;
+        }
+        if (depth < 2000) gb_embed__walk(w, c, s, p, depth + 1, cnest);
+    }
+    gb_embed__feature(w, 2, prod, named < 8 ? named : 8, 0);
+}
+
+void gb_embed_structural(TSParser *parser, const char *const *texts, size_t n, size_t dim, double *out)
+{
+    memset(out, 0, n * dim * sizeof *out);
+    double *df = gb_calloc(dim, sizeof *df);
+    for (size_t i = 0; i < n; i++) {
+        double *row = out + i * dim;
+        TSTree *tree = gb_parse(parser, texts[i], strlen(texts[i]));
+        GbEmbed__Walk w = {row, dim};
+        gb_embed__walk(&w, ts_tree_root_node(tree), 0, 0, 0, 0);
+        ts_tree_delete(tree);
+        for (size_t b = 0; b < dim; b++)
+            if (row[b] != 0) {
+                df[b] += 1;
+                row[b] = 1.0 + log(row[b]);
+            }
+    }
+    for (size_t i = 0; i < n; i++) {
+        double *row = out + i * dim, norm = 0;
+        for (size_t b = 0; b < dim; b++) {
+            if (row[b] == 0) continue;
+            row[b] *= log((1.0 + (double)n) / (1.0 + df[b])) + 1.0;
+            norm += row[b] * row[b];
+        }
+        if (norm > 0) {
+            norm = sqrt(norm);
+            for (size_t b = 0; b < dim; b++) row[b] /= norm;
+        }
+    }
+    free(df);
 }

@@ -55,6 +55,12 @@ static double gb_nnmr__dot(const GbNnmr__Rows *a, size_t i, const GbNnmr__Rows *
     return s;
 }
 
+static int gb_nnmr__cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 void gb_nnmr_compute(const double *orig, const double *hard, size_t n, size_t dim, GbNnmr *out)
 {
     memset(out, 0, sizeof *out);
@@ -62,6 +68,11 @@ void gb_nnmr_compute(const double *orig, const double *hard, size_t n, size_t di
     out->nn_o2h = gb_malloc((n ? n : 1) * sizeof *out->nn_o2h);
     out->nn_h2o = gb_malloc((n ? n : 1) * sizeof *out->nn_h2o);
     out->self_cos = gb_malloc((n ? n : 1) * sizeof *out->self_cos);
+    out->rank_o2h = gb_malloc((n ? n : 1) * sizeof *out->rank_o2h);
+    out->rank_h2o = gb_malloc((n ? n : 1) * sizeof *out->rank_h2o);
+    out->displacement = gb_malloc((n ? n : 1) * sizeof *out->displacement);
+    out->displacement_median = out->displacement_mean = NAN;
+    out->mean_rank_o2h = out->mean_rank_h2o = NAN;
     if (n == 0) return;
     GbNnmr__Rows o, h;
     gb_nnmr__rows(&o, orig, n, dim);
@@ -85,6 +96,49 @@ void gb_nnmr_compute(const double *orig, const double *hard, size_t n, size_t di
         out->nn_h2o[j] = best;
         out->miss_h2o += best != j;
     }
+    /* ranks: programs strictly nearer, plus equal ones of lower index (the tie rule) */
+    double rs_o = 0, rs_h = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t ro = 1, rh = 1;
+        double so = S[i * n + i];
+        for (size_t j = 0; j < n; j++) {
+            if (j == i) continue;
+            ro += S[i * n + j] > so || (S[i * n + j] == so && j < i);
+            rh += S[j * n + i] > so || (S[j * n + i] == so && j < i);
+        }
+        out->rank_o2h[i] = ro;
+        out->rank_h2o[i] = rh;
+        rs_o += (double)ro;
+        rs_h += (double)rh;
+    }
+    out->mean_rank_o2h = rs_o / (double)n;
+    out->mean_rank_h2o = rs_h / (double)n;
+    /* displacement: against the nearest other original */
+    double *fin = gb_malloc(n * sizeof *fin);
+    size_t nf = 0;
+    for (size_t i = 0; i < n; i++) {
+        double best = -INFINITY;
+        for (size_t j = 0; j < n; j++)
+            if (j != i) {
+                double c = gb_nnmr__dot(&o, i, &o, j, dim);
+                if (c > best) best = c;
+            }
+        double den = 1.0 - best, num = 1.0 - out->self_cos[i];
+        if (num < 0) num = 0;
+        out->displacement[i] = n >= 2 && den > 1e-12 ? num / den : NAN;
+        if (isfinite(out->displacement[i])) {
+            fin[nf++] = out->displacement[i];
+            out->displaced += out->displacement[i] >= 1.0;
+        }
+    }
+    if (nf) {
+        double sum = 0;
+        for (size_t k = 0; k < nf; k++) sum += fin[k];
+        out->displacement_mean = sum / (double)nf;
+        qsort(fin, nf, sizeof *fin, gb_nnmr__cmp);
+        out->displacement_median = nf % 2 ? fin[nf / 2] : 0.5 * (fin[nf / 2 - 1] + fin[nf / 2]);
+    }
+    free(fin);
     out->nnmr_o2h = 100.0 * (double)out->miss_o2h / (double)n;
     out->nnmr_h2o = 100.0 * (double)out->miss_h2o / (double)n;
     free(S);
@@ -97,5 +151,8 @@ void gb_nnmr_destroy(GbNnmr *r)
     free(r->nn_o2h);
     free(r->nn_h2o);
     free(r->self_cos);
+    free(r->rank_o2h);
+    free(r->rank_h2o);
+    free(r->displacement);
     memset(r, 0, sizeof *r);
 }

@@ -20,6 +20,19 @@ typedef struct {
     size_t *nn_o2h;            /* owned, n: nearest hardened program of each original */
     size_t *nn_h2o;            /* owned, n: nearest original program of each hardened one */
     double *self_cos;          /* owned, n: cos(o_i, h_i) */
+    /* Graded measures (informative even when NNMR is 0):
+     * rank: the counterpart's place among the gallery sorted by cosine, 1 = nearest (ties as
+     * above: an equal program of lower index ranks before it). Means over the n queries. */
+    size_t *rank_o2h, *rank_h2o; /* owned, n */
+    double mean_rank_o2h, mean_rank_h2o;
+    /* displacement_i = (1 - cos(o_i, h_i)) / (1 - max_{j != i} cos(o_i, o_j)): how far the
+     * hardened program moved from its original, as a fraction of the distance from that
+     * original to the nearest other original. >= 1: it moved at least as far as the nearest
+     * different task is. NaN when n < 2 or that distance is 0. Median and mean over the finite
+     * values (NaN when none), and how many are >= 1. */
+    double *displacement; /* owned, n */
+    double displacement_median, displacement_mean;
+    size_t displaced; /* displacement_i >= 1 */
 } GbNnmr;
 
 /* orig and hard: n * dim row-major vectors (not modified). Result in caller storage;

@@ -74,9 +74,20 @@ typedef struct {
     json_t *sim; /* owned */
 } GbRepVersions;
 
+/* One `genebench eval` run: its summary and, when given, its per-sample results. */
+typedef struct {
+    char *summary_path; /* owned */
+    char *results_path; /* owned, NULL when not given */
+    char *label;        /* owned: the task type, with the model when the evals name several */
+    json_t *summary;    /* owned */
+    json_t *items;      /* owned, NULL without results: item -> {"task", "v": {"<version>": [passed, scored]}} */
+    json_t *order;      /* owned: the item ids in the order of the results file */
+} GbRepEval;
+
 struct GbReport {
     GbReportOptions opt;
     GbArray(GbRepRun) runs;
+    GbArray(GbRepEval) evals;
     GbArray(GbRepVersions) versions;
     GbArray(GbRepThresholds) thresholds;
     GbArray(char *) warnings; /* owned strings */
@@ -126,6 +137,16 @@ void gb_report_delete(GbReport *r)
         json_decref(r->versions.items[i].sim);
     }
     gb_array_free(&r->versions);
+    for (size_t i = 0; i < r->evals.len; i++) {
+        GbRepEval *e = &r->evals.items[i];
+        free(e->summary_path);
+        free(e->results_path);
+        free(e->label);
+        json_decref(e->summary);
+        json_decref(e->items);
+        json_decref(e->order);
+    }
+    gb_array_free(&r->evals);
     for (size_t i = 0; i < r->thresholds.len; i++) {
         free(r->thresholds.items[i].name);
         free(r->thresholds.items[i].path);
@@ -536,6 +557,192 @@ bool gb_report_add_input(GbReport *r, const char *path, GbError *err)
     bool ok = gb_report__add_run(r, path, group, err);
     free(group);
     return ok;
+}
+
+/* ---- eval runs ----------------------------------------------------------------------------- */
+
+/* Read the per-sample results of an eval into e->items: for every item and version, how many
+ * samples passed and how many were scored (every verdict but "error", as eval's statistics
+ * count them). A later line for the same item, version and sample replaces an earlier one (a
+ * resumed run appends). Lines of another model than the summary's are skipped. */
+static bool gb_report__read_results(GbReport *r, GbRepEval *e, GbError *err)
+{
+    size_t len;
+    char *text = gb_read_file(e->results_path, &len, err);
+    if (!text) return false;
+    const char *model = gb_report__str(json_object_get(e->summary, "model"));
+    json_t *samples = json_object(); /* "item\x1fversion\x1fsample" -> [item, task, version, pass 0/1/-1] */
+    json_t *order = json_array();
+    size_t lineno = 0, other_model = 0, used = 0;
+    for (char *p = text; *p;) {
+        char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        lineno++;
+        char *line = p;
+        p = nl ? nl + 1 : p + n;
+        size_t k = 0;
+        while (k < n && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r')) k++;
+        if (k == n) continue;
+        json_error_t jerr;
+        json_t *o = json_loadb(line, n, 0, &jerr);
+        const char *item = gb_report__str(json_object_get(o, "item"));
+        const char *verdict = gb_report__str(json_object_get(o, "verdict"));
+        json_t *jv = json_object_get(o, "version"), *js = json_object_get(o, "sample");
+        if (!o || !json_is_object(o) || !item || !verdict || !json_is_integer(jv) || !json_is_integer(js)) {
+            gb_report__warn(r, "%s:%zu: %s; line skipped", e->results_path, lineno,
+                            !o ? "malformed JSON" : "not an eval result (item, version, sample, verdict)");
+            json_decref(o);
+            continue;
+        }
+        const char *m = gb_report__str(json_object_get(o, "model"));
+        if (model && m && strcmp(model, m) != 0) {
+            other_model++;
+            json_decref(o);
+            continue;
+        }
+        const char *task = gb_report__str(json_object_get(o, "task"));
+        char *key = gb_asprintf("%s\x1f%lld\x1f%lld", item, (long long)json_integer_value(jv),
+                                (long long)json_integer_value(js));
+        int pass = strcmp(verdict, "error") == 0 ? -1 : strcmp(verdict, "pass") == 0;
+        if (!json_object_get(samples, key)) json_array_append_new(order, json_string(item));
+        json_object_set_new(samples, key, json_pack("[ssIi]", item, task ? task : item, json_integer_value(jv), pass));
+        free(key);
+        json_decref(o);
+        used++;
+    }
+    free(text);
+    if (other_model)
+        gb_report__warn(r, "%s: %zu line(s) of another model than the summary's (%s) skipped", e->results_path,
+                        other_model, model);
+    e->items = json_object();
+    e->order = json_array();
+    size_t oi;
+    json_t *id;
+    json_array_foreach(order, oi, id)
+    {
+        const char *item = json_string_value(id);
+        if (!json_object_get(e->items, item)) {
+            json_object_set_new(e->items, item, json_pack("{s:n,s:{}}", "task", "v"));
+            json_array_append(e->order, id);
+        }
+    }
+    json_decref(order);
+    /* items in natural order (the file has them in the order they finished) */
+    size_t ni = json_array_size(e->order);
+    const char **ids = gb_malloc((ni ? ni : 1) * sizeof *ids);
+    for (size_t i = 0; i < ni; i++) ids[i] = json_string_value(json_array_get(e->order, i));
+    qsort(ids, ni, sizeof *ids, gb_report__cmp_names);
+    json_t *sorted = json_array();
+    for (size_t i = 0; i < ni; i++) json_array_append_new(sorted, json_string(ids[i]));
+    free(ids);
+    json_decref(e->order);
+    e->order = sorted;
+    const char *key;
+    json_t *smp;
+    json_object_foreach(samples, key, smp)
+    {
+        const char *item = json_string_value(json_array_get(smp, 0));
+        json_t *it = json_object_get(e->items, item);
+        json_object_set(it, "task", json_array_get(smp, 1));
+        char *ver = gb_asprintf("%lld", (long long)json_integer_value(json_array_get(smp, 2)));
+        json_t *v = json_object_get(json_object_get(it, "v"), ver);
+        if (!v) {
+            v = json_pack("[ii]", 0, 0);
+            json_object_set_new(json_object_get(it, "v"), ver, v);
+        }
+        free(ver);
+        json_int_t pass = json_integer_value(json_array_get(smp, 3));
+        if (pass >= 0) {
+            json_array_set_new(v, 0, json_integer(json_integer_value(json_array_get(v, 0)) + pass));
+            json_array_set_new(v, 1, json_integer(json_integer_value(json_array_get(v, 1)) + 1));
+        }
+    }
+    json_decref(samples);
+    if (used == 0) {
+        gb_error_set(err, "%s: no eval result line in it", e->results_path);
+        return false;
+    }
+    return true;
+}
+
+/* Solved: at least half of the scored samples passed (src/eval/stats.h). -1: nothing scored. */
+static int gb_report__solved(json_t *item, json_int_t version, json_int_t *c, json_int_t *n)
+{
+    char ver[32];
+    snprintf(ver, sizeof ver, "%lld", (long long)version);
+    json_t *v = gb_report__get(item, "v", ver, NULL);
+    *c = json_integer_value(json_array_get(v, 0));
+    *n = json_integer_value(json_array_get(v, 1));
+    if (!v || *n == 0) return -1;
+    return 2 * *c >= *n;
+}
+
+bool gb_report_add_eval(GbReport *r, const char *summary_path, const char *results_path, GbError *err)
+{
+    json_error_t jerr;
+    json_t *sum = json_load_file(summary_path, 0, &jerr);
+    if (!sum) {
+        if (jerr.line <= 0)
+            gb_error_set(err, "%s: %s", summary_path, jerr.text);
+        else
+            gb_error_set(err, "%s:%d: malformed JSON: %s", summary_path, jerr.line, jerr.text);
+        return false;
+    }
+    if (!json_is_object(sum) || !json_is_array(json_object_get(sum, "versions")) ||
+        !json_is_array(json_object_get(sum, "comparisons"))) {
+        gb_error_set(err,
+                     "%s: not the summary of `genebench eval` (--summary FILE): no \"versions\" and "
+                     "\"comparisons\" lists",
+                     summary_path);
+        json_decref(sum);
+        return false;
+    }
+    GbRepEval e = {.summary_path = gb_strdup(summary_path), .summary = sum};
+    if (results_path) {
+        e.results_path = gb_strdup(results_path);
+        if (!gb_report__read_results(r, &e, err)) {
+            free(e.summary_path);
+            free(e.results_path);
+            json_decref(e.summary);
+            json_decref(e.items);
+            json_decref(e.order);
+            return false;
+        }
+        /* The results must tell the same story as the summary. */
+        size_t ci;
+        json_t *c;
+        json_array_foreach(json_object_get(sum, "comparisons"), ci, c)
+        {
+            json_int_t ver = json_integer_value(json_object_get(c, "version"));
+            json_int_t cnt[4] = {0};
+            const char *id;
+            json_t *it;
+            json_object_foreach(e.items, id, it)
+            {
+                json_int_t a, b, x, y;
+                int so = gb_report__solved(it, 0, &a, &b), sv = gb_report__solved(it, ver, &x, &y);
+                if (so < 0 || sv < 0) continue;
+                cnt[so && sv ? 0 : so ? 1 : sv ? 2 : 3]++;
+            }
+            const char *names[4] = {"both_pass", "lost", "gained", "both_fail"};
+            for (size_t k = 0; k < 4; k++) {
+                json_t *want = json_object_get(c, names[k]);
+                if (json_is_integer(want) && json_integer_value(want) != cnt[k]) {
+                    gb_report__warn(r, "%s: version %lld: %s is %lld in the results but %lld in %s (not the same run?)",
+                                    results_path, (long long)ver, names[k], (long long)cnt[k],
+                                    (long long)json_integer_value(want), summary_path);
+                    break;
+                }
+            }
+        }
+    }
+    gb_array_push(&r->evals, e);
+    return true;
+}
+
+size_t gb_report_eval_count(const GbReport *r)
+{
+    return r->evals.len;
 }
 
 /* ---- assets -------------------------------------------------------------------------------- */
@@ -1436,10 +1643,12 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
                 gb_str_append(&tables, "<tr><td>");
                 gb_report__esc(&tables, k);
                 gb_str_append(&tables, "</td><td>");
-                gb_report__fmt(&tables, val, strstr(k, "_to_") ? "%.2f %%" : "%g");
+                /* top-level "<a>_to_<b>" keys are the NNMR percentages; nested ones are graded measures */
+                bool pct = strstr(k, "_to_") && !strchr(k, '.');
+                gb_report__fmt(&tables, val, pct ? "%.2f %%" : "%.4g");
                 gb_str_append(&tables, "</td></tr>");
                 double x;
-                if (strstr(k, "_to_") && gb_report__num(val, &x)) {
+                if (pct && gb_report__num(val, &x)) {
                     char *label = prefix ? gb_asprintf("%s: %s", v->group, k) : gb_strdup(k);
                     json_t *row = json_object();
                     gb_report__set_str(row, "k", label);
@@ -1490,6 +1699,402 @@ static void gb_report__panel_versions(GbStr *out, GbReport *r)
         json_decref(nrows);
     gb_str_append(out, tables.data);
     gb_str_destroy(&tables);
+    gb_str_append(out, "</section>\n");
+}
+
+/* ---- panel: eval runs (pass@k before/after, the drop, outcome changes) --------------------- */
+
+static const char gb_rep_tmpl_passk[] =
+    "{\"height\": 200, \"encoding\": {"
+    "  \"x\": {\"field\": \"version\", \"type\": \"nominal\", \"sort\": null, \"title\": null,"
+    "         \"axis\": {\"labelAngle\": -30, \"labelLimit\": 150}},"
+    "  \"xOffset\": {\"field\": \"k\", \"type\": \"nominal\", \"sort\": null},"
+    "  \"y\": {\"field\": \"v\", \"type\": \"quantitative\", \"title\": \"pass@k\", \"scale\": {\"domain\": [0, 1]},"
+    "         \"axis\": {\"format\": \"%\"}},"
+    "  \"color\": {\"field\": \"k\", \"type\": \"nominal\", \"sort\": null, \"title\": null,"
+    "             \"scale\": {\"scheme\": \"tableau10\"}},"
+    "  \"tooltip\": [{\"field\": \"version\"}, {\"field\": \"file\"}, {\"field\": \"k\"},"
+    "               {\"field\": \"v\", \"format\": \".1%\", \"title\": \"value\"},"
+    "               {\"field\": \"items\", \"title\": \"items scored\"}]},"
+    " \"layer\": [{\"mark\": {\"type\": \"bar\"}},"
+    "   {\"mark\": {\"type\": \"text\", \"dy\": -6, \"fontSize\": 10},"
+    "    \"encoding\": {\"text\": {\"field\": \"v\", \"format\": \".0%\"}, \"color\": {\"value\": \"#333\"}}}]}";
+
+static const char gb_rep_tmpl_drop[] =
+    "{\"width\": 480, \"height\": {\"step\": 30},"
+    " \"layer\": ["
+    "  {\"mark\": {\"type\": \"rule\", \"strokeWidth\": 2, \"color\": \"#555555\"},"
+    "   \"encoding\": {\"y\": {\"field\": \"series\", \"type\": \"nominal\", \"sort\": null, \"title\": null,"
+    "                        \"axis\": {\"labelLimit\": 280}},"
+    "                 \"x\": {\"field\": \"lo\", \"type\": \"quantitative\", \"axis\": {\"format\": \"%\"},"
+    "                        \"title\": \"relative drop of pass@1, with its 95% bootstrap interval\"},"
+    "                 \"x2\": {\"field\": \"hi\"}}},"
+    "  {\"mark\": {\"type\": \"point\", \"filled\": true, \"size\": 90, \"color\": \"#e45756\", \"opacity\": 1},"
+    "   \"encoding\": {\"y\": {\"field\": \"series\", \"type\": \"nominal\", \"sort\": null},"
+    "                 \"x\": {\"field\": \"drop\", \"type\": \"quantitative\"},"
+    "                 \"tooltip\": [{\"field\": \"series\"}, {\"field\": \"drop\", \"format\": \".1%\", \"title\": "
+    "\"drop\"},"
+    "                              {\"field\": \"lo\", \"format\": \".1%\", \"title\": \"95% low\"},"
+    "                              {\"field\": \"hi\", \"format\": \".1%\", \"title\": \"95% high\"},"
+    "                              {\"field\": \"p1o\", \"format\": \".1%\", \"title\": \"pass@1 original\"},"
+    "                              {\"field\": \"p1v\", \"format\": \".1%\", \"title\": \"pass@1 version\"},"
+    "                              {\"field\": \"items\", \"title\": \"paired items\"}]}},"
+    "  {\"data\": {\"values\": [{\"zero\": 0}]}, \"mark\": {\"type\": \"rule\", \"strokeDash\": [4, 4], \"color\": "
+    "\"#999999\"},"
+    "   \"encoding\": {\"x\": {\"field\": \"zero\", \"type\": \"quantitative\"}}}]}";
+
+static const char gb_rep_tmpl_outcomes[] =
+    "{\"width\": 480, \"height\": {\"step\": 30}, \"mark\": {\"type\": \"bar\"},"
+    " \"encoding\": {"
+    "  \"y\": {\"field\": \"series\", \"type\": \"nominal\", \"sort\": null, \"title\": null, \"axis\": "
+    "{\"labelLimit\": "
+    "280}},"
+    "  \"x\": {\"field\": \"n\", \"type\": \"quantitative\", \"stack\": \"zero\", \"title\": \"paired items\"},"
+    "  \"color\": {\"field\": \"outcome\", \"type\": \"nominal\", \"title\": null, \"legend\": {\"orient\": \"top\"},"
+    "             \"scale\": {\"domain\": [\"lost\", \"gained\", \"both pass\", \"both fail\"],"
+    "                        \"range\": [\"#e45756\", \"#54a24b\", \"#4c78a8\", \"#bab0ac\"]}},"
+    "  \"order\": {\"field\": \"order\", \"type\": \"quantitative\"},"
+    "  \"tooltip\": [{\"field\": \"series\"}, {\"field\": \"outcome\"}, {\"field\": \"n\", \"title\": \"items\"}]}}";
+
+/* At most this many changed items are listed (the counts above always cover all). */
+#define GB_REP_MAX_CHANGED 2000
+
+/* The labels of the evals: the task type, with the model when the evals name several models,
+ * numbered when still equal. Owned by the evals. */
+static void gb_report__eval_labels(GbReport *r)
+{
+    bool models_differ = false;
+    const char *m0 = r->evals.len ? gb_report__str(json_object_get(r->evals.items[0].summary, "model")) : NULL;
+    for (size_t i = 1; i < r->evals.len; i++) {
+        const char *m = gb_report__str(json_object_get(r->evals.items[i].summary, "model"));
+        if (!m0 != !m || (m && strcmp(m, m0) != 0)) models_differ = true;
+    }
+    for (size_t i = 0; i < r->evals.len; i++) {
+        GbRepEval *e = &r->evals.items[i];
+        const char *task = gb_report__str(json_object_get(e->summary, "task"));
+        const char *model = gb_report__str(json_object_get(e->summary, "model"));
+        free(e->label);
+        e->label = models_differ ? gb_asprintf("%s · %s", task ? task : "eval", model ? model : "?")
+                                 : gb_strdup(task ? task : "eval");
+    }
+    for (size_t i = 0; i < r->evals.len; i++) {
+        size_t n = 1;
+        for (size_t j = i + 1; j < r->evals.len; j++)
+            if (strcmp(r->evals.items[j].label, r->evals.items[i].label) == 0) {
+                char *l = gb_asprintf("%s #%zu", r->evals.items[j].label, ++n);
+                free(r->evals.items[j].label);
+                r->evals.items[j].label = l;
+            }
+    }
+}
+
+/* A version's label: "original" for 0, else its file name without .jsonl (with "vN" when two
+ * versions of the eval share it). Owned. */
+static char *gb_report__version_label(json_t *summary, json_int_t version)
+{
+    if (version == 0) return gb_strdup("original");
+    json_t *vs = json_object_get(summary, "versions");
+    const char *file = NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(vs, i, v)
+    {
+        if (json_integer_value(json_object_get(v, "version")) == version)
+            file = gb_report__str(json_object_get(v, "file"));
+    }
+    if (!file) return gb_asprintf("v%lld", (long long)version);
+    char *stem = gb_report__basename(file);
+    if (gb_report__ends_with(stem, ".jsonl")) stem[strlen(stem) - 6] = '\0';
+    bool dup = strcmp(stem, "original") == 0;
+    json_array_foreach(vs, i, v)
+    {
+        const char *f = gb_report__str(json_object_get(v, "file"));
+        json_int_t n = json_integer_value(json_object_get(v, "version"));
+        if (n == version || !f) continue;
+        char *s2 = gb_report__basename(f);
+        if (gb_report__ends_with(s2, ".jsonl")) s2[strlen(s2) - 6] = '\0';
+        if (strcmp(s2, stem) == 0) dup = true;
+        free(s2);
+    }
+    if (!dup) return stem;
+    char *l = gb_asprintf("v%lld %s", (long long)version, stem);
+    free(stem);
+    return l;
+}
+
+static void gb_report__pct(GbStr *out, json_t *v)
+{
+    double d;
+    if (gb_report__num(v, &d))
+        gb_str_appendf(out, "%.1f%%", 100 * d);
+    else
+        gb_str_append(out, "<span class=\"na\">–</span>");
+}
+
+static void gb_report__eval_facts(GbStr *out, GbReport *r)
+{
+    static const char *const keys[] = {"model",           "task",
+                                       "samples",         "temperature",
+                                       "top_p",           "k",
+                                       "items",           "tasks_without_items",
+                                       "samples_planned", "samples_scored",
+                                       "samples_cached",  "complete",
+                                       "stopped_by"};
+    gb_str_append(out, "<div class=\"scroll\"><table class=\"facts runfacts\"><thead><tr><th></th>");
+    for (size_t i = 0; i < r->evals.len; i++) {
+        gb_str_append(out, "<th>");
+        gb_report__esc(out, r->evals.items[i].label);
+        gb_str_append(out, "</th>");
+    }
+    gb_str_append(out, "</tr></thead><tbody>\n<tr><td>summary</td>");
+    for (size_t i = 0; i < r->evals.len; i++) {
+        gb_str_append(out, "<td>");
+        gb_report__esc(out, r->evals.items[i].summary_path);
+        gb_str_append(out, "</td>");
+    }
+    gb_str_append(out, "</tr>\n<tr><td>results</td>");
+    for (size_t i = 0; i < r->evals.len; i++) {
+        gb_str_append(out, "<td>");
+        if (r->evals.items[i].results_path)
+            gb_report__esc(out, r->evals.items[i].results_path);
+        else
+            gb_str_append(out, "<span class=\"na\">not given</span>");
+        gb_str_append(out, "</td>");
+    }
+    gb_str_append(out, "</tr>\n");
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        gb_str_appendf(out, "<tr><td>%s</td>", keys[k]);
+        for (size_t i = 0; i < r->evals.len; i++) {
+            json_t *v = json_object_get(r->evals.items[i].summary, keys[k]);
+            gb_str_append(out, "<td>");
+            if (json_is_array(v)) {
+                size_t ai;
+                json_t *x;
+                json_array_foreach(v, ai, x)
+                    gb_str_appendf(out, "%s%lld", ai ? ", " : "", (long long)json_integer_value(x));
+            } else if (json_is_null(v) && strcmp(keys[k], "stopped_by") == 0) {
+                gb_str_append(out, "not stopped");
+            } else {
+                gb_report__fmt(out, v, "%g");
+            }
+            gb_str_append(out, "</td>");
+        }
+        gb_str_append(out, "</tr>\n");
+    }
+    gb_str_append(out, "</tbody></table></div>\n");
+}
+
+static void gb_report__panel_eval(GbStr *out, GbReport *r)
+{
+    gb_str_append(out, "<section id=\"eval\"><h2>Model evaluation</h2>\n"
+                       "<p>Runs of <code>genebench eval</code>: a model predicted outputs or inputs (or repaired or "
+                       "translated programs) on the original benchmark and on each hardened version, every answer "
+                       "scored by execution in the sandbox. pass@k per task type and version; the relative drop "
+                       "(pass@1 original − pass@1 version) / pass@1 original with its percentile bootstrap 95% "
+                       "interval over items; and per item whether the model still solves it (an item counts as "
+                       "solved when at least half of its samples pass): <b>lost</b> (solved on the original only), "
+                       "<b>gained</b>, <b>both pass</b>, <b>both fail</b>.</p>\n");
+    gb_report__eval_labels(r);
+    gb_report__eval_facts(out, r);
+
+    /* pass@k: one chart per eval, so that they wrap with the page */
+    json_t *charts = json_array();
+    for (size_t i = 0; i < r->evals.len; i++) {
+        GbRepEval *e = &r->evals.items[i];
+        json_t *rows = json_array();
+        size_t vi, nv = 0, nk = 0;
+        json_t *v;
+        json_array_foreach(json_object_get(e->summary, "versions"), vi, v)
+        {
+            char *vl = gb_report__version_label(e->summary, json_integer_value(json_object_get(v, "version")));
+            json_t *pk = json_object_get(v, "pass_at");
+            const char *k;
+            json_t *p;
+            size_t kk = 0;
+            json_object_foreach(pk, k, p)
+            {
+                double x;
+                if (!gb_report__num(p, &x)) continue;
+                json_t *row = json_object();
+                gb_report__set_str(row, "version", vl);
+                gb_report__set_str(row, "file", gb_report__str(json_object_get(v, "file")));
+                char *kl = gb_asprintf("pass@%s", k);
+                gb_report__set_str(row, "k", kl);
+                free(kl);
+                gb_report__set_num(row, "v", x);
+                json_object_set(row, "items", json_object_get(v, "items_scored"));
+                json_array_append_new(rows, row);
+                kk++;
+            }
+            if (kk > nk) nk = kk;
+            nv++;
+            free(vl);
+        }
+        if (json_array_size(rows) == 0) {
+            json_decref(rows);
+            continue;
+        }
+        json_t *c = gb_report__layer(gb_rep_tmpl_passk, rows);
+        json_object_set_new(c, "width",
+                            json_integer((json_int_t)(nv * (nk * 34 + 24) < 200 ? 200 : nv * (nk * 34 + 24))));
+        json_object_set_new(c, "title",
+                            json_pack("{s:s,s:i,s:s}", "text", e->label, "fontSize", 12, "anchor", "start"));
+        json_array_append_new(charts, c);
+    }
+    if (json_array_size(charts))
+        gb_report__chart_row(out, "chart-eval-passk", charts);
+    else {
+        gb_str_append(out, "<p class=\"note\">The summaries hold no pass@k value.</p>\n");
+        json_decref(charts);
+    }
+
+    /* the drop and the outcome counts, one row per (eval, hardened version) */
+    json_t *drows = json_array(), *orows = json_array();
+    GbStr tab;
+    gb_str_init(&tab);
+    gb_str_append(&tab, "<div class=\"scroll\"><table class=\"facts\"><thead><tr><th>task type</th><th>version</th>"
+                        "<th>paired items</th><th>pass@1 original</th><th>pass@1 version</th><th>relative drop</th>"
+                        "<th>95% interval</th><th>lost</th><th>gained</th><th>both pass</th><th>both fail</th>"
+                        "</tr></thead><tbody>\n");
+    for (size_t i = 0; i < r->evals.len; i++) {
+        GbRepEval *e = &r->evals.items[i];
+        size_t ci;
+        json_t *c;
+        json_array_foreach(json_object_get(e->summary, "comparisons"), ci, c)
+        {
+            char *vl = gb_report__version_label(e->summary, json_integer_value(json_object_get(c, "version")));
+            char *series = gb_asprintf("%s: %s", e->label, vl);
+            json_t *ci95 = json_object_get(c, "drop_ci95");
+            double d, lo, hi, x;
+            if (gb_report__num(json_object_get(c, "relative_drop"), &d)) {
+                json_t *row = json_object();
+                gb_report__set_str(row, "series", series);
+                gb_report__set_num(row, "drop", d);
+                if (gb_report__num(json_array_get(ci95, 0), &lo) && gb_report__num(json_array_get(ci95, 1), &hi)) {
+                    gb_report__set_num(row, "lo", lo);
+                    gb_report__set_num(row, "hi", hi);
+                }
+                if (gb_report__num(json_object_get(c, "pass1_original"), &x)) gb_report__set_num(row, "p1o", x);
+                if (gb_report__num(json_object_get(c, "pass1_version"), &x)) gb_report__set_num(row, "p1v", x);
+                json_object_set(row, "items", json_object_get(c, "items"));
+                json_array_append_new(drows, row);
+            }
+            static const char *const okeys[4] = {"lost", "gained", "both_pass", "both_fail"};
+            static const char *const onames[4] = {"lost", "gained", "both pass", "both fail"};
+            for (int k = 0; k < 4; k++) {
+                json_t *n = json_object_get(c, okeys[k]);
+                if (!json_is_integer(n)) continue;
+                json_t *row = json_object();
+                gb_report__set_str(row, "series", series);
+                gb_report__set_str(row, "outcome", onames[k]);
+                json_object_set_new(row, "order", json_integer(k));
+                json_object_set(row, "n", n);
+                json_array_append_new(orows, row);
+            }
+            gb_str_append(&tab, "<tr><td>");
+            gb_report__esc(&tab, e->label);
+            gb_str_append(&tab, "</td><td>");
+            gb_report__esc(&tab, vl);
+            gb_str_append(&tab, "</td><td>");
+            gb_report__fmt(&tab, json_object_get(c, "items"), "%g");
+            gb_str_append(&tab, "</td><td>");
+            gb_report__pct(&tab, json_object_get(c, "pass1_original"));
+            gb_str_append(&tab, "</td><td>");
+            gb_report__pct(&tab, json_object_get(c, "pass1_version"));
+            gb_str_append(&tab, "</td><td>");
+            gb_report__pct(&tab, json_object_get(c, "relative_drop"));
+            gb_str_append(&tab, "</td><td>");
+            if (gb_report__num(json_array_get(ci95, 0), &lo) && gb_report__num(json_array_get(ci95, 1), &hi))
+                gb_str_appendf(&tab, "[%.1f%%, %.1f%%]", 100 * lo, 100 * hi);
+            else
+                gb_str_append(&tab, "<span class=\"na\">undefined</span>");
+            for (int k = 0; k < 4; k++) {
+                gb_str_append(&tab, "</td><td>");
+                gb_report__fmt(&tab, json_object_get(c, okeys[k]), "%g");
+            }
+            gb_str_append(&tab, "</td></tr>\n");
+            free(series);
+            free(vl);
+        }
+    }
+    gb_str_append(&tab, "</tbody></table></div>\n");
+    if (json_array_size(drows)) {
+        gb_str_append(out, "<h3>Relative drop</h3>\n");
+        gb_report__chart(out, "chart-eval-drop", gb_report__spec(gb_rep_tmpl_drop, drows));
+    } else {
+        gb_str_append(out, "<p class=\"note\">No comparison with a defined drop (no hardened version, or pass@1 of "
+                           "the original is 0).</p>\n");
+        json_decref(drows);
+    }
+    if (json_array_size(orows)) {
+        gb_str_append(out, "<h3>Per-item outcome, original against each version</h3>\n");
+        gb_report__chart(out, "chart-eval-outcomes", gb_report__spec(gb_rep_tmpl_outcomes, orows));
+    } else {
+        json_decref(orows);
+    }
+    gb_str_append(out, tab.data);
+    gb_str_destroy(&tab);
+
+    /* the items that changed, from the per-sample results */
+    gb_str_append(out, "<h3>Items that changed</h3>\n");
+    bool any_results = false;
+    size_t listed = 0, changed = 0;
+    GbStr rows;
+    gb_str_init(&rows);
+    for (size_t i = 0; i < r->evals.len; i++) {
+        GbRepEval *e = &r->evals.items[i];
+        if (!e->items) continue;
+        any_results = true;
+        size_t ci;
+        json_t *c;
+        json_array_foreach(json_object_get(e->summary, "comparisons"), ci, c)
+        {
+            json_int_t ver = json_integer_value(json_object_get(c, "version"));
+            char *vl = gb_report__version_label(e->summary, ver);
+            size_t oi;
+            json_t *id;
+            json_array_foreach(e->order, oi, id)
+            {
+                json_t *it = json_object_get(e->items, json_string_value(id));
+                json_int_t a, b, x, y;
+                int so = gb_report__solved(it, 0, &a, &b), sv = gb_report__solved(it, ver, &x, &y);
+                if (so < 0 || sv < 0 || so == sv) continue;
+                changed++;
+                if (listed >= GB_REP_MAX_CHANGED) continue;
+                listed++;
+                gb_str_append(&rows, "<tr><td>");
+                gb_report__esc(&rows, e->label);
+                gb_str_append(&rows, "</td><td>");
+                gb_report__esc(&rows, vl);
+                gb_str_append(&rows, "</td><td>");
+                gb_report__esc(&rows, json_string_value(id));
+                gb_str_appendf(&rows, "</td><td data-v=\"%g\">%lld / %lld</td><td data-v=\"%g\">%lld / %lld</td>",
+                               (double)a / (double)b, (long long)a, (long long)b, (double)x / (double)y, (long long)x,
+                               (long long)y);
+                gb_str_appendf(&rows, "<td class=\"%s\">%s</td></tr>\n", so ? "bad" : "good", so ? "lost" : "gained");
+            }
+            free(vl);
+        }
+    }
+    if (!any_results) {
+        gb_str_append(out, "<p class=\"note\">No per-sample results given: pass <code>--eval "
+                           "SUMMARY.json,RESULTS.jsonl</code> (the <code>-o</code> file of <code>genebench "
+                           "eval</code>) to list the items whose outcome changed.</p>\n");
+    } else if (changed == 0) {
+        gb_str_append(out, "<p>No item changed outcome: every paired item is solved on both or on neither.</p>\n");
+    } else {
+        gb_str_appendf(out, "<p>%zu item(s) changed outcome", changed);
+        if (listed < changed) gb_str_appendf(out, "; the first %zu are listed", listed);
+        gb_str_append(out, " (an item is a task id, with #k for the k-th assert of a task with several; original and "
+                           "version: samples that passed / samples scored; click a heading to sort).</p>\n");
+        gb_str_append(out, "<div class=\"scroll\"><table class=\"tasks sortable\" id=\"eval-changed\"><thead><tr>"
+                           "<th>task type</th><th>version</th><th>item</th>"
+                           "<th data-type=\"num\">original</th>"
+                           "<th data-type=\"num\">version</th><th>change</th></tr></thead><tbody>\n");
+        gb_str_append(out, rows.data);
+        gb_str_append(out, "</tbody></table></div>\n");
+    }
+    gb_str_destroy(&rows);
     gb_str_append(out, "</section>\n");
 }
 
@@ -1876,7 +2481,8 @@ static const char gb_rep_css[] =
     "table.diff td{padding:0 6px;vertical-align:top}table.diff td.ln{width:3em;color:#999;text-align:right;"
     "user-select:none;background:#f5f5f5}table.diff td.code{white-space:pre-wrap;word-break:break-all}"
     "tr.del td.code:first-of-type,tr.chg td:nth-child(2){background:#ffebee}"
-    "tr.ins td:nth-child(4),tr.chg td:nth-child(4){background:#e8f5e9}p.file{font-family:monospace;font-weight:600}"
+    "tr.ins td:nth-child(4),tr.chg "
+    "td:nth-child(4){background:#e8f5e9}.good{color:#2e7d32}p.file{font-family:monospace;font-weight:600}"
     "footer{color:#999;font-size:12px;padding:0 28px 20px}";
 
 static const char gb_rep_js[] =
@@ -1932,7 +2538,7 @@ static bool gb_report__inline_script(GbStr *out, const char *path, GbError *err)
 
 char *gb_report_render(GbReport *r, GbError *err)
 {
-    if (r->runs.len == 0) {
+    if (r->runs.len == 0 && r->evals.len == 0) {
         gb_error_set(err, "no input with genebench results to report on");
         return NULL;
     }
@@ -1949,17 +2555,31 @@ char *gb_report_render(GbReport *r, GbError *err)
     gb_report__esc(&out, r->opt.title);
     gb_str_appendf(&out, "</title>\n<style>%s</style>\n</head><body>\n<header><h1>", gb_rep_css);
     gb_report__esc(&out, r->opt.title);
-    gb_str_appendf(&out, "</h1><p>%zu task result(s) from %zu run(s): ", r->ntasks, r->runs.len);
-    for (size_t i = 0; i < r->runs.len; i++) {
-        if (i) gb_str_append(&out, ", ");
-        gb_report__esc(&out, r->runs.items[i].path);
+    gb_str_append(&out, "</h1>");
+    if (r->runs.len) {
+        gb_str_appendf(&out, "<p>%zu task result(s) from %zu run(s): ", r->ntasks, r->runs.len);
+        for (size_t i = 0; i < r->runs.len; i++) {
+            if (i) gb_str_append(&out, ", ");
+            gb_report__esc(&out, r->runs.items[i].path);
+        }
+        gb_str_append(&out, "</p>");
     }
-    gb_str_append(
-        &out,
-        "</p>\n<nav><a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a href=\"#fitness\">RC vs RR</a>"
-        "<a href=\"#operators\">operators</a><a href=\"#gates\">gates</a>"
-        "<a href=\"#versions\">versions</a><a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>"
-        "</nav></header>\n<main>\n");
+    if (r->evals.len) {
+        gb_str_appendf(&out, "<p>%zu model evaluation(s): ", r->evals.len);
+        for (size_t i = 0; i < r->evals.len; i++) {
+            if (i) gb_str_append(&out, ", ");
+            gb_report__esc(&out, r->evals.items[i].summary_path);
+        }
+        gb_str_append(&out, "</p>");
+    }
+    gb_str_append(&out, "\n<nav>");
+    if (r->runs.len)
+        gb_str_append(&out, "<a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a "
+                            "href=\"#fitness\">RC vs RR</a><a href=\"#operators\">operators</a><a "
+                            "href=\"#gates\">gates</a><a href=\"#versions\">versions</a>");
+    if (r->evals.len) gb_str_append(&out, "<a href=\"#eval\">model evaluation</a>");
+    if (r->runs.len) gb_str_append(&out, "<a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>");
+    gb_str_append(&out, "</nav></header>\n<main>\n");
     if (r->warnings.len) {
         gb_str_append(&out,
                       "<section id=\"warnings\"><h2>Warnings while reading the input</h2><ul class=\"warnings\">");
@@ -1971,13 +2591,16 @@ char *gb_report_render(GbReport *r, GbError *err)
         gb_str_append(&out, "</ul></section>\n");
     }
     json_t *names = json_object(); /* operator code -> "S1 AddNestedFor" */
-    gb_report__panel_facts(&out, r);
-    gb_report__panel_metrics(&out, r);
-    gb_report__panel_scatter(&out, r);
-    gb_report__panel_operators(&out, r, names);
-    gb_report__panel_gates(&out, r, names);
-    gb_report__panel_versions(&out, r);
-    gb_report__panel_tasks(&out, r);
+    if (r->runs.len) {
+        gb_report__panel_facts(&out, r);
+        gb_report__panel_metrics(&out, r);
+        gb_report__panel_scatter(&out, r);
+        gb_report__panel_operators(&out, r, names);
+        gb_report__panel_gates(&out, r, names);
+        gb_report__panel_versions(&out, r);
+    }
+    if (r->evals.len) gb_report__panel_eval(&out, r);
+    if (r->runs.len) gb_report__panel_tasks(&out, r);
     json_decref(names);
     gb_str_appendf(&out,
                    "</main>\n<footer>Written by genebench %s. Charts: Vega-Lite (vega, vega-lite, vega-embed), "

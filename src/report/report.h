@@ -1,7 +1,8 @@
 #pragma once
 /* The visual report of hardening runs (`genebench report`): reads the output of
  * `genebench evolve` (src/evolve.h: hardened JSONL + OUT.summary.json) and of `genebench versions`
- * (a directory of seed-<S>.jsonl runs + similarity.json) and writes one self-contained HTML file.
+ * (a directory of seed-<S>.jsonl runs + similarity.json) and of `genebench eval` (summary JSON +
+ * per-sample results JSONL) and writes one self-contained HTML file.
  * The charts are Vega-Lite specifications rendered by vega/vega-lite/vega-embed, whose minified
  * builds are inlined into the page, so it opens offline.
  *
@@ -32,6 +33,16 @@ void gb_report_delete(GbReport *r);
  * Returns false with err set when the input cannot be read or holds no task at all; problems
  * with single lines become warnings. */
 bool gb_report_add_input(GbReport *r, const char *path, GbError *err);
+
+/* Add one run of `genebench eval`: its summary (--summary FILE) and, optionally (results_path
+ * NULL: none), its per-sample results (-o FILE), which give the list of items whose outcome
+ * changed; they are checked against the summary's paired counts (a mismatch is a warning). The
+ * report then has a "Model evaluation" panel: pass@k per task type and version, the relative drop
+ * with its interval, the per-item outcome counts and the items that changed. A report may have
+ * only eval inputs. False with err when the summary cannot be read or is not an eval summary, or
+ * the results cannot be read or hold no result line. */
+bool gb_report_add_eval(GbReport *r, const char *summary_path, const char *results_path, GbError *err);
+size_t gb_report_eval_count(const GbReport *r);
 
 /* Warnings collected so far ("FILE:LINE: task ID: what"), borrowed. */
 size_t gb_report_warning_count(const GbReport *r);

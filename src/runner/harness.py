@@ -3,7 +3,7 @@
 This file is embedded into the genebench binary and written to a private temporary
 directory when a pool starts (src/runner/pool.c). It is started as
 
-    PYTHON -s -B harness.py CTL_FD [--lint] [--seccomp] [--warm-dir DIR]
+    PYTHON -s -B harness.py CTL_FD [--lint] [--seccomp] [--warm-dir DIR] [--preload stdlib|numpy]
 
 with a connected AF_UNIX stream socket on CTL_FD. It imports the heavy modules once,
 freezes the heap, and then serves requests: for every run it forks a child that sets up
@@ -34,6 +34,11 @@ SECCOMP = "--seccomp" in ARGS
 WARM_DIR = ARGS[ARGS.index("--warm-dir") + 1] if "--warm-dir" in ARGS else None
 NATIVE_PATH = ARGS[ARGS.index("--native") + 1] if "--native" in ARGS else None
 REMAP = "--remap" in ARGS
+# The import set of a test worker (src/runner/tier.c picks one per run): "stdlib" preloads the
+# standard-library modules of PRELOAD only, "numpy" those and numpy, no --preload everything.
+# A run whose program imports more imports it in its child: the choice costs time, never
+# correctness.
+TIER = ARGS[ARGS.index("--preload") + 1] if "--preload" in ARGS else "full"
 
 # Modules every worker preloads: what benchmark programs and the operators' library calls
 # use (DESIGN.md §6: A1-A8). Order matters only for the error message.
@@ -45,6 +50,12 @@ PRELOAD = [
     "traceback", "linecache", "resource", "ctypes", "io", "hashlib", "statistics",
     "fractions", "decimal", "operator", "typing", "sqlite3", "tempfile", "shutil",
 ]
+THIRD_PARTY = ("numpy", "scipy", "sklearn", "cryptography", "dateutil")
+TIER_PRELOAD = {
+    "stdlib": [m for m in PRELOAD if m.split(".")[0] not in THIRD_PARTY],
+    "numpy": [m for m in PRELOAD if m.split(".")[0] not in THIRD_PARTY or m == "numpy"],
+    "full": PRELOAD,
+}
 LINT_PRELOAD = ["pylint", "pylint.lint", "pylint.reporters.collecting_reporter"]
 
 # pylint options used by gb_pool_lint (documented in src/runner/runner.h).
@@ -1413,7 +1424,7 @@ def serve_run_py(ctl, req, fds):
 def main():
     global SEAL, PROBE_NUMPY
     ctl = socket.socket(fileno=CTL_FD)
-    preload = PRELOAD + (LINT_PRELOAD if LINT else [])
+    preload = TIER_PRELOAD[TIER] + (LINT_PRELOAD if LINT else [])
     for name in preload:
         try:
             __import__(name)

@@ -85,7 +85,7 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
 static bool gb_lint_session__start(GbLintSession *s, GbError *err)
 {
     GbPool *pool = s->pool;
-    if (!s->w) s->w = gb_pool_acquire(pool, true);
+    if (!s->w) s->w = gb_pool_acquire(pool, GB_WORKER_LINT);
     GbWorker *w = s->w;
     if (!gb_pool_ensure_alive(pool, w, err)) return false;
     s->dir = gb_asprintf("%s/w%d-%lu", pool->runs, w->slot, ++w->serial);

@@ -122,7 +122,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     pthread_mutex_init(&pool->mu, NULL);
     /* Distinct sandbox uids per pool and worker, so concurrent genebench processes do not
      * share one RLIMIT_NPROC budget. */
-    pool->uid_base = GB_SANDBOX_UID_BASE + ((uid_t)getpid() % 1000000u) * 64u;
+    pool->uid_base = GB_SANDBOX_UID_BASE + ((uid_t)getpid() % 1000000u) * 128u;
 
     const char *tmp = getenv("TMPDIR");
     if (!tmp || tmp[0] != '/') tmp = "/tmp";
@@ -153,6 +153,8 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
         return NULL;
     }
     close(fd);
+    const char *no_tiers = getenv("GENEBENCH_NO_TIERS");
+    if (no_tiers && *no_tiers && strcmp(no_tiers, "0") != 0) pool->cfg.no_tiers = true;
     const char *no_remap = getenv("GENEBENCH_NO_REMAP");
     pool->remap = !cfg->no_native && !cfg->no_remap && !(no_remap && *no_remap && strcmp(no_remap, "0") != 0);
     if (!cfg->no_native) {
@@ -170,50 +172,47 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     long n = cfg->workers > 0 ? cfg->workers : sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
     long nl = !cfg->lint ? 0 : cfg->lint_workers > 0 ? cfg->lint_workers : n;
-    pool->sets[0].first = 0;
-    pool->sets[0].count = (size_t)n;
-    pool->sets[1].first = (size_t)n;
-    pool->sets[1].count = (size_t)nl;
-    pool->nworkers = (size_t)(n + nl);
+    bool tiers = !pool->cfg.no_tiers;
+    long counts[GB_WORKER_KINDS] = {n, nl, tiers ? n : 0, tiers ? n : 0};
+    pool->nworkers = 0;
+    for (int k = 0; k < GB_WORKER_KINDS; k++) {
+        pool->sets[k].first = pool->nworkers;
+        pool->sets[k].count = (size_t)counts[k];
+        pool->nworkers += (size_t)counts[k];
+    }
     pool->workers = gb_calloc(pool->nworkers, sizeof *pool->workers);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < GB_WORKER_KINDS; k++) {
         pool->sets[k].idle = gb_calloc(pool->sets[k].count + 1, sizeof *pool->sets[k].idle);
         pthread_cond_init(&pool->sets[k].cv, NULL);
+        for (size_t i = 0; i < pool->sets[k].count; i++) {
+            GbWorker *w = &pool->workers[pool->sets[k].first + i];
+            w->slot = (int)(pool->sets[k].first + i);
+            w->pid = -1;
+            w->ctl = -1;
+            w->kind = (GbWorkerKind)k;
+            w->lint = k == GB_WORKER_LINT;
+            gb_str_init(&w->inbuf);
+        }
     }
-    for (size_t i = 0; i < pool->nworkers; i++) {
-        GbWorker *w = &pool->workers[i];
-        w->slot = (int)i;
-        w->pid = -1;
-        w->ctl = -1;
-        w->lint = i >= pool->sets[1].first;
-        gb_str_init(&w->inbuf);
-    }
-    /* The first worker settles the sandbox mode (AUTO may fall back to PLAIN); the
-     * others start in that mode, concurrently. */
-    if (!gb_pool_start_worker(pool, &pool->workers[0], err)) {
+    /* The first worker's spawn settles the sandbox mode (AUTO may fall back to PLAIN); the
+     * others are spawned in that mode at once, so they all import their libraries together.
+     * The pool is ready when its test workers are: the lint workers warm pylint meanwhile
+     * and are awaited at their first use (gb_pool_ensure_alive), as lint is the last gate. */
+    if (!gb_pool_spawn_worker(pool, &pool->workers[0], err)) {
         gb_pool_delete(pool);
         return NULL;
     }
     pool->mode = pool->workers[0].mode;
     if (pool->mode == GB_SANDBOX_PLAIN && geteuid() != 0) pool->nproc_extra = gb_pool__count_user_processes(getuid());
     bool ok = true;
-    GbError *errs = gb_calloc(pool->nworkers, sizeof *errs);
-    bool *oks = gb_calloc(pool->nworkers, sizeof *oks);
-#pragma omp parallel for schedule(dynamic) default(none) shared(pool, errs, oks)
-    for (size_t i = 1; i < pool->nworkers; i++) oks[i] = gb_pool_start_worker(pool, &pool->workers[i], &errs[i]);
-    for (size_t i = 1; i < pool->nworkers; i++) {
-        if (!oks[i] && ok) {
-            *err = errs[i];
-            ok = false;
-        }
-    }
-    free(errs);
-    free(oks);
+    for (size_t i = 1; i < pool->nworkers && ok; i++) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
+    for (size_t i = 0; i < pool->nworkers && ok; i++)
+        if (!pool->workers[i].lint) ok = gb_pool_await_worker(pool, &pool->workers[i], err);
     if (!ok) {
         gb_pool_delete(pool);
         return NULL;
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < GB_WORKER_KINDS; k++) {
         GbWorkerSet *set = &pool->sets[k];
         for (size_t i = 0; i < set->count; i++) set->idle[set->nidle++] = set->first + i;
     }
@@ -239,7 +238,7 @@ void gb_pool_delete(GbPool *pool)
     if (pool->intr[0] >= 0) close(pool->intr[0]);
     if (pool->intr[1] >= 0) close(pool->intr[1]);
     pthread_mutex_destroy(&pool->mu);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < GB_WORKER_KINDS; k++) {
         if (pool->sets[k].idle) pthread_cond_destroy(&pool->sets[k].cv);
         free(pool->sets[k].idle);
     }
@@ -303,7 +302,7 @@ size_t gb_pool_worker_pids(GbPool *pool, int *out, size_t max)
     size_t n = 0;
     pthread_mutex_lock(&pool->mu);
     for (size_t i = 0; i < pool->nworkers; i++) {
-        if (!pool->workers[i].alive) continue;
+        if (!pool->workers[i].alive && !pool->workers[i].pending) continue;
         if (n < max) out[n] = (int)pool->workers[i].pid;
         n++;
     }
@@ -319,9 +318,10 @@ void gb_pool_stats(GbPool *pool, GbPoolStats *out)
 }
 
 /* An idle worker of the kind (lint or test), waiting for one. */
-GbWorker *gb_pool_acquire(GbPool *pool, bool lint)
+GbWorker *gb_pool_acquire(GbPool *pool, GbWorkerKind kind)
 {
-    GbWorkerSet *set = &pool->sets[lint ? 1 : 0];
+    if (pool->sets[kind].count == 0 && kind != GB_WORKER_LINT) kind = GB_WORKER_FULL;
+    GbWorkerSet *set = &pool->sets[kind];
     pthread_mutex_lock(&pool->mu);
     while (set->nidle == 0) pthread_cond_wait(&set->cv, &pool->mu);
     GbWorker *w = &pool->workers[set->idle[set->head]];
@@ -333,7 +333,7 @@ GbWorker *gb_pool_acquire(GbPool *pool, bool lint)
 
 void gb_pool_release(GbPool *pool, GbWorker *w)
 {
-    GbWorkerSet *set = &pool->sets[w->lint ? 1 : 0];
+    GbWorkerSet *set = &pool->sets[w->kind];
     pthread_mutex_lock(&pool->mu);
     set->idle[(set->head + set->nidle) % set->count] = (size_t)w->slot;
     set->nidle++;
@@ -341,9 +341,11 @@ void gb_pool_release(GbPool *pool, GbWorker *w)
     pthread_mutex_unlock(&pool->mu);
 }
 
-/* A worker that died (killed from outside, or by a run) is replaced before use. */
+/* A worker that died (killed from outside, or by a run) is replaced before use; a worker
+ * still starting (a lint worker after gb_pool_new) is waited for. */
 bool gb_pool_ensure_alive(GbPool *pool, GbWorker *w, GbError *err)
 {
+    if (w->pending) return gb_pool_await_worker(pool, w, err);
     if (w->alive) {
         int status;
         pid_t r = waitpid(w->pid, &status, WNOHANG);

@@ -293,7 +293,10 @@ bool gb_pool_run_spec(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError *er
         raw->interrupted = true;
         return true;
     }
-    GbWorker *w = gb_pool_acquire(pool, strcmp(rs->kind, "lint") == 0);
+    GbWorkerKind kind = strcmp(rs->kind, "lint") == 0 ? GB_WORKER_LINT
+                        : pool->cfg.no_tiers          ? GB_WORKER_FULL
+                                                      : gb_runner_kind_for(rs->prog, rs->test_code, rs->task);
+    GbWorker *w = gb_pool_acquire(pool, kind);
     bool ok = true;
     for (int attempt = 0; attempt < 2; attempt++) {
         ok = gb_pool_ensure_alive(pool, w, err);

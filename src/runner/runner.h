@@ -35,6 +35,9 @@ typedef struct {
                               remap, and they wait for run children in Python */
     long disk_mb;          /* disk a run may fill, in MiB: its directory is a tmpfs of that size (namespaces
                               mode, and userns mode when not root); default 256 */
+    bool no_tiers;         /* every test worker imports every library (one kind of test worker), instead of
+                              three import sets (src/runner/tier.c); also when the environment has
+                              GENEBENCH_NO_TIERS=1 */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */

@@ -36,16 +36,36 @@ extern const unsigned long gb_worker_so_len;
 #define GB_DRAIN_GRACE_S 2.0     /* after the run ended, for the output pipes to close */
 #define GB_SANDBOX_UID_BASE 1900000000u
 
+/* The kinds of worker, one idle set each. The test workers come in three import sets
+ * (harness.py: --preload), so that a run forks from the smallest interpreter that has what its
+ * program imports (tier.c); without tiers (GbPoolConfig.no_tiers) every test worker is FULL. */
+typedef enum {
+    GB_WORKER_FULL,   /* test worker with every library of harness.py's PRELOAD */
+    GB_WORKER_LINT,   /* lint worker: every library and pylint */
+    GB_WORKER_STDLIB, /* test worker with the standard-library modules of PRELOAD only */
+    GB_WORKER_NUMPY,  /* test worker with those and numpy */
+    GB_WORKER_KINDS
+} GbWorkerKind;
+
+/* The test worker kind for a run of prog with test_code (may be NULL) under task's harness
+ * rules (task may be NULL): the smallest import set that holds every library the sources
+ * name (statically: import statements, and the libraries' names anywhere in the text); a
+ * module that is neither in the standard library nor one of the program's picks FULL. */
+GbWorkerKind gb_runner_kind_for(const GbProgram *prog, const char *test_code, const GbTask *task);
+
 typedef struct {
     int slot;
     pid_t pid;
     int ctl;
     bool alive;
+    bool pending;   /* spawned, its "ready" not yet read (gb_pool_await_worker) */
+    double t_spawn; /* gb_now() at the spawn */
     unsigned long serial;
     long run_uid;
     long owner_uid;
     GbSandboxMode mode;
-    bool lint;          /* a lint worker: imports pylint, serves lint runs and lint sessions only */
+    bool lint; /* a lint worker: imports pylint, serves lint runs and lint sessions only */
+    GbWorkerKind kind;
     GbStr inbuf;        /* bytes received from the worker, not yet parsed */
     char host_root[32]; /* "/proc/PID/root" when the worker has its own file system, else "" */
 } GbWorker;
@@ -76,9 +96,9 @@ struct GbPool {
     uid_t uid_base;
     long nproc_extra; /* plain mode, not root: processes the user already has */
     pthread_mutex_t mu;
-    GbWorker *workers; /* test workers, then lint workers */
+    GbWorker *workers; /* test workers (FULL), lint workers, STDLIB and NUMPY test workers */
     size_t nworkers;
-    GbWorkerSet sets[2]; /* [0] test workers, [1] lint workers (count 0 without lint) */
+    GbWorkerSet sets[GB_WORKER_KINDS]; /* by GbWorkerKind (count 0: none of that kind) */
     int intr[2];
     atomic_bool interrupted;
     GbPoolStats stats;
@@ -141,13 +161,18 @@ void gb_worker_reap(GbWorker *w);
  * from outside: its /proc/PID/root vanished), which then is reaped, so it is replaced before
  * its next use. */
 bool gb_worker_gone(GbWorker *w);
+/* Spawn a worker without waiting for it: it imports its libraries while the caller goes on. */
+bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err);
+/* Wait for a spawned worker's "ready" (within GB_START_TIMEOUT_S of the spawn); reaps it on failure. */
+bool gb_pool_await_worker(GbPool *pool, GbWorker *w, GbError *err);
 /* Spawn a worker and wait for its "ready". */
 bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err);
 
 /* ---- pool (pool.c) */
 
-/* An idle worker of the kind (lint or test), waiting for one (borrowed until released). */
-GbWorker *gb_pool_acquire(GbPool *pool, bool lint);
+/* An idle worker of the kind, waiting for one (borrowed until released). A test kind the pool
+ * has no workers of is served by FULL workers. */
+GbWorker *gb_pool_acquire(GbPool *pool, GbWorkerKind kind);
 void gb_pool_release(GbPool *pool, GbWorker *w);
 /* A worker that died is replaced before use. */
 bool gb_pool_ensure_alive(GbPool *pool, GbWorker *w, GbError *err);

@@ -476,6 +476,10 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
         argv[argc++] = "--warm-dir";
         argv[argc++] = (char *)spec->warm_dir;
     }
+    if (spec->preload) {
+        argv[argc++] = "--preload";
+        argv[argc++] = (char *)spec->preload;
+    }
     if (mode == GB_SANDBOX_PLAIN) argv[argc++] = "--seccomp";
     if (spec->native) {
         argv[argc++] = "--native";

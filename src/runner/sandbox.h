@@ -47,6 +47,7 @@ typedef struct {
     const char *home;     /* HOME/TMPDIR of the worker itself */
     const char *log_path; /* the worker's stderr goes here (truncated) */
     bool lint;            /* preload pylint */
+    const char *preload;  /* test worker's import set: "stdlib", "numpy", or NULL: every library */
     const char *warm_dir; /* scratch directory for the pylint warm-up (lint only) */
     GbSandboxMode mode;   /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
     uid_t sandbox_uid;    /* uid runs use when genebench is root (and USERNS's outer uid) */

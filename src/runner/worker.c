@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ void gb_worker_reap(GbWorker *w)
     }
     w->pid = -1;
     w->alive = false;
+    w->pending = false;
     gb_str_clear(&w->inbuf);
 }
 
@@ -52,8 +54,8 @@ static char *gb_pool__log_tail(const GbPool *pool, int slot)
     return tail;
 }
 
-/* Spawn a worker and wait for its "ready". */
-bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
+/* Spawn a worker; it imports its libraries (and warms pylint) while we go on. */
+bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
 {
     char *log_path = gb_asprintf("%s/worker%d.log", pool->dir, w->slot);
     char *warm = gb_asprintf("%s/warm-%d", pool->runs, w->slot);
@@ -65,6 +67,9 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
         .home = pool->runs,
         .log_path = log_path,
         .lint = w->lint,
+        .preload = w->kind == GB_WORKER_STDLIB  ? "stdlib"
+                   : w->kind == GB_WORKER_NUMPY ? "numpy"
+                                                : NULL,
         .warm_dir = warm,
         .mode = pool->mode,
         .sandbox_uid = pool->uid_base + (uid_t)w->slot,
@@ -105,7 +110,26 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
             }
         }
     }
-    double deadline = gb_now() + GB_START_TIMEOUT_S;
+    ok = true;
+done:
+    if (ok) {
+        w->pending = true;
+        w->t_spawn = gb_now();
+    } else {
+        gb_worker_reap(w);
+    }
+    free(log_path);
+    free(warm);
+    free(hwarm);
+    return ok;
+}
+
+/* Wait for the "ready" of a spawned worker. */
+bool gb_pool_await_worker(GbPool *pool, GbWorker *w, GbError *err)
+{
+    bool ok = false;
+    w->pending = false;
+    double deadline = w->t_spawn + GB_START_TIMEOUT_S;
     GbStr body;
     gb_str_init(&body);
     GbRec rec = {0};
@@ -114,9 +138,12 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
             gb_rec_parse(body.data, body.len, &rec);
             if (gb_rec_is(&rec, "op", "ready")) {
                 ok = true;
+                /* lint workers may get ready in task threads, while others read these */
+                pthread_mutex_lock(&pool->mu);
                 if (!pool->python_version) pool->python_version = gb_rec_dup(&rec, "python");
                 if (!pool->remap_report) pool->remap_report = gb_rec_dup(&rec, "remap");
                 if (gb_rec_is(&rec, "proc", "0")) pool->no_proc = true;
+                pthread_mutex_unlock(&pool->mu);
             } else if (gb_rec_is(&rec, "op", "error")) {
                 char *module = gb_rec_dup(&rec, "module");
                 char *why = gb_rec_dup(&rec, "error");
@@ -132,18 +159,24 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
             }
             break;
         }
+        /* A lint worker is awaited at its first use, maybe long after its deadline: what it
+         * sent by then still counts. Ctrl-C (gb_pool_interrupt) ends the wait. */
         double left = deadline - gb_now();
-        if (left <= 0) {
-            gb_error_set(err, "the worker (%s) did not start within %.0f s", pool->python, GB_START_TIMEOUT_S);
-            break;
-        }
-        struct pollfd p = {w->ctl, POLLIN, 0};
-        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        struct pollfd p[2] = {{w->ctl, POLLIN, 0}, {pool->intr[0], POLLIN, 0}};
+        int r = poll(p, 2, left > 0 ? (int)(left * 1000) + 1 : 0);
         if (r < 0 && errno != EINTR) {
             gb_error_set(err, "poll: %s", strerror(errno));
             break;
         }
-        if (r > 0 && !gb_worker_recv(w)) {
+        if (r > 0 && !p[0].revents && p[1].revents) {
+            gb_error_set(err, "interrupted while the worker (%s) started", pool->python);
+            break;
+        }
+        if (r == 0 && left <= 0) {
+            gb_error_set(err, "the worker (%s) did not start within %.0f s", pool->python, GB_START_TIMEOUT_S);
+            break;
+        }
+        if (r > 0 && p[0].revents && !gb_worker_recv(w)) {
             char *tail = gb_pool__log_tail(pool, w->slot);
             gb_error_set(err, "the worker (%s %s) exited during start-up%s%s", pool->python, pool->harness,
                          *tail ? ": " : "", tail);
@@ -153,14 +186,16 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
     }
     gb_array_free(&rec.fields);
     gb_str_destroy(&body);
-done:
     if (ok) {
         w->alive = true;
     } else {
         gb_worker_reap(w);
     }
-    free(log_path);
-    free(warm);
-    free(hwarm);
     return ok;
+}
+
+/* Spawn a worker and wait for its "ready". */
+bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err)
+{
+    return gb_pool_spawn_worker(pool, w, err) && gb_pool_await_worker(pool, w, err);
 }

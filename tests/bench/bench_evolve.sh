@@ -2,7 +2,10 @@
 # Throughput of `genebench evolve` end to end: validated offspring per second (offspring whose
 # tests were run), with all gates on, without the equivalence gate, without the lint gate and
 # without both, measured side by side in one run on the same benchmark and seed (the cost of the
-# equivalence gate per offspring is the difference between no-lint and no-lint-no-equiv). The published tool manages about 0.05/s (22 s each).
+# equivalence gate per offspring is the difference between no-lint and no-lint-no-equiv). The
+# published tool manages about 0.05/s (22 s each).
+# Then the benchmark's first task alone with -j 1 and with -j JOBS (parallel validation within a
+# task): evolution time of each, the speed-up, and whether the outputs are identical.
 #   tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,3 +40,21 @@ print(f"{sys.argv[2]:>16}: {n} offspring validated in {s['time_s']:.1f}s of evol
       f"{s['offspring_per_s'] / 0.05:.0f}x the published tool's 0.05/s")
 PY
 done
+head -n 1 "$bench" > "$tmp/one.jsonl"
+for j in 1 "$jobs"; do
+  "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one-j$j.jsonl" --seed 1 --generations "$gens" -j "$j" --quiet
+done
+/usr/bin/python3 - "$tmp" "$jobs" <<'PY'
+import json, re, sys
+tmp, jobs = sys.argv[1], sys.argv[2]
+def load(j):
+    s = json.load(open(f"{tmp}/one-j{j}.summary.json"))
+    out = re.sub(r'"time_s":[0-9.eE+-]+,', "", open(f"{tmp}/one-j{j}.jsonl").read())
+    return s, out
+s1, o1 = load(1)
+sj, oj = load(jobs)
+print(f"  one task: -j 1 {s1['time_s']:.1f}s, -j {jobs} {sj['time_s']:.1f}s of evolution "
+      f"({s1['offspring_validated']} offspring validated): {s1['time_s'] / sj['time_s']:.2f}x; "
+      f"outputs {'identical' if o1 == oj else 'DIFFERENT'} (time_s stripped)")
+PY
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,16 +1,19 @@
 /* Benchmark of the test runner (run with `meson test -C build --benchmark runner` or
- * directly: build/tests/bench_runner [POOL_RUNS [COLD_RUNS [full|empty [WORKERS]]]]).
- * Measures, side by side in one run, validations per second of a HumanEval-style task whose
- * program imports numpy, scipy and sklearn:
- *   - through the warm worker pool (WORKERS workers and calling threads, default: one per
- *     online CPU), as genebench runs it (workers remapped, src/runner/remap.c);
- *   - through the same pool with the remap off (GbPoolConfig.no_remap), to show its effect;
+ * directly: build/tests/bench_runner [POOL_RUNS [COLD_RUNS [all|none|numpy|full|empty [WORKERS]]]]).
+ * Measures, side by side in one run, validations per second of a HumanEval-style task in three
+ * kinds: a program that imports nothing (none), one that imports numpy only (numpy), one that
+ * imports numpy, scipy and sklearn (full); "all" (the default) does the three, "empty" is
+ * `pass` for program and tests (the runner's own cost). For each kind:
+ *   - through the warm worker pool as genebench runs it: test workers in three import sets, a
+ *     run forks from the smallest that has what its program imports (src/runner/tier.c);
+ *   - through the old pool, every test worker with every library (GbPoolConfig.no_tiers);
  *   - with a cold interpreter per run (GB_DEFAULT_PYTHON on a file holding program + tests,
- *     one per online CPU in flight at all times), which is what the published tool does;
- * The two pools run in alternating rounds, so that a change in the host's load falls on
- * both. Then it prints the ratios, CPU time per validation, and the pools' per-run overhead
- * breakdown (gb_pool_stats). With "empty", the program and tests are `pass`: the runner's
- * own cost. */
+ *     one per online CPU in flight at all times), which is what the published tool does.
+ * The two pools run in alternating rounds (POOL_RUNS each per kind), so that a change in the
+ * host's load falls on both. It prints the host (CPUs, load average, the cost of a plain
+ * fork + exit + wait of the interpreter with nothing and with numpy, scipy.stats and
+ * sklearn.utils imported), the ratios, CPU time per validation and the pools' per-run
+ * overhead breakdown (gb_pool_stats). */
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -25,18 +28,44 @@
 
 extern char **environ;
 
-/* A HumanEval-style problem (written for this benchmark) whose program imports numpy, scipy
- * and sklearn, as the library-call operators make programs do. */
-static const char *k_program = "import numpy as np\n"
-                               "import scipy.stats\n"
-                               "from sklearn.utils import check_scalar\n"
-                               "\n"
-                               "\n"
-                               "def below_zero(operations):\n"
-                               "    \"\"\"True if the running balance of the operations ever drops below zero.\"\"\"\n"
-                               "    check_scalar(len(operations), 'operations', int, min_val=0)\n"
-                               "    balance = np.cumsum([0] + list(operations))\n"
-                               "    return bool(balance.min() < 0)\n";
+/* The programs (written for this benchmark): one HumanEval-style problem in three kinds. */
+typedef struct {
+    const char *name;
+    const char *what;
+    const char *program;
+} BenchKind;
+
+static const BenchKind k_kinds[] = {
+    {"none", "imports nothing",
+     "def below_zero(operations):\n"
+     "    \"\"\"True if the running balance of the operations ever drops below zero.\"\"\"\n"
+     "    balance = 0\n"
+     "    for op in operations:\n"
+     "        balance += op\n"
+     "        if balance < 0:\n"
+     "            return True\n"
+     "    return False\n"},
+    {"numpy", "imports numpy",
+     "import numpy as np\n"
+     "\n"
+     "\n"
+     "def below_zero(operations):\n"
+     "    \"\"\"True if the running balance of the operations ever drops below zero.\"\"\"\n"
+     "    balance = np.cumsum([0] + list(operations))\n"
+     "    return bool(balance.min() < 0)\n"},
+    {"full", "imports numpy, scipy.stats and sklearn.utils",
+     "import numpy as np\n"
+     "import scipy.stats\n"
+     "from sklearn.utils import check_scalar\n"
+     "\n"
+     "\n"
+     "def below_zero(operations):\n"
+     "    \"\"\"True if the running balance of the operations ever drops below zero.\"\"\"\n"
+     "    check_scalar(len(operations), 'operations', int, min_val=0)\n"
+     "    balance = np.cumsum([0] + list(operations))\n"
+     "    return bool(balance.min() < 0)\n"},
+    {"empty", "empty program and tests (the runner's own cost)", "pass\n"},
+};
 
 static const char *k_tests = "def check(candidate):\n"
                              "    assert candidate([]) is False\n"
@@ -87,28 +116,48 @@ static pid_t spawn_cold(const char *python, const char *file)
     return pid;
 }
 
+/* Mean milliseconds of fork + _exit + waitpid of the interpreter with the modules imported
+ * (python -c), or -1. */
+static double plain_fork_ms(const char *imports)
+{
+    char *cmd = NULL;
+    if (asprintf(&cmd,
+                 "%s -c 'import os, time\n%s\nn = 300\nt = time.monotonic()\nfor _ in range(n):\n"
+                 "    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    os.waitpid(pid, 0)\n"
+                 "print((time.monotonic() - t) / n * 1000)' 2>/dev/null",
+                 GB_DEFAULT_PYTHON, imports) < 0)
+        return -1;
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (!p) return -1;
+    double ms = -1;
+    if (fscanf(p, "%lf", &ms) != 1) ms = -1;
+    pclose(p);
+    return ms;
+}
+
 typedef struct {
     GbPool *pool;
-    int wpids[8];
+    int wpids[64];
     size_t nw;
-    double start_s; /* gb_pool_new */
-    double wall_s;  /* summed over rounds */
-    double cpu_s;   /* genebench + workers + runs */
-    double self_s;  /* genebench alone */
-    long runs, passed;
-    GbPoolStats before;
+    double start_s;
     char mode[64];
-    char remap[256];
 } BenchPool;
 
-static bool bench_pool_start(BenchPool *b, const GbTask *task, int parallel, bool no_remap)
+typedef struct {
+    double wall_s, cpu_s, self_s;
+    long runs, passed;
+    GbPoolStats st; /* this kind's share of the pool's stats */
+} BenchScore;
+
+static bool bench_pool_start(BenchPool *b, int parallel, bool no_tiers)
 {
     memset(b, 0, sizeof *b);
     GbPoolConfig cfg;
     gb_pool_config_defaults(&cfg);
     cfg.workers = parallel;
     cfg.stderr_fails = true;
-    cfg.no_remap = no_remap;
+    cfg.no_tiers = no_tiers;
     GbError err = {{0}};
     double t0 = gb_now();
     b->pool = gb_pool_new(&cfg, &err);
@@ -117,26 +166,50 @@ static bool bench_pool_start(BenchPool *b, const GbTask *task, int parallel, boo
         return false;
     }
     b->start_s = gb_now() - t0;
-    /* warm-up: one run per worker, not counted */
-    for (int i = 0; i < parallel; i++) {
-        GbRunResult r;
-        gb_pool_run(b->pool, task, NULL, &r, &err);
-        if (r.status != GB_RUN_PASS) {
-            fprintf(stderr, "bench_runner: the benchmark task does not pass: %s %s\n", r.exc_type, r.exc_message);
-            return false;
-        }
-        gb_run_result_destroy(&r);
-    }
-    gb_pool_stats(b->pool, &b->before);
-    b->nw = gb_pool_worker_pids(b->pool, b->wpids, 8);
+    b->nw = gb_pool_worker_pids(b->pool, b->wpids, 64);
     snprintf(b->mode, sizeof b->mode, "%s", gb_pool_sandbox(b->pool));
-    snprintf(b->remap, sizeof b->remap, "%s", gb_pool_remap(b->pool));
     return true;
 }
 
-static void bench_pool_round(BenchPool *b, const GbTask *task, long runs, int parallel)
+/* Warm-up: a few runs of the task per worker, not counted. */
+static bool bench_pool_warm(BenchPool *b, const GbTask *task, int parallel)
+{
+    for (int i = 0; i < 2 * parallel; i++) {
+        GbRunResult r;
+        GbError err;
+        gb_pool_run(b->pool, task, NULL, &r, &err);
+        bool ok = r.status == GB_RUN_PASS;
+        if (!ok) fprintf(stderr, "bench_runner: the benchmark task does not pass: %s %s\n", r.exc_type, r.exc_message);
+        gb_run_result_destroy(&r);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static void stats_add(GbPoolStats *into, const GbPoolStats *a, const GbPoolStats *b)
+{
+#define GB_D(f) into->f += a->f - b->f
+    GB_D(runs);
+    GB_D(prepare_s);
+    GB_D(dispatch_s);
+    GB_D(fork_s);
+    GB_D(start_s);
+    GB_D(run_s);
+    GB_D(exit_s);
+    GB_D(reap_s);
+    GB_D(report_s);
+    GB_D(teardown_s);
+    GB_D(total_s);
+    GB_D(child_faults);
+    GB_D(worker_faults);
+#undef GB_D
+}
+
+static void bench_pool_round(BenchPool *b, BenchScore *sc, const GbTask *task, long runs, int parallel)
 {
     GbPool *pool = b->pool;
+    GbPoolStats before, after;
+    gb_pool_stats(pool, &before);
     double cpu0 = self_cpu(RUSAGE_SELF), self0 = cpu0;
     for (size_t i = 0; i < b->nw; i++) cpu0 += proc_cpu(b->wpids[i]);
     long passed = 0;
@@ -149,68 +222,30 @@ static void bench_pool_round(BenchPool *b, const GbTask *task, long runs, int pa
         if (gb_pool_run(pool, task, NULL, &r, &e) && r.status == GB_RUN_PASS) passed++;
         gb_run_result_destroy(&r);
     }
-    b->wall_s += gb_now() - t1;
+    sc->wall_s += gb_now() - t1;
     double cpu1 = self_cpu(RUSAGE_SELF), self1 = cpu1;
     for (size_t i = 0; i < b->nw; i++) cpu1 += proc_cpu(b->wpids[i]);
-    b->cpu_s += cpu1 - cpu0;
-    b->self_s += self1 - self0;
-    b->runs += runs;
-    b->passed += passed;
+    sc->cpu_s += cpu1 - cpu0;
+    sc->self_s += self1 - self0;
+    sc->runs += runs;
+    sc->passed += passed;
+    gb_pool_stats(pool, &after);
+    stats_add(&sc->st, &after, &before);
 }
 
-static void bench_pool_print(const char *name, const BenchPool *b, int parallel)
+/* Cold validations per second: a fresh interpreter per run, cold_parallel in flight. */
+static double bench_cold(const GbTask *task, long cold_runs, int cold_parallel, long *passed, double *cpu_per)
 {
-    printf("%s: %d workers (sandbox %s, started in %.2f s): %ld validations in %.2f s = %.1f validations/s "
-           "(%ld passed)\n",
-           name, parallel, b->mode, b->start_s, b->runs, b->wall_s, (double)b->runs / b->wall_s, b->passed);
-    printf("  remap: %s\n", b->remap);
-}
-
-int main(int argc, char **argv)
-{
-    long pool_runs = argc > 1 ? atol(argv[1]) : 2000;
-    long cold_runs = argc > 2 ? atol(argv[2]) : 10;
-    bool empty = argc > 3 && strcmp(argv[3], "empty") == 0;
-    int parallel = argc > 4 ? atoi(argv[4]) : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (parallel < 1 || parallel > 8) parallel = 2;
-    if (pool_runs < 4) pool_runs = 4;
-    const int cold_parallel = (int)sysconf(_SC_NPROCESSORS_ONLN);
-
-    GbTask task;
-    gb_task_init(&task);
-    task.id = gb_strdup("bench/below_zero");
-    task.source = gb_strdup(empty ? "pass\n" : k_program);
-    task.entry_point = gb_strdup("below_zero");
-    task.kind = GB_TESTS_ASSERT;
-    task.test_code = gb_strdup(empty ? "pass\n" : k_tests);
-
-    /* Both pools stay up; their idle workers cost nothing while the other one runs. */
-    BenchPool on, off;
-    if (!bench_pool_start(&on, &task, parallel, false) || !bench_pool_start(&off, &task, parallel, true)) return 1;
-    const int rounds = 4;
-    for (int k = 0; k < rounds; k++) {
-        long n = pool_runs / rounds + (k < pool_runs % rounds ? 1 : 0);
-        bench_pool_round(&on, &task, n, parallel);
-        bench_pool_round(&off, &task, n, parallel);
-    }
-    GbPoolStats st_on, st_off;
-    gb_pool_stats(on.pool, &st_on);
-    gb_pool_stats(off.pool, &st_off);
-    gb_pool_delete(on.pool);
-    gb_pool_delete(off.pool);
-
-    /* the cold path: the same program + tests in a file, one interpreter per run */
     char dir[] = "/tmp/gb-bench-XXXXXX";
-    if (!mkdtemp(dir)) return 1;
+    if (!mkdtemp(dir)) return 0;
     char file[64];
     snprintf(file, sizeof file, "%s/prog.py", dir);
     FILE *f = fopen(file, "w");
-    fprintf(f, "%s\n%s", task.source, task.test_code);
+    fprintf(f, "%s\n%s", task->source, task->test_code);
     fclose(f);
-    long cold_passed = 0;
+    *passed = 0;
     double ccpu0 = self_cpu(RUSAGE_CHILDREN);
     double t2 = gb_now();
-    /* cold_parallel interpreters in flight at all times: a new one starts as soon as one ends */
     long started = 0, finished = 0;
     int running = 0;
     while (finished < cold_runs) {
@@ -225,60 +260,110 @@ int main(int argc, char **argv)
         if (wait(&status) < 0) break;
         running--;
         finished++;
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) cold_passed++;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) (*passed)++;
     }
     double cold_s = gb_now() - t2;
-    double cold_cpu = (self_cpu(RUSAGE_CHILDREN) - ccpu0) / (double)cold_runs;
+    *cpu_per = (self_cpu(RUSAGE_CHILDREN) - ccpu0) / (double)cold_runs;
     unlink(file);
     rmdir(dir);
+    return (double)cold_runs / cold_s;
+}
 
-    double on_rate = (double)on.runs / on.wall_s, off_rate = (double)off.runs / off.wall_s;
-    double on_cpu = on.cpu_s / (double)on.runs, off_cpu = off.cpu_s / (double)off.runs;
-    double cold_rate = (double)cold_runs / cold_s;
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("task: %s; %ld CPUs online\n",
-           empty ? "empty program and tests (the runner's own cost)"
-                 : "HumanEval-style, the program imports numpy, scipy.stats and sklearn.utils",
-           online);
-    printf("(the two pools ran in %d alternating rounds)\n", rounds);
-    bench_pool_print("pool", &on, parallel);
-    bench_pool_print("pool, remap off", &off, parallel);
-    printf("cold: %s per run, %d in parallel: %ld validations in %.2f s = %.2f validations/s (%ld passed)\n",
-           GB_DEFAULT_PYTHON, cold_parallel, cold_runs, cold_s, cold_rate, cold_passed);
-    printf("ratio: pool / cold = %.0fx (remap off: %.0fx); pool / pool with remap off = %.2fx\n", on_rate / cold_rate,
-           off_rate / cold_rate, on_rate / off_rate);
-    double loadavg[1] = {0};
-    getloadavg(loadavg, 1);
-    printf("CPU per validation (user+system, genebench + workers + runs): pool %.2f ms, remap off %.2f ms, "
-           "cold %.0f ms (%.0fx; remap off %.0fx)\n",
-           on_cpu * 1000, off_cpu * 1000, cold_cpu * 1000, cold_cpu / on_cpu, cold_cpu / off_cpu);
-    printf("  -> CPU-bound capacity of %ld idle CPUs: pool %.0f validations/s, remap off %.0f, cold %.2f "
-           "(load average now %.1f)\n",
-           online, (double)online / on_cpu, (double)online / off_cpu, (double)online / cold_cpu, loadavg[0]);
-    printf("  CPU split: genebench %.2f ms, workers and their runs %.2f ms per validation (remap off: %.2f + %.2f)\n",
-           on.self_s / (double)on.runs * 1000, (on.cpu_s - on.self_s) / (double)on.runs * 1000,
-           off.self_s / (double)off.runs * 1000, (off.cpu_s - off.self_s) / (double)off.runs * 1000);
-    double n1 = (double)(st_on.runs - on.before.runs), n0 = (double)(st_off.runs - off.before.runs);
-    if (n1 > 0 && n0 > 0) {
-#define GB_MS(field) (st_on.field - on.before.field) / n1 * 1000.0, (st_off.field - off.before.field) / n0 * 1000.0
-        printf("per-run breakdown (ms, mean; fork/start/run/exit/reap happen in the worker):\n");
-        printf("           pool  remap off\n");
-        printf("  prepare  %.3f  %.3f  run directory, module files, pipes, request (genebench)\n", GB_MS(prepare_s));
-        printf("  dispatch %.3f  %.3f  request sent -> worker calls fork()\n", GB_MS(dispatch_s));
-        printf("  fork     %.3f  %.3f  fork() of the warm worker\n", GB_MS(fork_s));
-        printf("  start    %.3f  %.3f  fork returned -> child running\n", GB_MS(start_s));
-        printf("  run      %.3f  %.3f  child: sandbox set-up, program + tests, result written\n", GB_MS(run_s));
-        printf("  exit     %.3f  %.3f  child exit (address-space teardown)\n", GB_MS(exit_s));
-        printf("  reap     %.3f  %.3f  every process of the run killed and reaped\n", GB_MS(reap_s));
-        printf("  report   %.3f  %.3f  worker -> genebench\n", GB_MS(report_s));
-        printf("  teardown %.3f  %.3f  output drained, run directory removed (genebench)\n", GB_MS(teardown_s));
-        printf("  total    %.3f  %.3f  per run, end to end (latency; %d run concurrently)\n", GB_MS(total_s), parallel);
+static void print_breakdown(const BenchScore *a, const BenchScore *b, int parallel)
+{
+    double n1 = (double)a->st.runs, n0 = (double)b->st.runs;
+    if (n1 <= 0 || n0 <= 0) return;
+#define GB_MS(field) a->st.field / n1 * 1000.0, b->st.field / n0 * 1000.0
+    printf("  per-run breakdown (ms, mean; fork/start/run/exit/reap happen in the worker):\n");
+    printf("               new     old\n");
+    printf("    prepare  %6.3f  %6.3f  run directory, module files, pipes, request (genebench)\n", GB_MS(prepare_s));
+    printf("    dispatch %6.3f  %6.3f  request sent -> worker calls fork()\n", GB_MS(dispatch_s));
+    printf("    fork     %6.3f  %6.3f  fork() of the warm worker\n", GB_MS(fork_s));
+    printf("    start    %6.3f  %6.3f  fork returned -> child running\n", GB_MS(start_s));
+    printf("    run      %6.3f  %6.3f  child: sandbox set-up, program + tests, result written\n", GB_MS(run_s));
+    printf("    exit     %6.3f  %6.3f  child exit (address-space teardown)\n", GB_MS(exit_s));
+    printf("    reap     %6.3f  %6.3f  every process of the run killed and reaped\n", GB_MS(reap_s));
+    printf("    report   %6.3f  %6.3f  worker -> genebench\n", GB_MS(report_s));
+    printf("    teardown %6.3f  %6.3f  output drained, run directory removed (genebench)\n", GB_MS(teardown_s));
+    printf("    total    %6.3f  %6.3f  per run, end to end (latency; %d run concurrently)\n", GB_MS(total_s), parallel);
 #undef GB_MS
-#define GB_PER(field) (st_on.field - on.before.field) / n1, (st_off.field - off.before.field) / n0
-        printf("page faults per run: child %.0f (remap off %.0f), worker %.0f (remap off %.0f)\n", GB_PER(child_faults),
-               GB_PER(worker_faults));
-#undef GB_PER
+    printf("  page faults per run: child %.0f (old %.0f), worker %.0f (old %.0f)\n", a->st.child_faults / n1,
+           b->st.child_faults / n0, a->st.worker_faults / n1, b->st.worker_faults / n0);
+}
+
+int main(int argc, char **argv)
+{
+    long pool_runs = argc > 1 ? atol(argv[1]) : 1000;
+    long cold_runs = argc > 2 ? atol(argv[2]) : 10;
+    const char *which = argc > 3 ? argv[3] : "all";
+    int parallel = argc > 4 ? atoi(argv[4]) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (parallel < 1 || parallel > 8) parallel = 2;
+    if (pool_runs < 4) pool_runs = 4;
+    if (cold_runs < 1) cold_runs = 1;
+    const int cold_parallel = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    size_t kinds[4], nkinds = 0;
+    for (size_t k = 0; k < 4; k++)
+        if (strcmp(which, k_kinds[k].name) == 0 || (strcmp(which, "all") == 0 && k < 3)) kinds[nkinds++] = k;
+    if (nkinds == 0) {
+        fprintf(stderr, "bench_runner: unknown program kind '%s' (all, none, numpy, full, empty)\n", which);
+        return 2;
     }
-    gb_task_destroy(&task);
-    return on.passed == on.runs && off.passed == off.runs && cold_passed == cold_runs ? 0 : 1;
+
+    double loadavg[3] = {0};
+    getloadavg(loadavg, 3);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    double fork_none = plain_fork_ms("");
+    double fork_libs = plain_fork_ms("import numpy, scipy.stats, sklearn.utils");
+    printf("host: %ld CPUs online, load average %.2f %.2f %.2f; plain %s fork+exit+wait: %.2f ms with nothing "
+           "imported, %.2f ms with numpy, scipy.stats and sklearn.utils imported\n",
+           online, loadavg[0], loadavg[1], loadavg[2], GB_DEFAULT_PYTHON, fork_none, fork_libs);
+
+    /* Both pools stay up; their idle workers cost nothing while the other one runs. */
+    BenchPool pnew, pold;
+    if (!bench_pool_start(&pnew, parallel, false) || !bench_pool_start(&pold, parallel, true)) return 1;
+    printf("pools: %d test workers per import set (new: 3 sets, %zu processes, started in %.2f s; old: %zu "
+           "processes, started in %.2f s); sandbox %s; remap: %s\n",
+           parallel, pnew.nw, pnew.start_s, pold.nw, pold.start_s, pnew.mode, gb_pool_remap(pnew.pool));
+    bool all_passed = true;
+    for (size_t ki = 0; ki < nkinds; ki++) {
+        const BenchKind *kind = &k_kinds[kinds[ki]];
+        GbTask task;
+        gb_task_init(&task);
+        task.id = gb_strdup("bench/below_zero");
+        task.source = gb_strdup(kind->program);
+        task.entry_point = gb_strdup("below_zero");
+        task.kind = GB_TESTS_ASSERT;
+        task.test_code = gb_strdup(strcmp(kind->name, "empty") == 0 ? "pass\n" : k_tests);
+        if (!bench_pool_warm(&pnew, &task, parallel) || !bench_pool_warm(&pold, &task, parallel)) return 1;
+        BenchScore snew = {0}, sold = {0};
+        const int rounds = 4;
+        for (int k = 0; k < rounds; k++) {
+            long n = pool_runs / rounds + (k < pool_runs % rounds ? 1 : 0);
+            bench_pool_round(&pnew, &snew, &task, n, parallel);
+            bench_pool_round(&pold, &sold, &task, n, parallel);
+        }
+        long cold_passed = 0;
+        double cold_cpu = 0;
+        double cold_rate = bench_cold(&task, cold_runs, cold_parallel, &cold_passed, &cold_cpu);
+        double new_rate = (double)snew.runs / snew.wall_s, old_rate = (double)sold.runs / sold.wall_s;
+        double new_cpu = snew.cpu_s / (double)snew.runs, old_cpu = sold.cpu_s / (double)sold.runs;
+        getloadavg(loadavg, 1);
+        printf("\nprogram %s: %s (load average now %.2f)\n", kind->name, kind->what, loadavg[0]);
+        printf("  pool (new, import sets): %ld validations in %.2f s = %.1f validations/s (%ld passed)\n", snew.runs,
+               snew.wall_s, new_rate, snew.passed);
+        printf("  pool (old, all libraries): %ld validations in %.2f s = %.1f validations/s (%ld passed)\n", sold.runs,
+               sold.wall_s, old_rate, sold.passed);
+        printf("  cold: %s per run, %d in parallel: %ld validations = %.2f validations/s (%ld passed)\n",
+               GB_DEFAULT_PYTHON, cold_parallel, cold_runs, cold_rate, cold_passed);
+        printf("  ratio: new / cold = %.0fx, old / cold = %.0fx, new / old = %.2fx\n", new_rate / cold_rate,
+               old_rate / cold_rate, new_rate / old_rate);
+        printf("  CPU per validation (genebench + workers + runs): new %.2f ms, old %.2f ms, cold %.0f ms\n",
+               new_cpu * 1000, old_cpu * 1000, cold_cpu * 1000);
+        print_breakdown(&snew, &sold, parallel);
+        all_passed = all_passed && snew.passed == snew.runs && sold.passed == sold.runs && cold_passed == cold_runs;
+        gb_task_destroy(&task);
+    }
+    gb_pool_delete(pnew.pool);
+    gb_pool_delete(pold.pool);
+    return all_passed ? 0 : 1;
 }
