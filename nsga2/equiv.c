@@ -245,6 +245,7 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
         double l = cfg->cost_ratio * e->wall.items[i] + 0.5;
         if (l > limit) limit = l;
     }
+    if (limit > 3600) limit = 3600; /* --no-cost sets a huge ratio; the pool's timeout ends the run anyway */
     GbProbeSpec spec = {e->in.mode, e->in.entry, e->kept.items, n, limit, 1e9};
     GbProbeResult r;
     if (!gb_pool_probe(pool, task, prog, &spec, &r, err)) {
