@@ -19,6 +19,8 @@ void gb_evolve_config_defaults(GbEvolveConfig *cfg)
     cfg->breed = 0.2;
     cfg->max_parents = 4;
     cfg->lint = true;
+    cfg->equiv = true;
+    gb_equiv_config_defaults(&cfg->equiv_cfg);
     for (int i = 0; i < GB_OP_COUNT; i++) cfg->ops[i] = true;
 }
 
@@ -163,6 +165,8 @@ typedef struct {
     GbError lint_err;            /* why the original could not be linted (lint_failed) */
     pthread_mutex_t lint_mu;     /* the original's lint: the first thread at a lint gate does it */
     GbLintSession *lint;         /* every lint of the task, in order (reproducible: src/runner/runner.h) */
+    GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
+    char *equiv_error;           /* why recording them failed, or NULL */
     char *error;
     GbRenameList renamed;
     const char *naming_mode;
@@ -246,6 +250,13 @@ static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const 
         rec->lint_after = run->lint_after;
     }
     rec->offspring_validated = res->stats.validated;
+    if (run->cfg->equiv && run->pop.len > 0 && res->status != GB_EVOLVED_ORIGINAL_FAILS) {
+        rec->has_equiv = true;
+        rec->equiv_inputs = (long)gb_equiv_kept(run->equiv);
+        rec->equiv_derived = (long)gb_equiv_derived(run->equiv);
+        rec->equiv_large = (long)gb_equiv_large(run->equiv);
+        if (run->equiv_error) rec->equiv_error = gb_strdup(run->equiv_error);
+    }
     gb_record_set_original(rec, run->task);
 
     if (run->error) snprintf(res->error, sizeof res->error, "%s", run->error);
@@ -308,6 +319,18 @@ static bool gb_evolve__pass_TESTS(GbGateCtx *c)
     bool ran = gb_pool_run(c->cfg->pool, c->run->task, &c->child->prog, &rr, &err);
     bool pass = ran && rr.status == GB_RUN_PASS;
     gb_run_result_destroy(&rr);
+    return pass;
+}
+
+/* Read-only on the run's recorded original (thread-safe). */
+static bool gb_evolve__pass_EQUIV(GbGateCtx *c)
+{
+    if (!c->run->equiv || gb_equiv_kept(c->run->equiv) == 0) return true;
+    GbError err;
+    GbEquivVerdict v;
+    bool ran = gb_equiv_check(c->run->equiv, &c->cfg->equiv_cfg, c->cfg->pool, c->run->task, &c->child->prog, &v, &err);
+    bool pass = ran && v.status == GB_RUN_PASS && v.agree && v.cost_ok;
+    gb_equiv_verdict_destroy(&v);
     return pass;
 }
 
@@ -559,6 +582,14 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         }
         gb_run_result_destroy(&rr);
     }
+    if (cfg->equiv) {
+        /* the original's results on the derived inputs, once per task */
+        GbEquivConfig ecfg = cfg->equiv_cfg;
+        ecfg.seed = cfg->seed;
+        run.equiv = gb_equiv_record(cfg->pool, task, NULL, &ecfg, parser, &err);
+        /* the tests still gate; the record says why nothing else does */
+        if (!run.equiv) run.equiv_error = gb_strdup(err.msg);
+    }
 
     GbSiteList sites;
     gb_site_list_init(&sites);
@@ -716,6 +747,8 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
 
 done:
     gb_lint_session_delete(run.lint);
+    gb_equiv_delete(run.equiv);
+    free(run.equiv_error);
     pthread_mutex_destroy(&run.lint_mu);
     for (size_t i = 0; i < run.pop.len; i++) gb_individual_destroy(&run.pop.items[i]);
     gb_array_free(&run.pop);

@@ -20,6 +20,7 @@
 #include <tree_sitter/api.h>
 
 #include "fitness/fitness.h"
+#include "nsga2/equiv.h"
 #include "nsga2/gate_list.h"
 #include "nsga2/record.h"
 #include "operators/naming.h"
@@ -49,12 +50,14 @@ void gb_evolve_slots_init(GbEvolveSlots *s, int n);
 
 typedef struct {
     uint64_t seed;
-    int generations;       /* generation limit; 0 = none (then time_budget must be set) */
-    double time_budget;    /* seconds per task; 0 = none */
-    double breed;          /* fraction of the ranked population that breeds (0.2) */
-    int max_parents;       /* cap on parents per generation (keeps a generation's cost bounded) */
-    bool lint;             /* pylint gate */
-    bool keep_front;       /* write the sources of the whole final front */
+    int generations;    /* generation limit; 0 = none (then time_budget must be set) */
+    double time_budget; /* seconds per task; 0 = none */
+    double breed;       /* fraction of the ranked population that breeds (0.2) */
+    int max_parents;    /* cap on parents per generation (keeps a generation's cost bounded) */
+    bool lint;          /* pylint gate */
+    bool keep_front;    /* write the sources of the whole final front */
+    bool equiv;         /* the equivalence gate (nsga2/equiv.h; its seed is `seed`) */
+    GbEquivConfig equiv_cfg;
     bool ops[GB_OP_COUNT]; /* enabled operators */
     const GbThresholds *thresholds;
     const char *thresholds_name;

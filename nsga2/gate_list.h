@@ -7,7 +7,10 @@
  * lists it (tests/test_docs.c compares them).
  * Each row is checked by gb_evolve__pass_<ID> in nsga2/evolve.c, called in list order.
  * The rows are in cost order, the order the gates run in; the order is part of the output format
- * (the keys of "gates") and of reproducibility. Never reorder or insert rows. */
+ * (the keys of "gates") and of reproducibility. Never reorder rows; insert one only as a
+ * deliberate change of the output format (EQUIV was inserted between TESTS and LINT: one sandbox
+ * run like TESTS, and it runs only on children that pass their tests; LINT costs several times
+ * more per child). */
 #define GB_GATE_LIST                                                                                                   \
     GB_GATE(PARSE, "parse", "parse", "the result re-parses with no error.")                                            \
     GB_GATE(READABILITY, "readability", "read",                                                                        \
@@ -15,6 +18,10 @@
             "original's value).")                                                                                      \
     GB_GATE(DUPLICATE, "duplicate", "dup", "not the same token sequence as an existing individual.")                   \
     GB_GATE(TESTS, "tests", "tests", "the task's original tests pass.")                                                \
+    GB_GATE(EQUIV, "equiv", "equiv",                                                                                   \
+            "agrees with the original on every input derived from the tests (value or exception type, "                \
+            "arguments after the call, stdout) and costs at most R x the original's time on the larger ones "          \
+            "(+ slack).")                                                                                              \
     GB_GATE(LINT, "lint", "lint", "the pylint score is not below the original's.")
 
 typedef enum {

@@ -31,6 +31,10 @@
  *     "naming": {"mode": "builtin" | "llm", "renamed": {"old": "new", ...}, "kept": true}
  *               (only when the final pick was renamed),
  *     "lint": {"before": score, "after": score} (absent with --no-lint),
+ *     "equiv": {"inputs": n, "derived": d, "large": l} (absent with --no-equiv): inputs derived
+ *              from the tests (d), kept after recording the original (n, compared for every
+ *              child by the equiv gate), of which larger ones (l, for the cost bound), and
+ *              "error": "..." when the original could not be probed (then only the tests gate),
  *     "time_s": t (wall time of the task's evolution), "offspring_validated": n }
  * Numbers are written with gb_json_number's rules (src/base/json_write.h): integers exactly,
  * other values with up to 6 decimals, so outputs are byte-identical across runs and thread
@@ -116,6 +120,9 @@ typedef struct {
     bool naming_kept;
     bool has_lint;
     double lint_before, lint_after;
+    bool has_equiv;
+    long equiv_inputs, equiv_derived, equiv_large;
+    char *equiv_error; /* owned: why the original's results could not be recorded, or NULL */
     bool has_time;
     double time_s;
     long offspring_validated; /* -1 when absent */

@@ -45,7 +45,8 @@ check "programs changed" '[ "$(grep -c "\"status\":\"hardened\"" "$tmp/a.jsonl")
 # Interrupt after the first results, then resume: same bytes as the uninterrupted run.
 "$gb" evolve "$tmp/bench.jsonl" -o "$tmp/r.jsonl" --seed 7 -j 1 "${common[@]}" &
 pid=$!
-# up to 2 minutes for the first result: a loaded machine starts the workers slowly
+# up to 2 minutes for the first result: a loaded machine starts the workers slowly (and the equiv
+# gate adds a probe per child)
 for _ in $(seq 1 2400); do [ -s "$tmp/r.jsonl" ] && break; sleep 0.05; done
 kill -INT $pid
 t0=$(date +%s)

@@ -316,7 +316,7 @@ static void test_record_key_order(void **state)
         at = p;
     }
     assert_non_null(strstr(gb, "\"gates\":{\"offered\":40,\"parse\":1,\"readability\":2,\"duplicate\":3,\"tests\":4,"
-                               "\"lint\":5,\"accepted\":30}"));
+                               "\"equiv\":5,\"lint\":6,\"accepted\":30}"));
     assert_non_null(strstr(gb, "\"renamed\":{\"value_1\":\"größe\",\"tmp_2\":\"total\"},\"kept\":true"));
     assert_non_null(strstr(gb, "\\u0001 ✓ 𝄞"));
     free(gb);

@@ -135,6 +135,14 @@ char *gb_record_genebench_json(const GbRecord *r)
         json_object_set_new(l, "after", gb_record__num(r->lint_after));
         json_object_set_new(o, "lint", l);
     }
+    if (r->has_equiv) {
+        json_t *e = json_object();
+        json_object_set_new(e, "inputs", json_integer(r->equiv_inputs));
+        json_object_set_new(e, "derived", json_integer(r->equiv_derived));
+        json_object_set_new(e, "large", json_integer(r->equiv_large));
+        if (r->equiv_error) json_object_set_new(e, "error", json_string(r->equiv_error));
+        json_object_set_new(o, "equiv", e);
+    }
     if (r->has_time) json_object_set_new(o, "time_s", gb_record__num(r->time_s));
     if (r->offspring_validated >= 0)
         json_object_set_new(o, "offspring_validated", json_integer(r->offspring_validated));
@@ -432,6 +440,17 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
         if (!gb_record__get_num(lint, "before", "genebench.lint", &r->lint_before, err) ||
             !gb_record__get_num(lint, "after", "genebench.lint", &r->lint_after, err))
             return false;
+    }
+    json_t *equiv = gb_record__get_typed(o, "equiv", P, false, &ok, err);
+    if (!ok) return false;
+    if (equiv) {
+        r->has_equiv = true;
+        if (!gb_record__get_long(equiv, "inputs", "genebench.equiv", &r->equiv_inputs, err) ||
+            !gb_record__get_long(equiv, "derived", "genebench.equiv", &r->equiv_derived, err) ||
+            !gb_record__get_long(equiv, "large", "genebench.equiv", &r->equiv_large, err))
+            return false;
+        json_t *e = json_object_get(equiv, "error");
+        if (json_is_string(e)) r->equiv_error = gb_strdup(json_string_value(e));
     }
     if (json_object_get(o, "time_s")) {
         if (!gb_record__get_num(o, "time_s", P, &r->time_s, err)) return false;

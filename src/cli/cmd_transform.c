@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gb_config.h"
+#include "nsga2/equiv.h"
 #include "operators/operator.h"
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
@@ -39,6 +40,8 @@ typedef struct {
     bool diffs;
     GbPool *pool;
     const GbNamingConfig *naming; /* NULL: no natural names */
+    bool equiv;                   /* with tests: also the equivalence check (nsga2/equiv.h) */
+    GbEquivConfig ecfg;
 } GbTransformOpts;
 
 typedef struct {
@@ -64,7 +67,8 @@ static void gb_transform__run_note(GbStr *s, const GbRunResult *r)
 /* Apply at site index k of a fresh copy of base; run tests. Returns the outcome in res. */
 /* Apply at sites->items[k] (found on base) on a fresh copy of base and run the tests. */
 static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, const GbProgram *base, TSParser *parser,
-                              const GbSiteList *sites, size_t k, bool report_all, GbTransformResult *res)
+                              const GbSiteList *sites, size_t k, bool report_all, const GbEquiv *eq,
+                              GbTransformResult *res)
 {
     GbProgram prog;
     gb_program_copy(&prog, base);
@@ -88,6 +92,26 @@ static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, cons
             if (!gb_pool_run(o->pool, task, &prog, &rr, &rerr) && rr.status == GB_RUN_PASS) rr.status = GB_RUN_ERROR;
             pass = rr.status == GB_RUN_PASS;
             if (!pass && !rr.exc_message && rerr.msg[0]) rr.exc_message = gb_strdup(rerr.msg);
+        }
+        char *equiv_note = NULL;
+        if (pass && eq && gb_equiv_kept(eq) > 0) {
+            GbEquivVerdict v;
+            GbError verr = {{0}};
+            if (!gb_equiv_check(eq, &o->ecfg, o->pool, task, &prog, &v, &verr))
+                equiv_note = gb_asprintf("error: %s", verr.msg);
+            else if (v.why)
+                equiv_note = gb_asprintf("the probe failed: %s", v.why);
+            else if (!v.agree)
+                equiv_note = gb_asprintf("disagrees on %zu of %zu derived inputs, first (%.200s): original %.200s, "
+                                         "transformed %.200s",
+                                         v.checked - v.agreed, v.checked, v.input, v.expected, v.got);
+            else if (!v.cost_ok)
+                equiv_note = gb_asprintf("over the cost bound: %.4fs CPU / %.4fs wall against the original's %.4fs / "
+                                         "%.4fs",
+                                         v.cost_child, v.wall_child, v.cost_orig, v.wall_orig);
+            pass = equiv_note == NULL;
+            if (pass && report_all) equiv_note = gb_asprintf("agrees on %zu derived inputs", v.checked);
+            gb_equiv_verdict_destroy(&v);
         }
         if (pass)
             res->passed++;
@@ -130,6 +154,7 @@ static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, cons
                 gb_str_append(&res->report, ", tests ");
                 gb_transform__run_note(&res->report, &rr);
             }
+            if (equiv_note) gb_str_appendf(&res->report, ", equiv: %s", equiv_note);
             gb_str_append(&res->report, "\n");
             if (o->diffs) gb_transform__program_diff(&res->report, base, &prog);
         }
@@ -145,6 +170,7 @@ static void gb_transform__one(const GbTransformOpts *o, const GbTask *task, cons
             gb_array_push(&res->variants, v);
         }
         gb_run_result_destroy(&rr);
+        free(equiv_note);
     }
     gb_op_ctx_destroy(&ctx);
     gb_program_destroy(&prog);
@@ -190,6 +216,7 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
         }
     } else if (sites.len > 0) {
         bool baseline_ok = true;
+        GbEquiv *eq = NULL;
         if (o->tests) {
             GbRunResult rr;
             gb_run_result_init(&rr);
@@ -205,8 +232,13 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
             }
             gb_run_result_destroy(&rr);
         }
+        if (baseline_ok && o->equiv) {
+            GbError eerr = {{0}};
+            eq = gb_equiv_record(o->pool, task, NULL, &o->ecfg, parser, &eerr);
+            if (!eq) gb_str_appendf(&res->report, "%s: equivalence not checked: %s\n", task->id, eerr.msg);
+        }
         if (baseline_ok && o->all_sites) {
-            for (size_t k = 0; k < sites.len; k++) gb_transform__one(o, task, &base, parser, &sites, k, false, res);
+            for (size_t k = 0; k < sites.len; k++) gb_transform__one(o, task, &base, parser, &sites, k, false, eq, res);
             gb_str_appendf(&res->report, "%s: sites %ld, applied %ld", task->id, res->sites, res->applied);
             if (o->tests) gb_str_appendf(&res->report, ", passing %ld", res->passed);
             gb_str_append(&res->report, "\n");
@@ -222,8 +254,9 @@ static void gb_transform__task(const GbTransformOpts *o, const GbTask *task, TSP
             if (k >= sites.len)
                 gb_str_appendf(&res->report, "%s: no site %zu (%zu sites)\n", task->id, k, sites.len);
             else
-                gb_transform__one(o, task, &base, parser, &sites, k, true, res);
+                gb_transform__one(o, task, &base, parser, &sites, k, true, eq, res);
         }
+        gb_equiv_delete(eq);
     } else {
         gb_str_appendf(&res->report, "%s: no site\n", task->id);
     }
@@ -298,7 +331,7 @@ typedef struct {
     const char *op, *task, *output, *python, *llm_url, *llm_model;
     long seed, site, jobs;
     double timeout;
-    bool list_sites, all_sites, no_tests, no_diff, names;
+    bool list_sites, all_sites, no_tests, no_diff, names, no_equiv;
 } GbTransformArgs;
 
 #define O GbTransformArgs
@@ -315,6 +348,10 @@ static const GbCliOption gb_transform__options[] = {
                 "tests still passing; diffs are shown for failures only"),
     GB_CLI_STRING("task", 0, O, task, "ID", NULL, "only this task"),
     GB_CLI_FLAG("no-tests", 0, O, no_tests, "do not run the tests (results are still re-parsed)"),
+    GB_CLI_FLAG("no-equiv", 0, O, no_equiv,
+                "no equivalence check (by default a result that passes the tests must also agree\n"
+                "with the original on inputs derived from them, as evolve's equiv gate checks;\n"
+                "a result that does not counts as failing)"),
     GB_CLI_FLAG("no-diff", 0, O, no_diff, "do not print diffs"),
     GB_CLI_STRING("output", 'o', O, output, "OUT", NULL,
                   "write the transformed benchmark: tasks whose transformation failed its tests\n"
@@ -363,8 +400,9 @@ int gb_cmd_transform(int argc, char **argv)
         gb_cli_usage(&gb_transform__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    GbTransformOpts o = {NULL, (unsigned long)a.seed, a.site, a.list_sites, a.all_sites, !a.no_tests, !a.no_diff, NULL,
-                         NULL};
+    GbTransformOpts o = {
+        NULL, (unsigned long)a.seed, a.site, a.list_sites, a.all_sites, !a.no_tests, !a.no_diff, NULL, NULL, false,
+        {0}};
     const char *op_name = a.op, *output = a.output, *only_task = a.task;
     GbNamingConfig naming;
     gb_naming_config_default(&naming);
@@ -381,6 +419,9 @@ int gb_cmd_transform(int argc, char **argv)
         return GB_EXIT_USAGE;
     }
     if (o.list_only) o.tests = false;
+    o.equiv = o.tests && !a.no_equiv;
+    gb_equiv_config_defaults(&o.ecfg);
+    o.ecfg.seed = (uint64_t)a.seed;
     if (names) {
         naming.api_key = getenv("GENEBENCH_API_KEY");
         o.naming = &naming;

@@ -76,6 +76,14 @@ const GbCliOption gb_evolve_options[] = {
                   "CT/RT thresholds (default: " GB_THRESHOLDS_BUILTIN_PREFIX "calibrated)"),
     GB_CLI_FLAG("no-lint", 0, O, no_lint,
                 "skip the pylint gate (faster; offspring may then read worse than the\noriginal by pylint's measure)"),
+    GB_CLI_FLAG("no-equiv", 0, O, no_equiv,
+                "skip the equivalence gate (by default a child must also agree with the original\n"
+                "on inputs derived from the tests' calls / stdin, and not be slower than the cost bound)"),
+    GB_CLI_LONG("equiv-inputs", 0, O, equiv_inputs, "N", 0, 10000, "24",
+                "inputs the equivalence gate derives per task (besides the tests' own and 4 larger ones)"),
+    GB_CLI_DOUBLE("cost-ratio", 0, O, cost_ratio, "R", 1, 1e6, "4",
+                  "the equivalence gate rejects a child whose CPU or wall time on the larger inputs\n"
+                  "exceeds R x the original's (+ 0.02 s CPU / 0.25 s wall per input)"),
     GB_CLI_FLAG("keep-front", 0, O, keep_front, "also write the source of every program on the final Pareto front"),
     GB_CLI_FLAG("no-harness-rules", 0, O, no_harness_rules,
                 "ignore the execution rules of the harness a task was imported from (by\n"
@@ -290,6 +298,9 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     cfg.max_parents = (int)o->max_parents;
     cfg.lint = !o->no_lint;
     cfg.keep_front = o->keep_front;
+    cfg.equiv = !o->no_equiv;
+    cfg.equiv_cfg.inputs = (int)o->equiv_inputs;
+    cfg.equiv_cfg.cost_ratio = o->cost_ratio;
     if (o->ops.given) memcpy(cfg.ops, o->ops.on, sizeof cfg.ops);
     GbNamingConfig naming;
     gb_naming_config_default(&naming);

@@ -31,6 +31,9 @@ typedef struct {
     const char *thresholds; /* NULL: gb_thresholds_default_path() */
     bool no_lint, keep_front, resume, quiet, no_naming;
     bool no_harness_rules; /* ignore the upstream harness's execution rules (src/model/task.h) */
+    bool no_equiv;         /* no equivalence gate (nsga2/equiv.h) */
+    long equiv_inputs;     /* derived inputs per task */
+    double cost_ratio;     /* the equivalence gate's cost bound R */
     GbEvolveOps ops;
     GbEvolveShard shard;
     const char *python;

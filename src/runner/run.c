@@ -16,7 +16,7 @@
 
 #include "src/runner/runner_private.h"
 
-static void gb_raw_init(GbRaw *r)
+void gb_raw_init(GbRaw *r)
 {
     memset(r, 0, sizeof *r);
     gb_str_init(&r->out);
@@ -25,7 +25,7 @@ static void gb_raw_init(GbRaw *r)
     gb_str_init(&r->child_body);
 }
 
-static void gb_raw_destroy(GbRaw *r)
+void gb_raw_destroy(GbRaw *r)
 {
     gb_str_destroy(&r->out);
     gb_str_destroy(&r->err);
@@ -51,18 +51,6 @@ static void gb_runner__read_capped(int *fd, GbStr *keep, size_t *total, size_t c
         gb_str_append_n(keep, buf, take);
     }
 }
-
-typedef struct {
-    const char *kind; /* assert | unittest | stdio | lint */
-    const GbProgram *prog;
-    const char *test_code;  /* may be NULL */
-    const GbTask *task;     /* for unittest classes; may be NULL */
-    const char *stdin_text; /* stdio; may be NULL */
-    size_t out_cap;         /* stdout bytes to keep (stdio: enough to compare the whole output) */
-    const GbExecSpec *exec; /* kind "exec": the command, its files, limits and what to collect */
-    GbRunFiles *collected;  /* kind "exec" with exec->collect_suffix: the files collected */
-    GbError *collect_err;   /* with collected: why collecting failed (the run's fault: too many files) */
-} GbRunSpec;
 
 /* The sandbox fields of a run request: resource limits (cpu_s 0: none) and the run uid. */
 void gb_pool_add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s)
@@ -157,6 +145,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_str_destroy(&classes);
     }
     if (rs->task) gb_pool__add_harness_rules(&body, rs->task);
+    if (rs->extra) gb_str_append_n(&body, rs->extra->data, rs->extra->len);
     if (strcmp(rs->kind, "lint") == 0) {
         GbStr mods;
         gb_str_init(&mods);
@@ -333,7 +322,7 @@ done:
 /* Acquire a worker, run, and retry once on a fresh worker process in the same slot when the
  * worker died under a run that was neither timed out nor interrupted (e.g. killed from
  * outside); a program that kills its worker twice is reported as a crash. */
-static bool gb_pool__run(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError *err)
+bool gb_pool_run_spec(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError *err)
 {
     if (atomic_load(&pool->interrupted)) {
         raw->interrupted = true;
@@ -382,8 +371,8 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
              * it exceeds twice the expected size plus slack for whitespace */
             size_t want = cs->stdout_text ? strlen(cs->stdout_text) : 0;
             size_t cap = pool->cfg.output_cap > 2 * want + 4096 ? pool->cfg.output_cap : 2 * want + 4096;
-            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text, cap, NULL, NULL, NULL};
-            if (!gb_pool__run(pool, &rs, &raw, err)) {
+            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text, cap, NULL, NULL, NULL, NULL};
+            if (!gb_pool_run_spec(pool, &rs, &raw, err)) {
                 ok = false;
                 out->status = GB_RUN_ERROR;
                 break;
@@ -440,9 +429,10 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         }
     } else {
         const char *kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert";
-        GbRunSpec rs = {kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap, NULL,
-                        NULL, NULL};
-        if (!gb_pool__run(pool, &rs, &raw, err)) {
+        GbRunSpec rs = {
+            kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap, NULL, NULL,
+            NULL, NULL};
+        if (!gb_pool_run_spec(pool, &rs, &raw, err)) {
             ok = false;
         } else {
             gb_runner_map(pool, &raw, out);
@@ -468,8 +458,8 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
     }
     GbRaw raw;
     gb_raw_init(&raw);
-    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL, pool->cfg.output_cap, NULL, NULL, NULL};
-    bool ok = gb_pool__run(pool, &rs, &raw, err);
+    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL, pool->cfg.output_cap, NULL, NULL, NULL, NULL};
+    bool ok = gb_pool_run_spec(pool, &rs, &raw, err);
     if (ok) {
         if (raw.interrupted) {
             gb_error_set(err, "lint: interrupted");
@@ -499,10 +489,10 @@ bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunF
     if (collected) memset(collected, 0, sizeof *collected);
     GbError collect_err = {0};
     size_t cap = spec->out_cap ? spec->out_cap : pool->cfg.output_cap;
-    GbRunSpec rs = {"exec", NULL, NULL, NULL, spec->stdin_text, cap, spec, collected, &collect_err};
+    GbRunSpec rs = {"exec", NULL, NULL, NULL, spec->stdin_text, cap, NULL, spec, collected, &collect_err};
     GbRaw raw;
     gb_raw_init(&raw);
-    bool ok = gb_pool__run(pool, &rs, &raw, err);
+    bool ok = gb_pool_run_spec(pool, &rs, &raw, err);
     if (ok) {
         double limit = spec->timeout_s > 0 ? spec->timeout_s : pool->cfg.timeout_s;
         double cpu = spec->cpu_s > 0 ? spec->cpu_s : pool->cfg.cpu_s;

@@ -235,3 +235,54 @@ typedef struct {
  * by the caller: gb_run_files_destroy). Returns false only on an infrastructure error (err set,
  * out->status GB_RUN_ERROR), as gb_pool_run. Thread-safe like gb_pool_run. */
 bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunFiles *collected, GbError *err);
+
+/* ---- Probes: the equivalence check beyond the tests (nsga2/equiv.h) -------------------
+ *
+ * A probe is one sandboxed run (kind "probe" of harness.py) that runs the program once and
+ * then, per input: mode CALL calls the entry point with the input's literal argument list
+ * (made afresh per call from the text, which must pass gb_literal_args_ok of
+ * src/model/calls.h), capturing sys.stdout; mode STDIO runs the program as __main__ with the
+ * input as its stdin (fd 0 and sys.stdin), capturing sys.stdout. Per input the harness sends
+ * back, through the run's sealed result record (the token; the seal check covers probes too),
+ *   value   CALL: "ret=<canonical value>;args=<canonical (args, kwargs) after the call>" or
+ *           "raise=<exception type>"; STDIO: "exit=0", "exit=<code>" or "raise=<type>".
+ *           Canonical values: containers by content (dicts and sets sorted), numbers by value
+ *           (1 == 1.0; a non-integral float with 10 significant digits, so floats that agree
+ *           to ~1e-10 relative agree), numpy scalars and arrays by value, other objects as
+ *           type name + attributes; descriptions longer than 2000 characters are replaced by
+ *           their length and SHA-256.
+ *   out     the captured stdout
+ *   cpu_s, wall_s   of the call (process CPU time, all threads)
+ * An input whose call runs longer than limit_s (wall; SIGALRM) is TIMEOUT; inputs after
+ * budget_s of the whole probe are SKIPPED. Comparing is the caller's business: the program
+ * never sees another program's results. */
+typedef enum { GB_PROBE_CALL, GB_PROBE_STDIO } GbProbeMode;
+
+typedef struct {
+    GbProbeMode mode;
+    const char *entry;         /* CALL: the function to call */
+    const char *const *inputs; /* n argument lists (CALL) or stdin texts (STDIO), no NUL byte */
+    size_t n;
+    double limit_s;  /* per input (wall) */
+    double budget_s; /* whole probe; inputs after it are skipped */
+} GbProbeSpec;
+
+typedef enum { GB_PROBE_OK, GB_PROBE_TIMEOUT, GB_PROBE_SKIPPED } GbProbeStatus;
+
+typedef struct {
+    GbProbeStatus status;
+    char *value; /* owned, "" unless OK */
+    char *out;   /* owned, "" unless OK */
+    double cpu_s, wall_s;
+} GbProbeItem;
+
+typedef struct {
+    GbRunResult run; /* status PASS: the probe completed and items has spec->n entries; else why not */
+    GbArray(GbProbeItem) items;
+} GbProbeResult;
+
+/* Probe prog (NULL: the task's own program) with spec; thread-safe like gb_pool_run. Returns
+ * false only on an infrastructure error (err set). */
+bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbProbeSpec *spec, GbProbeResult *out,
+                   GbError *err);
+void gb_probe_result_destroy(GbProbeResult *r);

@@ -10,7 +10,8 @@
  *   worker.c         starting and reaping one worker
  *   pool.c           the pool: creation, deletion, idle sets
  *   run.c            one run on a worker, gb_pool_run, gb_pool_lint
- *   lint.c           lint sessions */
+ *   lint.c           lint sessions
+ *   probe.c          probes for the equivalence check (gb_pool_probe) */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -202,6 +203,26 @@ typedef struct {
     GbRec done_rec, child_rec;
     double wall;
 } GbRaw;
+
+/* What one run asks the worker for. */
+typedef struct {
+    const char *kind; /* assert | unittest | stdio | lint | probe | exec */
+    const GbProgram *prog;
+    const char *test_code;  /* may be NULL */
+    const GbTask *task;     /* for unittest classes; may be NULL */
+    const char *stdin_text; /* stdio; may be NULL */
+    size_t out_cap;         /* stdout bytes to keep (stdio: enough to compare the whole output) */
+    const GbStr *extra;     /* more request fields, already encoded (gb_rec_add), or NULL */
+    const GbExecSpec *exec; /* kind "exec": the command, its files, limits and what to collect */
+    GbRunFiles *collected;  /* kind "exec" with exec->collect_suffix: the files collected */
+    GbError *collect_err;   /* with collected: why collecting failed (the run's fault: too many files) */
+} GbRunSpec;
+
+void gb_raw_init(GbRaw *r);
+void gb_raw_destroy(GbRaw *r);
+/* Acquire a worker and run rs on it (retried once on a fresh worker when the worker died
+ * under a run that was neither timed out nor interrupted). False on an infrastructure error. */
+bool gb_pool_run_spec(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError *err);
 
 /* The sandbox fields of a run request: resource limits (cpu_s 0: none) and the run uid. */
 void gb_pool_add_limits(const GbPool *pool, const GbWorker *w, GbStr *body, long cpu_s);

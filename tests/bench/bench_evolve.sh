@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Throughput of `genebench evolve` end to end: validated offspring per second (offspring whose
-# tests were run), with all gates on and with the lint gate off, measured side by side in one
-# run on the same benchmark and seed. The published tool manages about 0.05/s (22 s each).
+# tests were run), with all gates on, without the equivalence gate, without the lint gate and
+# without both, measured side by side in one run on the same benchmark and seed (the cost of the
+# equivalence gate per offspring is the difference between no-lint and no-lint-no-equiv). The
+# published tool manages about 0.05/s (22 s each).
 # Then the benchmark's first task alone with -j 1 and with -j JOBS (parallel validation within a
 # task): evolution time of each, the speed-up, and whether the outputs are identical.
 #   tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
@@ -15,9 +17,13 @@ gb="$build/genebench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "benchmark: $bench ($(wc -l < "$bench") tasks), generations $gens, -j $jobs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-for mode in all-gates no-lint; do
+for mode in all-gates no-equiv no-lint no-lint-no-equiv; do
   extra=()
-  [ "$mode" = no-lint ] && extra=(--no-lint)
+  case $mode in
+    no-equiv) extra=(--no-equiv) ;;
+    no-lint) extra=(--no-lint) ;;
+    no-lint-no-equiv) extra=(--no-lint --no-equiv) ;;
+  esac
   start=$(date +%s.%N)
   "$gb" evolve "$bench" -o "$tmp/$mode.jsonl" --seed 1 --generations "$gens" -j "$jobs" --quiet "${extra[@]}"
   end=$(date +%s.%N)
@@ -27,10 +33,10 @@ s = json.load(open(sys.argv[1]))
 wall = float(sys.argv[4]) - float(sys.argv[3])
 n = s["offspring_validated"]
 g = s["gates"]
-print(f"{sys.argv[2]:>10}: {n} offspring validated in {s['time_s']:.1f}s of evolution "
+print(f"{sys.argv[2]:>16}: {n} offspring validated in {s['time_s']:.1f}s of evolution "
       f"({s['offspring_per_s']:.1f}/s; {n / wall:.1f}/s over the whole command, {wall:.1f}s incl. start-up); "
       f"accepted {g.get('accepted', 0)}, rejected parse {g.get('parse', 0)} readability {g.get('readability', 0)} "
-      f"duplicate {g.get('duplicate', 0)} tests {g.get('tests', 0)} lint {g.get('lint', 0)}; "
+      f"duplicate {g.get('duplicate', 0)} tests {g.get('tests', 0)} equiv {g.get('equiv', 0)} lint {g.get('lint', 0)}; "
       f"{s['offspring_per_s'] / 0.05:.0f}x the published tool's 0.05/s")
 PY
 done

@@ -1,0 +1,99 @@
+#pragma once
+/* Equivalence beyond the tests (issue 18, DESIGN.md §13): a task's tests are a weak oracle, so
+ * a hardened program must also agree with the original on inputs derived from the tests.
+ *
+ * Inputs: assert tests: every call of the entry point (or `candidate`, or `f` when the entry
+ * point is f) with literal arguments anywhere in the tests (src/model/calls.h), as written,
+ * then `inputs` derived ones (round robin over the calls, each perturbed type-preservingly:
+ * src/model/perturb.h), then `large` larger ones (collections and strings `scale` times
+ * longer) for the cost bound; stdio tests: every case's stdin as written, then `inputs`
+ * perturbed ones (numbers and tokens nudged, lines kept). Unittest tasks have none. The rng of
+ * derived input j is keyed on (seed, task id, kind, j); a derived input equal to an earlier one
+ * is dropped and another derived (at most three tries per wanted input): the inputs of a task depend on the seed
+ * and the task only, so `evolve` and `compare` derive the same ones.
+ *
+ * Recording (gb_equiv_record): the original is probed twice (src/runner/runner.h:
+ * gb_pool_probe); an input is kept when both probes finished it within limit_s / 2 with the
+ * same result (value or exception type, arguments after the call, stdout); inputs on which the
+ * original raises are kept with their exception type. Its cost on an input is the smaller CPU
+ * time of the two probes.
+ *
+ * Checking (gb_equiv_check): one probe of the program on the kept inputs (an input times out after
+ * max(limit_s, cost_ratio x the original's slowest wall time + 0.5 s)); it agrees when every
+ * input finished with the same value and arguments and the same stdout (stdio tasks: compared
+ * as the tests compare, gb_stdio_output_matches). Cost bound: over the cost inputs (the larger
+ * inputs kept, else every kept input) the program's summed CPU time must not exceed
+ * cost_ratio x the original's + cost_slack_s per input, and its summed wall time not
+ * cost_ratio x the original's + wall_slack_s per input (a sleep costs no CPU); when a bound is
+ * exceeded the probe is repeated once and the smaller time per input counts.
+ *
+ * Thread-safety: a recorded GbEquiv is read-only; gb_equiv_check may run concurrently on it. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tree_sitter/api.h>
+
+#include "src/base/util.h"
+#include "src/model/program.h"
+#include "src/model/task.h"
+#include "src/runner/runner.h"
+
+typedef struct {
+    uint64_t seed;
+    int inputs;          /* derived inputs per task (default 24) */
+    int large;           /* larger inputs per task (default 4) */
+    int scale;           /* how much longer the larger inputs are (default 6) */
+    double cost_ratio;   /* R (default 4) */
+    double cost_slack_s; /* CPU seconds per cost input allowed beyond R x the original's (0.02) */
+    double wall_slack_s; /* wall seconds per cost input allowed beyond R x the original's (0.25) */
+    double limit_s;      /* per-input time limit of a probe (default 2) */
+    double budget_s;     /* time budget of one probe of the original (default 6) */
+} GbEquivConfig;
+
+void gb_equiv_config_defaults(GbEquivConfig *cfg);
+
+/* A task's inputs, before any program ran (owned strings). */
+typedef struct {
+    GbProbeMode mode;
+    char *entry;            /* CALL: the function called */
+    GbArray(char *) inputs; /* argument lists or stdin texts */
+    GbArray(bool) large;    /* per input: one of the larger inputs */
+    size_t from_tests;      /* the first from_tests inputs are the tests' own */
+} GbEquivInputs;
+
+/* Derive the inputs of task (none for unittest tasks or tests without literal calls). */
+void gb_equiv_inputs(const GbEquivConfig *cfg, const GbTask *task, TSParser *parser, GbEquivInputs *out);
+void gb_equiv_inputs_destroy(GbEquivInputs *in);
+
+typedef struct GbEquiv GbEquiv;
+
+/* Derive task's inputs and record prog's results on them (NULL: the task's own program).
+ * Returns an owned GbEquiv (possibly with no kept input), or NULL with err set when the
+ * probes could not run (an infrastructure error, or the original's probe itself failed: its
+ * status and exception are in the message). */
+GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
+                         TSParser *parser, GbError *err);
+void gb_equiv_delete(GbEquiv *e);
+size_t gb_equiv_kept(const GbEquiv *e);    /* inputs kept (compared) */
+size_t gb_equiv_derived(const GbEquiv *e); /* inputs derived before recording */
+size_t gb_equiv_large(const GbEquiv *e);   /* larger inputs kept */
+double gb_equiv_cost(const GbEquiv *e);    /* the original's CPU seconds on the cost inputs */
+
+typedef struct {
+    bool agree;   /* every kept input agreed */
+    bool cost_ok; /* within the cost bound */
+    size_t checked, agreed;
+    long first;                   /* index (among kept inputs) of the first disagreement, -1 */
+    char *input, *expected, *got; /* owned, of the first disagreement (NULL when none) */
+    double cost_orig, cost_child; /* CPU seconds on the cost inputs */
+    double wall_orig, wall_child; /* wall seconds on the cost inputs */
+    GbRunStatus status;           /* of the probe run */
+    char *why;                    /* owned: why the probe failed (status not PASS), else NULL */
+} GbEquivVerdict;
+
+/* Probe prog on e's kept inputs and compare. Returns false on an infrastructure error (err
+ * set); a disagreeing, failing or slow program is a normal verdict. */
+bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task, const GbProgram *prog,
+                    GbEquivVerdict *v, GbError *err);
+void gb_equiv_verdict_destroy(GbEquivVerdict *v);

@@ -1,0 +1,104 @@
+/* Probes for the equivalence check (runner.h: gb_pool_probe): one sandboxed run of kind
+ * "probe" per program, its per-input results read from the sealed result record. */
+#include "src/runner/runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/runner/runner_private.h"
+
+void gb_probe_result_destroy(GbProbeResult *r)
+{
+    if (!r) return;
+    gb_run_result_destroy(&r->run);
+    for (size_t i = 0; i < r->items.len; i++) {
+        free(r->items.items[i].value);
+        free(r->items.items[i].out);
+    }
+    gb_array_free(&r->items);
+}
+
+/* The per-input fields of a passing probe's record; false when one is missing or malformed
+ * (then the run is a failure: a probe that completes always sends them all). */
+static bool gb_probe__items(const GbRec *c, size_t n, GbProbeResult *out)
+{
+    if (gb_rec_long(c, "n", -1) != (long)n) return false;
+    for (size_t i = 0; i < n; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "s%zu", i);
+        GbProbeItem it = {GB_PROBE_SKIPPED, NULL, NULL, 0, 0};
+        if (gb_rec_is(c, key, "ok"))
+            it.status = GB_PROBE_OK;
+        else if (gb_rec_is(c, key, "timeout"))
+            it.status = GB_PROBE_TIMEOUT;
+        else if (!gb_rec_is(c, key, "skip"))
+            return false;
+        if (it.status != GB_PROBE_SKIPPED) {
+            snprintf(key, sizeof key, "v%zu", i);
+            it.value = gb_rec_dup(c, key);
+            snprintf(key, sizeof key, "o%zu", i);
+            it.out = gb_rec_dup(c, key);
+            snprintf(key, sizeof key, "c%zu", i);
+            it.cpu_s = gb_rec_double(c, key, 0);
+            snprintf(key, sizeof key, "w%zu", i);
+            it.wall_s = gb_rec_double(c, key, 0);
+        }
+        if (!it.value) it.value = gb_strdup("");
+        if (!it.out) it.out = gb_strdup("");
+        if (it.status == GB_PROBE_TIMEOUT) {
+            it.value[0] = '\0';
+            it.out[0] = '\0';
+        }
+        gb_array_push(&out->items, it);
+    }
+    return true;
+}
+
+bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbProbeSpec *spec, GbProbeResult *out,
+                   GbError *err)
+{
+    memset(out, 0, sizeof *out);
+    gb_run_result_init(&out->run);
+    GbProgram own;
+    bool own_used = false;
+    if (!prog) {
+        gb_program_from_task(&own, task);
+        prog = &own;
+        own_used = true;
+    }
+    GbStr extra, inputs;
+    gb_str_init(&extra);
+    gb_str_init(&inputs);
+    for (size_t i = 0; i < spec->n; i++) {
+        if (i) gb_str_append_n(&inputs, "", 1);
+        gb_str_append(&inputs, spec->inputs[i]);
+    }
+    gb_rec_add(&extra, "mode", spec->mode == GB_PROBE_STDIO ? "stdio" : "call");
+    gb_rec_add(&extra, "entry", spec->entry ? spec->entry : "");
+    gb_rec_add_n(&extra, "inputs", inputs.data ? inputs.data : "", inputs.len);
+    gb_rec_addf(&extra, "limit", "%.6f", spec->limit_s);
+    gb_rec_addf(&extra, "budget", "%.6f", spec->budget_s);
+    GbRunSpec rs = {"probe", prog, NULL, task, NULL, pool->cfg.output_cap, &extra, NULL, NULL, NULL};
+    GbRaw raw;
+    gb_raw_init(&raw);
+    bool ok = gb_pool_run_spec(pool, &rs, &raw, err);
+    if (ok) {
+        gb_runner_map(pool, &raw, &out->run);
+        if (out->run.status == GB_RUN_PASS && !gb_probe__items(&raw.child_rec, spec->n, out)) {
+            out->run.status = GB_RUN_FAIL;
+            free(out->run.exc_message);
+            out->run.exc_message = gb_strdup("the probe's result record is incomplete");
+        }
+        if (out->run.status == GB_RUN_ERROR && raw.interrupted) {
+            gb_error_set(err, "task %s: interrupted", task->id ? task->id : "?");
+            ok = false;
+        }
+    }
+    if (!ok) out->run.status = GB_RUN_ERROR;
+    gb_raw_destroy(&raw);
+    gb_str_destroy(&extra);
+    gb_str_destroy(&inputs);
+    if (own_used) gb_program_destroy(&own);
+    return ok;
+}

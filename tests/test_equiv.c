@@ -1,0 +1,375 @@
+/* The equivalence check beyond the tests: calls taken from tests (src/model/calls.h),
+ * perturbation (src/model/perturb.h), the inputs of a task and, in the sandbox, the recorded
+ * original against planted changes (nsga2/equiv.h: what the `equiv` gate of evolve calls). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "nsga2/equiv.h"
+#include "src/model/calls.h"
+#include "src/model/perturb.h"
+#include "src/python/nodekind.h"
+#include "src/python/pyparse.h"
+
+static void make_assert_task(GbTask *t, const char *id, const char *entry, const char *source, const char *tests)
+{
+    gb_task_init(t);
+    t->id = gb_strdup(id);
+    t->kind = GB_TESTS_ASSERT;
+    t->entry_point = gb_strdup(entry);
+    t->source = gb_strdup(source);
+    t->test_code = gb_strdup(tests);
+}
+
+static void test_calls_extract_forms(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    make_assert_task(&t, "t", "add", "",
+                     "def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate([1], 0)\n"
+                     "    assert not candidate('a', b=2)\n    assert abs(candidate(0.1, 0.2) - 0.3) < 1e-9\n"
+                     "    xs = [1]\n    assert candidate(xs, 0) == [1]\n    candidate({1: (2, 3)}, set())\n"
+                     "    assert other(4) == 4\n    assert candidate(candidate(1, 1), 2) == 4\n\ncheck(add)\n"
+                     "assert add(b=1, a=2) == 3\n");
+    GbCallList calls = {0};
+    gb_calls_extract(p, &t, &calls);
+    const char *want[] = {"1, 2", "[1], 0", "'a', b=2", "0.1, 0.2", "{1: (2, 3)}, set()", "1, 1", "b=1, a=2"};
+    assert_int_equal(calls.len, 7);
+    for (size_t i = 0; i < 7; i++) assert_string_equal(calls.items[i].args, want[i]);
+    assert_string_equal(calls.items[0].expected, "3");
+    assert_null(calls.items[1].expected);
+    assert_null(calls.items[3].expected);
+    assert_null(calls.items[5].expected); /* the inner call of candidate(candidate(1, 1), 2) */
+    assert_string_equal(calls.items[6].callee, "add");
+    assert_string_equal(calls.items[6].expected, "3");
+    assert_int_equal(calls.items[2].line, 4);
+    gb_call_list_destroy(&calls);
+    t.kind = GB_TESTS_UNITTEST;
+    gb_calls_extract(p, &t, &calls);
+    assert_int_equal(calls.len, 0);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
+/* The kind of a literal's node, numbers with their sign folded in, set() as a set. */
+static const char *shape_kind(TSNode n, const char *src)
+{
+    while (gb_node_is_kind(n, GB_NK_PARENTHESIZED_EXPRESSION)) n = ts_node_named_child(n, 0);
+    if (gb_node_is_kind(n, GB_NK_UNARY_OPERATOR)) n = ts_node_named_child(n, 0);
+    if (gb_node_is_kind(n, GB_NK_CALL)) {
+        TSNode fn = gb_node_field(n, "function");
+        if (gb_node_text_eq(fn, src, "set")) return "set";
+        if (gb_node_text_eq(fn, src, "frozenset")) return "frozenset";
+    }
+    if (gb_node_is_kind(n, GB_NK_TRUE) || gb_node_is_kind(n, GB_NK_FALSE)) return "bool";
+    return ts_node_type(n);
+}
+
+/* Same types, recursively for tuples (same length) and for the elements of lists/sets/dicts
+ * (each element's type is one of the original elements' types). */
+static bool same_shape(TSNode a, const char *sa, TSNode b, const char *sb)
+{
+    while (gb_node_is_kind(a, GB_NK_PARENTHESIZED_EXPRESSION)) a = ts_node_named_child(a, 0);
+    while (gb_node_is_kind(b, GB_NK_PARENTHESIZED_EXPRESSION)) b = ts_node_named_child(b, 0);
+    if (strcmp(shape_kind(a, sa), shape_kind(b, sb)) != 0) return false;
+    if (gb_node_is_kind(a, GB_NK_TUPLE)) {
+        if (ts_node_named_child_count(a) != ts_node_named_child_count(b)) return false;
+        for (uint32_t i = 0; i < ts_node_named_child_count(a); i++)
+            if (!same_shape(ts_node_named_child(a, i), sa, ts_node_named_child(b, i), sb)) return false;
+    }
+    if (gb_node_is_kind(a, GB_NK_LIST) || gb_node_is_kind(a, GB_NK_SET) || gb_node_is_kind(a, GB_NK_DICTIONARY)) {
+        for (uint32_t j = 0; j < ts_node_named_child_count(b); j++) {
+            bool found = false;
+            for (uint32_t i = 0; i < ts_node_named_child_count(a) && !found; i++)
+                found = same_shape(ts_node_named_child(a, i), sa, ts_node_named_child(b, j), sb);
+            if (!found) return false;
+        }
+    }
+    if (gb_node_is_kind(a, GB_NK_PAIR))
+        return same_shape(gb_node_field(a, "key"), sa, gb_node_field(b, "key"), sb) &&
+               same_shape(gb_node_field(a, "value"), sa, gb_node_field(b, "value"), sb);
+    return true;
+}
+
+static TSNode arg_list(TSParser *p, const char *call, TSTree **tree)
+{
+    *tree = gb_parse(p, call, strlen(call));
+    return gb_node_field(ts_node_child(ts_node_child(ts_tree_root_node(*tree), 0), 0), "arguments");
+}
+
+static const char *const cases[] = {
+    "[3, 1, 2], 5",
+    "'hello world', 2",
+    "(1, 'a', 2.5), {'x': [1, 2], 'y': []}",
+    "{1, 2, 3}, -4, True, None",
+    "[[1, 2], [3]], b'ab\\x00c', 'tab\\there'",
+    "frozenset([1, 2]), 1e-3, -0.5, 0x1f",
+    "key=[1.5, -2.0], flag=False",
+    "r'a\\d+', \"\"\"multi\nline\"\"\"",
+    NULL,
+};
+
+static void test_perturb_types_and_determinism(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    for (size_t c = 0; cases[c]; c++) {
+        int changed = 0;
+        for (uint64_t seed = 0; seed < 60; seed++) {
+            GbRng r1, r2;
+            gb_rng_init_keyed(&r1, seed, 7, c, 0);
+            gb_rng_init_keyed(&r2, seed, 7, c, 0);
+            char *a = gb_perturb_args(p, cases[c], &r1, 1), *b = gb_perturb_args(p, cases[c], &r2, 1);
+            assert_non_null(a);
+            assert_string_equal(a, b); /* deterministic by the rng's key */
+            char why[160];
+            if (!gb_literal_args_ok(p, a, why, sizeof why)) {
+                print_error("%s -> %s: %s\n", cases[c], a, why);
+                fail();
+            }
+            changed += strcmp(a, cases[c]) != 0;
+            char *ca = gb_asprintf("f(%s)", cases[c]), *cb = gb_asprintf("f(%s)", a);
+            TSTree *ta, *tb;
+            TSNode la = arg_list(p, ca, &ta), lb = arg_list(p, cb, &tb);
+            assert_int_equal(ts_node_named_child_count(la), ts_node_named_child_count(lb));
+            for (uint32_t i = 0; i < ts_node_named_child_count(la); i++) {
+                TSNode x = ts_node_named_child(la, i), y = ts_node_named_child(lb, i);
+                if (gb_node_is_kind(x, GB_NK_KEYWORD_ARGUMENT)) {
+                    assert_true(gb_node_is_kind(y, GB_NK_KEYWORD_ARGUMENT));
+                    x = gb_node_field(x, "value");
+                    y = gb_node_field(y, "value");
+                }
+                if (!same_shape(x, ca, y, cb)) {
+                    print_error("type changed: %s -> %s\n", cases[c], a);
+                    fail();
+                }
+            }
+            ts_tree_delete(ta);
+            ts_tree_delete(tb);
+            free(ca);
+            free(cb);
+            free(a);
+            free(b);
+        }
+        assert_true(changed >= 40); /* most derived inputs differ from the test's */
+    }
+    ts_parser_delete(p);
+}
+
+static void test_perturb_large_inputs(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbRng rng;
+    gb_rng_init_keyed(&rng, 1, 2, 3, 4);
+    char *a = gb_perturb_args(p, "[1, 2, 3], 'ab', 7, (1, [2])", &rng, 6);
+    assert_non_null(a);
+    /* 18 list elements, a 12-character string, the int kept, the tuple's list scaled */
+    char *call = gb_asprintf("f(%s)", a);
+    TSTree *t;
+    TSNode l = arg_list(p, call, &t);
+    assert_int_equal(ts_node_named_child_count(ts_node_named_child(l, 0)), 18);
+    TSNode s = ts_node_named_child(l, 1);
+    assert_int_equal(ts_node_end_byte(s) - ts_node_start_byte(s), 14);
+    assert_true(gb_node_text_eq(ts_node_named_child(l, 2), call, "7"));
+    TSNode tup = ts_node_named_child(l, 3);
+    assert_int_equal(ts_node_named_child_count(tup), 2);
+    assert_int_equal(ts_node_named_child_count(ts_node_named_child(tup, 1)), 6);
+    ts_tree_delete(t);
+    free(call);
+    free(a);
+    /* not literal data: refused */
+    assert_null(gb_perturb_args(p, "x, [1]", &rng, 1));
+    assert_null(gb_perturb_args(p, "__import__('os')", &rng, 1));
+    ts_parser_delete(p);
+}
+
+static void test_perturb_stdin_keeps_lines(void **state)
+{
+    (void)state;
+    const char *in = "3 abc\n10 -2 0.50\n\nword  7\n";
+    int changed = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        GbRng r1, r2;
+        gb_rng_init_keyed(&r1, seed, 1, 1, 1);
+        gb_rng_init_keyed(&r2, seed, 1, 1, 1);
+        char *a = gb_perturb_stdin(in, &r1), *b = gb_perturb_stdin(in, &r2);
+        assert_string_equal(a, b);
+        changed += strcmp(a, in) != 0;
+        /* same whitespace skeleton: every whitespace byte at the same token boundary */
+        size_t na = 0, ni = 0;
+        for (const char *q = a; *q; q++) na += *q == '\n';
+        for (const char *q = in; *q; q++) ni += *q == '\n';
+        assert_int_equal(na, ni);
+        int ta = 0, ti = 0;
+        for (const char *q = a; *q; q++) ta += *q != ' ' && *q != '\n' && (q == a || q[-1] == ' ' || q[-1] == '\n');
+        for (const char *q = in; *q; q++) ti += *q != ' ' && *q != '\n' && (q == in || q[-1] == ' ' || q[-1] == '\n');
+        assert_int_equal(ta, ti);
+        /* a non-negative count stays non-negative, a positive one positive */
+        long first = strtol(a, NULL, 10);
+        assert_true(first > 0);
+        free(a);
+        free(b);
+    }
+    assert_true(changed >= 30);
+}
+
+static void test_equiv_inputs_of_a_task(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    make_assert_task(&t, "task/1", "f", "def f(xs):\n    return sorted(xs)\n",
+                     "assert f([3, 1]) == [1, 3]\nassert f([3, 1]) == [1, 3]\nassert f([]) == []\n");
+    GbEquivConfig cfg;
+    gb_equiv_config_defaults(&cfg);
+    GbEquivInputs a, b;
+    gb_equiv_inputs(&cfg, &t, p, &a);
+    gb_equiv_inputs(&cfg, &t, p, &b);
+    assert_int_equal(a.from_tests, 2); /* the duplicate call counted once */
+    assert_string_equal(a.inputs.items[0], "[3, 1]");
+    assert_string_equal(a.entry, "f");
+    assert_true(a.inputs.len > 10);
+    assert_int_equal(a.inputs.len, b.inputs.len);
+    size_t large = 0;
+    for (size_t i = 0; i < a.inputs.len; i++) {
+        assert_string_equal(a.inputs.items[i], b.inputs.items[i]);
+        for (size_t j = 0; j < i; j++) assert_string_not_equal(a.inputs.items[i], a.inputs.items[j]);
+        large += a.large.items[i];
+    }
+    assert_true(large >= 1);
+    gb_equiv_inputs_destroy(&b);
+    cfg.seed = 2; /* another seed, other inputs */
+    gb_equiv_inputs(&cfg, &t, p, &b);
+    bool differ = false;
+    for (size_t i = a.from_tests; i < a.inputs.len && i < b.inputs.len; i++)
+        differ |= strcmp(a.inputs.items[i], b.inputs.items[i]) != 0;
+    assert_true(differ);
+    gb_equiv_inputs_destroy(&a);
+    gb_equiv_inputs_destroy(&b);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
+/* ---- in the sandbox ---- */
+
+static GbPool *pool_or_skip(void)
+{
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 2;
+    cfg.timeout_s = 20;
+    cfg.cpu_s = 20;
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
+    return pool;
+}
+
+typedef struct {
+    const char *name;
+    const char *source; /* the child's program */
+    bool agree;         /* expected verdict */
+    bool cost_ok;
+} Child;
+
+static const char *const orig_src = "def f(xs, k):\n"
+                                    "    out = []\n"
+                                    "    for x in xs:\n"
+                                    "        if x > k:\n"
+                                    "            out.append(x)\n"
+                                    "    return sorted(out)\n";
+static const char *const tests = "assert f([1, 5, 3], 2) == [3, 5]\nassert f([], 0) == []\n"
+                                 "assert f([9, 8], 8) == [9]\n";
+
+static void test_equiv_gate_in_the_sandbox(void **state)
+{
+    (void)state;
+    GbPool *pool = pool_or_skip();
+    assert_non_null(pool);
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    make_assert_task(&t, "equiv/1", "f", orig_src, tests);
+    GbEquivConfig cfg;
+    gb_equiv_config_defaults(&cfg);
+    GbError err = {{0}};
+    GbEquiv *e = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
+    if (!e) print_error("%s\n", err.msg);
+    assert_non_null(e);
+    assert_true(gb_equiv_kept(e) >= 10);
+    assert_true(gb_equiv_large(e) >= 1);
+    const Child children[] = {
+        {"honest rewrite", "def f(xs, k):\n    return sorted(x for x in xs if x > k)\n", true, true},
+        {"honest, with a helper and a loop turned around",
+         "def _keep(x, k):\n    return x > k\n\ndef f(xs, k):\n    out = [x for x in reversed(xs) if _keep(x, k)]\n"
+         "    out.sort()\n    return out\n",
+         true, true},
+        /* a branch the tests never reach: no test list is longer than 3 */
+        {"planted change on long lists",
+         "def f(xs, k):\n    if len(xs) > 4:\n        return sorted(x for x in xs if x >= k)\n"
+         "    return sorted(x for x in xs if x > k)\n",
+         false, true},
+        {"mutates its argument", "def f(xs, k):\n    xs.sort()\n    return [x for x in xs if x > k]\n", false, true},
+        {"prints", "def f(xs, k):\n    print(len(xs))\n    return sorted(x for x in xs if x > k)\n", false, true},
+        {"raises where the original does not",
+         "def f(xs, k):\n    if len(xs) > 4:\n        raise ValueError('long')\n    return sorted(x for x in xs if x > "
+         "k)\n",
+         false, true},
+        /* hostile: tries to pass as the original by forging what the harness reads */
+        {"forges its result record",
+         "import os\ndef f(xs, k):\n    for fd in range(3, 64):\n        try:\n"
+         "            os.write(fd, b'\\x03\\x00\\x00\\x00n\\x00\\x00\\x00')\n        except OSError:\n"
+         "            pass\n    return []\n",
+         false, true},
+        {"replaces repr and sorted during the call",
+         "import builtins\ndef f(xs, k):\n    builtins.repr = lambda o: '[]'\n    builtins.sorted = lambda *a, **kw: "
+         "[]\n"
+         "    return []\n",
+         false, true},
+        {"always-equal object",
+         "class Any:\n    def __eq__(self, o):\n        return True\n\ndef f(xs, k):\n"
+         "    return Any()\n",
+         false, true},
+        {"sleeps in a loop (same results)",
+         "import time\ndef f(xs, k):\n    for _ in xs:\n        time.sleep(0.03)\n"
+         "    return sorted(x for x in xs if x > k)\n",
+         true, false},
+        {"exits", "import sys\ndef f(xs, k):\n    sys.exit(0)\n", false, true},
+    };
+    for (size_t i = 0; i < sizeof children / sizeof *children; i++) {
+        const Child *c = &children[i];
+        GbProgram prog;
+        GbTask ct;
+        make_assert_task(&ct, "equiv/1", "f", c->source, tests);
+        gb_program_from_task(&prog, &ct);
+        GbEquivVerdict v;
+        assert_true(gb_equiv_check(e, &cfg, pool, &ct, &prog, &v, &err));
+        bool agree = v.status == GB_RUN_PASS && v.agree;
+        printf("    %-48s agree %d (%zu/%zu) cost %d (cpu %.4f vs %.4f, wall %.4f vs %.4f)%s%s%s%s\n", c->name, agree,
+               v.agreed, v.checked, v.cost_ok, v.cost_child, v.cost_orig, v.wall_child, v.wall_orig,
+               v.why ? " probe: " : "", v.why ? v.why : "", v.got ? " got: " : "", v.got ? v.got : "");
+        if (agree != c->agree || (agree && v.cost_ok != c->cost_ok)) {
+            print_error("%s: expected agree %d cost_ok %d\n", c->name, c->agree, c->cost_ok);
+            fail();
+        }
+        gb_equiv_verdict_destroy(&v);
+        gb_program_destroy(&prog);
+        gb_task_destroy(&ct);
+    }
+    gb_equiv_delete(e);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+    gb_pool_delete(pool);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests_[] = {
+        cmocka_unit_test(test_calls_extract_forms),    cmocka_unit_test(test_perturb_types_and_determinism),
+        cmocka_unit_test(test_perturb_large_inputs),   cmocka_unit_test(test_perturb_stdin_keeps_lines),
+        cmocka_unit_test(test_equiv_inputs_of_a_task), cmocka_unit_test(test_equiv_gate_in_the_sandbox),
+    };
+    return cmocka_run_group_tests(tests_, NULL, NULL);
+}
