@@ -132,6 +132,7 @@ char *gb_eval_spec(TSParser *parser, const char *source, const char *entry)
 
 char *gb_eval_repair_prompt(const char *spec, const char *program, const char *entry, const char *failure)
 {
+    if (!program) program = ""; /* never NULL from eval.c; GCC's -fsanitize build cannot tell */
     GbStr s;
     gb_str_init(&s);
     gb_str_append(&s, "The following Python program has a bug: it fails its tests. Fix the bug.\n\n");
