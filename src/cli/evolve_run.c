@@ -398,8 +398,10 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     pcfg.workers = (int)(o->workers ? o->workers : jobs);
     pcfg.timeout_s = o->timeout;
     pcfg.lint = cfg.lint;
-    /* each task thread holds one lint session, and no more threads than tasks ever lint */
-    pcfg.lint_workers = (int)(todo.len > 0 && todo.len < (size_t)jobs ? (long)todo.len : jobs);
+    /* every validating thread (a task's own, or a helper on a borrowed slot: at most `jobs` in
+     * all, nsga2/evolve.h) holds one lint session, so fewer lint workers than jobs would leave a
+     * helper of a lone task waiting for a worker the task's own session never gives back */
+    pcfg.lint_workers = (int)jobs;
     char *warm = cfg.lint ? gb_api_warm_program() : NULL;
     pcfg.lint_warm = warm;
     pool = gb_cli_pool_new(cmd, &pcfg);
