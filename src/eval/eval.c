@@ -116,6 +116,21 @@ static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const char *
 
 /* ---- one sample ---------------------------------------------------------------------- */
 
+/* The verdict of a run that reached the program (not GB_RUN_ERROR). */
+static GbVerdict gb_eval__verdict_of_status(GbRunStatus status)
+{
+    switch (status) {
+    case GB_RUN_PASS:
+        return GB_V_PASS;
+    case GB_RUN_TIMEOUT:
+        return GB_V_TIMEOUT;
+    case GB_RUN_CRASH:
+        return GB_V_CRASH;
+    default:
+        return GB_V_FAIL;
+    }
+}
+
 static GbVerdict gb_eval__verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, char **error)
 {
     GbVerdict v;
@@ -124,20 +139,7 @@ static GbVerdict gb_eval__verdict_of_run(bool ok, const GbRunResult *res, const 
         *error = gb_asprintf("runner: %s", e->msg[0] ? e->msg : res->exc_message ? res->exc_message : "error");
         return v;
     }
-    switch (res->status) {
-    case GB_RUN_PASS:
-        v = GB_V_PASS;
-        break;
-    case GB_RUN_TIMEOUT:
-        v = GB_V_TIMEOUT;
-        break;
-    case GB_RUN_CRASH:
-        v = GB_V_CRASH;
-        break;
-    default:
-        v = GB_V_FAIL;
-        break;
-    }
+    v = gb_eval__verdict_of_status(res->status);
     if (v != GB_V_PASS && (res->exc_type || res->exc_message))
         *error = gb_asprintf("%s%s%s%s%.300s", res->failed_test ? res->failed_test : "", res->failed_test ? ": " : "",
                              res->exc_type ? res->exc_type : "", res->exc_message ? ": " : "",
@@ -212,20 +214,7 @@ static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob 
         v = GB_V_ERROR;
         *error = gb_asprintf("runner: %s", e.msg[0] ? e.msg : "error");
     } else {
-        switch (res.status) {
-        case GB_RUN_PASS:
-            v = GB_V_PASS;
-            break;
-        case GB_RUN_TIMEOUT:
-            v = GB_V_TIMEOUT;
-            break;
-        case GB_RUN_CRASH:
-            v = GB_V_CRASH;
-            break;
-        default:
-            v = GB_V_FAIL;
-            break;
-        }
+        v = gb_eval__verdict_of_status(res.status);
         if (v != GB_V_PASS && (res.exc_type || res.exc_message))
             *error = gb_asprintf("%s%s%.300s", res.exc_type ? res.exc_type : "", res.exc_message ? ": " : "",
                                  res.exc_message ? res.exc_message : "");
