@@ -287,12 +287,12 @@ class Handler(BaseHTTPRequestHandler):
             versions = FIXED[tid]
             source, extra = versions[0] if orig or versions[1] is None else versions[1]
             if not extra:
-                return "Here is the corrected program.\n\n```python\n" + source + "```\n"
+                return "Here is the corrected program.\n\n```python\n" + source.rstrip("\n") + "\n```\n"
             blocks = [("main.py", source)] + sorted(extra.items())
             return "Fixed.\n\n" + "\n".join("```python\n# file: %s\n%s```\n" % b for b in blocks)
         else:
             program = buggy
-        return "Here is the corrected program.\n\n```python\n" + program + "```\n"
+        return "Here is the corrected program.\n\n```python\n" + program.rstrip("\n") + "\n```\n"
 
     def answer_translate(self, st, req, prompt):
         program = prompt.split("```python\n", 1)[1].split("```\n\nGive the whole Java", 1)[0]

@@ -232,6 +232,9 @@ static void test_eval_code_block(void **state)
     c = gb_eval_code_block("```python\nunclosed = 1\n", "python");
     assert_string_equal(c, "unclosed = 1");
     free(c);
+    c = gb_eval_code_block("Fixed:\n```python\nx = 1\ny = f(x)```\n", "python");
+    assert_string_equal(c, "x = 1\ny = f(x)"); /* the closing fence glued to the last line */
+    free(c);
     assert_null(gb_eval_code_block(" \n\t", "python"));
     assert_null(gb_eval_code_block("```python\n```\n", "python"));
 }

@@ -58,6 +58,12 @@ static void gb_eval__blocks(const char *reply, GbEvalBlockFn fn, void *ctx)
             }
             l = ln;
         }
+        if (after == end) {
+            /* unterminated: a closing fence glued to the end of the last line still closes */
+            const char *t = end;
+            while (t > body && isspace((unsigned char)t[-1])) t--;
+            if (t - body >= 3 && strncmp(t - 3, "```", 3) == 0) end = t - 3;
+        }
         fn(ctx, w, (size_t)(we - w), body, (size_t)(end - body));
         p = after;
     }
