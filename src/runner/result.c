@@ -68,10 +68,9 @@ static char *gb_runner__take_str(GbStr *s)
     return gb_str_take(s);
 }
 
-/* Fill out from one raw run (status, exception, outputs). */
-void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
+/* What every kind of run reports the same way: wall time, peak memory, outputs, signal. */
+static void gb_runner__take_outputs(GbRaw *raw, GbRunResult *out)
 {
-    const GbRec *c = &raw->child_rec;
     out->wall_s = raw->wall;
     out->peak_rss_kb = raw->maxrss;
     free(out->out);
@@ -79,6 +78,13 @@ void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
     out->out = gb_runner__take_str(&raw->out);
     out->err = gb_runner__take_str(&raw->err);
     out->signal = raw->signal;
+}
+
+/* Fill out from one raw run (status, exception, outputs). */
+void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
+{
+    const GbRec *c = &raw->child_rec;
+    gb_runner__take_outputs(raw, out);
     if (raw->interrupted) {
         out->status = GB_RUN_ERROR;
         out->exc_message = gb_strdup("interrupted");
@@ -164,13 +170,7 @@ void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
 void gb_runner_map_exec(GbRaw *raw, double timeout_s, double cpu_s, GbRunResult *out)
 {
     const GbRec *c = &raw->child_rec;
-    out->wall_s = raw->wall;
-    out->peak_rss_kb = raw->maxrss;
-    free(out->out);
-    free(out->err);
-    out->out = gb_runner__take_str(&raw->out);
-    out->err = gb_runner__take_str(&raw->err);
-    out->signal = raw->signal;
+    gb_runner__take_outputs(raw, out);
     out->tests_run = 1;
     if (raw->interrupted) {
         out->status = GB_RUN_ERROR;
