@@ -63,9 +63,9 @@ typedef struct {
      * GB_EVOLVE_WAVE until `accept` of them have joined the population; the rest are dropped
      * unvalidated (and not counted as offered). 0: every child is validated (breeding order). */
     int accept;
-    bool lint;          /* pylint gate */
-    bool keep_front;    /* write the sources of the whole final front */
-    bool equiv;         /* the equivalence gate (nsga2/equiv.h; its seed is `seed`) */
+    bool lint;       /* pylint gate */
+    bool keep_front; /* write the sources of the whole final front */
+    bool equiv;      /* the equivalence gate (nsga2/equiv.h; its seed is `seed`) */
     GbEquivConfig equiv_cfg;
     bool ops[GB_OP_COUNT]; /* enabled operators */
     const GbThresholds *thresholds;

@@ -19,7 +19,7 @@
             "original's value).")                                                                                      \
     GB_GATE(DUPLICATE, "duplicate", "dup", "not the same token sequence as an existing individual.")                   \
     GB_GATE(DOMINATED, "dominated", "dom",                                                                             \
-            "not dominated by its parent: better than the parent in at least one objective (RC, RR, and with "        \
+            "not dominated by its parent: better than the parent in at least one objective (RC, RR, and with "         \
             "earlier versions the distance from them) or equal in all.")                                               \
     GB_GATE(TESTS, "tests", "tests", "the task's original tests pass.")                                                \
     GB_GATE(EQUIV, "equiv", "equiv",                                                                                   \

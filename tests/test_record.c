@@ -310,15 +310,25 @@ static void test_record_key_order(void **state)
     GbRecord r;
     fill_full(&r);
     char *gb = gb_record_genebench_json(&r);
-    const char *keys[] = {"\"index\":",       "\"seed\":",
-                          "\"status\":",      "\"error\":",
-                          "\"stop_reason\":", "\"generations\":",
-                          "\"thresholds\":",  "\"before\":",
-                          "\"after\":",       "\"operators\":",
-                          "\"edits\":",       "\"front\":",
-                          "\"gates\":",       "\"gates_by_operator\":",
-                          "\"naming\":",      "\"lint\":",
-                          "\"away\":",        "\"time_s\":",      "\"offspring_validated\":"};
+    const char *keys[] = {"\"index\":",
+                          "\"seed\":",
+                          "\"status\":",
+                          "\"error\":",
+                          "\"stop_reason\":",
+                          "\"generations\":",
+                          "\"thresholds\":",
+                          "\"before\":",
+                          "\"after\":",
+                          "\"operators\":",
+                          "\"edits\":",
+                          "\"front\":",
+                          "\"gates\":",
+                          "\"gates_by_operator\":",
+                          "\"naming\":",
+                          "\"lint\":",
+                          "\"away\":",
+                          "\"time_s\":",
+                          "\"offspring_validated\":"};
     const char *at = gb;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *p = strstr(at, keys[i]);

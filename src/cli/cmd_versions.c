@@ -340,8 +340,14 @@ int gb_cmd_versions(int argc, char **argv)
     for (size_t k = 0; k < seed_list.len; k++) {
         char *out = gb_asprintf("%s/seed-%ld.jsonl", outdir, seed_list.items[k]);
         fprintf(stderr, "genebench versions: seed %ld -> %s\n", seed_list.items[k], out);
-        GbEvolveRun run = {"evolve", bench_path, out, NULL, (unsigned long long)seed_list.items[k], &o.run,
-                           o.independent ? NULL : outs.items, o.independent ? 0 : outs.len};
+        GbEvolveRun run = {"evolve",
+                           bench_path,
+                           out,
+                           NULL,
+                           (unsigned long long)seed_list.items[k],
+                           &o.run,
+                           o.independent ? NULL : outs.items,
+                           o.independent ? 0 : outs.len};
         int erc = gb_evolve_benchmark(&run);
         if (erc == 130 || erc == GB_EXIT_USAGE) {
             free(out);
