@@ -155,6 +155,7 @@ static void gb_evolve__score(GbRecordScore *out, const GbIndividual *ind)
 }
 
 typedef GbArray(GbIndividual) GbPopulation;
+typedef struct GbEvolveCrew GbEvolveCrew;
 
 /* Everything gb_evolve__finish needs to describe the run. */
 typedef struct {
@@ -169,6 +170,7 @@ typedef struct {
     GbError lint_err;            /* why the original could not be linted (lint_failed) */
     pthread_mutex_t lint_mu;     /* the original's lint: the first thread at a lint gate does it */
     GbLintSession *lint;         /* every lint of the task, in order (reproducible: src/runner/runner.h) */
+    struct GbEvolveCrew *crew;   /* the task's helper threads (gb_evolve__validate), NULL: none yet */
     GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
     char *equiv_error;           /* why recording them failed, or NULL */
     char *error;
@@ -497,15 +499,107 @@ static void gb_evolve__eval_loop(GbValidatePhase *ph, TSParser *parser, GbLintSe
     }
 }
 
+/* The helper threads of a task (gb_evolve__validate). They live from the first wave that can
+ * borrow a slot to the end of the task (or until another task needs the slot back), each
+ * with its parser and its lint session kept across waves and generations: a new session
+ * costs a fork of the lint worker and a slower first lint. A helper holds one slot, and its
+ * session one lint worker, for as long as it lives. */
+struct GbEvolveCrew {
+    pthread_mutex_t mu;
+    pthread_cond_t wake; /* a new phase, or quit */
+    pthread_cond_t idle; /* a helper finished its part of the phase */
+    GbValidatePhase *ph; /* the phase in progress, NULL between phases */
+    unsigned long round; /* phases posted */
+    int busy;            /* helpers still working on the current phase */
+    bool quit;
+    int n; /* helpers running */
+    pthread_t tids[GB_EVOLVE_WAVE];
+};
+
+typedef struct {
+    GbEvolveCrew *crew;
+    const GbEvolveConfig *cfg;
+    unsigned long round; /* the phases posted before this helper started */
+} GbHelperArg;
+
 static void *gb_evolve__helper(void *arg)
 {
-    GbValidatePhase *ph = arg;
+    GbHelperArg *ha = arg;
+    GbEvolveCrew *crew = ha->crew;
     TSParser *parser = gb_parser_new();
-    GbLintSession *lint = ph->cfg->lint ? gb_lint_session_new(ph->cfg->pool) : NULL;
-    gb_evolve__eval_loop(ph, parser, lint);
+    GbLintSession *lint = ha->cfg->lint ? gb_lint_session_new(ha->cfg->pool) : NULL;
+    unsigned long seen = ha->round;
+    free(ha);
+    pthread_mutex_lock(&crew->mu);
+    for (;;) {
+        while (!crew->quit && crew->round == seen) pthread_cond_wait(&crew->wake, &crew->mu);
+        if (crew->quit) break;
+        seen = crew->round;
+        GbValidatePhase *ph = crew->ph;
+        pthread_mutex_unlock(&crew->mu);
+        gb_evolve__eval_loop(ph, parser, lint);
+        pthread_mutex_lock(&crew->mu);
+        if (--crew->busy == 0) pthread_cond_signal(&crew->idle);
+    }
+    pthread_mutex_unlock(&crew->mu);
     gb_lint_session_delete(lint);
     ts_parser_delete(parser);
     return NULL;
+}
+
+/* Stop the run's helpers, give their slots back and end their lint sessions. */
+static void gb_evolve__crew_end(GbRun *run)
+{
+    GbEvolveCrew *crew = run->crew;
+    if (!crew) return;
+    pthread_mutex_lock(&crew->mu);
+    crew->quit = true;
+    pthread_cond_broadcast(&crew->wake);
+    pthread_mutex_unlock(&crew->mu);
+    for (int h = 0; h < crew->n; h++) pthread_join(crew->tids[h], NULL);
+    gb_evolve__slots_give(run->cfg->slots, crew->n);
+    pthread_cond_destroy(&crew->wake);
+    pthread_cond_destroy(&crew->idle);
+    pthread_mutex_destroy(&crew->mu);
+    free(crew);
+    run->crew = NULL;
+}
+
+/* Have helpers for up to want children besides this thread's: start more on free slots, or,
+ * when a task thread waits for a slot (free < 0: another task started while every slot was
+ * taken), end them all so that it gets its slot and a lint worker. Returns how many run. */
+static int gb_evolve__crew_ready(const GbEvolveConfig *cfg, GbRun *run, int want)
+{
+    if (!cfg->slots) return 0;
+    if (run->crew && atomic_load(&cfg->slots->free) < 0) gb_evolve__crew_end(run);
+    if (want > GB_EVOLVE_WAVE) want = GB_EVOLVE_WAVE;
+    int have = run->crew ? run->crew->n : 0;
+    if (have >= want) return have;
+    int more = gb_evolve__slots_borrow(cfg->slots, want - have);
+    if (more == 0) return have;
+    if (!run->crew) {
+        GbEvolveCrew *crew = gb_calloc(1, sizeof *crew);
+        pthread_mutex_init(&crew->mu, NULL);
+        pthread_cond_init(&crew->wake, NULL);
+        pthread_cond_init(&crew->idle, NULL);
+        run->crew = crew;
+    }
+    GbEvolveCrew *crew = run->crew;
+    int started = 0;
+    for (int h = 0; h < more; h++) {
+        GbHelperArg *ha = gb_malloc(sizeof *ha);
+        ha->crew = crew;
+        ha->cfg = cfg;
+        ha->round = crew->round; /* it waits for the next phase (this thread posts them) */
+        if (pthread_create(&crew->tids[crew->n], NULL, gb_evolve__helper, ha) != 0) {
+            free(ha);
+            continue;
+        }
+        crew->n++;
+        started++;
+    }
+    gb_evolve__slots_give(cfg->slots, more - started);
+    return crew->n;
 }
 
 static void gb_evolve__accept(GbRun *run, GbIndividual *child, GbHashList *hashes, GbEvolveStats *stats)
@@ -541,16 +635,23 @@ static void gb_evolve__validate(const GbEvolveConfig *cfg, GbRun *run, GbIndivid
     }
 
     GbValidatePhase ph = {cfg, run, children, evals, todo, ntodo, 0};
-    int helpers = ntodo > 1 ? gb_evolve__slots_borrow(cfg->slots, (int)ntodo - 1) : 0;
-    pthread_t *tids = gb_malloc((size_t)(helpers ? helpers : 1) * sizeof *tids);
-    int started = 0;
-    for (int h = 0; h < helpers; h++)
-        if (pthread_create(&tids[started], NULL, gb_evolve__helper, &ph) == 0) started++;
-    gb_evolve__slots_give(cfg->slots, helpers - started);
+    int helpers = ntodo > 1 ? gb_evolve__crew_ready(cfg, run, (int)ntodo - 1) : 0;
+    GbEvolveCrew *crew = run->crew;
+    if (helpers > 0) {
+        pthread_mutex_lock(&crew->mu);
+        crew->ph = &ph;
+        crew->busy = crew->n;
+        crew->round++;
+        pthread_cond_broadcast(&crew->wake);
+        pthread_mutex_unlock(&crew->mu);
+    }
     gb_evolve__eval_loop(&ph, parser, run->lint);
-    for (int h = 0; h < started; h++) pthread_join(tids[h], NULL);
-    gb_evolve__slots_give(cfg->slots, started);
-    free(tids);
+    if (helpers > 0) {
+        pthread_mutex_lock(&crew->mu);
+        while (crew->busy > 0) pthread_cond_wait(&crew->idle, &crew->mu);
+        crew->ph = NULL;
+        pthread_mutex_unlock(&crew->mu);
+    }
 
     /* Commit in breeding order. */
     for (size_t c = 0; c < n; c++) {
@@ -865,6 +966,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     }
     if (run.generations == 0 && g > 1) run.generations = g - 1;
     gb_site_list_destroy(&sites);
+    gb_evolve__crew_end(&run); /* the helpers' slots back before naming and the final lint */
     if (cfg->lint && !res->interrupted && !gb_evolve__lint_original(&run)) {
         res->status = GB_EVOLVED_ERROR;
         run.error = gb_asprintf("task %s: lint failed on the original: %s", task->id, run.lint_err.msg);
@@ -922,6 +1024,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     free(front);
 
 done:
+    gb_evolve__crew_end(&run);
     gb_lint_session_delete(run.lint);
     gb_equiv_delete(run.equiv);
     free(run.equiv_error);
