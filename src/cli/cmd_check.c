@@ -266,6 +266,8 @@ int gb_cmd_check(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     long nw = cfg.workers > 0 ? cfg.workers : ncpu > 0 ? ncpu : 1;
     if ((size_t)nw > bench.tasks.len) cfg.workers = (int)bench.tasks.len;
+    /* and only the import sets the tasks need (numpy, scipy and scikit-learn take seconds) */
+    for (size_t i = 0; i < bench.tasks.len; i++) gb_pool_config_need(&cfg, &bench.tasks.items[i]);
 
     /* Block the signals before any thread exists, so only the signal thread takes them. */
     GbCliSignals sig;

@@ -93,6 +93,13 @@ static bool gb_runner__traversable(const char *path)
     return ok;
 }
 
+/* Whether workers of the kind start with the pool (GbPoolConfig.start_sets). */
+static bool gb_pool__start_now(const GbPool *pool, GbWorkerKind kind)
+{
+    if (kind == GB_WORKER_LINT || pool->cfg.start_sets == 0 || pool->cfg.no_tiers) return true;
+    return (pool->cfg.start_sets & (1u << kind)) != 0;
+}
+
 GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 {
     GbPoolConfig dflt;
@@ -195,19 +202,32 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
         }
     }
     /* The first worker's spawn settles the sandbox mode (AUTO may fall back to PLAIN); the
-     * others are spawned in that mode at once, so they all import their libraries together.
+     * others are spawned in that mode at once, so they all import their libraries together;
+     * test workers of an import set outside cfg->start_sets start at their first run
+     * (gb_pool_ensure_alive), so that a benchmark without numpy does not wait for it.
      * The pool is ready when its test workers are: the lint workers warm pylint meanwhile
      * and are awaited at their first use (gb_pool_ensure_alive), as lint is the last gate. */
-    if (!gb_pool_spawn_worker(pool, &pool->workers[0], err)) {
+    bool *now = gb_calloc(pool->nworkers, sizeof *now);
+    size_t first = pool->nworkers;
+    for (size_t i = 0; i < pool->nworkers; i++) {
+        now[i] = gb_pool__start_now(pool, pool->workers[i].kind);
+        if (now[i] && first == pool->nworkers) first = i;
+    }
+    if (first == pool->nworkers) first = 0; /* (start_sets names no kind the pool has) */
+    now[first] = true;
+    if (!gb_pool_spawn_worker(pool, &pool->workers[first], err)) {
+        free(now);
         gb_pool_delete(pool);
         return NULL;
     }
-    pool->mode = pool->workers[0].mode;
+    pool->mode = pool->workers[first].mode;
     if (pool->mode == GB_SANDBOX_PLAIN && geteuid() != 0) pool->nproc_extra = gb_pool__count_user_processes(getuid());
     bool ok = true;
-    for (size_t i = 1; i < pool->nworkers && ok; i++) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
     for (size_t i = 0; i < pool->nworkers && ok; i++)
-        if (!pool->workers[i].lint) ok = gb_pool_await_worker(pool, &pool->workers[i], err);
+        if (i != first && now[i]) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
+    for (size_t i = 0; i < pool->nworkers && ok; i++)
+        if (now[i] && !pool->workers[i].lint) ok = gb_pool_await_worker(pool, &pool->workers[i], err);
+    free(now);
     if (!ok) {
         gb_pool_delete(pool);
         return NULL;

@@ -38,10 +38,17 @@ typedef struct {
     bool no_tiers;         /* every test worker imports every library (one kind of test worker), instead of
                               three import sets (src/runner/tier.c); also when the environment has
                               GENEBENCH_NO_TIERS=1 */
+    unsigned start_sets;   /* the test workers' import sets started with the pool (gb_pool_config_need
+                              adds a task's); the others start at their first run, e.g. an offspring's
+                              that imports a library no original does. 0: every set at once */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */
 void gb_pool_config_defaults(GbPoolConfig *cfg);
+
+/* Add to cfg->start_sets the import set that the task's original program and tests run in
+ * (src/runner/tier.c). */
+void gb_pool_config_need(GbPoolConfig *cfg, const GbTask *task);
 
 typedef enum {
     GB_RUN_PASS,    /* every test passed */

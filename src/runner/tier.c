@@ -129,3 +129,11 @@ GbWorkerKind gb_runner_kind_for(const GbProgram *prog, const char *test_code, co
         kind = gb_tier__max(kind, gb_tier__text(prog, prog->modules.items[m].source));
     return kind;
 }
+
+void gb_pool_config_need(GbPoolConfig *cfg, const GbTask *task)
+{
+    GbProgram prog;
+    gb_program_from_task(&prog, task);
+    cfg->start_sets |= 1u << gb_runner_kind_for(&prog, task->test_code, task);
+    gb_program_destroy(&prog);
+}
