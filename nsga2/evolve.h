@@ -33,8 +33,8 @@
 /* Natural naming of the final pick (issue 6): rename the synthetic identifiers of prog in
  * place. Returns false when nothing was renamed. renamed (caller storage) gets the renames
  * appended in order, *mode a static string ("builtin" or "llm"). */
-typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
-                           const char **mode);
+typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, const GbNames *avoid,
+                           GbRenameList *renamed, const char **mode);
 
 /* The budget of validation threads shared by every task of a run: each task thread holds one
  * slot while it evolves a task, and a task whose generation has several children to validate
@@ -63,6 +63,11 @@ typedef struct {
      * GB_EVOLVE_WAVE until `accept` of them have joined the population; the rest are dropped
      * unvalidated (and not counted as offered). 0: every child is validated (breeding order). */
     int accept;
+    /* What selection and the pick maximise besides RR (and the distance from earlier
+     * versions): false = RC, the published tool's way; true (default) =
+     * gb_fitness_rc_balanced, which spreads complexity over the dimensions. RC is what the
+     * record reports either way. */
+    bool balanced;
     bool lint;       /* pylint gate */
     bool keep_front; /* write the sources of the whole final front */
     bool equiv;      /* the equivalence gate (nsga2/equiv.h; its seed is `seed`) */

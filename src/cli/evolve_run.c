@@ -73,6 +73,10 @@ const GbCliOption gb_evolve_options[] = {
                 "children that join the population per generation: the children are measured, ranked\n"
                 "with the population (NSGA-II) and validated best first, 4 at a time, until N passed\n"
                 "(0 = validate every child, the published tool's way)"),
+    GB_CLI_STRING("objective", 0, O, objective, "balanced|rc", "balanced",
+                  "what selection and the final pick maximise besides RR: balanced = mean over C1..C7 of\n"
+                  "sqrt(min(1, C_i/CT_i)), so the first steps in a dimension count most and no single\n"
+                  "dimension carries the score; rc = RC itself (the published tool). RC is reported either way"),
     GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "tasks evolved in parallel (default: number of CPUs)"),
     GB_CLI_LONG("workers", 0, O, workers, "N", 1, 1024, NULL,
                 "warm Python workers running tests (default: same as -j)"),
@@ -368,6 +372,11 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     cfg.breed = o->breed;
     cfg.max_parents = (int)o->max_parents;
     cfg.accept = (int)o->accept;
+    if (o->objective && strcmp(o->objective, "balanced") != 0 && strcmp(o->objective, "rc") != 0) {
+        fprintf(stderr, "genebench %s: --objective expects balanced or rc, not '%s'\n", cmd, o->objective);
+        return GB_EXIT_USAGE;
+    }
+    cfg.balanced = !o->objective || strcmp(o->objective, "balanced") == 0;
     cfg.lint = !o->no_lint;
     cfg.keep_front = o->keep_front;
     cfg.equiv = !o->no_equiv;
