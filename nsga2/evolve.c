@@ -10,6 +10,7 @@
 #include "nsga2/select.h"
 #include "operators/harness_policy.h"
 #include "src/python/pyparse.h"
+#include "src/python/tokensim.h"
 
 void gb_evolve_config_defaults(GbEvolveConfig *cfg)
 {
@@ -18,8 +19,10 @@ void gb_evolve_config_defaults(GbEvolveConfig *cfg)
     cfg->generations = 5;
     cfg->breed = 0.2;
     cfg->max_parents = 4;
+    cfg->accept = 4;
     cfg->lint = true;
     cfg->equiv = true;
+    cfg->away_target = 0.40;
     gb_equiv_config_defaults(&cfg->equiv_cfg);
     for (int i = 0; i < GB_OP_COUNT; i++) cfg->ops[i] = true;
 }
@@ -97,6 +100,7 @@ typedef struct {
     GbProgram prog;
     GbMetrics metrics;
     double rc, rr;
+    double sim; /* token Jaccard to the nearest earlier version (0 without earlier versions) */
     uint64_t hash;
     long parent;           /* index in the population, -1 for the original */
     int op;                /* operator that made it from its parent, -1 for the original */
@@ -171,7 +175,50 @@ typedef struct {
     GbRenameList renamed;
     const char *naming_mode;
     bool naming_kept;
+    GbTokenBag *away; /* the earlier versions' tokens (cfg->away) */
+    size_t n_away;
 } GbRun;
+
+/* The objectives of selection, per individual: RC, RR, and with earlier versions the distance
+ * from the nearest one, saturated at the target. Returns k; obj gets n x k values. */
+static size_t gb_evolve__objectives(const GbRun *run, const GbIndividual *const *ind, size_t n, double *obj)
+{
+    size_t k = run->n_away ? 3 : 2;
+    for (size_t i = 0; i < n; i++) {
+        obj[k * i] = ind[i]->rc;
+        obj[k * i + 1] = ind[i]->rr;
+        if (k == 3) obj[k * i + 2] = -(ind[i]->sim > run->cfg->away_target ? ind[i]->sim : run->cfg->away_target);
+    }
+    return k;
+}
+
+/* The population's objectives (n x 3 storage). */
+static size_t gb_evolve__pop_objectives(const GbRun *run, double *obj)
+{
+    size_t n = run->pop.len;
+    const GbIndividual **ind = gb_malloc((n ? n : 1) * sizeof *ind);
+    for (size_t i = 0; i < n; i++) ind[i] = &run->pop.items[i];
+    size_t k = gb_evolve__objectives(run, ind, n, obj);
+    free(ind);
+    return k;
+}
+
+/* Token Jaccard of prog to the nearest earlier version. */
+static double gb_evolve__similarity(const GbRun *run, const GbProgram *prog, TSParser *parser)
+{
+    if (!run->n_away) return 0;
+    char *text = gb_program_concat(prog);
+    GbTokenBag bag;
+    gb_token_bag_init(&bag, parser, text, strlen(text));
+    double best = 0;
+    for (size_t j = 0; j < run->n_away; j++) {
+        double x = gb_token_jaccard(&bag, &run->away[j]);
+        if (x > best) best = x;
+    }
+    gb_token_bag_destroy(&bag);
+    free(text);
+    return best;
+}
 
 static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const size_t *front, size_t nfront)
 {
@@ -257,6 +304,13 @@ static void gb_evolve__finish(GbRun *run, GbEvolveResult *res, long pick, const 
         rec->equiv_large = (long)gb_equiv_large(run->equiv);
         if (run->equiv_error) rec->equiv_error = gb_strdup(run->equiv_error);
     }
+    if (run->n_away && run->pop.len > 0) {
+        rec->has_away = true;
+        rec->away_versions = (long)run->n_away;
+        rec->away_target = cfg->away_target;
+        rec->away_original = run->pop.items[0].sim;
+        rec->away_pick = run->pop.items[pick].sim;
+    }
     gb_record_set_original(rec, run->task);
 
     if (run->error) snprintf(res->error, sizeof res->error, "%s", run->error);
@@ -309,6 +363,24 @@ static bool gb_evolve__pass_DUPLICATE(GbGateCtx *c)
 {
     c->child->hash = gb_program_token_hash(&c->child->prog, c->parser);
     return !gb_evolve__hash_seen(c->hashes, c->nhashes, c->child->hash);
+}
+
+/* The parent dominates the child: no better in any objective, worse in one. */
+static bool gb_evolve__pass_DOMINATED(GbGateCtx *c)
+{
+    GbIndividual *ch = c->child;
+    ch->rc = gb_fitness_rc(&ch->metrics, c->cfg->thresholds);
+    ch->rr = gb_fitness_rr(&ch->metrics, c->cfg->thresholds);
+    ch->sim = gb_evolve__similarity(c->run, &ch->prog, c->parser);
+    const GbIndividual *pair[2] = {&c->run->pop.items[ch->parent], ch};
+    double obj[6];
+    size_t k = gb_evolve__objectives(c->run, pair, 2, obj);
+    bool worse = false;
+    for (size_t i = 0; i < k; i++) {
+        if (obj[k + i] > obj[i] + 1e-12) return true;
+        if (obj[k + i] < obj[i] - 1e-12) worse = true;
+    }
+    return !worse;
 }
 
 static bool gb_evolve__pass_TESTS(GbGateCtx *c)
@@ -405,7 +477,7 @@ typedef struct {
     atomic_size_t next;
 } GbValidatePhase;
 
-#define GB_GATE_FIRST_PARALLEL (GB_GATE_DUPLICATE + 1)
+#define GB_GATE_FIRST_PARALLEL (GB_GATE_DOMINATED + 1)
 
 static void gb_evolve__eval_one(GbValidatePhase *ph, size_t c, TSParser *parser, GbLintSession *lint)
 {
@@ -436,11 +508,9 @@ static void *gb_evolve__helper(void *arg)
     return NULL;
 }
 
-static void gb_evolve__accept(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *child, GbHashList *hashes,
-                              GbEvolveStats *stats)
+static void gb_evolve__accept(GbRun *run, GbIndividual *child, GbHashList *hashes, GbEvolveStats *stats)
 {
-    child->rc = gb_fitness_rc(&child->metrics, cfg->thresholds);
-    child->rr = gb_fitness_rr(&child->metrics, cfg->thresholds);
+    /* rc, rr and sim were set by the DOMINATED gate */
     stats->accepted[child->op]++;
     gb_array_push(hashes, child->hash);
     gb_array_push(&run->pop, *child);
@@ -515,10 +585,106 @@ static void gb_evolve__validate(const GbEvolveConfig *cfg, GbRun *run, GbIndivid
             gb_individual_destroy(child);
             continue;
         }
-        gb_evolve__accept(cfg, run, child, hashes, stats);
+        gb_evolve__accept(run, child, hashes, stats);
     }
     free(todo);
     free(evals);
+}
+
+static size_t gb_evolve__pick(const GbRun *run, const double *obj, size_t k)
+{
+    size_t n = run->pop.len;
+    if (!run->n_away) return gb_nsga2_best_rc(obj, n, k);
+    double *rcrr = gb_malloc(2 * n * sizeof *rcrr);
+    size_t *ix = gb_malloc(n * sizeof *ix), m = 0, least = 0;
+    for (size_t i = 0; i < n; i++) {
+        const GbIndividual *ind = &run->pop.items[i];
+        if (ind->sim < run->pop.items[least].sim - 1e-12 ||
+            (fabs(ind->sim - run->pop.items[least].sim) <= 1e-12 && ind->rc > run->pop.items[least].rc + 1e-12))
+            least = i;
+        if (ind->sim > run->cfg->away_target + 1e-12) continue;
+        rcrr[2 * m] = ind->rc;
+        rcrr[2 * m + 1] = ind->rr;
+        ix[m++] = i;
+    }
+    size_t pick = m ? ix[gb_nsga2_best_rc(rcrr, m, 2)] : least;
+    free(rcrr);
+    free(ix);
+    return pick;
+}
+
+/* The children in validation order (GbEvolveConfig.accept): measured, ranked together with
+ * the population (crowded comparison on the selection objectives), best first; children that
+ * cannot be measured go last, in breeding order. Reorders children in place. */
+static void gb_evolve__rank_children(GbRun *run, GbIndividual *children, size_t n, TSParser *parser)
+{
+    size_t np = run->pop.len, tot = np + n;
+    const GbIndividual **all = gb_malloc((tot ? tot : 1) * sizeof *all);
+    bool *ok = gb_calloc(n ? n : 1, sizeof *ok);
+    size_t m = np;
+    for (size_t i = 0; i < np; i++) all[i] = &run->pop.items[i];
+    size_t *slot = gb_malloc((n ? n : 1) * sizeof *slot); /* child -> index in all */
+    for (size_t c = 0; c < n; c++) {
+        GbIndividual *ch = &children[c];
+        GbError err;
+        ok[c] = gb_metrics_compute(&ch->prog, parser, &ch->metrics, &err);
+        if (!ok[c]) continue;
+        ch->rc = gb_fitness_rc(&ch->metrics, run->cfg->thresholds);
+        ch->rr = gb_fitness_rr(&ch->metrics, run->cfg->thresholds);
+        ch->sim = gb_evolve__similarity(run, &ch->prog, parser);
+        slot[c] = m;
+        all[m++] = ch;
+    }
+    double *obj = gb_malloc((m ? m : 1) * 3 * sizeof *obj);
+    size_t k = gb_evolve__objectives(run, all, m, obj);
+    size_t *order = gb_malloc((m ? m : 1) * sizeof *order);
+    gb_nsga2_rank(obj, m, k, order, NULL, NULL);
+    size_t *pos = gb_malloc((m ? m : 1) * sizeof *pos);
+    for (size_t r = 0; r < m; r++) pos[order[r]] = r;
+    /* sort key: rank position, unmeasurable children after every measured one */
+    size_t *key = gb_malloc((n ? n : 1) * sizeof *key);
+    for (size_t c = 0; c < n; c++) key[c] = ok[c] ? pos[slot[c]] : m + c;
+    GbIndividual *sorted = gb_malloc((n ? n : 1) * sizeof *sorted);
+    bool *used = gb_calloc(n ? n : 1, sizeof *used);
+    for (size_t r = 0; r < n; r++) {
+        size_t best = n;
+        for (size_t c = 0; c < n; c++)
+            if (!used[c] && (best == n || key[c] < key[best])) best = c;
+        used[best] = true;
+        sorted[r] = children[best];
+    }
+    memcpy(children, sorted, n * sizeof *children);
+    free(used);
+    free(sorted);
+    free(key);
+    free(pos);
+    free(order);
+    free(obj);
+    free(slot);
+    free(ok);
+    free(all);
+}
+
+/* Validate a generation's children: all of them in breeding order, or (cfg->accept) in rank
+ * order, wave by wave, until cfg->accept joined the population. */
+static void gb_evolve__validate_generation(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *children, size_t n,
+                                           TSParser *parser, GbHashList *hashes, GbEvolveStats *stats)
+{
+    if (cfg->accept <= 0) {
+        gb_evolve__validate(cfg, run, children, n, parser, hashes, stats);
+        return;
+    }
+    gb_evolve__rank_children(run, children, n, parser);
+    size_t before = run->pop.len, off = 0;
+    while (off < n && run->pop.len - before < (size_t)cfg->accept && !gb_evolve__stopped(cfg)) {
+        size_t w = n - off < GB_EVOLVE_WAVE ? n - off : GB_EVOLVE_WAVE;
+        gb_evolve__validate(cfg, run, children + off, w, parser, hashes, stats);
+        off += w;
+    }
+    for (size_t c = off; c < n; c++) {
+        stats->offered[children[c].op]--; /* never offered to the gates */
+        gb_individual_destroy(&children[c]);
+    }
 }
 
 void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index, TSParser *parser, GbEvolveResult *res)
@@ -557,6 +723,20 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     orig.rc = gb_fitness_rc(&orig.metrics, cfg->thresholds);
     orig.rr = gb_fitness_rr(&orig.metrics, cfg->thresholds);
     orig.hash = gb_program_token_hash(&orig.prog, parser);
+    if (cfg->away) {
+        enum { GB_AWAY_MAX = 64 };
+        GbProgram *earlier = gb_calloc(GB_AWAY_MAX, sizeof *earlier);
+        size_t ne = cfg->away(cfg->away_arg, task, earlier, GB_AWAY_MAX);
+        run.away = gb_calloc(ne ? ne : 1, sizeof *run.away);
+        for (size_t j = 0; j < ne; j++) {
+            char *text = gb_program_concat(&earlier[j]);
+            gb_token_bag_init(&run.away[run.n_away++], parser, text, strlen(text));
+            free(text);
+            gb_program_destroy(&earlier[j]);
+        }
+        free(earlier);
+    }
+    orig.sim = gb_evolve__similarity(&run, &orig.prog, parser);
     gb_array_push(&run.pop, orig);
     gb_array_push(&hashes, orig.hash);
     res->rc_before = res->rc_after = orig.rc;
@@ -612,13 +792,10 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
             break;
         }
         size_t n = run.pop.len;
-        double *obj = gb_malloc(2 * n * sizeof *obj);
-        for (size_t i = 0; i < n; i++) {
-            obj[2 * i] = run.pop.items[i].rc;
-            obj[2 * i + 1] = run.pop.items[i].rr;
-        }
+        double *obj = gb_malloc(3 * n * sizeof *obj);
+        size_t k = gb_evolve__pop_objectives(&run, obj);
         size_t *sel = gb_malloc(n * sizeof *sel);
-        size_t nsel = gb_nsga2_select(obj, n, 2, cfg->breed, sel);
+        size_t nsel = gb_nsga2_select(obj, n, k, cfg->breed, sel);
         if (cfg->max_parents > 0 && nsel > (size_t)cfg->max_parents) nsel = (size_t)cfg->max_parents;
         free(obj);
 
@@ -672,7 +849,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
 
         /* Gates, in cost order; survivors join the population in breeding order. */
         size_t offered = children.len;
-        gb_evolve__validate(cfg, &run, children.items, children.len, parser, &hashes, &res->stats);
+        gb_evolve__validate_generation(cfg, &run, children.items, children.len, parser, &hashes, &res->stats);
         gb_array_free(&children);
         if (gb_evolve__stopped(cfg)) {
             run.stop_reason = "interrupted";
@@ -702,16 +879,14 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         run.generations = g - 1;
     }
 
-    /* Final pick: the highest-RC individual of the first front. */
+    /* Final pick: the highest-RC individual of the first front; with earlier versions, among
+     * those at most away_target similar to them (the least similar one if there is none). */
     size_t n = run.pop.len;
-    double *obj = gb_malloc(2 * n * sizeof *obj);
-    for (size_t i = 0; i < n; i++) {
-        obj[2 * i] = run.pop.items[i].rc;
-        obj[2 * i + 1] = run.pop.items[i].rr;
-    }
+    double *obj = gb_malloc(3 * n * sizeof *obj);
+    size_t k = gb_evolve__pop_objectives(&run, obj);
     size_t *front = gb_malloc(n * sizeof *front);
-    size_t nfront = gb_nsga2_first_front(obj, n, 2, front);
-    size_t pick = gb_nsga2_best_rc(obj, n, 2);
+    size_t nfront = gb_nsga2_first_front(obj, n, k, front);
+    size_t pick = gb_evolve__pick(&run, obj, k);
     free(obj);
     res->status = pick == 0 ? GB_EVOLVED_UNCHANGED : GB_EVOLVED_HARDENED;
 
@@ -728,6 +903,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
             if (run.naming_kept) {
                 gb_program_destroy(&run.pop.items[pick].prog);
                 run.pop.items[pick].prog = named;
+                run.pop.items[pick].sim = gb_evolve__similarity(&run, &named, parser);
             } else {
                 gb_program_destroy(&named);
             }
@@ -755,6 +931,8 @@ done:
     gb_array_free(&hashes);
     free(run.error);
     gb_rename_list_destroy(&run.renamed);
+    for (size_t j = 0; j < run.n_away; j++) gb_token_bag_destroy(&run.away[j]);
+    free(run.away);
     gb_evolve__slots_give(cfg->slots, 1);
     res->time_s = gb_now() - t0;
     res->record.time_s = res->time_s;

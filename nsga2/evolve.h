@@ -54,6 +54,9 @@ typedef struct {
     atomic_int free;
 } GbEvolveSlots;
 
+/* Children validated together in one wave (fixed, so the output does not depend on -j). */
+#define GB_EVOLVE_WAVE 4
+
 /* n slots, all free. */
 void gb_evolve_slots_init(GbEvolveSlots *s, int n);
 
@@ -63,9 +66,15 @@ typedef struct {
     double time_budget; /* seconds per task; 0 = none */
     double breed;       /* fraction of the ranked population that breeds (0.2) */
     int max_parents;    /* cap on parents per generation (keeps a generation's cost bounded) */
-    bool lint;          /* pylint gate */
-    bool keep_front;    /* write the sources of the whole final front */
-    bool equiv;         /* the equivalence gate (nsga2/equiv.h; its seed is `seed`) */
+    /* Validations per generation (issue 20: the budget goes where it pays). The children of a
+     * generation are measured first (cheap: their objectives are static), ranked with the
+     * population by NSGA-II's crowded comparison, and validated in that order in waves of
+     * GB_EVOLVE_WAVE until `accept` of them have joined the population; the rest are dropped
+     * unvalidated (and not counted as offered). 0: every child is validated (breeding order). */
+    int accept;
+    bool lint;       /* pylint gate */
+    bool keep_front; /* write the sources of the whole final front */
+    bool equiv;      /* the equivalence gate (nsga2/equiv.h; its seed is `seed`) */
     GbEquivConfig equiv_cfg;
     bool ops[GB_OP_COUNT]; /* enabled operators */
     const GbThresholds *thresholds;
@@ -79,6 +88,17 @@ typedef struct {
      * breeding order, exactly as one at a time. Each helper thread holds its own lint
      * session, so the pool needs as many lint workers as slots. */
     GbEvolveSlots *slots;
+    /* Diversity (versions, `evolve --away-from`): the earlier versions of a task to evolve away
+     * from. away(away_arg, task, out, cap) fills out with up to cap of them (the caller destroys
+     * them) and returns how many; NULL or 0: none. With earlier versions, every individual gets
+     * its similarity: the token Jaccard (src/python/tokensim.h) to the nearest earlier version.
+     * Selection gets a third objective, -max(similarity, away_target) (nothing is gained below
+     * the target), a child must not be dominated by its parent in all three, and the final pick
+     * is the highest-RC individual whose similarity is at most away_target (the original
+     * usually is; if none is, the least similar one). */
+    size_t (*away)(void *arg, const GbTask *task, GbProgram *out, size_t cap);
+    void *away_arg;
+    double away_target; /* default 0.40 */
 } GbEvolveConfig;
 
 typedef struct {

@@ -10,13 +10,17 @@
  * (the keys of "gates") and of reproducibility. Never reorder rows; insert one only as a
  * deliberate change of the output format (EQUIV was inserted between TESTS and LINT: one sandbox
  * run like TESTS, and it runs only on children that pass their tests; LINT costs several times
- * more per child). */
+ * more per child. DOMINATED was inserted before TESTS: a child its own parent dominates can never be
+ * the final pick and is almost never bred from, so it is not worth a sandbox run). */
 #define GB_GATE_LIST                                                                                                   \
     GB_GATE(PARSE, "parse", "parse", "the result re-parses with no error.")                                            \
     GB_GATE(READABILITY, "readability", "read",                                                                        \
             "no R_j above its threshold RT_j (where the original is already above RT_j, no R_j above the "             \
             "original's value).")                                                                                      \
     GB_GATE(DUPLICATE, "duplicate", "dup", "not the same token sequence as an existing individual.")                   \
+    GB_GATE(DOMINATED, "dominated", "dom",                                                                             \
+            "not dominated by its parent: better than the parent in at least one objective (RC, RR, and with "         \
+            "earlier versions the distance from them) or equal in all.")                                               \
     GB_GATE(TESTS, "tests", "tests", "the task's original tests pass.")                                                \
     GB_GATE(EQUIV, "equiv", "equiv",                                                                                   \
             "agrees with the original on every input derived from the tests (value or exception type, "                \

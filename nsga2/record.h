@@ -35,6 +35,10 @@
  *              from the tests (d), kept after recording the original (n, compared for every
  *              child by the equiv gate), of which larger ones (l, for the cost bound), and
  *              "error": "..." when the original could not be probed (then only the tests gate),
+ *     "away": {"versions": n, "target": t, "original": j0, "pick": j} (only with earlier
+ *             versions: versions, `evolve --away-from`): how many earlier versions of the task
+ *             there were, the similarity target, and the token Jaccard to the nearest of them of
+ *             the original and of the final pick (after its renaming),
  *     "time_s": t (wall time of the task's evolution), "offspring_validated": n }
  * Numbers are written with gb_json_number's rules (src/base/json_write.h): integers exactly,
  * other values with up to 6 decimals, so outputs are byte-identical across runs and thread
@@ -123,6 +127,9 @@ typedef struct {
     bool has_equiv;
     long equiv_inputs, equiv_derived, equiv_large;
     char *equiv_error; /* owned: why the original's results could not be recorded, or NULL */
+    bool has_away;
+    long away_versions;
+    double away_target, away_original, away_pick;
     bool has_time;
     double time_s;
     long offspring_validated; /* -1 when absent */

@@ -101,6 +101,11 @@ static void assert_record_equal(const GbRecord *a, const GbRecord *b)
     assert_int_equal(a->has_lint, b->has_lint);
     assert_num_equal(a->lint_before, b->lint_before);
     assert_num_equal(a->lint_after, b->lint_after);
+    assert_int_equal(a->has_away, b->has_away);
+    assert_int_equal(a->away_versions, b->away_versions);
+    assert_num_equal(a->away_target, b->away_target);
+    assert_num_equal(a->away_original, b->away_original);
+    assert_num_equal(a->away_pick, b->away_pick);
     assert_int_equal(a->has_time, b->has_time);
     assert_num_equal(a->time_s, b->time_s);
     assert_int_equal(a->offspring_validated, b->offspring_validated);
@@ -177,6 +182,11 @@ static void fill_full(GbRecord *r)
     r->has_lint = true;
     r->lint_before = 9.5;
     r->lint_after = 8.75;
+    r->has_away = true;
+    r->away_versions = 2;
+    r->away_target = 0.4;
+    r->away_original = 0.3125;
+    r->away_pick = 0.25;
     r->has_time = true;
     r->time_s = 12.345678;
     r->offspring_validated = 143;
@@ -300,23 +310,34 @@ static void test_record_key_order(void **state)
     GbRecord r;
     fill_full(&r);
     char *gb = gb_record_genebench_json(&r);
-    const char *keys[] = {"\"index\":",       "\"seed\":",
-                          "\"status\":",      "\"error\":",
-                          "\"stop_reason\":", "\"generations\":",
-                          "\"thresholds\":",  "\"before\":",
-                          "\"after\":",       "\"operators\":",
-                          "\"edits\":",       "\"front\":",
-                          "\"gates\":",       "\"gates_by_operator\":",
-                          "\"naming\":",      "\"lint\":",
-                          "\"time_s\":",      "\"offspring_validated\":"};
+    const char *keys[] = {"\"index\":",
+                          "\"seed\":",
+                          "\"status\":",
+                          "\"error\":",
+                          "\"stop_reason\":",
+                          "\"generations\":",
+                          "\"thresholds\":",
+                          "\"before\":",
+                          "\"after\":",
+                          "\"operators\":",
+                          "\"edits\":",
+                          "\"front\":",
+                          "\"gates\":",
+                          "\"gates_by_operator\":",
+                          "\"naming\":",
+                          "\"lint\":",
+                          "\"away\":",
+                          "\"time_s\":",
+                          "\"offspring_validated\":"};
     const char *at = gb;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *p = strstr(at, keys[i]);
         if (!p) fail_msg("%s missing or out of order in %s", keys[i], gb);
         at = p;
     }
-    assert_non_null(strstr(gb, "\"gates\":{\"offered\":40,\"parse\":1,\"readability\":2,\"duplicate\":3,\"tests\":4,"
-                               "\"equiv\":5,\"lint\":6,\"accepted\":30}"));
+    assert_non_null(strstr(gb, "\"gates\":{\"offered\":40,\"parse\":1,\"readability\":2,\"duplicate\":3,"
+                               "\"dominated\":4,\"tests\":5,\"equiv\":6,\"lint\":7,\"accepted\":30}"));
+    assert_non_null(strstr(gb, "\"away\":{\"versions\":2,\"target\":0.4,\"original\":0.3125,\"pick\":0.25}"));
     assert_non_null(strstr(gb, "\"renamed\":{\"value_1\":\"größe\",\"tmp_2\":\"total\"},\"kept\":true"));
     assert_non_null(strstr(gb, "\\u0001 ✓ 𝄞"));
     free(gb);

@@ -1,5 +1,5 @@
 /* Lexical tokens, cosine of token counts, Jaccard of token sets. */
-#include "src/measure/tokensim.h"
+#include "src/python/tokensim.h"
 
 #include <stdlib.h>
 #include <string.h>

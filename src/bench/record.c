@@ -143,6 +143,14 @@ char *gb_record_genebench_json(const GbRecord *r)
         if (r->equiv_error) json_object_set_new(e, "error", json_string(r->equiv_error));
         json_object_set_new(o, "equiv", e);
     }
+    if (r->has_away) {
+        json_t *a = json_object();
+        json_object_set_new(a, "versions", json_integer(r->away_versions));
+        json_object_set_new(a, "target", gb_record__num(r->away_target));
+        json_object_set_new(a, "original", gb_record__num(r->away_original));
+        json_object_set_new(a, "pick", gb_record__num(r->away_pick));
+        json_object_set_new(o, "away", a);
+    }
     if (r->has_time) json_object_set_new(o, "time_s", gb_record__num(r->time_s));
     if (r->offspring_validated >= 0)
         json_object_set_new(o, "offspring_validated", json_integer(r->offspring_validated));
@@ -451,6 +459,16 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
             return false;
         json_t *e = json_object_get(equiv, "error");
         if (json_is_string(e)) r->equiv_error = gb_strdup(json_string_value(e));
+    }
+    json_t *away = gb_record__get_typed(o, "away", P, false, &ok, err);
+    if (!ok) return false;
+    if (away) {
+        r->has_away = true;
+        if (!gb_record__get_long(away, "versions", "genebench.away", &r->away_versions, err) ||
+            !gb_record__get_num(away, "target", "genebench.away", &r->away_target, err) ||
+            !gb_record__get_num(away, "original", "genebench.away", &r->away_original, err) ||
+            !gb_record__get_num(away, "pick", "genebench.away", &r->away_pick, err))
+            return false;
     }
     if (json_object_get(o, "time_s")) {
         if (!gb_record__get_num(o, "time_s", P, &r->time_s, err)) return false;

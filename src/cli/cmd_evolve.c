@@ -58,6 +58,6 @@ int gb_cmd_evolve(int argc, char **argv)
         gb_cli_usage(&gb_evolve__cmd, stderr);
         return GB_EXIT_USAGE;
     }
-    GbEvolveRun run = {"evolve", args.items[0], o.output, o.summary, (unsigned long long)o.seed, &o.run};
+    GbEvolveRun run = {"evolve", args.items[0], o.output, o.summary, (unsigned long long)o.seed, &o.run, NULL, 0};
     return gb_evolve_benchmark(&run);
 }

@@ -11,7 +11,7 @@
 #include "src/base/json_write.h"
 #include "src/measure/similarity.h"
 #include "src/bench/task_io.h"
-#include "src/measure/tokensim.h"
+#include "src/python/tokensim.h"
 
 static const char *gb_sim__metric_names[] = {"codebleu",       "ngram_match",  "weighted_ngram_match", "syntax_match",
                                              "dataflow_match", "token_cosine", "token_jaccard"};

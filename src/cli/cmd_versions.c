@@ -112,6 +112,7 @@ typedef GbArray(long) GbSeedList;
 typedef struct {
     GbSeedList seeds;
     const char *output;
+    bool independent;
     GbCliEmbedOptions embed;
     GbEvolveOptions run;
 } GbVersionsOptions;
@@ -140,6 +141,9 @@ static const GbCliOption gb_versions__options[] = {
     GB_CLI_PARSE("seeds", 0, O, seeds, "LIST", gb_versions__parse_seeds, NULL, "comma-separated seeds (at least two)"),
     GB_CLI_STRING("output", 'o', O, output, "DIR", NULL,
                   "output directory (created; existing seed files are resumed, not overwritten)"),
+    GB_CLI_FLAG("independent", 0, O, independent,
+                "evolve every seed on its own (by default each seed after the first evolves away from\n"
+                "the versions before it: `evolve --away-from`, down to --away-target)"),
     GB_CLI_EMBED_OPTIONS(O, embed),
     GB_CLI_END,
 };
@@ -157,7 +161,9 @@ static const GbCliCommand gb_versions__cmd = {
     .name = "versions",
     .synopsis = "BENCH.jsonl --seeds 1,2,3 -o DIR [evolve options]",
     .about = "  Harden BENCH once per seed (DIR/seed-S.jsonl and DIR/seed-S.summary.json, exactly what\n"
-             "  `genebench evolve --seed S` writes), then write DIR/similarity.json and print a table:\n"
+             "  `genebench evolve --seed S` writes; every seed after the first is evolved away from the\n"
+             "  versions before it, as `evolve --away-from` does, unless --independent), then write\n"
+             "  DIR/similarity.json and print a table:\n"
              "  for every pair of versions and for the original against each version, per task and in\n"
              "  summary, CodeBLEU (weights 0.25 each, the codebleu package's `or 1` data-flow rule) and its\n"
              "  four parts, cosine of token counts and Jaccard of token sets (tree-sitter lexical tokens),\n"
@@ -334,7 +340,14 @@ int gb_cmd_versions(int argc, char **argv)
     for (size_t k = 0; k < seed_list.len; k++) {
         char *out = gb_asprintf("%s/seed-%ld.jsonl", outdir, seed_list.items[k]);
         fprintf(stderr, "genebench versions: seed %ld -> %s\n", seed_list.items[k], out);
-        GbEvolveRun run = {"evolve", bench_path, out, NULL, (unsigned long long)seed_list.items[k], &o.run};
+        GbEvolveRun run = {"evolve",
+                           bench_path,
+                           out,
+                           NULL,
+                           (unsigned long long)seed_list.items[k],
+                           &o.run,
+                           o.independent ? NULL : outs.items,
+                           o.independent ? 0 : outs.len};
         int erc = gb_evolve_benchmark(&run);
         if (erc == 130 || erc == GB_EXIT_USAGE) {
             free(out);

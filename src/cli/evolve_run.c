@@ -69,6 +69,10 @@ const GbCliOption gb_evolve_options[] = {
                   "fraction of the ranked population that breeds (at least one)"),
     GB_CLI_LONG("max-parents", 0, O, max_parents, "K", 0, 1000000, "4",
                 "at most K parents per generation (0 = no cap)"),
+    GB_CLI_LONG("accept", 0, O, accept, "N", 0, 1000000, "4",
+                "children that join the population per generation: the children are measured, ranked\n"
+                "with the population (NSGA-II) and validated best first, 4 at a time, until N passed\n"
+                "(0 = validate every child, the published tool's way)"),
     GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "tasks evolved in parallel (default: number of CPUs)"),
     GB_CLI_LONG("workers", 0, O, workers, "N", 1, 1024, NULL,
                 "warm Python workers running tests (default: same as -j)"),
@@ -107,6 +111,13 @@ const GbCliOption gb_evolve_options[] = {
     GB_CLI_DOUBLE("progress-every", 0, O, progress_every, "SECONDS", 0, 86400, "30",
                   "when stderr is not a terminal (a log file, Slurm): one progress line per finished task\n"
                   "at most this often, and always for the first and last task (0: none)"),
+    GB_CLI_STRING("away-from", 0, O, away_from, "A.jsonl,...", NULL,
+                  "earlier versions of the same benchmark (outputs of evolve) to evolve away from: a third\n"
+                  "objective pushes each task's token Jaccard to its nearest earlier version down to\n"
+                  "--away-target, and the pick is the best program at or below it (`versions` does this\n"
+                  "for every seed after the first)"),
+    GB_CLI_DOUBLE("away-target", 0, O, away_target, "J", 0, 1, "0.4",
+                  "token Jaccard to the nearest earlier version that counts as different enough"),
     GB_CLI_END,
 };
 #undef O
@@ -135,6 +146,66 @@ static char *gb_evolve__python_versions(const char *python)
         return NULL;
     }
     return gb_str_take(&s);
+}
+
+/* The earlier versions of the benchmark (--away-from, versions): GbEvolveConfig.away. */
+typedef struct {
+    GbBench *benches;
+    size_t n;
+} GbEvolveAway;
+
+static size_t gb_evolve__away_lookup(void *arg, const GbTask *task, GbProgram *out, size_t cap)
+{
+    const GbEvolveAway *a = arg;
+    size_t n = 0;
+    for (size_t j = 0; j < a->n && n < cap; j++) {
+        long k = gb_bench_find(&a->benches[j], task->id);
+        if (k >= 0) gb_program_from_task(&out[n++], &a->benches[j].tasks.items[k]);
+    }
+    return n;
+}
+
+/* Read the earlier versions: run->away, then the comma-separated opt->away_from. */
+static bool gb_evolve__away_load(const GbEvolveRun *run, GbEvolveAway *a)
+{
+    GbArray(char *) paths = {0};
+    for (size_t i = 0; i < run->n_away; i++) gb_array_push(&paths, gb_strdup(run->away[i]));
+    if (run->opt->away_from) {
+        char *copy = gb_strdup(run->opt->away_from);
+        for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
+            if (*tok) gb_array_push(&paths, gb_strdup(tok));
+        free(copy);
+    }
+    bool ok = true;
+    a->benches = gb_calloc(paths.len ? paths.len : 1, sizeof *a->benches);
+    a->n = 0;
+    for (size_t i = 0; i < paths.len; i++) {
+        const char *out[] = {paths.items[i]};
+        if (gb_cli_refuse_output(run->cmd, run->output, out, 1)) {
+            ok = false;
+            break;
+        }
+        gb_bench_init(&a->benches[a->n]);
+        size_t bad = 0;
+        if (!gb_cli_read_bench(paths.items[i], &a->benches[a->n], NULL, &bad) || bad) {
+            fprintf(stderr, "genebench %s: cannot use %s as an earlier version (--away-from)\n", run->cmd,
+                    paths.items[i]);
+            gb_bench_destroy(&a->benches[a->n]);
+            ok = false;
+            break;
+        }
+        a->n++;
+    }
+    for (size_t i = 0; i < paths.len; i++) free(paths.items[i]);
+    gb_array_free(&paths);
+    return ok;
+}
+
+static void gb_evolve__away_destroy(GbEvolveAway *a)
+{
+    for (size_t i = 0; i < a->n; i++) gb_bench_destroy(&a->benches[i]);
+    free(a->benches);
+    memset(a, 0, sizeof *a);
 }
 
 /* What the parallel loop shares. */
@@ -298,6 +369,7 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     cfg.time_budget = o->time_budget;
     cfg.breed = o->breed;
     cfg.max_parents = (int)o->max_parents;
+    cfg.accept = (int)o->accept;
     cfg.lint = !o->no_lint;
     cfg.keep_front = o->keep_front;
     cfg.equiv = !o->no_equiv;
@@ -330,6 +402,7 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     GbCliSignals sig;
     volatile sig_atomic_t stop = 0;
     size_t bad_inputs = 0;
+    GbEvolveAway away = {0};
 
     const char *thr_path = o->thresholds ? o->thresholds : gb_thresholds_default_path();
     if (!gb_thresholds_load(thr_path, &thr, &err)) {
@@ -351,6 +424,15 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
         goto out;
     }
     for (size_t i = 0; o->no_harness_rules && i < bench.tasks.len; i++) bench.tasks.items[i].harness = GB_HARNESS_NONE;
+    if (!gb_evolve__away_load(run, &away)) {
+        rc = GB_EXIT_FAIL;
+        goto out;
+    }
+    if (away.n) {
+        cfg.away = gb_evolve__away_lookup;
+        cfg.away_arg = &away;
+        cfg.away_target = o->away_target;
+    }
 
     /* Results already in the output (resume). */
     if (o->resume && access(run->output, F_OK) == 0) {
@@ -422,6 +504,23 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     gb_evolve_slots_init(&slots, (int)jobs);
     cfg.slots = &slots;
 
+    if (cfg.lint && cfg.time_budget > 0 && todo.len > 0) {
+        /* A time budget is for evolving: the first tasks must not spend theirs waiting for
+         * pylint to warm up (10-15 s), so wait for one lint here, before any task's clock. */
+        double tw = gb_now();
+        GbProgram tiny;
+        gb_program_init(&tiny);
+        gb_program_add_module(&tiny, "main.py", "VALUE = 1\n");
+        double score;
+        GbError lerr;
+        if (!gb_pool_lint(pool, &tiny, &score, &lerr) && !o->quiet)
+            fprintf(stderr, "genebench %s: warning: the warm-up lint failed: %s\n", cmd, lerr.msg);
+        gb_program_destroy(&tiny);
+        if (tty)
+            fprintf(stderr, "\r\033[K[0/%zu] pylint warmed up in %.1fs", todo.len, gb_now() - tw);
+        else if (!o->quiet)
+            fprintf(stderr, "genebench %s: pylint warmed up in %.1fs (time budgets start now)\n", cmd, gb_now() - tw);
+    }
     GbEvolveLoop L = {.bench = &bench,
                       .cfg = &cfg,
                       .journal = &journal,
@@ -466,6 +565,7 @@ out:
     gb_array_free(&todo);
     gb_bench_destroy(&done);
     gb_bench_destroy(&bench);
+    gb_evolve__away_destroy(&away);
     if (have_thr) gb_thresholds_destroy(&thr);
     return rc;
 }

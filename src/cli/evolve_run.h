@@ -26,6 +26,7 @@ typedef struct {
     double time_budget;
     double breed;
     long max_parents;
+    long accept;
     long jobs;              /* 0: number of CPUs */
     long workers;           /* 0: same as jobs */
     const char *thresholds; /* NULL: gb_thresholds_default_path() */
@@ -40,6 +41,8 @@ typedef struct {
     double timeout;
     double progress_every; /* seconds between progress lines when stderr is not a terminal */
     const char *llm_url, *llm_model;
+    const char *away_from; /* comma-separated earlier versions to evolve away from, or NULL */
+    double away_target;    /* the token Jaccard to them that is different enough */
 } GbEvolveOptions;
 
 /* Their option table (destinations relative to a GbEvolveOptions). */
@@ -53,6 +56,9 @@ typedef struct {
     const char *summary; /* NULL: OUTPUT.summary.json (.jsonl replaced) */
     unsigned long long seed;
     const GbEvolveOptions *opt;
+    /* earlier versions to evolve away from, besides opt->away_from (versions: the seeds before) */
+    char *const *away;
+    size_t n_away;
 } GbEvolveRun;
 
 /* Run it, with messages and the progress line on stderr. Refuses (GB_EXIT_USAGE) an output that

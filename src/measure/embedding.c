@@ -11,7 +11,7 @@
 #include "src/base/sha256.h"
 #include "src/python/nodekind.h"
 #include "src/python/pyparse.h"
-#include "src/measure/tokensim.h"
+#include "src/python/tokensim.h"
 
 static uint64_t gb_embed__mix(uint64_t x)
 {

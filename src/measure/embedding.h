@@ -2,7 +2,7 @@
 /* Program embeddings for NNMR, from two sources:
  *
  * - built in (no server): TF-IDF-weighted hashed token n-grams. Tokens are the lexical
- *   tokens of src/measure/tokensim.h; every 1-, 2- and 3-gram is hashed into one of `dim` buckets;
+ *   tokens of src/python/tokensim.h; every 1-, 2- and 3-gram is hashed into one of `dim` buckets;
  *   a bucket's weight is its count times idf = ln((1 + N) / (1 + df)) + 1 (smoothed, as
  *   scikit-learn's TfidfTransformer), where N and df are taken over all the texts embedded
  *   together (for NNMR: the union of both sets); each vector is then L2-normalised.

@@ -8,7 +8,7 @@
 #include "src/base/json_write.h"
 #include "src/model/program.h"
 #include "src/python/pyparse.h"
-#include "src/measure/tokensim.h"
+#include "src/python/tokensim.h"
 
 static int gb_sim__cmp_double(const void *a, const void *b)
 {

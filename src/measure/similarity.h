@@ -2,7 +2,7 @@
 /* Pairwise similarity of two benchmarks whose tasks are matched by id: per task CodeBLEU
  * (src/measure/codebleu.h; B's program is the prediction, A's the reference, as GeneBench calls
  * calc_codebleu([original], [transformed])) with its four components, cosine of token counts
- * and Jaccard of token sets (src/measure/tokensim.h). Programs with several modules are compared as
+ * and Jaccard of token sets (src/python/tokensim.h). Programs with several modules are compared as
  * gb_program_concat() output (main module first, then helpers by path).
  * Also summaries (mean, median, quartiles) and small JSON helpers for the commands.
  * Thread-safety: gb_similarity_compare runs its own OpenMP loop (one parser per thread);

@@ -1,4 +1,4 @@
-#include "src/measure/tokensim.h"
+#include "src/python/tokensim.h"
 
 #include <math.h>
 #include <stdlib.h>
