@@ -9,7 +9,16 @@
  *   "sklearn", ...}, "tasks", "hardened", "unchanged", "failed", "rc_before_mean",
  *   "rr_before_mean", "rc_after_mean", "rr_after_mean", "time_s", "offspring_validated",
  *   "offspring_per_s", "gates": {...}, "operators": {"S1": {"applied": n, "accepted": n,
- *   "in_picks": n, "mean_rc_delta": d}, ...}}
+ *   "in_picks": n, "mean_rc_delta": d}, ...},
+ *   "metrics": {"C1": {"before_mean", "after_mean", "raised", "lowered", "tasks"}, ...,
+ *               "entropy": {...}}}
+ * "metrics" has one entry per metric of fitness/metric_list.h (keys and order as there), over
+ * the tasks that evolved: status "hardened" or "unchanged"; tasks with status "original_fails"
+ * or "error" are left out, and so, per metric, is a task whose before or after value is not
+ * finite. "tasks" is how many were counted, "raised"/"lowered" in how many the value after is
+ * above/below the value before (the rest kept it), and the means are rounded to 4 decimals
+ * (0 when tasks is 0). The summary is computed from the output records (src/report/summary.h),
+ * so `genebench merge` writes the same "metrics" from shards as one run does.
  */
 #include <signal.h>
 #include <stdatomic.h>

@@ -335,11 +335,13 @@ static int gb_evolve__finish(const GbEvolveRun *run, const GbBench *bench, const
         fprintf(stderr, "genebench %s: %s\n", run->cmd, err.msg);
         rc = GB_EXIT_FAIL;
     }
-    char *line = gb_summary_line(&ordered);
+    char *line = gb_summary_line(&ordered), *mlines = gb_summary_metric_lines(&ordered);
     if (!o->quiet)
-        fprintf(stderr, "genebench %s: %s; %ld offspring validated in %.1fs (%.1f/s)\n  output %s\n  summary %s\n",
+        fprintf(stderr, "genebench %s: %s; %ld offspring validated in %.1fs (%.1f/s)\n%s%s  output %s\n  summary %s\n",
                 run->cmd, line, L->total.validated, elapsed, elapsed > 0 ? (double)L->total.validated / elapsed : 0,
-                run->output, spath);
+                *mlines ? "  mean complexity of the evolved tasks, before -> after:\n" : "", mlines, run->output,
+                spath);
+    free(mlines);
     free(line);
     free(summary);
     free(spath);
