@@ -99,7 +99,7 @@ typedef struct {
      * its similarity: the token Jaccard (src/python/tokensim.h) to the nearest earlier version.
      * Selection gets a third objective, -max(similarity, away_target) (nothing is gained below
      * the target), a child must not be dominated by its parent in all three, and the final pick
-     * is the highest-RC individual whose similarity is at most away_target (the original
+     * is the highest-scoring individual whose similarity is at most away_target (the original
      * usually is; if none is, the least similar one). */
     size_t (*away)(void *arg, const GbTask *task, GbProgram *out, size_t cap);
     void *away_arg;
