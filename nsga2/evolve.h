@@ -5,7 +5,8 @@
  * nsga2/record.h, which documents the format; src/bench/record.h writes and reads it.
  *
  * The run summary (OUT.summary.json): {"tool", "version", "seed", "generations", "time_budget",
- *   "breed", "thresholds", "lint", "python": {"interpreter", "version", "numpy", "scipy",
+ *   "breed", "thresholds", "lint", "objective", "accept", "away": {"versions", "target"} (only
+ *   with earlier versions; merge writes none of the three), "python": {"interpreter", "version", "numpy", "scipy",
  *   "sklearn", ...}, "tasks", "hardened", "unchanged", "failed", "rc_before_mean",
  *   "rr_before_mean", "rc_after_mean", "rr_after_mean", "time_s", "offspring_validated",
  *   "offspring_per_s", "gates": {...}, "operators": {"S1": {"applied": n, "accepted": n,

@@ -327,8 +327,20 @@ static int gb_evolve__finish(const GbEvolveRun *run, const GbBench *bench, const
         rc = GB_EXIT_FAIL;
     }
     char *pyv = gb_evolve__python_versions(o->python);
-    GbRunFacts facts = {cfg->seed, cfg->generations, cfg->time_budget,   cfg->breed, cfg->thresholds_name,
-                        cfg->lint, elapsed,          L->total.validated, o->python,  pyv};
+    GbRunFacts facts = {cfg->seed,
+                        cfg->generations,
+                        cfg->time_budget,
+                        cfg->breed,
+                        cfg->thresholds_name,
+                        cfg->lint,
+                        elapsed,
+                        L->total.validated,
+                        o->python,
+                        pyv,
+                        cfg->accept,
+                        cfg->balanced ? "balanced" : "rc",
+                        cfg->away ? (int)((const GbEvolveAway *)cfg->away_arg)->n : 0,
+                        cfg->away_target};
     char *summary = gb_summary_build(&ordered, &facts);
     char *spath = run->summary ? gb_strdup(run->summary) : gb_evolve__summary_path(run->output);
     if (!gb_write_file_atomic(spath, summary, strlen(summary), &err)) {

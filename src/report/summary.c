@@ -177,6 +177,16 @@ char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
     json_object_set_new(s, "breed", json_real(f->breed));
     json_object_set_new(s, "thresholds", json_string(f->thresholds ? f->thresholds : ""));
     json_object_set_new(s, "lint", json_boolean(f->lint));
+    if (f->objective) {
+        json_object_set_new(s, "objective", json_string(f->objective));
+        json_object_set_new(s, "accept", json_integer(f->accept));
+        if (f->away_versions) {
+            json_t *aw = json_object();
+            json_object_set_new(aw, "versions", json_integer(f->away_versions));
+            json_object_set_new(aw, "target", json_real(f->away_target));
+            json_object_set_new(s, "away", aw);
+        }
+    }
     json_t *py = f->python_json ? json_loads(f->python_json, 0, NULL) : NULL;
     if (!py) py = json_object();
     json_object_set_new(py, "interpreter", json_string(f->python ? f->python : ""));

@@ -37,6 +37,10 @@ typedef struct {
     long validated_this_run; /* offspring validated by this invocation (for offspring/s) */
     const char *python;      /* interpreter path */
     const char *python_json; /* JSON object of library versions (or NULL) */
+    int accept;              /* children joining per generation (0: all validated) */
+    const char *objective;   /* "balanced" | "rc" (NULL: not written, e.g. merge) */
+    int away_versions;       /* earlier versions evolved away from (0: none) */
+    double away_target;
 } GbRunFacts;
 
 /* Build the summary JSON (owned, pretty-printed, ends with a newline) over the tasks. */
