@@ -507,9 +507,10 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
      * all, nsga2/evolve.h) holds one lint session, so fewer lint workers than jobs would leave a
      * helper of a lone task waiting for a worker the task's own session never gives back */
     pcfg.lint_workers = (int)jobs;
-    /* the import sets of the tasks to do start now; an offspring that imports a library none
-     * of them does waits for its set's workers to start at its first run */
+    /* the pool waits for the import sets of the tasks to do only; the others start meanwhile
+     * (an offspring may import a library none of the originals does) */
     for (size_t i = 0; i < todo.len; i++) gb_pool_config_need(&pcfg, &bench.tasks.items[todo.items[i]]);
+    pcfg.spawn_rest = true;
     char *warm = cfg.lint ? gb_api_warm_program() : NULL;
     pcfg.lint_warm = warm;
     pool = gb_cli_pool_new(cmd, &pcfg);

@@ -203,8 +203,9 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     }
     /* The first worker's spawn settles the sandbox mode (AUTO may fall back to PLAIN); the
      * others are spawned in that mode at once, so they all import their libraries together;
-     * test workers of an import set outside cfg->start_sets start at their first run
-     * (gb_pool_ensure_alive), so that a benchmark without numpy does not wait for it.
+     * test workers of an import set outside cfg->start_sets are not awaited: they start at
+     * their first run (gb_pool_ensure_alive), or now without being awaited (cfg->spawn_rest),
+     * so that a benchmark without numpy does not wait for it.
      * The pool is ready when its test workers are: the lint workers warm pylint meanwhile
      * and are awaited at their first use (gb_pool_ensure_alive), as lint is the last gate. */
     bool *now = gb_calloc(pool->nworkers, sizeof *now);
@@ -225,6 +226,8 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     bool ok = true;
     for (size_t i = 0; i < pool->nworkers && ok; i++)
         if (i != first && now[i]) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
+    for (size_t i = 0; i < pool->nworkers && ok && cfg->spawn_rest; i++)
+        if (!now[i]) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
     for (size_t i = 0; i < pool->nworkers && ok; i++)
         if (now[i] && !pool->workers[i].lint) ok = gb_pool_await_worker(pool, &pool->workers[i], err);
     free(now);

@@ -38,9 +38,11 @@ typedef struct {
     bool no_tiers;         /* every test worker imports every library (one kind of test worker), instead of
                               three import sets (src/runner/tier.c); also when the environment has
                               GENEBENCH_NO_TIERS=1 */
-    unsigned start_sets;   /* the test workers' import sets started with the pool (gb_pool_config_need
-                              adds a task's); the others start at their first run, e.g. an offspring's
-                              that imports a library no original does. 0: every set at once */
+    unsigned start_sets;   /* the test workers' import sets the pool waits for (gb_pool_config_need adds
+                              a task's); the others start at their first run, e.g. an offspring's that
+                              imports a library no original does. 0: every set */
+    bool spawn_rest;       /* with start_sets: the other sets' workers start with the pool too, and are
+                              awaited at their first run (a long run: ready when an offspring needs them) */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */

@@ -5,7 +5,8 @@
 # equivalence gate per offspring is the difference between no-lint and no-lint-no-equiv). The
 # published tool manages about 0.05/s (22 s each).
 # Then the benchmark's first task alone with -j 1 and with -j JOBS (parallel validation within a
-# task): evolution time of each, the speed-up, and whether the outputs are identical.
+# task): evolution time of each, the speed-up, and whether the outputs are identical; once from
+# the workers' start and once after pylint's warm-up (see below).
 #   tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,7 +17,17 @@ jobs=${4:-$(nproc)}
 gb="$build/genebench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "benchmark: $bench ($(wc -l < "$bench") tasks), generations $gens, -j $jobs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+fork_us=$(/usr/bin/python3 -c '
+import os, time
+n = 300
+t = time.perf_counter()
+for _ in range(n):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+print("%.0f" % ((time.perf_counter() - t) / n * 1e6))')
+echo "benchmark: $bench ($(wc -l < "$bench") tasks), generations $gens, -j $jobs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), fork+exit+wait of a python3 process ${fork_us} us"
 for mode in all-gates no-equiv no-lint no-lint-no-equiv; do
   extra=()
   case $mode in
@@ -41,20 +52,27 @@ print(f"{sys.argv[2]:>16}: {n} offspring validated in {s['time_s']:.1f}s of evol
 PY
 done
 head -n 1 "$bench" > "$tmp/one.jsonl"
+# Twice each: as above (the clock starts with the workers, and the task's first lint waits for
+# pylint's warm-up: 15-20 s on a quiet 2-CPU host, the same at any -j), and with a time budget
+# far beyond the generations (the clock starts after one lint worker has warmed up: the
+# evolution proper, which parallel validation speeds up).
 for j in 1 "$jobs"; do
   "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one-j$j.jsonl" --seed 1 --generations "$gens" -j "$j" --quiet
+  "$gb" evolve "$tmp/one.jsonl" -o "$tmp/warm-j$j.jsonl" --seed 1 --generations "$gens" -j "$j" --quiet \
+    --time-budget 1000000
 done
 /usr/bin/python3 - "$tmp" "$jobs" <<'PY'
 import json, re, sys
 tmp, jobs = sys.argv[1], sys.argv[2]
-def load(j):
-    s = json.load(open(f"{tmp}/one-j{j}.summary.json"))
-    out = re.sub(r'"time_s":[0-9.eE+-]+,', "", open(f"{tmp}/one-j{j}.jsonl").read())
+def load(kind, j):
+    s = json.load(open(f"{tmp}/{kind}-j{j}.summary.json"))
+    out = re.sub(r'"time_s":[0-9.eE+-]+,', "", open(f"{tmp}/{kind}-j{j}.jsonl").read())
     return s, out
-s1, o1 = load(1)
-sj, oj = load(jobs)
-print(f"  one task: -j 1 {s1['time_s']:.1f}s, -j {jobs} {sj['time_s']:.1f}s of evolution "
-      f"({s1['offspring_validated']} offspring validated): {s1['time_s'] / sj['time_s']:.2f}x; "
-      f"outputs {'identical' if o1 == oj else 'DIFFERENT'} (time_s stripped)")
+for kind, what in (("one", "from the workers' start"), ("warm", "after pylint's warm-up")):
+    s1, o1 = load(kind, 1)
+    sj, oj = load(kind, jobs)
+    print(f"  one task, {what}: -j 1 {s1['time_s']:.1f}s, -j {jobs} {sj['time_s']:.1f}s of evolution "
+          f"({s1['offspring_validated']} offspring validated): {s1['time_s'] / sj['time_s']:.2f}x; "
+          f"outputs {'identical' if o1 == oj else 'DIFFERENT'} (time_s stripped)")
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
