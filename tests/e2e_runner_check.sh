@@ -43,7 +43,12 @@ check "timeouts exit 1" '[ $rc -eq 1 ]'
 
 printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' >"$tmp/bare-python"
 chmod +x "$tmp/bare-python"
+# check starts only the import sets its tasks need: standard-library tasks pass without numpy
 out=$("$gb" check --python "$tmp/bare-python" "$data/good.jsonl" 2>&1); rc=$?
+echo "$out"
+check "standard-library tasks need no numpy" '[ $rc -eq 0 ] && grep -q "4 tasks, 4 passed" <<<"$out"'
+printf '%s\n' '{"id": "mini/np", "source": "import numpy\n\ndef total(a):\n    return int(numpy.sum(a))\n", "entry_point": "total", "tests": {"kind": "assert", "code": "assert total([1, 2]) == 3\n"}}' >"$tmp/np.jsonl"
+out=$("$gb" check --python "$tmp/bare-python" "$tmp/np.jsonl" 2>&1); rc=$?
 echo "$out"
 check "missing module names module and interpreter" 'grep -q "$tmp/bare-python cannot import module .numpy." <<<"$out"'
 check "missing module exits 1" '[ $rc -eq 1 ]'
