@@ -138,6 +138,19 @@ double gb_fitness_rc(const GbMetrics *m, const GbThresholds *t)
     return k ? sum / k : 0.0;
 }
 
+double gb_fitness_rc_balanced(const GbMetrics *m, const GbThresholds *t)
+{
+    double sum = 0.0;
+    int k = 0;
+    for (int i = 0; i < GB_N_COMPLEXITY; i++) {
+        if (t->ct[i] <= 0.0) continue;
+        double r = m->v[i] / t->ct[i];
+        sum += sqrt(r < 1.0 ? (r > 0.0 ? r : 0.0) : 1.0);
+        k++;
+    }
+    return k ? sum / k : 0.0;
+}
+
 double gb_fitness_rr(const GbMetrics *m, const GbThresholds *t)
 {
     double sum = 0.0;

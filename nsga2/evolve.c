@@ -9,6 +9,7 @@
 
 #include "nsga2/select.h"
 #include "operators/harness_policy.h"
+#include "src/python/flow.h"
 #include "src/python/pyparse.h"
 #include "src/python/tokensim.h"
 
@@ -20,6 +21,7 @@ void gb_evolve_config_defaults(GbEvolveConfig *cfg)
     cfg->breed = 0.2;
     cfg->max_parents = 4;
     cfg->accept = 4;
+    cfg->balanced = true;
     cfg->lint = true;
     cfg->equiv = true;
     cfg->away_target = 0.40;
@@ -100,7 +102,8 @@ typedef struct {
     GbProgram prog;
     GbMetrics metrics;
     double rc, rr;
-    double sim; /* token Jaccard to the nearest earlier version (0 without earlier versions) */
+    double score; /* what selection maximises: rc, or gb_fitness_rc_balanced (cfg->balanced) */
+    double sim;   /* token Jaccard to the nearest earlier version (0 without earlier versions) */
     uint64_t hash;
     long parent;           /* index in the population, -1 for the original */
     int op;                /* operator that made it from its parent, -1 for the original */
@@ -177,7 +180,15 @@ typedef struct {
     bool naming_kept;
     GbTokenBag *away; /* the earlier versions' tokens (cfg->away) */
     size_t n_away;
+    GbNames away_names; /* identifiers of the earlier versions that the original lacks: the naming
+                           step avoids them */
 } GbRun;
+
+static void gb_evolve__set_scores(const GbEvolveConfig *cfg, GbIndividual *ind)
+{
+    ind->rc = gb_fitness_rc(&ind->metrics, cfg->thresholds);
+    ind->score = cfg->balanced ? gb_fitness_rc_balanced(&ind->metrics, cfg->thresholds) : ind->rc;
+}
 
 /* The objectives of selection, per individual: RC, RR, and with earlier versions the distance
  * from the nearest one, saturated at the target. Returns k; obj gets n x k values. */
@@ -185,7 +196,7 @@ static size_t gb_evolve__objectives(const GbRun *run, const GbIndividual *const 
 {
     size_t k = run->n_away ? 3 : 2;
     for (size_t i = 0; i < n; i++) {
-        obj[k * i] = ind[i]->rc;
+        obj[k * i] = ind[i]->score;
         obj[k * i + 1] = ind[i]->rr;
         if (k == 3) obj[k * i + 2] = -(ind[i]->sim > run->cfg->away_target ? ind[i]->sim : run->cfg->away_target);
     }
@@ -201,6 +212,17 @@ static size_t gb_evolve__pop_objectives(const GbRun *run, double *obj)
     size_t k = gb_evolve__objectives(run, ind, n, obj);
     free(ind);
     return k;
+}
+
+/* Every identifier of prog (all modules) into out. */
+static void gb_evolve__identifiers(const GbProgram *prog, TSParser *parser, GbNames *out)
+{
+    for (size_t m = 0; m < prog->modules.len; m++) {
+        const char *src = prog->modules.items[m].source;
+        TSTree *t = gb_parse(parser, src, strlen(src));
+        gb_flow_identifiers(ts_tree_root_node(t), src, out);
+        ts_tree_delete(t);
+    }
 }
 
 /* Token Jaccard of prog to the nearest earlier version. */
@@ -369,7 +391,7 @@ static bool gb_evolve__pass_DUPLICATE(GbGateCtx *c)
 static bool gb_evolve__pass_DOMINATED(GbGateCtx *c)
 {
     GbIndividual *ch = c->child;
-    ch->rc = gb_fitness_rc(&ch->metrics, c->cfg->thresholds);
+    gb_evolve__set_scores(c->cfg, ch);
     ch->rr = gb_fitness_rr(&ch->metrics, c->cfg->thresholds);
     ch->sim = gb_evolve__similarity(c->run, &ch->prog, c->parser);
     const GbIndividual *pair[2] = {&c->run->pop.items[ch->parent], ch};
@@ -600,10 +622,10 @@ static size_t gb_evolve__pick(const GbRun *run, const double *obj, size_t k)
     for (size_t i = 0; i < n; i++) {
         const GbIndividual *ind = &run->pop.items[i];
         if (ind->sim < run->pop.items[least].sim - 1e-12 ||
-            (fabs(ind->sim - run->pop.items[least].sim) <= 1e-12 && ind->rc > run->pop.items[least].rc + 1e-12))
+            (fabs(ind->sim - run->pop.items[least].sim) <= 1e-12 && ind->score > run->pop.items[least].score + 1e-12))
             least = i;
         if (ind->sim > run->cfg->away_target + 1e-12) continue;
-        rcrr[2 * m] = ind->rc;
+        rcrr[2 * m] = ind->score;
         rcrr[2 * m + 1] = ind->rr;
         ix[m++] = i;
     }
@@ -629,7 +651,7 @@ static void gb_evolve__rank_children(GbRun *run, GbIndividual *children, size_t 
         GbError err;
         ok[c] = gb_metrics_compute(&ch->prog, parser, &ch->metrics, &err);
         if (!ok[c]) continue;
-        ch->rc = gb_fitness_rc(&ch->metrics, run->cfg->thresholds);
+        gb_evolve__set_scores(run->cfg, ch);
         ch->rr = gb_fitness_rr(&ch->metrics, run->cfg->thresholds);
         ch->sim = gb_evolve__similarity(run, &ch->prog, parser);
         slot[c] = m;
@@ -720,7 +742,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         gb_evolve__finish(&run, res, 0, NULL, 0);
         goto done;
     }
-    orig.rc = gb_fitness_rc(&orig.metrics, cfg->thresholds);
+    gb_evolve__set_scores(cfg, &orig);
     orig.rr = gb_fitness_rr(&orig.metrics, cfg->thresholds);
     orig.hash = gb_program_token_hash(&orig.prog, parser);
     if (cfg->away) {
@@ -728,12 +750,21 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         GbProgram *earlier = gb_calloc(GB_AWAY_MAX, sizeof *earlier);
         size_t ne = cfg->away(cfg->away_arg, task, earlier, GB_AWAY_MAX);
         run.away = gb_calloc(ne ? ne : 1, sizeof *run.away);
+        GbNames orig_names = {0};
+        gb_evolve__identifiers(&orig.prog, parser, &orig_names);
         for (size_t j = 0; j < ne; j++) {
             char *text = gb_program_concat(&earlier[j]);
             gb_token_bag_init(&run.away[run.n_away++], parser, text, strlen(text));
             free(text);
+            GbNames names = {0};
+            gb_evolve__identifiers(&earlier[j], parser, &names);
+            for (size_t i = 0; i < names.len; i++)
+                if (!gb_names_has(&orig_names, names.items[i]) && !gb_names_has(&run.away_names, names.items[i]))
+                    gb_names_add(&run.away_names, names.items[i]);
+            gb_names_destroy(&names);
             gb_program_destroy(&earlier[j]);
         }
+        gb_names_destroy(&orig_names);
         free(earlier);
     }
     orig.sim = gb_evolve__similarity(&run, &orig.prog, parser);
@@ -879,8 +910,9 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         run.generations = g - 1;
     }
 
-    /* Final pick: the highest-RC individual of the first front; with earlier versions, among
-     * those at most away_target similar to them (the least similar one if there is none). */
+    /* Final pick: the individual of the first front with the highest score (RC, or the
+     * balanced score); with earlier versions, among those at most away_target similar to them
+     * (the least similar one if there is none). */
     size_t n = run.pop.len;
     double *obj = gb_malloc(3 * n * sizeof *obj);
     size_t k = gb_evolve__pop_objectives(&run, obj);
@@ -894,7 +926,8 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         GbProgram named;
         gb_program_copy(&named, &run.pop.items[pick].prog);
         const char *mode = NULL;
-        if (cfg->naming(&named, task, parser, cfg->naming_arg, &run.renamed, &mode)) {
+        if (cfg->naming(&named, task, parser, cfg->naming_arg, run.n_away ? &run.away_names : NULL, &run.renamed,
+                        &mode)) {
             run.naming_mode = mode;
             GbRunResult rr;
             bool ran = gb_pool_run(cfg->pool, task, &named, &rr, &err);
@@ -932,6 +965,7 @@ done:
     free(run.error);
     gb_rename_list_destroy(&run.renamed);
     for (size_t j = 0; j < run.n_away; j++) gb_token_bag_destroy(&run.away[j]);
+    gb_names_destroy(&run.away_names);
     free(run.away);
     gb_evolve__slots_give(cfg->slots, 1);
     res->time_s = gb_now() - t0;

@@ -5,11 +5,21 @@
  * nsga2/record.h, which documents the format; src/bench/record.h writes and reads it.
  *
  * The run summary (OUT.summary.json): {"tool", "version", "seed", "generations", "time_budget",
- *   "breed", "thresholds", "lint", "python": {"interpreter", "version", "numpy", "scipy",
+ *   "breed", "thresholds", "lint", "objective", "accept", "away": {"versions", "target"} (only
+ *   with earlier versions; merge writes none of the three), "python": {"interpreter", "version", "numpy", "scipy",
  *   "sklearn", ...}, "tasks", "hardened", "unchanged", "failed", "rc_before_mean",
  *   "rr_before_mean", "rc_after_mean", "rr_after_mean", "time_s", "offspring_validated",
  *   "offspring_per_s", "gates": {...}, "operators": {"S1": {"applied": n, "accepted": n,
- *   "in_picks": n, "mean_rc_delta": d}, ...}}
+ *   "in_picks": n, "mean_rc_delta": d}, ...},
+ *   "metrics": {"C1": {"before_mean", "after_mean", "raised", "lowered", "tasks"}, ...,
+ *               "entropy": {...}}}
+ * "metrics" has one entry per metric of fitness/metric_list.h (keys and order as there), over
+ * the tasks that evolved: status "hardened" or "unchanged"; tasks with status "original_fails"
+ * or "error" are left out, and so, per metric, is a task whose before or after value is not
+ * finite. "tasks" is how many were counted, "raised"/"lowered" in how many the value after is
+ * above/below the value before (the rest kept it), and the means are rounded to 4 decimals
+ * (0 when tasks is 0). The summary is computed from the output records (src/report/summary.h),
+ * so `genebench merge` writes the same "metrics" from shards as one run does.
  */
 #include <signal.h>
 #include <stdatomic.h>
@@ -33,8 +43,8 @@
 /* Natural naming of the final pick (issue 6): rename the synthetic identifiers of prog in
  * place. Returns false when nothing was renamed. renamed (caller storage) gets the renames
  * appended in order, *mode a static string ("builtin" or "llm"). */
-typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
-                           const char **mode);
+typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, const GbNames *avoid,
+                           GbRenameList *renamed, const char **mode);
 
 /* The budget of validation threads shared by every task of a run: each task thread holds one
  * slot while it evolves a task, and a task whose generation has several children to validate
@@ -63,6 +73,11 @@ typedef struct {
      * GB_EVOLVE_WAVE until `accept` of them have joined the population; the rest are dropped
      * unvalidated (and not counted as offered). 0: every child is validated (breeding order). */
     int accept;
+    /* What selection and the pick maximise besides RR (and the distance from earlier
+     * versions): false = RC, the published tool's way; true (default) =
+     * gb_fitness_rc_balanced, which spreads complexity over the dimensions. RC is what the
+     * record reports either way. */
+    bool balanced;
     bool lint;       /* pylint gate */
     bool keep_front; /* write the sources of the whole final front */
     bool equiv;      /* the equivalence gate (nsga2/equiv.h; its seed is `seed`) */
@@ -85,7 +100,7 @@ typedef struct {
      * its similarity: the token Jaccard (src/python/tokensim.h) to the nearest earlier version.
      * Selection gets a third objective, -max(similarity, away_target) (nothing is gained below
      * the target), a child must not be dominated by its parent in all three, and the final pick
-     * is the highest-RC individual whose similarity is at most away_target (the original
+     * is the highest-scoring individual whose similarity is at most away_target (the original
      * usually is; if none is, the least similar one). */
     size_t (*away)(void *arg, const GbTask *task, GbProgram *out, size_t cap);
     void *away_arg;

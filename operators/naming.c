@@ -1328,7 +1328,7 @@ static bool gb_nm__rename(GbNmRun *run, const GbNmVar *v, const char *new_name)
 }
 
 /* The built-in names: every synthetic variable whose name is not natural. */
-static void gb_nm__builtin(GbNmRun *run)
+static void gb_nm__builtin(GbNmRun *run, const GbNames *avoid)
 {
     GbNames skip = {0};
     for (;;) {
@@ -1359,7 +1359,8 @@ static void gb_nm__builtin(GbNmRun *run)
         if (gb_renamer_plan(r, v->module, v->scope, v->name, &plan, &why)) {
             GbNameList cands = {0};
             gb_naming_candidates(run->ctx, &plan, &cands);
-            name = gb_naming_pick(run->ctx, &cands, NULL);
+            name = avoid ? gb_naming_pick(run->ctx, &cands, avoid) : NULL;
+            if (!name) name = gb_naming_pick(run->ctx, &cands, NULL);
             gb_name_list_destroy(&cands);
         }
         gb_renamer_delete(r);
@@ -1564,7 +1565,7 @@ static void gb_nm__llm(GbNmRun *run, const GbNamingConfig *cfg, char **llm_error
 
 /* Run the naming step; returns the renames {"old": "new"} in order (owned). */
 static json_t *gb_naming__run(GbProgram *prog, const GbTask *task, TSParser *parser, const GbNamingConfig *cfg,
-                              const char **mode, char **llm_error)
+                              const GbNames *avoid, const char **mode, char **llm_error)
 {
     if (llm_error) *llm_error = NULL;
     bool use_llm = cfg && cfg->url && *cfg->url;
@@ -1573,7 +1574,7 @@ static json_t *gb_naming__run(GbProgram *prog, const GbTask *task, TSParser *par
     gb_op_ctx_init(&ctx, prog, task, parser);
     GbNmRun run = {&ctx, json_object(), false};
     if (use_llm) gb_nm__llm(&run, cfg, llm_error);
-    gb_nm__builtin(&run);
+    gb_nm__builtin(&run, avoid);
     gb_op_ctx_destroy(&ctx);
     *mode = run.llm_used ? "llm" : "builtin";
     return run.renamed;
@@ -1583,7 +1584,7 @@ bool gb_naming_apply(GbProgram *prog, const GbTask *task, TSParser *parser, cons
                      char **renamed_json, const char **mode, char **llm_error)
 {
     *renamed_json = NULL;
-    json_t *renamed = gb_naming__run(prog, task, parser, cfg, mode, llm_error);
+    json_t *renamed = gb_naming__run(prog, task, parser, cfg, NULL, mode, llm_error);
     bool any = json_object_size(renamed) > 0;
     if (any) *renamed_json = json_dumps(renamed, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(renamed);
@@ -1599,10 +1600,10 @@ void gb_rename_list_destroy(GbRenameList *l)
     gb_array_free(l);
 }
 
-bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
-                        const char **mode)
+bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, const GbNames *avoid,
+                        GbRenameList *renamed, const char **mode)
 {
-    json_t *obj = gb_naming__run(prog, task, parser, (const GbNamingConfig *)arg, mode, NULL);
+    json_t *obj = gb_naming__run(prog, task, parser, (const GbNamingConfig *)arg, avoid, mode, NULL);
     bool any = json_object_size(obj) > 0;
     const char *old_name;
     json_t *new_name;

@@ -94,9 +94,11 @@ void gb_rename_list_destroy(GbRenameList *l);
  * "llm" when at least one name came from the model, else "builtin" (static strings). When
  * nothing was renamed, renamed is unchanged and *mode still says which path was tried.
  * task (may be NULL) gives pinned names and the test code; parser is the calling thread's.
- * Problems with the endpoint never fail the call: they fall back to the built-in names. */
-bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, GbRenameList *renamed,
-                        const char **mode);
+ * Problems with the endpoint never fail the call: they fall back to the built-in names.
+ * avoid (may be NULL): names the built-in step takes only when every other candidate and
+ * variant is taken (the names earlier versions of the task introduced: versions that differ). */
+bool gb_naming_apply_fn(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, const GbNames *avoid,
+                        GbRenameList *renamed, const char **mode);
 
 /* As gb_naming_apply_fn with the renames as a JSON object {"old": "new", ...} in *renamed_json
  * (owned, NULL when nothing was renamed), and *llm_error (may be NULL) gets the endpoint's problem (owned,

@@ -75,7 +75,7 @@ import json, sys
 for line in open(sys.argv[1]):
     t = json.loads(line)
     g = t['genebench']
-    assert list(g['gates'])[:7] == ['offered', 'parse', 'readability', 'duplicate', 'tests', 'equiv', 'lint'], g['gates']
+    assert list(g['gates'])[:8] == ['offered', 'parse', 'readability', 'duplicate', 'dominated', 'tests', 'equiv', 'lint'], g['gates']
     e = g['equiv']
     if t['id'] == 'equiv/noinput':
         assert e['inputs'] == 0, e

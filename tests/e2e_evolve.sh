@@ -35,6 +35,38 @@ timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one1.jsonl" --seed 7 -j 1 --g
 timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one2.jsonl" --seed 7 -j 2 --generations 2 --quiet
 check "one task with lint: -j 2 finishes and equals -j 1 (but time_s)" '[ $? -eq 0 ] && same "$tmp/one1.jsonl" "$tmp/one2.jsonl"'
 check "the summary is written" 'grep -q "\"offspring_per_s\"" "$tmp/a.summary.json"'
+# Issue 20: the summary's "metrics", recomputed here from the output records: per metric, over the
+# tasks that evolved (hardened or unchanged), the means before/after and how many rose or fell.
+summary_metrics_ok() { # summary_metrics_ok OUT.jsonl OUT.summary.json [STDERR]
+  /usr/bin/python3 - "$@" <<'EOF'
+import json, re, sys
+keys = ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "num_tokens", "lines_of_code", "num_conditions", "num_loops",
+        "num_assignments", "num_max_nested_loop", "num_max_nested_if", "num_max_conditions_in_if",
+        "max_line_tokens", "num_of_variables", "num_of_arrays", "num_of_operators", "num_of_nested_casting", "entropy"]
+recs = [json.loads(l)["genebench"] for l in open(sys.argv[1])]
+ev = [g for g in recs if g["status"] in ("hardened", "unchanged")]
+got = json.load(open(sys.argv[2]))["metrics"]
+assert list(got) == keys, list(got)
+for k in keys:
+    pairs = [(g["before"]["metrics"][k], g["after"]["metrics"][k]) for g in ev]
+    n = len(pairs)
+    want = {"before_mean": sum(b for b, _ in pairs) / n, "after_mean": sum(a for _, a in pairs) / n,
+            "raised": sum(a > b for b, a in pairs), "lowered": sum(a < b for b, a in pairs), "tasks": n}
+    e = got[k]
+    assert list(e) == ["before_mean", "after_mean", "raised", "lowered", "tasks"], (k, e)
+    for f in ("raised", "lowered", "tasks"):
+        assert e[f] == want[f], (k, f, e, want)
+    for f in ("before_mean", "after_mean"):
+        assert abs(e[f] - want[f]) <= 5.0001e-5, (k, f, e, want)
+    if len(sys.argv) > 3 and k.startswith("C"):
+        line = "  %-3s %6.2f -> %6.2f (raised in %d/%d)  " % (k, want["before_mean"], want["after_mean"],
+                                                           want["raised"], n)
+        assert line in open(sys.argv[3]).read(), ("stderr lacks", line)
+print("summary metrics match %d evolved task(s) of %d" % (len(ev), len(recs)))
+EOF
+}
+summary_metrics_ok "$tmp/a.jsonl" "$tmp/a.summary.json"
+check "summary \"metrics\" = recomputed from the records" '[ $? -eq 0 ]'
 # Not a terminal (a log file, Slurm): whole progress lines, the first and the last task always.
 "$gb" evolve "$tmp/bench.jsonl" -o "$tmp/p.jsonl" --seed 7 -j 2 --generations 2 --no-lint --thresholds builtin:paper \
   --progress-every 86400 2> "$tmp/progress.txt"
@@ -44,6 +76,8 @@ check "start-up lines come first: tasks to do, then workers started, then the fi
   '[ "$(grep -n -m1 "tasks to do" "$tmp/progress.txt" | cut -d: -f1)" = 1 ] && [ "$(grep -n -m1 "workers started in [0-9.]*s, evolving$" "$tmp/progress.txt" | cut -d: -f1)" = 2 ] && [ "$(grep -n -m1 " 1/6 tasks done" "$tmp/progress.txt" | cut -d: -f1)" = 3 ]'
 check "no terminal escapes in a log" '! grep -q $'"'"'\033'"'"' "$tmp/progress.txt"'
 check "progress lines change nothing in the output" 'same "$tmp/b.jsonl" "$tmp/p.jsonl"'
+summary_metrics_ok "$tmp/p.jsonl" "$tmp/p.summary.json" "$tmp/progress.txt"
+check "the end of evolve prints C1..C7 before -> after (raised in n/N) as the summary has them" '[ $? -eq 0 ]'
 "$gb" check "$tmp/a.jsonl" > "$tmp/check.txt" 2>&1
 check "every hardened program passes its tests" '[ $? -eq 0 ]'
 check "programs changed" '[ "$(grep -c "\"status\":\"hardened\"" "$tmp/a.jsonl")" -ge 5 ]'
@@ -74,6 +108,8 @@ check "interrupted + resumed output equals the uninterrupted one" 'same "$tmp/a.
 check "shards split the tasks" '[ $(wc -l < "$tmp/s1.jsonl") -eq 3 ] && [ $(wc -l < "$tmp/s2.jsonl") -eq 3 ]'
 "$gb" merge -o "$tmp/m.jsonl" "$tmp/s2.jsonl" "$tmp/s1.jsonl" 2>/dev/null
 check "merged shards equal the whole run" 'same "$tmp/a.jsonl" "$tmp/m.jsonl"'
+check "merged shards give the same summary \"metrics\" as the whole run" \
+  '/usr/bin/python3 -c "import json,sys; a,b=(json.load(open(f))[\"metrics\"] for f in sys.argv[1:]); sys.exit(a!=b)" "$tmp/a.summary.json" "$tmp/m.summary.json"'
 
 "$gb" evolve "$tmp/bench.jsonl" >/dev/null 2>&1; rc=$?
 check "missing -o exits 2" '[ $rc -eq 2 ]'

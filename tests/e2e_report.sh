@@ -40,8 +40,9 @@ check "lean input warnings on stderr" \
   'grep -q "lean.jsonl:2: malformed JSON" "$tmp/err" && grep -q "no-such-thresholds.json" "$tmp/err"'
 check "page is self-contained (no external script, style or link)" \
   '! grep -Eiq "<script[^>]+src=|<link[^>]+href=|@import|<img[^>]+src=\"http" "$html"'
-# 7 complexity + 14 readability + RC and RR + fitness + 2 operators + 5 runs' gates + 7 similarity + NNMR
-check "page has 39 charts" '[ "$(grep -c "data-chart=" "$html")" -eq 39 ]'
+# 7 complexity + 14 readability + RC and RR + per-metric change + fitness + 2 operators + 5 runs' gates
+# + 7 similarity + NNMR
+check "page has 40 charts" '[ "$(grep -c "data-chart=" "$html")" -eq 40 ]'
 check "page has 15 task rows and diffs" '[ "$(grep -o "class=\"difflink\"" "$html" | wc -l)" -eq 15 ]'
 
 # What a researcher saw (issue 17). 1: the versions means table gives each pair's means
@@ -63,6 +64,52 @@ EOF
 mrc=$?
 cat "$tmp/means.out"
 check "versions means table holds every pair's means" '[ $mrc -eq 0 ]'
+# Issue 20: the per-metric table, recomputed here from the records of the five runs (bench, the
+# three seeds, lean): over the tasks that evolved (hardened or unchanged), the mean before -> after
+# and in how many the value rose; C rows first; a C metric raised in >= 1/4 of the tasks gets a tick.
+/usr/bin/python3 - "$html" "$fix/bench.jsonl" "$fix/versions/seed-1.jsonl" "$fix/versions/seed-2.jsonl" \
+  "$fix/versions/seed-3.jsonl" "$fix/lean.jsonl" >"$tmp/change.out" 2>&1 <<'EOF'
+import html as H, json, re, sys
+page = open(sys.argv[1]).read()
+keys = ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "num_tokens", "lines_of_code", "num_conditions", "num_loops",
+        "num_assignments", "num_max_nested_loop", "num_max_nested_if", "num_max_conditions_in_if",
+        "max_line_tokens", "num_of_variables", "num_of_arrays", "num_of_operators", "num_of_nested_casting", "entropy"]
+ids = ["C%d" % i for i in range(1, 8)] + ["R%d" % i for i in range(1, 15)]
+runs = []
+for path in sys.argv[2:]:
+    recs = []
+    for line in open(path):
+        try:
+            recs.append(json.loads(line)["genebench"])
+        except (ValueError, KeyError):
+            pass  # the lean fixture's malformed line (the report skips it with a warning)
+    runs.append([g for g in recs if g.get("status") in ("hardened", "unchanged") and "before" in g])
+assert [len(r) for r in runs] == [3, 3, 3, 3, 2], [len(r) for r in runs]  # bench's original_fails left out
+table = re.search(r'<table class="facts change" id="change-table">(.*?)</table>', page, re.S).group(1)
+rows = re.findall(r'<tr data-metric="([CR]\d+)"><th>[^<]*</th><td>[^<]*</td>(.*?)</tr>', table, re.S)
+assert [m for m, _ in rows] == ids, [m for m, _ in rows]
+for (mid, cells), key in zip(rows, keys):
+    got = [H.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)]
+    want = []
+    for recs in runs:
+        pairs = [(g["before"]["metrics"][key], g["after"]["metrics"][key]) for g in recs]
+        n, up = len(pairs), sum(a > b for b, a in pairs)
+        want.append("%.2f \u2192 %.2f" % (sum(b for b, _ in pairs) / n, sum(a for _, a in pairs) / n))
+        tick = " \u2713" if mid[0] == "C" and up * 4 >= n else ""
+        want.append("%d/%d (%.0f%%)%s" % (up, n, 100.0 * up / n, tick))
+    assert got == want, (mid, got, want)
+items = re.findall(r"<li>(.*?)</li>", re.search(r'<ul class="change">(.*?)</ul>', page, re.S).group(1))
+assert len(items) == len(runs), items
+for item, recs in zip(items, runs):
+    up = [i for i, k in zip(ids[:7], keys)
+          if sum(g["after"]["metrics"][k] > g["before"]["metrics"][k] for g in recs) * 4 >= len(recs)]
+    want = ": %d of 7 complexity metrics raised in a quarter of the tasks or more (%s)" % (len(up), ", ".join(up))
+    assert want in item, (item, want)
+print("%d metrics x %d runs match the records" % (len(rows), len(runs)))
+EOF
+crc=$?
+cat "$tmp/change.out"
+check "per-metric table: means and raised counts recomputed from the records" '[ $crc -eq 0 ]'
 # 2: time_budget 0 is "no time budget", not "0 s per task".
 check "no time budget shows as none" \
   'grep -q "8 generations, time budget: none" "$html" && ! grep -q " 0 s per task" "$html"'
@@ -93,7 +140,7 @@ check "page logged nothing to the console" '[ ! -s "$tmp/console" ]'
 # The rendered DOM: each chart became an SVG, and a #diff-N address opens that diff.
 run_chromium "$tmp/prof2" --dump-dom "file://$html#diff-2" >"$tmp/dom.html" 2>"$tmp/dom.err"
 nsvg=$(grep -o 'class="marks"' "$tmp/dom.html" | wc -l)
-check "every chart rendered to SVG ($nsvg of 39)" '[ "$nsvg" -eq 39 ]'
+check "every chart rendered to SVG ($nsvg of 40)" '[ "$nsvg" -eq 40 ]'
 check "no chart failed" '! grep -q "id=\"chart-[a-z0-9-]*\">This chart could not" "$tmp/dom.html"'
 # 3: the gate chart names every operator that was offered, also S4, which no pick ever used.
 gates_svg=$(sed -n '/id="chart-gates-1"/,/<\/svg>/p' "$tmp/dom.html")
@@ -111,7 +158,7 @@ grep -E 'CONSOLE|Uncaught' "$tmp/lean.err" >"$tmp/console3" || true
 check "lean report: no console output" '[ ! -s "$tmp/console3" ]'
 [ -s "$tmp/console3" ] && head -20 "$tmp/console3"
 nsvg=$(grep -o 'class="marks"' "$tmp/lean-dom.html" | wc -l)
-check "lean report: its 27 charts rendered ($nsvg)" '[ "$nsvg" -eq 27 ]'
+check "lean report: its 28 charts rendered ($nsvg)" '[ "$nsvg" -eq 28 ]'
 
 # The screenshot is a real picture: decode the PNG (zlib + scanline filters) and count colours
 # (pure Python, so it stops decoding once it has seen enough of them).

@@ -160,5 +160,9 @@ check "Slurm shards merged == one machine, byte for byte (but time_s)" \
   '[ -s hardened.jsonl ] && cmp -s <(untimed hardened.jsonl) <(untimed single.jsonl)'
 check "every task was hardened under Slurm" '[ "$(wc -l <hardened.jsonl)" -eq 4 ]'
 check "the merge wrote its summary" 'grep -q "\"tasks\"" hardened.summary.json'
+# The summaries differ in the run facts (time, seed and budget are the merge's), not in what the
+# tasks say: the per-metric "metrics" object is the same from shards as from one machine.
+check "the merged summary's per-metric \"metrics\" equal the single run's" \
+  '/usr/bin/python3 -c "import json,sys; a,b=(json.load(open(f))[\"metrics\"] for f in sys.argv[1:]); sys.exit(a!=b)" hardened.summary.json single.summary.json'
 cd / || true
 exit $fail

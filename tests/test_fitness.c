@@ -509,6 +509,28 @@ static void test_rc_rr_reproduce_reference_log(void **state)
     gb_thresholds_destroy(&t);
 }
 
+/* The balanced score: mean sqrt(min(1, C_i/CT_i)); spreading beats piling on one dimension. */
+static void test_rc_balanced(void **state)
+{
+    (void)state;
+    GbThresholds t = load("paper");
+    GbMetrics m = {{0}};
+    assert_near(gb_fitness_rc_balanced(&m, &t), 0.0, 1e-12);
+    m.v[GB_METRIC_C1] = 200; /* capped at 1 */
+    assert_near(gb_fitness_rc_balanced(&m, &t), 1.0 / 7, 1e-12);
+    GbMetrics one = {{0}}, two = {{0}};
+    one.v[GB_METRIC_C4] = 2 * t.ct[GB_METRIC_C4] / 8; /* a quarter of one threshold, in one dimension */
+    two.v[GB_METRIC_C4] = t.ct[GB_METRIC_C4] / 8;     /* the same RC, spread over two dimensions */
+    two.v[GB_METRIC_C6] = t.ct[GB_METRIC_C6] / 8;
+    assert_near(gb_fitness_rc(&one, &t), gb_fitness_rc(&two, &t), 1e-12);
+    assert_near(gb_fitness_rc_balanced(&one, &t), sqrt(0.25) / 7, 1e-12);
+    assert_near(gb_fitness_rc_balanced(&two, &t), 2 * sqrt(0.125) / 7, 1e-12);
+    assert_true(gb_fitness_rc_balanced(&two, &t) > gb_fitness_rc_balanced(&one, &t));
+    for (int i = 0; i < GB_N_COMPLEXITY; i++) m.v[i] = t.ct[i];
+    assert_near(gb_fitness_rc_balanced(&m, &t), 1.0, 1e-12);
+    gb_thresholds_destroy(&t);
+}
+
 static void test_rc_rr_caps_and_exceeds(void **state)
 {
     (void)state;
@@ -596,6 +618,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_list_order_and_keys),
+        cmocka_unit_test(test_rc_balanced),
         cmocka_unit_test(test_c1_control_flow),
         cmocka_unit_test(test_c1_interprocedural_links),
         cmocka_unit_test(test_c1_multi_module_program),

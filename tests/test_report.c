@@ -260,6 +260,20 @@ static void test_report_render_has_every_panel(void **state)
     assert_non_null((spec = chart_spec(html, "chart-nnmr")));
     json_decref(spec);
 
+    /* Per-metric change: one table row per metric, C1 first, and one bar per metric and run over
+     * the evolved tasks (bench's original_fails task is left out: 3 of its 4). */
+    assert_int_equal(count(html, "<tr data-metric=\""), 21);
+    assert_true(strstr(html, "<tr data-metric=\"C1\">") < strstr(html, "<tr data-metric=\"R1\">"));
+    assert_int_equal(count(html, "data-chart=\"chart-change\""), 1);
+    assert_non_null((spec = chart_spec(html, "chart-change")));
+    json_t *bars =
+        json_object_get(json_object_get(json_array_get(json_object_get(spec, "layer"), 0), "data"), "values");
+    assert_int_equal(json_array_size(bars), 21 * 4);
+    json_t *b0 = json_array_get(bars, 0);
+    assert_string_equal(json_string_value(json_object_get(b0, "run")), "bench");
+    assert_string_equal(json_string_value(json_object_get(b0, "metric")), "C1");
+    assert_int_equal(json_integer_value(json_object_get(b0, "tasks")), 3);
+    json_decref(spec);
     /* The table has one row and one diff per task; the diff escapes the programs. */
     assert_int_equal(count(html, "class=\"difflink\""), 13);
     assert_int_equal(count(html, "<details class=\"diff-task\""), 13);

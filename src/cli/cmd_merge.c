@@ -130,8 +130,10 @@ int gb_cmd_merge(int argc, char **argv)
             fprintf(stderr, "genebench merge: %s\n", err.msg);
             rc = GB_EXIT_FAIL;
         }
-        char *line = gb_summary_line(&ordered);
-        fprintf(stderr, "genebench merge: %s\n  output %s\n  summary %s\n", line, out_path, spath);
+        char *line = gb_summary_line(&ordered), *mlines = gb_summary_metric_lines(&ordered);
+        fprintf(stderr, "genebench merge: %s\n%s%s  output %s\n  summary %s\n", line,
+                *mlines ? "  mean complexity of the evolved tasks, before -> after:\n" : "", mlines, out_path, spath);
+        free(mlines);
         free(line);
         free(summary);
         free(spath);

@@ -73,6 +73,10 @@ const GbCliOption gb_evolve_options[] = {
                 "children that join the population per generation: the children are measured, ranked\n"
                 "with the population (NSGA-II) and validated best first, 4 at a time, until N passed\n"
                 "(0 = validate every child, the published tool's way)"),
+    GB_CLI_STRING("objective", 0, O, objective, "balanced|rc", "balanced",
+                  "what selection and the final pick maximise besides RR: balanced = mean over C1..C7 of\n"
+                  "sqrt(min(1, C_i/CT_i)), so the first steps in a dimension count most and no single\n"
+                  "dimension carries the score; rc = RC itself (the published tool). RC is reported either way"),
     GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "tasks evolved in parallel (default: number of CPUs)"),
     GB_CLI_LONG("workers", 0, O, workers, "N", 1, 1024, NULL,
                 "warm Python workers running tests (default: same as -j)"),
@@ -323,19 +327,33 @@ static int gb_evolve__finish(const GbEvolveRun *run, const GbBench *bench, const
         rc = GB_EXIT_FAIL;
     }
     char *pyv = gb_evolve__python_versions(o->python);
-    GbRunFacts facts = {cfg->seed, cfg->generations, cfg->time_budget,   cfg->breed, cfg->thresholds_name,
-                        cfg->lint, elapsed,          L->total.validated, o->python,  pyv};
+    GbRunFacts facts = {cfg->seed,
+                        cfg->generations,
+                        cfg->time_budget,
+                        cfg->breed,
+                        cfg->thresholds_name,
+                        cfg->lint,
+                        elapsed,
+                        L->total.validated,
+                        o->python,
+                        pyv,
+                        cfg->accept,
+                        cfg->balanced ? "balanced" : "rc",
+                        cfg->away ? (int)((const GbEvolveAway *)cfg->away_arg)->n : 0,
+                        cfg->away_target};
     char *summary = gb_summary_build(&ordered, &facts);
     char *spath = run->summary ? gb_strdup(run->summary) : gb_evolve__summary_path(run->output);
     if (!gb_write_file_atomic(spath, summary, strlen(summary), &err)) {
         fprintf(stderr, "genebench %s: %s\n", run->cmd, err.msg);
         rc = GB_EXIT_FAIL;
     }
-    char *line = gb_summary_line(&ordered);
+    char *line = gb_summary_line(&ordered), *mlines = gb_summary_metric_lines(&ordered);
     if (!o->quiet)
-        fprintf(stderr, "genebench %s: %s; %ld offspring validated in %.1fs (%.1f/s)\n  output %s\n  summary %s\n",
+        fprintf(stderr, "genebench %s: %s; %ld offspring validated in %.1fs (%.1f/s)\n%s%s  output %s\n  summary %s\n",
                 run->cmd, line, L->total.validated, elapsed, elapsed > 0 ? (double)L->total.validated / elapsed : 0,
-                run->output, spath);
+                *mlines ? "  mean complexity of the evolved tasks, before -> after:\n" : "", mlines, run->output,
+                spath);
+    free(mlines);
     free(line);
     free(summary);
     free(spath);
@@ -368,6 +386,11 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     cfg.breed = o->breed;
     cfg.max_parents = (int)o->max_parents;
     cfg.accept = (int)o->accept;
+    if (o->objective && strcmp(o->objective, "balanced") != 0 && strcmp(o->objective, "rc") != 0) {
+        fprintf(stderr, "genebench %s: --objective expects balanced or rc, not '%s'\n", cmd, o->objective);
+        return GB_EXIT_USAGE;
+    }
+    cfg.balanced = !o->objective || strcmp(o->objective, "balanced") == 0;
     cfg.lint = !o->no_lint;
     cfg.keep_front = o->keep_front;
     cfg.equiv = !o->no_equiv;

@@ -27,6 +27,7 @@ typedef struct {
     double breed;
     long max_parents;
     long accept;
+    const char *objective;  /* "balanced" or "rc" */
     long jobs;              /* 0: number of CPUs */
     long workers;           /* 0: same as jobs */
     const char *thresholds; /* NULL: gb_thresholds_default_path() */

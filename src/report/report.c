@@ -18,6 +18,7 @@
 #include "src/bench/record.h"
 #include "src/bench/task_io.h"
 #include "src/base/linediff.h"
+#include "src/report/summary.h"
 
 /* ---- the metrics, from the one list ------------------------------------------------------- */
 
@@ -1075,6 +1076,155 @@ static void gb_report__panel_metrics(GbStr *out, GbReport *r)
         gb_report__chart_row(out, "chart-relative", charts);
     }
     gb_str_append(out, "</section>\n");
+}
+
+/* ---- panel: per-metric change ------------------------------------------------------------- */
+
+/* The share of the evolved tasks in which each metric rose, one bar per run, with the quarter
+ * mark as a dashed rule. Each layer carries its own data. */
+static const char gb_rep_tmpl_change[] =
+    "{\"height\": 220, \"title\": {\"text\": \"Share of the evolved tasks in which the metric rose\","
+    "  \"fontSize\": 11, \"anchor\": \"start\"},"
+    " \"layer\": ["
+    "  {\"mark\": \"bar\","
+    "   \"encoding\": {"
+    "    \"x\": {\"field\": \"metric\", \"type\": \"nominal\", \"sort\": {\"field\": \"rank\", \"op\": \"min\"},"
+    "           \"title\": null, \"axis\": {\"labelAngle\": 0}},"
+    "    \"xOffset\": {\"field\": \"run\", \"type\": \"nominal\", \"sort\": null},"
+    "    \"y\": {\"field\": \"pct\", \"type\": \"quantitative\", \"title\": \"% of tasks raised\","
+    "           \"scale\": {\"domain\": [0, 100]}},"
+    "    \"color\": {\"field\": \"run\", \"type\": \"nominal\", \"sort\": null, \"title\": \"run\"},"
+    "    \"tooltip\": [{\"field\": \"run\"}, {\"field\": \"metric\"}, {\"field\": \"label\", \"title\": \"what\"},"
+    "                 {\"field\": \"before\", \"title\": \"mean before\", \"format\": \".2f\"},"
+    "                 {\"field\": \"after\", \"title\": \"mean after\", \"format\": \".2f\"},"
+    "                 {\"field\": \"raised\", \"title\": \"raised in\"},"
+    "                 {\"field\": \"lowered\", \"title\": \"lowered in\"},"
+    "                 {\"field\": \"tasks\", \"title\": \"tasks\"},"
+    "                 {\"field\": \"pct\", \"title\": \"% raised\", \"format\": \".1f\"}]}},"
+    "  {\"mark\": {\"type\": \"rule\", \"color\": \"#d62728\", \"strokeDash\": [6, 4], \"strokeWidth\": 1.5},"
+    "   \"encoding\": {\"y\": {\"field\": \"q\", \"type\": \"quantitative\"},"
+    "                \"tooltip\": [{\"field\": \"what\", \"title\": \"mark\"}]}}]}";
+
+/* A metric counts as raised across a run when it rose in at least this share of its tasks
+ * (issue 20: "every C_i raised in a quarter of the tasks or more"). */
+#define GB_REP_RAISED_SHARE 0.25
+
+static void gb_report__panel_change(GbStr *out, GbReport *r)
+{
+    size_t nruns = r->runs.len;
+    GbMetricChange(*ch)[GB_METRIC_COUNT] = gb_calloc(nruns ? nruns : 1, sizeof *ch);
+    bool any = false;
+    for (size_t i = 0; i < nruns; i++) {
+        const GbRepRun *run = &r->runs.items[i];
+        for (size_t ti = 0; ti < run->tasks.len; ti++) gb_metric_change_add(ch[i], &run->tasks.items[ti].rec);
+        for (size_t k = 0; k < GB_REP_NMETRICS; k++) any |= ch[i][k].tasks > 0;
+    }
+    gb_str_append(out, "<section id=\"change\"><h2>Per-metric change</h2>\n"
+                       "<p>For each metric, over the tasks that evolved (status hardened or unchanged; tasks whose "
+                       "original fails its tests or that hit an error are left out): the mean before → after, and in "
+                       "how many of those tasks the value after is higher than before (raised in <i>n</i>/<i>N</i>, "
+                       "with the share). Complexity C1–C7 first: those are what hardening raises; a readability "
+                       "metric R<sub>j</sub> that rises makes the program harder to read, within the limit "
+                       "RT<sub>j</sub>. A complexity metric raised in a quarter of the tasks or more is marked ✓ (the "
+                       "dashed line in the chart). "
+                       "Computed from the output records, as the summary's <code>metrics</code> is.</p>\n");
+    if (!any) {
+        gb_str_append(out, "<p class=\"note\">No task evolved (or none has before/after metrics): nothing to "
+                           "compare.</p></section>\n");
+        free(ch);
+        return;
+    }
+    gb_str_append(out, "<div class=\"scroll\"><table class=\"facts change\" id=\"change-table\"><thead>");
+    if (nruns > 1) {
+        gb_str_append(out, "<tr><th></th><th></th>");
+        for (size_t i = 0; i < nruns; i++) {
+            gb_str_append(out, "<th colspan=\"2\">");
+            gb_report__esc(out, r->runs.items[i].label);
+            gb_str_append(out, "</th>");
+        }
+        gb_str_append(out, "</tr>");
+    }
+    gb_str_append(out, "<tr><th>metric</th><th>what</th>");
+    for (size_t i = 0; i < nruns; i++) gb_str_append(out, "<th>mean before → after</th><th>raised in</th>");
+    gb_str_append(out, "</tr></thead><tbody>\n");
+    json_t *rows = json_array();
+    for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
+        gb_str_appendf(out, "<tr data-metric=\"%s\"><th>%s</th><td>", gb_rep_metrics[k].id, gb_rep_metrics[k].id);
+        gb_report__esc(out, gb_rep_metrics[k].label);
+        gb_str_append(out, "</td>");
+        for (size_t i = 0; i < nruns; i++) {
+            const GbMetricChange *c = &ch[i][k];
+            if (!c->tasks) {
+                gb_str_append(out, "<td><span class=\"na\">–</span></td><td><span class=\"na\">–</span></td>");
+                continue;
+            }
+            double n = (double)c->tasks, before = c->before_sum / n, after = c->after_sum / n,
+                   pct = 100.0 * (double)c->raised / n;
+            bool up = gb_rep_metrics[k].kind == 'C' && (double)c->raised >= GB_REP_RAISED_SHARE * n;
+            gb_str_appendf(out, "<td>%.2f → %.2f</td><td%s>%ld/%ld (%.0f%%)%s</td>", before, after,
+                           up ? " class=\"good\"" : "", c->raised, c->tasks, pct, up ? " ✓" : "");
+            json_t *row = json_object();
+            gb_report__set_str(row, "run", r->runs.items[i].label);
+            gb_report__set_str(row, "metric", gb_rep_metrics[k].id);
+            gb_report__set_str(row, "label", gb_rep_metrics[k].label);
+            json_object_set_new(row, "rank", json_integer((json_int_t)k));
+            gb_report__set_num(row, "before", before);
+            gb_report__set_num(row, "after", after);
+            json_object_set_new(row, "raised", json_integer(c->raised));
+            json_object_set_new(row, "lowered", json_integer(c->lowered));
+            json_object_set_new(row, "tasks", json_integer(c->tasks));
+            gb_report__set_num(row, "pct", pct);
+            json_array_append_new(rows, row);
+        }
+        gb_str_append(out, "</tr>\n");
+    }
+    gb_str_append(out, "</tbody></table></div>\n<ul class=\"change\">");
+    /* Per run, in words: which complexity metrics rose in a quarter of the tasks or more. */
+    for (size_t i = 0; i < nruns; i++) {
+        GbStr yes, no;
+        gb_str_init(&yes);
+        gb_str_init(&no);
+        size_t nyes = 0, nc = 0;
+        for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
+            const GbMetricChange *c = &ch[i][k];
+            if (gb_rep_metrics[k].kind != 'C' || !c->tasks) continue;
+            nc++;
+            bool up = (double)c->raised >= GB_REP_RAISED_SHARE * (double)c->tasks;
+            GbStr *s = up ? &yes : &no;
+            gb_str_appendf(s, "%s%s", s->len ? ", " : "", gb_rep_metrics[k].id);
+            nyes += up;
+        }
+        gb_str_append(out, "<li>");
+        gb_report__esc(out, r->runs.items[i].label);
+        if (nc == 0) {
+            gb_str_append(out, ": no complexity values");
+        } else {
+            gb_str_appendf(out, ": %zu of %zu complexity metrics raised in a quarter of the tasks or more", nyes, nc);
+            if (yes.len) gb_str_appendf(out, " (%s)", yes.data);
+            if (no.len) gb_str_appendf(out, "; below a quarter: %s", no.data);
+        }
+        gb_str_append(out, "</li>");
+        gb_str_destroy(&yes);
+        gb_str_destroy(&no);
+    }
+    gb_str_append(out, "</ul>\n");
+    json_error_t jerr;
+    json_t *spec = json_loads(gb_rep_tmpl_change, 0, &jerr);
+    assert(spec && "a chart template is not valid JSON");
+    json_object_set_new(spec, "$schema", json_string("https://vega.github.io/schema/vega-lite/v5.json"));
+    size_t width = GB_REP_NMETRICS * (nruns * 10 + 8);
+    json_object_set_new(spec, "width", json_integer((json_int_t)(width < 560 ? 560 : width)));
+    json_t *layers = json_object_get(spec, "layer"), *bars = json_array_get(layers, 0);
+    json_object_set_new(bars, "data", json_pack("{s:o}", "values", rows));
+    json_t *enc = json_object_get(bars, "encoding");
+    json_object_set_new(json_object_get(enc, "color"), "scale", json_pack("{s:o}", "domain", gb_report__run_order(r)));
+    json_object_set_new(json_object_get(enc, "xOffset"), "sort", gb_report__run_order(r));
+    json_object_set_new(json_array_get(layers, 1), "data",
+                        json_pack("{s:[{s:i,s:s}]}", "values", "q", (int)(GB_REP_RAISED_SHARE * 100), "what",
+                                  "a quarter of the tasks"));
+    gb_report__chart(out, "chart-change", spec);
+    gb_str_append(out, "</section>\n");
+    free(ch);
 }
 
 /* ---- panel: RC vs RR ----------------------------------------------------------------------- */
@@ -2575,7 +2725,8 @@ char *gb_report_render(GbReport *r, GbError *err)
     gb_str_append(&out, "\n<nav>");
     if (r->runs.len)
         gb_str_append(&out, "<a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a "
-                            "href=\"#fitness\">RC vs RR</a><a href=\"#operators\">operators</a><a "
+                            "href=\"#change\">per-metric change</a><a href=\"#fitness\">RC vs RR</a><a "
+                            "href=\"#operators\">operators</a><a "
                             "href=\"#gates\">gates</a><a href=\"#versions\">versions</a>");
     if (r->evals.len) gb_str_append(&out, "<a href=\"#eval\">model evaluation</a>");
     if (r->runs.len) gb_str_append(&out, "<a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>");
@@ -2594,6 +2745,7 @@ char *gb_report_render(GbReport *r, GbError *err)
     if (r->runs.len) {
         gb_report__panel_facts(&out, r);
         gb_report__panel_metrics(&out, r);
+        gb_report__panel_change(&out, r);
         gb_report__panel_scatter(&out, r);
         gb_report__panel_operators(&out, r, names);
         gb_report__panel_gates(&out, r, names);

@@ -19,6 +19,21 @@ long gb_summary_task_index(const GbTask *t)
     return idx;
 }
 
+void gb_metric_change_add(GbMetricChange *ch, const GbRecord *r)
+{
+    if (!r->has_status || (r->status != GB_EVOLVED_HARDENED && r->status != GB_EVOLVED_UNCHANGED)) return;
+    if (!r->has_scores) return;
+    for (int k = 0; k < GB_METRIC_COUNT; k++) {
+        double b = r->before.metrics[k], a = r->after.metrics[k];
+        if (!isfinite(b) || !isfinite(a)) continue;
+        ch[k].before_sum += b;
+        ch[k].after_sum += a;
+        ch[k].raised += a > b;
+        ch[k].lowered += a < b;
+        ch[k].tasks++;
+    }
+}
+
 typedef struct {
     long tasks, hardened, unchanged, failed, validated;
     double rcb, rrb, rca, rra;
@@ -29,6 +44,7 @@ typedef struct {
     bool offered_in_some[GB_OP_COUNT]; /* the operator had a "gates_by_operator" entry */
     long in_picks[GB_OP_COUNT];
     double rc_delta_sum[GB_OP_COUNT];
+    GbMetricChange metrics[GB_METRIC_COUNT];
 } GbAgg;
 
 static void gb_summary__aggregate(const GbBench *out, GbAgg *a)
@@ -56,6 +72,7 @@ static void gb_summary__aggregate(const GbBench *out, GbAgg *a)
             a->rra += r.after.rr;
             a->nmeasured++;
         }
+        gb_metric_change_add(a->metrics, &r);
         if (r.offspring_validated > 0) a->validated += r.offspring_validated;
         a->any_gates |= r.has_gates;
         a->gates.offered += r.gates.offered;
@@ -128,6 +145,25 @@ static json_t *gb_summary__round(double v)
     return json_real(round(v * 10000.0) / 10000.0);
 }
 
+/* "metrics": {"C1": {"before_mean", "after_mean", "raised", "lowered", "tasks"}, ...} in
+ * metric_list.h order; the means are 0 for a metric no task counted for. */
+static json_t *gb_summary__metrics(const GbAgg *a)
+{
+    json_t *m = json_object();
+    for (int k = 0; k < GB_METRIC_COUNT; k++) {
+        const GbMetricChange *c = &a->metrics[k];
+        double n = c->tasks ? (double)c->tasks : 1;
+        json_t *e = json_object();
+        json_object_set_new(e, "before_mean", gb_summary__round(c->before_sum / n));
+        json_object_set_new(e, "after_mean", gb_summary__round(c->after_sum / n));
+        json_object_set_new(e, "raised", json_integer(c->raised));
+        json_object_set_new(e, "lowered", json_integer(c->lowered));
+        json_object_set_new(e, "tasks", json_integer(c->tasks));
+        json_object_set_new(m, gb_metric_key((GbMetricId)k), e);
+    }
+    return m;
+}
+
 char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
 {
     GbAgg a;
@@ -141,6 +177,16 @@ char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
     json_object_set_new(s, "breed", json_real(f->breed));
     json_object_set_new(s, "thresholds", json_string(f->thresholds ? f->thresholds : ""));
     json_object_set_new(s, "lint", json_boolean(f->lint));
+    if (f->objective) {
+        json_object_set_new(s, "objective", json_string(f->objective));
+        json_object_set_new(s, "accept", json_integer(f->accept));
+        if (f->away_versions) {
+            json_t *aw = json_object();
+            json_object_set_new(aw, "versions", json_integer(f->away_versions));
+            json_object_set_new(aw, "target", json_real(f->away_target));
+            json_object_set_new(s, "away", aw);
+        }
+    }
     json_t *py = f->python_json ? json_loads(f->python_json, 0, NULL) : NULL;
     if (!py) py = json_object();
     json_object_set_new(py, "interpreter", json_string(f->python ? f->python : ""));
@@ -164,6 +210,7 @@ char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
     for (int o = 0; o < GB_OP_COUNT; o++)
         json_object_set_new(ops, gb_operator((GbOperatorId)o)->code, gb_summary__operator(&a, o));
     json_object_set_new(s, "operators", ops);
+    json_object_set_new(s, "metrics", gb_summary__metrics(&a));
     char *txt = json_dumps(s, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(s);
     char *res = gb_asprintf("%s\n", txt);
@@ -178,4 +225,20 @@ char *gb_summary_line(const GbBench *out)
     double n = a.nmeasured ? (double)a.nmeasured : 1;
     return gb_asprintf("%ld tasks: %ld hardened, %ld unchanged, %ld failed; mean RC %.4f -> %.4f, mean RR %.4f -> %.4f",
                        a.tasks, a.hardened, a.unchanged, a.failed, a.rcb / n, a.rca / n, a.rrb / n, a.rra / n);
+}
+
+char *gb_summary_metric_lines(const GbBench *out)
+{
+    GbAgg a;
+    gb_summary__aggregate(out, &a);
+    GbStr s;
+    gb_str_init(&s);
+    for (int k = 0; k < GB_N_COMPLEXITY; k++) {
+        const GbMetricChange *c = &a.metrics[k];
+        if (!c->tasks) continue;
+        gb_str_appendf(&s, "  %-3s %6.2f -> %6.2f (raised in %ld/%ld)  %s\n", gb_metric_key((GbMetricId)k),
+                       c->before_sum / (double)c->tasks, c->after_sum / (double)c->tasks, c->raised, c->tasks,
+                       gb_metric_label((GbMetricId)k));
+    }
+    return gb_str_take(&s);
 }
