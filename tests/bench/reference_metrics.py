@@ -6,6 +6,8 @@ specification; it applies the same documented deviations as genebench:
   - async def/for/with count like their plain forms;
   - C5/C6: an imported name from a relative import or from the file's own package is C6,
     any other import is C5 (never "what is installed");
+  - C6 also counts inter-class calls: K.m(...) (any attribute chain) whose root Name K is not
+    imported, is a class defined in the file and the call is not inside the body of a class K;
   - tokens: NLTK 3.8's NLTKWordTokenizer on Punkt sentences, with genebench's built-in
     abbreviation list and no other trained Punkt data (see fitness/tokenize.h).
 Needs Debian's python3-nltk (for the tokenizer only).
@@ -166,7 +168,16 @@ def calls(tree, own):
                         if n.level:
                             relative.add(name)
     custom = {n.name for n in ast.walk(tree) if isinstance(n, FUNCS)}
+    classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
     imports = set(imports)
+
+    def in_class(node, name):
+        p = getattr(node, "_gb_parent", None)
+        while p is not None:
+            if isinstance(p, ast.ClassDef) and p.name == name:
+                return True
+            p = getattr(p, "_gb_parent", None)
+        return False
     c5 = c6 = c7 = 0
 
     def owned(mod):
@@ -193,6 +204,8 @@ def calls(tree, own):
             root = f.attr if r.id == "self" else r.id
             if root in imports:
                 classify(root)
+            elif r.id != "self" and root in classes and not in_class(n, root):
+                c6 += 1
             elif root in custom:
                 c7 += 1
         elif isinstance(f, ast.Name):
