@@ -159,10 +159,14 @@ static TSNode gb_s7_dependency(GbOpContext *ctx, size_t m, const char *name, uin
     return null;
 }
 
-/* Check a function and collect the statements to copy (sorted by position, unique). */
-static bool gb_s7_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *deps)
+/* What both variants require of the def (fn in module m): a top-level plain def (not async) of
+ * the main module, on lines of its own, in a module with no star import or dynamic scope, whose
+ * name is not pinned and is bound once at module level, with no `global` or dynamic feature
+ * (locals(), eval()) in it or in a scope nested in it. *name gets the function's name (owned,
+ * always set) and fx (initialised by the caller) its effects when the function qualifies. */
+static bool gb_s7_movable(GbOpContext *ctx, size_t m, TSNode fn, char **name, GbEffects *fx)
 {
-    if (deps) deps->len = 0;
+    *name = NULL;
     if (m != 0 || !gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION) || !gb_flow_is_toplevel(fn)) return false;
     if (gb_node_kind(ts_node_child(fn, 0)) != GB_NK_DEF) return false; /* async */
     const char *src = gb_op_ctx_source(ctx, m);
@@ -170,23 +174,31 @@ static bool gb_s7_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *deps)
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
     if (sc->scopes.items[0].star_import || sc->scopes.items[0].dynamic) return false;
     if (!gb_stmt_owns_lines(src, fn)) return false;
-    char *name = gb_node_text(gb_node_field(fn, "name"), src);
-    bool ok = !gb_op_ctx_is_pinned(ctx, name) && gb_flow_global_bindings(sc, src, root, name, NULL) == 1;
-    GbEffects fx;
-    gb_effects_init(&fx);
-    if (ok) {
-        gb_scopes_effects(sc, src, fn, &fx);
-        /* The def binds its own name; nested scopes' declarations do not show here. */
-        ok = (fx.flags & (GB_FX_GLOBAL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT)) == 0;
-    }
+    *name = gb_node_text(gb_node_field(fn, "name"), src);
+    if (gb_op_ctx_is_pinned(ctx, *name) || gb_flow_global_bindings(sc, src, root, *name, NULL) != 1) return false;
+    gb_scopes_effects(sc, src, fn, fx);
+    /* The def binds its own name; nested scopes' declarations do not show here. */
+    if ((fx->flags & (GB_FX_GLOBAL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT)) != 0) return false;
     /* Any function scope inside declaring `global` or using locals()/eval(): refuse. */
-    for (size_t i = 1; ok && i < sc->scopes.len; i++) {
+    for (size_t i = 1; i < sc->scopes.len; i++) {
         const GbScope *s = &sc->scopes.items[i];
         if (s->node_start < ts_node_start_byte(fn) || s->node_end > ts_node_end_byte(fn)) continue;
-        if (s->dynamic) ok = false;
-        for (size_t k = 0; ok && k < s->names.len; k++)
-            if (s->names.items[k].flags & GB_NAME_GLOBAL) ok = false;
+        if (s->dynamic) return false;
+        for (size_t k = 0; k < s->names.len; k++)
+            if (s->names.items[k].flags & GB_NAME_GLOBAL) return false;
     }
+    return true;
+}
+
+/* Check a function and collect the statements to copy (sorted by position, unique). */
+static bool gb_s7_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *deps)
+{
+    if (deps) deps->len = 0;
+    char *name;
+    GbEffects fx;
+    gb_effects_init(&fx);
+    bool ok = gb_s7_movable(ctx, m, fn, &name, &fx);
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
     for (size_t i = 0; ok && i < fx.reads.len; i++) {
         const char *r = fx.reads.items[i];
         if (strcmp(r, name) == 0) continue;
@@ -269,30 +281,14 @@ static void gb_s7_calls(const GbScopes *sc, const char *src, TSNode node, const 
 /* Check a function for the helper-class move and collect the callees to rewrite. */
 static bool gb_s7_class_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *calls)
 {
-    if (m != 0 || !gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION) || !gb_flow_is_toplevel(fn)) return false;
-    if (gb_node_kind(ts_node_child(fn, 0)) != GB_NK_DEF) return false; /* async */
+    char *name;
+    GbEffects fx;
+    gb_effects_init(&fx);
+    bool ok = gb_s7_movable(ctx, m, fn, &name, &fx) && !gb_s7_private(name);
+    gb_effects_destroy(&fx);
     const char *src = gb_op_ctx_source(ctx, m);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
-    if (sc->scopes.items[0].star_import || sc->scopes.items[0].dynamic) return false;
-    if (!gb_stmt_owns_lines(src, fn)) return false;
-    char *name = gb_node_text(gb_node_field(fn, "name"), src);
-    bool ok = !gb_op_ctx_is_pinned(ctx, name) && !gb_s7_private(name) &&
-              gb_flow_global_bindings(sc, src, root, name, NULL) == 1;
-    if (ok) {
-        GbEffects fx;
-        gb_effects_init(&fx);
-        gb_scopes_effects(sc, src, fn, &fx);
-        ok = (fx.flags & (GB_FX_GLOBAL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT)) == 0;
-        gb_effects_destroy(&fx);
-    }
-    for (size_t i = 1; ok && i < sc->scopes.len; i++) {
-        const GbScope *s = &sc->scopes.items[i];
-        if (s->node_start < ts_node_start_byte(fn) || s->node_end > ts_node_end_byte(fn)) continue;
-        if (s->dynamic) ok = false;
-        for (size_t k = 0; ok && k < s->names.len; k++)
-            if (s->names.items[k].flags & GB_NAME_GLOBAL) ok = false;
-    }
     if (ok) {
         GbNames ids = {0};
         gb_flow_identifiers(fn, src, &ids);

@@ -17,16 +17,7 @@ jobs=${4:-$(nproc)}
 gb="$build/genebench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fork_us=$(/usr/bin/python3 -c '
-import os, time
-n = 300
-t = time.perf_counter()
-for _ in range(n):
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)
-print("%.0f" % ((time.perf_counter() - t) / n * 1e6))')
+fork_us=$(/usr/bin/python3 "$root/tests/bench/fork_cost.py")
 echo "benchmark: $bench ($(wc -l < "$bench") tasks), generations $gens, -j $jobs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), fork+exit+wait of a python3 process ${fork_us} us"
 for mode in all-gates no-equiv no-lint no-lint-no-equiv; do
   extra=()

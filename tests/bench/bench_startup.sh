@@ -13,16 +13,7 @@ py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk 'NR<=2 || NR==11' "$root/examples/benchmark.jsonl" >"$tmp/three.jsonl"
-fork_us=$("$py" -c '
-import os, time
-n = 300
-t = time.perf_counter()
-for _ in range(n):
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)
-print("%.0f" % ((time.perf_counter() - t) / n * 1e6))')
+fork_us=$("$py" "$root/tests/bench/fork_cost.py")
 echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), fork+exit+wait of a python3 process ${fork_us} us"
 echo "benchmark: 3 tasks of examples/benchmark.jsonl, --generations 1, -j $(nproc), $rounds rounds each"
 
