@@ -10,11 +10,12 @@
 #   tests/bench/bench_quality.sh BASE_GENEBENCH NEW_GENEBENCH OUTDIR [PART...]
 # PARTs (default: all, in this order): prepare base-long base-versions new-versions report.
 # prepare imports the shared dev sets (../shared/benchmarks: HumanEval.dev.jsonl and
-# cruxeval.dev.jsonl, 20 tasks each) into OUTDIR/dev.jsonl; BENCH=FILE uses FILE instead.
-# Environment: SHORT (15), LONG (60), SEEDS (1,2,3), JOBS (nproc).
+# cruxeval.dev.jsonl) and keeps the first TASKS (20) of each in OUTDIR/dev.jsonl; BENCH=FILE uses
+# FILE instead.
+# Environment: SHORT (15), LONG (60), SEEDS (1,2,3), JOBS (nproc), TASKS (20).
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  sed -n '2,16p' "$0" >&2
+  sed -n '2,17p' "$0" >&2
   exit 2
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +23,7 @@ base=$1 new=$2 out=$3
 shift 3
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(prepare base-long base-versions new-versions report)
-short=${SHORT:-15} long=${LONG:-60} seeds=${SEEDS:-1,2,3} jobs=${JOBS:-$(nproc)}
+short=${SHORT:-15} long=${LONG:-60} seeds=${SEEDS:-1,2,3} jobs=${JOBS:-$(nproc)} n=${TASKS:-20}
 py=/usr/bin/python3
 mkdir -p "$out"
 
@@ -65,7 +66,7 @@ for part in "${parts[@]}"; do
         shared=$root/../shared/benchmarks
         "$new" import --from humaneval "$shared/humaneval/HumanEval.dev.jsonl" -o "$out/he.jsonl"
         "$new" import --from cruxeval "$shared/cruxeval/cruxeval.dev.jsonl" -o "$out/cx.jsonl"
-        cat "$out/he.jsonl" "$out/cx.jsonl" > "$out/dev.jsonl"
+        { head -n "$n" "$out/he.jsonl"; head -n "$n" "$out/cx.jsonl"; } > "$out/dev.jsonl"
       fi
       echo "benchmark: $out/dev.jsonl ($(wc -l < "$out/dev.jsonl") tasks)"
       ;;
