@@ -29,18 +29,7 @@ mkdir -p "$out"
 
 host() {
   local fork
-  fork=$("$py" - <<'PY'
-import os, time
-import numpy, scipy.stats, sklearn.utils  # noqa: F401  (what the workers have mapped)
-t = time.perf_counter()
-for _ in range(40):
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)
-print(f"{(time.perf_counter() - t) / 40 * 1000:.2f}")
-PY
-)
+  fork=$("$py" "$root/tests/bench/fork_cost.py" --libs --ms)
   echo "host: nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg), fork+exit+wait of python3 with numpy/scipy/sklearn ${fork} ms"
 }
 
