@@ -105,6 +105,7 @@ typedef struct {
     double score; /* what selection maximises: rc, or gb_fitness_rc_balanced (cfg->balanced) */
     double sim;   /* token Jaccard to the nearest earlier version (0 without earlier versions) */
     uint64_t hash;
+    bool measured;         /* metrics hold the program's (set when ranked with the others) */
     long parent;           /* index in the population, -1 for the original */
     int op;                /* operator that made it from its parent, -1 for the original */
     GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
@@ -159,6 +160,8 @@ static void gb_evolve__score(GbRecordScore *out, const GbIndividual *ind)
 
 typedef GbArray(GbIndividual) GbPopulation;
 typedef struct GbEvolveCrew GbEvolveCrew;
+typedef struct GbValidatePhase GbValidatePhase;
+typedef struct GbBreedPhase GbBreedPhase;
 
 /* Everything gb_evolve__finish needs to describe the run. */
 typedef struct {
@@ -173,7 +176,9 @@ typedef struct {
     GbError lint_err;            /* why the original could not be linted (lint_failed) */
     pthread_mutex_t lint_mu;     /* the original's lint: the first thread at a lint gate does it */
     GbLintSession *lint;         /* every lint of the task, in order (reproducible: src/runner/runner.h) */
-    struct GbEvolveCrew *crew;   /* the task's helper threads (gb_evolve__validate), NULL: none yet */
+    GbProgram orig_prog;         /* pop.items[0].prog (a shallow copy: the population grows while helpers
+                                    lint, so they never read pop) */
+    struct GbEvolveCrew *crew;   /* the task's helper threads (gb_evolve__validate_generation), NULL: none */
     GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
     char *equiv_error;           /* why recording them failed, or NULL */
     char *error;
@@ -362,11 +367,24 @@ typedef struct {
     GbLintSession *lint; /* this thread's lint session */
 } GbGateCtx;
 
+/* A child's metrics and objectives (once: breeding measures, ranking and the gates reuse it).
+ * False when it cannot be measured. */
+static bool gb_evolve__measure(const GbRun *run, GbIndividual *ch, TSParser *parser)
+{
+    if (ch->measured) return true;
+    GbError err;
+    if (!gb_metrics_compute(&ch->prog, parser, &ch->metrics, &err)) return false;
+    gb_evolve__set_scores(run->cfg, ch);
+    ch->rr = gb_fitness_rr(&ch->metrics, run->cfg->thresholds);
+    ch->sim = gb_evolve__similarity(run, &ch->prog, parser);
+    ch->measured = true;
+    return true;
+}
+
 /* One function per row of nsga2/gate_list.h, named after its id: true when the child passes. */
 static bool gb_evolve__pass_PARSE(GbGateCtx *c)
 {
-    GbError err;
-    return gb_metrics_compute(&c->child->prog, c->parser, &c->child->metrics, &err);
+    return gb_evolve__measure(c->run, c->child, c->parser);
 }
 
 /* Some R_j above RT_j rejects, except where the original itself is already above RT_j: there
@@ -392,10 +410,7 @@ static bool gb_evolve__pass_DUPLICATE(GbGateCtx *c)
 /* The parent dominates the child: no better in any objective, worse in one. */
 static bool gb_evolve__pass_DOMINATED(GbGateCtx *c)
 {
-    GbIndividual *ch = c->child;
-    gb_evolve__set_scores(c->cfg, ch);
-    ch->rr = gb_fitness_rr(&ch->metrics, c->cfg->thresholds);
-    ch->sim = gb_evolve__similarity(c->run, &ch->prog, c->parser);
+    GbIndividual *ch = c->child; /* measured by the PARSE gate */
     const GbIndividual *pair[2] = {&c->run->pop.items[ch->parent], ch};
     double obj[6];
     size_t k = gb_evolve__objectives(c->run, pair, 2, obj);
@@ -440,7 +455,7 @@ static bool gb_evolve__lint_original(GbRun *run)
     if (!ok && !run->lint_failed) {
         /* run->lint is the task thread's session; it lints nothing else until this returns
          * (its own lint gate calls this first), so another thread may use it here. */
-        if (gb_lint_session_lint(run->lint, &run->pop.items[0].prog, &run->lint_before, &run->lint_err)) {
+        if (gb_lint_session_lint(run->lint, &run->orig_prog, &run->lint_before, &run->lint_err)) {
             run->have_lint = ok = true;
             run->lint_after = run->lint_before;
         } else {
@@ -476,63 +491,133 @@ static GbGate gb_evolve__gates(GbGateCtx *c, int from, int to)
     return GB_GATE_COUNT;
 }
 
-/* The validation of one generation's children. The cheap gates (up to DUPLICATE) run one
- * child at a time against the individuals of the previous generations; the gates after it
- * (the expensive ones, in the pool) run in parallel on the helper threads; the results are
- * then committed in breeding order, so the population and every count are those of
- * validating the children one at a time: a child whose tokens equal those of an earlier
- * child of the generation is validated only when that one was rejected (else it is a
- * duplicate), and only then, at commit, one at a time. */
-enum { GB_CHILD_SKIPPED, GB_CHILD_REJECTED, GB_CHILD_CANDIDATE, GB_CHILD_DEFERRED, GB_CHILD_EVALUATED };
+/* The validation of one generation's children, wave by wave (GB_EVOLVE_WAVE children in rank
+ * order with cfg->accept, else one wave of all of them in breeding order), so that the
+ * population and every count are those of validating the children one at a time, wave after
+ * wave, until cfg->accept of them have joined:
+ * - The cheap gates (up to DOMINATED) run on this thread, one wave at a time, against the
+ *   individuals of the earlier generations.
+ * - The expensive gates (in the pool) run in parallel, in order, on this thread and the
+ *   task's helper threads. They only read the run, never the population (it grows at commit).
+ * - A wave's children are handed to them when the wave comes, or earlier once it is certain
+ *   to come: when the children accepted so far plus those of the waves before it that may
+ *   still pass are fewer than cfg->accept. No child is validated that one-at-a-time
+ *   validation would not validate.
+ * - A wave is committed in its order once its children are evaluated. A child whose tokens
+ *   equal those of a child accepted before it is a duplicate (where one-at-a-time validation
+ *   finds it: before DOMINATED when that child was accepted in an earlier wave); one whose
+ *   tokens equal those of an earlier child of its wave is validated only when that one was
+ *   rejected, at commit, here. */
+enum { GB_CHILD_UNSEEN, GB_CHILD_SKIPPED, GB_CHILD_REJECTED, GB_CHILD_CANDIDATE, GB_CHILD_DEFERRED, GB_CHILD_EVALUATED };
 
 typedef struct {
-    int state;
+    int state;           /* GB_CHILD_*; under the crew's mutex while the phase is open */
     GbGate gate;         /* REJECTED / EVALUATED: the rejecting gate or GB_GATE_COUNT */
     GbEvolveStats stats; /* what the expensive gates counted for this child */
 } GbChildEval;
 
-typedef struct {
+struct GbValidatePhase {
     const GbEvolveConfig *cfg;
     GbRun *run;
-    GbIndividual *children;
+    GbIndividual *children; /* the generation's children */
+    size_t n;
     GbChildEval *evals;
-    const size_t *todo; /* indices of the children to evaluate in parallel, in order */
-    size_t ntodo;
-    atomic_size_t next;
-} GbValidatePhase;
+    size_t *todo; /* indices of the children for the expensive gates, in order */
+    size_t nready; /* entries written (by the task thread) */
+    size_t ntodo;  /* entries published (under the crew's mutex when there is a crew) */
+    size_t next;  /* the next entry to claim (idem) */
+    bool open;    /* helpers may claim (idem) */
+};
 
 #define GB_GATE_FIRST_PARALLEL (GB_GATE_DOMINATED + 1)
 
-static void gb_evolve__eval_one(GbValidatePhase *ph, size_t c, TSParser *parser, GbLintSession *lint)
-{
-    GbChildEval *e = &ph->evals[c];
-    memset(&e->stats, 0, sizeof e->stats);
-    GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, NULL, 0, &e->stats, lint};
-    e->gate = gb_evolve__gates(&ctx, GB_GATE_FIRST_PARALLEL, GB_GATE_COUNT);
-    e->state = GB_CHILD_EVALUATED;
-}
+/* Breeding one generation: a job per parent (its children in operator order, measured), done
+ * by this thread and the helpers; the children are then taken in parent order, as if bred one
+ * at a time. A job changes only its parent's tried sites. */
+typedef struct {
+    size_t parent;                 /* index in the population */
+    GbArray(GbIndividual) kids;    /* in operator order */
+    long offered[GB_OP_COUNT];     /* children made, and of those ... */
+    long unapplied[GB_OP_COUNT];   /* ... the ones the operator could not apply (PARSE gate) */
+} GbBreedJob;
 
-static void gb_evolve__eval_loop(GbValidatePhase *ph, TSParser *parser, GbLintSession *lint)
+struct GbBreedPhase {
+    const GbEvolveConfig *cfg;
+    GbRun *run;
+    uint64_t task_key;
+    int generation;
+    GbBreedJob *jobs;
+    size_t njobs;
+    size_t next, done; /* claimed, finished (under the crew's mutex when there is a crew) */
+};
+
+/* One parent's children: one per applicable operator, at a random site this parent has not
+ * yet been bred at with this operator. */
+static void gb_evolve__breed(GbBreedPhase *bp, GbBreedJob *job, TSParser *parser)
 {
-    for (;;) {
-        size_t k = atomic_fetch_add(&ph->next, 1);
-        if (k >= ph->ntodo || gb_evolve__stopped(ph->cfg)) return;
-        gb_evolve__eval_one(ph, ph->todo[k], parser, lint);
+    const GbEvolveConfig *cfg = bp->cfg;
+    GbRun *run = bp->run;
+    const GbTask *task = run->task;
+    size_t pi = job->parent;
+    GbIndividual *parent = &run->pop.items[pi];
+    GbSiteList sites;
+    gb_site_list_init(&sites);
+    GbOpContext pctx;
+    gb_op_ctx_init(&pctx, &parent->prog, task, parser);
+    for (int o = 0; o < GB_OP_COUNT; o++) {
+        if (!cfg->ops[o] || !gb_op_allowed_under(task->harness, (GbOperatorId)o)) continue;
+        const GbOperator *op = gb_operator((GbOperatorId)o);
+        gb_op_find_sites(&pctx, op, &sites);
+        size_t w = 0;
+        for (size_t k = 0; k < sites.len; k++) {
+            if (gb_evolve__was_tried(parent, o, sites.items[k].key)) {
+                free(sites.items[k].key);
+                free(sites.items[k].name);
+                continue;
+            }
+            sites.items[w++] = sites.items[k];
+        }
+        sites.len = w;
+        if (sites.len == 0) continue;
+        GbRng rng;
+        gb_rng_init_keyed(&rng, cfg->seed, bp->task_key, (uint64_t)bp->generation, ((uint64_t)pi << 8) | (uint64_t)o);
+        const GbSite *site = &sites.items[gb_rng_bounded(&rng, (uint32_t)sites.len)];
+        gb_evolve__mark_tried(parent, o, site->key);
+        GbIndividual child;
+        memset(&child, 0, sizeof child);
+        gb_program_copy(&child.prog, &parent->prog);
+        child.parent = (long)pi;
+        child.op = o;
+        GbOpContext cctx;
+        gb_op_ctx_init(&cctx, &child.prog, task, parser);
+        GbError err;
+        GbApplyStatus st = gb_op_apply(&cctx, op, site, &rng, &err);
+        gb_op_ctx_destroy(&cctx);
+        job->offered[o]++;
+        if (st != GB_APPLY_OK) {
+            job->unapplied[o]++;
+            gb_individual_destroy(&child);
+            continue;
+        }
+        gb_evolve__measure(run, &child, parser);
+        gb_array_push(&job->kids, child);
     }
+    gb_op_ctx_destroy(&pctx);
+    gb_site_list_destroy(&sites);
 }
 
-/* The helper threads of a task (gb_evolve__validate). They live from the first wave that can
- * borrow a slot to the end of the task (or until another task needs the slot back), each
- * with its parser and its lint session kept across waves and generations: a new session
- * costs a fork of the lint worker and a slower first lint. A helper holds one slot, and its
- * session one lint worker, for as long as it lives. */
+/* The helper threads of a task. They live from the first generation that can borrow a slot
+ * to the end of the task (or until another task needs the slot back), each with its parser
+ * and its lint session kept across generations: a new session costs a fork of the lint
+ * worker and a slower first lint. A helper holds one slot, and its session one lint worker,
+ * for as long as it lives. */
 struct GbEvolveCrew {
     pthread_mutex_t mu;
-    pthread_cond_t wake; /* a new phase, or quit */
-    pthread_cond_t idle; /* a helper finished its part of the phase */
-    GbValidatePhase *ph; /* the phase in progress, NULL between phases */
-    unsigned long round; /* phases posted */
-    int busy;            /* helpers still working on the current phase */
+    pthread_cond_t wake; /* work to claim, or quit */
+    pthread_cond_t done; /* a helper evaluated a child */
+    GbValidatePhase *ph; /* the open phase, NULL between phases */
+    GbBreedPhase *bp;    /* the generation being bred, NULL when none */
+    int inflight;        /* helpers evaluating a child */
     bool quit;
     int n; /* helpers running */
     pthread_t tids[GB_EVOLVE_WAVE];
@@ -541,27 +626,52 @@ struct GbEvolveCrew {
 typedef struct {
     GbEvolveCrew *crew;
     const GbEvolveConfig *cfg;
-    unsigned long round; /* the phases posted before this helper started */
 } GbHelperArg;
+
+/* The expensive gates on children[c] (any thread, its own parser and lint session). */
+static GbGate gb_evolve__eval(GbValidatePhase *ph, size_t c, TSParser *parser, GbLintSession *lint)
+{
+    GbChildEval *e = &ph->evals[c];
+    memset(&e->stats, 0, sizeof e->stats);
+    GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, NULL, 0, &e->stats, lint};
+    return gb_evolve__gates(&ctx, GB_GATE_FIRST_PARALLEL, GB_GATE_COUNT);
+}
 
 static void *gb_evolve__helper(void *arg)
 {
     GbHelperArg *ha = arg;
     GbEvolveCrew *crew = ha->crew;
-    TSParser *parser = gb_parser_new();
-    GbLintSession *lint = ha->cfg->lint ? gb_lint_session_new(ha->cfg->pool) : NULL;
-    unsigned long seen = ha->round;
+    const GbEvolveConfig *cfg = ha->cfg;
     free(ha);
+    TSParser *parser = gb_parser_new();
+    GbLintSession *lint = cfg->lint ? gb_lint_session_new(cfg->pool) : NULL;
     pthread_mutex_lock(&crew->mu);
-    for (;;) {
-        while (!crew->quit && crew->round == seen) pthread_cond_wait(&crew->wake, &crew->mu);
-        if (crew->quit) break;
-        seen = crew->round;
+    while (!crew->quit) {
+        GbBreedPhase *bp = crew->bp;
+        if (bp && bp->next < bp->njobs && !gb_evolve__stopped(cfg)) {
+            GbBreedJob *job = &bp->jobs[bp->next++];
+            pthread_mutex_unlock(&crew->mu);
+            gb_evolve__breed(bp, job, parser);
+            pthread_mutex_lock(&crew->mu);
+            bp->done++;
+            pthread_cond_broadcast(&crew->done);
+            continue;
+        }
         GbValidatePhase *ph = crew->ph;
+        if (!ph || !ph->open || ph->next >= ph->ntodo || gb_evolve__stopped(cfg)) {
+            /* nothing to do: sleep until a phase is posted */
+            pthread_cond_wait(&crew->wake, &crew->mu);
+            continue;
+        }
+        size_t c = ph->todo[ph->next++];
+        crew->inflight++;
         pthread_mutex_unlock(&crew->mu);
-        gb_evolve__eval_loop(ph, parser, lint);
+        GbGate gate = gb_evolve__eval(ph, c, parser, lint);
         pthread_mutex_lock(&crew->mu);
-        if (--crew->busy == 0) pthread_cond_signal(&crew->idle);
+        ph->evals[c].gate = gate;
+        ph->evals[c].state = GB_CHILD_EVALUATED;
+        crew->inflight--;
+        pthread_cond_broadcast(&crew->done);
     }
     pthread_mutex_unlock(&crew->mu);
     gb_lint_session_delete(lint);
@@ -579,12 +689,12 @@ static void gb_evolve__crew_end(GbRun *run)
     pthread_cond_broadcast(&crew->wake);
     pthread_mutex_unlock(&crew->mu);
     for (int h = 0; h < crew->n; h++) pthread_join(crew->tids[h], NULL);
+    run->crew = NULL;
     gb_evolve__slots_give(run->cfg->slots, crew->n);
     pthread_cond_destroy(&crew->wake);
-    pthread_cond_destroy(&crew->idle);
+    pthread_cond_destroy(&crew->done);
     pthread_mutex_destroy(&crew->mu);
     free(crew);
-    run->crew = NULL;
 }
 
 /* Have helpers for up to want children besides this thread's: start more on free slots, or,
@@ -603,7 +713,7 @@ static int gb_evolve__crew_ready(const GbEvolveConfig *cfg, GbRun *run, int want
         GbEvolveCrew *crew = gb_calloc(1, sizeof *crew);
         pthread_mutex_init(&crew->mu, NULL);
         pthread_cond_init(&crew->wake, NULL);
-        pthread_cond_init(&crew->idle, NULL);
+        pthread_cond_init(&crew->done, NULL);
         run->crew = crew;
     }
     GbEvolveCrew *crew = run->crew;
@@ -612,7 +722,6 @@ static int gb_evolve__crew_ready(const GbEvolveConfig *cfg, GbRun *run, int want
         GbHelperArg *ha = gb_malloc(sizeof *ha);
         ha->crew = crew;
         ha->cfg = cfg;
-        ha->round = crew->round; /* it waits for the next phase (this thread posts them) */
         if (pthread_create(&crew->tids[crew->n], NULL, gb_evolve__helper, ha) != 0) {
             free(ha);
             continue;
@@ -626,65 +735,164 @@ static int gb_evolve__crew_ready(const GbEvolveConfig *cfg, GbRun *run, int want
 
 static void gb_evolve__accept(GbRun *run, GbIndividual *child, GbHashList *hashes, GbEvolveStats *stats)
 {
-    /* rc, rr and sim were set by the DOMINATED gate */
+    /* rc, rr and sim were set when it was measured */
     stats->accepted[child->op]++;
     gb_array_push(hashes, child->hash);
     gb_array_push(&run->pop, *child);
 }
 
-static void gb_evolve__validate(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *children, size_t n,
-                                TSParser *parser, GbHashList *hashes, GbEvolveStats *stats)
+/* The cheap gates on children[from..to) (one wave), against the nprev hashes of the earlier
+ * generations; those that pass are written to todo (not yet published) for the expensive
+ * gates, but for one whose tokens equal those of an earlier one of the wave (deferred).
+ * Returns how many were deferred. */
+static size_t gb_evolve__cheap_wave(GbValidatePhase *ph, size_t from, size_t to, TSParser *parser,
+                                    const GbHashList *hashes, size_t nprev, GbEvolveStats *stats)
 {
-    GbChildEval *evals = gb_calloc(n ? n : 1, sizeof *evals);
-    size_t *todo = gb_malloc((n ? n : 1) * sizeof *todo);
-    size_t ntodo = 0, nprev = hashes->len;
-    for (size_t c = 0; c < n; c++) {
-        GbChildEval *e = &evals[c];
-        if (gb_evolve__stopped(cfg)) {
+    size_t deferred = 0;
+    size_t first = ph->nready, nt = ph->nready;
+    for (size_t c = from; c < to; c++) {
+        GbChildEval *e = &ph->evals[c];
+        if (gb_evolve__stopped(ph->cfg)) {
             e->state = GB_CHILD_SKIPPED;
             continue;
         }
-        GbGateCtx ctx = {cfg, run, &children[c], parser, hashes->items, nprev, stats, run->lint};
+        GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, hashes->items, nprev, stats, ph->run->lint};
         e->gate = gb_evolve__gates(&ctx, 0, GB_GATE_FIRST_PARALLEL);
         if (e->gate != GB_GATE_COUNT) {
             e->state = GB_CHILD_REJECTED;
             continue;
         }
         e->state = GB_CHILD_CANDIDATE;
-        for (size_t k = 0; k < ntodo && e->state == GB_CHILD_CANDIDATE; k++)
-            if (children[todo[k]].hash == children[c].hash) e->state = GB_CHILD_DEFERRED;
-        if (e->state == GB_CHILD_CANDIDATE) todo[ntodo++] = c;
+        for (size_t k = first; k < nt && e->state == GB_CHILD_CANDIDATE; k++)
+            if (ph->children[ph->todo[k]].hash == ph->children[c].hash) e->state = GB_CHILD_DEFERRED;
+        if (e->state == GB_CHILD_CANDIDATE) ph->todo[nt++] = c;
+        else deferred++;
     }
+    ph->nready = nt;
+    return deferred;
+}
 
-    GbValidatePhase ph = {cfg, run, children, evals, todo, ntodo, 0};
-    int helpers = ntodo > 1 ? gb_evolve__crew_ready(cfg, run, (int)ntodo - 1) : 0;
-    GbEvolveCrew *crew = run->crew;
-    if (helpers > 0) {
-        pthread_mutex_lock(&crew->mu);
-        crew->ph = &ph;
-        crew->busy = crew->n;
-        crew->round++;
-        pthread_cond_broadcast(&crew->wake);
-        pthread_mutex_unlock(&crew->mu);
+/* Let the threads claim todo[0..upto). */
+static void gb_evolve__publish(GbValidatePhase *ph, size_t upto)
+{
+    GbEvolveCrew *crew = ph->run->crew;
+    if (crew) pthread_mutex_lock(&crew->mu);
+    if (upto > ph->ntodo) {
+        ph->ntodo = upto;
+        if (crew) pthread_cond_broadcast(&crew->wake);
     }
-    gb_evolve__eval_loop(&ph, parser, run->lint);
-    if (helpers > 0) {
-        pthread_mutex_lock(&crew->mu);
-        while (crew->busy > 0) pthread_cond_wait(&crew->idle, &crew->mu);
-        crew->ph = NULL;
-        pthread_mutex_unlock(&crew->mu);
-    }
+    if (crew) pthread_mutex_unlock(&crew->mu);
+}
 
-    /* Commit in breeding order. */
-    for (size_t c = 0; c < n; c++) {
-        GbChildEval *e = &evals[c];
-        GbIndividual *child = &children[c];
-        if (e->state == GB_CHILD_REJECTED) {
-            stats->rejected[child->op][e->gate]++;
+/* The waves of a generation: which are cheap-gated, their todo entries, and how many children
+ * of each may still join. */
+typedef struct {
+    GbValidatePhase *ph;
+    TSParser *parser;
+    const GbHashList *hashes;
+    size_t nprev;
+    GbEvolveStats *stats;
+    size_t wave, nwaves, ready; /* wave size; waves; waves cheap-gated */
+    size_t *tstart;             /* wave i's todo entries: [tstart[i], tstart[i + 1]) */
+    size_t *deferred;           /* wave i's deferred children */
+} GbWaves;
+
+static void gb_evolve__waves_cheap(GbWaves *wv, size_t upto)
+{
+    while (wv->ready <= upto && wv->ready < wv->nwaves) {
+        size_t i = wv->ready, from = i * wv->wave, to = from + wv->wave < wv->ph->n ? from + wv->wave : wv->ph->n;
+        wv->deferred[i] = gb_evolve__cheap_wave(wv->ph, from, to, wv->parser, wv->hashes, wv->nprev, wv->stats);
+        wv->tstart[i + 1] = wv->ph->nready;
+        wv->ready++;
+    }
+}
+
+/* How many children of wave i may still join (an upper bound): its entries not yet rejected
+ * and its deferred children. Under the crew's mutex when there is a crew. */
+static size_t gb_evolve__waves_may_pass(const GbWaves *wv, size_t i)
+{
+    size_t m = wv->deferred[i];
+    for (size_t k = wv->tstart[i]; k < wv->tstart[i + 1]; k++) {
+        const GbChildEval *e = &wv->ph->evals[wv->ph->todo[k]];
+        if (e->state != GB_CHILD_EVALUATED || e->gate == GB_GATE_COUNT) m++;
+    }
+    return m;
+}
+
+/* Publish the waves after w that are certain to be validated: those before them cannot bring
+ * the accepted children (accepted so far) to cfg->accept. */
+static void gb_evolve__waves_ahead(GbWaves *wv, size_t w, size_t accepted)
+{
+    const GbValidatePhase *ph = wv->ph;
+    if (ph->cfg->accept <= 0) return;
+    GbEvolveCrew *crew = ph->run->crew;
+    size_t bound = accepted;
+    for (size_t i = w; i + 1 < wv->nwaves; i++) {
+        if (crew) pthread_mutex_lock(&crew->mu);
+        bound += gb_evolve__waves_may_pass(wv, i);
+        if (crew) pthread_mutex_unlock(&crew->mu);
+        if (bound >= (size_t)ph->cfg->accept) return;
+        gb_evolve__waves_cheap(wv, i + 1);
+        gb_evolve__publish(wv->ph, wv->tstart[i + 2]);
+    }
+}
+
+/* Until wave w's entries are evaluated: this thread claims what is left to claim (possibly of
+ * later waves published ahead) and waits for the helpers' ones, publishing the waves that
+ * become certain as results come in. Returns early on a stop. */
+static void gb_evolve__await(GbWaves *wv, size_t w, size_t accepted)
+{
+    GbValidatePhase *ph = wv->ph;
+    GbEvolveCrew *crew = ph->run->crew;
+    for (size_t k = wv->tstart[w]; k < wv->tstart[w + 1];) {
+        if (crew) gb_evolve__waves_ahead(wv, w, accepted);
+        if (crew) pthread_mutex_lock(&crew->mu);
+        size_t c = ph->todo[k];
+        bool done = ph->evals[c].state == GB_CHILD_EVALUATED, stopped = gb_evolve__stopped(ph->cfg);
+        size_t mine = SIZE_MAX;
+        if (!done && !stopped) {
+            if (ph->next < ph->ntodo)
+                mine = ph->todo[ph->next++];
+            else if (crew)
+                pthread_cond_wait(&crew->done, &crew->mu);
+        }
+        if (crew) pthread_mutex_unlock(&crew->mu);
+        if (done) {
+            k++;
+            continue;
+        }
+        if (stopped) return; /* the commit drops what is not evaluated */
+        if (mine != SIZE_MAX) {
+            GbGate gate = gb_evolve__eval(ph, mine, wv->parser, ph->run->lint);
+            if (crew) pthread_mutex_lock(&crew->mu);
+            ph->evals[mine].gate = gate;
+            ph->evals[mine].state = GB_CHILD_EVALUATED;
+            if (crew) pthread_mutex_unlock(&crew->mu);
+        } else if (!crew) {
+            return; /* cannot happen: alone, this thread claimed every entry before it */
+        }
+    }
+}
+
+/* Commit children[from..to) (one wave) in their order; nprev: hashes of the earlier
+ * generations. */
+static void gb_evolve__commit_wave(GbValidatePhase *ph, size_t from, size_t to, size_t nprev, TSParser *parser,
+                                   GbHashList *hashes, GbEvolveStats *stats)
+{
+    GbRun *run = ph->run;
+    size_t wave = hashes->len; /* the generation's acceptances before this wave end here */
+    for (size_t c = from; c < to; c++) {
+        GbChildEval *e = &ph->evals[c];
+        GbIndividual *child = &ph->children[c];
+        if (e->state == GB_CHILD_SKIPPED) {
             gb_individual_destroy(child);
             continue;
         }
-        if (e->state == GB_CHILD_SKIPPED) {
+        if (e->state == GB_CHILD_REJECTED) {
+            GbGate g = e->gate;
+            if (g > GB_GATE_DUPLICATE && gb_evolve__hash_seen(hashes->items + nprev, wave - nprev, child->hash))
+                g = GB_GATE_DUPLICATE;
+            stats->rejected[child->op][g]++;
             gb_individual_destroy(child);
             continue;
         }
@@ -694,13 +902,14 @@ static void gb_evolve__validate(const GbEvolveConfig *cfg, GbRun *run, GbIndivid
             continue;
         }
         if (e->state != GB_CHILD_EVALUATED) {
-            /* deferred (an earlier child with its tokens was rejected), or not reached
-             * before a stop */
-            if (gb_evolve__stopped(cfg)) {
+            /* deferred (an earlier child of the wave with its tokens was rejected), or not
+             * reached before a stop */
+            if (gb_evolve__stopped(ph->cfg)) {
                 gb_individual_destroy(child);
                 continue;
             }
-            gb_evolve__eval_one(&ph, c, parser, run->lint);
+            e->gate = gb_evolve__eval(ph, c, parser, run->lint);
+            e->state = GB_CHILD_EVALUATED;
         }
         gb_evolve_stats_add(stats, &e->stats);
         if (e->gate != GB_GATE_COUNT) {
@@ -710,8 +919,6 @@ static void gb_evolve__validate(const GbEvolveConfig *cfg, GbRun *run, GbIndivid
         }
         gb_evolve__accept(run, child, hashes, stats);
     }
-    free(todo);
-    free(evals);
 }
 
 static size_t gb_evolve__pick(const GbRun *run, const double *obj, size_t k)
@@ -749,12 +956,8 @@ static void gb_evolve__rank_children(GbRun *run, GbIndividual *children, size_t 
     size_t *slot = gb_malloc((n ? n : 1) * sizeof *slot); /* child -> index in all */
     for (size_t c = 0; c < n; c++) {
         GbIndividual *ch = &children[c];
-        GbError err;
-        ok[c] = gb_metrics_compute(&ch->prog, parser, &ch->metrics, &err);
+        ok[c] = gb_evolve__measure(run, ch, parser);
         if (!ok[c]) continue;
-        gb_evolve__set_scores(run->cfg, ch);
-        ch->rr = gb_fitness_rr(&ch->metrics, run->cfg->thresholds);
-        ch->sim = gb_evolve__similarity(run, &ch->prog, parser);
         slot[c] = m;
         all[m++] = ch;
     }
@@ -789,25 +992,105 @@ static void gb_evolve__rank_children(GbRun *run, GbIndividual *children, size_t 
 }
 
 /* Validate a generation's children: all of them in breeding order, or (cfg->accept) in rank
- * order, wave by wave, until cfg->accept joined the population. */
+ * order, wave by wave, until cfg->accept joined the population. Takes the children (the array
+ * stays the caller's). */
 static void gb_evolve__validate_generation(const GbEvolveConfig *cfg, GbRun *run, GbIndividual *children, size_t n,
                                            TSParser *parser, GbHashList *hashes, GbEvolveStats *stats)
 {
-    if (cfg->accept <= 0) {
-        gb_evolve__validate(cfg, run, children, n, parser, hashes, stats);
-        return;
+    size_t wave = n ? n : 1;
+    if (cfg->accept > 0) {
+        gb_evolve__rank_children(run, children, n, parser);
+        wave = GB_EVOLVE_WAVE;
     }
-    gb_evolve__rank_children(run, children, n, parser);
-    size_t before = run->pop.len, off = 0;
-    while (off < n && run->pop.len - before < (size_t)cfg->accept && !gb_evolve__stopped(cfg)) {
-        size_t w = n - off < GB_EVOLVE_WAVE ? n - off : GB_EVOLVE_WAVE;
-        gb_evolve__validate(cfg, run, children + off, w, parser, hashes, stats);
-        off += w;
+    size_t first = n < wave ? n : wave;
+    if (first > 1) gb_evolve__crew_ready(cfg, run, (int)first - 1);
+    GbEvolveCrew *crew = run->crew;
+    GbValidatePhase ph = {cfg, run, children, n, gb_calloc(n ? n : 1, sizeof(GbChildEval)),
+                          gb_malloc((n ? n : 1) * sizeof(size_t)), 0, 0, 0, false};
+    size_t nwaves = (n + wave - 1) / wave;
+    GbWaves wv = {&ph, parser, hashes, hashes->len, stats, wave, nwaves, 0,
+                  gb_calloc(nwaves + 1, sizeof(size_t)), gb_calloc(nwaves ? nwaves : 1, sizeof(size_t))};
+    if (crew) {
+        pthread_mutex_lock(&crew->mu);
+        ph.open = true;
+        crew->ph = &ph;
+        pthread_mutex_unlock(&crew->mu);
     }
-    for (size_t c = off; c < n; c++) {
-        stats->offered[children[c].op]--; /* never offered to the gates */
+    size_t before = run->pop.len, w = 0;
+    for (; w < nwaves && (cfg->accept <= 0 || run->pop.len - before < (size_t)cfg->accept) && !gb_evolve__stopped(cfg);
+         w++) {
+        gb_evolve__waves_cheap(&wv, w);
+        gb_evolve__publish(&ph, wv.tstart[w + 1]);
+        gb_evolve__await(&wv, w, run->pop.len - before);
+        size_t end = (w + 1) * wave < n ? (w + 1) * wave : n;
+        gb_evolve__commit_wave(&ph, w * wave, end, wv.nprev, parser, hashes, stats);
+    }
+    if (crew) {
+        /* what was published was awaited, but on a stop: wait for what the helpers hold */
+        pthread_mutex_lock(&crew->mu);
+        ph.open = false;
+        crew->ph = NULL;
+        while (crew->inflight > 0) pthread_cond_wait(&crew->done, &crew->mu);
+        pthread_mutex_unlock(&crew->mu);
+    }
+    for (size_t c = w * wave < n ? w * wave : n; c < n; c++) {
+        if (cfg->accept > 0) stats->offered[children[c].op]--; /* never offered to the gates */
         gb_individual_destroy(&children[c]);
     }
+    free(wv.tstart);
+    free(wv.deferred);
+    free(ph.todo);
+    free(ph.evals);
+}
+
+/* Breed generation g from the selected parents sel[0..nsel) into children (in parent order,
+ * then operator order), counting what is offered and what could not be applied. */
+static void gb_evolve__breed_generation(const GbEvolveConfig *cfg, GbRun *run, uint64_t task_key, int g,
+                                        const size_t *sel, size_t nsel, TSParser *parser, GbIndividual **children,
+                                        size_t *nchildren, GbEvolveStats *stats)
+{
+    GbBreedPhase bp = {cfg, run, task_key, g, gb_calloc(nsel ? nsel : 1, sizeof(GbBreedJob)), nsel, 0, 0};
+    for (size_t s = 0; s < nsel; s++) bp.jobs[s].parent = sel[s];
+    if (nsel > 1) gb_evolve__crew_ready(cfg, run, (int)nsel - 1);
+    GbEvolveCrew *crew = run->crew;
+    if (crew) {
+        pthread_mutex_lock(&crew->mu);
+        crew->bp = &bp;
+        pthread_cond_broadcast(&crew->wake);
+        for (;;) {
+            if (bp.next < bp.njobs && !gb_evolve__stopped(cfg)) {
+                GbBreedJob *job = &bp.jobs[bp.next++];
+                pthread_mutex_unlock(&crew->mu);
+                gb_evolve__breed(&bp, job, parser);
+                pthread_mutex_lock(&crew->mu);
+                bp.done++;
+                continue;
+            }
+            if (bp.done == bp.next) break; /* every claimed job finished (on a stop, not all are claimed) */
+            pthread_cond_wait(&crew->done, &crew->mu);
+        }
+        crew->bp = NULL;
+        pthread_mutex_unlock(&crew->mu);
+    } else {
+        for (size_t s = 0; s < nsel && !gb_evolve__stopped(cfg); s++) gb_evolve__breed(&bp, &bp.jobs[s], parser);
+    }
+    size_t total = 0;
+    for (size_t s = 0; s < nsel; s++) total += bp.jobs[s].kids.len;
+    GbIndividual *out = gb_malloc((total ? total : 1) * sizeof *out);
+    size_t m = 0;
+    for (size_t s = 0; s < nsel; s++) {
+        GbBreedJob *job = &bp.jobs[s];
+        for (int o = 0; o < GB_OP_COUNT; o++) {
+            stats->offered[o] += job->offered[o];
+            stats->rejected[o][GB_GATE_PARSE] += job->unapplied[o];
+        }
+        if (job->kids.len) memcpy(out + m, job->kids.items, job->kids.len * sizeof *out);
+        m += job->kids.len;
+        gb_array_free(&job->kids);
+    }
+    free(bp.jobs);
+    *children = out;
+    *nchildren = m;
 }
 
 void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index, TSParser *parser, GbEvolveResult *res)
@@ -869,6 +1152,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         free(earlier);
     }
     orig.sim = gb_evolve__similarity(&run, &orig.prog, parser);
+    run.orig_prog = orig.prog;
     gb_array_push(&run.pop, orig);
     gb_array_push(&hashes, orig.hash);
     res->rc_before = res->rc_after = orig.rc;
@@ -903,8 +1187,6 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         if (!run.equiv) run.equiv_error = gb_strdup(err.msg);
     }
 
-    GbSiteList sites;
-    gb_site_list_init(&sites);
     int g;
     for (g = 1; cfg->generations == 0 || g <= cfg->generations; g++) {
         if (run.lint_failed) break;
@@ -931,58 +1213,15 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         if (cfg->max_parents > 0 && nsel > (size_t)cfg->max_parents) nsel = (size_t)cfg->max_parents;
         free(obj);
 
-        /* Breed: one child per parent and applicable operator, at a random site this parent
-         * has not yet been bred at with this operator. */
-        GbArray(GbIndividual) children = {0};
-        for (size_t s = 0; s < nsel && !gb_evolve__stopped(cfg); s++) {
-            size_t pi = sel[s];
-            GbOpContext pctx;
-            gb_op_ctx_init(&pctx, &run.pop.items[pi].prog, task, parser);
-            for (int o = 0; o < GB_OP_COUNT; o++) {
-                if (!cfg->ops[o] || !gb_op_allowed_under(task->harness, (GbOperatorId)o)) continue;
-                const GbOperator *op = gb_operator((GbOperatorId)o);
-                gb_op_find_sites(&pctx, op, &sites);
-                size_t w = 0;
-                for (size_t k = 0; k < sites.len; k++) {
-                    if (gb_evolve__was_tried(&run.pop.items[pi], o, sites.items[k].key)) {
-                        free(sites.items[k].key);
-                        free(sites.items[k].name);
-                        continue;
-                    }
-                    sites.items[w++] = sites.items[k];
-                }
-                sites.len = w;
-                if (sites.len == 0) continue;
-                GbRng rng;
-                gb_rng_init_keyed(&rng, cfg->seed, task_key, (uint64_t)g, ((uint64_t)pi << 8) | (uint64_t)o);
-                const GbSite *site = &sites.items[gb_rng_bounded(&rng, (uint32_t)sites.len)];
-                gb_evolve__mark_tried(&run.pop.items[pi], o, site->key);
-                GbIndividual child;
-                memset(&child, 0, sizeof child);
-                gb_program_copy(&child.prog, &run.pop.items[pi].prog);
-                child.parent = (long)pi;
-                child.op = o;
-                GbOpContext cctx;
-                gb_op_ctx_init(&cctx, &child.prog, task, parser);
-                GbApplyStatus st = gb_op_apply(&cctx, op, site, &rng, &err);
-                gb_op_ctx_destroy(&cctx);
-                res->stats.offered[o]++;
-                if (st != GB_APPLY_OK) {
-                    res->stats.rejected[o][GB_GATE_PARSE]++;
-                    gb_individual_destroy(&child);
-                    continue;
-                }
-                gb_array_push(&children, child);
-            }
-            gb_op_ctx_destroy(&pctx);
-        }
+        GbIndividual *children = NULL;
+        size_t nchildren = 0;
+        gb_evolve__breed_generation(cfg, &run, task_key, g, sel, nsel, parser, &children, &nchildren, &res->stats);
         free(sel);
-        gb_site_list_clear(&sites);
 
         /* Gates, in cost order; survivors join the population in breeding order. */
-        size_t offered = children.len;
-        gb_evolve__validate_generation(cfg, &run, children.items, children.len, parser, &hashes, &res->stats);
-        gb_array_free(&children);
+        size_t offered = nchildren;
+        gb_evolve__validate_generation(cfg, &run, children, nchildren, parser, &hashes, &res->stats);
+        free(children);
         if (gb_evolve__stopped(cfg)) {
             run.stop_reason = "interrupted";
             res->interrupted = true;
@@ -996,7 +1235,6 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         }
     }
     if (run.generations == 0 && g > 1) run.generations = g - 1;
-    gb_site_list_destroy(&sites);
     gb_evolve__crew_end(&run); /* the helpers' slots back before naming and the final lint */
     if (cfg->lint && !res->interrupted && !gb_evolve__lint_original(&run)) {
         res->status = GB_EVOLVED_ERROR;

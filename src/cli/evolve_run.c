@@ -531,14 +531,15 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
 
     if (cfg.lint && cfg.time_budget > 0 && todo.len > 0) {
         /* A time budget is for evolving: the first tasks must not spend theirs waiting for
-         * pylint to warm up (10-15 s), so wait for one lint here, before any task's clock. */
+         * pylint to warm up (about 3 s), so wait for one lint here, before any task's clock. */
         double tw = gb_now();
         GbProgram tiny;
         gb_program_init(&tiny);
         gb_program_add_module(&tiny, "main.py", "VALUE = 1\n");
         double score;
         GbError lerr;
-        if (!gb_pool_lint(pool, &tiny, &score, &lerr) && !o->quiet)
+        /* and for the other lint workers: the helpers of a task lint on them */
+        if ((!gb_pool_lint(pool, &tiny, &score, &lerr) || !gb_pool_await_lint(pool, &lerr)) && !o->quiet)
             fprintf(stderr, "genebench %s: warning: the warm-up lint failed: %s\n", cmd, lerr.msg);
         gb_program_destroy(&tiny);
         if (tty)

@@ -364,6 +364,21 @@ void gb_pool_release(GbPool *pool, GbWorker *w)
     pthread_mutex_unlock(&pool->mu);
 }
 
+bool gb_pool_await_lint(GbPool *pool, GbError *err)
+{
+    GbWorkerSet *set = &pool->sets[GB_WORKER_LINT];
+    size_t n = set->count;
+    GbWorker **held = gb_calloc(n ? n : 1, sizeof *held);
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        held[i] = gb_pool_acquire(pool, GB_WORKER_LINT);
+        if (ok) ok = gb_pool_ensure_alive(pool, held[i], err);
+    }
+    for (size_t i = 0; i < n; i++) gb_pool_release(pool, held[i]);
+    free(held);
+    return ok;
+}
+
 /* A worker that died (killed from outside, or by a run) is replaced before use; a worker
  * still starting (a lint worker after gb_pool_new) is waited for. */
 bool gb_pool_ensure_alive(GbPool *pool, GbWorker *w, GbError *err)

@@ -95,6 +95,11 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
 /* pylint score (0..10) of prog's modules as a whole, computed by a warm worker. */
 bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err);
 
+/* Wait until every lint worker has warmed up (they start with the pool and warm up in the
+ * background). For a caller that times what comes after, e.g. a time budget; call it before
+ * other threads use the pool. False (err set) when one could not start. */
+bool gb_pool_await_lint(GbPool *pool, GbError *err);
+
 /* A lint session: a sequence of lints served by one process forked from a lint worker,
  * which keeps astroid's library cache between lints instead of forking for each (a lint
  * then costs about a third). Program modules are dropped from the cache after each lint;

@@ -41,7 +41,7 @@ extern const unsigned long gb_worker_so_len;
  * program imports (tier.c); without tiers (GbPoolConfig.no_tiers) every test worker is FULL. */
 typedef enum {
     GB_WORKER_FULL,   /* test worker with every library of harness.py's PRELOAD */
-    GB_WORKER_LINT,   /* lint worker: every library and pylint */
+    GB_WORKER_LINT,   /* lint worker: the standard-library modules of PRELOAD and pylint */
     GB_WORKER_STDLIB, /* test worker with the standard-library modules of PRELOAD only */
     GB_WORKER_NUMPY,  /* test worker with those and numpy */
     GB_WORKER_KINDS

@@ -67,9 +67,11 @@ bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
         .home = pool->runs,
         .log_path = log_path,
         .lint = w->lint,
-        .preload = w->kind == GB_WORKER_STDLIB  ? "stdlib"
-                   : w->kind == GB_WORKER_NUMPY ? "numpy"
-                                                : NULL,
+        /* a lint worker runs no program, and astroid never parses the third-party
+         * libraries (harness.py: libraries_opaque): it needs none of them */
+        .preload = w->kind == GB_WORKER_STDLIB || w->kind == GB_WORKER_LINT ? "stdlib"
+                   : w->kind == GB_WORKER_NUMPY                           ? "numpy"
+                                                                          : NULL,
         .warm_dir = warm,
         .mode = pool->mode,
         .sandbox_uid = pool->uid_base + (uid_t)w->slot,
