@@ -130,15 +130,6 @@ static bool gb_evolve__was_tried(const GbIndividual *ind, int op, const char *ke
     return false;
 }
 
-static void gb_evolve__mark_tried(GbIndividual *ind, int op, const char *key)
-{
-    size_t kl = strlen(key);
-    char *t = gb_malloc(kl + 2);
-    t[0] = (char)(op + 1);
-    memcpy(t + 1, key, kl + 1);
-    gb_array_push(&ind->tried, t);
-}
-
 static uint64_t gb_evolve__task_key(const GbTask *task, size_t index)
 {
     return gb_hash64(task->id, strlen(task->id), (uint64_t)index * 0x9E3779B97F4A7C15ULL);
@@ -514,7 +505,15 @@ typedef struct {
     int state;           /* GB_CHILD_*; under the crew's mutex while the phase is open */
     GbGate gate;         /* REJECTED / EVALUATED: the rejecting gate or GB_GATE_COUNT */
     GbEvolveStats stats; /* what the expensive gates counted for this child */
+    bool part_done[2];   /* split items (GB_ITEM_RUN, GB_ITEM_LINT) evaluated, and ... */
+    GbGate part_gate[2]; /* ... their rejecting gates (GB_GATE_COUNT: passed) */
 } GbChildEval;
+
+/* A work item of the expensive gates: child * 3 + kind. With helpers and the lint gate on, a
+ * child is two items, its runs in the pool (tests, equivalence) and its lint, which may go to
+ * different threads (a lint needs no run: rejected by an earlier gate, the child's lint result
+ * is ignored); its gate is then the first of the two that rejects it, as in one pass. */
+enum { GB_ITEM_ALL, GB_ITEM_RUN, GB_ITEM_LINT, GB_ITEM_KINDS };
 
 struct GbValidatePhase {
     const GbEvolveConfig *cfg;
@@ -522,7 +521,8 @@ struct GbValidatePhase {
     GbIndividual *children; /* the generation's children */
     size_t n;
     GbChildEval *evals;
-    size_t *todo; /* indices of the children for the expensive gates, in order */
+    size_t *todo; /* the work items of the expensive gates, in order (children in order) */
+    bool split;   /* a child is two items (GB_ITEM_RUN, GB_ITEM_LINT), else one (GB_ITEM_ALL) */
     size_t nready; /* entries written (by the task thread) */
     size_t ntodo;  /* entries published (under the crew's mutex when there is a crew) */
     size_t next;  /* the next entry to claim (idem) */
@@ -531,14 +531,17 @@ struct GbValidatePhase {
 
 #define GB_GATE_FIRST_PARALLEL (GB_GATE_DOMINATED + 1)
 
-/* Breeding one generation: a job per parent (its children in operator order, measured), done
- * by this thread and the helpers; the children are then taken in parent order, as if bred one
- * at a time. A job changes only its parent's tried sites. */
+/* Breeding one generation: a job per parent and range of operators (its children in operator
+ * order, measured), done by this thread and the helpers; the children are then taken in job
+ * order (parent, then operator), as if bred one at a time. Jobs only read the population: the
+ * sites they used are marked as tried on their parents afterwards, in the same order. */
 typedef struct {
-    size_t parent;                 /* index in the population */
-    GbArray(GbIndividual) kids;    /* in operator order */
-    long offered[GB_OP_COUNT];     /* children made, and of those ... */
-    long unapplied[GB_OP_COUNT];   /* ... the ones the operator could not apply (PARSE gate) */
+    size_t parent;               /* index in the population */
+    int op_from, op_to;          /* operators [op_from, op_to) */
+    GbArray(GbIndividual) kids;  /* in operator order */
+    GbArray(char *) tried;       /* (operator, site key) used, in operator order: op+1 byte, key */
+    long offered[GB_OP_COUNT];   /* children made, and of those ... */
+    long unapplied[GB_OP_COUNT]; /* ... the ones the operator could not apply (PARSE gate) */
 } GbBreedJob;
 
 struct GbBreedPhase {
@@ -551,20 +554,20 @@ struct GbBreedPhase {
     size_t next, done; /* claimed, finished (under the crew's mutex when there is a crew) */
 };
 
-/* One parent's children: one per applicable operator, at a random site this parent has not
- * yet been bred at with this operator. */
+/* A job's children: one per applicable operator of its range, at a random site its parent has
+ * not yet been bred at with this operator. */
 static void gb_evolve__breed(GbBreedPhase *bp, GbBreedJob *job, TSParser *parser)
 {
     const GbEvolveConfig *cfg = bp->cfg;
     GbRun *run = bp->run;
     const GbTask *task = run->task;
     size_t pi = job->parent;
-    GbIndividual *parent = &run->pop.items[pi];
+    GbIndividual *parent = &run->pop.items[pi]; /* read only (the op context only reads before an edit) */
     GbSiteList sites;
     gb_site_list_init(&sites);
     GbOpContext pctx;
     gb_op_ctx_init(&pctx, &parent->prog, task, parser);
-    for (int o = 0; o < GB_OP_COUNT; o++) {
+    for (int o = job->op_from; o < job->op_to; o++) {
         if (!cfg->ops[o] || !gb_op_allowed_under(task->harness, (GbOperatorId)o)) continue;
         const GbOperator *op = gb_operator((GbOperatorId)o);
         gb_op_find_sites(&pctx, op, &sites);
@@ -582,7 +585,11 @@ static void gb_evolve__breed(GbBreedPhase *bp, GbBreedJob *job, TSParser *parser
         GbRng rng;
         gb_rng_init_keyed(&rng, cfg->seed, bp->task_key, (uint64_t)bp->generation, ((uint64_t)pi << 8) | (uint64_t)o);
         const GbSite *site = &sites.items[gb_rng_bounded(&rng, (uint32_t)sites.len)];
-        gb_evolve__mark_tried(parent, o, site->key);
+        size_t kl = strlen(site->key);
+        char *t = gb_malloc(kl + 2);
+        t[0] = (char)(o + 1);
+        memcpy(t + 1, site->key, kl + 1);
+        gb_array_push(&job->tried, t);
         GbIndividual child;
         memset(&child, 0, sizeof child);
         gb_program_copy(&child.prog, &parent->prog);
@@ -628,13 +635,42 @@ typedef struct {
     const GbEvolveConfig *cfg;
 } GbHelperArg;
 
-/* The expensive gates on children[c] (any thread, its own parser and lint session). */
-static GbGate gb_evolve__eval(GbValidatePhase *ph, size_t c, TSParser *parser, GbLintSession *lint)
+/* The expensive gates of a work item (any thread, its own parser and lint session). */
+static GbGate gb_evolve__eval(GbValidatePhase *ph, size_t item, TSParser *parser, GbLintSession *lint)
 {
+    size_t c = item / GB_ITEM_KINDS, kind = item % GB_ITEM_KINDS;
     GbChildEval *e = &ph->evals[c];
-    memset(&e->stats, 0, sizeof e->stats);
-    GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, NULL, 0, &e->stats, lint};
-    return gb_evolve__gates(&ctx, GB_GATE_FIRST_PARALLEL, GB_GATE_COUNT);
+    GbEvolveStats none;
+    GbEvolveStats *stats = kind == GB_ITEM_LINT ? &none : &e->stats; /* the lint gate counts nothing */
+    memset(stats, 0, sizeof *stats);
+    GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, NULL, 0, stats, lint};
+    return gb_evolve__gates(&ctx, kind == GB_ITEM_LINT ? GB_GATE_LINT : GB_GATE_FIRST_PARALLEL,
+                            kind == GB_ITEM_RUN ? GB_GATE_LINT : GB_GATE_COUNT);
+}
+
+/* Record an item's result (under the crew's mutex when there is a crew). */
+static void gb_evolve__item_done(GbValidatePhase *ph, size_t item, GbGate gate)
+{
+    size_t kind = item % GB_ITEM_KINDS;
+    GbChildEval *e = &ph->evals[item / GB_ITEM_KINDS];
+    if (kind == GB_ITEM_ALL) {
+        e->gate = gate;
+        e->state = GB_CHILD_EVALUATED;
+        return;
+    }
+    e->part_done[kind - GB_ITEM_RUN] = true;
+    e->part_gate[kind - GB_ITEM_RUN] = gate;
+    if (e->part_done[0] && e->part_done[1]) {
+        e->gate = e->part_gate[0] != GB_GATE_COUNT ? e->part_gate[0] : e->part_gate[1];
+        e->state = GB_CHILD_EVALUATED;
+    }
+}
+
+static bool gb_evolve__item_evaluated(const GbValidatePhase *ph, size_t item)
+{
+    size_t kind = item % GB_ITEM_KINDS;
+    const GbChildEval *e = &ph->evals[item / GB_ITEM_KINDS];
+    return kind == GB_ITEM_ALL ? e->state == GB_CHILD_EVALUATED : e->part_done[kind - GB_ITEM_RUN];
 }
 
 static void *gb_evolve__helper(void *arg)
@@ -663,13 +699,12 @@ static void *gb_evolve__helper(void *arg)
             pthread_cond_wait(&crew->wake, &crew->mu);
             continue;
         }
-        size_t c = ph->todo[ph->next++];
+        size_t item = ph->todo[ph->next++];
         crew->inflight++;
         pthread_mutex_unlock(&crew->mu);
-        GbGate gate = gb_evolve__eval(ph, c, parser, lint);
+        GbGate gate = gb_evolve__eval(ph, item, parser, lint);
         pthread_mutex_lock(&crew->mu);
-        ph->evals[c].gate = gate;
-        ph->evals[c].state = GB_CHILD_EVALUATED;
+        gb_evolve__item_done(ph, item, gate);
         crew->inflight--;
         pthread_cond_broadcast(&crew->done);
     }
@@ -764,10 +799,16 @@ static size_t gb_evolve__cheap_wave(GbValidatePhase *ph, size_t from, size_t to,
         }
         e->state = GB_CHILD_CANDIDATE;
         for (size_t k = first; k < nt && e->state == GB_CHILD_CANDIDATE; k++)
-            if (ph->children[ph->todo[k]].hash == ph->children[c].hash) e->state = GB_CHILD_DEFERRED;
-        if (e->state == GB_CHILD_CANDIDATE) ph->todo[nt++] = c;
-        else deferred++;
+            if (ph->children[ph->todo[k] / GB_ITEM_KINDS].hash == ph->children[c].hash) e->state = GB_CHILD_DEFERRED;
+        if (e->state != GB_CHILD_CANDIDATE)
+            deferred++;
+        else
+            ph->todo[nt++] = c * GB_ITEM_KINDS + (ph->split ? GB_ITEM_LINT : GB_ITEM_ALL);
     }
+    /* split: the wave's lints (the longer items) first, then its runs, so that the threads
+     * end the wave together */
+    if (ph->split)
+        for (size_t k = first, end = nt; k < end; k++) ph->todo[nt++] = ph->todo[k] - GB_ITEM_LINT + GB_ITEM_RUN;
     ph->nready = nt;
     return deferred;
 }
@@ -813,8 +854,13 @@ static size_t gb_evolve__waves_may_pass(const GbWaves *wv, size_t i)
 {
     size_t m = wv->deferred[i];
     for (size_t k = wv->tstart[i]; k < wv->tstart[i + 1]; k++) {
-        const GbChildEval *e = &wv->ph->evals[wv->ph->todo[k]];
-        if (e->state != GB_CHILD_EVALUATED || e->gate == GB_GATE_COUNT) m++;
+        size_t item = wv->ph->todo[k];
+        if (item % GB_ITEM_KINDS == GB_ITEM_LINT) continue; /* one item per child */
+        const GbChildEval *e = &wv->ph->evals[item / GB_ITEM_KINDS];
+        bool rejected = (e->state == GB_CHILD_EVALUATED && e->gate != GB_GATE_COUNT) ||
+                        (e->part_done[0] && e->part_gate[0] != GB_GATE_COUNT) ||
+                        (e->part_done[1] && e->part_gate[1] != GB_GATE_COUNT);
+        if (!rejected) m++;
     }
     return m;
 }
@@ -847,8 +893,7 @@ static void gb_evolve__await(GbWaves *wv, size_t w, size_t accepted)
     for (size_t k = wv->tstart[w]; k < wv->tstart[w + 1];) {
         if (crew) gb_evolve__waves_ahead(wv, w, accepted);
         if (crew) pthread_mutex_lock(&crew->mu);
-        size_t c = ph->todo[k];
-        bool done = ph->evals[c].state == GB_CHILD_EVALUATED, stopped = gb_evolve__stopped(ph->cfg);
+        bool done = gb_evolve__item_evaluated(ph, ph->todo[k]), stopped = gb_evolve__stopped(ph->cfg);
         size_t mine = SIZE_MAX;
         if (!done && !stopped) {
             if (ph->next < ph->ntodo)
@@ -865,8 +910,7 @@ static void gb_evolve__await(GbWaves *wv, size_t w, size_t accepted)
         if (mine != SIZE_MAX) {
             GbGate gate = gb_evolve__eval(ph, mine, wv->parser, ph->run->lint);
             if (crew) pthread_mutex_lock(&crew->mu);
-            ph->evals[mine].gate = gate;
-            ph->evals[mine].state = GB_CHILD_EVALUATED;
+            gb_evolve__item_done(ph, mine, gate);
             if (crew) pthread_mutex_unlock(&crew->mu);
         } else if (!crew) {
             return; /* cannot happen: alone, this thread claimed every entry before it */
@@ -908,7 +952,7 @@ static void gb_evolve__commit_wave(GbValidatePhase *ph, size_t from, size_t to, 
                 gb_individual_destroy(child);
                 continue;
             }
-            e->gate = gb_evolve__eval(ph, c, parser, run->lint);
+            e->gate = gb_evolve__eval(ph, c * GB_ITEM_KINDS + GB_ITEM_ALL, parser, run->lint);
             e->state = GB_CHILD_EVALUATED;
         }
         gb_evolve_stats_add(stats, &e->stats);
@@ -1006,7 +1050,7 @@ static void gb_evolve__validate_generation(const GbEvolveConfig *cfg, GbRun *run
     if (first > 1) gb_evolve__crew_ready(cfg, run, (int)first - 1);
     GbEvolveCrew *crew = run->crew;
     GbValidatePhase ph = {cfg, run, children, n, gb_calloc(n ? n : 1, sizeof(GbChildEval)),
-                          gb_malloc((n ? n : 1) * sizeof(size_t)), 0, 0, 0, false};
+                          gb_malloc((n ? 2 * n : 1) * sizeof(size_t)), crew && cfg->lint, 0, 0, 0, false};
     size_t nwaves = (n + wave - 1) / wave;
     GbWaves wv = {&ph, parser, hashes, hashes->len, stats, wave, nwaves, 0,
                   gb_calloc(nwaves + 1, sizeof(size_t)), gb_calloc(nwaves ? nwaves : 1, sizeof(size_t))};
@@ -1049,9 +1093,20 @@ static void gb_evolve__breed_generation(const GbEvolveConfig *cfg, GbRun *run, u
                                         const size_t *sel, size_t nsel, TSParser *parser, GbIndividual **children,
                                         size_t *nchildren, GbEvolveStats *stats)
 {
-    GbBreedPhase bp = {cfg, run, task_key, g, gb_calloc(nsel ? nsel : 1, sizeof(GbBreedJob)), nsel, 0, 0};
-    for (size_t s = 0; s < nsel; s++) bp.jobs[s].parent = sel[s];
-    if (nsel > 1) gb_evolve__crew_ready(cfg, run, (int)nsel - 1);
+    /* threads: this one and the helpers; with fewer than two parents per thread, each parent's
+     * operators are split into ranges (a range costs a parse of the parent; the children are
+     * the same) */
+    int threads = 1 + gb_evolve__crew_ready(cfg, run, GB_EVOLVE_WAVE);
+    size_t parts = threads > 1 && nsel && 2 * (size_t)threads > nsel ? (2 * (size_t)threads + nsel - 1) / nsel : 1;
+    size_t njobs = nsel * parts;
+    GbBreedPhase bp = {cfg, run, task_key, g, gb_calloc(njobs ? njobs : 1, sizeof(GbBreedJob)), njobs, 0, 0};
+    for (size_t s = 0; s < nsel; s++)
+        for (size_t p = 0; p < parts; p++) {
+            GbBreedJob *job = &bp.jobs[s * parts + p];
+            job->parent = sel[s];
+            job->op_from = (int)(p * GB_OP_COUNT / parts);
+            job->op_to = (int)((p + 1) * GB_OP_COUNT / parts);
+        }
     GbEvolveCrew *crew = run->crew;
     if (crew) {
         pthread_mutex_lock(&crew->mu);
@@ -1072,14 +1127,17 @@ static void gb_evolve__breed_generation(const GbEvolveConfig *cfg, GbRun *run, u
         crew->bp = NULL;
         pthread_mutex_unlock(&crew->mu);
     } else {
-        for (size_t s = 0; s < nsel && !gb_evolve__stopped(cfg); s++) gb_evolve__breed(&bp, &bp.jobs[s], parser);
+        for (size_t j = 0; j < bp.njobs && !gb_evolve__stopped(cfg); j++) gb_evolve__breed(&bp, &bp.jobs[j], parser);
     }
     size_t total = 0;
-    for (size_t s = 0; s < nsel; s++) total += bp.jobs[s].kids.len;
+    for (size_t j = 0; j < bp.njobs; j++) total += bp.jobs[j].kids.len;
     GbIndividual *out = gb_malloc((total ? total : 1) * sizeof *out);
     size_t m = 0;
-    for (size_t s = 0; s < nsel; s++) {
-        GbBreedJob *job = &bp.jobs[s];
+    for (size_t j = 0; j < bp.njobs; j++) {
+        GbBreedJob *job = &bp.jobs[j];
+        GbIndividual *parent = &run->pop.items[job->parent];
+        for (size_t i = 0; i < job->tried.len; i++) gb_array_push(&parent->tried, job->tried.items[i]);
+        gb_array_free(&job->tried);
         for (int o = 0; o < GB_OP_COUNT; o++) {
             stats->offered[o] += job->offered[o];
             stats->rejected[o][GB_GATE_PARSE] += job->unapplied[o];
