@@ -146,10 +146,14 @@ void gb_lint_session_delete(GbLintSession *s);
  *
  * Lint (gb_pool_lint, sessions): pylint's API in a forked child of a lint worker (a
  * worker that imports pylint and lints a warm-up program once, so that astroid has parsed
- * numpy, scipy, sklearn and the operators' libraries; test workers do not import pylint,
- * which keeps their fork cheaper). One linter is built at warm-up and reused. Options fixed:
+ * the standard-library modules of the operators' calls; test workers do not import pylint,
+ * which keeps their fork cheaper). One linter is built at warm-up and reused. The
+ * third-party libraries (numpy, scipy, sklearn, cryptography, dateutil) are opaque: astroid
+ * never parses a module of theirs (harness.py: libraries_opaque), so what a program takes
+ * from them is uninferable and unchecked. Options fixed:
  *   --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n
  *   --disable=missing-module-docstring,missing-class-docstring,missing-function-docstring
+ *   --ignored-modules=numpy,scipy,sklearn,cryptography,dateutil
  * The docstring checks are disabled because benchmark snippets never have docstrings and
  * the function/module-creating operators (S6, S7, S8) would lose score by construction.
  * Score = pylint's global note clamped to 0..10 (10 for a program with no statement). */

@@ -5,9 +5,11 @@
 # equivalence gate per offspring is the difference between no-lint and no-lint-no-equiv). The
 # published tool manages about 0.05/s (22 s each).
 # Then the benchmark's first task alone with -j 1 and with -j JOBS (parallel validation within a
-# task): evolution time of each, the speed-up, and whether the outputs are identical; once from
-# the workers' start and once after pylint's warm-up (see below).
-#   tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
+# task), ONE_GENS generations (default 12): evolution time of each, the speed-up, and whether the
+# outputs are identical; once from the workers' start and once after pylint's warm-up (see
+# below), each ROUNDS times (default 3) alternating -j 1 and -j JOBS, medians (a shared host
+# varies by 10% from run to run).
+#   [ONE_GENS=12] [ROUNDS=3] tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -43,27 +45,37 @@ print(f"{sys.argv[2]:>16}: {n} offspring validated in {s['time_s']:.1f}s of evol
 PY
 done
 head -n 1 "$bench" > "$tmp/one.jsonl"
-# Twice each: as above (the clock starts with the workers, and the task's first lint waits for
-# pylint's warm-up: 15-20 s on a quiet 2-CPU host, the same at any -j), and with a time budget
-# far beyond the generations (the clock starts after one lint worker has warmed up: the
-# evolution proper, which parallel validation speeds up).
-for j in 1 "$jobs"; do
-  "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one-j$j.jsonl" --seed 1 --generations "$gens" -j "$j" --quiet
-  "$gb" evolve "$tmp/one.jsonl" -o "$tmp/warm-j$j.jsonl" --seed 1 --generations "$gens" -j "$j" --quiet \
-    --time-budget 1000000
+one_gens=${ONE_GENS:-12}
+rounds=${ROUNDS:-3}
+# Each: as above (the clock starts with the workers, and the task's first lint waits for
+# pylint's warm-up: about 3 s on a quiet 2-CPU host, the same at any -j), and with a time
+# budget far beyond the generations (the clock starts once the lint workers have warmed up:
+# the evolution proper, which parallel validation speeds up).
+for r in $(seq "$rounds"); do
+  for j in 1 "$jobs"; do
+    "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one-j$j-$r.jsonl" --seed 1 --generations "$one_gens" -j "$j" --quiet
+    "$gb" evolve "$tmp/one.jsonl" -o "$tmp/warm-j$j-$r.jsonl" --seed 1 --generations "$one_gens" -j "$j" --quiet \
+      --time-budget 1000000
+  done
 done
-/usr/bin/python3 - "$tmp" "$jobs" <<'PY'
-import json, re, sys
-tmp, jobs = sys.argv[1], sys.argv[2]
+/usr/bin/python3 - "$tmp" "$jobs" "$rounds" "$one_gens" <<'PY'
+import json, re, statistics, sys
+tmp, jobs, rounds, gens = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 def load(kind, j):
-    s = json.load(open(f"{tmp}/{kind}-j{j}.summary.json"))
-    out = re.sub(r'"time_s":[0-9.eE+-]+,', "", open(f"{tmp}/{kind}-j{j}.jsonl").read())
-    return s, out
+    times, outs = [], set()
+    for r in range(1, rounds + 1):
+        s = json.load(open(f"{tmp}/{kind}-j{j}-{r}.summary.json"))
+        times.append(s["time_s"])
+        outs.add(re.sub(r'"time_s":[0-9.eE+-]+,', "", open(f"{tmp}/{kind}-j{j}-{r}.jsonl").read()))
+    return times, outs, s["offspring_validated"]
 for kind, what in (("one", "from the workers' start"), ("warm", "after pylint's warm-up")):
-    s1, o1 = load(kind, 1)
-    sj, oj = load(kind, jobs)
-    print(f"  one task, {what}: -j 1 {s1['time_s']:.1f}s, -j {jobs} {sj['time_s']:.1f}s of evolution "
-          f"({s1['offspring_validated']} offspring validated): {s1['time_s'] / sj['time_s']:.2f}x; "
-          f"outputs {'identical' if o1 == oj else 'DIFFERENT'} (time_s stripped)")
+    t1, o1, n = load(kind, 1)
+    tj, oj, _ = load(kind, jobs)
+    m1, mj = statistics.median(t1), statistics.median(tj)
+    same = len(o1 | oj) == 1
+    print(f"  one task, {gens} generations, {what}: -j 1 {m1:.2f}s, -j {jobs} {mj:.2f}s of evolution, "
+          f"medians of {rounds} ({n} offspring validated): {m1 / mj:.2f}x "
+          f"[-j 1: {' '.join(f'{t:.2f}' for t in t1)}; -j {jobs}: {' '.join(f'{t:.2f}' for t in tj)}]; "
+          f"outputs {'identical' if same else 'DIFFERENT'} over all {2 * rounds} runs (time_s stripped)")
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
