@@ -906,7 +906,16 @@ static void gb_evolve__await(GbWaves *wv, size_t w, size_t accepted)
             k++;
             continue;
         }
-        if (stopped) return; /* the commit drops what is not evaluated */
+        if (stopped) {
+            /* the commit drops what is not evaluated: first let the helpers put down what they
+             * hold (they claim nothing after a stop) */
+            if (crew) {
+                pthread_mutex_lock(&crew->mu);
+                while (crew->inflight > 0) pthread_cond_wait(&crew->done, &crew->mu);
+                pthread_mutex_unlock(&crew->mu);
+            }
+            return;
+        }
         if (mine != SIZE_MAX) {
             GbGate gate = gb_evolve__eval(ph, mine, wv->parser, ph->run->lint);
             if (crew) pthread_mutex_lock(&crew->mu);
