@@ -28,11 +28,12 @@ check "a second run gives byte-identical output (but time_s)" 'same "$tmp/b.json
 "$gb" evolve "$tmp/bench.jsonl" -o "$tmp/d.jsonl" --seed 8 -j 2 "${common[@]}"
 check "another seed gives another version" '! same "$tmp/a.jsonl" "$tmp/d.jsonl"'
 check "every task is in the output" '[ $(wc -l < "$tmp/a.jsonl") -eq 6 ]'
-# One task, lint on: with -j 2 its children are validated on two threads, each with its own lint
+# One task, lint on: with -j 2 its parents are bred and its children validated on two threads
+# (runs and lints as separate items), each thread with its own lint
 # session (a lone task once waited forever for a second lint worker).
 head -n 1 "$root/examples/benchmark.jsonl" > "$tmp/one.jsonl"
-timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one1.jsonl" --seed 7 -j 1 --generations 2 --quiet
-timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one2.jsonl" --seed 7 -j 2 --generations 2 --quiet
+timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one1.jsonl" --seed 7 -j 1 --generations 4 --quiet
+timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one2.jsonl" --seed 7 -j 2 --generations 4 --quiet
 check "one task with lint: -j 2 finishes and equals -j 1 (but time_s)" '[ $? -eq 0 ] && same "$tmp/one1.jsonl" "$tmp/one2.jsonl"'
 check "the summary is written" 'grep -q "\"offspring_per_s\"" "$tmp/a.summary.json"'
 # Issue 20: the summary's "metrics", recomputed here from the output records: per metric, over the
