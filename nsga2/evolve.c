@@ -673,6 +673,40 @@ static bool gb_evolve__item_evaluated(const GbValidatePhase *ph, size_t item)
     return kind == GB_ITEM_ALL ? e->state == GB_CHILD_EVALUATED : e->part_done[kind - GB_ITEM_RUN];
 }
 
+/* Claim the next job of bp and breed it; false when none is left (or on a stop). With a crew,
+ * called with its mutex held, which is released while breeding. */
+static bool gb_evolve__breed_next(GbEvolveCrew *crew, GbBreedPhase *bp, TSParser *parser)
+{
+    if (bp->next >= bp->njobs || gb_evolve__stopped(bp->cfg)) return false;
+    GbBreedJob *job = &bp->jobs[bp->next++];
+    if (crew) pthread_mutex_unlock(&crew->mu);
+    gb_evolve__breed(bp, job, parser);
+    if (crew) pthread_mutex_lock(&crew->mu);
+    bp->done++;
+    if (crew) pthread_cond_broadcast(&crew->done);
+    return true;
+}
+
+/* Claim the next published item of ph and evaluate it; false when none is left to claim (or
+ * on a stop). With a crew, called with its mutex held, which is released while evaluating. */
+static bool gb_evolve__eval_next(GbEvolveCrew *crew, GbValidatePhase *ph, TSParser *parser, GbLintSession *lint)
+{
+    if (ph->next >= ph->ntodo || gb_evolve__stopped(ph->cfg)) return false;
+    size_t item = ph->todo[ph->next++];
+    if (crew) {
+        crew->inflight++;
+        pthread_mutex_unlock(&crew->mu);
+    }
+    GbGate gate = gb_evolve__eval(ph, item, parser, lint);
+    if (crew) pthread_mutex_lock(&crew->mu);
+    gb_evolve__item_done(ph, item, gate);
+    if (crew) {
+        crew->inflight--;
+        pthread_cond_broadcast(&crew->done);
+    }
+    return true;
+}
+
 static void *gb_evolve__helper(void *arg)
 {
     GbHelperArg *ha = arg;
@@ -683,30 +717,9 @@ static void *gb_evolve__helper(void *arg)
     GbLintSession *lint = cfg->lint ? gb_lint_session_new(cfg->pool) : NULL;
     pthread_mutex_lock(&crew->mu);
     while (!crew->quit) {
-        GbBreedPhase *bp = crew->bp;
-        if (bp && bp->next < bp->njobs && !gb_evolve__stopped(cfg)) {
-            GbBreedJob *job = &bp->jobs[bp->next++];
-            pthread_mutex_unlock(&crew->mu);
-            gb_evolve__breed(bp, job, parser);
-            pthread_mutex_lock(&crew->mu);
-            bp->done++;
-            pthread_cond_broadcast(&crew->done);
-            continue;
-        }
-        GbValidatePhase *ph = crew->ph;
-        if (!ph || !ph->open || ph->next >= ph->ntodo || gb_evolve__stopped(cfg)) {
-            /* nothing to do: sleep until a phase is posted */
-            pthread_cond_wait(&crew->wake, &crew->mu);
-            continue;
-        }
-        size_t item = ph->todo[ph->next++];
-        crew->inflight++;
-        pthread_mutex_unlock(&crew->mu);
-        GbGate gate = gb_evolve__eval(ph, item, parser, lint);
-        pthread_mutex_lock(&crew->mu);
-        gb_evolve__item_done(ph, item, gate);
-        crew->inflight--;
-        pthread_cond_broadcast(&crew->done);
+        if (crew->bp && gb_evolve__breed_next(crew, crew->bp, parser)) continue;
+        if (crew->ph && crew->ph->open && gb_evolve__eval_next(crew, crew->ph, parser, lint)) continue;
+        pthread_cond_wait(&crew->wake, &crew->mu); /* nothing to do: until a phase is posted */
     }
     pthread_mutex_unlock(&crew->mu);
     gb_lint_session_delete(lint);
@@ -893,37 +906,18 @@ static void gb_evolve__await(GbWaves *wv, size_t w, size_t accepted)
     for (size_t k = wv->tstart[w]; k < wv->tstart[w + 1];) {
         if (crew) gb_evolve__waves_ahead(wv, w, accepted);
         if (crew) pthread_mutex_lock(&crew->mu);
-        bool done = gb_evolve__item_evaluated(ph, ph->todo[k]), stopped = gb_evolve__stopped(ph->cfg);
-        size_t mine = SIZE_MAX;
+        bool done = gb_evolve__item_evaluated(ph, ph->todo[k]), stopped = gb_evolve__stopped(ph->cfg), worked = false;
         if (!done && !stopped) {
-            if (ph->next < ph->ntodo)
-                mine = ph->todo[ph->next++];
-            else if (crew)
-                pthread_cond_wait(&crew->done, &crew->mu);
+            worked = gb_evolve__eval_next(crew, ph, wv->parser, ph->run->lint);
+            if (!worked && crew) pthread_cond_wait(&crew->done, &crew->mu);
         }
+        /* on a stop the commit drops what is not evaluated: first the helpers put down what
+         * they hold (they claim nothing after a stop) */
+        while (stopped && crew && crew->inflight > 0) pthread_cond_wait(&crew->done, &crew->mu);
         if (crew) pthread_mutex_unlock(&crew->mu);
-        if (done) {
-            k++;
-            continue;
-        }
-        if (stopped) {
-            /* the commit drops what is not evaluated: first let the helpers put down what they
-             * hold (they claim nothing after a stop) */
-            if (crew) {
-                pthread_mutex_lock(&crew->mu);
-                while (crew->inflight > 0) pthread_cond_wait(&crew->done, &crew->mu);
-                pthread_mutex_unlock(&crew->mu);
-            }
-            return;
-        }
-        if (mine != SIZE_MAX) {
-            GbGate gate = gb_evolve__eval(ph, mine, wv->parser, ph->run->lint);
-            if (crew) pthread_mutex_lock(&crew->mu);
-            gb_evolve__item_done(ph, mine, gate);
-            if (crew) pthread_mutex_unlock(&crew->mu);
-        } else if (!crew) {
-            return; /* cannot happen: alone, this thread claimed every entry before it */
-        }
+        if (stopped) return;
+        if (done) k++;
+        else if (!worked && !crew) return; /* cannot happen: alone, this thread claimed every entry before it */
     }
 }
 
@@ -1121,22 +1115,14 @@ static void gb_evolve__breed_generation(const GbEvolveConfig *cfg, GbRun *run, u
         pthread_mutex_lock(&crew->mu);
         crew->bp = &bp;
         pthread_cond_broadcast(&crew->wake);
-        for (;;) {
-            if (bp.next < bp.njobs && !gb_evolve__stopped(cfg)) {
-                GbBreedJob *job = &bp.jobs[bp.next++];
-                pthread_mutex_unlock(&crew->mu);
-                gb_evolve__breed(&bp, job, parser);
-                pthread_mutex_lock(&crew->mu);
-                bp.done++;
-                continue;
-            }
-            if (bp.done == bp.next) break; /* every claimed job finished (on a stop, not all are claimed) */
-            pthread_cond_wait(&crew->done, &crew->mu);
-        }
+    }
+    while (gb_evolve__breed_next(crew, &bp, parser)) {
+    }
+    if (crew) {
+        /* every claimed job finished (on a stop, not all are claimed) */
+        while (bp.done < bp.next) pthread_cond_wait(&crew->done, &crew->mu);
         crew->bp = NULL;
         pthread_mutex_unlock(&crew->mu);
-    } else {
-        for (size_t j = 0; j < bp.njobs && !gb_evolve__stopped(cfg); j++) gb_evolve__breed(&bp, &bp.jobs[j], parser);
     }
     size_t total = 0;
     for (size_t j = 0; j < bp.njobs; j++) total += bp.jobs[j].kids.len;
