@@ -165,7 +165,7 @@ static void *new_pool_thread(void *arg)
     cfg.cpu_s = 20;
     cfg.stderr_fails = j->strict;
     cfg.lint = j->strict;
-    cfg.lint_workers = j->strict ? 2 : 0; /* a session holds one, gb_pool_lint uses the other */
+    cfg.lint_workers = 0; /* the default: one lint worker serves every session and gb_pool_lint */
     cfg.sandbox = j->sandbox;
     GbError err = {{0}};
     j->pool = gb_pool_new(&cfg, &err);
@@ -192,10 +192,10 @@ static int setup(void **state)
     *state = &fx;
     for (int i = 0; i < NJOBS; i++)
         if (!jobs[i].pool) return -1;
-    /* three test workers (one per import set) per -j, and the strict pool's two lint workers */
+    /* three test workers (one per import set) per -j, and the strict pool's lint worker */
     fx.workers = 0;
     for (int i = 0; i < NJOBS; i++) fx.workers += (int)gb_pool_worker_pids(jobs[i].pool, NULL, 0);
-    if (fx.workers != 3 * 2 + (3 + 2) + 3 + 3) return -1;
+    if (fx.workers != 3 * 2 + (3 + 1) + 3 + 3) return -1;
     return 0;
 }
 
@@ -846,15 +846,104 @@ static void test_runner_lint_session(void **state)
     /* kill the session's process: the next lint starts a new one */
     int pids[8];
     size_t n = gb_pool_worker_pids(fx->strict, pids, 8);
-    assert_int_equal(n, 5); /* test workers (full), two lint workers, test workers (stdlib, numpy) */
+    assert_int_equal(n, 4); /* test workers (full), the lint worker, test workers (stdlib, numpy) */
     int session_pid = first_child(pids[1]);
-    if (session_pid <= 0) session_pid = first_child(pids[2]);
     assert_true(session_pid > 0);
-    print_message("  pids %d %d %d, killing %d\n", pids[0], pids[1], pids[2], session_pid);
+    print_message("  pids %d %d, killing %d\n", pids[0], pids[1], session_pid);
     kill(session_pid, SIGKILL);
     session_case(ls, fx->strict, quad, "helpers/maths.py", "def double(value):\n    return 2 * value\n", &e);
     assert_true(e == 10.0);
     gb_lint_session_delete(ls);
+    assert_clean(fx);
+}
+
+/* The children of pid (at most max), as listed by the kernel. */
+static int children_of(int pid, int *out, int max)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", pid, pid);
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    if (f) {
+        while (n < max && fscanf(f, "%d", &out[n]) == 1) n++;
+        fclose(f);
+    }
+    return n;
+}
+
+typedef struct {
+    GbLintSession *ls;
+    const char *const *srcs;
+    double scores[3];
+    bool ok;
+} LintJob;
+
+static void *lint_thread(void *arg)
+{
+    LintJob *j = arg;
+    j->ok = true;
+    for (int i = 0; i < 3; i++) {
+        GbTask t;
+        GbProgram p;
+        task_assert(&t, "lint-shared", j->srcs[i], "assert True\n");
+        gb_program_from_task(&p, &t);
+        GbError err = {{0}};
+        if (!gb_lint_session_lint(j->ls, &p, &j->scores[i], &err)) {
+            print_error("session lint: %s\n", err.msg);
+            j->ok = false;
+        }
+        gb_program_destroy(&p);
+        gb_task_destroy(&t);
+    }
+    return NULL;
+}
+
+/* One lint worker serves several sessions at once (each in a process of its own): sessions
+ * linting from two threads get the scores of fresh lints, and killing one session's process
+ * leaves the other's alone. */
+static void test_runner_lint_sessions_share_worker(void **state)
+{
+    Fixture *fx = *state;
+    const char *const a_srcs[] = {"def add_one(value):\n    return value + 1\n",
+                                  "import os, sys\ndef g(x):\n  y = 1\n  return x\n",
+                                  "import numpy as np\n\n\ndef mean(v):\n    return float(np.mean(v))\n"};
+    const char *const b_srcs[] = {"def keep(value):\n    unused = 3\n    return value\n",
+                                  "def add_one(value):\n    return value + 1\n",
+                                  "class Box:\n    def get(self):\n        return 1\n\n    def put(self):\n        return 2\n"};
+    LintJob jobs[2] = {{gb_lint_session_new(fx->strict), a_srcs, {0}, false},
+                       {gb_lint_session_new(fx->strict), b_srcs, {0}, false}};
+    pthread_t th[2];
+    for (int k = 0; k < 2; k++) pthread_create(&th[k], NULL, lint_thread, &jobs[k]);
+    for (int k = 0; k < 2; k++) pthread_join(th[k], NULL);
+    for (int k = 0; k < 2; k++) {
+        assert_true(jobs[k].ok);
+        for (int i = 0; i < 3; i++) {
+            GbTask t;
+            GbProgram p;
+            task_assert(&t, "lint-fresh", jobs[k].srcs[i], "assert True\n");
+            gb_program_from_task(&p, &t);
+            double fresh = -1;
+            GbError err = {{0}};
+            assert_true(gb_pool_lint(fx->strict, &p, &fresh, &err));
+            print_message("  session %d program %d: %.4f, fresh %.4f\n", k, i, jobs[k].scores[i], fresh);
+            assert_true(jobs[k].scores[i] == fresh);
+            gb_program_destroy(&p);
+            gb_task_destroy(&t);
+        }
+    }
+    int pids[8], kids[8];
+    assert_int_equal(gb_pool_worker_pids(fx->strict, pids, 8), 4);
+    assert_int_equal(children_of(pids[1], kids, 8), 2); /* both session processes, on the one lint worker */
+    kill(kids[0], SIGKILL);
+    for (int k = 0; k < 2; k++) pthread_create(&th[k], NULL, lint_thread, &jobs[k]);
+    for (int k = 0; k < 2; k++) pthread_join(th[k], NULL);
+    assert_true(jobs[0].ok && jobs[1].ok);
+    int after[8];
+    int n = children_of(pids[1], after, 8);
+    assert_int_equal(n, 2);
+    bool survivor = after[0] == kids[1] || after[1] == kids[1];
+    assert_true(survivor); /* the other session kept its process */
+    for (int k = 0; k < 2; k++) gb_lint_session_delete(jobs[k].ls);
     assert_clean(fx);
 }
 
@@ -1241,6 +1330,7 @@ int main(void)
         cmocka_unit_test(test_runner_concurrent_runs),
         cmocka_unit_test(test_runner_lint_scores),
         cmocka_unit_test(test_runner_lint_session),
+        cmocka_unit_test(test_runner_lint_sessions_share_worker),
         cmocka_unit_test(test_runner_remap_keeps_behaviour),
         cmocka_unit_test(test_runner_disk_is_capped),
         cmocka_unit_test(test_runner_every_sandbox_mode),

@@ -504,9 +504,8 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     pcfg.timeout_s = o->timeout;
     pcfg.lint = cfg.lint;
     /* every validating thread (a task's own, or a helper on a borrowed slot: at most `jobs` in
-     * all, nsga2/evolve.h) holds one lint session, so fewer lint workers than jobs would leave a
-     * helper of a lone task waiting for a worker the task's own session never gives back */
-    pcfg.lint_workers = (int)jobs;
+     * all, nsga2/evolve.h) holds one lint session; the one lint worker serves them all, each
+     * session in a process of its own, so pylint warms up once for any -j */
     /* the pool waits for the import sets of the tasks to do only; the others start meanwhile
      * (an offspring may import a library none of the originals does) */
     for (size_t i = 0; i < todo.len; i++) gb_pool_config_need(&pcfg, &bench.tasks.items[todo.items[i]]);
@@ -538,8 +537,7 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
         gb_program_add_module(&tiny, "main.py", "VALUE = 1\n");
         double score;
         GbError lerr;
-        /* and for the other lint workers: the helpers of a task lint on them */
-        if ((!gb_pool_lint(pool, &tiny, &score, &lerr) || !gb_pool_await_lint(pool, &lerr)) && !o->quiet)
+        if (!gb_pool_lint(pool, &tiny, &score, &lerr) && !o->quiet)
             fprintf(stderr, "genebench %s: warning: the warm-up lint failed: %s\n", cmd, lerr.msg);
         gb_program_destroy(&tiny);
         if (tty)

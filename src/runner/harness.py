@@ -8,7 +8,9 @@ directory when a pool starts (src/runner/pool.c). It is started as
 with a connected AF_UNIX stream socket on CTL_FD. It imports the heavy modules once,
 freezes the heap, and then serves requests: for every run it forks a child that sets up
 the sandbox (new session, rlimits, optional uid drop, run directory as cwd) and runs the
-program and its tests. Results travel as structured records, never as parsed text.
+program and its tests, one run at a time. A lint worker (--lint) serves several runs at
+once (serve_lint): the lint sessions of every genebench thread, each tagged.
+Results travel as structured records, never as parsed text.
 
 Wire format (both directions): u32 little-endian body length, then the body: a sequence
 of fields, each u32 key length, key bytes, u32 value length, value bytes. Requests that
@@ -757,14 +759,6 @@ def lint_messages(messages, run_dir):
                                               m.line, m.msg_id, m.symbol) for m in messages))
 
 
-def run_lint(req, run_dir, result):
-    paths = [os.path.join(run_dir, p) for p in text(req, "modules").split("\n") if p]
-    score, messages = run_pylint(paths)
-    result["outcome"] = "pass"
-    result["score"] = repr(score)
-    result["messages"] = lint_messages(messages, run_dir)
-
-
 def run_lint_session(run_dir, result):
     """A lint session (kind "lintd"): serve lint requests on fd 0, a socket, one at a time
     and in order, until genebench closes it. Each request names a subdirectory of run_dir
@@ -1176,8 +1170,6 @@ def run_request(req, result):
                 run_stdio(req, run_dir, main_path, result)
         finally:
             undo()
-    elif kind == "lint":
-        run_lint(req, run_dir, result)
     elif kind == "lintd":
         run_lint_session(run_dir, result)
     else:
@@ -1477,6 +1469,164 @@ def serve_run_py(ctl, req, fds):
     send(ctl, done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, b"".join(chunks), token))
 
 
+class LintRun:
+    """A run in progress on a lint worker (serve_lint)."""
+
+    def __init__(self, tag, pid, result_r, token, t_fork0, t_fork1, faults0):
+        self.tag, self.pid, self.result_r, self.token = tag, pid, result_r, token
+        self.t_fork0, self.t_fork1, self.faults0 = t_fork0, t_fork1, faults0
+        self.chunks, self.size = [], 0
+        try:
+            self.pidfd = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            self.pidfd = None  # Linux < 5.3: polled with waitid
+
+    def read(self):
+        """Read what the child wrote on its result pipe; False at EOF."""
+        while True:
+            try:
+                data = os.read(self.result_r, 65536)
+            except BlockingIOError:
+                return True
+            if not data:
+                return False
+            if self.size < (1 << 20):
+                self.chunks.append(data)
+                self.size += len(data)
+
+    def kill(self):
+        for killer in (os.killpg, os.kill):
+            try:
+                killer(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def finish(self, ctl):
+        """The child exited: reap it and what is left of its process group, report."""
+        t_exit = time.monotonic()
+        _pid, status, rusage = os.wait4(self.pid, 0)
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.read()
+        os.close(self.result_r)
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+        faults1 = resource.getrusage(resource.RUSAGE_SELF)
+        record = done_record(status, rusage, self.faults0, faults1, self.t_fork0, self.t_fork1, t_exit,
+                             b"".join(self.chunks), self.token)
+        record["tag"] = self.tag
+        send(ctl, record)
+
+
+def serve_lint(ctl):
+    """The loop of a lint worker: it serves several runs at once, each named by the "tag"
+    of its request, which its "done" record and a "kill" for it carry. A lint run spends
+    its time in pylint, not in the fork, so one warm lint worker (one pylint warm-up) serves
+    the lint sessions of every thread of genebench, each in a child of its own. A child is
+    killed on its own: its process group (it calls setsid) and never a sibling."""
+    ctl_fd = ctl.fileno()
+    runs = {}  # fd to watch (pidfd or result pipe) -> LintRun
+    poller = select.poll()
+    poller.register(ctl_fd, select.POLLIN)
+    while True:
+        polled = any(run.pidfd is None for run in set(runs.values()))
+        events = poller.poll(50 if polled else None)
+        for fd, _ev in events:
+            if fd == ctl_fd:
+                try:
+                    req, fds = recv_msg(ctl)
+                except OSError:
+                    req, fds = None, []
+                if req is None:  # genebench went away: kill the runs and leave
+                    for run in set(runs.values()):
+                        run.kill()
+                    os._exit(0)
+                op = text(req, "op")
+                if op == "run" and len(fds) == 3:
+                    run = fork_lint_run(ctl, req, fds)
+                    os.set_blocking(run.result_r, False)
+                    runs[run.result_r] = run
+                    poller.register(run.result_r, select.POLLIN)
+                    if run.pidfd is not None:
+                        runs[run.pidfd] = run
+                        poller.register(run.pidfd, select.POLLIN)
+                    continue
+                for fd_ in fds:
+                    os.close(fd_)
+                if op == "run":
+                    send(ctl, {"op": "done", "tag": text(req, "tag"), "exit": -1, "signal": 0, "maxrss": 0,
+                               "result": encode({"outcome": "error", "exc_message": "request without 3 fds"})})
+                elif op == "kill":  # a kill for a run that already ended is ignored
+                    for run in set(runs.values()):
+                        if run.tag == text(req, "tag"):
+                            run.kill()
+            elif fd in runs:
+                run = runs[fd]
+                if fd == run.result_r:
+                    if not run.read():
+                        poller.unregister(fd)
+                else:
+                    lint_run_ended(ctl, poller, runs, run)
+        for run in set(runs.values()):
+            if run.pidfd is None and os.waitid(os.P_PID, run.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT):
+                lint_run_ended(ctl, poller, runs, run)
+        if not runs:
+            reap_strays()
+
+
+def fork_lint_run(ctl, req, fds):
+    result_r, result_w = os.pipe()
+    token_r, token_w = os.pipe()
+    faults0 = resource.getrusage(resource.RUSAGE_SELF)
+    t_fork0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.close(result_r)
+        os.close(token_w)
+        child(req, fds, result_w, ctl, token_r)
+    token = give_token(token_r, token_w)
+    t_fork1 = time.monotonic()
+    os.close(result_w)
+    for fd in fds:
+        os.close(fd)
+    return LintRun(text(req, "tag"), pid, result_r, token, t_fork0, t_fork1, faults0)
+
+
+def lint_run_ended(ctl, poller, runs, run):
+    for fd in (run.result_r, run.pidfd):
+        if fd is not None and runs.pop(fd, None) is not None:
+            try:
+                poller.unregister(fd)
+            except KeyError:
+                pass
+    run.finish(ctl)
+
+
+def reap_strays():
+    """With no run in progress: kill and reap whatever a run left behind (orphans come to
+    us, as pid 1 of the sandbox's pid namespace or as a child subreaper)."""
+    if os.getpid() == 1:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+    else:
+        for kid in children_of_self():
+            try:
+                os.kill(kid, signal.SIGKILL)
+            except OSError:
+                pass
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
 def main():
     global SEAL, PROBE_NUMPY
     ctl = socket.socket(fileno=CTL_FD)
@@ -1517,6 +1667,8 @@ def main():
                "seccomp": "1" if seccomp else "0", "remap": remap_report,
                "proc": "1" if os.path.isdir("/proc/self") else "0",
                "native": "yes" if NATIVE is not None else "no: " + clip(NATIVE_WHY)})
+    if LINT:
+        serve_lint(ctl)
     while True:
         try:
             req, fds = recv_msg(ctl)

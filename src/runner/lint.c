@@ -1,4 +1,8 @@
-/* Lint sessions: a sequence of lints served by one process forked from a lint worker. */
+/* Lint sessions: a sequence of lints served by one process forked from a lint worker. The
+ * lint worker is shared: it runs the session processes of every thread at once, each named
+ * by a tag (harness.py: serve_lint), and its control socket carries only their ends
+ * ("done" with the tag) and our kills. A session learns that its process ended from the
+ * process's socket (EOF); it reads the worker's socket only to wait for that end. */
 #include "src/runner/runner.h"
 
 #include <errno.h>
@@ -16,11 +20,12 @@
 
 struct GbLintSession {
     GbPool *pool;
-    GbWorker *w; /* the lint worker held, NULL before the first lint */
-    int sock;    /* our end of the session process's socket; -1: no session process */
+    GbWorker *w;       /* the lint worker used, NULL before the first lint */
+    unsigned long gen; /* the worker process (GbWorker.gen) the session process came from */
+    unsigned long tag; /* the session process's tag (GbWorker.serial at its start) */
+    int sock;          /* our end of the session process's socket; -1: no session process */
     char *dir;   /* the session's run directory (each lint in a subdirectory), as the worker sees it */
     char *hdir;  /* the same, reached from here (through the worker's root) */
-    bool ended;  /* the worker reported the session process's end ("done") */
     unsigned long lints;
     GbStr in; /* bytes read from sock, not yet parsed */
 };
@@ -34,43 +39,85 @@ GbLintSession *gb_lint_session_new(GbPool *pool)
     return s;
 }
 
+/* Read the lint worker's socket (w->mu held): note the tags of the sessions that ended.
+ * False when the worker is gone. */
+static bool gb_lint__pump(GbWorker *w)
+{
+    if (!w->alive || !gb_worker_recv(w)) return false;
+    GbStr body;
+    gb_str_init(&body);
+    GbRec rec = {0};
+    while (gb_worker_take_frame(w, &body)) {
+        gb_rec_parse(body.data, body.len, &rec);
+        if (gb_rec_is(&rec, "op", "done")) gb_array_push(&w->ended, (unsigned long)gb_rec_double(&rec, "tag", 0));
+    }
+    gb_array_free(&rec.fields);
+    gb_str_destroy(&body);
+    return true;
+}
+
+/* Whether the worker reported the end of session tag (w->mu held); forgets it. */
+static bool gb_lint__take_ended(GbWorker *w, unsigned long tag)
+{
+    for (size_t i = 0; i < w->ended.len; i++) {
+        if (w->ended.items[i] != tag) continue;
+        w->ended.items[i] = w->ended.items[--w->ended.len];
+        return true;
+    }
+    return false;
+}
+
+static void gb_lint__send_kill(GbWorker *w, unsigned long tag)
+{
+    GbStr kb, kf;
+    gb_str_init(&kb);
+    gb_str_init(&kf);
+    gb_rec_add(&kb, "op", "kill");
+    gb_rec_addf(&kb, "tag", "%lu", tag);
+    gb_rec_frame(&kf, &kb);
+    gb_worker_send(w, &kf, NULL, 0);
+    gb_str_destroy(&kb);
+    gb_str_destroy(&kf);
+}
+
 /* End the session process: close its socket (it exits at EOF) or, with kill, have the
- * worker kill it; wait for the worker's "done", else kill the worker (it is replaced
- * before its next use). Removes the session directory. */
+ * worker kill it; wait for the worker's "done", else kill the worker (its other sessions
+ * then end too and start again on its replacement). Nothing is waited for when the worker
+ * process it came from is gone. Removes the session directory. */
 static void gb_lint_session__end(GbLintSession *s, bool kill_it)
 {
     if (s->sock >= 0) {
         close(s->sock);
         s->sock = -1;
         GbWorker *w = s->w;
-        if (w->alive && kill_it && !s->ended) gb_worker_send_kill(w);
         double hard = gb_now() + GB_KILL_GRACE_S;
-        bool done = s->ended, kill_sent = kill_it;
-        GbStr body;
-        gb_str_init(&body);
-        GbRec rec = {0};
-        while (w->alive && !done) {
-            while (!done && gb_worker_take_frame(w, &body)) {
-                gb_rec_parse(body.data, body.len, &rec);
-                done = gb_rec_is(&rec, "op", "done");
+        bool kill_sent = false;
+        for (;;) {
+            pthread_mutex_lock(&w->mu);
+            bool same = w->alive && w->gen == s->gen;
+            bool done = !same || !gb_lint__pump(w) || gb_lint__take_ended(w, s->tag);
+            if (!done && kill_it && !kill_sent) {
+                gb_lint__send_kill(w, s->tag);
+                kill_sent = true;
             }
-            if (done) break;
             double now = gb_now();
-            if (now >= hard) {
+            if (!done && now >= hard) {
                 if (kill_sent) {
                     gb_worker_reap(w);
-                    break;
+                    done = true;
+                } else {
+                    gb_lint__send_kill(w, s->tag);
+                    kill_sent = true;
+                    hard = now + GB_KILL_GRACE_S;
                 }
-                gb_worker_send_kill(w);
-                kill_sent = true;
-                hard = now + GB_KILL_GRACE_S;
             }
-            struct pollfd p = {w->ctl, POLLIN, 0};
-            int r = poll(&p, 1, (int)((hard - now) * 1000.0) + 1);
-            if (r > 0 && !gb_worker_recv(w)) gb_worker_reap(w);
+            int ctl = w->ctl;
+            pthread_mutex_unlock(&w->mu);
+            if (done) break;
+            /* another thread may read our "done" meanwhile: look again every 20 ms */
+            struct pollfd p = {ctl, POLLIN, 0};
+            poll(&p, 1, 20);
         }
-        gb_array_free(&rec.fields);
-        gb_str_destroy(&body);
     }
     if (s->dir) {
         gb_runner_rmtree(s->hdir);
@@ -81,14 +128,15 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
     gb_str_clear(&s->in);
 }
 
-/* Start the session process on the held worker. */
-static bool gb_lint_session__start(GbLintSession *s, GbError *err)
+/* Start the session process on the lint worker (w->mu held). */
+static bool gb_lint_session__start_locked(GbLintSession *s, GbError *err)
 {
     GbPool *pool = s->pool;
-    if (!s->w) s->w = gb_pool_acquire(pool, GB_WORKER_LINT);
     GbWorker *w = s->w;
     if (!gb_pool_ensure_alive(pool, w, err)) return false;
-    s->dir = gb_asprintf("%s/w%d-%lu", pool->runs, w->slot, ++w->serial);
+    s->gen = w->gen;
+    s->tag = ++w->serial;
+    s->dir = gb_asprintf("%s/w%d-%lu", pool->runs, w->slot, s->tag);
     s->hdir = gb_asprintf("%s%s", w->host_root, s->dir);
     gb_runner_rmtree(s->hdir);
     if (mkdir(s->hdir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, s->hdir, w->owner_uid)) {
@@ -111,6 +159,7 @@ static bool gb_lint_session__start(GbLintSession *s, GbError *err)
     gb_str_init(&frame);
     gb_rec_add(&body, "op", "run");
     gb_rec_add(&body, "kind", "lintd");
+    gb_rec_addf(&body, "tag", "%lu", s->tag);
     gb_rec_add(&body, "dir", s->dir);
     gb_pool_add_limits(pool, w, &body, 0); /* a session lives for many lints: each has the wall limit */
     gb_rec_frame(&frame, &body);
@@ -127,8 +176,28 @@ static bool gb_lint_session__start(GbLintSession *s, GbError *err)
         return false;
     }
     s->sock = sp[0];
-    s->ended = false;
     return true;
+}
+
+/* *vanished: the worker went away meanwhile (killed from outside), to retry on a new one. */
+static bool gb_lint_session__start(GbLintSession *s, bool *vanished, GbError *err)
+{
+    if (!s->w) s->w = gb_pool_lint_worker(s->pool);
+    pthread_mutex_lock(&s->w->mu);
+    bool ok = gb_lint_session__start_locked(s, err);
+    if (!ok) *vanished = !s->w->alive;
+    pthread_mutex_unlock(&s->w->mu);
+    return ok;
+}
+
+/* Whether the worker process the session came from is gone (reaped if so). */
+static bool gb_lint_session__worker_gone(GbLintSession *s)
+{
+    GbWorker *w = s->w;
+    pthread_mutex_lock(&w->mu);
+    bool gone = w->gen != s->gen || !w->alive || gb_worker_gone(w);
+    pthread_mutex_unlock(&w->mu);
+    return gone;
 }
 
 static bool gb_runner__send_all(int fd, const char *data, size_t len)
@@ -164,8 +233,7 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
         struct pollfd p = {s->sock, POLLIN, 0};
         if (poll(&p, 1, 0) > 0) gb_lint_session__end(s, true);
     }
-    if (s->sock < 0 && !gb_lint_session__start(s, err)) {
-        *vanished = s->w && !s->w->alive; /* killed from outside: retried on a new worker */
+    if (s->sock < 0 && !gb_lint_session__start(s, vanished, err)) {
         gb_lint_session__end(s, true);
         return false;
     }
@@ -179,10 +247,10 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
     gb_str_init(&frame);
     gb_str_init(&mods);
     gb_str_init(&reply);
-    GbRec rec = {0}, wrec = {0};
+    GbRec rec = {0};
     if (mkdir(dir, 0700) != 0 || !gb_runner_chown(AT_FDCWD, dir, w->owner_uid)) {
         int e = errno;
-        if (gb_worker_gone(w)) {
+        if (gb_lint_session__worker_gone(s)) {
             gb_error_set(err, "lint: the lint session ended (its worker went away)");
             broken = *vanished = true;
         } else {
@@ -191,7 +259,7 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
         goto done;
     }
     if (!gb_runner_write_modules(dir, prog, w->owner_uid, err)) {
-        if (gb_worker_gone(w)) broken = *vanished = true;
+        if (gb_lint_session__worker_gone(s)) broken = *vanished = true;
         goto done;
     }
     for (size_t i = 0; i < prog->modules.len; i++) gb_str_appendf(&mods, "%s\n", prog->modules.items[i].path);
@@ -213,42 +281,19 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
             broken = true;
             goto done;
         }
-        struct pollfd p[3] = {{s->sock, POLLIN, 0}, {w->ctl, POLLIN, 0}, {pool->intr[0], POLLIN, 0}};
-        int r = poll(p, 3, (int)((deadline - now) * 1000.0) + 1);
+        /* the session process's end (a crash, a limit, its worker killed) closes its socket */
+        struct pollfd p[2] = {{s->sock, POLLIN, 0}, {pool->intr[0], POLLIN, 0}};
+        int r = poll(p, 2, (int)((deadline - now) * 1000.0) + 1);
         if (r < 0 && errno != EINTR) {
             gb_error_set(err, "poll: %s", strerror(errno));
             broken = true;
             goto done;
         }
         if (r <= 0) continue;
-        if (p[2].revents) {
+        if (p[1].revents) {
             gb_error_set(err, "lint: interrupted");
             broken = true;
             goto done;
-        }
-        if (p[1].revents) {
-            /* the worker only speaks when the session process started ("started") or ended */
-            bool gone = !gb_worker_recv(w);
-            GbStr wb;
-            gb_str_init(&wb);
-            while (!gone && gb_worker_take_frame(w, &wb)) {
-                gb_rec_parse(wb.data, wb.len, &wrec);
-                if (gb_rec_is(&wrec, "op", "done")) gone = s->ended = true;
-            }
-            gb_str_destroy(&wb);
-            if (gone) {
-                /* read a reply that may have been sent just before the end */
-                char buf[65536];
-                ssize_t n;
-                while ((n = recv(s->sock, buf, sizeof buf, MSG_DONTWAIT)) > 0) gb_str_append_n(&s->in, buf, (size_t)n);
-                if (gb_runner_take_frame(&s->in, &reply)) {
-                    broken = true;
-                    break;
-                }
-                gb_error_set(err, "lint: the lint session ended (pylint crashed or hit a limit)");
-                broken = *vanished = true;
-                goto done;
-            }
         }
         if (p[0].revents) {
             char buf[65536];
@@ -279,7 +324,6 @@ done:
     free(dir);
     if (broken) gb_lint_session__end(s, true);
     gb_array_free(&rec.fields);
-    gb_array_free(&wrec.fields);
     gb_str_destroy(&body);
     gb_str_destroy(&frame);
     gb_str_destroy(&mods);
@@ -299,7 +343,17 @@ void gb_lint_session_delete(GbLintSession *s)
 {
     if (!s) return;
     gb_lint_session__end(s, false);
-    if (s->w) gb_pool_release(s->pool, s->w);
+    if (s->w) gb_pool_lint_worker_release(s->pool, s->w);
     gb_str_destroy(&s->in);
     free(s);
+}
+
+/* A lint in a session of its own: the same state as the first lint of any session (a fresh
+ * fork of the warm lint worker). */
+bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err)
+{
+    GbLintSession *s = gb_lint_session_new(pool);
+    bool ok = gb_lint_session_lint(s, prog, score, err);
+    gb_lint_session_delete(s);
+    return ok;
 }

@@ -178,7 +178,8 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 
     long n = cfg->workers > 0 ? cfg->workers : sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
-    long nl = !cfg->lint ? 0 : cfg->lint_workers > 0 ? cfg->lint_workers : n;
+    /* one lint worker serves every thread's sessions (harness.py: serve_lint): one warm-up */
+    long nl = !cfg->lint ? 0 : cfg->lint_workers > 0 ? cfg->lint_workers : 1;
     bool tiers = !pool->cfg.no_tiers;
     long counts[GB_WORKER_KINDS] = {n, nl, tiers ? n : 0, tiers ? n : 0};
     pool->nworkers = 0;
@@ -198,6 +199,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
             w->ctl = -1;
             w->kind = (GbWorkerKind)k;
             w->lint = k == GB_WORKER_LINT;
+            pthread_mutex_init(&w->mu, NULL);
             gb_str_init(&w->inbuf);
         }
     }
@@ -237,6 +239,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     }
     for (int k = 0; k < GB_WORKER_KINDS; k++) {
         GbWorkerSet *set = &pool->sets[k];
+        if (k == GB_WORKER_LINT) continue; /* shared, not lent (gb_pool_lint_worker) */
         for (size_t i = 0; i < set->count; i++) set->idle[set->nidle++] = set->first + i;
     }
     return pool;
@@ -256,6 +259,8 @@ void gb_pool_delete(GbPool *pool)
         GbWorker *w = &pool->workers[i];
         gb_worker_reap(w);
         gb_str_destroy(&w->inbuf);
+        gb_array_free(&w->ended);
+        pthread_mutex_destroy(&w->mu);
     }
     if (pool->dir) gb_runner_rmtree(pool->dir);
     if (pool->intr[0] >= 0) close(pool->intr[0]);
@@ -340,10 +345,10 @@ void gb_pool_stats(GbPool *pool, GbPoolStats *out)
     pthread_mutex_unlock(&pool->mu);
 }
 
-/* An idle worker of the kind (lint or test), waiting for one. */
+/* An idle test worker of the kind, waiting for one. */
 GbWorker *gb_pool_acquire(GbPool *pool, GbWorkerKind kind)
 {
-    if (pool->sets[kind].count == 0 && kind != GB_WORKER_LINT) kind = GB_WORKER_FULL;
+    if (pool->sets[kind].count == 0) kind = GB_WORKER_FULL;
     GbWorkerSet *set = &pool->sets[kind];
     pthread_mutex_lock(&pool->mu);
     while (set->nidle == 0) pthread_cond_wait(&set->cv, &pool->mu);
@@ -364,19 +369,24 @@ void gb_pool_release(GbPool *pool, GbWorker *w)
     pthread_mutex_unlock(&pool->mu);
 }
 
-bool gb_pool_await_lint(GbPool *pool, GbError *err)
+GbWorker *gb_pool_lint_worker(GbPool *pool)
 {
     GbWorkerSet *set = &pool->sets[GB_WORKER_LINT];
-    size_t n = set->count;
-    GbWorker **held = gb_calloc(n ? n : 1, sizeof *held);
-    bool ok = true;
-    for (size_t i = 0; i < n; i++) {
-        held[i] = gb_pool_acquire(pool, GB_WORKER_LINT);
-        if (ok) ok = gb_pool_ensure_alive(pool, held[i], err);
-    }
-    for (size_t i = 0; i < n; i++) gb_pool_release(pool, held[i]);
-    free(held);
-    return ok;
+    if (set->count == 0) return NULL;
+    pthread_mutex_lock(&pool->mu);
+    GbWorker *best = &pool->workers[set->first];
+    for (size_t i = 1; i < set->count; i++)
+        if (pool->workers[set->first + i].users < best->users) best = &pool->workers[set->first + i];
+    best->users++;
+    pthread_mutex_unlock(&pool->mu);
+    return best;
+}
+
+void gb_pool_lint_worker_release(GbPool *pool, GbWorker *w)
+{
+    pthread_mutex_lock(&pool->mu);
+    w->users--;
+    pthread_mutex_unlock(&pool->mu);
 }
 
 /* A worker that died (killed from outside, or by a run) is replaced before use; a worker

@@ -329,10 +329,9 @@ bool gb_pool_run_spec(GbPool *pool, const GbRunSpec *rs, GbRaw *raw, GbError *er
         return true;
     }
     /* a command (exec) needs none of the libraries: the lightest worker forks fastest */
-    GbWorkerKind kind = strcmp(rs->kind, "lint") == 0 ? GB_WORKER_LINT
-                        : pool->cfg.no_tiers          ? GB_WORKER_FULL
-                        : rs->exec                    ? GB_WORKER_STDLIB
-                                                      : gb_runner_kind_for(rs->prog, rs->test_code, rs->task);
+    GbWorkerKind kind = pool->cfg.no_tiers ? GB_WORKER_FULL
+                        : rs->exec         ? GB_WORKER_STDLIB
+                                           : gb_runner_kind_for(rs->prog, rs->test_code, rs->task);
     GbWorker *w = gb_pool_acquire(pool, kind);
     bool ok = true;
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -446,40 +445,6 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
     if (!ok) out->status = GB_RUN_ERROR;
     gb_raw_destroy(&raw);
     if (own_used) gb_program_destroy(&own);
-    return ok;
-}
-
-bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err)
-{
-    *score = 0.0;
-    if (!pool->cfg.lint) {
-        gb_error_set(err, "the pool was started without lint support (GbPoolConfig.lint)");
-        return false;
-    }
-    GbRaw raw;
-    gb_raw_init(&raw);
-    GbRunSpec rs = {"lint", prog, NULL, NULL, NULL, pool->cfg.output_cap, NULL, NULL, NULL, NULL};
-    bool ok = gb_pool_run_spec(pool, &rs, &raw, err);
-    if (ok) {
-        if (raw.interrupted) {
-            gb_error_set(err, "lint: interrupted");
-            ok = false;
-        } else if (raw.timed_out) {
-            gb_error_set(err, "lint: pylint took longer than %g s", pool->cfg.timeout_s);
-            ok = false;
-        } else if (!gb_rec_is(&raw.child_rec, "outcome", "pass")) {
-            char *type = gb_rec_dup(&raw.child_rec, "exc_type");
-            char *msg = gb_rec_dup(&raw.child_rec, "exc_message");
-            gb_error_set(err, "lint: pylint failed: %s%s%s (signal %d)", type ? type : "", type ? ": " : "",
-                         msg ? msg : "no result", raw.signal);
-            free(type);
-            free(msg);
-            ok = false;
-        } else {
-            *score = gb_rec_double(&raw.child_rec, "score", 0.0);
-        }
-    }
-    gb_raw_destroy(&raw);
     return ok;
 }
 

@@ -26,7 +26,8 @@ typedef struct {
     bool lint;          /* workers also import pylint for gb_pool_lint */
     /* Added by the runner implementation (append-only): */
     int sandbox;           /* GbSandboxMode (src/runner/sandbox.h): 0 = auto (strongest available) */
-    int lint_workers;      /* with lint: lint worker processes; 0 = as many as workers */
+    int lint_workers;      /* with lint: lint worker processes, each serving any number of sessions
+                              at once (sessions go to the least busy); 0 = one */
     const char *lint_warm; /* with lint: Python source the lint workers lint once at start, so
                               astroid has parsed the libraries it imports (NULL: built-in) */
     bool no_remap;         /* keep the workers' library mappings as they are (src/runner/remap.c); also
@@ -92,22 +93,18 @@ void gb_pool_delete(GbPool *pool);
  * failing, crashing or hanging program is a normal result. */
 bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunResult *out, GbError *err);
 
-/* pylint score (0..10) of prog's modules as a whole, computed by a warm worker. */
+/* pylint score (0..10) of prog's modules as a whole, computed by a warm worker (a session
+ * of its own: see below). The first call waits for pylint's warm-up. */
 bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err);
-
-/* Wait until every lint worker has warmed up (they start with the pool and warm up in the
- * background). For a caller that times what comes after, e.g. a time budget; call it before
- * other threads use the pool. False (err set) when one could not start. */
-bool gb_pool_await_lint(GbPool *pool, GbError *err);
 
 /* A lint session: a sequence of lints served by one process forked from a lint worker,
  * which keeps astroid's library cache between lints instead of forking for each (a lint
  * then costs about a third). Program modules are dropped from the cache after each lint;
  * what remains depends on the programs linted before in the session, so a caller that
  * wants reproducible scores uses one session per task and lints in a fixed order (the
- * evolution does). The session holds a lint worker from its first lint to its deletion:
- * a thread must not call gb_pool_lint while it holds a session when the pool has only as
- * many lint workers as sessions. A timeout, crash or interrupt ends the session's process
+ * evolution does). Sessions share the lint workers: a worker runs the processes of any
+ * number of sessions at once, so pylint warms up once per worker however many threads lint,
+ * and killing one session's process leaves the others alone. A timeout, crash or interrupt ends the session's process
  * and fails that lint; the next lint starts a new process (a lint that finds the process
  * gone before it answered is retried once in a new one). One session per thread. */
 typedef struct GbLintSession GbLintSession;

@@ -64,8 +64,15 @@ typedef struct {
     long run_uid;
     long owner_uid;
     GbSandboxMode mode;
-    bool lint; /* a lint worker: imports pylint, serves lint runs and lint sessions only */
+    bool lint; /* a lint worker: imports pylint, serves lint sessions only */
     GbWorkerKind kind;
+    /* A lint worker serves several sessions at once (harness.py: serve_lint), so it is
+     * shared, not held: mu guards its control socket (both ways), its restart and the
+     * fields below; users counts the sessions on it (guarded by GbPool.mu). */
+    pthread_mutex_t mu;
+    int users;
+    unsigned long gen;          /* spawns so far: a session knows which process it started on */
+    GbArray(unsigned long) ended; /* tags of this process's sessions whose "done" was read */
     GbStr inbuf;        /* bytes received from the worker, not yet parsed */
     char host_root[32]; /* "/proc/PID/root" when the worker has its own file system, else "" */
 } GbWorker;
@@ -178,11 +185,15 @@ bool gb_pool_start_worker(GbPool *pool, GbWorker *w, GbError *err);
 
 /* ---- pool (pool.c) */
 
-/* An idle worker of the kind, waiting for one (borrowed until released). A test kind the pool
+/* An idle test worker of the kind, waiting for one (borrowed until released). A kind the pool
  * has no workers of is served by FULL workers. */
 GbWorker *gb_pool_acquire(GbPool *pool, GbWorkerKind kind);
 void gb_pool_release(GbPool *pool, GbWorker *w);
-/* A worker that died is replaced before use. */
+/* The lint worker with the fewest sessions (it is shared: nothing waits), NULL when the pool
+ * has none; a session gives it back with gb_pool_lint_worker_release. */
+GbWorker *gb_pool_lint_worker(GbPool *pool);
+void gb_pool_lint_worker_release(GbPool *pool, GbWorker *w);
+/* A worker that died is replaced before use (a lint worker: with its mu held). */
 bool gb_pool_ensure_alive(GbPool *pool, GbWorker *w, GbError *err);
 
 /* ---- one run (run.c) */

@@ -114,6 +114,8 @@ bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
     }
     ok = true;
 done:
+    w->gen++;
+    w->ended.len = 0;
     if (ok) {
         w->pending = true;
         w->t_spawn = gb_now();

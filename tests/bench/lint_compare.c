@@ -118,7 +118,6 @@ int main(int argc, char **argv)
     gb_pool_config_defaults(&cfg);
     cfg.workers = 1;
     cfg.lint = true;
-    cfg.lint_workers = 2 * jobs; /* each thread holds a session and lints fresh on another */
     cfg.timeout_s = 60;
     GbError err = {{0}};
     GbPool *pool = gb_pool_new(&cfg, &err);
