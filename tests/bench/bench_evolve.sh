@@ -9,9 +9,10 @@
 # Then the benchmark's first task alone with -j 1 and with -j JOBS (parallel validation within a
 # task), ONE_GENS generations (default 12): evolution time of each, the speed-up, and whether the
 # outputs are identical; once from the workers' start and once after pylint's warm-up (see
-# below), each ROUNDS times (default 3) alternating -j 1 and -j JOBS, medians (a shared host
-# varies by 10% from run to run).
-#   [ONE_GENS=12] [ROUNDS=3] tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
+# below), each ROUNDS times (default 5) alternating -j 1 and -j JOBS: medians, and the fastest
+# run of each (a shared host varies by 10-40% from run to run when another guest takes CPU time:
+# the fastest run is the one least disturbed).
+#   [ONE_GENS=12] [ROUNDS=5] tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -49,7 +50,7 @@ PY
 done
 head -n 1 "$bench" > "$tmp/one.jsonl"
 one_gens=${ONE_GENS:-12}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 # Each: as above (the clock starts with the workers, and the task's first lint waits for
 # pylint's warm-up: about 3 s on a quiet 2-CPU host, the same at any -j), and with a time
 # budget far beyond the generations (the clock starts once the lint workers have warmed up:
@@ -77,7 +78,8 @@ for kind, what in (("one", "from the workers' start"), ("warm", "after pylint's 
     m1, mj = statistics.median(t1), statistics.median(tj)
     same = len(o1 | oj) == 1
     print(f"  one task, {gens} generations, {what}: -j 1 {m1:.2f}s, -j {jobs} {mj:.2f}s of evolution, "
-          f"medians of {rounds} ({n} offspring validated): {m1 / mj:.2f}x "
+          f"medians of {rounds} ({n} offspring validated): {m1 / mj:.2f}x; fastest of each: "
+          f"{min(t1):.2f}s and {min(tj):.2f}s, {min(t1) / min(tj):.2f}x "
           f"[-j 1: {' '.join(f'{t:.2f}' for t in t1)}; -j {jobs}: {' '.join(f'{t:.2f}' for t in tj)}]; "
           f"outputs {'identical' if same else 'DIFFERENT'} over all {2 * rounds} runs (time_s stripped)")
 PY
