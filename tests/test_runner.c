@@ -740,6 +740,46 @@ static void test_runner_concurrent_runs(void **state)
     assert_clean(fx);
 }
 
+/* A pool that waits for the standard-library set only (spawn_rest) starts one worker of each
+ * other set; a second one starts when a run finds the first busy. */
+static void test_runner_rest_sets_start_one_worker(void **state)
+{
+    Fixture *fx = *state;
+    GbTask plain, np_tasks[2];
+    task_assert(&plain, "plain", "def f(x):\n    return x\n", "assert f(1) == 1\n");
+    for (int i = 0; i < 2; i++)
+        task_assert(&np_tasks[i], "numpy-slow", "import time\nimport numpy as np\n\n\ndef f(x):\n    time.sleep(1.0)\n"
+                    "    return int(np.sum(x))\n", "assert f([1, 2]) == 3\n");
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 2;
+    cfg.timeout_s = 30;
+    gb_pool_config_need(&cfg, &plain);
+    cfg.spawn_rest = true;
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
+    assert_non_null(pool);
+    assert_int_equal(gb_pool_worker_pids(pool, NULL, 0), 2 + 1 + 1); /* stdlib x2, numpy, full */
+    bool oks[2];
+    GbRunResult results[2];
+#pragma omp parallel for num_threads(2) default(none) shared(pool, np_tasks, results, oks)
+    for (int i = 0; i < 2; i++) {
+        GbError e;
+        oks[i] = gb_pool_run(pool, &np_tasks[i], NULL, &results[i], &e);
+    }
+    for (int i = 0; i < 2; i++) {
+        assert_true(oks[i]);
+        assert_int_equal(results[i].status, GB_RUN_PASS);
+        gb_run_result_destroy(&results[i]);
+        gb_task_destroy(&np_tasks[i]);
+    }
+    assert_int_equal(gb_pool_worker_pids(pool, NULL, 0), 2 + 2 + 1); /* the second numpy worker */
+    gb_pool_delete(pool);
+    gb_task_destroy(&plain);
+    assert_clean(fx);
+}
+
 static void test_runner_lint_scores(void **state)
 {
     Fixture *fx = *state;
@@ -1328,6 +1368,7 @@ int main(void)
         cmocka_unit_test(test_runner_network_is_refused),
         cmocka_unit_test(test_runner_killed_worker_is_replaced),
         cmocka_unit_test(test_runner_concurrent_runs),
+        cmocka_unit_test(test_runner_rest_sets_start_one_worker),
         cmocka_unit_test(test_runner_lint_scores),
         cmocka_unit_test(test_runner_lint_session),
         cmocka_unit_test(test_runner_lint_sessions_share_worker),

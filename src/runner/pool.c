@@ -228,8 +228,13 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     bool ok = true;
     for (size_t i = 0; i < pool->nworkers && ok; i++)
         if (i != first && now[i]) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
-    for (size_t i = 0; i < pool->nworkers && ok && cfg->spawn_rest; i++)
-        if (!now[i]) ok = gb_pool_spawn_worker(pool, &pool->workers[i], err);
+    /* of the other sets, one worker each: the rest start when a run finds it busy
+     * (gb_pool_acquire), so that sets which only a few offspring need do not take the CPUs
+     * from pylint's warm-up (with -j 2, the all-libraries set alone was 2.6 s of CPU) */
+    for (int k = 0; k < GB_WORKER_KINDS && ok && cfg->spawn_rest; k++) {
+        const GbWorkerSet *set = &pool->sets[k];
+        if (set->count && !now[set->first]) ok = gb_pool_spawn_worker(pool, &pool->workers[set->first], err);
+    }
     for (size_t i = 0; i < pool->nworkers && ok; i++)
         if (now[i] && !pool->workers[i].lint) ok = gb_pool_await_worker(pool, &pool->workers[i], err);
     free(now);
@@ -345,18 +350,23 @@ void gb_pool_stats(GbPool *pool, GbPoolStats *out)
     pthread_mutex_unlock(&pool->mu);
 }
 
-/* An idle test worker of the kind, waiting for one. */
+/* An idle test worker of the kind, waiting for one: the longest idle of those started, else
+ * one never started (the caller starts it: gb_pool_ensure_alive). */
 GbWorker *gb_pool_acquire(GbPool *pool, GbWorkerKind kind)
 {
     if (pool->sets[kind].count == 0) kind = GB_WORKER_FULL;
     GbWorkerSet *set = &pool->sets[kind];
     pthread_mutex_lock(&pool->mu);
     while (set->nidle == 0) pthread_cond_wait(&set->cv, &pool->mu);
-    GbWorker *w = &pool->workers[set->idle[set->head]];
+    size_t k = 0; /* position in the ring (idle workers are the owner's: reading gen is safe) */
+    while (k < set->nidle && pool->workers[set->idle[(set->head + k) % set->count]].gen == 0) k++;
+    if (k == set->nidle) k = 0;
+    size_t taken = set->idle[(set->head + k) % set->count];
+    for (; k > 0; k--) set->idle[(set->head + k) % set->count] = set->idle[(set->head + k - 1) % set->count];
     set->head = (set->head + 1) % set->count;
     set->nidle--;
     pthread_mutex_unlock(&pool->mu);
-    return w;
+    return &pool->workers[taken];
 }
 
 void gb_pool_release(GbPool *pool, GbWorker *w)

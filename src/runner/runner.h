@@ -42,8 +42,9 @@ typedef struct {
     unsigned start_sets;   /* the test workers' import sets the pool waits for (gb_pool_config_need adds
                               a task's); the others start at their first run, e.g. an offspring's that
                               imports a library no original does. 0: every set */
-    bool spawn_rest;       /* with start_sets: the other sets' workers start with the pool too, and are
-                              awaited at their first run (a long run: ready when an offspring needs them) */
+    bool spawn_rest;       /* with start_sets: one worker of each other set starts with the pool too, and
+                              is awaited at its first run (a long run: ready when an offspring needs
+                              it); the set's others start when a run finds that one busy */
 } GbPoolConfig;
 
 /* Fill cfg with the defaults above. */
