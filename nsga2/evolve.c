@@ -106,6 +106,8 @@ typedef struct {
     double sim;   /* token Jaccard to the nearest earlier version (0 without earlier versions) */
     uint64_t hash;
     bool measured;         /* metrics hold the program's (set when ranked with the others) */
+    bool linted;           /* lint holds the program's pylint score (from its lint gate) */
+    double lint;
     long parent;           /* index in the population, -1 for the original */
     int op;                /* operator that made it from its parent, -1 for the original */
     GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
@@ -464,6 +466,8 @@ static bool gb_evolve__pass_LINT(GbGateCtx *c)
     GbError err;
     double score = 0;
     if (!gb_lint_session_lint(c->lint, &c->child->prog, &score, &err)) return false;
+    c->child->lint = score;
+    c->child->linted = true;
     return score >= c->run->lint_before - 1e-9;
 }
 
@@ -1339,8 +1343,14 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
         }
     }
     if (cfg->lint && pick != 0) {
+        /* its score from its lint gate, unless naming changed it (a score does not depend on
+         * the session or on what it linted before: README, the lint gate) */
+        const GbIndividual *p = &run.pop.items[pick];
         double score = run.lint_before;
-        if (gb_lint_session_lint(run.lint, &run.pop.items[pick].prog, &score, &err)) run.lint_after = score;
+        if (p->linted && !run.naming_kept)
+            run.lint_after = p->lint;
+        else if (gb_lint_session_lint(run.lint, &p->prog, &score, &err))
+            run.lint_after = score;
     }
     res->rc_after = run.pop.items[pick].rc;
     res->rr_after = run.pop.items[pick].rr;
