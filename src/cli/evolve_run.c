@@ -523,7 +523,7 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     cfg.pool = pool;
     cfg.stop = &stop;
     /* Validation threads: -j in all (a task thread and the helpers it borrows when fewer
-     * tasks than -j are running), as many as lint workers, so each can hold a lint session. */
+     * tasks than -j are running); each holds a lint session on the shared lint worker. */
     GbEvolveSlots slots;
     gb_evolve_slots_init(&slots, (int)jobs);
     cfg.slots = &slots;

@@ -1429,8 +1429,9 @@ def done_record(status, rusage, faults0, faults1, t_fork0, t_fork1, t_exit, resu
     }
 
 
-def serve_run_py(ctl, req, fds):
-    """serve_run without the shared object: the same wait, in Python."""
+def fork_child(ctl, req, fds):
+    """Fork req's child; in the worker, with the child's descriptors closed, returns (pid,
+    the read end of its result pipe, its token, t_fork0, t_fork1, page faults before)."""
     result_r, result_w = os.pipe()
     token_r, token_w = os.pipe()
     faults0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -1445,6 +1446,12 @@ def serve_run_py(ctl, req, fds):
     os.close(result_w)
     for fd in fds:
         os.close(fd)
+    return pid, result_r, token, t_fork0, t_fork1, faults0
+
+
+def serve_run_py(ctl, req, fds):
+    """serve_run without the shared object: the same wait, in Python."""
+    pid, result_r, token, t_fork0, t_fork1, faults0 = fork_child(ctl, req, fds)
     send(ctl, {"op": "started", "pid": pid})
     try:
         pidfd = os.pidfd_open(pid)
@@ -1595,7 +1602,7 @@ def serve_lint(ctl):
                     os._exit(0)
                 op = text(req, "op")
                 if op == "run" and len(fds) == 3:
-                    run = fork_lint_run(ctl, req, fds)
+                    run = LintRun(text(req, "tag"), *fork_child(ctl, req, fds))
                     os.set_blocking(run.result_r, False)
                     runs[run.result_r] = run
                     poller.register(run.result_r, select.POLLIN)
@@ -1624,24 +1631,6 @@ def serve_lint(ctl):
                 lint_run_ended(ctl, poller, runs, run)
         if not runs:
             reap_strays()
-
-
-def fork_lint_run(ctl, req, fds):
-    result_r, result_w = os.pipe()
-    token_r, token_w = os.pipe()
-    faults0 = resource.getrusage(resource.RUSAGE_SELF)
-    t_fork0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.close(result_r)
-        os.close(token_w)
-        child(req, fds, result_w, ctl, token_r)
-    token = give_token(token_r, token_w)
-    t_fork1 = time.monotonic()
-    os.close(result_w)
-    for fd in fds:
-        os.close(fd)
-    return LintRun(text(req, "tag"), pid, result_r, token, t_fork0, t_fork1, faults0)
 
 
 def lint_run_ended(ctl, poller, runs, run):

@@ -1,5 +1,5 @@
 /* The pool: creation (sandbox mode, private directory, workers), deletion, the idle
- * sets of test and lint workers, accessors. */
+ * sets of test workers, the shared lint workers, accessors. */
 #include "src/runner/runner.h"
 
 #include <dirent.h>
@@ -206,10 +206,10 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     /* The first worker's spawn settles the sandbox mode (AUTO may fall back to PLAIN); the
      * others are spawned in that mode at once, so they all import their libraries together;
      * test workers of an import set outside cfg->start_sets are not awaited: they start at
-     * their first run (gb_pool_ensure_alive), or now without being awaited (cfg->spawn_rest),
-     * so that a benchmark without numpy does not wait for it.
-     * The pool is ready when its test workers are: the lint workers warm pylint meanwhile
-     * and are awaited at their first use (gb_pool_ensure_alive), as lint is the last gate. */
+     * their first run (gb_pool_ensure_alive), or, one per set, now without being awaited
+     * (cfg->spawn_rest), so that a benchmark without numpy does not wait for it.
+     * The pool is ready when its test workers are: the lint worker warms pylint meanwhile
+     * and is awaited at its first use (gb_pool_ensure_alive), as lint is the last gate. */
     bool *now = gb_calloc(pool->nworkers, sizeof *now);
     size_t first = pool->nworkers;
     for (size_t i = 0; i < pool->nworkers; i++) {
