@@ -793,6 +793,13 @@ static void gb_evolve__accept(GbRun *run, GbIndividual *child, GbHashList *hashe
     gb_array_push(&run->pop, *child);
 }
 
+static size_t gb_evolve__program_size(const GbProgram *prog)
+{
+    size_t n = 0;
+    for (size_t m = 0; m < prog->modules.len; m++) n += strlen(prog->modules.items[m].source);
+    return n;
+}
+
 /* The cheap gates on children[from..to) (one wave), against the nprev hashes of the earlier
  * generations; those that pass are written to todo (not yet published) for the expensive
  * gates, but for one whose tokens equal those of an earlier one of the wave (deferred).
@@ -822,8 +829,15 @@ static size_t gb_evolve__cheap_wave(GbValidatePhase *ph, size_t from, size_t to,
         else
             ph->todo[nt++] = c * GB_ITEM_KINDS + (ph->split ? GB_ITEM_LINT : GB_ITEM_ALL);
     }
-    /* split: the wave's lints (the longer items) first, then its runs, so that the threads
-     * end the wave together */
+    /* the wave's children longest first (by their programs' size, which a lint's cost follows),
+     * so that the threads end the wave together; split: the wave's lints (the longer items)
+     * first, then its runs. The order of the items changes no result. */
+    for (size_t k = first + 1; k < nt; k++) {
+        size_t item = ph->todo[k], size = gb_evolve__program_size(&ph->children[item / GB_ITEM_KINDS].prog), j = k;
+        for (; j > first && gb_evolve__program_size(&ph->children[ph->todo[j - 1] / GB_ITEM_KINDS].prog) < size; j--)
+            ph->todo[j] = ph->todo[j - 1];
+        ph->todo[j] = item;
+    }
     if (ph->split)
         for (size_t k = first, end = nt; k < end; k++) ph->todo[nt++] = ph->todo[k] - GB_ITEM_LINT + GB_ITEM_RUN;
     ph->nready = nt;
