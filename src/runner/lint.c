@@ -67,19 +67,6 @@ static bool gb_lint__take_ended(GbWorker *w, unsigned long tag)
     return false;
 }
 
-static void gb_lint__send_kill(GbWorker *w, unsigned long tag)
-{
-    GbStr kb, kf;
-    gb_str_init(&kb);
-    gb_str_init(&kf);
-    gb_rec_add(&kb, "op", "kill");
-    gb_rec_addf(&kb, "tag", "%lu", tag);
-    gb_rec_frame(&kf, &kb);
-    gb_worker_send(w, &kf, NULL, 0);
-    gb_str_destroy(&kb);
-    gb_str_destroy(&kf);
-}
-
 /* End the session process: close its socket (it exits at EOF) or, with kill, have the
  * worker kill it; wait for the worker's "done", else kill the worker (its other sessions
  * then end too and start again on its replacement). Nothing is waited for when the worker
@@ -97,7 +84,7 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
             bool same = w->alive && w->gen == s->gen;
             bool done = !same || !gb_lint__pump(w) || gb_lint__take_ended(w, s->tag);
             if (!done && kill_it && !kill_sent) {
-                gb_lint__send_kill(w, s->tag);
+                gb_worker_send_kill(w, s->tag);
                 kill_sent = true;
             }
             double now = gb_now();
@@ -106,7 +93,7 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
                     gb_worker_reap(w);
                     done = true;
                 } else {
-                    gb_lint__send_kill(w, s->tag);
+                    gb_worker_send_kill(w, s->tag);
                     kill_sent = true;
                     hard = now + GB_KILL_GRACE_S;
                 }

@@ -200,7 +200,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
             raw->timed_out = true;
         }
         if (!raw->done && !kill_sent && (raw->timed_out || raw->interrupted)) {
-            gb_worker_send_kill(w);
+            gb_worker_send_kill(w, 0);
             kill_sent = true;
             hard = now + GB_KILL_GRACE_S;
         }

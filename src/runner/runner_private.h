@@ -147,8 +147,9 @@ bool gb_worker_take_frame(GbWorker *w, GbStr *body);
 bool gb_worker_recv(GbWorker *w);
 /* Send a frame, with fds (SCM_RIGHTS, at most 4) attached to its first bytes. */
 bool gb_worker_send(GbWorker *w, const GbStr *frame, const int *fds, int nfds);
-/* Ask the worker to kill the run in progress (and everything it started). */
-void gb_worker_send_kill(GbWorker *w);
+/* Ask the worker to kill the run in progress (and everything it started); on the lint
+ * worker, which runs several at once, the run named tag (0: no tag). */
+void gb_worker_send_kill(GbWorker *w, unsigned long tag);
 
 /* ---- files (files.c) */
 

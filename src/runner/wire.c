@@ -187,12 +187,13 @@ bool gb_worker_send(GbWorker *w, const GbStr *frame, const int *fds, int nfds)
 }
 
 /* Ask the worker to kill the run in progress (and everything it started). */
-void gb_worker_send_kill(GbWorker *w)
+void gb_worker_send_kill(GbWorker *w, unsigned long tag)
 {
     GbStr kb, kf;
     gb_str_init(&kb);
     gb_str_init(&kf);
     gb_rec_add(&kb, "op", "kill");
+    if (tag) gb_rec_addf(&kb, "tag", "%lu", tag);
     gb_rec_frame(&kf, &kb);
     gb_worker_send(w, &kf, NULL, 0);
     gb_str_destroy(&kb);
