@@ -987,6 +987,69 @@ static void test_runner_lint_sessions_share_worker(void **state)
     assert_clean(fx);
 }
 
+/* The lint worker is ready before the end of pylint's warm-up, whose second stage it runs
+ * between requests: a session forked meanwhile builds the library modules it lacks itself
+ * and gives the scores of a session forked after the end (here a no-member found only by
+ * inferring into http.client); at its first lint after the end it starts again, from the
+ * warm image. */
+static void test_runner_lint_session_during_warm_up(void **state)
+{
+    (void)state;
+    /* a second stage of several seconds: the first session is forked well before its end */
+    static const char warm[] = "import argparse\nimport datetime\nimport decimal\nimport email.message\n"
+                               "import fractions\nimport http.client\nimport json\nimport logging\n"
+                               "import statistics\nimport urllib.request\n\n\n"
+                               "def use():\n    return http.client.HTTPConnection('h'), datetime.date(2020, 1, 2)\n";
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 1;
+    cfg.timeout_s = 60;
+    cfg.lint = true;
+    cfg.lint_warm = warm;
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
+    assert_non_null(pool);
+    const char *srcs[] = {"import datetime\nimport http.client\n\n\ndef stamp(host):\n"
+                          "    conn = http.client.HTTPConnection(host, timeout=3)\n"
+                          "    conn.no_such_method()\n"
+                          "    return conn.host, datetime.date(2020, 1, 2).isoformat()\n",
+                          "import json\n\n\ndef dump(value):\n    return json.dumps(value, sort_keys=True)\n"};
+    GbLintSession *ls = gb_lint_session_new(pool);
+    double during[2], after[2], fresh[2];
+    GbProgram p[2];
+    for (int i = 0; i < 2; i++) {
+        GbTask t;
+        task_assert(&t, "lint-warm-up", srcs[i], "assert True\n");
+        gb_program_from_task(&p[i], &t);
+        gb_task_destroy(&t);
+    }
+    int pids[8], before[8], later[8];
+    assert_true(gb_lint_session_lint(ls, &p[0], &during[0], &err));
+    assert_true(gb_lint_session_partial(ls));
+    assert_true(gb_lint_session_lint(ls, &p[1], &during[1], &err));
+    size_t n = gb_pool_worker_pids(pool, pids, 8);
+    assert_true(n >= 2);
+    int lint_pid = pids[1]; /* test workers (full), the lint worker, ... */
+    assert_int_equal(children_of(lint_pid, before, 8), 1);
+    assert_true(gb_pool_lint_await_warm(pool, &err));
+    for (int i = 0; i < 2; i++) assert_true(gb_lint_session_lint(ls, &p[i], &after[i], &err));
+    assert_false(gb_lint_session_partial(ls));
+    assert_int_equal(children_of(lint_pid, later, 8), 1);
+    print_message("  session process %d during the warm-up, %d after it\n", before[0], later[0]);
+    assert_true(later[0] != before[0]); /* started again from the warm image */
+    for (int i = 0; i < 2; i++) {
+        assert_true(gb_pool_lint(pool, &p[i], &fresh[i], &err));
+        print_message("  program %d: during %.4f, after %.4f, fresh %.4f\n", i, during[i], after[i], fresh[i]);
+        assert_true(during[i] == fresh[i] && after[i] == fresh[i]);
+    }
+    assert_true(fresh[0] < 10.0); /* the no-member */
+    assert_true(fresh[1] == 10.0);
+    for (int i = 0; i < 2; i++) gb_program_destroy(&p[i]);
+    gb_lint_session_delete(ls);
+    gb_pool_delete(pool);
+}
+
 /* ------------------------------------------------------------------ remap */
 
 /* The remap (src/runner/remap.c) changes how a worker's memory is backed, never what a program
@@ -1372,6 +1435,7 @@ int main(void)
         cmocka_unit_test(test_runner_lint_scores),
         cmocka_unit_test(test_runner_lint_session),
         cmocka_unit_test(test_runner_lint_sessions_share_worker),
+        cmocka_unit_test(test_runner_lint_session_during_warm_up),
         cmocka_unit_test(test_runner_remap_keeps_behaviour),
         cmocka_unit_test(test_runner_disk_is_capped),
         cmocka_unit_test(test_runner_every_sandbox_mode),

@@ -529,17 +529,13 @@ int gb_evolve_benchmark(const GbEvolveRun *run)
     cfg.slots = &slots;
 
     if (cfg.lint && cfg.time_budget > 0 && todo.len > 0) {
-        /* A time budget is for evolving: the first tasks must not spend theirs waiting for
-         * pylint to warm up (about 3 s), so wait for one lint here, before any task's clock. */
+        /* A time budget is for evolving: the first tasks must not spend theirs while pylint
+         * warms up (about 2.5 s), so wait for the end of the warm-up here, before any
+         * task's clock. */
         double tw = gb_now();
-        GbProgram tiny;
-        gb_program_init(&tiny);
-        gb_program_add_module(&tiny, "main.py", "VALUE = 1\n");
-        double score;
         GbError lerr;
-        if (!gb_pool_lint(pool, &tiny, &score, &lerr) && !o->quiet)
-            fprintf(stderr, "genebench %s: warning: the warm-up lint failed: %s\n", cmd, lerr.msg);
-        gb_program_destroy(&tiny);
+        if (!gb_pool_lint_await_warm(pool, &lerr) && !o->quiet)
+            fprintf(stderr, "genebench %s: warning: waiting for pylint's warm-up failed: %s\n", cmd, lerr.msg);
         if (tty)
             fprintf(stderr, "\r\033[K[0/%zu] pylint warmed up in %.1fs", todo.len, gb_now() - tw);
         else if (!o->quiet)

@@ -24,10 +24,11 @@ struct GbLintSession {
     unsigned long gen; /* the worker process (GbWorker.gen) the session process came from */
     unsigned long tag; /* the session process's tag (GbWorker.serial at its start) */
     int sock;          /* our end of the session process's socket; -1: no session process */
-    char *dir;   /* the session's run directory (each lint in a subdirectory), as the worker sees it */
-    char *hdir;  /* the same, reached from here (through the worker's root) */
+    char *dir;         /* the session's run directory (each lint in a subdirectory), as the worker sees it */
+    char *hdir;        /* the same, reached from here (through the worker's root) */
     unsigned long lints;
-    GbStr in; /* bytes read from sock, not yet parsed */
+    bool partial; /* the process was forked before its worker ended pylint's warm-up */
+    GbStr in;     /* bytes read from sock, not yet parsed */
 };
 
 GbLintSession *gb_lint_session_new(GbPool *pool)
@@ -39,8 +40,8 @@ GbLintSession *gb_lint_session_new(GbPool *pool)
     return s;
 }
 
-/* Read the lint worker's socket (w->mu held): note the tags of the sessions that ended.
- * False when the worker is gone. */
+/* Read the lint worker's socket (w->mu held): note the tags of the sessions that ended,
+ * and the end of its warm-up. False when the worker is gone. */
 static bool gb_lint__pump(GbWorker *w)
 {
     if (!w->alive || !gb_worker_recv(w)) return false;
@@ -50,6 +51,7 @@ static bool gb_lint__pump(GbWorker *w)
     while (gb_worker_take_frame(w, &body)) {
         gb_rec_parse(body.data, body.len, &rec);
         if (gb_rec_is(&rec, "op", "done")) gb_array_push(&w->ended, (unsigned long)gb_rec_double(&rec, "tag", 0));
+        if (gb_rec_is(&rec, "op", "warm")) w->warm = true;
     }
     gb_array_free(&rec.fields);
     gb_str_destroy(&body);
@@ -106,6 +108,7 @@ static void gb_lint_session__end(GbLintSession *s, bool kill_it)
             poll(&p, 1, 20);
         }
     }
+    s->partial = false;
     if (s->dir) {
         gb_runner_rmtree(s->hdir);
         free(s->dir);
@@ -177,6 +180,17 @@ static bool gb_lint_session__start(GbLintSession *s, bool *vanished, GbError *er
     return ok;
 }
 
+/* Whether the worker the session's process was forked from has ended its warm-up since
+ * (it reads what the worker said). */
+static bool gb_lint_session__worker_warm(GbLintSession *s)
+{
+    GbWorker *w = s->w;
+    pthread_mutex_lock(&w->mu);
+    bool warm = w->alive && w->gen == s->gen && (w->warm || (gb_lint__pump(w) && w->warm));
+    pthread_mutex_unlock(&w->mu);
+    return warm;
+}
+
 /* Whether the worker process the session came from is gone (reaped if so). */
 static bool gb_lint_session__worker_gone(GbLintSession *s)
 {
@@ -215,6 +229,10 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
         gb_error_set(err, "lint: interrupted");
         return false;
     }
+    /* A process forked during the warm-up builds for itself what the warm-up had not built
+     * yet; once the worker has ended it, the session starts again from the warm image
+     * (a lint's result does not depend on the process: README, the lint gate). */
+    if (s->sock >= 0 && s->partial && gb_lint_session__worker_warm(s)) gb_lint_session__end(s, false);
     if (s->sock >= 0) {
         /* between lints the session process never writes: readable means it is gone */
         struct pollfd p = {s->sock, POLLIN, 0};
@@ -296,6 +314,7 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
         }
     }
     gb_rec_parse(reply.data ? reply.data : "", reply.len, &rec);
+    s->partial = gb_rec_is(&rec, "warm", "0");
     if (gb_rec_is(&rec, "outcome", "pass")) {
         *score = gb_rec_double(&rec, "score", 0.0);
         ok = true;
@@ -326,6 +345,11 @@ bool gb_lint_session_lint(GbLintSession *s, const GbProgram *prog, double *score
     return ok;
 }
 
+bool gb_lint_session_partial(const GbLintSession *s)
+{
+    return s->partial;
+}
+
 void gb_lint_session_delete(GbLintSession *s)
 {
     if (!s) return;
@@ -342,5 +366,41 @@ bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *e
     GbLintSession *s = gb_lint_session_new(pool);
     bool ok = gb_lint_session_lint(s, prog, score, err);
     gb_lint_session_delete(s);
+    return ok;
+}
+
+bool gb_pool_lint_await_warm(GbPool *pool, GbError *err)
+{
+    if (!pool->cfg.lint) {
+        gb_error_set(err, "the pool was started without lint support (GbPoolConfig.lint)");
+        return false;
+    }
+    GbWorker *w = gb_pool_lint_worker(pool);
+    bool ok = false;
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        bool alive = gb_pool_ensure_alive(pool, w, err);
+        bool there = alive && (w->warm || gb_lint__pump(w));
+        bool warm = there && w->warm;
+        int ctl = w->ctl;
+        pthread_mutex_unlock(&w->mu);
+        if (!alive) break;
+        if (warm) {
+            ok = true;
+            break;
+        }
+        if (!there) {
+            gb_error_set(err, "lint: the lint worker went away during pylint's warm-up");
+            break;
+        }
+        if (atomic_load(&pool->interrupted)) {
+            gb_error_set(err, "lint: interrupted");
+            break;
+        }
+        /* another thread may read the "warm" meanwhile: look again every 20 ms */
+        struct pollfd p = {ctl, POLLIN, 0};
+        poll(&p, 1, 20);
+    }
+    gb_pool_lint_worker_release(pool, w);
     return ok;
 }

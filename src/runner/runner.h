@@ -98,6 +98,11 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
  * of its own: see below). The first call waits for pylint's warm-up. */
 bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err);
 
+/* Wait until the lint worker has ended pylint's warm-up. It is ready for lints much earlier
+ * (after pylint's import and the linter's set-up): sessions forked before the end build
+ * what they lack themselves and start again from the warm image afterwards. */
+bool gb_pool_lint_await_warm(GbPool *pool, GbError *err);
+
 /* A lint session: a sequence of lints served by one process forked from a lint worker,
  * which keeps astroid's library cache between lints instead of forking for each (a lint
  * then costs about a third). Program modules are dropped from the cache after each lint;
@@ -113,6 +118,9 @@ GbLintSession *gb_lint_session_new(GbPool *pool);
 bool gb_lint_session_lint(GbLintSession *s, const GbProgram *prog, double *score, GbError *err);
 /* Ends the session's process and gives its worker back. NULL is a no-op. */
 void gb_lint_session_delete(GbLintSession *s);
+/* Whether the session's process was forked before its lint worker ended pylint's warm-up
+ * (as its last reply said): it is replaced at the first lint after the end. */
+bool gb_lint_session_partial(const GbLintSession *s);
 
 /* ---- Added by the runner implementation (append-only) ---------------------------------
  *

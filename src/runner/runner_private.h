@@ -71,10 +71,11 @@ typedef struct {
      * fields below; users counts the sessions on it (guarded by GbPool.mu). */
     pthread_mutex_t mu;
     int users;
-    unsigned long gen;          /* spawns so far: a session knows which process it started on */
+    unsigned long gen;            /* spawns so far: a session knows which process it started on */
     GbArray(unsigned long) ended; /* tags of this process's sessions whose "done" was read */
-    GbStr inbuf;        /* bytes received from the worker, not yet parsed */
-    char host_root[32]; /* "/proc/PID/root" when the worker has its own file system, else "" */
+    bool warm;                    /* this process said "warm": it ended pylint's warm-up */
+    GbStr inbuf;                  /* bytes received from the worker, not yet parsed */
+    char host_root[32];           /* "/proc/PID/root" when the worker has its own file system, else "" */
 } GbWorker;
 
 /* The workers of one kind and a ring buffer of the idle ones: FIFO, so runs rotate. */
