@@ -11,7 +11,8 @@
 # outputs are identical; once from the workers' start and once after pylint's warm-up (see
 # below), each ROUNDS times (default 5) alternating -j 1 and -j JOBS: medians, and the fastest
 # run of each (a shared host varies by 10-40% from run to run when another guest takes CPU time:
-# the fastest run is the one least disturbed).
+# the fastest run is the one least disturbed). Then the ceiling of that speed-up on this host:
+# JOBS independent -j 1 runs at once (below).
 #   [ONE_GENS=12] [ROUNDS=5] tests/bench/bench_evolve.sh [BUILD_DIR] [BENCH.jsonl] [GENERATIONS] [JOBS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,16 +52,27 @@ done
 head -n 1 "$bench" > "$tmp/one.jsonl"
 one_gens=${ONE_GENS:-12}
 rounds=${ROUNDS:-5}
-# Each: as above (the clock starts with the workers, and the task's first lint waits for
-# pylint's warm-up: about 3 s on a quiet 2-CPU host, the same at any -j), and with a time
-# budget far beyond the generations (the clock starts once the lint workers have warmed up:
-# the evolution proper, which parallel validation speeds up).
+# Each: as above (the clock starts with the workers, and the task's first lint comes once
+# pylint is imported, while the rest of its warm-up goes on: the same at any -j), and with a
+# time budget far beyond the generations (the clock starts once the lint worker has warmed
+# up: the evolution proper, which parallel validation speeds up).
+# The ceiling: JOBS independent -j 1 runs at once, each timed from the warm-up's end like the
+# second kind. What they do together in the time of one run is what the host gives JOBS
+# processes that share nothing (on a VM whose CPUs other guests share, less than JOBS times
+# one), and so the most that -j JOBS can do on it.
 for r in $(seq "$rounds"); do
   for j in 1 "$jobs"; do
     "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one-j$j-$r.jsonl" --seed 1 --generations "$one_gens" -j "$j" --quiet
     "$gb" evolve "$tmp/one.jsonl" -o "$tmp/warm-j$j-$r.jsonl" --seed 1 --generations "$one_gens" -j "$j" --quiet \
       --time-budget 1000000
   done
+  if [ "$jobs" -gt 1 ]; then
+    for k in $(seq "$jobs"); do
+      "$gb" evolve "$tmp/one.jsonl" -o "$tmp/pair-$k-$r.jsonl" --seed 1 --generations "$one_gens" -j 1 --quiet \
+        --time-budget 1000000 &
+    done
+    wait
+  fi
 done
 /usr/bin/python3 - "$tmp" "$jobs" "$rounds" "$one_gens" <<'PY'
 import json, re, statistics, sys
@@ -82,5 +94,16 @@ for kind, what in (("one", "from the workers' start"), ("warm", "after pylint's 
           f"{min(t1):.2f}s and {min(tj):.2f}s, {min(t1) / min(tj):.2f}x "
           f"[-j 1: {' '.join(f'{t:.2f}' for t in t1)}; -j {jobs}: {' '.join(f'{t:.2f}' for t in tj)}]; "
           f"outputs {'identical' if same else 'DIFFERENT'} over all {2 * rounds} runs (time_s stripped)")
+    if kind == "warm" and int(jobs) > 1:
+        k = int(jobs)
+        # per round: the mean time of the JOBS runs at once, against that round's -j 1 run
+        each = [statistics.mean(json.load(open(f"{tmp}/pair-{i}-{r}.summary.json"))["time_s"]
+                                for i in range(1, k + 1)) for r in range(1, rounds + 1)]
+        gains = [k * a / b for a, b in zip(t1, each)]
+        print(f"  the ceiling: {k} independent -j 1 runs at once, after the warm-up, took {statistics.median(each):.2f}s "
+              f"each (median of {rounds}): together {statistics.median(gains):.2f}x the work of one -j 1 run in "
+              f"the same time (per round: {' '.join(f'{g:.2f}' for g in gains)}); -j {jobs} got "
+              f"{m1 / mj:.2f}x (medians), {statistics.median([a / b for a, b in zip(t1, tj)]):.2f}x "
+              f"(median of the rounds' ratios)")
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
