@@ -209,10 +209,17 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The pool is healthy: exactly the workers are alive and nothing of a run is left. */
+/* The pool is healthy: exactly the workers are alive and nothing of a run is left. A lint
+ * session's process exits by itself once its session is deleted (nobody waits for it: it
+ * only ever waits for a request then), so the processes get 2 s to settle. */
 static void assert_clean(const Fixture *fx)
 {
-    assert_int_equal(descendants(NULL, 0), fx->workers);
+    int n = descendants(NULL, 0);
+    for (int i = 0; i < 200 && n != fx->workers; i++) {
+        usleep(10000);
+        n = descendants(NULL, 0);
+    }
+    assert_int_equal(n, fx->workers);
     assert_int_equal(leftover_run_dirs(), 0);
 }
 
@@ -911,6 +918,18 @@ static int children_of(int pid, int *out, int max)
     return n;
 }
 
+/* The children of pid once there are want of them, waiting up to 2 s: the process of a
+ * deleted lint session exits by itself, unwaited for, and its worker then reaps it. */
+static int children_settled(int pid, int *out, int max, int want)
+{
+    int n = children_of(pid, out, max);
+    for (int i = 0; i < 200 && n != want; i++) {
+        usleep(10000);
+        n = children_of(pid, out, max);
+    }
+    return n;
+}
+
 typedef struct {
     GbLintSession *ls;
     const char *const *srcs;
@@ -973,13 +992,13 @@ static void test_runner_lint_sessions_share_worker(void **state)
     }
     int pids[8], kids[8];
     assert_int_equal(gb_pool_worker_pids(fx->strict, pids, 8), 4);
-    assert_int_equal(children_of(pids[1], kids, 8), 2); /* both session processes, on the one lint worker */
+    assert_int_equal(children_settled(pids[1], kids, 8, 2), 2); /* both session processes, on the one lint worker */
     kill(kids[0], SIGKILL);
     for (int k = 0; k < 2; k++) pthread_create(&th[k], NULL, lint_thread, &jobs[k]);
     for (int k = 0; k < 2; k++) pthread_join(th[k], NULL);
     assert_true(jobs[0].ok && jobs[1].ok);
     int after[8];
-    int n = children_of(pids[1], after, 8);
+    int n = children_settled(pids[1], after, 8, 2);
     assert_int_equal(n, 2);
     bool survivor = after[0] == kids[1] || after[1] == kids[1];
     assert_true(survivor); /* the other session kept its process */
@@ -1035,7 +1054,7 @@ static void test_runner_lint_session_during_warm_up(void **state)
     assert_true(gb_pool_lint_await_warm(pool, &err));
     for (int i = 0; i < 2; i++) assert_true(gb_lint_session_lint(ls, &p[i], &after[i], &err));
     assert_false(gb_lint_session_partial(ls));
-    assert_int_equal(children_of(lint_pid, later, 8), 1);
+    assert_int_equal(children_settled(lint_pid, later, 8, 1), 1);
     print_message("  session process %d during the warm-up, %d after it\n", before[0], later[0]);
     assert_true(later[0] != before[0]); /* started again from the warm image */
     for (int i = 0; i < 2; i++) {

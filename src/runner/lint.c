@@ -40,8 +40,27 @@ GbLintSession *gb_lint_session_new(GbPool *pool)
     return s;
 }
 
-/* Read the lint worker's socket (w->mu held): note the tags of the sessions that ended,
- * and the end of its warm-up. False when the worker is gone. */
+/* Remove tag from list; whether it was there. */
+static bool gb_lint__take(GbWorker *w, bool left, unsigned long tag)
+{
+    if (left) {
+        for (size_t i = 0; i < w->left.len; i++)
+            if (w->left.items[i] == tag) {
+                w->left.items[i] = w->left.items[--w->left.len];
+                return true;
+            }
+        return false;
+    }
+    for (size_t i = 0; i < w->ended.len; i++)
+        if (w->ended.items[i] == tag) {
+            w->ended.items[i] = w->ended.items[--w->ended.len];
+            return true;
+        }
+    return false;
+}
+
+/* Read the lint worker's socket (w->mu held): note the tags of the sessions that ended
+ * (but those nobody waits for), and the end of its warm-up. False when the worker is gone. */
 static bool gb_lint__pump(GbWorker *w)
 {
     if (!w->alive || !gb_worker_recv(w)) return false;
@@ -50,7 +69,10 @@ static bool gb_lint__pump(GbWorker *w)
     GbRec rec = {0};
     while (gb_worker_take_frame(w, &body)) {
         gb_rec_parse(body.data, body.len, &rec);
-        if (gb_rec_is(&rec, "op", "done")) gb_array_push(&w->ended, (unsigned long)gb_rec_double(&rec, "tag", 0));
+        if (gb_rec_is(&rec, "op", "done")) {
+            unsigned long tag = (unsigned long)gb_rec_double(&rec, "tag", 0);
+            if (!gb_lint__take(w, true, tag)) gb_array_push(&w->ended, tag);
+        }
         if (gb_rec_is(&rec, "op", "warm")) w->warm = true;
     }
     gb_array_free(&rec.fields);
@@ -61,20 +83,25 @@ static bool gb_lint__pump(GbWorker *w)
 /* Whether the worker reported the end of session tag (w->mu held); forgets it. */
 static bool gb_lint__take_ended(GbWorker *w, unsigned long tag)
 {
-    for (size_t i = 0; i < w->ended.len; i++) {
-        if (w->ended.items[i] != tag) continue;
-        w->ended.items[i] = w->ended.items[--w->ended.len];
-        return true;
-    }
-    return false;
+    return gb_lint__take(w, false, tag);
 }
 
-/* End the session process: close its socket (it exits at EOF) or, with kill, have the
- * worker kill it; wait for the worker's "done", else kill the worker (its other sessions
- * then end too and start again on its replacement). Nothing is waited for when the worker
- * process it came from is gone. Removes the session directory. */
+/* End the session process: close its socket (it exits at EOF, as it only ever waits for a
+ * request between lints: its "done" is then forgotten when it comes, not waited for, as the
+ * worker may be in a step of its warm-up) or, with kill, have the worker kill it, wait for
+ * the worker's "done", else kill the worker (its other sessions then end too and start again
+ * on its replacement). Nothing is waited for when the worker process it came from is gone.
+ * Removes the session directory. */
 static void gb_lint_session__end(GbLintSession *s, bool kill_it)
 {
+    if (s->sock >= 0 && !kill_it) {
+        close(s->sock);
+        s->sock = -1;
+        GbWorker *w = s->w;
+        pthread_mutex_lock(&w->mu);
+        if (w->alive && w->gen == s->gen && !gb_lint__take_ended(w, s->tag)) gb_array_push(&w->left, s->tag);
+        pthread_mutex_unlock(&w->mu);
+    }
     if (s->sock >= 0) {
         close(s->sock);
         s->sock = -1;

@@ -265,6 +265,7 @@ void gb_pool_delete(GbPool *pool)
         gb_worker_reap(w);
         gb_str_destroy(&w->inbuf);
         gb_array_free(&w->ended);
+        gb_array_free(&w->left);
         pthread_mutex_destroy(&w->mu);
     }
     if (pool->dir) gb_runner_rmtree(pool->dir);

@@ -73,6 +73,7 @@ typedef struct {
     int users;
     unsigned long gen;            /* spawns so far: a session knows which process it started on */
     GbArray(unsigned long) ended; /* tags of this process's sessions whose "done" was read */
+    GbArray(unsigned long) left;  /* tags of sessions closed without waiting for their "done" */
     bool warm;                    /* this process said "warm": it ended pylint's warm-up */
     GbStr inbuf;                  /* bytes received from the worker, not yet parsed */
     char host_root[32];           /* "/proc/PID/root" when the worker has its own file system, else "" */

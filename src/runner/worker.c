@@ -116,6 +116,7 @@ bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
 done:
     w->gen++;
     w->ended.len = 0;
+    w->left.len = 0;
     w->warm = false;
     if (ok) {
         w->pending = true;
