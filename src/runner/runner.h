@@ -116,7 +116,8 @@ bool gb_pool_lint_await_warm(GbPool *pool, GbError *err);
 typedef struct GbLintSession GbLintSession;
 GbLintSession *gb_lint_session_new(GbPool *pool);
 bool gb_lint_session_lint(GbLintSession *s, const GbProgram *prog, double *score, GbError *err);
-/* Ends the session's process and gives its worker back. NULL is a no-op. */
+/* Ends the session's process (it exits by itself once its socket is closed; nothing waits
+ * for it) and gives its worker back. NULL is a no-op. */
 void gb_lint_session_delete(GbLintSession *s);
 /* Whether the session's process was forked before its lint worker ended pylint's warm-up
  * (as its last reply said): it is replaced at the first lint after the end. */
