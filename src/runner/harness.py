@@ -323,7 +323,7 @@ def warm_context():
 def warm_steps(path):
     """The second stage of the warm-up: have astroid build each standard-library module
     that the warm program (genebench's: the modules its operators insert calls of) imports,
-    one step each, then lint the program twice, which infers its calls. Each step builds
+    one step each, then lint the program once, which infers its calls. Each step builds
     whole modules: a session forked between two steps starts from a consistent cache and
     builds what it lacks itself, as a fresh pylint would. Building http.client alone is
     about 0.9 s (it infers into ssl), datetime 0.3 s; the whole stage about 2 s."""

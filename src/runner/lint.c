@@ -40,20 +40,12 @@ GbLintSession *gb_lint_session_new(GbPool *pool)
     return s;
 }
 
-/* Remove tag from list; whether it was there. */
-static bool gb_lint__take(GbWorker *w, bool left, unsigned long tag)
+/* Remove tag from the list items[0..*len) (in no order); whether it was there. */
+static bool gb_lint__take(unsigned long *items, size_t *len, unsigned long tag)
 {
-    if (left) {
-        for (size_t i = 0; i < w->left.len; i++)
-            if (w->left.items[i] == tag) {
-                w->left.items[i] = w->left.items[--w->left.len];
-                return true;
-            }
-        return false;
-    }
-    for (size_t i = 0; i < w->ended.len; i++)
-        if (w->ended.items[i] == tag) {
-            w->ended.items[i] = w->ended.items[--w->ended.len];
+    for (size_t i = 0; i < *len; i++)
+        if (items[i] == tag) {
+            items[i] = items[--*len];
             return true;
         }
     return false;
@@ -71,7 +63,7 @@ static bool gb_lint__pump(GbWorker *w)
         gb_rec_parse(body.data, body.len, &rec);
         if (gb_rec_is(&rec, "op", "done")) {
             unsigned long tag = (unsigned long)gb_rec_double(&rec, "tag", 0);
-            if (!gb_lint__take(w, true, tag)) gb_array_push(&w->ended, tag);
+            if (!gb_lint__take(w->left.items, &w->left.len, tag)) gb_array_push(&w->ended, tag);
         }
         if (gb_rec_is(&rec, "op", "warm")) w->warm = true;
     }
@@ -83,7 +75,7 @@ static bool gb_lint__pump(GbWorker *w)
 /* Whether the worker reported the end of session tag (w->mu held); forgets it. */
 static bool gb_lint__take_ended(GbWorker *w, unsigned long tag)
 {
-    return gb_lint__take(w, false, tag);
+    return gb_lint__take(w->ended.items, &w->ended.len, tag);
 }
 
 /* End the session process: close its socket (it exits at EOF, as it only ever waits for a
