@@ -7,7 +7,8 @@ root=${GB_SOURCE_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
 declare -A rank=(
   [src/base]=0 [src/python]=1 [src/model]=2 [fitness]=3 [operators]=4 [src/runner]=5
-  [nsga2]=6 [src/bench]=7 [src/measure]=8 [src/inject]=8 [src/report]=8 [src/eval]=8 [src/cli]=9 [src/tools]=0)
+  [nsga2]=6 [src/bench]=7 [src/doc]=8
+  [src/measure]=9 [src/inject]=9 [src/report]=9 [src/eval]=9 [src/cli]=10 [src/tools]=0)
 folder_of() { local d; d=$(dirname "$1"); echo "$d"; }
 bad=0; n=0
 while IFS= read -r f; do
