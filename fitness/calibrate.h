@@ -1,7 +1,7 @@
 #pragma once
 /* Calibration of thresholds over a real-world corpus (`genebench calibrate`): measure every
  * non-test .py file under some directories with our metric definitions and write the per-metric
- * means plus a manifest that says exactly what was measured (DESIGN.md §5).
+ * means plus a manifest that says exactly what was measured.
  *   - Test code is skipped: files under a directory named `tests`, test_*.py, *_test.py and
  *     conftest.py. Files whose "<dir basename>/<path below it>" matches one of the caller's
  *     exclude patterns (fnmatch, `*` also matches `/`) are left out and counted.

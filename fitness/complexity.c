@@ -12,7 +12,7 @@
  *   parentheses     = invisible (parenthesized_expression is looked through)
  * Deviation, everywhere: `async def`, `async for` and `async with` count like their plain
  * forms (Python's ast gives them separate classes, which the reference never visits).
- * Deviation, C6 (inter-module / inter-class dependencies; issue 20): besides calls through a
+ * Deviation, C6 (inter-module / inter-class dependencies): besides calls through a
  * name imported from one of the program's own modules, a call `K.m(...)` (or `K.a.b(...)`:
  * any attribute chain) whose root name K is not imported and is the name of a class defined
  * anywhere in the program counts as C6 when the call is not inside the body of a class named

@@ -1,5 +1,5 @@
 #pragma once
-/* Equivalence beyond the tests (issue 18, DESIGN.md §13): a task's tests are a weak oracle, so
+/* Equivalence beyond the tests: a task's tests are a weak oracle, so
  * a hardened program must also agree with the original on inputs derived from the tests.
  *
  * Inputs: assert tests: every call of the entry point (or `candidate`, or `f` when the entry

@@ -1,5 +1,5 @@
 #pragma once
-/* The evolution of one task (paper Algorithms 1–2 with NSGA-II ranking; DESIGN.md §7).
+/* The evolution of one task (paper Algorithms 1–2 with NSGA-II ranking).
  *
  * The output record of a task (its "original" and "genebench" fields) is typed in
  * nsga2/record.h, which documents the format; src/bench/record.h writes and reads it.
@@ -40,7 +40,7 @@
 #include "src/model/task.h"
 #include "src/base/util.h"
 
-/* Natural naming of the final pick (issue 6): rename the synthetic identifiers of prog in
+/* Natural naming of the final pick: rename the synthetic identifiers of prog in
  * place. Returns false when nothing was renamed. renamed (caller storage) gets the renames
  * appended in order, *mode a static string ("builtin" or "llm"). */
 typedef bool (*GbNamingFn)(GbProgram *prog, const GbTask *task, TSParser *parser, void *arg, const GbNames *avoid,
@@ -67,7 +67,7 @@ typedef struct {
     double time_budget; /* seconds per task; 0 = none */
     double breed;       /* fraction of the ranked population that breeds (0.2) */
     int max_parents;    /* cap on parents per generation (keeps a generation's cost bounded) */
-    /* Validations per generation (issue 20: the budget goes where it pays). The children of a
+    /* Validations per generation (the budget goes where it pays). The children of a
      * generation are measured first (cheap: their objectives are static), ranked with the
      * population by NSGA-II's crowded comparison, and validated in that order in waves of
      * GB_EVOLVE_WAVE until `accept` of them have joined the population; the rest are dropped

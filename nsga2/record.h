@@ -1,5 +1,5 @@
 #pragma once
-/* The output record of one evolved task, typed (issue 15). gb_evolve_task fills it; the only
+/* The output record of one evolved task, typed. gb_evolve_task fills it; the only
  * module that knows its JSON shape is src/bench/record.h, which writes it as the two extra
  * top-level fields of an output task line and reads it back.
  *

@@ -1,6 +1,6 @@
 #pragma once
-/* The shared machinery of the library-call operators A1 AddBase64 .. A8 AddTime (GB_API_OPERATOR_LIST)
- * (DESIGN.md §6): insert a realistic call of a library whose result is used in a way that
+/* The shared machinery of the library-call operators A1 AddBase64 .. A8 AddTime (GB_API_OPERATOR_LIST):
+ * insert a realistic call of a library whose result is used in a way that
  * cannot change what the program does or prints.
  *
  * Sites: statements inside function bodies (any nesting of if/try/with blocks) before which

@@ -1,5 +1,5 @@
 #pragma once
-/* The source editing layer shared by all operators (DESIGN.md §4).
+/* The source editing layer shared by all operators.
  *
  * Operators never rewrite a whole module: they collect text edits (byte range → new text) in
  * a GbEditSet and commit them in one pass. The commit re-parses every touched module and

@@ -1,6 +1,6 @@
 #pragma once
 /* Which operators may run on a task, given the execution rules of the upstream harness it
- * came from (GbHarnessRules, src/model/task.h; issue 16). Operators whose code that harness can
+ * came from (GbHarnessRules, src/model/task.h). Operators whose code that harness can
  * never run are left out by construction; everything else is checked by the tests gate, which
  * runs under the same rules (src/runner/runner.h). Thread-safe: pure functions. */
 #include <stdbool.h>

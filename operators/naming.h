@@ -1,5 +1,5 @@
 #pragma once
-/* Natural names for synthetic identifiers (DESIGN.md §6, §8).
+/* Natural names for synthetic identifiers.
  *
  * Operators invent identifiers: every name handed out by gb_op_ctx_fresh_name is recorded in
  * GbProgram.synthetic (loop variables, guards, helper functions, import aliases, N1/N2 rename

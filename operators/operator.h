@@ -1,5 +1,5 @@
 #pragma once
-/* The operator interface and registry (DESIGN.md §4, §6; operators/README.md).
+/* The operator interface and registry (operators/README.md).
  *
  * An operator is a pair of functions over a GbOpContext:
  *   find:  list ALL sites where the operator is applicable and provably behaviour-preserving.

@@ -1,5 +1,5 @@
 #pragma once
-/* Scope-aware renaming of one variable across a whole program (DESIGN.md §4, §6, §8): the
+/* Scope-aware renaming of one variable across a whole program: the
  * machinery of N1 RenameVariable, N2 RenameFunction and the natural-naming step.
  *
  * A variable is (module, scope, name): the binding of `name` held by scope `scope` of the

@@ -36,7 +36,7 @@ timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one1.jsonl" --seed 7 -j 1 --g
 timeout 600 "$gb" evolve "$tmp/one.jsonl" -o "$tmp/one2.jsonl" --seed 7 -j 2 --generations 4 --quiet
 check "one task with lint: -j 2 finishes and equals -j 1 (but time_s)" '[ $? -eq 0 ] && same "$tmp/one1.jsonl" "$tmp/one2.jsonl"'
 check "the summary is written" 'grep -q "\"offspring_per_s\"" "$tmp/a.summary.json"'
-# Issue 20: the summary's "metrics", recomputed here from the output records: per metric, over the
+# The summary's "metrics", recomputed here from the output records: per metric, over the
 # tasks that evolved (hardened or unchanged), the means before/after and how many rose or fell.
 summary_metrics_ok() { # summary_metrics_ok OUT.jsonl OUT.summary.json [STDERR]
   /usr/bin/python3 - "$@" <<'EOF'

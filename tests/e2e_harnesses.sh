@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hardened exports in the harness a researcher already has (issue 16): the upstream-format samples
+# Hardened exports in the harness a researcher already has: the upstream-format samples
 # of tests/data/upstream (written for genebench) are imported, evolved with every operator and gate,
 # exported, and run through the REAL upstream harness code in ../shared/harnesses (human-eval
 # evaluate_functional_correctness, CRUXEval evaluate_score in output and input mode, ClassEval's AutoTest steps;

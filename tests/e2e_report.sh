@@ -45,7 +45,7 @@ check "page is self-contained (no external script, style or link)" \
 check "page has 40 charts" '[ "$(grep -c "data-chart=" "$html")" -eq 40 ]'
 check "page has 15 task rows and diffs" '[ "$(grep -o "class=\"difflink\"" "$html" | wc -l)" -eq 15 ]'
 
-# What a researcher saw (issue 17). 1: the versions means table gives each pair's means
+# What a researcher saw. 1: the versions means table gives each pair's means
 # (similarity.json has summary.<measure> as {mean, median, q1, q3, min, max}), no cell is "–".
 /usr/bin/python3 - "$html" "$fix/versions/similarity.json" >"$tmp/means.out" 2>&1 <<'EOF'
 import json, re, sys
@@ -64,7 +64,7 @@ EOF
 mrc=$?
 cat "$tmp/means.out"
 check "versions means table holds every pair's means" '[ $mrc -eq 0 ]'
-# Issue 20: the per-metric table, recomputed here from the records of the five runs (bench, the
+# The per-metric table, recomputed here from the records of the five runs (bench, the
 # three seeds, lean): over the tasks that evolved (hardened or unchanged), the mean before -> after
 # and in how many the value rose; C rows first; a C metric raised in >= 1/4 of the tasks gets a tick.
 /usr/bin/python3 - "$html" "$fix/bench.jsonl" "$fix/versions/seed-1.jsonl" "$fix/versions/seed-2.jsonl" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale-out on a real Slurm (issue 19): installs Debian's Slurm and MUNGE if missing
+# Scale-out on a real Slurm: installs Debian's Slurm and MUNGE if missing
 # (tests/slurm/setup.sh), starts a private single-node cluster on localhost (munged, slurmctld,
 # slurmd as root, state under a temporary directory, free ports), submits
 # examples/slurm-evolve.sh as a job array, merges the shards with a dependent `genebench merge`

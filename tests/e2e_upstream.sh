@@ -169,7 +169,7 @@ check "avatar directory: Code/ and TestCases/ identical" 'diff -r "$tmp/avd_out/
 "$gb" import --from avatar "$tmp" -o "$tmp/nodir.jsonl" 2>"$tmp/nodir.err"; rc=$?
 check "a directory without Code/: exit 1 with a message" '[ $rc -eq 1 ] && grep -q "not an AVATAR directory" "$tmp/nodir.err"'
 
-# ---- ids that would become unsafe paths (issue 18)
+# ---- ids that would become unsafe paths
 "$py" -c "
 import json
 rows=[json.loads(l) for l in open('$tmp/av.jsonl')]

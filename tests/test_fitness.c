@@ -265,7 +265,7 @@ static void test_c5_c6_c7_calls(void **state)
     ts_parser_delete(p);
 }
 
-/* Deviation (issue 20): a call K.m() whose root K is a class of the program counts as C6
+/* Deviation: a call K.m() whose root K is a class of the program counts as C6
  * (an inter-class dependency) unless it is inside K's own body. */
 static void test_c6_inter_class_calls(void **state)
 {

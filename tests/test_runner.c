@@ -1,5 +1,5 @@
 /* The test runner: the three test kinds, the result fields, the stdio comparison, lint,
- * and the reliability cases of issue 3. After every case the pool must still work and no
+ * and the reliability cases (crashes, hangs, runaway memory and output). After every case the pool must still work and no
  * process of a run or file of a run may be left (checked through /proc and the pool's
  * temporary directory). Programs here are written for these tests. */
 #include "src/runner/runner.h"

@@ -302,7 +302,7 @@ static void test_export_refuses_foreign_and_changed_tests(void **state)
     rm_file_and_dir(path);
 }
 
-/* The execution rules a task gets from its meta (issue 16), and the operators they leave out. */
+/* The execution rules a task gets from its meta, and the operators they leave out. */
 static void test_harness_rules_from_meta(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* genebench evolve: harden a whole benchmark (DESIGN.md §7). */
+/* genebench evolve: harden a whole benchmark. */
 #include <limits.h>
 #include <stddef.h>
 

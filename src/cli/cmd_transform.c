@@ -1,5 +1,5 @@
 /* genebench transform: apply one operator to every task of a benchmark, check the tests, show
- * the diff. The debugging and robustness tool for operators (DESIGN.md §6). */
+ * the diff. The debugging and robustness tool for operators. */
 #include <omp.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #pragma once
-/* Bug injection for program-repair benchmarks (issue 9): the same bugs in an original
+/* Bug injection for program-repair benchmarks: the same bugs in an original
  * program and in its hardened version, so a repair model can be compared fairly on both.
  *
  * Shared sites. Mutation sites (src/inject/mutate.h, operators M1-M5) are found in the ORIGINAL

@@ -1,5 +1,5 @@
 #pragma once
-/* Bug-injection mutation operators for program-repair benchmarks (issue 9). Unlike the
+/* Bug-injection mutation operators for program-repair benchmarks. Unlike the
  * hardening operators these are meant to CHANGE behaviour: each one injects a small,
  * plausible bug into Python source, found and edited with tree-sitter (src/python/pyparse.h).
  *

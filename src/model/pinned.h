@@ -1,6 +1,6 @@
 #pragma once
 /* Pinned names: the names a task's tests refer to that its program defines. No operator
- * may rename, move or change the signature of a pinned name (DESIGN.md §3). */
+ * may rename, move or change the signature of a pinned name. */
 #include <tree_sitter/api.h>
 
 #include "src/model/task.h"

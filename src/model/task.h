@@ -1,5 +1,5 @@
 #pragma once
-/* The canonical benchmark task (DESIGN.md §3) and a benchmark = an ordered list of tasks.
+/* The canonical benchmark task and a benchmark = an ordered list of tasks.
  * One JSON object per line:
  *   {"id", "source", "entry_point", "tests": {"kind": "assert"|"unittest"|"stdio", ...},
  *    "extra_files": {path: source}, "pinned": [names], "meta": {...}, ...}
@@ -31,7 +31,7 @@ typedef struct {
     char *json; /* owned: the value as compact JSON text */
 } GbField;
 
-/* The execution rules of the upstream harness a task was imported from (issue 16), derived from
+/* The execution rules of the upstream harness a task was imported from, derived from
  * meta.format when the task is loaded (src/bench/task_io.c); the runner applies them to every
  * run of the task (src/runner/runner.h) and the evolution leaves out the operators whose code
  * that harness cannot run (nsga2/evolve.c). */

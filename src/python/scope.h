@@ -1,5 +1,5 @@
 #pragma once
-/* Scope analysis of one Python module (DESIGN.md §4), computed on its tree-sitter tree.
+/* Scope analysis of one Python module, computed on its tree-sitter tree.
  *
  * Scopes follow Python 3.11 rules: the module, every class body, function, lambda and
  * comprehension (list/set/dict comprehensions and generator expressions) is a scope.

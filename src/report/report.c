@@ -1106,7 +1106,7 @@ static const char gb_rep_tmpl_change[] =
     "                \"tooltip\": [{\"field\": \"what\", \"title\": \"mark\"}]}}]}";
 
 /* A metric counts as raised across a run when it rose in at least this share of its tasks
- * (issue 20: "every C_i raised in a quarter of the tasks or more"). */
+ * (the goal: every C_i raised in a quarter of the tasks or more). */
 #define GB_REP_RAISED_SHARE 0.25
 
 static void gb_report__panel_change(GbStr *out, GbReport *r)

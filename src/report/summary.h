@@ -10,7 +10,7 @@
 #include "src/model/task.h"
 #include "src/base/util.h"
 
-/* Per-metric change over the tasks that evolved (issue 20): for each metric of
+/* Per-metric change over the tasks that evolved: for each metric of
  * fitness/metric_list.h, the sums of its values before and after, and in how many tasks it
  * went up or down. A task counts when its status is "hardened" or "unchanged" (tasks whose
  * original fails its tests, or that hit an error, are left out: they have no hardened

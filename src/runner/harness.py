@@ -45,7 +45,7 @@ REMAP = "--remap" in ARGS
 TIER = ARGS[ARGS.index("--preload") + 1] if "--preload" in ARGS else "full"
 
 # Modules every worker preloads: what benchmark programs and the operators' library calls
-# use (DESIGN.md §6: A1-A8). Order matters only for the error message.
+# use (A1-A8). Order matters only for the error message.
 PRELOAD = [
     "numpy", "scipy", "scipy.stats", "sklearn", "sklearn.utils", "cryptography",
     "cryptography.fernet", "dateutil", "dateutil.parser", "threading", "queue", "unittest",

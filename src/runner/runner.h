@@ -1,6 +1,6 @@
 #pragma once
 /* The test runner: a pool of warm Python workers that run a task's tests against a
- * program in a sandboxed child (DESIGN.md §10). This is the hot path of the evolution.
+ * program in a sandboxed child. This is the hot path of the evolution.
  *
  * Thread-safety: a GbPool is shared by all threads; gb_pool_run and gb_pool_lint may be
  * called concurrently from any number of threads (each call blocks until a worker is

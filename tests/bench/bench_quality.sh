@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quality per unit of time, two builds side by side on the same benchmark (issue 20):
+# Quality per unit of time, two builds side by side on the same benchmark:
 #   - BASE at --time-budget LONG (today's use: 60 s per task) against NEW at --time-budget SHORT
 #     (15 s): mean RC and RR of the picks;
 #   - `versions --seeds 1,2,3` of both builds at SHORT: seed-to-seed token Jaccard, cosine and

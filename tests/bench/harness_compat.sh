@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16's closing figures: harden the shared dev sets (HumanEval 60, CRUXEval 60, ClassEval 15)
+# What the harness rules cost: harden the shared dev sets (HumanEval 60, CRUXEval 60, ClassEval 15)
 # with every gate (`evolve --generations 5`), export them, and run each upstream harness's own code
 # (../shared/harnesses) with the ground-truth answers. One row per (build, rules, harness): passes /
 # total, and mean RC/RR before -> after. Not a test: it takes CPU (three evolutions of 135 tasks).
@@ -7,7 +7,7 @@
 #   tests/bench/harness_compat.sh NEW_GENEBENCH [OLD_GENEBENCH] [WORK_DIR]
 #
 # NEW_GENEBENCH runs twice: with the harness rules (default) and with --no-harness-rules.
-# OLD_GENEBENCH (optional) is a build from before issue 16 (e.g. main at 86d16dd), run once for
+# OLD_GENEBENCH (optional) is a build from before the harness rules (e.g. main at 86d16dd), run once for
 # contrast. Evolutions whose output already exists in WORK_DIR (default /tmp/gb_harness_compat) are
 # reused, so the exports and harness runs can be redone cheaply. Environment: JOBS (default 2);
 # SHARD=K/N (HumanEval and CRUXEval) and SHARD_CLASSEVAL=K/N evolve only the tasks whose index i
