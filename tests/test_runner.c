@@ -1,7 +1,7 @@
 /* The test runner: the three test kinds, the result fields, the stdio comparison, lint,
- * and the reliability cases (crashes, hangs, runaway memory and output). After every case the pool must still work and no
- * process of a run or file of a run may be left (checked through /proc and the pool's
- * temporary directory). Programs here are written for these tests. */
+ * and the reliability cases (crashes, hangs, runaway memory and output). After every case the pool must still work and
+ * no process of a run or file of a run may be left (checked through /proc and the pool's temporary directory). Programs
+ * here are written for these tests. */
 #include "src/runner/runner.h"
 
 #include <arpa/inet.h>
@@ -755,8 +755,10 @@ static void test_runner_rest_sets_start_one_worker(void **state)
     GbTask plain, np_tasks[2];
     task_assert(&plain, "plain", "def f(x):\n    return x\n", "assert f(1) == 1\n");
     for (int i = 0; i < 2; i++)
-        task_assert(&np_tasks[i], "numpy-slow", "import time\nimport numpy as np\n\n\ndef f(x):\n    time.sleep(1.0)\n"
-                    "    return int(np.sum(x))\n", "assert f([1, 2]) == 3\n");
+        task_assert(&np_tasks[i], "numpy-slow",
+                    "import time\nimport numpy as np\n\n\ndef f(x):\n    time.sleep(1.0)\n"
+                    "    return int(np.sum(x))\n",
+                    "assert f([1, 2]) == 3\n");
     GbPoolConfig cfg;
     gb_pool_config_defaults(&cfg);
     cfg.workers = 2;
@@ -966,9 +968,9 @@ static void test_runner_lint_sessions_share_worker(void **state)
     const char *const a_srcs[] = {"def add_one(value):\n    return value + 1\n",
                                   "import os, sys\ndef g(x):\n  y = 1\n  return x\n",
                                   "import numpy as np\n\n\ndef mean(v):\n    return float(np.mean(v))\n"};
-    const char *const b_srcs[] = {"def keep(value):\n    unused = 3\n    return value\n",
-                                  "def add_one(value):\n    return value + 1\n",
-                                  "class Box:\n    def get(self):\n        return 1\n\n    def put(self):\n        return 2\n"};
+    const char *const b_srcs[] = {
+        "def keep(value):\n    unused = 3\n    return value\n", "def add_one(value):\n    return value + 1\n",
+        "class Box:\n    def get(self):\n        return 1\n\n    def put(self):\n        return 2\n"};
     LintJob jobs[2] = {{gb_lint_session_new(fx->strict), a_srcs, {0}, false},
                        {gb_lint_session_new(fx->strict), b_srcs, {0}, false}};
     pthread_t th[2];
