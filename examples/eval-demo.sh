@@ -2,7 +2,7 @@
 # The whole evaluation flow on the bundled example benchmark, against a SIMULATED model
 # (tests/model_server.py on 127.0.0.1: it knows the right answers and is told to be right on every
 # original and on the hardened programs of every other task). It shows what a run against a real
-# server prints and writes; with a real model, replace --url/--model (README "Evaluating a model").
+# server prints and writes; with a real model, replace --url/--model (src/eval/README.md).
 #   examples/eval-demo.sh [OUTDIR]      (default demo-out/eval; needs build/genebench)
 # evolve -> inject-bugs -> eval output, input, translate (Java), repair -> report.html
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Equivalence beyond the tests (README "Equivalence beyond the tests"): every program of
+# Equivalence beyond the tests (nsga2/README.md, "Equivalence beyond the tests"): every program of
 # tests/data/equiv/planted.jsonl passes the tests of orig.jsonl, but changes behaviour in a branch
 # the tests never reach, attacks the probe, or sleeps in a loop; `compare` finds each, honest
 # rewrites (honest.jsonl) agree, and `evolve` records the inputs its equiv gate compared.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a test run can trust (README): wrong programs that attack the harness (forged result
+# What a test run can trust (src/runner/README.md): wrong programs that attack the harness (forged result
 # records, replaced exec/compile, patched harness or unittest, trace hooks, reading the
 # benchmark) all FAIL, and honest programs that do unusual things still PASS, in every
 # sandbox mode this machine allows. tests/data/trust/make_tasks.py writes the benchmarks.
@@ -28,7 +28,7 @@ for mode in namespaces userns plain; do
     echo "$out"
     check "$mode: hostile benchmark exits 1" '[ $rc -eq 1 ]'
     # Plain mode has no mount or pid namespace: the benchmark file and /proc stay visible
-    # (README: the fallback), so a stdio program can still find its expected output there.
+    # (src/runner/README.md: the fallback), so a stdio program can still find its expected output there.
     passed=$(grep '^PASS' <<<"$out" | grep -v 'hostile/stdio_reads_benchmark' || true)
     check "$mode: no hostile program passes${passed:+ ($passed)}" '[ -z "$passed" ]'
     if [ "$mode" != plain ]; then
