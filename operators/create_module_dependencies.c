@@ -6,7 +6,6 @@
  *     def norm(v):                 ->                 from vector_helpers import norm
  *         return math.hypot(*v) * SCALE
  *                                         vector_helpers.py:
- *                                                     """Functions used by the main module."""
  *                                                     import math
  *                                                     SCALE = 2
  *
@@ -41,11 +40,10 @@
  * go through the class (an inter-class dependency, C6):
  *
  *     def norm(v):                          class ComputationUtils:
- *         return math.hypot(*v)                 """Functions used by the module."""
- *                                    ->         @staticmethod
- *     def entry(v):                             def norm(v):
- *         return norm(v) * 2                        return math.hypot(*v)
- *                                           norm = ComputationUtils.norm
+ *         return math.hypot(*v)                 @staticmethod
+ *                                    ->         def norm(v):
+ *     def entry(v):                                 return math.hypot(*v)
+ *         return norm(v) * 2                norm = ComputationUtils.norm
  *
  *                                           def entry(v):
  *                                               return ComputationUtils.norm(v) * 2
@@ -323,7 +321,7 @@ static bool gb_s7_class_apply(GbOpContext *ctx, const GbSite *site, TSNode fn, G
     const char *src = gb_op_ctx_source(ctx, site->module);
     char *cls = gb_op_ctx_fresh_name(ctx, gb_s7_class_names[gb_rng_bounded(rng, 5)]);
     char *name = gb_node_text(gb_node_field(fn, "name"), src);
-    char *header = gb_asprintf("class %s:\n    \"\"\"Functions used by the module.\"\"\"\n    @staticmethod", cls);
+    char *header = gb_asprintf("class %s:\n    @staticmethod", cls);
     char *footer = gb_asprintf("%s = %s.%s", name, cls, name);
     char *qualified = gb_asprintf("%s.%s", cls, name);
     GbEditSet set;
@@ -385,7 +383,6 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
 
     GbStr h;
     gb_str_init(&h);
-    gb_str_append(&h, "\"\"\"Functions used by the main module.\"\"\"\n");
     uint32_t c = ts_node_named_child_count(root);
     for (uint32_t i = 0; i < c; i++) {
         TSNode st = ts_node_named_child(root, i);
