@@ -649,8 +649,6 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
     }
     case GB_S9_GUARD_SUM:
         gb_str_appendf(&t, "def %s(%s):\n", n->helper, v);
-        gb_str_appendf(
-            &t, "    \"\"\"Return sum(%s), computed with numpy when every value is a small int or bool.\"\"\"\n", v);
         gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not {type(%s) for %s in %s} <= {int, bool}:\n", v,
                        e, e, v);
         gb_str_appendf(&t, "        return sum(%s)\n", v);

@@ -10,7 +10,10 @@ pkgs=(build-essential pkg-config meson ninja-build
       libtree-sitter-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libcmocka-dev
       python3 python3-numpy python3-scipy python3-sklearn python3-dateutil python3-cryptography
       pylint python3-mccabe nodejs npm chromium
-      openjdk-17-jdk-headless)  # javac + java: genebench eval --task translate
+      openjdk-17-jdk-headless  # javac + java: genebench eval --task translate
+      # what the four benchmarks' programs import (ClassEval: PIL, pandas, docx, openpyxl,
+      # gensim, nltk, PyPDF2; HumanEval, CRUXEval and Avatar import only the standard library)
+      python3-pil python3-pandas python3-docx python3-openpyxl python3-gensim python3-nltk python3-pypdf2)
 calib=(python3-django python3-sympy python3-sklearn python3-matplotlib python3-astropy python3-requests
        python3-pytest python3-sphinx python3-xarray pylint python3-seaborn python3-flask)
 [ "${1:-}" = "--calibration" ] && pkgs+=("${calib[@]}")

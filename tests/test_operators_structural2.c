@@ -399,7 +399,6 @@ static void test_s9_guarded_helper_before_after(void **state)
                    "max(xs)", 0,
                    "import numpy as np\n"
                    "def array_max(*values):\n"
-                   "    \"\"\"Return max(*values), computed with numpy when every value is an int64 int.\"\"\"\n"
                    "    items = values[0] if len(values) == 1 else values\n"
                    "    if type(items) not in (list, tuple) or not items:\n"
                    "        return max(*values)\n"
@@ -671,7 +670,6 @@ static void test_s6_extracts_statements_and_expressions(void **state)
                        "    return size\n";
     expect_applied_tag(GB_OP_S6, prog, "inner = w", "2", 2,
                        "def compute_part(h, pad, w):\n"
-                       "    \"\"\"Compute intermediate values.\"\"\"\n"
                        "    inner = w - 2 * pad\n"
                        "    size = inner * (h - 2 * pad)\n"
                        "    return size\n"
@@ -685,10 +683,62 @@ static void test_s6_extracts_statements_and_expressions(void **state)
     expect_applied(GB_OP_S6, "n = int('5')\nif(n > 2)and n < 9:\n    print(n)\n", "(n > 2)and", 0,
                    "n = int('5')\n"
                    "def compute_value():\n"
-                   "    \"\"\"Compute and return a value.\"\"\"\n"
                    "    return ((n > 2)and n < 9)\n"
                    "if compute_value():\n"
                    "    print(n)\n");
+}
+
+/* In a method of a top-level class the helper becomes a method taking `self` first. */
+static void test_s6_method_form(void **state)
+{
+    (void)state;
+    expect_applied_tag(GB_OP_S6,
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n",
+                       "cost = n", "1", 2,
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def compute_part(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = self.compute_part(n)\n"
+                       "        return cost\n");
+}
+
+/* Under ClassEval's rules (only the class is kept) only the method form is offered. */
+static void test_s6_classeval_refusals(void **state)
+{
+    (void)state;
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    /* module-level code, a rebound self, a decorated method, a nested function, a metaclass */
+    assert_int_equal(count_sites(GB_OP_S6, "x = 1\ny = x + 2\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        self = o\n        return o + 1\n",
+                                 NULL),
+                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A:\n    @staticmethod\n    def f(self, o):\n        return o + 1\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6,
+                                 "class A:\n    def f(self, o):\n        def g(v):\n            return v + 1\n"
+                                 "        return g(o)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A(metaclass=type):\n    def f(self, o):\n        return o + 1\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 1);
+    op_env_harness = GB_HARNESS_NONE;
+    /* without those rules the other forms stay */
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 1);
 }
 
 static const char *const s6_prog = "import math\n"
@@ -823,8 +873,7 @@ static void test_s7_moves_function_to_helper_module(void **state)
     op_env_apply(&e, GB_OP_S7, "def norm", 0);
     assert_int_equal(e.prog.modules.len, 2);
     assert_string_equal(e.prog.modules.items[1].path, "core_functions.py");
-    assert_string_equal(e.prog.modules.items[1].source, "\"\"\"Functions used by the main module.\"\"\"\n"
-                                                        "from __future__ import annotations\n"
+    assert_string_equal(e.prog.modules.items[1].source, "from __future__ import annotations\n"
                                                         "import math\n"
                                                         "from typing import List\n"
                                                         "SCALE = 2\n"
@@ -915,7 +964,6 @@ static void test_s7_helper_class_under_single_file_harness(void **state)
     char *k = first_class_name(op_env_src(&e));
     char *want = gb_asprintf("SCALE = 2\n"
                              "class %s:\n"
-                             "    \"\"\"Functions used by the module.\"\"\"\n"
                              "    @staticmethod\n"
                              "    def norm(v, scale=SCALE):\n"
                              "        \"\"\"Norm.\"\"\"\n"
@@ -991,6 +1039,52 @@ static void test_s7_helper_class_behaviour_and_refusals(void **state)
 
 /* ---- S8 IntroduceDecorator ---- */
 
+/* Under ClassEval's rules the decorator is defined inside the class, before its methods. */
+static void test_s8_decorator_inside_class(void **state)
+{
+    (void)state;
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    expect_applied(GB_OP_S8,
+                   "import math\n"
+                   "class Circle:\n"
+                   "    \"\"\"A circle.\"\"\"\n"
+                   "    def __init__(self, r):\n"
+                   "        self.r = r\n"
+                   "\n"
+                   "    def area(self):\n"
+                   "        return math.pi * self.r ** 2\n",
+                   "def area", 0,
+                   "import math\n"
+                   "import functools\n"
+                   "class Circle:\n"
+                   "    \"\"\"A circle.\"\"\"\n"
+                   "    def transparent(func):\n"
+                   "        @functools.wraps(func)\n"
+                   "        def wrapper(*args, **kwargs):\n"
+                   "            return func(*args, **kwargs)\n"
+                   "        return wrapper\n"
+                   "\n"
+                   "    def __init__(self, r):\n"
+                   "        self.r = r\n"
+                   "\n"
+                   "    @transparent\n"
+                   "    def area(self):\n"
+                   "        return math.pi * self.r ** 2\n");
+    /* top-level functions, defs nested in methods, methods of nested or decorated classes */
+    assert_int_equal(count_sites(GB_OP_S8, "def f(x):\n    return x\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S8, "class A:\n    def f(self):\n        def g():\n            return 1\n"
+                                           "        return g()\n",
+                                 NULL),
+                     1);
+    assert_int_equal(
+        count_sites(GB_OP_S8, "class A:\n    class B:\n        def g(self):\n            return 1\n", NULL), 0);
+    assert_int_equal(
+        count_sites(GB_OP_S8, "import dataclasses\n@dataclasses.dataclass\nclass A:\n    def f(self):\n        return 1\n",
+                    NULL),
+        0);
+    op_env_harness = GB_HARNESS_NONE;
+}
+
 static void test_s8_decorates_function(void **state)
 {
     (void)state;
@@ -1006,7 +1100,6 @@ static void test_s8_decorates_function(void **state)
                    "import functools\n"
                    "\n"
                    "def transparent(func):\n"
-                   "    \"\"\"Return a wrapper that calls the function unchanged.\"\"\"\n"
                    "    @functools.wraps(func)\n"
                    "    def wrapper(*args, **kwargs):\n"
                    "        return func(*args, **kwargs)\n"
@@ -1126,11 +1219,14 @@ int main(void)
         cmocka_unit_test(test_s6_extracts_statements_and_expressions),
         cmocka_unit_test(test_s6_behaviour_is_kept),
         cmocka_unit_test(test_s6_refusals),
+        cmocka_unit_test(test_s6_method_form),
+        cmocka_unit_test(test_s6_classeval_refusals),
         cmocka_unit_test(test_s7_moves_function_to_helper_module),
         cmocka_unit_test(test_s7_behaviour_and_refusals),
         cmocka_unit_test(test_s7_helper_class_under_single_file_harness),
         cmocka_unit_test(test_s7_helper_class_behaviour_and_refusals),
         cmocka_unit_test(test_s8_decorates_function),
+        cmocka_unit_test(test_s8_decorator_inside_class),
         cmocka_unit_test(test_s9_proven_sites_before_after),
         cmocka_unit_test(test_s9_guarded_helper_before_after),
         cmocka_unit_test(test_s9_guarded_helpers_are_exact),
