@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
@@ -580,10 +581,6 @@ static void gb_s6_join(GbStr *out, const GbNames *names)
     for (size_t i = 0; i < names->len; i++) gb_str_appendf(out, "%s%s", i ? ", " : "", names->items[i]);
 }
 
-static const char *const gb_s6_stmt_names[] = {"compute_part", "process_step", "update_values", "run_step",
-                                               "prepare_values"};
-static const char *const gb_s6_expr_names[] = {"evaluate", "compute_value", "calculate", "check_condition",
-                                               "combine_values"};
 
 bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
@@ -625,8 +622,9 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
         module_level = s == 0;
     }
     char *unit = gb_indent_unit(src, root);
-    char *name = gb_op_ctx_fresh_name(ctx, is_expr ? gb_s6_expr_names[gb_rng_bounded(rng, 5)]
-                                                   : gb_s6_stmt_names[gb_rng_bounded(rng, 5)]);
+    char *word = gb_words_pick(rng, GB_WORDS_FUNCTION);
+    char *name = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     /* Where the definition goes, and at which indentation: before the method (method form),
      * before the top-level statement, or at module level just before the site. */
     TSNode method = gb_s6_method_of(ctx, m, first);

@@ -67,6 +67,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
@@ -77,11 +78,6 @@ static const char *const gb_s7_module_dunders[] = {"__name__",        "__file__"
                                                    "__loader__",      "__package__", "__builtins__", "__cached__",
                                                    "__annotations__", "__path__",    "__dict__"};
 
-static const char *const gb_s7_module_names[] = {"solution_helpers", "core_functions", "computation_utils",
-                                                 "support_routines", "shared_logic"};
-
-static const char *const gb_s7_class_names[] = {"ComputationUtils", "SolutionHelpers", "CoreFunctions",
-                                                "SupportRoutines", "SharedLogic"};
 
 static const char *const gb_s7_class_refuse_names[] = {"__qualname__"};
 
@@ -319,7 +315,9 @@ static bool gb_s7_class_apply(GbOpContext *ctx, const GbSite *site, TSNode fn, G
         return false;
     }
     const char *src = gb_op_ctx_source(ctx, site->module);
-    char *cls = gb_op_ctx_fresh_name(ctx, gb_s7_class_names[gb_rng_bounded(rng, 5)]);
+    char *word = gb_words_pick(rng, GB_WORDS_CLASS);
+    char *cls = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     char *name = gb_node_text(gb_node_field(fn, "name"), src);
     char *header = gb_asprintf("class %s:\n    @staticmethod", cls);
     char *footer = gb_asprintf("%s = %s.%s", name, cls, name);
@@ -377,7 +375,9 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
     /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
     if (deps.len > 1) qsort(deps.items, deps.len, sizeof *deps.items, gb_s7_node_cmp);
-    char *module = gb_op_ctx_fresh_name(ctx, gb_s7_module_names[gb_rng_bounded(rng, 5)]);
+    char *word = gb_words_pick(rng, GB_WORDS_MODULE);
+    char *module = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     char *path = gb_asprintf("%s.py", module);
     char *name = gb_node_text(gb_node_field(fn, "name"), src);
 

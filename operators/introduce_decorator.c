@@ -1,12 +1,12 @@
 /* S8 IntroduceDecorator: decorate a function or method with a transparent wrapper.
  *
- *     def area(w, h):            def passthrough(func):
+ *     def area(w, h):            def ratio_adapter(func):
  *         return w * h               @functools.wraps(func)
  *                          ->        def wrapper(*args, **kwargs):
  *                                        return func(*args, **kwargs)
  *                                    return wrapper
  *
- *                                @passthrough
+ *                                @ratio_adapter
  *                                def area(w, h):
  *                                    return w * h
  *
@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
@@ -69,8 +70,14 @@ static const char *const gb_s8_refuse_names[] = {"__code__",
                                                  "getrecursionlimit"};
 #define GB_S8_N_REFUSE (sizeof gb_s8_refuse_names / sizeof *gb_s8_refuse_names)
 
-static const char *const gb_s8_names[] = {"passthrough", "transparent",    "forward_call",
-                                          "delegate",    "keep_behaviour", "call_through"};
+/* A fresh name of the vocabulary (operators/words.h). Owned. */
+static char *gb_s8_fresh(GbOpContext *ctx, GbRng *rng, GbWordsKind kind)
+{
+    char *word = gb_words_pick(rng, kind);
+    char *name = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
+    return name;
+}
 
 static bool gb_s8_program_ok(GbOpContext *ctx)
 {
@@ -356,12 +363,12 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
             free(fresh);
         }
         char *wraps = from_form ? gb_strdup(alias) : gb_asprintf("%s.wraps", alias);
-        deco = gb_op_ctx_fresh_name(ctx, gb_s8_names[gb_rng_bounded(rng, 6)]);
-        char *func = gb_op_ctx_fresh_name(ctx, gb_rng_bounded(rng, 2) ? "func" : "function");
-        char *wrapper = gb_op_ctx_fresh_name(ctx, gb_rng_bounded(rng, 2) ? "wrapper" : "inner");
-        char *args = gb_op_ctx_fresh_name(ctx, "args");
-        char *kwargs = gb_op_ctx_fresh_name(ctx, "kwargs");
-        char *result = gb_rng_bounded(rng, 2) ? gb_op_ctx_fresh_name(ctx, "result") : NULL;
+        deco = gb_s8_fresh(ctx, rng, GB_WORDS_DECORATOR);
+        char *func = gb_s8_fresh(ctx, rng, GB_WORDS_CALLABLE);
+        char *wrapper = gb_s8_fresh(ctx, rng, GB_WORDS_INNER);
+        char *args = gb_s8_fresh(ctx, rng, GB_WORDS_ARGS);
+        char *kwargs = gb_s8_fresh(ctx, rng, GB_WORDS_KWARGS);
+        char *result = gb_rng_bounded(rng, 2) ? gb_s8_fresh(ctx, rng, GB_WORDS_RESULT) : NULL;
         GbS8Shape s = {deco, func, wrapper, args, kwargs, result, wraps};
         char *snippet = gb_s8_text(&s);
         const char *src = gb_op_ctx_source(ctx, m);

@@ -669,22 +669,22 @@ static void test_s6_extracts_statements_and_expressions(void **state)
                        "        size += 1\n"
                        "    return size\n";
     expect_applied_tag(GB_OP_S6, prog, "inner = w", "2", 2,
-                       "def compute_part(h, pad, w):\n"
+                       "def tally_metric(h, pad, w):\n"
                        "    inner = w - 2 * pad\n"
                        "    size = inner * (h - 2 * pad)\n"
                        "    return size\n"
                        "\n"
                        "\n"
                        "def area(w, h, pad):\n"
-                       "    size = compute_part(h, pad, w)\n"
+                       "    size = tally_metric(h, pad, w)\n"
                        "    if size > 0 and w > h:\n"
                        "        size += 1\n"
                        "    return size\n");
     expect_applied(GB_OP_S6, "n = int('5')\nif(n > 2)and n < 9:\n    print(n)\n", "(n > 2)and", 0,
                    "n = int('5')\n"
-                   "def compute_value():\n"
+                   "def measure_result():\n"
                    "    return ((n > 2)and n < 9)\n"
-                   "if compute_value():\n"
+                   "if measure_result():\n"
                    "    print(n)\n");
 }
 
@@ -705,12 +705,12 @@ static void test_s6_method_form(void **state)
                        "    def __init__(self):\n"
                        "        self.rate = 2\n"
                        "\n"
-                       "    def compute_part(self, n):\n"
+                       "    def tally_metric(self, n):\n"
                        "        cost = n * self.rate\n"
                        "        return cost\n"
                        "\n"
                        "    def price(self, n):\n"
-                       "        cost = self.compute_part(n)\n"
+                       "        cost = self.tally_metric(n)\n"
                        "        return cost\n");
 }
 
@@ -872,7 +872,7 @@ static void test_s7_moves_function_to_helper_module(void **state)
     op_env_open(&e, s7_prog, NULL, NULL);
     op_env_apply(&e, GB_OP_S7, "def norm", 0);
     assert_int_equal(e.prog.modules.len, 2);
-    assert_string_equal(e.prog.modules.items[1].path, "core_functions.py");
+    assert_string_equal(e.prog.modules.items[1].path, "chunk_support.py");
     assert_string_equal(e.prog.modules.items[1].source, "from __future__ import annotations\n"
                                                         "import math\n"
                                                         "from typing import List\n"
@@ -882,7 +882,7 @@ static void test_s7_moves_function_to_helper_module(void **state)
                                                         "def norm(v: List[float]) -> float:\n"
                                                         "    \"\"\"Norm.\"\"\"\n"
                                                         "    return math.hypot(*v) * SCALE\n");
-    assert_non_null(strstr(op_env_src(&e), "data = []\nfrom core_functions import norm\ndef fact(n):\n"));
+    assert_non_null(strstr(op_env_src(&e), "data = []\nfrom chunk_support import norm\ndef fact(n):\n"));
     /* A function that calls the moved one can now move too (it reads an import). */
     op_env_find(&e, GB_OP_S7);
     assert_true(op_env_site(&e, "def calls_other") < 0); /* still reads fact, a function */
@@ -1058,16 +1058,16 @@ static void test_s8_decorator_inside_class(void **state)
                    "import functools\n"
                    "class Circle:\n"
                    "    \"\"\"A circle.\"\"\"\n"
-                   "    def transparent(func):\n"
-                   "        @functools.wraps(func)\n"
-                   "        def wrapper(*args, **kwargs):\n"
-                   "            return func(*args, **kwargs)\n"
-                   "        return wrapper\n"
+                   "    def result_hook(method):\n"
+                   "        @functools.wraps(method)\n"
+                   "        def execute(*parts, **keywords):\n"
+                   "            return method(*parts, **keywords)\n"
+                   "        return execute\n"
                    "\n"
                    "    def __init__(self, r):\n"
                    "        self.r = r\n"
                    "\n"
-                   "    @transparent\n"
+                   "    @result_hook\n"
                    "    def area(self):\n"
                    "        return math.pi * self.r ** 2\n");
     /* top-level functions, defs nested in methods, methods of nested or decorated classes */
@@ -1099,14 +1099,14 @@ static void test_s8_decorates_function(void **state)
                    "import math\n"
                    "import functools\n"
                    "\n"
-                   "def transparent(func):\n"
-                   "    @functools.wraps(func)\n"
-                   "    def wrapper(*args, **kwargs):\n"
-                   "        return func(*args, **kwargs)\n"
-                   "    return wrapper\n"
+                   "def result_hook(method):\n"
+                   "    @functools.wraps(method)\n"
+                   "    def execute(*parts, **keywords):\n"
+                   "        return method(*parts, **keywords)\n"
+                   "    return execute\n"
                    "\n"
                    "\n"
-                   "@transparent\n"
+                   "@result_hook\n"
                    "def area(r):\n"
                    "    return math.pi * r * r\n");
 }
