@@ -24,9 +24,16 @@
 #include "src/runner/runner.h"
 #include "src/runner/sandbox.h"
 
-/* The harness source, generated at build time from src/runner/harness.py (src/meson.build). */
-extern const char gb_harness_py[];
-extern const unsigned long gb_harness_py_len;
+/* The harness's files (harness.py and its sibling modules, src/runner/README.md), generated at
+ * build time from the list in src/runner/meson.build: a pool writes each, by its name, into
+ * its directory. */
+typedef struct GbEmbeddedFile {
+    const char *name; /* "harness.py", "harness_wire.py", ... */
+    const char *text;
+    unsigned long len;
+} GbEmbeddedFile;
+extern const GbEmbeddedFile gb_harness_files[];
+extern const unsigned long gb_harness_files_count;
 /* The workers' shared object, built from src/runner/remap.c and src/runner/runwait.c (src/meson.build). */
 extern const char gb_worker_so[];
 extern const unsigned long gb_worker_so_len;
@@ -40,10 +47,10 @@ extern const unsigned long gb_worker_so_len;
  * (harness.py: --preload), so that a run forks from the smallest interpreter that has what its
  * program imports (tier.c); without tiers (GbPoolConfig.no_tiers) every test worker is FULL. */
 typedef enum {
-    GB_WORKER_FULL,   /* test worker with every library of harness.py's PRELOAD */
-    GB_WORKER_LINT,   /* lint worker: the standard-library modules of PRELOAD and pylint */
-    GB_WORKER_STDLIB, /* test worker with the standard-library modules of PRELOAD only */
-    GB_WORKER_NUMPY,  /* test worker with those and numpy */
+    GB_WORKER_FULL,   /* test worker with every library of library_list.h */
+    GB_WORKER_LINT,   /* lint worker: harness.py's STDLIB_PRELOAD and pylint */
+    GB_WORKER_STDLIB, /* test worker with harness.py's STDLIB_PRELOAD only */
+    GB_WORKER_NUMPY,  /* test worker with those and the libraries of kind NUMPY (numpy) */
     GB_WORKER_KINDS
 } GbWorkerKind;
 

@@ -47,7 +47,8 @@ typedef struct {
     const char *home;     /* HOME/TMPDIR of the worker itself */
     const char *log_path; /* the worker's stderr goes here (truncated) */
     bool lint;            /* preload pylint */
-    const char *preload;  /* test worker's import set: "stdlib", "numpy", or NULL: every library */
+    const char *libraries; /* the third-party libraries' top-level names, comma-separated (library_list.h) */
+    const char *imports;   /* the third-party modules this worker preloads, comma-separated (may be "") */
     const char *warm_dir; /* scratch directory for the pylint warm-up (lint only) */
     GbSandboxMode mode;   /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
     uid_t sandbox_uid;    /* uid runs use when genebench is root (and USERNS's outer uid) */
