@@ -100,9 +100,13 @@ static bool gb_pool__start_now(const GbPool *pool, GbWorkerKind kind)
     return (pool->cfg.start_sets & (1u << kind)) != 0;
 }
 
-/* Write the harness's files (gb_harness_files) into dir; false with errno set on failure. */
+/* Write the harness's files (gb_harness_files) into dir, a new directory; false with errno set
+ * on failure. 0755: the interpreter's import system lists the directory of harness.py to find
+ * its sibling modules, also as the user namespace's root (userns mode), to which a directory
+ * of the host's root is another user's. */
 static bool gb_pool__write_harness(const char *dir)
 {
+    if (mkdir(dir, 0755) != 0 || chmod(dir, 0755) != 0) return false;
     for (unsigned long i = 0; i < gb_harness_files_count; i++) {
         char *path = gb_asprintf("%s/%s", dir, gb_harness_files[i].name);
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -164,10 +168,13 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     }
     /* 0711: the runs (another uid) may traverse to their run directory, not list ours. */
     chmod(pool->dir, 0711);
-    pool->harness = gb_asprintf("%s/harness.py", pool->dir);
+    char *harness_dir = gb_asprintf("%s/harness", pool->dir);
+    pool->harness = gb_asprintf("%s/harness.py", harness_dir);
     pool->runs = gb_asprintf("%s/runs", pool->dir);
     pool->root = gb_asprintf("%s/root", pool->dir);
-    if (!gb_pool__write_harness(pool->dir) || mkdir(pool->runs, 0711) != 0 || mkdir(pool->root, 0711) != 0 ||
+    bool wrote_harness = gb_pool__write_harness(harness_dir);
+    free(harness_dir);
+    if (!wrote_harness || mkdir(pool->runs, 0711) != 0 || mkdir(pool->root, 0711) != 0 ||
         pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
         gb_error_set(err, "cannot set up %s: %s", pool->dir, strerror(errno));
         gb_pool_delete(pool);

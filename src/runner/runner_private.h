@@ -98,7 +98,7 @@ struct GbPool {
     GbPoolConfig cfg;
     char *python;
     char *dir;            /* private temporary directory */
-    char *harness;        /* dir/harness.py */
+    char *harness;        /* dir/harness/harness.py (beside it, the rest of gb_harness_files) */
     char *native;         /* dir/gbworker.so */
     bool remap;           /* workers remap their libraries (src/runner/remap.c) */
     char *remap_report;   /* what the first worker said of its remap */
