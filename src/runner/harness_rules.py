@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-from harness_wire import text
+import harness_wire
 
 
 GUARD_OS = (
@@ -116,13 +116,13 @@ def classeval_add_static(code):
 
 def apply_harness_rules(req, main_path):
     """Apply the request's upstream rules before the program runs; returns an undo function."""
-    rules = text(req, "rules")
+    rules = harness_wire.text(req, "rules")
     if rules == "guard":
         return apply_guard()
     if rules == "classeval":
         with open(main_path, encoding="utf-8") as f:
             source = f.read()
-        source = text(req, "prelude") + "\n" + classeval_add_static(classeval_extract_code(source))
+        source = harness_wire.text(req, "prelude") + "\n" + classeval_add_static(classeval_extract_code(source))
         with open(main_path, "w", encoding="utf-8") as f:
             f.write(source)
     return lambda: None

@@ -11,7 +11,7 @@ import sys
 import time
 
 from harness_child import child
-from harness_process import children_of_self, kill_everything, reap_strays
+from harness_process import kill_everything, reap_strays
 from harness_wire import encode, recv_msg, send, text
 
 

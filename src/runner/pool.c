@@ -198,7 +198,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 
     long n = cfg->workers > 0 ? cfg->workers : sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
-    /* one lint worker serves every thread's sessions (harness.py: serve_lint): one warm-up */
+    /* one lint worker serves every thread's sessions (harness_serve.py: serve_lint): one warm-up */
     long nl = !cfg->lint ? 0 : cfg->lint_workers > 0 ? cfg->lint_workers : 1;
     bool tiers = !pool->cfg.no_tiers;
     long counts[GB_WORKER_KINDS] = {n, nl, tiers ? n : 0, tiers ? n : 0};

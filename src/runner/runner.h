@@ -264,7 +264,7 @@ bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunF
 
 /* ---- Probes: the equivalence check beyond the tests (nsga2/equiv.h) -------------------
  *
- * A probe is one sandboxed run (kind "probe" of harness.py) that runs the program once and
+ * A probe is one sandboxed run (kind "probe" of harness_probe.py) that runs the program once and
  * then, per input: mode CALL calls the entry point with the input's literal argument list
  * (made afresh per call from the text, which must pass gb_literal_args_ok of
  * src/model/calls.h), capturing sys.stdout; mode STDIO runs the program as __main__ with the

@@ -11,7 +11,10 @@
  *   pool.c           the pool: creation, deletion, idle sets
  *   run.c            one run on a worker, gb_pool_run, gb_pool_lint
  *   lint.c           lint sessions
- *   probe.c          probes for the equivalence check (gb_pool_probe) */
+ *   probe.c          probes for the equivalence check (gb_pool_probe)
+ *   tier.c           which test worker a run forks from
+ * library_list.h lists the third-party libraries; the Python side (harness.py and its
+ * harness_*.py siblings) and the whole structure are described in src/runner/README.md. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -44,7 +47,7 @@ extern const unsigned long gb_worker_so_len;
 #define GB_SANDBOX_UID_BASE 1900000000u
 
 /* The kinds of worker, one idle set each. The test workers come in three import sets
- * (harness.py: --preload), so that a run forks from the smallest interpreter that has what its
+ * (harness.py: --import), so that a run forks from the smallest interpreter that has what its
  * program imports (tier.c); without tiers (GbPoolConfig.no_tiers) every test worker is FULL. */
 typedef enum {
     GB_WORKER_FULL,   /* test worker with every library of library_list.h */
@@ -73,7 +76,7 @@ typedef struct {
     GbSandboxMode mode;
     bool lint; /* a lint worker: imports pylint, serves lint sessions only */
     GbWorkerKind kind;
-    /* A lint worker serves several sessions at once (harness.py: serve_lint), so it is
+    /* A lint worker serves several sessions at once (harness_serve.py: serve_lint), so it is
      * shared, not held: mu guards its control socket (both ways), its restart and the
      * fields below; users counts the sessions on it (guarded by GbPool.mu). */
     pthread_mutex_t mu;

@@ -1,6 +1,6 @@
 /* Which test worker a run forks from: the smallest import set (src/runner/library_list.h: a
- * library's worker kind) that holds every library the run's sources name. The cost of a run's fork and exit grows with
- * what its worker has mapped (a warm interpreter with numpy, scipy, sklearn and cryptography
+ * library's worker kind) that holds every library the run's sources name. The cost of a run's
+ * fork and exit grows with what its worker has mapped (a warm interpreter with numpy, scipy, sklearn and cryptography
  * forks several times slower than one with the standard library only), so a program that
  * imports nothing else than the standard library should not pay for them.
  *

@@ -139,7 +139,7 @@ bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
             goto done;
         }
         if (pool->cfg.lint_warm && *pool->cfg.lint_warm) {
-            /* the caller's warm-up program (harness.py: warm_pylint) */
+            /* the caller's warm-up program (harness_lint.py: warm_pylint) */
             char *path = gb_asprintf("%s/warm.py", hwarm);
             int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
             bool wrote = fd >= 0 && gb_runner_write_all(fd, pool->cfg.lint_warm, strlen(pool->cfg.lint_warm));
