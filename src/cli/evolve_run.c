@@ -15,15 +15,22 @@
 #include "src/bench/task_io.h"
 #include "src/python/pyparse.h"
 #include "src/report/summary.h"
+#include "src/runner/library_list.h"
+
+/* The third-party libraries (src/runner/library_list.h) as Python string literals, each
+ * followed by a comma. */
+#define GB_LIBRARY(name, imports, package, worker) #name ","
+static const char gb_evolve__libraries[] = GB_LIBRARY_LIST;
+#undef GB_LIBRARY
 
 /* Library versions of the interpreter, as a JSON object (owned) or NULL. */
 static char *gb_evolve__python_versions(const char *python)
 {
-    char *cmd =
-        gb_asprintf("'%s' -c 'import json,sys\nv={\"version\":sys.version.split()[0]}\nfor m in "
-                    "(\"numpy\",\"scipy\",\"sklearn\",\"cryptography\",\"dateutil\",\"pylint\"):\n try:\n  "
-                    "v[m]=__import__(m).__version__\n except Exception: v[m]=None\nprint(json.dumps(v))' 2>/dev/null",
-                    python);
+    char *cmd = gb_asprintf("'%s' -c 'import json,sys\nv={\"version\":sys.version.split()[0]}\nfor m in "
+                            "(%s\"pylint\"):\n try:\n  "
+                            "v[m]=__import__(m).__version__\n except Exception: v[m]=None\nprint(json.dumps(v))' "
+                            "2>/dev/null",
+                            python, gb_evolve__libraries);
     FILE *p = popen(cmd, "r");
     free(cmd);
     if (!p) return NULL;
