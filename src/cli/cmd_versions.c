@@ -30,26 +30,15 @@ static char *gb_versions__text(const GbTask *t)
 
 static void gb_versions__summary_json(GbStr *s, const GbSimReport *r)
 {
-    const char *names[] = {"codebleu", "ngram", "weighted_ngram", "syntax", "dataflow", "cosine", "jaccard"};
     size_t n = r->tasks.len;
     double *v = gb_malloc((n ? n : 1) * sizeof *v);
     bool first = true;
     gb_str_append(s, "{");
-    for (size_t m = 0; m < 7; m++) {
-        for (size_t i = 0; i < n; i++) {
-            const GbSimTask *t = &r->tasks.items[i];
-            double x[] = {t->codebleu.codebleu,
-                          t->codebleu.ngram,
-                          t->codebleu.weighted_ngram,
-                          t->codebleu.syntax,
-                          t->codebleu.dataflow,
-                          t->cosine,
-                          t->jaccard};
-            v[i] = x[m];
-        }
+    for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+        for (size_t i = 0; i < n; i++) v[i] = gb_sim_task_value(&r->tasks.items[i], (GbSimMeasure)m);
         GbSummary sum;
         gb_summary_compute(v, n, &sum);
-        gb_json_key(s, names[m], &first);
+        gb_json_key(s, gb_sim_measure_info((GbSimMeasure)m)->key, &first);
         bool f2 = true;
         gb_str_append(s, "{");
         gb_json_key(s, "mean", &f2);
@@ -87,17 +76,9 @@ static void gb_versions__pair_json(GbStr *s, const char *a, const char *b, const
         gb_str_append(s, "{");
         gb_json_key(s, "id", &f2);
         gb_json_string(s, t->id);
-        const char *k[] = {"codebleu", "ngram", "weighted_ngram", "syntax", "dataflow", "cosine", "jaccard"};
-        double x[] = {t->codebleu.codebleu,
-                      t->codebleu.ngram,
-                      t->codebleu.weighted_ngram,
-                      t->codebleu.syntax,
-                      t->codebleu.dataflow,
-                      t->cosine,
-                      t->jaccard};
-        for (size_t m = 0; m < 7; m++) {
-            gb_json_key(s, k[m], &f2);
-            gb_json_number(s, x[m]);
+        for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+            gb_json_key(s, gb_sim_measure_info((GbSimMeasure)m)->key, &f2);
+            gb_json_number(s, gb_sim_task_value(t, (GbSimMeasure)m));
         }
         gb_str_append(s, "}");
     }

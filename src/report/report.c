@@ -17,6 +17,7 @@
 #include "nsga2/gate_list.h"
 #include "src/bench/record.h"
 #include "src/bench/task_io.h"
+#include "src/doc/sim_measure_list.h"
 #include "src/base/linediff.h"
 #include "src/report/summary.h"
 
@@ -36,9 +37,13 @@ static const GbRepMetric gb_rep_metrics[] = {
 };
 #define GB_REP_NMETRICS (sizeof gb_rep_metrics / sizeof gb_rep_metrics[0])
 
-/* Similarity measures of similarity.json, in the order the panel shows them. */
-static const char *const gb_rep_measures[] = {"codebleu",       "cosine", "jaccard", "ngram",
-                                              "weighted_ngram", "syntax", "dataflow"};
+/* Similarity measures of similarity.json (src/doc/sim_measure_list.h), in the order the panel
+ * shows them. */
+static const char *const gb_rep_measures[GB_SIM_MEASURE_COUNT] = {
+#define GB_SIM_MEASURE(id, key, command_key, panel, corpus, field) [panel] = key,
+    GB_SIM_MEASURE_LIST
+#undef GB_SIM_MEASURE
+};
 #define GB_REP_NMEASURES (sizeof gb_rep_measures / sizeof gb_rep_measures[0])
 
 /* ---- the report's state -------------------------------------------------------------------- */
