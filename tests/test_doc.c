@@ -11,6 +11,7 @@
 
 #include "src/base/gzip.h"
 #include "src/base/json_write.h"
+#include "src/doc/compare.h"
 #include "src/doc/versions_similarity.h"
 #include "tests/helpers.h"
 
@@ -229,6 +230,80 @@ static void test_vsim_doc_refuses_mistyped_input(void **state)
     gb_str_destroy(&good);
 }
 
+/* ---- compare -o ---- */
+
+static void fill_compare(GbCompareDoc *doc, GbCompareDocTask *t)
+{
+    memset(doc, 0, sizeof *doc);
+    doc->a = "a.jsonl";
+    doc->b = "b.jsonl";
+    doc->seed = 1;
+    t[0] = (GbCompareDocTask){.id = "t/0", .status = GB_COMPARE_AGREE, .derived = 40, .inputs = 32, .large = 2,
+                              .agreed = 32, .checked = 32, .cost_a_s = 0.012345, .cost_b_s = 0.5, .wall_a_s = 1,
+                              .wall_b_s = 2.25};
+    t[1] = (GbCompareDocTask){.id = "t/1", .status = GB_COMPARE_DISAGREE, .derived = 10, .inputs = 8, .agreed = 3,
+                              .checked = 8, .probe_failed = "AssertionError", .has_first = true, .first_index = 3,
+                              .first_input = "f(1)", .first_a = "2", .first_b = "\"x\\ny\""};
+    t[2] = (GbCompareDocTask){.id = "t/2", .status = GB_COMPARE_MISSING};
+    t[3] = (GbCompareDocTask){.id = "t/3", .status = GB_COMPARE_ERROR, .error = "task t/3: no tests"};
+    for (int i = 0; i < 4; i++) {
+        gb_array_push(&doc->tasks, t[i]);
+        doc->count[t[i].status]++;
+    }
+    doc->with_inputs = 2;
+    doc->inputs = 40;
+    doc->inputs_checked = 40;
+    doc->inputs_agreed = 35;
+}
+
+static void test_compare_doc_round_trips(void **state)
+{
+    (void)state;
+    GbCompareDoc doc;
+    GbCompareDocTask t[4];
+    fill_compare(&doc, t);
+    GbStr a;
+    gb_str_init(&a);
+    gb_compare_doc_write(&a, &doc);
+    gb_array_free(&doc.tasks);
+    assert_non_null(strstr(a.data, "{\"id\":\"t/2\",\"status\":\"missing\",\"derived\":0,\"inputs\":0,\"large\":0}"));
+    assert_non_null(strstr(a.data, "\"summary\":{\"tasks\":4,\"with_inputs\":2,\"inputs\":40,\"inputs_checked\":40,"
+                                   "\"inputs_agreed\":35,\"agree\":1,\"disagree\":1,\"slower\":0,\"noinput\":0,"
+                                   "\"missing\":1,\"error\":1}}\n"));
+    GbCompareDoc back;
+    GbError err = {{0}};
+    bool ok = gb_compare_doc_parse(a.data, "r.json", &back, &err);
+    if (!ok) fail_msg("%s", err.msg);
+    assert_int_equal(back.tasks.len, 4);
+    assert_string_equal(back.tasks.items[1].first_b, "\"x\\ny\"");
+    GbStr b;
+    gb_str_init(&b);
+    gb_compare_doc_write(&b, &back);
+    assert_string_equal(b.data, a.data);
+    gb_compare_doc_destroy(&back);
+    struct {
+        const char *from, *to, *msg;
+    } cases[] = {
+        {"\"status\":\"agree\"", "\"status\":\"AGREE\"", "r.json: \"tasks\"[0]: \"status\" is \"AGREE\""},
+        {"\"derived\":40", "\"derived\":-1", "\"tasks\"[0]: \"derived\" must not be negative"},
+        {"\"large\":0}", "\"large\":0,\"agreed\":1}", "(status missing): unknown key \"agreed\""},
+        {"\"missing\":1", "\"missing\":2", "\"summary\": \"missing\" is 2 but 1 tasks have that status"},
+        {"\"seed\":1", "\"seed\":\"1\"", "r.json: \"seed\" must be a number, not a string"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *at = strstr(a.data, cases[i].from);
+        assert_non_null(at);
+        char *bad = gb_asprintf("%.*s%s%s", (int)(at - a.data), a.data, cases[i].to, at + strlen(cases[i].from));
+        GbCompareDoc d;
+        assert_false(gb_compare_doc_parse(bad, "r.json", &d, &err));
+        if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: %s", i, err.msg);
+        gb_compare_doc_destroy(&d);
+        free(bad);
+    }
+    gb_str_destroy(&a);
+    gb_str_destroy(&b);
+}
+
 /* ---- the JSON writer ---- */
 
 static void test_json_string_replaces_ill_formed_utf8(void **state)
@@ -353,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_check_doc_refuses_mistyped_input),
         cmocka_unit_test(test_vsim_doc_round_trips),
         cmocka_unit_test(test_vsim_doc_refuses_mistyped_input),
+        cmocka_unit_test(test_compare_doc_round_trips),
         cmocka_unit_test(test_json_string_replaces_ill_formed_utf8),
         cmocka_unit_test(test_gzip_reads_back_and_refuses_a_bomb),
     };
