@@ -55,15 +55,21 @@ static void test_check_doc_round_trips(void **state)
 static void test_check_doc_writes_valid_utf8_for_any_output(void **state)
 {
     (void)state;
-    GbCheckDocTask t = {.id = "x", .kind = "assert", .status = "pass", .out = "a\xff\xfe" "b\xc3", .err = "\xe2\x82"};
+    GbCheckDocTask t = {.id = "x",
+                        .kind = "assert",
+                        .status = "pass",
+                        .out = "a\xff\xfe"
+                               "b\xc3",
+                        .err = "\xe2\x82"};
     GbStr out;
     gb_str_init(&out);
     gb_check_doc_write_task(&out, &t);
     size_t bad;
     assert_true(gb_utf8_valid(out.data, out.len, &bad));
-    assert_non_null(strstr(out.data, "\"stdout\":\"a\xef\xbf\xbd\xef\xbf\xbd" "b\xef\xbf\xbd\""));
-    gb_check_doc_write_summary(&out, &(GbCheckDocSummary){.file = "f", .sandbox = "none", .python = "p",
-                                                          .python_version = "3", .remap = "r"});
+    assert_non_null(strstr(out.data, "\"stdout\":\"a\xef\xbf\xbd\xef\xbf\xbd"
+                                     "b\xef\xbf\xbd\""));
+    gb_check_doc_write_summary(
+        &out, &(GbCheckDocSummary){.file = "f", .sandbox = "none", .python = "p", .python_version = "3", .remap = "r"});
     GbCheckDoc doc;
     GbError err;
     assert_true(gb_check_doc_parse(out.data, &doc, &err));
@@ -147,8 +153,14 @@ static void fill_vsim(GbVsimDoc *doc)
     doc->embedding = "built-in tokens: x, dimension 256";
     doc->embedding_source = "{\"kind\":\"builtin\",\"name\":\"tokens\",\"dimension\":256}";
     for (int v = 0; v < 2; v++) {
-        GbVsimNnmr n = {.label = v ? "seed-2" : "seed-1", .o2h = 12.5, .h2o = 0, .mean_rank_o2h = 1.333333,
-                        .mean_rank_h2o = 1, .displacement_median = 0, .displacement_mean = 0.5, .displaced = 3};
+        GbVsimNnmr n = {.label = v ? "seed-2" : "seed-1",
+                        .o2h = 12.5,
+                        .h2o = 0,
+                        .mean_rank_o2h = 1.333333,
+                        .mean_rank_h2o = 1,
+                        .displacement_median = 0,
+                        .displacement_mean = 0.5,
+                        .displaced = 3};
         gb_array_push(&doc->nnmr, n);
     }
 }
@@ -206,7 +218,8 @@ static void test_vsim_doc_refuses_mistyped_input(void **state)
         {"\"codebleu\":0.125", "\"codebleu\":\"x\"", "\"per_task\"[0]: \"codebleu\" must be a number or null"},
         {"\"graded_seed-1\"", "\"graded_seed-9\"", "\"nnmr\": missing key \"graded_seed-1\""},
         {"\"displacement_at_least_1\":3", "\"displacement_at_least_1\":3.5", "must be an integer"},
-        {"\"dimension\":256", "\"dimension\":[256]", "\"embedding_source\".\"dimension\" must be a string or an integer"},
+        {"\"dimension\":256", "\"dimension\":[256]",
+         "\"embedding_source\".\"dimension\" must be a string or an integer"},
         {"\"tokenizer\"", "\"tokeniser\"", "s.json: unknown key \"tokeniser\""},
         {"\"tokenizer\":\"tree-sitter lexical tokens (comments dropped)\"", "\"tokenizer\":[\"t\"]",
          "s.json: \"tokenizer\" must be a string, not an array"},
@@ -238,12 +251,29 @@ static void fill_compare(GbCompareDoc *doc, GbCompareDocTask *t)
     doc->a = "a.jsonl";
     doc->b = "b.jsonl";
     doc->seed = 1;
-    t[0] = (GbCompareDocTask){.id = "t/0", .status = GB_COMPARE_AGREE, .derived = 40, .inputs = 32, .large = 2,
-                              .agreed = 32, .checked = 32, .cost_a_s = 0.012345, .cost_b_s = 0.5, .wall_a_s = 1,
+    t[0] = (GbCompareDocTask){.id = "t/0",
+                              .status = GB_COMPARE_AGREE,
+                              .derived = 40,
+                              .inputs = 32,
+                              .large = 2,
+                              .agreed = 32,
+                              .checked = 32,
+                              .cost_a_s = 0.012345,
+                              .cost_b_s = 0.5,
+                              .wall_a_s = 1,
                               .wall_b_s = 2.25};
-    t[1] = (GbCompareDocTask){.id = "t/1", .status = GB_COMPARE_DISAGREE, .derived = 10, .inputs = 8, .agreed = 3,
-                              .checked = 8, .probe_failed = "AssertionError", .has_first = true, .first_index = 3,
-                              .first_input = "f(1)", .first_a = "2", .first_b = "\"x\\ny\""};
+    t[1] = (GbCompareDocTask){.id = "t/1",
+                              .status = GB_COMPARE_DISAGREE,
+                              .derived = 10,
+                              .inputs = 8,
+                              .agreed = 3,
+                              .checked = 8,
+                              .probe_failed = "AssertionError",
+                              .has_first = true,
+                              .first_index = 3,
+                              .first_input = "f(1)",
+                              .first_a = "2",
+                              .first_b = "\"x\\ny\""};
     t[2] = (GbCompareDocTask){.id = "t/2", .status = GB_COMPARE_MISSING};
     t[3] = (GbCompareDocTask){.id = "t/3", .status = GB_COMPARE_ERROR, .error = "task t/3: no tests"};
     for (int i = 0; i < 4; i++) {
@@ -315,8 +345,8 @@ static void test_json_string_replaces_ill_formed_utf8(void **state)
         {"plain", "\"plain\""},
         {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\""},
         {"\xff", "\"\xef\xbf\xbd\""},
-        {"a\xc3", "\"a\xef\xbf\xbd\""},                 /* truncated sequence at the end */
-        {"\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\""},   /* overlong */
+        {"a\xc3", "\"a\xef\xbf\xbd\""},                               /* truncated sequence at the end */
+        {"\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\""},                 /* overlong */
         {"\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""}, /* a surrogate */
         {"\x01\b\x7f", "\"\\u0001\\b\x7f\""},
     };

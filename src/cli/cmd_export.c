@@ -102,7 +102,8 @@ int gb_cmd_export(int argc, char **argv)
         size_t written = 0;
         bool ok = gb_upstream_export(format, &bench, input, output, &diag, &written);
         if (ok)
-            fprintf(stderr, "genebench export: %zu of %zu tasks -> %s (%s)\n", written, bench.tasks.len, output, gb_upstream_name(format));
+            fprintf(stderr, "genebench export: %zu of %zu tasks -> %s (%s)\n", written, bench.tasks.len, output,
+                    gb_upstream_name(format));
         if (!ok) rc = GB_EXIT_FAIL;
     }
     for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);

@@ -79,8 +79,8 @@ int gb_cmd_import(int argc, char **argv)
             fprintf(stderr, "genebench import: %s\n", err.msg);
             rc = GB_EXIT_FAIL;
         } else {
-            fprintf(stderr, "genebench import: %zu tasks from %s %s -> %s (%zu problems)\n", bench.tasks.len, gb_upstream_name(format),
-                    input, output, diag.messages.len);
+            fprintf(stderr, "genebench import: %zu tasks from %s %s -> %s (%zu problems)\n", bench.tasks.len,
+                    gb_upstream_name(format), input, output, diag.messages.len);
         }
     } else {
         fprintf(stderr, "genebench import: no task imported from %s; %s not written\n", input, output);

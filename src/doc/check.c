@@ -145,10 +145,9 @@ static const char *gb_check_doc__kind_name(int i)
 
 static bool gb_check_doc__task(const json_t *o, const char *where, GbCheckDocTask *t, GbError *err)
 {
-    static const char *const keys[] = {"id",      "kind",    "status",      "failed_test", "failed_tests",
-                                       "exc_type", "exc_message", "signal",  "tests_run",   "wall_s",
-                                       "peak_rss_kb", "stdout", "stderr",    "pylint",      "pylint_error",
-                                       NULL};
+    static const char *const keys[] = {
+        "id",        "kind",   "status",      "failed_test", "failed_tests", "exc_type", "exc_message",  "signal",
+        "tests_run", "wall_s", "peak_rss_kb", "stdout",      "stderr",       "pylint",   "pylint_error", NULL};
     if (!gb_doc_only_keys(o, keys, where, err)) return false;
     long long v;
     if (!gb_check_doc__str(o, "id", false, where, &t->id, err) ||
@@ -204,10 +203,9 @@ static bool gb_check_doc__summary(const json_t *line, const char *where, GbCheck
     if (!gb_doc_only_keys(line, top, where, err)) return false;
     const json_t *o = gb_doc_read_typed(line, "summary", JSON_OBJECT, where, err);
     if (!o) return false;
-    static const char *const keys[] = {"file",      "tasks",   "passed", "failed",         "timeout",
-                                       "crash",     "error",   "bad_lines", "sandbox",     "python",
-                                       "python_version", "workers", "start_s", "run_s",    "remap",
-                                       NULL};
+    static const char *const keys[] = {"file",    "tasks",     "passed",  "failed", "timeout",        "crash",
+                                       "error",   "bad_lines", "sandbox", "python", "python_version", "workers",
+                                       "start_s", "run_s",     "remap",   NULL};
     if (!gb_doc_only_keys(o, keys, where, err)) return false;
     const char *const counts[] = {"tasks", "passed", "failed", "timeout", "crash", "error", "bad_lines"};
     size_t *dest[] = {&s->tasks, &s->passed, &s->failed, &s->timeout, &s->crash, &s->error, &s->bad_lines};

@@ -8,7 +8,7 @@
 #include "src/doc/doc_read.h"
 
 static const char *const gb_compare__words[GB_COMPARE_COUNT + 1] = {"agree",   "disagree", "slower", "noinput",
-                                                                   "missing", "error",    NULL};
+                                                                    "missing", "error",    NULL};
 
 const char *gb_compare_status_word(GbCompareStatus s)
 {
@@ -144,9 +144,9 @@ static bool gb_compare__size(const json_t *o, const char *key, const char *where
 
 static bool gb_compare__parse_task(const json_t *o, const char *where, GbCompareDocTask *x, GbError *err)
 {
-    static const char *const keys[] = {"id",       "status",   "derived",  "inputs",       "large", "agreed",
-                                       "checked",  "cost_a_s", "cost_b_s", "wall_a_s",     "wall_b_s",
-                                       "probe_failed", "first", "error",   NULL};
+    static const char *const keys[] = {"id",       "status",       "derived",  "inputs",   "large",
+                                       "agreed",   "checked",      "cost_a_s", "cost_b_s", "wall_a_s",
+                                       "wall_b_s", "probe_failed", "first",    "error",    NULL};
     if (!json_is_object(o)) {
         gb_error_set(err, "%s: must be an object", where);
         return false;
@@ -175,7 +175,8 @@ static bool gb_compare__parse_task(const json_t *o, const char *where, GbCompare
         free(w);
         return ok;
     }
-    ok = gb_compare__size(o, "agreed", where, &x->agreed, err) && gb_compare__size(o, "checked", where, &x->checked, err) &&
+    ok = gb_compare__size(o, "agreed", where, &x->agreed, err) &&
+         gb_compare__size(o, "checked", where, &x->checked, err) &&
          gb_doc_read_number(o, "cost_a_s", true, where, &x->cost_a_s, err) &&
          gb_doc_read_number(o, "cost_b_s", true, where, &x->cost_b_s, err) &&
          gb_doc_read_number(o, "wall_a_s", true, where, &x->wall_a_s, err) &&
@@ -198,9 +199,8 @@ static bool gb_compare__parse_task(const json_t *o, const char *where, GbCompare
 
 static bool gb_compare__parse_summary(const json_t *s, const char *where, GbCompareDoc *doc, GbError *err)
 {
-    static const char *const keys[] = {"tasks",   "with_inputs", "inputs",  "inputs_checked", "inputs_agreed",
-                                       "agree",   "disagree",    "slower",  "noinput",        "missing",
-                                       "error",   NULL};
+    static const char *const keys[] = {"tasks",    "with_inputs", "inputs",  "inputs_checked", "inputs_agreed", "agree",
+                                       "disagree", "slower",      "noinput", "missing",        "error",         NULL};
     size_t tasks = 0;
     if (!gb_doc_only_keys(s, keys, where, err) || !gb_compare__size(s, "tasks", where, &tasks, err) ||
         !gb_compare__size(s, "with_inputs", where, &doc->with_inputs, err) ||

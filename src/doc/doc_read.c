@@ -39,8 +39,7 @@ static bool gb_doc__mistyped(const json_t *v, const char *key, const char *want,
     return false;
 }
 
-bool gb_doc_read_string(const json_t *obj, const char *key, bool nullable, const char *where, char **out,
-                        GbError *err)
+bool gb_doc_read_string(const json_t *obj, const char *key, bool nullable, const char *where, char **out, GbError *err)
 {
     *out = NULL;
     const json_t *v = gb_doc__get(obj, key, where, err);
@@ -61,8 +60,7 @@ bool gb_doc_read_integer(const json_t *obj, const char *key, const char *where, 
     return true;
 }
 
-bool gb_doc_read_number(const json_t *obj, const char *key, bool nullable, const char *where, double *out,
-                        GbError *err)
+bool gb_doc_read_number(const json_t *obj, const char *key, bool nullable, const char *where, double *out, GbError *err)
 {
     *out = NAN;
     const json_t *v = gb_doc__get(obj, key, where, err);
@@ -88,10 +86,10 @@ const json_t *gb_doc_read_typed(const json_t *obj, const char *key, json_type ty
     const json_t *v = gb_doc__get(obj, key, where, err);
     if (!v) return NULL;
     if (json_typeof(v) != type) {
-        static const char *const names[] = {[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
-                                            [JSON_STRING] = "a string",  [JSON_INTEGER] = "an integer",
-                                            [JSON_REAL] = "a real number", [JSON_TRUE] = "a boolean",
-                                            [JSON_FALSE] = "a boolean",  [JSON_NULL] = "null"};
+        static const char *const names[] = {
+            [JSON_OBJECT] = "an object",   [JSON_ARRAY] = "an array",     [JSON_STRING] = "a string",
+            [JSON_INTEGER] = "an integer", [JSON_REAL] = "a real number", [JSON_TRUE] = "a boolean",
+            [JSON_FALSE] = "a boolean",    [JSON_NULL] = "null"};
         gb_doc__mistyped(v, key, names[type], where, err);
         return NULL;
     }

@@ -8,8 +8,7 @@
 #include "src/base/util.h"
 
 /* The string at key (owned copy in *out). nullable: null is accepted (*out = NULL). */
-bool gb_doc_read_string(const json_t *obj, const char *key, bool nullable, const char *where, char **out,
-                        GbError *err);
+bool gb_doc_read_string(const json_t *obj, const char *key, bool nullable, const char *where, char **out, GbError *err);
 /* The integer at key (a JSON integer, not a real). */
 bool gb_doc_read_integer(const json_t *obj, const char *key, const char *where, long long *out, GbError *err);
 /* The number at key (an integer or a real); nullable: null is accepted as NaN. */

@@ -241,8 +241,8 @@ static bool gb_vsim__parse_nnmr(const json_t *o, const char *name, GbVsimDoc *do
                   gb_doc_read_number(o, k2, true, where, &x->h2o, err) &&
                   (g = gb_doc_read_typed(o, k3, JSON_OBJECT, where, err)) != NULL;
         if (ok) {
-            static const char *const gkeys[] = {"mean_rank_orig_to_hard", "mean_rank_hard_to_orig",
-                                                "displacement_median",    "displacement_mean",
+            static const char *const gkeys[] = {"mean_rank_orig_to_hard",  "mean_rank_hard_to_orig",
+                                                "displacement_median",     "displacement_mean",
                                                 "displacement_at_least_1", NULL};
             char *gw = gb_asprintf("%s.\"%s\"", where, k3);
             long long d = 0;
@@ -265,8 +265,7 @@ static bool gb_vsim__parse_nnmr(const json_t *o, const char *name, GbVsimDoc *do
         expect += 3;
     }
     if (json_object_size(o) != expect) {
-        gb_error_set(err, "%s: a \"<L>_to_original\" or \"graded_<L>\" key without its \"original_to_<L>\"",
-                     where);
+        gb_error_set(err, "%s: a \"<L>_to_original\" or \"graded_<L>\" key without its \"original_to_<L>\"", where);
         return false;
     }
     return true;
