@@ -10,6 +10,7 @@
 #include "nsga2/evolve.h"
 #include "operators/api_call.h"
 #include "operators/naming.h"
+#include "src/base/gzip.h"
 #include "src/base/journal.h"
 #include "src/bench/record.h"
 #include "src/bench/task_io.h"
@@ -372,7 +373,10 @@ static bool gb_evolve__plan(const GbEvolveRun *run, GbEvolveState *S)
     GbError err;
     if (o->resume && access(run->output, F_OK) == 0) {
         GbJournal probe;
-        if (!gb_journal_open(&probe, run->output, true, &err)) { /* drops a torn last line */
+        /* An output written as gzip at the end of a run (-o X.gz) takes appended lines again as
+         * plain text; the end of this run compresses it again. */
+        if (!gb_gunzip_file_in_place(run->output, &err) ||
+            !gb_journal_open(&probe, run->output, true, &err)) { /* drops a torn last line */
             fprintf(stderr, "genebench %s: %s\n", run->cmd, err.msg);
             return false;
         }
