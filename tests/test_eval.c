@@ -141,10 +141,10 @@ static void test_eval_literal_whitelist(void **state)
     ts_parser_delete(p);
 }
 
-static void expect_extract(TSParser *p, const char *reply, GbEvalMode mode, const char *want)
+static void expect_extract(TSParser *p, const char *reply, GbAnswerPart part, const char *want)
 {
     char *answer = NULL, why[256];
-    bool ok = gb_answer_extract(p, reply, mode, "f", &answer, why, sizeof why);
+    bool ok = gb_answer_extract(p, reply, part, "f", &answer, why, sizeof why);
     if (want) {
         if (!ok) fprintf(stderr, "%s: %s\n", reply, why);
         assert_true(ok);
@@ -160,26 +160,26 @@ static void test_eval_extract(void **state)
 {
     (void)state;
     TSParser *p = gb_parser_new();
-    expect_extract(p, "Let me think.\n[ANSWER]\nassert f(17) == 17\n[/ANSWER]\nbye", GB_EVAL_OUTPUT, "17");
-    expect_extract(p, "[ANSWER]\nassert f(17) == 17\n[/ANSWER]", GB_EVAL_INPUT, "17");
-    expect_extract(p, "```python\nx = 1\n```\nthen\n```python\nassert f('a') == 'ab'\n```", GB_EVAL_OUTPUT, "'ab'");
-    expect_extract(p, "assert f(17) == 17 # done", GB_EVAL_OUTPUT, "17");
-    expect_extract(p, "[1, 2]", GB_EVAL_OUTPUT, "[1, 2]");
-    expect_extract(p, "f([1, 2], y=3)", GB_EVAL_INPUT, "[1, 2], y=3");
-    expect_extract(p, "[ANSWER]\nassert candidate('x') == 1\n[/ANSWER]", GB_EVAL_INPUT, "'x'");
-    expect_extract(p, "assert f(1) == 2 or True", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "assert g(1) == 2", GB_EVAL_INPUT, NULL);
-    expect_extract(p, "assert f(1) == f(1)", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "[ANSWER]\n1; import os\n[/ANSWER]", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "I do not know.", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "assert f(__import__('os')) == 1", GB_EVAL_INPUT, NULL);
-    char *code = gb_answer_check_code(GB_EVAL_OUTPUT, "f", "'abba'", "'ab' 'ba'");
+    expect_extract(p, "Let me think.\n[ANSWER]\nassert f(17) == 17\n[/ANSWER]\nbye", GB_ANSWER_VALUE, "17");
+    expect_extract(p, "[ANSWER]\nassert f(17) == 17\n[/ANSWER]", GB_ANSWER_ARGS, "17");
+    expect_extract(p, "```python\nx = 1\n```\nthen\n```python\nassert f('a') == 'ab'\n```", GB_ANSWER_VALUE, "'ab'");
+    expect_extract(p, "assert f(17) == 17 # done", GB_ANSWER_VALUE, "17");
+    expect_extract(p, "[1, 2]", GB_ANSWER_VALUE, "[1, 2]");
+    expect_extract(p, "f([1, 2], y=3)", GB_ANSWER_ARGS, "[1, 2], y=3");
+    expect_extract(p, "[ANSWER]\nassert candidate('x') == 1\n[/ANSWER]", GB_ANSWER_ARGS, "'x'");
+    expect_extract(p, "assert f(1) == 2 or True", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "assert g(1) == 2", GB_ANSWER_ARGS, NULL);
+    expect_extract(p, "assert f(1) == f(1)", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "[ANSWER]\n1; import os\n[/ANSWER]", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "I do not know.", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "assert f(__import__('os')) == 1", GB_ANSWER_ARGS, NULL);
+    char *code = gb_answer_check_code(GB_ANSWER_VALUE, "f", "'abba'", "'ab' 'ba'");
     assert_string_equal(code, "assert ('abba') == ('ab' 'ba')\n");
     free(code);
-    code = gb_answer_check_code(GB_EVAL_INPUT, "g", "3", "1, 2");
+    code = gb_answer_check_code(GB_ANSWER_ARGS, "g", "3", "1, 2");
     assert_string_equal(code, "assert (3) == g(1, 2)\n");
     free(code);
-    char *prompt = gb_answer_prompt(GB_EVAL_INPUT, "def g(a, b):\n    return a + b", "g", "1, 2", "3");
+    char *prompt = gb_answer_prompt(GB_ANSWER_ARGS, "def g(a, b):\n    return a + b", "g", "1, 2", "3");
     assert_non_null(strstr(prompt, "[PYTHON]\ndef g(a, b):\n    return a + b\nassert g(?\?) == 3\n[/PYTHON]"));
     free(prompt);
     ts_parser_delete(p);
