@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "src/eval/answer.h"
+#include "src/eval/eval.h"
 #include "src/eval/repair.h"
 #include "src/eval/stats.h"
+#include "src/eval/task_type.h"
 #include "src/python/pyparse.h"
 
 #include "tests/helpers.h"
@@ -345,14 +347,93 @@ static void test_eval_java_extract(void **state)
     free(cls);
 }
 
+static void test_eval_task_registry(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"output", "input", "repair", "translate"};
+    assert_int_equal(GB_EVAL_TASK_COUNT, 4);
+    for (int i = 0; i < GB_EVAL_TASK_COUNT; i++) {
+        assert_string_equal(gb_eval_task_names[i], names[i]);
+        const GbEvalTaskType *t = gb_eval_task_type((GbEvalTask)i);
+        assert_non_null(t->title);
+        assert_true(t->prompt && t->extract && t->score);
+        assert_true(gb_eval_task_run_timeout((GbEvalTask)i) > 0);
+        assert_int_equal(gb_eval_task_needs_java((GbEvalTask)i), i == GB_EVAL_TASK_TRANSLATE);
+    }
+    assert_null(gb_eval_task_names[GB_EVAL_TASK_COUNT]);
+    assert_int_equal(gb_eval_task_type(GB_EVAL_TASK_REPAIR)->input, GB_EVAL_IN_BUGS);
+    assert_int_equal(gb_eval_task_type(GB_EVAL_TASK_TRANSLATE)->input, GB_EVAL_IN_STDIO_TASKS);
+    assert_int_equal(gb_eval_task_type(GB_EVAL_TASK_INPUT)->input, GB_EVAL_IN_ASSERTS);
+}
+
+static void test_eval_task_versions(void **state)
+{
+    (void)state;
+    char *paths[] = {"a.jsonl", "b.jsonl"};
+    GbBench benches[2] = {0};
+    size_t nv;
+    GbEvalVersion *v = gb_eval_versions_new(GB_EVAL_TASK_OUTPUT, paths, benches, 2, &nv);
+    assert_int_equal(nv, 2);
+    assert_string_equal(v[0].path, "a.jsonl");
+    assert_ptr_equal(v[1].bench, &benches[1]);
+    free(v);
+    /* repair: the first file twice, as the original and as its own first hardened version */
+    v = gb_eval_versions_new(GB_EVAL_TASK_REPAIR, paths, benches, 2, &nv);
+    assert_int_equal(nv, 3);
+    assert_ptr_equal(v[0].bench, &benches[0]);
+    assert_ptr_equal(v[1].bench, &benches[0]);
+    assert_string_equal(v[2].path, "b.jsonl");
+    assert_ptr_equal(v[2].bench, &benches[1]);
+    free(v);
+}
+
+static void test_eval_task_prediction_rows(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    gb_task_init(&t);
+    t.source = gb_strdup("def f(x):\n    return x + 1\n");
+    GbEvalPair pair = {.args = "1", .expected = "2"};
+    GbEvalSample s = {.parser = p, .task = &t, .entry = "f", .pair = &pair};
+    GbError err = {0};
+    const GbEvalTaskType *out = gb_eval_task_type(GB_EVAL_TASK_OUTPUT), *in = gb_eval_task_type(GB_EVAL_TASK_INPUT);
+    char *prompt = out->prompt(&s, &err);
+    assert_non_null(strstr(prompt, "assert f(1) == ?\?\n"));
+    free(prompt);
+    prompt = in->prompt(&s, &err);
+    assert_non_null(strstr(prompt, "assert f(?\?) == 2\n"));
+    free(prompt);
+    char why[256];
+    GbEvalAnswer a = {0};
+    assert_true(out->extract(&s, "[ANSWER]\nassert f(1) == 2\n[/ANSWER]", &a, why, sizeof why));
+    assert_string_equal(a.text, "2");
+    gb_eval_answer_destroy(&a);
+    assert_true(in->extract(&s, "[ANSWER]\nassert f(1) == 2\n[/ANSWER]", &a, why, sizeof why));
+    assert_string_equal(a.text, "1");
+    gb_eval_answer_destroy(&a);
+    assert_false(out->extract(&s, "assert f(1) == open('x')", &a, why, sizeof why));
+    gb_eval_answer_destroy(&a);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eval_pass_at_k),      cmocka_unit_test(test_eval_paired_and_drop),
-        cmocka_unit_test(test_eval_bootstrap),      cmocka_unit_test(test_eval_literal_whitelist),
-        cmocka_unit_test(test_eval_extract),        cmocka_unit_test(test_eval_pairs),
-        cmocka_unit_test(test_eval_code_block),     cmocka_unit_test(test_eval_spec_and_prompts),
-        cmocka_unit_test(test_eval_repair_modules), cmocka_unit_test(test_eval_java_extract),
+        cmocka_unit_test(test_eval_pass_at_k),
+        cmocka_unit_test(test_eval_paired_and_drop),
+        cmocka_unit_test(test_eval_bootstrap),
+        cmocka_unit_test(test_eval_literal_whitelist),
+        cmocka_unit_test(test_eval_extract),
+        cmocka_unit_test(test_eval_pairs),
+        cmocka_unit_test(test_eval_code_block),
+        cmocka_unit_test(test_eval_spec_and_prompts),
+        cmocka_unit_test(test_eval_repair_modules),
+        cmocka_unit_test(test_eval_java_extract),
+        cmocka_unit_test(test_eval_task_registry),
+        cmocka_unit_test(test_eval_task_versions),
+        cmocka_unit_test(test_eval_task_prediction_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
