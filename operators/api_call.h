@@ -77,8 +77,8 @@ typedef struct {
 /* The library-call operators, one X-macro row each: GB_API_OPERATOR(code, snake), code and snake
  * as in operators/operator_list.h, in its order. Each row's templates are defined next to its
  * operator, in operators/<snake>.c, as gb_<snake>_table. test_operators_api checks that the rows
- * are exactly the operator list's A codes and that src/runner/harness.py preloads every library
- * they import. */
+ * are exactly the operator list's A codes and that the test workers preload every library
+ * they import (src/runner/library_list.h and harness.py's STDLIB_PRELOAD). */
 #define GB_API_OPERATOR_LIST                                                                                           \
     GB_API_OPERATOR(A1, add_base64)                                                                                    \
     GB_API_OPERATOR(A2, add_crypto)                                                                                    \

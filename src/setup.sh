@@ -6,9 +6,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
+# The third-party Python libraries' Debian packages: the third field of each row of the one
+# list, src/runner/library_list.h.
+libs=($(awk -F'"' '/^ *GB_LIBRARY\(/ {print $6}' "$here/src/runner/library_list.h"))
 pkgs=(build-essential pkg-config meson ninja-build
       libtree-sitter-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libcmocka-dev
-      python3 python3-numpy python3-scipy python3-sklearn python3-dateutil python3-cryptography
+      python3 "${libs[@]}"
       pylint python3-mccabe nodejs npm chromium
       openjdk-17-jdk-headless  # javac + java: genebench eval --task translate
       # what the four benchmarks' programs import (ClassEval: PIL, pandas, docx, openpyxl,

@@ -35,6 +35,20 @@ check "--json exits 1" '[ $rc -eq 1 ]'
 check "--json has one object per task and a summary" '[ $(grep -c "^{\"id\":" <<<"$out") -eq 4 ] && grep -q "\"summary\":{.*\"tasks\":4,\"passed\":1,\"failed\":3" <<<"$out"'
 check "--json names the failing test" 'grep -q "\"id\":\"mini/counter\".*\"failed_tests\":\[\"CounterTest.test_tick\"\]" <<<"$out"'
 
+# A program that prints bytes that are not UTF-8: --json stays valid UTF-8 (each such byte is
+# U+FFFD) and every line is JSON.
+printf '%s\n' '{"id": "mini/bytes", "source": "import sys\n\ndef f():\n    sys.stdout.buffer.write(b\"\\xff\\xfe ok \\xc3\\n\")\n    sys.stdout.flush()\n    return 1\n", "entry_point": "f", "tests": {"kind": "assert", "code": "assert f() == 2\n"}}' >"$tmp/bytes.jsonl"
+"$gb" check --json -j 1 "$tmp/bytes.jsonl" >"$tmp/bytes.out" 2>/dev/null; rc=$?
+cat "$tmp/bytes.out"
+check "--json on non-UTF-8 output exits 1 (the test fails)" '[ $rc -eq 1 ]'
+check "--json on non-UTF-8 output is valid UTF-8 JSON, bytes as U+FFFD" \
+  '/usr/bin/python3 -c "import json,sys; ls=[json.loads(l) for l in open(sys.argv[1], encoding=\"utf-8\", errors=\"strict\")]; assert ls[0][\"stdout\"] == \"\\ufffd\\ufffd ok \\ufffd\\n\", ls[0]; assert ls[1][\"summary\"][\"tasks\"] == 1" "$tmp/bytes.out"'
+
+# A gzip benchmark is read as such (detected by content, whatever its name).
+gzip -c "$data/good.jsonl" >"$tmp/good.jsonl.gz"
+out=$("$gb" check -j 1 "$tmp/good.jsonl.gz" 2>&1); rc=$?
+check "check reads a .jsonl.gz benchmark" '[ $rc -eq 0 ] && grep -q "4 tasks, 4 passed, 0 failed" <<<"$out"'
+
 out=$("$gb" check -j 1 --timeout 1 --stderr-fails "$data/hang.jsonl" 2>&1); rc=$?
 echo "$out"
 check "hang times out" 'grep -q "TIMEOUT mini/hang .*wall-clock limit of 1 s exceeded" <<<"$out"'

@@ -162,6 +162,26 @@ check "humaneval .jsonl.gz: same tasks as the plain file" 'cmp -s "$tmp/he_gz.js
 printf '\037\213garbage' >"$tmp/bad.jsonl.gz"
 "$gb" import --from humaneval "$tmp/bad.jsonl.gz" -o "$tmp/bad_gz.jsonl" 2>"$tmp/bad_gz.err"; rc=$?
 check "corrupt .gz: exit 1 with a message" '[ $rc -eq 1 ] && grep -q "bad.jsonl.gz: not a valid gzip file" "$tmp/bad_gz.err"'
+
+# ---- .jsonl.gz everywhere: every command that reads a benchmark reads gzip (by content), and
+# -o NAME.gz writes gzip that upstream's own readers (gzip + json, human-eval's read_problems) read
+gzip -c "$tmp/humaneval.jsonl" >"$tmp/canon.jsonl.gz"
+check "validate reads a .jsonl.gz" '"$gb" validate "$tmp/canon.jsonl.gz" >/dev/null 2>&1'
+check "export reads a .jsonl.gz" '"$gb" export --to humaneval "$tmp/canon.jsonl.gz" -o "$tmp/from_gz.jsonl" 2>/dev/null && cmp -s "$tmp/from_gz.jsonl" "$D/humaneval.jsonl"'
+check "export -o X.jsonl.gz writes gzip" '"$gb" export --to humaneval "$tmp/humaneval.jsonl" -o "$tmp/HE_out.jsonl.gz" 2>/dev/null && [ "$(head -c 2 "$tmp/HE_out.jsonl.gz" | od -An -tx1 | tr -d " ")" = 1f8b ]'
+check "export -o X.jsonl.gz: gunzip gives the plain export" 'gzip -dc "$tmp/HE_out.jsonl.gz" | cmp -s - "$D/humaneval.jsonl"'
+check "export -o X.jsonl.gz: Python gzip + json reads it as human-eval does" \
+  '"$py" -c "import gzip,json,sys; ps={json.loads(l)[\"task_id\"]: 1 for l in gzip.open(sys.argv[1], \"rt\") if l.strip()}; assert len(ps) == 3, ps" "$tmp/HE_out.jsonl.gz"'
+harnesses=${GB_HARNESSES:-${GB_SOURCE_ROOT}/../shared/harnesses}
+if [ -d "$harnesses/human-eval" ]; then
+  check "export -o X.jsonl.gz: human-eval's read_problems reads it" \
+    '(cd "$harnesses/human-eval" && "$py" -c "import sys; sys.path.insert(0, \".\"); from human_eval.data import read_problems; assert len(read_problems(sys.argv[1])) == 3" "$tmp/HE_out.jsonl.gz")'
+fi
+check "import -o X.jsonl.gz writes gzip that validate reads back" '"$gb" import --from humaneval "$D/humaneval.jsonl" -o "$tmp/imp.jsonl.gz" 2>/dev/null && gzip -t "$tmp/imp.jsonl.gz" && "$gb" validate "$tmp/imp.jsonl.gz" >/dev/null 2>&1'
+# a gzip bomb: 600 MiB of zeros in under 1 MiB is refused at the cap, naming the file
+head -c $((600 << 20)) /dev/zero | gzip -1 >"$tmp/bomb.jsonl.gz"
+"$gb" validate "$tmp/bomb.jsonl.gz" >/dev/null 2>"$tmp/bomb.err"; rc=$?
+check "gzip bomb: refused with a message naming the file" '[ $rc -ne 0 ] && grep -q "bomb.jsonl.gz: decompresses to more than" "$tmp/bomb.err"'
 mkdir -p "$tmp/avatar_dir" && cp -r "$D/avatar/Code" "$D/avatar/TestCases" "$tmp/avatar_dir/"
 check "avatar directory: import 2 tasks" '"$gb" import --from avatar "$tmp/avatar_dir" -o "$tmp/avd.jsonl" 2>/dev/null && [ "$(wc -l <"$tmp/avd.jsonl")" -eq 2 ]'
 check "avatar directory: export" '"$gb" export --to avatar "$tmp/avd.jsonl" -o "$tmp/avd_out" 2>/dev/null'

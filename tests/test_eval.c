@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "src/eval/answer.h"
+#include "src/eval/eval.h"
 #include "src/eval/repair.h"
 #include "src/eval/stats.h"
+#include "src/eval/task_type.h"
 #include "src/python/pyparse.h"
 
 #include "tests/helpers.h"
@@ -141,10 +143,10 @@ static void test_eval_literal_whitelist(void **state)
     ts_parser_delete(p);
 }
 
-static void expect_extract(TSParser *p, const char *reply, GbEvalMode mode, const char *want)
+static void expect_extract(TSParser *p, const char *reply, GbAnswerPart part, const char *want)
 {
     char *answer = NULL, why[256];
-    bool ok = gb_answer_extract(p, reply, mode, "f", &answer, why, sizeof why);
+    bool ok = gb_answer_extract(p, reply, part, "f", &answer, why, sizeof why);
     if (want) {
         if (!ok) fprintf(stderr, "%s: %s\n", reply, why);
         assert_true(ok);
@@ -160,26 +162,26 @@ static void test_eval_extract(void **state)
 {
     (void)state;
     TSParser *p = gb_parser_new();
-    expect_extract(p, "Let me think.\n[ANSWER]\nassert f(17) == 17\n[/ANSWER]\nbye", GB_EVAL_OUTPUT, "17");
-    expect_extract(p, "[ANSWER]\nassert f(17) == 17\n[/ANSWER]", GB_EVAL_INPUT, "17");
-    expect_extract(p, "```python\nx = 1\n```\nthen\n```python\nassert f('a') == 'ab'\n```", GB_EVAL_OUTPUT, "'ab'");
-    expect_extract(p, "assert f(17) == 17 # done", GB_EVAL_OUTPUT, "17");
-    expect_extract(p, "[1, 2]", GB_EVAL_OUTPUT, "[1, 2]");
-    expect_extract(p, "f([1, 2], y=3)", GB_EVAL_INPUT, "[1, 2], y=3");
-    expect_extract(p, "[ANSWER]\nassert candidate('x') == 1\n[/ANSWER]", GB_EVAL_INPUT, "'x'");
-    expect_extract(p, "assert f(1) == 2 or True", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "assert g(1) == 2", GB_EVAL_INPUT, NULL);
-    expect_extract(p, "assert f(1) == f(1)", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "[ANSWER]\n1; import os\n[/ANSWER]", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "I do not know.", GB_EVAL_OUTPUT, NULL);
-    expect_extract(p, "assert f(__import__('os')) == 1", GB_EVAL_INPUT, NULL);
-    char *code = gb_answer_check_code(GB_EVAL_OUTPUT, "f", "'abba'", "'ab' 'ba'");
+    expect_extract(p, "Let me think.\n[ANSWER]\nassert f(17) == 17\n[/ANSWER]\nbye", GB_ANSWER_VALUE, "17");
+    expect_extract(p, "[ANSWER]\nassert f(17) == 17\n[/ANSWER]", GB_ANSWER_ARGS, "17");
+    expect_extract(p, "```python\nx = 1\n```\nthen\n```python\nassert f('a') == 'ab'\n```", GB_ANSWER_VALUE, "'ab'");
+    expect_extract(p, "assert f(17) == 17 # done", GB_ANSWER_VALUE, "17");
+    expect_extract(p, "[1, 2]", GB_ANSWER_VALUE, "[1, 2]");
+    expect_extract(p, "f([1, 2], y=3)", GB_ANSWER_ARGS, "[1, 2], y=3");
+    expect_extract(p, "[ANSWER]\nassert candidate('x') == 1\n[/ANSWER]", GB_ANSWER_ARGS, "'x'");
+    expect_extract(p, "assert f(1) == 2 or True", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "assert g(1) == 2", GB_ANSWER_ARGS, NULL);
+    expect_extract(p, "assert f(1) == f(1)", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "[ANSWER]\n1; import os\n[/ANSWER]", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "I do not know.", GB_ANSWER_VALUE, NULL);
+    expect_extract(p, "assert f(__import__('os')) == 1", GB_ANSWER_ARGS, NULL);
+    char *code = gb_answer_check_code(GB_ANSWER_VALUE, "f", "'abba'", "'ab' 'ba'");
     assert_string_equal(code, "assert ('abba') == ('ab' 'ba')\n");
     free(code);
-    code = gb_answer_check_code(GB_EVAL_INPUT, "g", "3", "1, 2");
+    code = gb_answer_check_code(GB_ANSWER_ARGS, "g", "3", "1, 2");
     assert_string_equal(code, "assert (3) == g(1, 2)\n");
     free(code);
-    char *prompt = gb_answer_prompt(GB_EVAL_INPUT, "def g(a, b):\n    return a + b", "g", "1, 2", "3");
+    char *prompt = gb_answer_prompt(GB_ANSWER_ARGS, "def g(a, b):\n    return a + b", "g", "1, 2", "3");
     assert_non_null(strstr(prompt, "[PYTHON]\ndef g(a, b):\n    return a + b\nassert g(?\?) == 3\n[/PYTHON]"));
     free(prompt);
     ts_parser_delete(p);
@@ -345,14 +347,97 @@ static void test_eval_java_extract(void **state)
     free(cls);
 }
 
+static void test_eval_task_registry(void **state)
+{
+    (void)state;
+    /* the first rows are the paper's four tasks, --task's default first */
+    static const char *const names[] = {"output", "input", "repair", "translate"};
+    assert_true(GB_EVAL_TASK_COUNT >= 4);
+    for (int i = 0; i < GB_EVAL_TASK_COUNT; i++) {
+        if (i < 4) assert_string_equal(gb_eval_task_names[i], names[i]);
+        assert_non_null(gb_eval_task_names[i]);
+        const GbEvalTaskType *t = gb_eval_task_type((GbEvalTask)i);
+        assert_non_null(t->title);
+        assert_true(t->prompt && t->extract && t->score);
+        assert_true(gb_eval_task_run_timeout((GbEvalTask)i) > 0);
+        assert_int_equal(gb_eval_task_needs_java((GbEvalTask)i), t->java);
+    }
+    assert_true(gb_eval_task_needs_java(GB_EVAL_TASK_TRANSLATE));
+    assert_false(gb_eval_task_needs_java(GB_EVAL_TASK_REPAIR));
+    assert_null(gb_eval_task_names[GB_EVAL_TASK_COUNT]);
+    assert_int_equal(gb_eval_task_type(GB_EVAL_TASK_REPAIR)->input, GB_EVAL_IN_BUGS);
+    assert_int_equal(gb_eval_task_type(GB_EVAL_TASK_TRANSLATE)->input, GB_EVAL_IN_STDIO_TASKS);
+    assert_int_equal(gb_eval_task_type(GB_EVAL_TASK_INPUT)->input, GB_EVAL_IN_ASSERTS);
+}
+
+static void test_eval_task_versions(void **state)
+{
+    (void)state;
+    char *paths[] = {"a.jsonl", "b.jsonl"};
+    GbBench benches[2] = {0};
+    size_t nv;
+    GbEvalVersion *v = gb_eval_versions_new(GB_EVAL_TASK_OUTPUT, paths, benches, 2, &nv);
+    assert_int_equal(nv, 2);
+    assert_string_equal(v[0].path, "a.jsonl");
+    assert_ptr_equal(v[1].bench, &benches[1]);
+    free(v);
+    /* repair: the first file twice, as the original and as its own first hardened version */
+    v = gb_eval_versions_new(GB_EVAL_TASK_REPAIR, paths, benches, 2, &nv);
+    assert_int_equal(nv, 3);
+    assert_ptr_equal(v[0].bench, &benches[0]);
+    assert_ptr_equal(v[1].bench, &benches[0]);
+    assert_string_equal(v[2].path, "b.jsonl");
+    assert_ptr_equal(v[2].bench, &benches[1]);
+    free(v);
+}
+
+static void test_eval_task_prediction_rows(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    gb_task_init(&t);
+    t.source = gb_strdup("def f(x):\n    return x + 1\n");
+    GbEvalPair pair = {.args = "1", .expected = "2"};
+    GbEvalSample s = {.parser = p, .task = &t, .entry = "f", .pair = &pair};
+    GbError err = {0};
+    const GbEvalTaskType *out = gb_eval_task_type(GB_EVAL_TASK_OUTPUT), *in = gb_eval_task_type(GB_EVAL_TASK_INPUT);
+    char *prompt = out->prompt(&s, &err);
+    assert_non_null(strstr(prompt, "assert f(1) == ?\?\n"));
+    free(prompt);
+    prompt = in->prompt(&s, &err);
+    assert_non_null(strstr(prompt, "assert f(?\?) == 2\n"));
+    free(prompt);
+    char why[256];
+    GbEvalAnswer a = {0};
+    assert_true(out->extract(&s, "[ANSWER]\nassert f(1) == 2\n[/ANSWER]", &a, why, sizeof why));
+    assert_string_equal(a.text, "2");
+    gb_eval_answer_destroy(&a);
+    assert_true(in->extract(&s, "[ANSWER]\nassert f(1) == 2\n[/ANSWER]", &a, why, sizeof why));
+    assert_string_equal(a.text, "1");
+    gb_eval_answer_destroy(&a);
+    assert_false(out->extract(&s, "assert f(1) == open('x')", &a, why, sizeof why));
+    gb_eval_answer_destroy(&a);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eval_pass_at_k),      cmocka_unit_test(test_eval_paired_and_drop),
-        cmocka_unit_test(test_eval_bootstrap),      cmocka_unit_test(test_eval_literal_whitelist),
-        cmocka_unit_test(test_eval_extract),        cmocka_unit_test(test_eval_pairs),
-        cmocka_unit_test(test_eval_code_block),     cmocka_unit_test(test_eval_spec_and_prompts),
-        cmocka_unit_test(test_eval_repair_modules), cmocka_unit_test(test_eval_java_extract),
+        cmocka_unit_test(test_eval_pass_at_k),
+        cmocka_unit_test(test_eval_paired_and_drop),
+        cmocka_unit_test(test_eval_bootstrap),
+        cmocka_unit_test(test_eval_literal_whitelist),
+        cmocka_unit_test(test_eval_extract),
+        cmocka_unit_test(test_eval_pairs),
+        cmocka_unit_test(test_eval_code_block),
+        cmocka_unit_test(test_eval_spec_and_prompts),
+        cmocka_unit_test(test_eval_repair_modules),
+        cmocka_unit_test(test_eval_java_extract),
+        cmocka_unit_test(test_eval_task_registry),
+        cmocka_unit_test(test_eval_task_versions),
+        cmocka_unit_test(test_eval_task_prediction_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

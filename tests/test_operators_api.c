@@ -5,6 +5,7 @@
  * /usr/bin/python3: same output, no warning (warnings are errors), no sleep and no network
  * (an audit hook fails on either), no change to the random generators' states. */
 #include "operators/api_call.h"
+#include "src/runner/library_list.h"
 #include "tests/op_helpers.h"
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))
@@ -449,8 +450,9 @@ static void test_warm_program_covers_every_template(void **state)
 }
 
 /* The library-call list (GB_API_OPERATOR_LIST) is exactly the operator list's A rows, and the
- * workers preload (src/runner/harness.py, PRELOAD) every library its templates import: the
- * Python list is checked against the C one. */
+ * workers preload every library its templates import: a third-party one of
+ * src/runner/library_list.h, or a standard-library module of src/runner/harness.py's
+ * STDLIB_PRELOAD (the Python list is checked against the C one). */
 static void test_api_list_matches_operators_and_harness(void **state)
 {
     (void)state;
@@ -467,11 +469,22 @@ static void test_api_list_matches_operators_and_harness(void **state)
     size_t len;
     char *py = gb_read_file(path, &len, &err);
     if (!py) fail_msg("%s", err.msg);
-    const char *start = strstr(py, "\nPRELOAD = [");
+    const char *start = strstr(py, "\nSTDLIB_PRELOAD = [");
     assert_non_null(start);
     const char *end = strchr(start, ']');
     assert_non_null(end);
     GbArray(char *) preload = {0};
+    static const char *const libraries[] = {
+#define GB_LIBRARY(name, imports, package, worker) imports,
+        GB_LIBRARY_LIST
+#undef GB_LIBRARY
+    };
+    for (size_t l = 0; l < sizeof libraries / sizeof *libraries; l++)
+        for (const char *p = libraries[l]; *p;) {
+            size_t n = strcspn(p, ",");
+            gb_array_push(&preload, gb_strndup(p, n));
+            p += n + (p[n] == ',');
+        }
     for (const char *p = start; p < end; p++) {
         if (*p != '"') continue;
         const char *q = strchr(p + 1, '"');
@@ -492,8 +505,8 @@ static void test_api_list_matches_operators_and_harness(void **state)
                     found = strcmp(preload.items[k], module) == 0 ||
                             (strlen(preload.items[k]) == top && strncmp(preload.items[k], module, top) == 0);
                 if (!found)
-                    fail_msg("%s imports %s, which %s does not preload (PRELOAD)", gb_operator((GbOperatorId)o)->code,
-                             module, path);
+                    fail_msg("%s imports %s, which the workers do not preload (library_list.h, %s: STDLIB_PRELOAD)",
+                             gb_operator((GbOperatorId)o)->code, module, path);
             }
     }
     for (size_t k = 0; k < preload.len; k++) free(preload.items[k]);

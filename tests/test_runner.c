@@ -347,6 +347,74 @@ static void test_runner_assert_sys_exit_is_not_a_pass(void **state)
     assert_clean(fx);
 }
 
+/* The names of the harness's modules (*.py) a pool wrote into its directory (every pool
+ * writes the same), at most max; returns their count. */
+static int harness_modules(char names[][64], int max)
+{
+    int n = 0;
+    DIR *d = opendir(g_tmp);
+    struct dirent *e;
+    while (d && n == 0 && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "genebench-pool-", 15) != 0) continue;
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/%s/harness", g_tmp, e->d_name);
+        DIR *h = opendir(dir);
+        struct dirent *f;
+        while (h && (f = readdir(h)) != NULL) {
+            size_t len = strlen(f->d_name);
+            if (len < 4 || len >= 64 || strcmp(f->d_name + len - 3, ".py") != 0 || n == max) continue;
+            snprintf(names[n++], 64, "%s", f->d_name);
+        }
+        if (h) closedir(h);
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+/* The seal covers every module of the harness: a program that replaces a function of any of
+ * them (found through the stack, or in sys.modules) by a wrapper that behaves the same fails
+ * with Tampering. A module left out of the seal lets this program pass. */
+static void test_runner_seal_covers_every_harness_module(void **state)
+{
+    Fixture *fx = *state;
+    char names[64][64];
+    int modules = harness_modules(names, 64);
+    assert_true(modules >= 2);
+    for (int i = 0; i < modules; i++) {
+        const char *name = names[i];
+        char *src = gb_asprintf("import sys\nimport types\n\n"
+                                "def _namespace(name):\n"
+                                "    f = sys._getframe()\n"
+                                "    while f is not None:\n"
+                                "        if str(f.f_globals.get('__file__')).endswith('/' + name):\n"
+                                "            return f.f_globals\n"
+                                "        f = f.f_back\n"
+                                "    for m in list(sys.modules.values()):\n"
+                                "        if str(getattr(m, '__file__', None)).endswith('/' + name):\n"
+                                "            return vars(m)\n"
+                                "    raise LookupError(name)\n\n"
+                                "_ns = _namespace('%s')\n"
+                                "for _key, _fn in list(_ns.items()):\n"
+                                "    if isinstance(_fn, types.FunctionType) and _fn.__module__ == _ns['__name__']:\n"
+                                "        _ns[_key] = (lambda fn: lambda *a, **k: fn(*a, **k))(_fn)\n"
+                                "        break\n\n"
+                                "def add(a, b):\n    return a + b\n",
+                                name);
+        GbTask t;
+        task_assert(&t, "seal", src, "assert add(1, 2) == 3\n");
+        GbRunResult r;
+        GbRunStatus status = run(fx->pool, &t, &r);
+        if (status != GB_RUN_FAIL) print_error("%s: a replaced function went unnoticed\n", name);
+        assert_int_equal(status, GB_RUN_FAIL);
+        assert_string_equal(r.exc_type, "Tampering");
+        assert_non_null(strstr(r.exc_message, "the program replaced the harness's "));
+        gb_run_result_destroy(&r);
+        gb_task_destroy(&t);
+        free(src);
+    }
+    assert_clean(fx);
+}
+
 static void test_runner_helper_modules_share_main(void **state)
 {
     Fixture *fx = *state;
@@ -1441,6 +1509,7 @@ int main(void)
         cmocka_unit_test(test_runner_assert_pass_and_fail_named),
         cmocka_unit_test(test_runner_assert_output_recorded_and_stderr_gate),
         cmocka_unit_test(test_runner_assert_sys_exit_is_not_a_pass),
+        cmocka_unit_test(test_runner_seal_covers_every_harness_module),
         cmocka_unit_test(test_runner_helper_modules_share_main),
         cmocka_unit_test(test_runner_unittest_results_structured),
         cmocka_unit_test(test_runner_stdio_cases),

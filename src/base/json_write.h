@@ -6,10 +6,17 @@
 
 #include "src/base/util.h"
 
-/* Append s as a JSON string literal (quoted, escaped; NULL → null). */
+/* Append s as a JSON string literal (quoted, escaped; NULL → null). The text written is always
+ * valid UTF-8: every byte of s that starts no well-formed UTF-8 sequence is written as U+FFFD. */
 void gb_json_string(GbStr *out, const char *s);
 /* Append a number: integers exactly, other finite values with up to 6 decimals
  * (trailing zeros dropped), non-finite values as null. */
 void gb_json_number(GbStr *out, double v);
+/* Append a number with exactly `decimals` decimals (printf "%.*f"); non-finite values as null. */
+void gb_json_fixed(GbStr *out, double v, int decimals);
+/* Append an integer. */
+void gb_json_integer(GbStr *out, long long v);
+/* Append true or false. */
+void gb_json_bool(GbStr *out, bool v);
 /* Append "key": (with a leading comma unless *first; clears *first). */
 void gb_json_key(GbStr *out, const char *key, bool *first);

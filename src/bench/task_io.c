@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/gzip.h"
 #include "src/model/pinned.h"
 #include "src/model/program.h"
 #include "src/bench/pyjson.h"
@@ -480,7 +481,7 @@ bool gb_bench_read(const char *path, GbBench *out, GbDiag *diag)
 {
     GbError err;
     size_t len = 0;
-    char *data = gb_read_file(path, &len, &err);
+    char *data = gb_read_data_file(path, &len, &err);
     if (!data) {
         gb_diag_add(diag, "%s", err.msg);
         return false;
@@ -542,7 +543,7 @@ char *gb_bench_to_jsonl(const GbBench *b)
 bool gb_bench_write(const char *path, const GbBench *b, GbError *err)
 {
     char *text = gb_bench_to_jsonl(b);
-    bool ok = gb_write_file_atomic(path, text, strlen(text), err);
+    bool ok = gb_write_data_file_atomic(path, text, strlen(text), err);
     free(text);
     return ok;
 }

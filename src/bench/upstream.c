@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
+#include "src/base/gzip.h"
 #include "src/base/util.h"
 #include "src/bench/pyjson.h"
 #include "src/bench/upstream_format.h"
@@ -239,43 +239,6 @@ bool gb_up_mkdirs(const char *dir, GbError *err)
 
 /* ------------------------------------------------------------------ import */
 
-/* A gzip file (as HumanEval ships: HumanEval.jsonl.gz) decompressed; data is replaced. */
-static bool gb_up__gunzip(const char *path, char **data, size_t *len, GbError *err)
-{
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-        gb_error_set(err, "%s: cannot start decompressing", path);
-        return false;
-    }
-    GbStr out;
-    gb_str_init(&out);
-    gb_str_append(&out, "");
-    z.next_in = (Bytef *)*data;
-    z.avail_in = (uInt)*len;
-    char buf[65536];
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        z.next_out = (Bytef *)buf;
-        z.avail_out = sizeof buf;
-        rc = inflate(&z, Z_NO_FLUSH);
-        gb_str_append_n(&out, buf, sizeof buf - z.avail_out);
-        /* concatenated gzip members (gzip -c a b > c) */
-        if (rc == Z_STREAM_END && z.avail_in > 0 && inflateReset(&z) == Z_OK) rc = Z_OK;
-        if (rc == Z_BUF_ERROR && z.avail_in == 0) break;
-    }
-    inflateEnd(&z);
-    if (rc != Z_STREAM_END) {
-        gb_error_set(err, "%s: not a valid gzip file (%s)", path, z.msg ? z.msg : "truncated");
-        gb_str_destroy(&out);
-        return false;
-    }
-    free(*data);
-    *len = out.len;
-    *data = gb_str_take(&out);
-    return true;
-}
-
 bool gb_upstream_import(GbUpstream format, const char *path, GbBench *out, GbDiag *diag)
 {
     GbError err;
@@ -293,15 +256,9 @@ bool gb_upstream_import(GbUpstream format, const char *path, GbBench *out, GbDia
         return ok;
     }
     size_t len = 0;
-    char *data = gb_read_file(path, &len, &err);
+    char *data = gb_read_data_file(path, &len, &err);
     if (!data) {
         gb_diag_add(diag, "%s", err.msg);
-        return false;
-    }
-    if (len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b &&
-        !gb_up__gunzip(path, &data, &len, &err)) {
-        gb_diag_add(diag, "%s", err.msg);
-        free(data);
         return false;
     }
     GbUpImport im = {format, path, gb_up_dirname(path), gb_parser_new(), out, diag, NULL};
@@ -402,7 +359,7 @@ bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_p
         GbStr s;
         gb_str_init(&s);
         gb_pyjson_dump(ex.array, style, &s);
-        ok = gb_write_file_atomic(out_path, s.data, s.len, &err);
+        ok = gb_write_data_file_atomic(out_path, s.data, s.len, &err);
         gb_str_destroy(&s);
     } else if (ok && layout == GB_UP_LAYOUT_DIRECTORY) {
         ok = gb_up_mkdirs(out_path, &err);
@@ -418,7 +375,7 @@ bool gb_upstream_export(GbUpstream format, const GbBench *b, const char *bench_p
         if (ok) ok = gb_write_file_atomic(path, ex.jsonl.data, ex.jsonl.len, &err);
         free(path);
     } else if (ok) {
-        ok = gb_write_file_atomic(out_path, ex.jsonl.data, ex.jsonl.len, &err);
+        ok = gb_write_data_file_atomic(out_path, ex.jsonl.data, ex.jsonl.len, &err);
     }
     if (!ok && err.msg[0]) gb_diag_add(diag, "%s", err.msg);
     for (size_t i = 0; i < ex.written.len; i++) {

@@ -27,7 +27,7 @@ typedef enum {
         GB_UPSTREAM_COUNT
 } GbUpstream;
 
-/* "humaneval", "cruxeval", "classeval", "avatar" <-> enum. */
+/* A format's name on the command line (the row's snake of format_list.h) <-> enum. */
 bool gb_upstream_from_name(const char *name, GbUpstream *out);
 const char *gb_upstream_name(GbUpstream format);
 

@@ -14,6 +14,11 @@
 #include <unistd.h>
 
 #include "src/base/util.h"
+#include "src/bench/format_list.h"
+
+#define GB_UPSTREAM_FORMAT(ID, snake, layout, rules, purpose, command) #snake,
+const char *const gb_cli_format_choices[] = {GB_UPSTREAM_FORMAT_LIST NULL};
+#undef GB_UPSTREAM_FORMAT
 
 /* ---- Values ---- */
 

@@ -99,6 +99,10 @@ typedef struct {
         .name = NULL                                                                                                   \
     }
 
+/* The choices of a --from/--to option: the upstream formats' names in the order of
+ * src/bench/format_list.h (so the index an GB_OPT_ENUM gives is the GbUpstream constant). */
+extern const char *const gb_cli_format_choices[];
+
 /* What an exit code means for one command; a table ends with meaning NULL. */
 typedef struct {
     int code;

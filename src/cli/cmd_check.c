@@ -15,40 +15,7 @@
 #include "src/runner/runner.h"
 #include "src/runner/sandbox.h"
 #include "src/bench/task_io.h"
-
-static void gb_check__json_str(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", out);
-            break;
-        case '\\':
-            fputs("\\\\", out);
-            break;
-        case '\n':
-            fputs("\\n", out);
-            break;
-        case '\r':
-            fputs("\\r", out);
-            break;
-        case '\t':
-            fputs("\\t", out);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
+#include "src/doc/check.h"
 
 /* One line of text for a result; the exception message is cut to keep lines readable. */
 static void gb_check__print_text(const GbTask *t, const GbRunResult *r, bool lint, double score, const char *lint_err)
@@ -83,34 +50,28 @@ static void gb_check__print_text(const GbTask *t, const GbRunResult *r, bool lin
 
 static void gb_check__print_json(const GbTask *t, const GbRunResult *r, bool lint, double score, const char *lint_err)
 {
-    printf("{\"id\":");
-    gb_check__json_str(stdout, t->id);
-    printf(",\"kind\":\"%s\",\"status\":\"%s\",\"failed_test\":", gb_test_kind_name(t->kind),
-           gb_run_status_name(r->status));
-    gb_check__json_str(stdout, r->failed_test);
-    printf(",\"failed_tests\":[");
-    for (size_t i = 0; i < r->failed_tests.len; i++) {
-        if (i) putchar(',');
-        gb_check__json_str(stdout, r->failed_tests.items[i]);
-    }
-    printf("],\"exc_type\":");
-    gb_check__json_str(stdout, r->exc_type);
-    printf(",\"exc_message\":");
-    gb_check__json_str(stdout, r->exc_message);
-    printf(",\"signal\":%d,\"tests_run\":%d,\"wall_s\":%.4f,\"peak_rss_kb\":%ld,\"stdout\":", r->signal, r->tests_run,
-           r->wall_s, r->peak_rss_kb);
-    gb_check__json_str(stdout, r->out);
-    printf(",\"stderr\":");
-    gb_check__json_str(stdout, r->err);
-    if (lint) {
-        if (lint_err) {
-            printf(",\"pylint\":null,\"pylint_error\":");
-            gb_check__json_str(stdout, lint_err);
-        } else {
-            printf(",\"pylint\":%.4f", score);
-        }
-    }
-    printf("}\n");
+    GbCheckDocTask d = {.id = t->id,
+                        .kind = gb_test_kind_name(t->kind),
+                        .status = gb_run_status_name(r->status),
+                        .failed_test = r->failed_test,
+                        .exc_type = r->exc_type,
+                        .exc_message = r->exc_message,
+                        .signal = r->signal,
+                        .tests_run = r->tests_run,
+                        .wall_s = r->wall_s,
+                        .peak_rss_kb = r->peak_rss_kb,
+                        .out = r->out,
+                        .err = r->err,
+                        .lint = lint,
+                        .pylint = score,
+                        .pylint_error = lint_err};
+    d.failed_tests.items = (const char **)r->failed_tests.items;
+    d.failed_tests.len = r->failed_tests.len;
+    GbStr line;
+    gb_str_init(&line);
+    gb_check_doc_write_task(&line, &d);
+    fwrite(line.data, 1, line.len, stdout);
+    gb_str_destroy(&line);
 }
 
 typedef struct {
@@ -213,17 +174,26 @@ static void gb_check__report(const GbBench *b, const GbCheckResult *res, GbPool 
             gb_check__print_text(&b->tasks.items[i], &x->r, lint, x->score, x->lint_err);
     }
     if (json) {
-        printf("{\"summary\":{\"file\":");
-        gb_check__json_str(stdout, f->input);
-        printf(",\"tasks\":%zu,\"passed\":%zu,\"failed\":%zu,\"timeout\":%zu,\"crash\":%zu,\"error\":%zu,"
-               "\"bad_lines\":%zu,\"sandbox\":\"%s\",\"python\":",
-               n, count[GB_RUN_PASS], count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT], count[GB_RUN_CRASH],
-               count[GB_RUN_ERROR], f->bad, gb_pool_sandbox(pool));
-        gb_check__json_str(stdout, f->python);
-        printf(",\"python_version\":\"%s\",\"workers\":%d,\"start_s\":%.3f,\"run_s\":%.3f,\"remap\":",
-               gb_pool_python_version(pool), f->threads, f->start_s, f->run_s);
-        gb_check__json_str(stdout, gb_pool_remap(pool));
-        printf("}}\n");
+        GbCheckDocSummary sum = {.file = f->input,
+                                 .tasks = n,
+                                 .passed = count[GB_RUN_PASS],
+                                 .failed = count[GB_RUN_FAIL],
+                                 .timeout = count[GB_RUN_TIMEOUT],
+                                 .crash = count[GB_RUN_CRASH],
+                                 .error = count[GB_RUN_ERROR],
+                                 .bad_lines = f->bad,
+                                 .sandbox = gb_pool_sandbox(pool),
+                                 .python = f->python,
+                                 .python_version = gb_pool_python_version(pool),
+                                 .workers = f->threads,
+                                 .start_s = f->start_s,
+                                 .run_s = f->run_s,
+                                 .remap = gb_pool_remap(pool)};
+        GbStr line;
+        gb_str_init(&line);
+        gb_check_doc_write_summary(&line, &sum);
+        fwrite(line.data, 1, line.len, stdout);
+        gb_str_destroy(&line);
     } else {
         printf("%s: %zu tasks, %zu passed, %zu failed", f->input, n, count[GB_RUN_PASS], n - count[GB_RUN_PASS]);
         if (n - count[GB_RUN_PASS])

@@ -8,7 +8,7 @@
 
 #include "gb_config.h"
 #include "nsga2/equiv.h"
-#include "src/base/json_write.h"
+#include "src/doc/compare.h"
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
 #include "src/python/pyparse.h"
@@ -78,6 +78,7 @@ static const GbCliCommand gb_compare__cmd = {
 
 typedef enum { GB_CMP_AGREE, GB_CMP_DISAGREE, GB_CMP_SLOWER, GB_CMP_NOINPUT, GB_CMP_MISSING, GB_CMP_ERROR } GbCmpStatus;
 static const char *const gb_compare__names[] = {"AGREE", "DISAGREE", "SLOWER", "NOINPUT", "MISSING", "ERROR"};
+_Static_assert(GB_CMP_ERROR == (int)GB_COMPARE_ERROR && GB_COMPARE_COUNT == 6, "compare's statuses are the report's");
 
 typedef struct {
     GbCmpStatus status;
@@ -183,60 +184,28 @@ static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *en
     }
 }
 
-static void gb_compare__json(GbStr *s, const GbTask *t, const GbCmpTask *x)
+/* The task's entry of the report (borrowing from t and x). */
+static GbCompareDocTask gb_compare__doc_task(const GbTask *t, const GbCmpTask *x)
 {
-    bool first = true;
-    gb_str_append(s, "{");
-    gb_json_key(s, "id", &first);
-    gb_json_string(s, t->id);
-    gb_json_key(s, "status", &first);
-    char low[16];
-    snprintf(low, sizeof low, "%s", gb_compare__names[x->status]);
-    for (char *p = low; *p; p++) *p = (char)(*p - 'A' + 'a');
-    gb_json_string(s, low);
-    gb_json_key(s, "derived", &first);
-    gb_json_number(s, (double)x->derived);
-    gb_json_key(s, "inputs", &first);
-    gb_json_number(s, (double)x->kept);
-    gb_json_key(s, "large", &first);
-    gb_json_number(s, (double)x->large);
-    if (x->status == GB_CMP_AGREE || x->status == GB_CMP_DISAGREE || x->status == GB_CMP_SLOWER) {
-        gb_json_key(s, "agreed", &first);
-        gb_json_number(s, (double)x->v.agreed);
-        gb_json_key(s, "checked", &first);
-        gb_json_number(s, (double)x->v.checked);
-        gb_json_key(s, "cost_a_s", &first);
-        gb_json_number(s, x->v.cost_orig);
-        gb_json_key(s, "cost_b_s", &first);
-        gb_json_number(s, x->v.cost_child);
-        gb_json_key(s, "wall_a_s", &first);
-        gb_json_number(s, x->v.wall_orig);
-        gb_json_key(s, "wall_b_s", &first);
-        gb_json_number(s, x->v.wall_child);
-        if (x->v.why) {
-            gb_json_key(s, "probe_failed", &first);
-            gb_json_string(s, x->v.why);
-        }
-        if (x->v.first >= 0) {
-            gb_json_key(s, "first", &first);
-            bool f2 = true;
-            gb_str_append(s, "{");
-            gb_json_key(s, "index", &f2);
-            gb_json_number(s, (double)x->v.first);
-            gb_json_key(s, "input", &f2);
-            gb_json_string(s, x->v.input);
-            gb_json_key(s, "a", &f2);
-            gb_json_string(s, x->v.expected);
-            gb_json_key(s, "b", &f2);
-            gb_json_string(s, x->v.got);
-            gb_str_append(s, "}");
-        }
-    }
-    if (x->error) {
-        gb_json_key(s, "error", &first);
-        gb_json_string(s, x->error);
-    }
-    gb_str_append(s, "}");
+    GbCompareDocTask d = {.id = t->id,
+                          .status = (GbCompareStatus)x->status,
+                          .derived = x->derived,
+                          .inputs = x->kept,
+                          .large = x->large,
+                          .agreed = x->v.agreed,
+                          .checked = x->v.checked,
+                          .cost_a_s = x->v.cost_orig,
+                          .cost_b_s = x->v.cost_child,
+                          .wall_a_s = x->v.wall_orig,
+                          .wall_b_s = x->v.wall_child,
+                          .probe_failed = x->v.why,
+                          .has_first = x->v.first >= 0,
+                          .first_index = x->v.first,
+                          .first_input = x->v.input,
+                          .first_a = x->v.expected,
+                          .first_b = x->v.got,
+                          .error = x->error};
+    return d;
 }
 
 int gb_cmd_compare(int argc, char **argv)
@@ -297,18 +266,7 @@ int gb_cmd_compare(int argc, char **argv)
         ts_parser_delete(parser);
     }
     size_t count[6] = {0}, with = 0, kept = 0, checked = 0, agreed = 0;
-    GbStr js;
-    gb_str_init(&js);
-    bool first = true;
-    gb_str_append(&js, "{");
-    gb_json_key(&js, "a", &first);
-    gb_json_string(&js, pa);
-    gb_json_key(&js, "b", &first);
-    gb_json_string(&js, pb);
-    gb_json_key(&js, "seed", &first);
-    gb_json_number(&js, (double)o.seed);
-    gb_json_key(&js, "tasks", &first);
-    gb_str_append(&js, "[");
+    GbCompareDoc doc = {.a = pa, .b = pb, .seed = (double)o.seed};
     for (long i = 0; i < n; i++) {
         const GbTask *ta = &a.tasks.items[i];
         GbCmpTask *x = &res[i];
@@ -320,36 +278,21 @@ int gb_cmd_compare(int argc, char **argv)
             agreed += x->v.agreed;
         }
         gb_compare__line(ta, x, ta->kind == GB_TESTS_STDIO ? NULL : (ta->entry_point ? ta->entry_point : "f"));
-        if (i) gb_str_append(&js, ",");
-        gb_compare__json(&js, ta, x);
+        gb_array_push(&doc.tasks, gb_compare__doc_task(ta, x));
     }
-    gb_str_append(&js, "]");
     printf("%s vs %s: %ld tasks, %zu with inputs (%zu inputs, %.1f per task), %zu agree, %zu disagree, %zu slower, "
            "%zu without inputs, %zu missing, %zu errors; inputs agreeing %zu/%zu\n",
            pa, pb, n, with, kept, with ? (double)kept / (double)with : 0.0, count[GB_CMP_AGREE], count[GB_CMP_DISAGREE],
            count[GB_CMP_SLOWER], count[GB_CMP_NOINPUT], count[GB_CMP_MISSING], count[GB_CMP_ERROR], agreed, checked);
-    gb_json_key(&js, "summary", &first);
-    {
-        bool f2 = true;
-        gb_str_append(&js, "{");
-        const char *keys[] = {"agree", "disagree", "slower", "noinput", "missing", "error"};
-        gb_json_key(&js, "tasks", &f2);
-        gb_json_number(&js, (double)n);
-        gb_json_key(&js, "with_inputs", &f2);
-        gb_json_number(&js, (double)with);
-        gb_json_key(&js, "inputs", &f2);
-        gb_json_number(&js, (double)kept);
-        gb_json_key(&js, "inputs_checked", &f2);
-        gb_json_number(&js, (double)checked);
-        gb_json_key(&js, "inputs_agreed", &f2);
-        gb_json_number(&js, (double)agreed);
-        for (int k = 0; k < 6; k++) {
-            gb_json_key(&js, keys[k], &f2);
-            gb_json_number(&js, (double)count[k]);
-        }
-        gb_str_append(&js, "}");
-    }
-    gb_str_append(&js, "}\n");
+    doc.with_inputs = with;
+    doc.inputs = kept;
+    doc.inputs_checked = checked;
+    doc.inputs_agreed = agreed;
+    for (int k = 0; k < GB_COMPARE_COUNT; k++) doc.count[k] = count[k];
+    GbStr js;
+    gb_str_init(&js);
+    gb_compare_doc_write(&js, &doc);
+    gb_array_free(&doc.tasks);
     fflush(stdout);
     int rc = count[GB_CMP_AGREE] + count[GB_CMP_NOINPUT] == (size_t)n && bad == 0 ? GB_EXIT_OK : GB_EXIT_FAIL;
     if (o.output && !gb_cli_write_output("compare", o.output, &js)) rc = GB_EXIT_FAIL;

@@ -49,17 +49,15 @@ static bool gb_eval__parse_k(const char *value, void *dest, char *msg, size_t si
     return true;
 }
 
-static const char *const gb_eval__tasks[] = {"output", "input", "repair", "translate", NULL};
-
 #define O GbEvalOptions
 static const GbCliOption gb_eval__options[] = {
     GB_CLI_STRING("url", 0, O, url, "URL", NULL,
                   "base URL of the OpenAI-compatible server (required), e.g.\nhttp://127.0.0.1:8000 (with or "
                   "without /v1); the key comes from\n$GENEBENCH_API_KEY, else $OPENAI_API_KEY"),
     GB_CLI_STRING("model", 0, O, model, "M", NULL, "model name sent to the server (required)"),
-    GB_CLI_ENUM("task", 0, O, task, "TASK", gb_eval__tasks, "output",
-                "output: predict what the call returns; input: find arguments\nfor the given return value; "
-                "repair: fix the bug of each task of\ninject-bugs output; translate: translate stdio tasks to Java"),
+#define GB_EVAL_TASK(ID, name, help) #name ": " help "\n"
+    GB_CLI_ENUM("task", 0, O, task, "TASK", gb_eval_task_names, "output", GB_EVAL_TASK_LIST),
+#undef GB_EVAL_TASK
     GB_CLI_LONG("samples", 'n', O, samples, "N", 1, 1000, "1", "samples per item and version"),
     GB_CLI_DOUBLE("temperature", 0, O, temperature, "T", 0, 2, "0", "sampling temperature"),
     GB_CLI_DOUBLE("top-p", 0, O, top_p, "P", 0, 1, "1", "nucleus sampling top_p"),
@@ -129,130 +127,87 @@ static const GbCliCommand gb_eval__cmd = {
     .exits = gb_eval__exits,
 };
 
-int gb_cmd_eval(int argc, char **argv)
+/* Usage errors the option table cannot see; true when there is none. */
+static bool gb_eval__usage_ok(const GbEvalOptions *opt, const GbCliArgs *args)
 {
-    GbEvalOptions opt = {0};
-    GbCliArgs args;
-    int rc = gb_cli_parse(&gb_eval__cmd, argc, argv, &opt, &args);
-    if (rc != GB_CLI_CONTINUE) return rc;
-    if (!opt.url || !opt.model) {
+    if (!opt->url || !opt->model) {
         fprintf(stderr, "genebench eval: --url and --model are required\n");
-        return GB_EXIT_USAGE;
+        return false;
     }
-    const char *outs[2] = {opt.output, opt.summary};
+    const char *outs[2] = {opt->output, opt->summary};
     for (int i = 0; i < 2; i++)
-        if (gb_cli_refuse_output("eval", outs[i], (const char *const *)args.items, (size_t)args.count))
-            return GB_EXIT_USAGE;
-    if (opt.output && opt.summary && strcmp(opt.output, opt.summary) == 0) {
+        if (gb_cli_refuse_output("eval", outs[i], (const char *const *)args->items, (size_t)args->count)) return false;
+    if (opt->output && opt->summary && strcmp(opt->output, opt->summary) == 0) {
         fprintf(stderr, "genebench eval: --output and --summary name the same file\n");
-        return GB_EXIT_USAGE;
+        return false;
     }
-    GbEvalMode mode = (GbEvalMode)opt.task;
-    size_t nfiles = (size_t)args.count;
-    /* repair: every file is inject-bugs output; version 0 is the buggy original of the first
-     * file, version v the buggy hardened programs of file v (eval.h) */
-    size_t nv = mode == GB_EVAL_REPAIR ? nfiles + 1 : nfiles;
-    GbBench *benches = gb_calloc(nfiles, sizeof *benches);
-    GbEvalVersion *versions = gb_calloc(nv, sizeof *versions);
+    return true;
+}
+
+/* Read every file into benches[f] (initialised here); false when one could not be read or had
+ * bad lines (said on stderr). */
+static bool gb_eval__read(const GbCliArgs *args, GbBench *benches)
+{
     size_t bad = 0;
-    rc = GB_EXIT_OK;
-    for (size_t f = 0; f < nfiles; f++) {
+    bool ok = true;
+    for (size_t f = 0; f < (size_t)args->count; f++) {
         gb_bench_init(&benches[f]);
-        if (!gb_cli_read_bench(args.items[f], &benches[f], "genebench eval", &bad)) rc = GB_EXIT_FAIL;
+        if (!gb_cli_read_bench(args->items[f], &benches[f], "genebench eval", &bad)) ok = false;
     }
-    for (size_t v = 0; v < nv; v++) {
-        size_t f = mode == GB_EVAL_REPAIR && v > 0 ? v - 1 : v;
-        versions[v] = (GbEvalVersion){args.items[f], &benches[f]};
-    }
-    char *java_home = NULL;
-    GbHttpClient *http = NULL;
-    GbPool *pool = NULL;
-    GbCliLock lock = {.fd = -1};
-    bool locked = false;
-    if (rc != GB_EXIT_OK || bad) {
-        rc = GB_EXIT_FAIL;
-        goto out;
-    }
+    return ok && !bad;
+}
+
+static GbHttpClient *gb_eval__http_new(const GbEvalOptions *opt, GbError *err)
+{
     GbHttpOptions ho;
     gb_http_options_default(&ho);
-    ho.base_url = opt.url;
+    ho.base_url = opt->url;
     ho.api_key = getenv("GENEBENCH_API_KEY");
     if (!ho.api_key || !*ho.api_key) ho.api_key = getenv("OPENAI_API_KEY");
-    ho.timeout_ms = opt.timeout_ms;
-    ho.max_retries = (int)opt.retries;
+    ho.timeout_ms = opt->timeout_ms;
+    ho.max_retries = (int)opt->retries;
     const char *rb = getenv("GENEBENCH_RETRY_BASE_MS"); /* tests: short back-off */
     if (rb && *rb) ho.retry_base_ms = atol(rb);
-    GbError err = {0};
-    if (mode == GB_EVAL_TRANSLATE && !(java_home = gb_java_home_find(opt.java_home, &err))) {
-        fprintf(stderr, "genebench eval: %s\n", err.msg);
-        rc = GB_EXIT_FAIL;
-        goto out;
-    }
-    http = gb_http_client_new(&ho, &err);
-    if (!http) {
-        fprintf(stderr, "genebench eval: %s\n", err.msg);
-        rc = GB_EXIT_USAGE;
-        goto out;
-    }
-    if (opt.output) {
-        if (!gb_cli_lock(&lock, "eval", opt.output)) {
-            rc = GB_EXIT_FAIL;
-            goto out;
-        }
-        locked = true;
-    }
-    volatile sig_atomic_t stop = 0;
-    GbCliSignals sig;
-    gb_cli_signals_start(&sig, NULL, &stop);
-    GbPoolConfig pc;
-    gb_pool_config_defaults(&pc);
-    pc.python = opt.python;
-    pc.workers = (int)opt.workers;
-    double run_timeout = opt.run_timeout > 0                                   ? opt.run_timeout
-                         : mode == GB_EVAL_REPAIR || mode == GB_EVAL_TRANSLATE ? 10
-                                                                               : 3;
-    pc.timeout_s = run_timeout;
-    pc.cpu_s = run_timeout;
-    pool = gb_cli_pool_new("eval", &pc);
-    if (!pool) {
-        gb_cli_signals_stop(&sig);
-        rc = GB_EXIT_FAIL;
-        goto out;
-    }
-    sig.pool = pool;
-    GbJavaConfig java = {java_home, opt.compile_timeout, run_timeout, opt.java_mem};
+    return gb_http_client_new(&ho, err);
+}
+
+/* The wall-clock (and CPU) limit of one scoring run: --run-timeout, else the task type's. */
+static double gb_eval__run_timeout(const GbEvalOptions *opt)
+{
+    return opt->run_timeout > 0 ? opt->run_timeout : gb_eval_task_run_timeout((GbEvalTask)opt->task);
+}
+
+static GbEvalConfig gb_eval__config(const GbEvalOptions *opt, const GbJavaConfig *java, volatile sig_atomic_t *stop)
+{
     GbEvalConfig cfg = {
-        .model = opt.model,
-        .mode = mode,
-        .samples = opt.samples,
-        .cache_dir = opt.cache,
-        .results_path = opt.output,
-        .resume = opt.resume,
-        .concurrency = opt.concurrency,
-        .time_budget_s = opt.time_budget,
-        .ks = opt.k.v,
-        .nk = opt.k.n,
-        .resamples = opt.resamples,
-        .boot_seed = (unsigned long)opt.boot_seed,
-        .progress = opt.quiet ? NULL : stderr,
-        .stop = &stop,
-        .java = &java,
+        .model = opt->model,
+        .task = (GbEvalTask)opt->task,
+        .samples = opt->samples,
+        .cache_dir = opt->cache,
+        .results_path = opt->output,
+        .resume = opt->resume,
+        .concurrency = opt->concurrency,
+        .time_budget_s = opt->time_budget,
+        .ks = opt->k.v,
+        .nk = opt->k.n,
+        .resamples = opt->resamples,
+        .boot_seed = (unsigned long)opt->boot_seed,
+        .progress = opt->quiet ? NULL : stderr,
+        .stop = stop,
+        .java = java,
     };
     gb_chat_params_default(&cfg.params);
-    cfg.params.temperature = opt.temperature;
-    cfg.params.top_p = opt.top_p;
-    cfg.params.max_tokens = opt.max_tokens;
-    cfg.params.seed = opt.seed;
-    char *json = NULL, *text = NULL;
-    size_t errors = 0;
-    bool ok = gb_eval_run(&cfg, http, pool, versions, nv, &json, &text, &errors, &err);
-    sig.pool = NULL;
-    gb_cli_signals_stop(&sig);
-    if (!ok) {
-        fprintf(stderr, "genebench eval: %s\n", err.msg);
-        rc = GB_EXIT_FAIL;
-        goto out;
-    }
+    cfg.params.temperature = opt->temperature;
+    cfg.params.top_p = opt->top_p;
+    cfg.params.max_tokens = opt->max_tokens;
+    cfg.params.seed = opt->seed;
+    return cfg;
+}
+
+/* Print the summary and write it to --summary. Returns the exit status. */
+static int gb_eval__print(const GbEvalOptions *opt, const char *json, const char *text, size_t errors)
+{
+    int rc = GB_EXIT_OK;
     fputs(text, stdout);
     if (errors) {
         fprintf(stderr,
@@ -261,18 +216,85 @@ int gb_cmd_eval(int argc, char **argv)
                 errors);
         rc = GB_EXIT_FAIL;
     }
-    if (opt.summary) {
+    if (opt->summary) {
         GbStr s;
         gb_str_init(&s);
         gb_str_append(&s, json);
-        if (!gb_cli_write_output("eval", opt.summary, &s)) rc = GB_EXIT_FAIL;
+        if (!gb_cli_write_output("eval", opt->summary, &s)) rc = GB_EXIT_FAIL;
         gb_str_destroy(&s);
     }
+    return rc;
+}
+
+/* Run the evaluation in a sandbox pool (started and stopped here, Ctrl-C stopping the run) and
+ * print it. Returns the exit status. */
+static int gb_eval__run(const GbEvalOptions *opt, GbHttpClient *http, const char *java_home,
+                        const GbEvalVersion *versions, size_t nv)
+{
+    volatile sig_atomic_t stop = 0;
+    GbCliSignals sig;
+    gb_cli_signals_start(&sig, NULL, &stop);
+    GbPoolConfig pc;
+    gb_pool_config_defaults(&pc);
+    pc.python = opt->python;
+    pc.workers = (int)opt->workers;
+    pc.timeout_s = pc.cpu_s = gb_eval__run_timeout(opt);
+    GbPool *pool = gb_cli_pool_new("eval", &pc);
+    if (!pool) {
+        gb_cli_signals_stop(&sig);
+        return GB_EXIT_FAIL;
+    }
+    sig.pool = pool;
+    GbJavaConfig java = {java_home, opt->compile_timeout, gb_eval__run_timeout(opt), opt->java_mem};
+    GbEvalConfig cfg = gb_eval__config(opt, &java, &stop);
+    char *json = NULL, *text = NULL;
+    size_t errors = 0;
+    GbError err = {0};
+    bool ok = gb_eval_run(&cfg, http, pool, versions, nv, &json, &text, &errors, &err);
+    sig.pool = NULL;
+    gb_cli_signals_stop(&sig);
+    int rc = GB_EXIT_FAIL;
+    if (ok)
+        rc = gb_eval__print(opt, json, text, errors);
+    else
+        fprintf(stderr, "genebench eval: %s\n", err.msg);
     free(json);
     free(text);
+    gb_pool_delete(pool);
+    return rc;
+}
+
+int gb_cmd_eval(int argc, char **argv)
+{
+    GbEvalOptions opt = {0};
+    GbCliArgs args;
+    int rc = gb_cli_parse(&gb_eval__cmd, argc, argv, &opt, &args);
+    if (rc != GB_CLI_CONTINUE) return rc;
+    if (!gb_eval__usage_ok(&opt, &args)) return GB_EXIT_USAGE;
+    GbEvalTask task = (GbEvalTask)opt.task;
+    size_t nfiles = (size_t)args.count, nv;
+    GbBench *benches = gb_calloc(nfiles, sizeof *benches);
+    GbEvalVersion *versions = gb_eval_versions_new(task, args.items, benches, nfiles, &nv);
+    char *java_home = NULL;
+    GbHttpClient *http = NULL;
+    GbCliLock lock = {.fd = -1};
+    bool locked = false;
+    GbError err = {0};
+    rc = GB_EXIT_FAIL;
+    if (!gb_eval__read(&args, benches)) goto out;
+    if (gb_eval_task_needs_java(task) && !(java_home = gb_java_home_find(opt.java_home, &err))) {
+        fprintf(stderr, "genebench eval: %s\n", err.msg);
+        goto out;
+    }
+    if (!(http = gb_eval__http_new(&opt, &err))) {
+        fprintf(stderr, "genebench eval: %s\n", err.msg);
+        rc = GB_EXIT_USAGE;
+        goto out;
+    }
+    if (opt.output && !(locked = gb_cli_lock(&lock, "eval", opt.output))) goto out;
+    rc = gb_eval__run(&opt, http, java_home, versions, nv);
 out:
     if (locked) gb_cli_unlock(&lock);
-    gb_pool_delete(pool);
     gb_http_client_delete(http);
     for (size_t f = 0; f < nfiles; f++) gb_bench_destroy(&benches[f]);
     free(java_home);

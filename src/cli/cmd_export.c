@@ -9,12 +9,12 @@
 #include "src/bench/upstream.h"
 
 typedef struct {
-    const char *to, *output;
+    int to; /* GbUpstream; -1: not given */
+    const char *output;
 } GbExportOptions;
 
 static const GbCliOption gb_export__options[] = {
-    GB_CLI_STRING("to", 't', GbExportOptions, to, "FORMAT", NULL,
-                  "upstream format: humaneval, cruxeval, classeval or avatar"),
+    GB_CLI_ENUM("to", 't', GbExportOptions, to, NULL, gb_cli_format_choices, NULL, "upstream format"),
     GB_CLI_STRING("output", 'o', GbExportOptions, output, "OUT", NULL,
                   "file (or directory for avatar) to write; files are written atomically"),
     GB_CLI_END,
@@ -34,7 +34,7 @@ static const GbCliExit gb_export__exits[] = {
 
 static const GbCliCommand gb_export__cmd = {
     .name = "export",
-    .synopsis = "--to humaneval|cruxeval|classeval|avatar IN.jsonl -o OUT",
+    .synopsis = "--to FORMAT IN.jsonl -o OUT",
     .about = "  Write a canonical benchmark (as made by `genebench import`, possibly hardened since) in its\n"
              "  upstream format, so it drops into the harness you already use. Each record is rebuilt from\n"
              "  meta.upstream with the same keys in the same order; an unchanged task comes out byte for byte\n"
@@ -71,14 +71,14 @@ static const GbCliCommand gb_export__cmd = {
 
 int gb_cmd_export(int argc, char **argv)
 {
-    GbExportOptions o = {0};
+    GbExportOptions o = {.to = -1};
     GbCliArgs args;
     int prc = gb_cli_parse(&gb_export__cmd, argc, argv, &o, &args);
     if (prc != GB_CLI_CONTINUE) return prc;
-    const char *to = o.to, *output = o.output;
-    GbUpstream format;
-    if (!to || !gb_upstream_from_name(to, &format)) {
-        fprintf(stderr, "genebench export: --to must be humaneval, cruxeval, classeval or avatar\n");
+    const char *output = o.output;
+    GbUpstream format = (GbUpstream)o.to;
+    if (o.to < 0) {
+        fprintf(stderr, "genebench export: --to FORMAT is required\n");
         gb_cli_usage(&gb_export__cmd, stderr);
         return GB_EXIT_USAGE;
     }
@@ -102,7 +102,8 @@ int gb_cmd_export(int argc, char **argv)
         size_t written = 0;
         bool ok = gb_upstream_export(format, &bench, input, output, &diag, &written);
         if (ok)
-            fprintf(stderr, "genebench export: %zu of %zu tasks -> %s (%s)\n", written, bench.tasks.len, output, to);
+            fprintf(stderr, "genebench export: %zu of %zu tasks -> %s (%s)\n", written, bench.tasks.len, output,
+                    gb_upstream_name(format));
         if (!ok) rc = GB_EXIT_FAIL;
     }
     for (size_t i = 0; i < diag.messages.len; i++) fprintf(stderr, "%s\n", diag.messages.items[i]);

@@ -10,12 +10,12 @@
 #include "src/bench/upstream.h"
 
 typedef struct {
-    const char *from, *output;
+    int from; /* GbUpstream; -1: not given */
+    const char *output;
 } GbImportOptions;
 
 static const GbCliOption gb_import__options[] = {
-    GB_CLI_STRING("from", 'f', GbImportOptions, from, "FORMAT", NULL,
-                  "upstream format: humaneval, cruxeval, classeval or avatar"),
+    GB_CLI_ENUM("from", 'f', GbImportOptions, from, NULL, gb_cli_format_choices, NULL, "upstream format"),
     GB_CLI_STRING("output", 'o', GbImportOptions, output, "FILE", NULL,
                   "canonical JSONL to write (atomically; INPUT is never modified)"),
     GB_CLI_END,
@@ -30,7 +30,7 @@ static const GbCliExit gb_import__exits[] = {
 
 static const GbCliCommand gb_import__cmd = {
     .name = "import",
-    .synopsis = "--from humaneval|cruxeval|classeval|avatar INPUT -o OUT.jsonl",
+    .synopsis = "--from FORMAT INPUT -o OUT.jsonl",
     .about = "  Convert an upstream benchmark into genebench's canonical JSONL task format.\n"
              "  INPUT is HumanEval's or CRUXEval's .jsonl, ClassEval's .json array, or Avatar's .jsonl\n"
              "  (either the avatar.dev.jsonl form with `code` and `tests` [{k, in_file, out_file}], or AVATAR's\n"
@@ -48,14 +48,14 @@ static const GbCliCommand gb_import__cmd = {
 
 int gb_cmd_import(int argc, char **argv)
 {
-    GbImportOptions o = {0};
+    GbImportOptions o = {.from = -1};
     GbCliArgs args;
     int prc = gb_cli_parse(&gb_import__cmd, argc, argv, &o, &args);
     if (prc != GB_CLI_CONTINUE) return prc;
-    const char *from = o.from, *output = o.output;
-    GbUpstream format;
-    if (!from || !gb_upstream_from_name(from, &format)) {
-        fprintf(stderr, "genebench import: --from must be humaneval, cruxeval, classeval or avatar\n");
+    const char *output = o.output;
+    GbUpstream format = (GbUpstream)o.from;
+    if (o.from < 0) {
+        fprintf(stderr, "genebench import: --from FORMAT is required\n");
         gb_cli_usage(&gb_import__cmd, stderr);
         return GB_EXIT_USAGE;
     }
@@ -79,8 +79,8 @@ int gb_cmd_import(int argc, char **argv)
             fprintf(stderr, "genebench import: %s\n", err.msg);
             rc = GB_EXIT_FAIL;
         } else {
-            fprintf(stderr, "genebench import: %zu tasks from %s %s -> %s (%zu problems)\n", bench.tasks.len, from,
-                    input, output, diag.messages.len);
+            fprintf(stderr, "genebench import: %zu tasks from %s %s -> %s (%zu problems)\n", bench.tasks.len,
+                    gb_upstream_name(format), input, output, diag.messages.len);
         }
     } else {
         fprintf(stderr, "genebench import: no task imported from %s; %s not written\n", input, output);

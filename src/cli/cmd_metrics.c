@@ -8,39 +8,10 @@
 #include "fitness/fitness.h"
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
+#include "src/base/json_write.h"
 #include "src/model/program.h"
 #include "src/python/pyparse.h"
 #include "src/bench/task_io.h"
-
-static void gb_metrics__json_string(GbStr *o, const char *s)
-{
-    gb_str_append(o, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"':
-            gb_str_append(o, "\\\"");
-            break;
-        case '\\':
-            gb_str_append(o, "\\\\");
-            break;
-        case '\n':
-            gb_str_append(o, "\\n");
-            break;
-        case '\t':
-            gb_str_append(o, "\\t");
-            break;
-        case '\r':
-            gb_str_append(o, "\\r");
-            break;
-        default:
-            if (*p < 0x20)
-                gb_str_appendf(o, "\\u%04x", *p);
-            else
-                gb_str_append_n(o, (const char *)p, 1);
-        }
-    }
-    gb_str_append(o, "\"");
-}
 
 /* Metric values are counts except the entropy; print 4 decimals at most. */
 static void gb_metrics__num(GbStr *o, double x)
@@ -195,7 +166,7 @@ static bool gb_metrics__print(const char *input, const GbBench *bench, const GbM
         }
         gb_str_clear(&line);
         gb_str_append(&line, "{\"id\": ");
-        gb_metrics__json_string(&line, t->id);
+        gb_json_string(&line, t->id);
         gb_str_append(&line, ", \"metrics\": ");
         gb_metrics__json_metrics(&line, res[i].m.v, NULL, NULL);
         gb_str_append(&line, ", \"rc\": ");
@@ -204,7 +175,7 @@ static bool gb_metrics__print(const char *input, const GbBench *bench, const GbM
         gb_metrics__num(&line, rr);
         gb_str_append(&line, ", \"exceeds\": ");
         if (ex >= 0)
-            gb_metrics__json_string(&line, gb_metric_key((GbMetricId)(GB_N_COMPLEXITY + ex)));
+            gb_json_string(&line, gb_metric_key((GbMetricId)(GB_N_COMPLEXITY + ex)));
         else
             gb_str_append(&line, "null");
         gb_str_append(&line, "}");
@@ -229,7 +200,7 @@ static bool gb_metrics__print(const char *input, const GbBench *bench, const GbM
     } else {
         gb_str_clear(&line);
         gb_str_appendf(&line, "{\"summary\": {\"tasks\": %ld, \"measured\": %ld, \"thresholds\": ", n, measured);
-        gb_metrics__json_string(&line, thr->name);
+        gb_json_string(&line, thr->name);
         gb_str_append(&line, ", \"mean\": ");
         gb_metrics__json_metrics(&line, mean, &mean_rc, &mean_rr);
         gb_str_append(&line, "}}");

@@ -13,36 +13,12 @@
 #include "src/bench/task_io.h"
 #include "src/python/tokensim.h"
 
-static const char *gb_sim__metric_names[] = {"codebleu",       "ngram_match",  "weighted_ngram_match", "syntax_match",
-                                             "dataflow_match", "token_cosine", "token_jaccard"};
-#define GB_SIM_NMETRICS 7
-
-static double gb_sim__metric(const GbSimTask *t, int m)
-{
-    switch (m) {
-    case 0:
-        return t->codebleu.codebleu;
-    case 1:
-        return t->codebleu.ngram;
-    case 2:
-        return t->codebleu.weighted_ngram;
-    case 3:
-        return t->codebleu.syntax;
-    case 4:
-        return t->codebleu.dataflow;
-    case 5:
-        return t->cosine;
-    default:
-        return t->jaccard;
-    }
-}
-
 static void gb_sim__summaries(const GbSimReport *r, GbSummary *s)
 {
     size_t n = r->tasks.len;
     double *v = gb_malloc((n ? n : 1) * sizeof *v);
-    for (int m = 0; m < GB_SIM_NMETRICS; m++) {
-        for (size_t i = 0; i < n; i++) v[i] = gb_sim__metric(&r->tasks.items[i], m);
+    for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+        for (size_t i = 0; i < n; i++) v[i] = gb_sim_task_value(&r->tasks.items[i], (GbSimMeasure)m);
         gb_summary_compute(v, n, &s[m]);
     }
     free(v);
@@ -65,37 +41,49 @@ static void gb_sim__text(GbStr *s, const char *pa, const char *pb, const GbSimRe
                       "0.23.6 after removing comments and docstrings\n");
     gb_str_appendf(s, "cosine/Jaccard tokens: %s\n", GB_TOKENIZER_NAME);
     if (!summary_only && r->tasks.len) {
-        gb_str_appendf(s, "\n%-28s %8s %8s %8s %8s %8s %8s %8s\n", "task", "codebleu", "ngram", "weighted", "syntax",
-                       "dataflow", "cosine", "jaccard");
+        /* Column heads are the measures' keys cut to the column width ("weighted"). */
+        gb_str_appendf(s, "\n%-28s", "task");
+        for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++)
+            gb_str_appendf(s, " %8.8s", gb_sim_measure_info((GbSimMeasure)m)->key);
+        gb_str_append(s, "\n");
         for (size_t i = 0; i < r->tasks.len; i++) {
             const GbSimTask *t = &r->tasks.items[i];
-            gb_str_appendf(s, "%-28s %8.4f %8.4f %8.4f %8.4f ", t->id, t->codebleu.codebleu, t->codebleu.ngram,
-                           t->codebleu.weighted_ngram, t->codebleu.syntax);
-            if (t->codebleu.dataflow_defined) {
-                gb_str_appendf(s, "%8.4f", t->codebleu.dataflow);
-            } else {
-                gb_str_appendf(s, "%8s", "none");
+            gb_str_appendf(s, "%-28s", t->id);
+            for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+                if (m == GB_SIM_DATAFLOW && !t->codebleu.dataflow_defined) {
+                    gb_str_appendf(s, " %8s", "none");
+                } else {
+                    gb_str_appendf(s, " %8.4f", gb_sim_task_value(t, (GbSimMeasure)m));
+                }
             }
-            gb_str_appendf(s, " %8.4f %8.4f%s\n", t->cosine, t->jaccard,
-                           t->df_truncated ? "  (data flow beyond the work budget: counted as empty)" : "");
+            gb_str_appendf(s, "%s\n", t->df_truncated ? "  (data flow beyond the work budget: counted as empty)" : "");
         }
     }
-    GbSummary sm[GB_SIM_NMETRICS];
+    GbSummary sm[GB_SIM_MEASURE_COUNT];
     gb_sim__summaries(r, sm);
     gb_str_appendf(s, "\nsummary over %zu tasks (quartiles by linear interpolation)\n", r->tasks.len);
     gb_str_appendf(s, "%-22s %8s %8s %8s %8s %8s %8s\n", "metric", "mean", "median", "q1", "q3", "min", "max");
-    for (int m = 0; m < GB_SIM_NMETRICS; m++)
-        gb_str_appendf(s, "%-22s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n", gb_sim__metric_names[m], sm[m].mean,
-                       sm[m].median, sm[m].q1, sm[m].q3, sm[m].min, sm[m].max);
+    for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++)
+        gb_str_appendf(s, "%-22s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n",
+                       gb_sim_measure_info((GbSimMeasure)m)->command_key, sm[m].mean, sm[m].median, sm[m].q1, sm[m].q3,
+                       sm[m].min, sm[m].max);
     size_t undefined = 0;
     for (size_t i = 0; i < r->tasks.len; i++) undefined += !r->tasks.items[i].codebleu.dataflow_defined;
     if (undefined)
         gb_str_appendf(s, "(%zu tasks have no reference data flow: their dataflow_match is 0 in the summary)\n",
                        undefined);
-    gb_str_appendf(s,
-                   "corpus CodeBLEU (calc_codebleu over all pairs at once): %.4f (ngram %.4f, weighted %.4f, "
-                   "syntax %.4f, dataflow %.4f)\n",
-                   r->corpus.codebleu, r->corpus.ngram, r->corpus.weighted_ngram, r->corpus.syntax, r->corpus.dataflow);
+    /* The corpus CodeBLEU, then its parts named by their keys cut to 8 characters. */
+    const GbSimTask corpus = {.codebleu = r->corpus};
+    gb_str_appendf(s, "corpus CodeBLEU (calc_codebleu over all pairs at once): %.4f (",
+                   gb_sim_task_value(&corpus, GB_SIM_CODEBLEU));
+    const char *sep = "";
+    for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+        const GbSimMeasureInfo *info = gb_sim_measure_info((GbSimMeasure)m);
+        if (!info->corpus || m == GB_SIM_CODEBLEU) continue;
+        gb_str_appendf(s, "%s%.8s %.4f", sep, info->key, gb_sim_task_value(&corpus, (GbSimMeasure)m));
+        sep = ", ";
+    }
+    gb_str_append(s, ")\n");
     const char *files[2] = {pa, pb};
     for (int side = 0; side < 2; side++) {
         size_t n = side == 0 ? r->only_a.len : r->only_b.len;
@@ -125,18 +113,18 @@ static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimRe
         const GbSimTask *t = &r->tasks.items[i];
         gb_str_append(s, i ? ",{\"id\":" : "{\"id\":");
         gb_json_string(s, t->id);
-        for (int m = 0; m < GB_SIM_NMETRICS; m++) {
-            gb_str_appendf(s, ",\"%s\":", gb_sim__metric_names[m]);
-            gb_json_number(s, gb_sim__metric(t, m));
+        for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+            gb_str_appendf(s, ",\"%s\":", gb_sim_measure_info((GbSimMeasure)m)->command_key);
+            gb_json_number(s, gb_sim_task_value(t, (GbSimMeasure)m));
         }
         gb_str_appendf(s, ",\"dataflow_defined\":%s,\"dataflow_truncated\":%s}",
                        t->codebleu.dataflow_defined ? "true" : "false", t->df_truncated ? "true" : "false");
     }
-    GbSummary sm[GB_SIM_NMETRICS];
+    GbSummary sm[GB_SIM_MEASURE_COUNT];
     gb_sim__summaries(r, sm);
     gb_str_appendf(s, "],\"summary\":{\"n\":%zu", r->tasks.len);
-    for (int m = 0; m < GB_SIM_NMETRICS; m++) {
-        gb_str_appendf(s, ",\"%s\":{\"mean\":", gb_sim__metric_names[m]);
+    for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+        gb_str_appendf(s, ",\"%s\":{\"mean\":", gb_sim_measure_info((GbSimMeasure)m)->command_key);
         gb_json_number(s, sm[m].mean);
         const char *k[] = {"median", "q1", "q3", "min", "max"};
         double v[] = {sm[m].median, sm[m].q1, sm[m].q3, sm[m].min, sm[m].max};
@@ -146,16 +134,16 @@ static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimRe
         }
         gb_str_append(s, "}");
     }
-    gb_str_append(s, "},\"corpus\":{\"codebleu\":");
-    gb_json_number(s, r->corpus.codebleu);
-    gb_str_append(s, ",\"ngram_match\":");
-    gb_json_number(s, r->corpus.ngram);
-    gb_str_append(s, ",\"weighted_ngram_match\":");
-    gb_json_number(s, r->corpus.weighted_ngram);
-    gb_str_append(s, ",\"syntax_match\":");
-    gb_json_number(s, r->corpus.syntax);
-    gb_str_append(s, ",\"dataflow_match\":");
-    gb_json_number(s, r->corpus.dataflow);
+    gb_str_append(s, "},\"corpus\":{");
+    const GbSimTask corpus = {.codebleu = r->corpus};
+    const char *sep = "";
+    for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
+        const GbSimMeasureInfo *info = gb_sim_measure_info((GbSimMeasure)m);
+        if (!info->corpus) continue;
+        gb_str_appendf(s, "%s\"%s\":", sep, info->command_key);
+        gb_json_number(s, gb_sim_task_value(&corpus, (GbSimMeasure)m));
+        sep = ",";
+    }
     gb_str_append(s, "}");
     for (int side = 0; side < 2; side++) {
         size_t n = side == 0 ? r->only_a.len : r->only_b.len;

@@ -12,7 +12,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/evolve_run.h"
 #include "src/cli/embed_opts.h"
-#include "src/base/json_write.h"
+#include "src/doc/versions_similarity.h"
 #include "src/measure/nnmr.h"
 #include "src/model/program.h"
 #include "src/python/pyparse.h"
@@ -28,83 +28,28 @@ static char *gb_versions__text(const GbTask *t)
     return s;
 }
 
-static void gb_versions__summary_json(GbStr *s, const GbSimReport *r)
+/* One pair of versions as the document's entry: every task's measures and their distribution.
+ * Task ids are borrowed from r. */
+static void gb_versions__pair(GbVsimPair *p, const char *a, const char *b, const GbSimReport *r)
 {
-    const char *names[] = {"codebleu", "ngram", "weighted_ngram", "syntax", "dataflow", "cosine", "jaccard"};
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->b = b;
     size_t n = r->tasks.len;
+    for (size_t i = 0; i < n; i++) {
+        const GbSimTask *t = &r->tasks.items[i];
+        GbVsimTask x = {.id = t->id};
+        for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) x.v[m] = gb_sim_task_value(t, (GbSimMeasure)m);
+        gb_array_push(&p->per_task, x);
+    }
     double *v = gb_malloc((n ? n : 1) * sizeof *v);
-    bool first = true;
-    gb_str_append(s, "{");
-    for (size_t m = 0; m < 7; m++) {
-        for (size_t i = 0; i < n; i++) {
-            const GbSimTask *t = &r->tasks.items[i];
-            double x[] = {t->codebleu.codebleu,
-                          t->codebleu.ngram,
-                          t->codebleu.weighted_ngram,
-                          t->codebleu.syntax,
-                          t->codebleu.dataflow,
-                          t->cosine,
-                          t->jaccard};
-            v[i] = x[m];
-        }
+    for (size_t m = 0; m < GB_VSIM_MEASURES; m++) {
+        for (size_t i = 0; i < n; i++) v[i] = p->per_task.items[i].v[m];
         GbSummary sum;
         gb_summary_compute(v, n, &sum);
-        gb_json_key(s, names[m], &first);
-        bool f2 = true;
-        gb_str_append(s, "{");
-        gb_json_key(s, "mean", &f2);
-        gb_json_number(s, sum.mean);
-        gb_json_key(s, "median", &f2);
-        gb_json_number(s, sum.median);
-        gb_json_key(s, "q1", &f2);
-        gb_json_number(s, sum.q1);
-        gb_json_key(s, "q3", &f2);
-        gb_json_number(s, sum.q3);
-        gb_json_key(s, "min", &f2);
-        gb_json_number(s, sum.min);
-        gb_json_key(s, "max", &f2);
-        gb_json_number(s, sum.max);
-        gb_str_append(s, "}");
+        p->summary[m] = (GbVsimStats){sum.mean, sum.median, sum.q1, sum.q3, sum.min, sum.max};
     }
-    gb_str_append(s, "}");
     free(v);
-}
-
-static void gb_versions__pair_json(GbStr *s, const char *a, const char *b, const GbSimReport *r)
-{
-    bool first = true;
-    gb_str_append(s, "{");
-    gb_json_key(s, "a", &first);
-    gb_json_string(s, a);
-    gb_json_key(s, "b", &first);
-    gb_json_string(s, b);
-    gb_json_key(s, "per_task", &first);
-    gb_str_append(s, "[");
-    for (size_t i = 0; i < r->tasks.len; i++) {
-        const GbSimTask *t = &r->tasks.items[i];
-        bool f2 = true;
-        if (i) gb_str_append(s, ",");
-        gb_str_append(s, "{");
-        gb_json_key(s, "id", &f2);
-        gb_json_string(s, t->id);
-        const char *k[] = {"codebleu", "ngram", "weighted_ngram", "syntax", "dataflow", "cosine", "jaccard"};
-        double x[] = {t->codebleu.codebleu,
-                      t->codebleu.ngram,
-                      t->codebleu.weighted_ngram,
-                      t->codebleu.syntax,
-                      t->codebleu.dataflow,
-                      t->cosine,
-                      t->jaccard};
-        for (size_t m = 0; m < 7; m++) {
-            gb_json_key(s, k[m], &f2);
-            gb_json_number(s, x[m]);
-        }
-        gb_str_append(s, "}");
-    }
-    gb_str_append(s, "]");
-    gb_json_key(s, "summary", &first);
-    gb_versions__summary_json(s, r);
-    gb_str_append(s, "}");
 }
 
 typedef GbArray(long) GbSeedList;
@@ -195,18 +140,20 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
     }
     GbCodeBleuOptions opt;
     gb_codebleu_options_default(&opt);
-    GbStr js;
-    gb_str_init(&js);
-    gb_str_append(&js, "{\"tokenizer\":\"tree-sitter lexical tokens (comments dropped)\",\"pairs\":[");
+    /* The document borrows the labels, the reports' task ids and the embeddings' descriptions,
+     * all kept until it is written. */
+    GbVsimDoc doc = {.tokenizer = "tree-sitter lexical tokens (comments dropped)"};
+    size_t npairs = nv * (nv - 1) / 2, pi = 0;
+    GbSimReport *reports = gb_calloc(npairs ? npairs : 1, sizeof *reports);
+    GbArray(char *) texts_kept = {0};
     printf("%-22s %6s %9s %9s %9s\n", "pair", "tasks", "CodeBLEU", "cosine", "Jaccard");
-    bool firstpair = true;
     for (size_t i = 0; i < nv; i++) {
         for (size_t j = i + 1; j < nv; j++) {
             GbSimReport r;
             gb_similarity_compare(&b[i], &b[j], &opt, 0, &r);
-            if (!firstpair) gb_str_append(&js, ",");
-            firstpair = false;
-            gb_versions__pair_json(&js, labels[i], labels[j], &r);
+            GbVsimPair pair;
+            gb_versions__pair(&pair, labels[i], labels[j], &r);
+            gb_array_push(&doc.pairs, pair);
             double s[3] = {0};
             for (size_t t = 0; t < r.tasks.len; t++) {
                 s[0] += r.tasks.items[t].codebleu.codebleu;
@@ -217,10 +164,9 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
             char *pl = gb_asprintf("%s vs %s", labels[i], labels[j]);
             printf("%-22s %6zu %9.4f %9.4f %9.4f\n", pl, r.tasks.len, s[0] / n, s[1] / n, s[2] / n);
             free(pl);
-            gb_sim_report_destroy(&r);
+            reports[pi++] = r;
         }
     }
-    gb_str_append(&js, "],\"nnmr\":{");
     /* NNMR original <-> each version, tasks matched by id. */
     bool printed = false;
     for (size_t v = 1; v < nv; v++) {
@@ -247,47 +193,40 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
         }
         if (!printed) {
             printf("\nNNMR (embedding: %s; cosine; gallery = the whole other set; ties -> lowest index)\n", info.text);
-            gb_str_append(&js, "\"embedding\":");
-            gb_json_string(&js, info.text);
-            gb_str_append(&js, ",\"embedding_source\":");
-            gb_str_append(&js, info.json.data);
+            doc.has_embedding = true;
+            doc.embedding = gb_strdup(info.text);
+            doc.embedding_source = gb_strdup(info.json.data);
+            gb_array_push(&texts_kept, (char *)doc.embedding);
+            gb_array_push(&texts_kept, (char *)doc.embedding_source);
             printed = true;
         }
         GbNnmr r;
         gb_nnmr_compute(vec, vec + n * info.dim, n, info.dim, &r);
-        gb_str_append(&js, ",");
-        char *k1 = gb_asprintf("original_to_%s", labels[v]), *k2 = gb_asprintf("%s_to_original", labels[v]);
-        bool f = true;
-        gb_json_key(&js, k1, &f);
-        gb_json_number(&js, r.nnmr_o2h);
-        gb_str_append(&js, ",");
-        gb_json_string(&js, k2);
-        gb_str_append(&js, ":");
-        gb_json_number(&js, r.nnmr_h2o);
-        char *k3 = gb_asprintf("graded_%s", labels[v]);
-        gb_str_append(&js, ",");
-        gb_json_string(&js, k3);
-        gb_str_append(&js, ":{\"mean_rank_orig_to_hard\":");
-        gb_json_number(&js, r.mean_rank_o2h);
-        gb_str_append(&js, ",\"mean_rank_hard_to_orig\":");
-        gb_json_number(&js, r.mean_rank_h2o);
-        gb_str_append(&js, ",\"displacement_median\":");
-        gb_json_number(&js, r.displacement_median);
-        gb_str_append(&js, ",\"displacement_mean\":");
-        gb_json_number(&js, r.displacement_mean);
-        gb_str_appendf(&js, ",\"displacement_at_least_1\":%zu}", r.displaced);
+        GbVsimNnmr x = {.label = labels[v],
+                        .o2h = r.nnmr_o2h,
+                        .h2o = r.nnmr_h2o,
+                        .mean_rank_o2h = r.mean_rank_o2h,
+                        .mean_rank_h2o = r.mean_rank_h2o,
+                        .displacement_median = r.displacement_median,
+                        .displacement_mean = r.displacement_mean,
+                        .displaced = r.displaced};
+        gb_array_push(&doc.nnmr, x);
         printf("  original -> %-10s %6.2f %%   %-10s -> original %6.2f %%   (%zu programs; mean rank %.2f / %.2f, "
                "displacement median %.3f)\n",
                labels[v], r.nnmr_o2h, labels[v], r.nnmr_h2o, n, r.mean_rank_o2h, r.mean_rank_h2o,
                r.displacement_median);
-        free(k1);
-        free(k2);
-        free(k3);
         gb_nnmr_destroy(&r);
         free(vec);
         gb_cli_embed_info_destroy(&info);
     }
-    gb_str_append(&js, "}}\n");
+    GbStr js;
+    gb_str_init(&js);
+    gb_vsim_doc_write(&js, &doc);
+    gb_vsim_doc_release(&doc);
+    for (size_t i = 0; i < pi; i++) gb_sim_report_destroy(&reports[i]);
+    free(reports);
+    for (size_t i = 0; i < texts_kept.len; i++) free(texts_kept.items[i]);
+    gb_array_free(&texts_kept);
     char *simpath = gb_asprintf("%s/similarity.json", outdir);
     GbError err;
     if (!gb_write_file_atomic(simpath, js.data, js.len, &err)) {

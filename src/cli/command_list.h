@@ -4,7 +4,7 @@
  * different definitions of GB_COMMAND. */
 GB_COMMAND(version, "print the version of genebench and of its dependencies")
 GB_COMMAND(report, "write a self-contained HTML report of hardening runs")
-GB_COMMAND(import, "convert an upstream benchmark (humaneval, cruxeval, classeval, avatar) to canonical JSONL")
+GB_COMMAND(import, "convert an upstream benchmark to canonical JSONL")
 GB_COMMAND(export, "write a canonical benchmark back in an upstream format")
 GB_COMMAND(validate, "check a canonical benchmark and summarise it")
 GB_COMMAND(evolve, "harden a benchmark: NSGA-II over the hardening operators, tests as the gate")

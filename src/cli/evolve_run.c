@@ -10,20 +10,28 @@
 #include "nsga2/evolve.h"
 #include "operators/api_call.h"
 #include "operators/naming.h"
+#include "src/base/gzip.h"
 #include "src/base/journal.h"
 #include "src/bench/record.h"
 #include "src/bench/task_io.h"
 #include "src/python/pyparse.h"
 #include "src/report/summary.h"
+#include "src/runner/library_list.h"
+
+/* The third-party libraries (src/runner/library_list.h) as Python string literals, each
+ * followed by a comma. */
+#define GB_LIBRARY(name, imports, package, worker) #name ","
+static const char gb_evolve__libraries[] = GB_LIBRARY_LIST;
+#undef GB_LIBRARY
 
 /* Library versions of the interpreter, as a JSON object (owned) or NULL. */
 static char *gb_evolve__python_versions(const char *python)
 {
-    char *cmd =
-        gb_asprintf("'%s' -c 'import json,sys\nv={\"version\":sys.version.split()[0]}\nfor m in "
-                    "(\"numpy\",\"scipy\",\"sklearn\",\"cryptography\",\"dateutil\",\"pylint\"):\n try:\n  "
-                    "v[m]=__import__(m).__version__\n except Exception: v[m]=None\nprint(json.dumps(v))' 2>/dev/null",
-                    python);
+    char *cmd = gb_asprintf("'%s' -c 'import json,sys\nv={\"version\":sys.version.split()[0]}\nfor m in "
+                            "(%s\"pylint\"):\n try:\n  "
+                            "v[m]=__import__(m).__version__\n except Exception: v[m]=None\nprint(json.dumps(v))' "
+                            "2>/dev/null",
+                            python, gb_evolve__libraries);
     FILE *p = popen(cmd, "r");
     free(cmd);
     if (!p) return NULL;
@@ -365,7 +373,10 @@ static bool gb_evolve__plan(const GbEvolveRun *run, GbEvolveState *S)
     GbError err;
     if (o->resume && access(run->output, F_OK) == 0) {
         GbJournal probe;
-        if (!gb_journal_open(&probe, run->output, true, &err)) { /* drops a torn last line */
+        /* An output written as gzip at the end of a run (-o X.gz) takes appended lines again as
+         * plain text; the end of this run compresses it again. */
+        if (!gb_gunzip_file_in_place(run->output, &err) ||
+            !gb_journal_open(&probe, run->output, true, &err)) { /* drops a torn last line */
             fprintf(stderr, "genebench %s: %s\n", run->cmd, err.msg);
             return false;
         }

@@ -113,7 +113,7 @@ static TSNode gb_answer__last_assert(TSNode root)
     return found;
 }
 
-bool gb_answer_extract(TSParser *parser, const char *reply, GbEvalMode mode, const char *entry, char **answer,
+bool gb_answer_extract(TSParser *parser, const char *reply, GbAnswerPart part, const char *entry, char **answer,
                        char *why, size_t why_size)
 {
     *answer = NULL;
@@ -133,7 +133,7 @@ bool gb_answer_extract(TSParser *parser, const char *reply, GbEvalMode mode, con
             if (!gb_call_eq_operands(ts_node_named_child(as, 0), block, &a, &b)) {
                 failed = true;
                 gb_answer__why(why, why_size, "the assert is not `assert CALL == VALUE`");
-            } else if (mode == GB_EVAL_OUTPUT) {
+            } else if (part == GB_ANSWER_VALUE) {
                 cand = gb_node_text(b, block);
             } else {
                 TSNode call = gb_node_is_kind(a, GB_NK_CALL) ? a : b;
@@ -145,7 +145,7 @@ bool gb_answer_extract(TSParser *parser, const char *reply, GbEvalMode mode, con
                     cand = gb_call_args_text(call, block);
                 }
             }
-        } else if (mode == GB_EVAL_INPUT && ts_node_child_count(root) == 1 &&
+        } else if (part == GB_ANSWER_ARGS && ts_node_child_count(root) == 1 &&
                    ts_node_child_count(ts_node_child(root, 0)) == 1 &&
                    gb_node_is_kind(ts_node_child(ts_node_child(root, 0), 0), GB_NK_CALL) &&
                    gb_answer__callee_ok(ts_node_child(ts_node_child(root, 0), 0), block, entry) &&
@@ -161,25 +161,26 @@ bool gb_answer_extract(TSParser *parser, const char *reply, GbEvalMode mode, con
     if (failed) return false;
     *answer = cand;
     char inner[200];
-    bool ok = mode == GB_EVAL_OUTPUT ? gb_answer_literal_ok(parser, cand, inner, sizeof inner)
-                                     : gb_answer_args_ok(parser, cand, inner, sizeof inner);
+    bool ok = part == GB_ANSWER_VALUE ? gb_answer_literal_ok(parser, cand, inner, sizeof inner)
+                                      : gb_answer_args_ok(parser, cand, inner, sizeof inner);
     if (!ok) gb_answer__why(why, why_size, "refused: %s", inner);
     return ok;
 }
 
-char *gb_answer_check_code(GbEvalMode mode, const char *entry, const char *expected, const char *answer)
+char *gb_answer_check_code(GbAnswerPart part, const char *entry, const char *expected, const char *answer)
 {
-    if (mode == GB_EVAL_OUTPUT) return gb_asprintf("assert (%s) == (%s)\n", expected, answer);
+    if (part == GB_ANSWER_VALUE) return gb_asprintf("assert (%s) == (%s)\n", expected, answer);
     return gb_asprintf("assert (%s) == %s(%s)\n", expected, entry, answer);
 }
 
-char *gb_answer_prompt(GbEvalMode mode, const char *program, const char *entry, const char *args, const char *expected)
+char *gb_answer_prompt(GbAnswerPart part, const char *program, const char *entry, const char *args,
+                       const char *expected)
 {
     GbStr s;
     gb_str_init(&s);
     size_t plen = strlen(program);
     const char *nl = plen && program[plen - 1] == '\n' ? "" : "\n";
-    if (mode == GB_EVAL_OUTPUT) {
+    if (part == GB_ANSWER_VALUE) {
         gb_str_appendf(&s,
                        "Here is a Python program and an assertion that calls `%s` on an input. Work out what the "
                        "call returns and replace ?\? with that value, written as a Python literal (a constant, "

@@ -24,9 +24,9 @@
 #include "src/base/util.h"
 #include "src/model/task.h"
 
-/* The four tasks of genebench eval: output and input prediction (this header), program repair
- * and Python -> Java translation (src/eval/repair.h, src/eval/java.h). */
-typedef enum { GB_EVAL_OUTPUT, GB_EVAL_INPUT, GB_EVAL_REPAIR, GB_EVAL_TRANSLATE } GbEvalMode;
+/* What a prediction item asks for: the value the call returns (output prediction) or the call's
+ * arguments (input prediction). */
+typedef enum { GB_ANSWER_VALUE, GB_ANSWER_ARGS } GbAnswerPart;
 
 typedef struct {
     char *args;     /* owned: the call's arguments as written, without the parentheses */
@@ -49,18 +49,19 @@ bool gb_answer_args_ok(TSParser *parser, const char *text, char *why, size_t why
 
 /* Extract the answer from a model's reply: the text between the first [ANSWER] and the next
  * [/ANSWER], else the last ``` fenced block, else the whole reply; in it the last
- * `assert CALL == VALUE` (output mode: VALUE; input mode: CALL's arguments, CALL must call
- * entry or f), else (no assert) the text itself (input mode: a call's arguments when it is a
- * call to entry or f). The result is then checked (gb_answer_literal_ok / _args_ok). Returns
+ * `assert CALL == VALUE` (GB_ANSWER_VALUE: VALUE; GB_ANSWER_ARGS: CALL's arguments, CALL must
+ * call entry or f), else (no assert) the text itself (GB_ANSWER_ARGS: a call's arguments when it
+ * is a call to entry or f). The result is then checked (gb_answer_literal_ok / _args_ok). Returns
  * true with *answer (owned) on success; false with *answer set to what was extracted (owned,
  * may be NULL) and the reason in why. */
-bool gb_answer_extract(TSParser *parser, const char *reply, GbEvalMode mode, const char *entry, char **answer,
+bool gb_answer_extract(TSParser *parser, const char *reply, GbAnswerPart part, const char *entry, char **answer,
                        char *why, size_t why_size);
 
-/* The assert that scores an answer (owned): output mode `assert (EXPECTED) == (ANSWER)`,
- * input mode `assert (EXPECTED) == ENTRY(ANSWER)`, as CRUXEval compares them. */
-char *gb_answer_check_code(GbEvalMode mode, const char *entry, const char *expected, const char *answer);
+/* The assert that scores an answer (owned): GB_ANSWER_VALUE `assert (EXPECTED) == (ANSWER)`,
+ * GB_ANSWER_ARGS `assert (EXPECTED) == ENTRY(ANSWER)`, as CRUXEval compares them. */
+char *gb_answer_check_code(GbAnswerPart part, const char *entry, const char *expected, const char *answer);
 
-/* The prompt (owned) for one item: the program, then `assert ENTRY(ARGS) == ??` (output) or
- * `assert ENTRY(??) == EXPECTED` (input), asking for the completed assert in [ANSWER] tags. */
-char *gb_answer_prompt(GbEvalMode mode, const char *program, const char *entry, const char *args, const char *expected);
+/* The prompt (owned) for one item: the program, then `assert ENTRY(ARGS) == ??` (GB_ANSWER_VALUE)
+ * or `assert ENTRY(??) == EXPECTED` (GB_ANSWER_ARGS), asking for the completed assert in [ANSWER] tags. */
+char *gb_answer_prompt(GbAnswerPart part, const char *program, const char *entry, const char *args,
+                       const char *expected);

@@ -11,14 +11,39 @@
 
 #include "src/base/json_write.h" /* gb_json_string */
 #include "src/base/sha256.h"
-#include "src/eval/repair.h"
 #include "src/eval/stats.h"
+#include "src/eval/task_type.h"
 #include "src/python/pyparse.h"
 
-typedef enum { GB_V_NONE = 0, GB_V_PASS, GB_V_FAIL, GB_V_TIMEOUT, GB_V_CRASH, GB_V_INVALID, GB_V_ERROR } GbVerdict;
-#define GB_V_COUNT 7
-static const char *const gb_eval__verdict_names[GB_V_COUNT] = {"none",  "pass",    "fail", "timeout",
-                                                               "crash", "invalid", "error"};
+static const char *const gb_eval__verdict_names[GB_EVAL_V_COUNT] = {"none",  "pass",    "fail", "timeout",
+                                                                    "crash", "invalid", "error"};
+
+/* What the items of an input kind are (task_type.h). */
+typedef struct {
+    bool per_assert;                 /* one item per literal assert; else one per task that is usable */
+    bool (*usable)(const GbTask *t); /* one item per task: whether the task has one */
+    const char *without;             /* the summary's words for the tasks left out */
+    const char *none;                /* the error when no task of the original has an item */
+} GbEvalInputInfo;
+
+static bool gb_eval__has_stdio(const GbTask *t)
+{
+    return t->kind == GB_TESTS_STDIO;
+}
+
+static bool gb_eval__is_bug(const GbTask *t)
+{
+    return gb_task_get_field(t, "hardened_buggy") != NULL;
+}
+
+static const GbEvalInputInfo gb_eval__inputs[] = {
+    [GB_EVAL_IN_ASSERTS] = {true, NULL, "have no `assert CALL(literals) == literal` test",
+                            "no task has an `assert CALL(literal arguments) == literal` test to predict"},
+    [GB_EVAL_IN_STDIO_TASKS] = {false, gb_eval__has_stdio, "have no stdio tests",
+                                "no task has stdio tests (translation needs them)"},
+    [GB_EVAL_IN_BUGS] = {false, gb_eval__is_bug, "are not inject-bugs bugs (no hardened_buggy)",
+                         "no task is a bug of `genebench inject-bugs` (no hardened_buggy field)"},
+};
 
 typedef struct {
     char *id;        /* owned: task id, or "task#k" when the task has several items */
@@ -34,17 +59,25 @@ typedef struct {
     char hash[65];
 } GbEvalJob;
 
+typedef GbArray(GbTask *) GbEvalOwnedTasks; /* BUGS: the hardened views, owned */
+
 typedef struct {
     const GbEvalConfig *cfg;
+    const GbEvalTaskType *type;
+    const GbEvalInputInfo *input;
     GbHttpClient *http;
     GbPool *pool;
     const GbEvalVersion *versions;
-    size_t nv, nitems;
+    size_t nv, nitems, without; /* without: tasks of the original with no item */
     GbEvalItem *items;
+    GbEvalPairs *pairs; /* [task of the original]: its asserts (GB_EVAL_IN_ASSERTS) */
     GbEvalJob *jobs;
-    size_t njobs, next, done, cached, failed_io;
+    size_t nslots, njobs, next, done, cached, failed_io, kept;
     unsigned char *verdict; /* [version][item][sample] */
+    char **hashes;          /* [version][item][sample]: the prompt's sha256 (NULL: the version has no such task) */
+    char **prompts;         /* [version][item][sample]: the prompt, at sample 0 only */
     const GbTask **views;   /* [version][item]: the task a version shows and runs (NULL: none) */
+    GbEvalOwnedTasks owned_views;
     char *params_json;
     FILE *out;
     double t0, last_progress;
@@ -57,11 +90,11 @@ static size_t gb_eval__slot(const GbEvalRun *r, size_t v, size_t item, long s)
     return (v * r->nitems + item) * (size_t)r->cfg->samples + (size_t)s;
 }
 
-static GbVerdict gb_eval__verdict_of(const char *name)
+static GbEvalVerdict gb_eval__verdict_of(const char *name)
 {
-    for (int i = 1; i < GB_V_COUNT; i++)
-        if (strcmp(name, gb_eval__verdict_names[i]) == 0) return (GbVerdict)i;
-    return GB_V_NONE;
+    for (int i = 1; i < GB_EVAL_V_COUNT; i++)
+        if (strcmp(name, gb_eval__verdict_names[i]) == 0) return (GbEvalVerdict)i;
+    return GB_EVAL_V_NONE;
 }
 
 /* ---- cache ---------------------------------------------------------------------------- */
@@ -116,115 +149,41 @@ static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const char *
 
 /* ---- one sample ---------------------------------------------------------------------- */
 
-/* The verdict of a run that reached the program (not GB_RUN_ERROR). */
-static GbVerdict gb_eval__verdict_of_status(GbRunStatus status)
+/* The sample of job j: its item as its version shows it. */
+static GbEvalSample gb_eval__sample(const GbEvalRun *r, TSParser *parser, const GbTask *task, size_t item)
 {
-    switch (status) {
-    case GB_RUN_PASS:
-        return GB_V_PASS;
-    case GB_RUN_TIMEOUT:
-        return GB_V_TIMEOUT;
-    case GB_RUN_CRASH:
-        return GB_V_CRASH;
-    default:
-        return GB_V_FAIL;
-    }
-}
-
-static GbVerdict gb_eval__verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, char **error)
-{
-    GbVerdict v;
-    if (!ok || res->status == GB_RUN_ERROR) {
-        v = GB_V_ERROR;
-        *error = gb_asprintf("runner: %s", e->msg[0] ? e->msg : res->exc_message ? res->exc_message : "error");
-        return v;
-    }
-    v = gb_eval__verdict_of_status(res->status);
-    if (v != GB_V_PASS && (res->exc_type || res->exc_message))
-        *error = gb_asprintf("%s%s%s%s%.300s", res->failed_test ? res->failed_test : "", res->failed_test ? ": " : "",
-                             res->exc_type ? res->exc_type : "", res->exc_message ? ": " : "",
-                             res->exc_message ? res->exc_message : "");
-    return v;
-}
-
-/* Repair: the reply's program replaces the version's main module (its helper modules stay), and
- * the task's own tests decide. */
-static GbVerdict gb_eval__score_repair(GbEvalRun *r, const GbEvalJob *j, const char *reply, char **extracted,
-                                       char **error)
-{
-    GbTask run;
-    gb_task_copy(&run, j->task);
-    if (!gb_eval_repair_apply(reply, &run, extracted)) {
-        gb_task_destroy(&run);
-        *error = gb_strdup("no program in the reply (a ```python block, or blocks starting with # file: PATH)");
-        return GB_V_INVALID;
-    }
-    GbRunResult res;
-    GbError e = {0};
-    bool ok = gb_pool_run(r->pool, &run, NULL, &res, &e);
-    GbVerdict v = gb_eval__verdict_of_run(ok, &res, &e, error);
-    gb_run_result_destroy(&res);
-    gb_task_destroy(&run);
-    return v;
-}
-
-/* Translate: javac and java in the sandbox on the task's stdio cases (java.h). */
-static GbVerdict gb_eval__score_translate(GbEvalRun *r, const GbEvalJob *j, const char *reply, char **extracted,
-                                          char **error)
-{
-    char *cls = NULL, why[256];
-    if (!gb_eval_java_extract(reply, extracted, &cls, why, sizeof why)) {
-        *error = gb_strdup(why);
-        free(cls);
-        return GB_V_INVALID;
-    }
-    GbRunResult res;
-    GbError e = {0};
-    bool ok = gb_java_score(r->pool, r->cfg->java, j->task, *extracted, cls, &res, &e);
-    GbVerdict v = gb_eval__verdict_of_run(ok, &res, &e, error);
-    gb_run_result_destroy(&res);
-    free(cls);
-    return v;
-}
-
-static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply, char **extracted,
-                                char **error)
-{
-    if (r->cfg->mode == GB_EVAL_REPAIR) return gb_eval__score_repair(r, j, reply, extracted, error);
-    if (r->cfg->mode == GB_EVAL_TRANSLATE) return gb_eval__score_translate(r, j, reply, extracted, error);
-    const GbEvalItem *it = &r->items[j->item];
+    const GbEvalItem *it = &r->items[item];
     const GbTask *orig = &r->versions[0].bench->tasks.items[it->task];
-    const GbTask *task = j->task;
-    const char *entry = orig->entry_point ? orig->entry_point : "f";
+    return (GbEvalSample){
+        .parser = parser,
+        .pool = r->pool,
+        .java = r->cfg->java,
+        .task = task,
+        .entry = orig->entry_point ? orig->entry_point : "f",
+        .pair = r->input->per_assert ? &it->pair : NULL,
+    };
+}
+
+static GbEvalVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply,
+                                    char **extracted, char **error)
+{
+    GbEvalSample s = gb_eval__sample(r, parser, j->task, j->item);
+    GbEvalAnswer a = {0};
     char why[256];
-    if (!gb_answer_extract(parser, reply, r->cfg->mode, entry, extracted, why, sizeof why)) {
-        *error = gb_strdup(why);
-        return GB_V_INVALID;
-    }
-    GbTask run;
-    gb_task_copy(&run, task);
-    free(run.test_code);
-    run.test_code = gb_answer_check_code(r->cfg->mode, entry, it->pair.expected, *extracted);
-    run.kind = GB_TESTS_ASSERT;
-    GbRunResult res;
-    GbError e = {0};
-    bool ok = gb_pool_run(r->pool, &run, NULL, &res, &e);
-    GbVerdict v;
-    if (!ok || res.status == GB_RUN_ERROR) {
-        v = GB_V_ERROR;
-        *error = gb_asprintf("runner: %s", e.msg[0] ? e.msg : "error");
+    GbEvalVerdict v;
+    if (r->type->extract(&s, reply, &a, why, sizeof why)) {
+        v = r->type->score(&s, &a, error);
     } else {
-        v = gb_eval__verdict_of_status(res.status);
-        if (v != GB_V_PASS && (res.exc_type || res.exc_message))
-            *error = gb_asprintf("%s%s%.300s", res.exc_type ? res.exc_type : "", res.exc_message ? ": " : "",
-                                 res.exc_message ? res.exc_message : "");
+        *error = gb_strdup(why);
+        v = GB_EVAL_V_INVALID;
     }
-    gb_run_result_destroy(&res);
-    gb_task_destroy(&run);
+    *extracted = a.text;
+    a.text = NULL;
+    gb_eval_answer_destroy(&a);
     return v;
 }
 
-static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted, GbVerdict v,
+static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted, GbEvalVerdict v,
                             const char *error, bool cached)
 {
     const GbEvalItem *it = &r->items[j->item];
@@ -283,7 +242,7 @@ static void *gb_eval__worker(void *arg)
         char *reply = gb_eval__cache_get(r, key);
         bool cached = reply != NULL;
         char *extracted = NULL, *error = NULL;
-        GbVerdict v;
+        GbEvalVerdict v;
         if (!reply) {
             GbChatParams p = r->cfg->params;
             if (p.seed >= 0) p.seed += j->sample;
@@ -298,7 +257,7 @@ static void *gb_eval__worker(void *arg)
         if (reply)
             v = gb_eval__score(r, parser, j, reply, &extracted, &error);
         else
-            v = GB_V_ERROR;
+            v = GB_EVAL_V_ERROR;
 
         pthread_mutex_lock(&r->mu);
         r->verdict[gb_eval__slot(r, j->version, j->item, j->sample)] = (unsigned char)v;
@@ -347,12 +306,12 @@ static bool gb_eval__resume(GbEvalRun *r, const char *const *hashes, size_t *kep
         if (item && model && hash && verdict && json_is_integer(jv) && json_is_integer(js) &&
             strcmp(model, r->cfg->model) == 0) {
             json_int_t v = json_integer_value(jv), s = json_integer_value(js);
-            GbVerdict vd = gb_eval__verdict_of(verdict);
-            for (size_t i = 0; i < r->nitems && vd != GB_V_NONE && vd != GB_V_ERROR; i++) {
+            GbEvalVerdict vd = gb_eval__verdict_of(verdict);
+            for (size_t i = 0; i < r->nitems && vd != GB_EVAL_V_NONE && vd != GB_EVAL_V_ERROR; i++) {
                 if (strcmp(r->items[i].id, item) != 0) continue;
                 if (v < 0 || (size_t)v >= r->nv || s < 0 || s >= r->cfg->samples) break;
                 size_t slot = gb_eval__slot(r, (size_t)v, i, (long)s);
-                if (hashes[slot] && strcmp(hashes[slot], hash) == 0 && r->verdict[slot] == GB_V_NONE) {
+                if (hashes[slot] && strcmp(hashes[slot], hash) == 0 && r->verdict[slot] == GB_EVAL_V_NONE) {
                     r->verdict[slot] = (unsigned char)vd;
                     (*kept)++;
                 }
@@ -377,9 +336,9 @@ static GbEvalCount gb_eval__count(const GbEvalRun *r, size_t v, size_t item)
     GbEvalCount k = {0, 0};
     for (long s = 0; s < r->cfg->samples; s++) {
         unsigned char x = r->verdict[gb_eval__slot(r, v, item, s)];
-        if (x == GB_V_NONE || x == GB_V_ERROR) continue;
+        if (x == GB_EVAL_V_NONE || x == GB_EVAL_V_ERROR) continue;
         k.n++;
-        k.c += x == GB_V_PASS;
+        k.c += x == GB_EVAL_V_PASS;
     }
     return k;
 }
@@ -406,14 +365,11 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
     GbStr j, t;
     gb_str_init(&j);
     gb_str_init(&t);
-    static const char *const modes[] = {"output", "input", "repair", "translate"};
-    static const char *const titles[] = {"output prediction", "input prediction", "program repair",
-                                         "Python to Java translation"};
-    const char *mode = modes[cfg->mode];
+    const char *mode = gb_eval_task_names[cfg->task];
     bool interrupted = cfg->stop && *cfg->stop;
     size_t scored_total = 0;
     for (size_t i = 0; i < r->nv * r->nitems * (size_t)cfg->samples; i++)
-        scored_total += r->verdict[i] != GB_V_NONE && r->verdict[i] != GB_V_ERROR;
+        scored_total += r->verdict[i] != GB_EVAL_V_NONE && r->verdict[i] != GB_EVAL_V_ERROR;
     gb_str_append(&j, "{\"model\":");
     gb_json_string(&j, cfg->model);
     gb_str_appendf(&j, ",\"task\":\"%s\",\"samples\":%ld,\"temperature\":", mode, cfg->samples);
@@ -429,13 +385,10 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
                    gb_http_client_requests(r->http),
                    scored_total == r->nv * r->nitems * (size_t)cfg->samples ? "true" : "false");
     gb_str_append(&j, r->budget_hit ? "\"time budget\"" : interrupted ? "\"interrupt\"" : "null");
-    gb_str_appendf(&t, "eval: model %s, %s, %zu items, %ld sample%s per item and version\n", cfg->model,
-                   titles[cfg->mode], r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
+    gb_str_appendf(&t, "eval: model %s, %s, %zu items, %ld sample%s per item and version\n", cfg->model, r->type->title,
+                   r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
     if (ntasks_without)
-        gb_str_appendf(&t, "  %zu tasks of the original %s: left out\n", ntasks_without,
-                       cfg->mode == GB_EVAL_REPAIR      ? "are not inject-bugs bugs (no hardened_buggy)"
-                       : cfg->mode == GB_EVAL_TRANSLATE ? "have no stdio tests"
-                                                        : "have no `assert CALL(literals) == literal` test");
+        gb_str_appendf(&t, "  %zu tasks of the original %s: left out\n", ntasks_without, r->input->without);
     gb_str_appendf(
         &t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
         scored_total, kept, r->cached, gb_http_client_requests(r->http),
@@ -451,7 +404,7 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
     double *p1 = gb_calloc(r->nv, sizeof *p1), *drops = gb_calloc(r->nv, sizeof *drops);
     gb_str_append(&j, ",\"versions\":[");
     for (size_t v = 0; v < r->nv; v++) {
-        size_t counts[GB_V_COUNT] = {0};
+        size_t counts[GB_EVAL_V_COUNT] = {0};
         for (size_t i = 0; i < r->nitems; i++)
             for (long s = 0; s < cfg->samples; s++) counts[r->verdict[gb_eval__slot(r, v, i, s)]]++;
         gb_str_appendf(&j, "%s{\"version\":%zu,\"file\":", v ? "," : "", v);
@@ -480,7 +433,7 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
             gb_eval__pct(&t, mean);
         }
         gb_str_append(&j, "},\"verdicts\":{");
-        for (int x = 1; x < GB_V_COUNT; x++)
+        for (int x = 1; x < GB_EVAL_V_COUNT; x++)
             gb_str_appendf(&j, "%s\"%s\":%zu", x > 1 ? "," : "", gb_eval__verdict_names[x], counts[x]);
         gb_str_append(&j, "}}");
         gb_str_append(&t, "\n");
@@ -603,9 +556,37 @@ static bool gb_eval__mkdirs(const char *dir)
     return ok;
 }
 
-/* ---- the versions' tasks and the prompts ----------------------------------------------- */
+/* ---- the items and the versions' tasks ------------------------------------------------- */
 
-typedef GbArray(GbTask *) GbEvalOwnedTasks; /* repair: the hardened views, owned */
+/* The items of the original (see GbEvalInputInfo); r->without counts its tasks that have none. */
+static void gb_eval__items(GbEvalRun *r, TSParser *parser)
+{
+    const GbBench *ob = r->versions[0].bench;
+    GbArray(GbEvalItem) items = {0};
+    r->pairs = gb_calloc(ob->tasks.len ? ob->tasks.len : 1, sizeof *r->pairs);
+    for (size_t t = 0; t < ob->tasks.len; t++) {
+        const GbTask *ot = &ob->tasks.items[t];
+        if (!r->input->per_assert) {
+            if (!r->input->usable(ot)) {
+                r->without++;
+                continue;
+            }
+            GbEvalItem it = {.task = t, .id = gb_strdup(ot->id)};
+            gb_array_push(&items, it);
+            continue;
+        }
+        GbEvalPairs *pairs = &r->pairs[t];
+        gb_eval_pairs(parser, ot, pairs);
+        if (!pairs->len) r->without++;
+        for (size_t k = 0; k < pairs->len; k++) {
+            GbEvalItem it = {.task = t, .pair = pairs->items[k]};
+            it.id = pairs->len == 1 ? gb_strdup(ot->id) : gb_asprintf("%s#%zu", ot->id, k);
+            gb_array_push(&items, it);
+        }
+    }
+    r->items = items.items;
+    r->nitems = items.len;
+}
 
 static bool gb_eval__same_program(const GbTask *a, const GbTask *b)
 {
@@ -617,10 +598,10 @@ static bool gb_eval__same_program(const GbTask *a, const GbTask *b)
     return true;
 }
 
-/* Repair, version v >= 1: the task of versions[v]'s file whose buggy ORIGINAL program is the
+/* BUGS, version v >= 1: the task of versions[v]'s file whose buggy ORIGINAL program is the
  * item's (the same bug in the original), shown and run with its buggy hardened program
  * ("hardened_buggy"). NULL (no error) when that file has no such bug. */
-static GbTask *gb_eval__repair_view(const GbEvalVersion *ver, const GbTask *ot, GbError *err)
+static GbTask *gb_eval__bug_view(const GbEvalVersion *ver, const GbTask *ot, GbError *err)
 {
     const GbBench *b = ver->bench;
     const GbTask *bt = NULL;
@@ -658,23 +639,25 @@ static GbTask *gb_eval__repair_view(const GbEvalVersion *ver, const GbTask *ot, 
 }
 
 /* views[v][i]: the version's own task of each item (see GbEvalRun.views). */
-static bool gb_eval__views(GbEvalRun *r, GbEvalOwnedTasks *owned, GbError *err)
+static bool gb_eval__views(GbEvalRun *r, GbError *err)
 {
     const GbBench *ob = r->versions[0].bench;
+    r->views = gb_calloc(r->nv * r->nitems + 1, sizeof *r->views);
+    bool bugs = r->type->input == GB_EVAL_IN_BUGS;
     for (size_t v = 0; v < r->nv; v++)
         for (size_t i = 0; i < r->nitems; i++) {
             const GbTask *ot = &ob->tasks.items[r->items[i].task];
             const GbTask **slot = &r->views[v * r->nitems + i];
-            if (r->cfg->mode == GB_EVAL_REPAIR && v > 0) {
+            if (bugs && v > 0) {
                 GbError e = {0};
-                GbTask *t = gb_eval__repair_view(&r->versions[v], ot, &e);
+                GbTask *t = gb_eval__bug_view(&r->versions[v], ot, &e);
                 if (e.msg[0]) {
                     *err = e;
                     return false;
                 }
-                if (t) gb_array_push(owned, t);
+                if (t) gb_array_push(&r->owned_views, t);
                 *slot = t;
-            } else if (r->cfg->mode == GB_EVAL_REPAIR) {
+            } else if (bugs) {
                 *slot = ot; /* the buggy original */
             } else {
                 long ti = gb_bench_find(r->versions[v].bench, ot->id);
@@ -684,62 +667,137 @@ static bool gb_eval__views(GbEvalRun *r, GbEvalOwnedTasks *owned, GbError *err)
     return true;
 }
 
-/* How the buggy program fails its tests (owned), as the sandbox reports it. */
-static char *gb_eval__failure(GbEvalRun *r, const GbTask *t, GbError *err)
+GbEvalVersion *gb_eval_versions_new(GbEvalTask task, char *const *paths, const GbBench *benches, size_t nfiles,
+                                    size_t *nv)
 {
-    GbRunResult res;
-    if (!gb_pool_run(r->pool, t, NULL, &res, err) || res.status == GB_RUN_ERROR) {
-        if (!err->msg[0]) gb_error_set(err, "%s", res.exc_message ? res.exc_message : "runner error");
-        gb_run_result_destroy(&res);
-        return NULL;
+    /* BUGS: version 0 is the buggy original of the first file, version v the buggy hardened
+     * programs of file v */
+    size_t shift = gb_eval_task_type(task)->input == GB_EVAL_IN_BUGS ? 1 : 0;
+    *nv = nfiles + shift;
+    GbEvalVersion *versions = gb_calloc(*nv ? *nv : 1, sizeof *versions);
+    for (size_t v = 0; v < *nv; v++) {
+        size_t f = v >= shift ? v - shift : 0;
+        versions[v] = (GbEvalVersion){paths[f], &benches[f]};
     }
-    GbStr s;
-    gb_str_init(&s);
-    if (res.status == GB_RUN_PASS) {
-        gb_str_append(&s, "(the tests passed when the buggy program was run for this prompt)");
-    } else {
-        if (res.failed_tests.len > 1) {
-            gb_str_append(&s, "failing tests:");
-            for (size_t k = 0; k < res.failed_tests.len && k < 8; k++)
-                gb_str_appendf(&s, " %s", res.failed_tests.items[k]);
-            if (res.failed_tests.len > 8) gb_str_appendf(&s, " (%zu in all)", res.failed_tests.len);
-            gb_str_append(&s, "\n");
-        }
-        if (res.failed_test) gb_str_appendf(&s, "%.400s\n", res.failed_test);
-        gb_str_appendf(&s, "%s%s%.600s", res.exc_type ? res.exc_type : gb_run_status_name(res.status),
-                       res.exc_message && *res.exc_message ? ": " : "", res.exc_message ? res.exc_message : "");
-    }
-    gb_run_result_destroy(&res);
-    return gb_str_take(&s);
+    return versions;
 }
 
-/* The prompt of one item for a version whose task is vt (owned); NULL with err when the buggy
- * program of a repair item could not be run. */
-static char *gb_eval__prompt(GbEvalRun *r, TSParser *parser, const GbTask *vt, const char *entry, const GbEvalItem *it,
-                             GbError *err)
+/* ---- the run ---------------------------------------------------------------------------- */
+
+static char *gb_eval__params_json(const GbChatParams *p)
 {
-    switch (r->cfg->mode) {
-    case GB_EVAL_TRANSLATE:
-        return gb_eval_translate_prompt(vt->source);
-    case GB_EVAL_REPAIR: {
-        char *failure = gb_eval__failure(r, vt, err);
-        if (!failure) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            gb_error_set(err, "task %s: the buggy program could not be run: %s", vt->id, msg);
-            return NULL;
+    GbStr pj;
+    gb_str_init(&pj);
+    gb_str_append(&pj, "{\"temperature\":");
+    gb_eval__num(&pj, p->temperature);
+    gb_str_append(&pj, ",\"top_p\":");
+    gb_eval__num(&pj, p->top_p);
+    gb_str_appendf(&pj, ",\"max_tokens\":%ld,\"seed\":%ld}", p->max_tokens, p->seed);
+    return gb_str_take(&pj);
+}
+
+/* The prompt and its hash of every sample slot (a version without the task has none). */
+static bool gb_eval__prompts(GbEvalRun *r, TSParser *parser, GbError *err)
+{
+    for (size_t v = 0; v < r->nv; v++) {
+        for (size_t i = 0; i < r->nitems; i++) {
+            const GbTask *vt = r->views[v * r->nitems + i];
+            if (!vt) continue;
+            GbEvalSample s = gb_eval__sample(r, parser, vt, i);
+            char *prompt = r->type->prompt(&s, err);
+            if (!prompt) return false;
+            char hex[65];
+            gb_sha256_hex(prompt, strlen(prompt), hex);
+            for (long k = 0; k < r->cfg->samples; k++) {
+                size_t slot = gb_eval__slot(r, v, i, k);
+                r->hashes[slot] = gb_strdup(hex);
+                r->prompts[slot] = k == 0 ? prompt : NULL;
+            }
         }
-        char *spec = gb_eval_spec(parser, vt->source, vt->entry_point);
-        char *program = gb_eval_program_text(vt);
-        char *p = gb_eval_repair_prompt(spec, program, vt->entry_point, failure);
-        free(program);
-        free(spec);
-        free(failure);
-        return p;
     }
-    default:
-        return gb_answer_prompt(r->cfg->mode, vt->source, entry, it->pair.args, it->pair.expected);
+    return true;
+}
+
+/* The cache directory, and the results file open for appending (resume) or writing. */
+static bool gb_eval__open_outputs(GbEvalRun *r, GbError *err)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    if (cfg->cache_dir && !gb_eval__mkdirs(cfg->cache_dir)) {
+        gb_error_set(err, "%s: cannot create the cache directory: %s", cfg->cache_dir, strerror(errno));
+        return false;
     }
+    if (!cfg->results_path) return true;
+    r->out = fopen(cfg->results_path, cfg->resume ? "a+" : "w");
+    if (!r->out) {
+        gb_error_set(err, "%s: cannot write the results: %s", cfg->results_path, strerror(errno));
+        return false;
+    }
+    /* A run killed mid-line left a partial last line: end it, so the next record starts a line. */
+    if (cfg->resume && fseek(r->out, -1, SEEK_END) == 0) {
+        int last = fgetc(r->out);
+        fseek(r->out, 0, SEEK_END); /* a positioning call between reading and writing */
+        if (last != '\n') fputc('\n', r->out);
+    }
+    return true;
+}
+
+/* A job per sample slot that has a prompt and no verdict yet, in slot order. */
+static void gb_eval__plan(GbEvalRun *r)
+{
+    r->jobs = gb_calloc(r->nslots ? r->nslots : 1, sizeof *r->jobs);
+    for (size_t v = 0; v < r->nv; v++)
+        for (size_t i = 0; i < r->nitems; i++) {
+            size_t first = gb_eval__slot(r, v, i, 0);
+            for (long s = 0; s < r->cfg->samples; s++) {
+                size_t slot = gb_eval__slot(r, v, i, s);
+                if (!r->hashes[slot] || r->verdict[slot] != GB_EVAL_V_NONE) continue;
+                GbEvalJob *jb = &r->jobs[r->njobs++];
+                *jb = (GbEvalJob){.item = i,
+                                  .version = v,
+                                  .sample = s,
+                                  .task = r->views[v * r->nitems + i],
+                                  .prompt = r->prompts[first]};
+                memcpy(jb->hash, r->hashes[slot], 65);
+            }
+        }
+}
+
+/* Do the jobs on cfg->concurrency threads (fewer when there are fewer jobs). */
+static void gb_eval__work(GbEvalRun *r)
+{
+    r->t0 = gb_now();
+    long nt = r->cfg->concurrency < 1 ? 1 : r->cfg->concurrency;
+    if ((size_t)nt > r->njobs) nt = r->njobs ? (long)r->njobs : 1;
+    pthread_t *th = gb_calloc((size_t)nt, sizeof *th);
+    for (long i = 0; i < nt; i++) pthread_create(&th[i], NULL, gb_eval__worker, r);
+    for (long i = 0; i < nt; i++) pthread_join(th[i], NULL);
+    free(th);
+    gb_eval__progress(r, true);
+}
+
+static void gb_eval__run_destroy(GbEvalRun *r)
+{
+    if (r->out) fclose(r->out);
+    for (size_t i = 0; i < r->nslots; i++) {
+        free(r->hashes[i]);
+        free(r->prompts[i]);
+    }
+    free(r->hashes);
+    free(r->prompts);
+    for (size_t i = 0; i < r->owned_views.len; i++) {
+        gb_task_destroy(r->owned_views.items[i]);
+        free(r->owned_views.items[i]);
+    }
+    gb_array_free(&r->owned_views);
+    free(r->views);
+    free(r->jobs);
+    free(r->verdict);
+    free(r->params_json);
+    for (size_t i = 0; i < r->nitems; i++) free(r->items[i].id);
+    free(r->items);
+    for (size_t t = 0; t < r->versions[0].bench->tasks.len; t++) gb_eval_pairs_destroy(&r->pairs[t]);
+    free(r->pairs);
+    pthread_mutex_destroy(&r->mu);
 }
 
 bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, const GbEvalVersion *versions, size_t nv,
@@ -747,150 +805,41 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
 {
     *summary_json = *text = NULL;
     *errors = 0;
-    GbEvalRun r = {.cfg = cfg, .http = http, .pool = pool, .versions = versions, .nv = nv};
+    const GbEvalTaskType *type = gb_eval_task_type(cfg->task);
+    GbEvalRun r = {.cfg = cfg,
+                   .type = type,
+                   .input = &gb_eval__inputs[type->input],
+                   .http = http,
+                   .pool = pool,
+                   .versions = versions,
+                   .nv = nv};
     pthread_mutex_init(&r.mu, NULL);
     TSParser *parser = gb_parser_new();
-    const GbBench *ob = versions[0].bench;
-    GbEvalPairs *pairs = gb_calloc(ob->tasks.len ? ob->tasks.len : 1, sizeof *pairs);
-    GbArray(GbEvalItem) items = {0};
-    size_t without = 0;
-    bool whole = cfg->mode == GB_EVAL_REPAIR || cfg->mode == GB_EVAL_TRANSLATE;
-    for (size_t t = 0; t < ob->tasks.len; t++) {
-        if (whole) {
-            /* one item per task: per bug (repair), per stdio task (translate) */
-            const GbTask *ot = &ob->tasks.items[t];
-            bool usable = cfg->mode == GB_EVAL_TRANSLATE ? ot->kind == GB_TESTS_STDIO
-                                                         : gb_task_get_field(ot, "hardened_buggy") != NULL;
-            if (!usable) {
-                without++;
-                continue;
-            }
-            GbEvalItem it = {.task = t, .id = gb_strdup(ot->id)};
-            gb_array_push(&items, it);
-            continue;
-        }
-        gb_eval_pairs(parser, &ob->tasks.items[t], &pairs[t]);
-        if (!pairs[t].len) without++;
-        for (size_t k = 0; k < pairs[t].len; k++) {
-            GbEvalItem it = {.task = t, .pair = pairs[t].items[k]};
-            it.id =
-                pairs[t].len == 1 ? gb_strdup(ob->tasks.items[t].id) : gb_asprintf("%s#%zu", ob->tasks.items[t].id, k);
-            gb_array_push(&items, it);
-        }
-    }
-    r.items = items.items;
-    r.nitems = items.len;
+    gb_eval__items(&r, parser);
+    r.nslots = nv * r.nitems * (size_t)cfg->samples;
+    r.hashes = gb_calloc(r.nslots ? r.nslots : 1, sizeof *r.hashes);
+    r.prompts = gb_calloc(r.nslots ? r.nslots : 1, sizeof *r.prompts);
+    r.verdict = gb_calloc(r.nslots ? r.nslots : 1, 1);
+    r.params_json = gb_eval__params_json(&cfg->params);
     bool ok = false;
-    size_t nslots = nv * r.nitems * (size_t)cfg->samples, kept = 0;
-    char **hashes = gb_calloc(nslots ? nslots : 1, sizeof *hashes);
-    char **prompts = gb_calloc(nslots ? nslots : 1, sizeof *prompts);
-    r.views = gb_calloc(nv * r.nitems + 1, sizeof *r.views);
-    GbEvalOwnedTasks owned_views = {0};
-    r.verdict = gb_calloc(nslots ? nslots : 1, 1);
-    GbStr pj;
-    gb_str_init(&pj);
-    gb_str_append(&pj, "{\"temperature\":");
-    gb_eval__num(&pj, cfg->params.temperature);
-    gb_str_append(&pj, ",\"top_p\":");
-    gb_eval__num(&pj, cfg->params.top_p);
-    gb_str_appendf(&pj, ",\"max_tokens\":%ld,\"seed\":%ld}", cfg->params.max_tokens, cfg->params.seed);
-    r.params_json = gb_str_take(&pj);
     if (!r.nitems) {
-        gb_error_set(
-            err, "%s: %s", versions[0].path,
-            cfg->mode == GB_EVAL_REPAIR      ? "no task is a bug of `genebench inject-bugs` (no hardened_buggy field)"
-            : cfg->mode == GB_EVAL_TRANSLATE ? "no task has stdio tests (translation needs them)"
-                                             : "no task has an `assert CALL(literal arguments) == literal` test "
-                                               "to predict");
+        gb_error_set(err, "%s: %s", versions[0].path, r.input->none);
         goto out;
     }
-    if (!gb_eval__views(&r, &owned_views, err)) goto out;
-    /* Prompts of every sample slot (a version without the task has none). */
-    for (size_t v = 0; v < nv; v++) {
-        for (size_t i = 0; i < r.nitems; i++) {
-            const GbTask *ot = &ob->tasks.items[r.items[i].task];
-            const GbTask *vt = r.views[v * r.nitems + i];
-            if (!vt) continue;
-            const char *entry = ot->entry_point ? ot->entry_point : "f";
-            char *prompt = gb_eval__prompt(&r, parser, vt, entry, &r.items[i], err);
-            if (!prompt) goto out;
-            char hex[65];
-            gb_sha256_hex(prompt, strlen(prompt), hex);
-            for (long s = 0; s < cfg->samples; s++) {
-                size_t slot = gb_eval__slot(&r, v, i, s);
-                hashes[slot] = gb_strdup(hex);
-                prompts[slot] = s == 0 ? prompt : NULL;
-            }
-        }
-    }
-    if (cfg->resume && cfg->results_path && !gb_eval__resume(&r, (const char *const *)hashes, &kept, err)) goto out;
-    if (cfg->cache_dir && !gb_eval__mkdirs(cfg->cache_dir)) {
-        gb_error_set(err, "%s: cannot create the cache directory: %s", cfg->cache_dir, strerror(errno));
-        goto out;
-    }
-    if (cfg->results_path) {
-        r.out = fopen(cfg->results_path, cfg->resume ? "a+" : "w");
-        if (!r.out) {
-            gb_error_set(err, "%s: cannot write the results: %s", cfg->results_path, strerror(errno));
-            goto out;
-        }
-        /* A run killed mid-line left a partial last line: end it, so the next record starts a line. */
-        if (cfg->resume && fseek(r.out, -1, SEEK_END) == 0) {
-            int last = fgetc(r.out);
-            fseek(r.out, 0, SEEK_END); /* a positioning call between reading and writing */
-            if (last != '\n') fputc('\n', r.out);
-        }
-    }
-    r.jobs = gb_calloc(nslots, sizeof *r.jobs);
-    for (size_t v = 0; v < nv; v++)
-        for (size_t i = 0; i < r.nitems; i++) {
-            size_t first = gb_eval__slot(&r, v, i, 0);
-            for (long s = 0; s < cfg->samples; s++) {
-                size_t slot = gb_eval__slot(&r, v, i, s);
-                if (!hashes[slot] || r.verdict[slot] != GB_V_NONE) continue;
-                GbEvalJob *jb = &r.jobs[r.njobs++];
-                *jb = (GbEvalJob){
-                    .item = i, .version = v, .sample = s, .task = r.views[v * r.nitems + i], .prompt = prompts[first]};
-                memcpy(jb->hash, hashes[slot], 65);
-            }
-        }
-    r.t0 = gb_now();
-    long nt = cfg->concurrency < 1 ? 1 : cfg->concurrency;
-    if ((size_t)nt > r.njobs) nt = r.njobs ? (long)r.njobs : 1;
-    pthread_t *th = gb_calloc((size_t)nt, sizeof *th);
-    for (long i = 0; i < nt; i++) pthread_create(&th[i], NULL, gb_eval__worker, &r);
-    for (long i = 0; i < nt; i++) pthread_join(th[i], NULL);
-    free(th);
-    gb_eval__progress(&r, true);
+    if (!gb_eval__views(&r, err) || !gb_eval__prompts(&r, parser, err)) goto out;
+    if (cfg->resume && cfg->results_path && !gb_eval__resume(&r, (const char *const *)r.hashes, &r.kept, err)) goto out;
+    if (!gb_eval__open_outputs(&r, err)) goto out;
+    gb_eval__plan(&r);
+    gb_eval__work(&r);
     if (r.failed_io) {
         gb_error_set(err, "%s: %zu result lines could not be written", cfg->results_path, r.failed_io);
         goto out;
     }
-    gb_eval__summary(&r, without, kept, summary_json, text);
-    for (size_t i = 0; i < nslots; i++) *errors += r.verdict[i] == GB_V_ERROR;
+    gb_eval__summary(&r, r.without, r.kept, summary_json, text);
+    for (size_t i = 0; i < r.nslots; i++) *errors += r.verdict[i] == GB_EVAL_V_ERROR;
     ok = true;
 out:
-    if (r.out) fclose(r.out);
-    for (size_t i = 0; i < nslots; i++) {
-        free(hashes[i]);
-        free(prompts[i]);
-    }
-    free(hashes);
-    free(prompts);
-    for (size_t i = 0; i < owned_views.len; i++) {
-        gb_task_destroy(owned_views.items[i]);
-        free(owned_views.items[i]);
-    }
-    gb_array_free(&owned_views);
-    free(r.views);
     ts_parser_delete(parser);
-    free(r.jobs);
-    free(r.verdict);
-    free(r.params_json);
-    for (size_t i = 0; i < r.nitems; i++) free(r.items[i].id);
-    gb_array_free(&items);
-    for (size_t t = 0; t < ob->tasks.len; t++) gb_eval_pairs_destroy(&pairs[t]);
-    free(pairs);
-    pthread_mutex_destroy(&r.mu);
+    gb_eval__run_destroy(&r);
     return ok;
 }

@@ -38,12 +38,24 @@
 #include "src/base/util.h"
 #include "src/eval/answer.h"
 #include "src/eval/java.h"
+#include "src/eval/task_list.h"
 #include "src/model/task.h"
 #include "src/runner/runner.h"
 
+/* The task types, in the order of src/eval/task_list.h. */
+typedef enum {
+#define GB_EVAL_TASK(ID, name, help) GB_EVAL_TASK_##ID,
+    GB_EVAL_TASK_LIST
+#undef GB_EVAL_TASK
+        GB_EVAL_TASK_COUNT
+} GbEvalTask;
+
+/* Their names (the values of --task), NULL-terminated. */
+extern const char *const gb_eval_task_names[GB_EVAL_TASK_COUNT + 1];
+
 typedef struct {
     const char *model; /* sent as "model" */
-    GbEvalMode mode;
+    GbEvalTask task;
     long samples;             /* per item and version, >= 1 */
     GbChatParams params;      /* params.seed >= 0: sample s is sent with seed + s */
     const char *cache_dir;    /* NULL: no cache */
@@ -71,3 +83,14 @@ typedef struct {
  * run (results file not writable, no item in the original). */
 bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, const GbEvalVersion *versions, size_t nv,
                  char **summary_json, char **text, size_t *errors, GbError *err);
+
+/* The default wall-clock (and CPU) limit of one scoring run of a task type, in seconds. */
+double gb_eval_task_run_timeout(GbEvalTask task);
+/* Whether a task type runs Java (GbEvalConfig.java must then name a JDK). */
+bool gb_eval_task_needs_java(GbEvalTask task);
+
+/* The versions of an evaluation of task over files paths[0..nfiles) read into benches (all
+ * borrowed): one per file, or, for repair, the first file twice (see above). The array is owned;
+ * *nv gets its length. */
+GbEvalVersion *gb_eval_versions_new(GbEvalTask task, char *const *paths, const GbBench *benches, size_t nfiles,
+                                    size_t *nv);

@@ -16,9 +16,9 @@
  *   remove_comments_and_docstrings, Python 3.11 tokenize rules), both sides parsed with
  *   tree-sitter-python; the subtrees are the root and every node with children, each
  *   compared as its S-expression (ts_node_string(), taken from the root's string: see
- *   codebleu.c about a 0.20.7 runtime bug in per-node strings); score = #(reference subtrees whose
- *   S-expression occurs anywhere in the hypothesis) / #(reference subtrees): set membership,
- *   not clipped counts.
+ *   codebleu_syntax.c about a 0.20.7 runtime bug in per-node strings); score = #(reference
+ *   subtrees whose S-expression occurs anywhere in the hypothesis) / #(reference subtrees):
+ *   set membership, not clipped counts.
  * - dataflow: a port of the package's DFG_python (assignments, augmented assignments,
  *   for_in_clause, default_parameter, if-branch state merge, for/while bodies walked twice,
  *   comesFrom/computedFrom edges), nodes kept only when in an edge, merged by token index,
@@ -30,7 +30,7 @@
  * Everything is micro-averaged over a corpus (sums of numerators and denominators), as the
  * package does when given lists; for one pair use a one-element corpus.
  *
- * Deviations (all documented in codebleu.c where they arise): where the package orders a
+ * Deviations (all documented in the codebleu_*.c files where they arise): where the package orders a
  * merged list through a Python set (hash-randomised per process, so the package itself is
  * not deterministic there) we use first-appearance order; a data-flow walk that exceeds a
  * work budget (the package is exponential in loop nesting) or Python's recursion limit gives

@@ -1,5 +1,6 @@
 #include "src/measure/similarity.h"
 
+#include <assert.h>
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -41,6 +42,21 @@ void gb_summary_compute(const double *v, size_t n, GbSummary *s)
     s->median = gb_sim__quantile(c, n, 0.5);
     s->q3 = gb_sim__quantile(c, n, 0.75);
     free(c);
+}
+
+double gb_sim_task_value(const GbSimTask *t, GbSimMeasure m)
+{
+    switch (m) {
+#define GB_SIM_MEASURE(id, key, command_key, panel, corpus, field)                                                     \
+    case GB_SIM_##id:                                                                                                  \
+        return t->field;
+        GB_SIM_MEASURE_LIST
+#undef GB_SIM_MEASURE
+    case GB_SIM_MEASURE_COUNT:
+        break;
+    }
+    assert(!"a similarity measure out of range");
+    return 0;
 }
 
 typedef struct {

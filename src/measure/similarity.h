@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "src/doc/sim_measure_list.h"
 #include "src/measure/codebleu.h"
 #include "src/model/task.h"
 #include "src/base/util.h"
@@ -29,6 +30,9 @@ typedef struct {
     double cosine, jaccard;
     bool df_truncated; /* a side's data-flow walk hit the work budget (its graph counts as empty) */
 } GbSimTask;
+
+/* The value of measure m (src/doc/sim_measure_list.h) for task t. */
+double gb_sim_task_value(const GbSimTask *t, GbSimMeasure m);
 
 typedef struct {
     GbArray(GbSimTask) tasks;     /* matched tasks in A's order */

@@ -17,7 +17,10 @@
 #include "nsga2/gate_list.h"
 #include "src/bench/record.h"
 #include "src/bench/task_io.h"
+#include "src/base/gzip.h"
+#include "src/doc/sim_measure_list.h"
 #include "src/base/linediff.h"
+#include "src/doc/versions_similarity.h"
 #include "src/report/summary.h"
 
 /* ---- the metrics, from the one list ------------------------------------------------------- */
@@ -36,9 +39,13 @@ static const GbRepMetric gb_rep_metrics[] = {
 };
 #define GB_REP_NMETRICS (sizeof gb_rep_metrics / sizeof gb_rep_metrics[0])
 
-/* Similarity measures of similarity.json, in the order the panel shows them. */
-static const char *const gb_rep_measures[] = {"codebleu",       "cosine", "jaccard", "ngram",
-                                              "weighted_ngram", "syntax", "dataflow"};
+/* Similarity measures of similarity.json (src/doc/sim_measure_list.h), in the order the panel
+ * shows them. */
+static const char *const gb_rep_measures[GB_SIM_MEASURE_COUNT] = {
+#define GB_SIM_MEASURE(id, key, command_key, panel, corpus, field) [panel] = key,
+    GB_SIM_MEASURE_LIST
+#undef GB_SIM_MEASURE
+};
 #define GB_REP_NMEASURES (sizeof gb_rep_measures / sizeof gb_rep_measures[0])
 
 /* ---- the report's state -------------------------------------------------------------------- */
@@ -407,7 +414,7 @@ static json_t *gb_report__read_json(GbReport *r, const char *path)
 static bool gb_report__add_run(GbReport *r, const char *path, const char *group, GbError *err)
 {
     size_t len;
-    char *text = gb_read_file(path, &len, err);
+    char *text = gb_read_data_file(path, &len, err);
     if (!text) return false;
     GbArray(GbRepTask) tasks = {0};
     size_t lineno = 0, no_gb = 0, first_no_gb = 0;
@@ -530,7 +537,15 @@ static bool gb_report__add_dir(GbReport *r, const char *path, GbError *err)
     gb_array_free(&names);
     char *sim_path = gb_asprintf("%s/similarity.json", path);
     if (gb_report__is_file(sim_path)) {
-        json_t *sim = gb_report__read_json(r, sim_path);
+        /* Only a similarity.json its owner's parser accepts is shown (src/doc/versions_similarity.h). */
+        GbError verr;
+        char *vtext = gb_read_file(sim_path, NULL, &verr);
+        GbVsimDoc vdoc;
+        bool valid = vtext && gb_vsim_doc_parse(vtext, sim_path, &vdoc, &verr);
+        if (vtext) gb_vsim_doc_destroy(&vdoc);
+        free(vtext);
+        if (!valid) gb_report__warn(r, "%s", verr.msg);
+        json_t *sim = valid ? gb_report__read_json(r, sim_path) : NULL;
         if (sim) {
             GbRepVersions v = {.path = gb_strdup(sim_path), .group = gb_strdup(group), .sim = sim};
             gb_array_push(&r->versions, v);
@@ -569,7 +584,7 @@ bool gb_report_add_input(GbReport *r, const char *path, GbError *err)
 static bool gb_report__read_results(GbReport *r, GbRepEval *e, GbError *err)
 {
     size_t len;
-    char *text = gb_read_file(e->results_path, &len, err);
+    char *text = gb_read_data_file(e->results_path, &len, err);
     if (!text) return false;
     const char *model = gb_report__str(json_object_get(e->summary, "model"));
     json_t *samples = json_object(); /* "item\x1fversion\x1fsample" -> [item, task, version, pass 0/1/-1] */

@@ -1,6 +1,6 @@
 /* Lint sessions: a sequence of lints served by one process forked from a lint worker. The
  * lint worker is shared: it runs the session processes of every thread at once, each named
- * by a tag (harness.py: serve_lint), and its control socket carries only their ends
+ * by a tag (harness_serve.py: serve_lint), and its control socket carries only their ends
  * ("done" with the tag) and our kills. A session learns that its process ended from the
  * process's socket (EOF); it reads the worker's socket only to wait for that end. */
 #include "src/runner/runner.h"

@@ -100,6 +100,26 @@ static bool gb_pool__start_now(const GbPool *pool, GbWorkerKind kind)
     return (pool->cfg.start_sets & (1u << kind)) != 0;
 }
 
+/* Write the harness's files (gb_harness_files) into dir, a new directory; false with errno set
+ * on failure. 0755: the interpreter's import system lists the directory of harness.py to find
+ * its sibling modules, also as the user namespace's root (userns mode), to which a directory
+ * of the host's root is another user's. */
+static bool gb_pool__write_harness(const char *dir)
+{
+    if (mkdir(dir, 0755) != 0 || chmod(dir, 0755) != 0) return false;
+    for (unsigned long i = 0; i < gb_harness_files_count; i++) {
+        char *path = gb_asprintf("%s/%s", dir, gb_harness_files[i].name);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        free(path);
+        bool wrote = fd >= 0 && gb_runner_write_all(fd, gb_harness_files[i].text, gb_harness_files[i].len);
+        int saved = errno;
+        if (fd >= 0) close(fd);
+        errno = saved;
+        if (!wrote) return false;
+    }
+    return true;
+}
+
 GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 {
     GbPoolConfig dflt;
@@ -148,25 +168,25 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     }
     /* 0711: the runs (another uid) may traverse to their run directory, not list ours. */
     chmod(pool->dir, 0711);
-    pool->harness = gb_asprintf("%s/harness.py", pool->dir);
+    char *harness_dir = gb_asprintf("%s/harness", pool->dir);
+    pool->harness = gb_asprintf("%s/harness.py", harness_dir);
     pool->runs = gb_asprintf("%s/runs", pool->dir);
     pool->root = gb_asprintf("%s/root", pool->dir);
-    int fd = open(pool->harness, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 || !gb_runner_write_all(fd, gb_harness_py, gb_harness_py_len) || mkdir(pool->runs, 0711) != 0 ||
-        mkdir(pool->root, 0711) != 0 || pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
+    bool wrote_harness = gb_pool__write_harness(harness_dir);
+    free(harness_dir);
+    if (!wrote_harness || mkdir(pool->runs, 0711) != 0 || mkdir(pool->root, 0711) != 0 ||
+        pipe2(pool->intr, O_CLOEXEC | O_NONBLOCK) != 0) {
         gb_error_set(err, "cannot set up %s: %s", pool->dir, strerror(errno));
-        if (fd >= 0) close(fd);
         gb_pool_delete(pool);
         return NULL;
     }
-    close(fd);
     const char *no_tiers = getenv("GENEBENCH_NO_TIERS");
     if (no_tiers && *no_tiers && strcmp(no_tiers, "0") != 0) pool->cfg.no_tiers = true;
     const char *no_remap = getenv("GENEBENCH_NO_REMAP");
     pool->remap = !cfg->no_native && !cfg->no_remap && !(no_remap && *no_remap && strcmp(no_remap, "0") != 0);
     if (!cfg->no_native) {
         pool->native = gb_asprintf("%s/gbworker.so", pool->dir);
-        fd = open(pool->native, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        int fd = open(pool->native, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         bool wrote = fd >= 0 && gb_runner_write_all(fd, gb_worker_so, gb_worker_so_len);
         if (fd >= 0) close(fd);
         if (!wrote) {
@@ -178,7 +198,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
 
     long n = cfg->workers > 0 ? cfg->workers : sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
-    /* one lint worker serves every thread's sessions (harness.py: serve_lint): one warm-up */
+    /* one lint worker serves every thread's sessions (harness_serve.py: serve_lint): one warm-up */
     long nl = !cfg->lint ? 0 : cfg->lint_workers > 0 ? cfg->lint_workers : 1;
     bool tiers = !pool->cfg.no_tiers;
     long counts[GB_WORKER_KINDS] = {n, nl, tiers ? n : 0, tiers ? n : 0};

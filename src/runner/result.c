@@ -120,7 +120,7 @@ void gb_runner_map(const GbPool *pool, GbRaw *raw, GbRunResult *out)
         out->exc_message = gb_asprintf("the process ended (exit status %d) before the tests finished", raw->exit_code);
         return;
     }
-    /* The seal (harness.py): a record counts only when it carries the token the worker gave
+    /* The seal (harness_seal.py): a record counts only when it carries the token the worker gave
      * this run after the fork, and the child then exited with status 0 (the harness always
      * does); anything else was written by the program. */
     const GbRecField *want = gb_rec_find(&raw->done_rec, "token"), *got = gb_rec_find(c, "token");

@@ -75,8 +75,8 @@ void gb_pool_add_limits_mem(const GbPool *pool, const GbWorker *w, GbStr *body, 
     gb_rec_addf(body, "uid", "%ld", w->run_uid);
 }
 
-/* The upstream harness's execution rules (src/model/task.h): harness.py applies them in the
- * run's child (apply_harness_rules). */
+/* The upstream harness's execution rules (src/model/task.h): harness_rules.py applies them
+ * in the run's child (apply_harness_rules). */
 static void gb_pool__add_harness_rules(GbStr *body, const GbTask *task)
 {
     if (task->harness == GB_HARNESS_NONE) return;

@@ -155,12 +155,13 @@ bool gb_lint_session_partial(const GbLintSession *s);
  * worker that imports pylint and lints a warm-up program once, so that astroid has parsed
  * the standard-library modules of the operators' calls; test workers do not import pylint,
  * which keeps their fork cheaper). One linter is built at warm-up and reused. The
- * third-party libraries (numpy, scipy, sklearn, cryptography, dateutil) are opaque: astroid
- * never parses a module of theirs (harness.py: libraries_opaque), so what a program takes
- * from them is uninferable and unchecked. Options fixed:
+ * third-party libraries (src/runner/library_list.h: numpy, scipy, sklearn, cryptography,
+ * dateutil) are opaque: astroid never parses a module of theirs (harness_lint.py:
+ * libraries_opaque), so what a program takes from them is uninferable and unchecked.
+ * Options fixed:
  *   --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n
  *   --disable=missing-module-docstring,missing-class-docstring,missing-function-docstring
- *   --ignored-modules=numpy,scipy,sklearn,cryptography,dateutil
+ *   --ignored-modules=LIBRARIES (the list's names, comma-separated)
  * The docstring checks are disabled because benchmark snippets never have docstrings and
  * the function/module-creating operators (S6, S7, S8) would lose score by construction.
  * Score = pylint's global note clamped to 0..10 (10 for a program with no statement). */
@@ -263,7 +264,7 @@ bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunF
 
 /* ---- Probes: the equivalence check beyond the tests (nsga2/equiv.h) -------------------
  *
- * A probe is one sandboxed run (kind "probe" of harness.py) that runs the program once and
+ * A probe is one sandboxed run (kind "probe" of harness_probe.py) that runs the program once and
  * then, per input: mode CALL calls the entry point with the input's literal argument list
  * (made afresh per call from the text, which must pass gb_literal_args_ok of
  * src/model/calls.h), capturing sys.stdout; mode STDIO runs the program as __main__ with the

@@ -11,7 +11,10 @@
  *   pool.c           the pool: creation, deletion, idle sets
  *   run.c            one run on a worker, gb_pool_run, gb_pool_lint
  *   lint.c           lint sessions
- *   probe.c          probes for the equivalence check (gb_pool_probe) */
+ *   probe.c          probes for the equivalence check (gb_pool_probe)
+ *   tier.c           which test worker a run forks from
+ * library_list.h lists the third-party libraries; the Python side (harness.py and its
+ * harness_*.py siblings) and the whole structure are described in src/runner/README.md. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -24,9 +27,16 @@
 #include "src/runner/runner.h"
 #include "src/runner/sandbox.h"
 
-/* The harness source, generated at build time from src/runner/harness.py (src/meson.build). */
-extern const char gb_harness_py[];
-extern const unsigned long gb_harness_py_len;
+/* The harness's files (harness.py and its sibling modules, src/runner/README.md), generated at
+ * build time from the list in src/runner/meson.build: a pool writes each, by its name, into
+ * its directory. */
+typedef struct GbEmbeddedFile {
+    const char *name; /* "harness.py", "harness_wire.py", ... */
+    const char *text;
+    unsigned long len;
+} GbEmbeddedFile;
+extern const GbEmbeddedFile gb_harness_files[];
+extern const unsigned long gb_harness_files_count;
 /* The workers' shared object, built from src/runner/remap.c and src/runner/runwait.c (src/meson.build). */
 extern const char gb_worker_so[];
 extern const unsigned long gb_worker_so_len;
@@ -37,13 +47,13 @@ extern const unsigned long gb_worker_so_len;
 #define GB_SANDBOX_UID_BASE 1900000000u
 
 /* The kinds of worker, one idle set each. The test workers come in three import sets
- * (harness.py: --preload), so that a run forks from the smallest interpreter that has what its
+ * (harness.py: --import), so that a run forks from the smallest interpreter that has what its
  * program imports (tier.c); without tiers (GbPoolConfig.no_tiers) every test worker is FULL. */
 typedef enum {
-    GB_WORKER_FULL,   /* test worker with every library of harness.py's PRELOAD */
-    GB_WORKER_LINT,   /* lint worker: the standard-library modules of PRELOAD and pylint */
-    GB_WORKER_STDLIB, /* test worker with the standard-library modules of PRELOAD only */
-    GB_WORKER_NUMPY,  /* test worker with those and numpy */
+    GB_WORKER_FULL,   /* test worker with every library of library_list.h */
+    GB_WORKER_LINT,   /* lint worker: harness.py's STDLIB_PRELOAD and pylint */
+    GB_WORKER_STDLIB, /* test worker with harness.py's STDLIB_PRELOAD only */
+    GB_WORKER_NUMPY,  /* test worker with those and the libraries of kind NUMPY (numpy) */
     GB_WORKER_KINDS
 } GbWorkerKind;
 
@@ -66,7 +76,7 @@ typedef struct {
     GbSandboxMode mode;
     bool lint; /* a lint worker: imports pylint, serves lint sessions only */
     GbWorkerKind kind;
-    /* A lint worker serves several sessions at once (harness.py: serve_lint), so it is
+    /* A lint worker serves several sessions at once (harness_serve.py: serve_lint), so it is
      * shared, not held: mu guards its control socket (both ways), its restart and the
      * fields below; users counts the sessions on it (guarded by GbPool.mu). */
     pthread_mutex_t mu;
@@ -91,7 +101,7 @@ struct GbPool {
     GbPoolConfig cfg;
     char *python;
     char *dir;            /* private temporary directory */
-    char *harness;        /* dir/harness.py */
+    char *harness;        /* dir/harness/harness.py (beside it, the rest of gb_harness_files) */
     char *native;         /* dir/gbworker.so */
     bool remap;           /* workers remap their libraries (src/runner/remap.c) */
     char *remap_report;   /* what the first worker said of its remap */

@@ -1,5 +1,5 @@
 /* The worker's wait for a run child, in C (part of the worker's shared object with
- * src/runner/remap.c; src/runner/harness.py calls it through ctypes right after os.fork()).
+ * src/runner/remap.c; src/runner/harness_serve.py calls it through ctypes right after os.fork()).
  *
  * Why in C: from fork() until the child exits, every page the worker writes is shared with
  * the child, so each write costs a copy, and a write into a huge page first splits it into
@@ -92,7 +92,7 @@ static int gb_run__send_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* The "started" record of the wire format (src/runner/harness.py): {"op": "started", "pid": pid}. */
+/* The "started" record of the wire format (src/runner/harness_wire.py): {"op": "started", "pid": pid}. */
 static int gb_run__send_started(int ctl, int pid)
 {
     char num[24];

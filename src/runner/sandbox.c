@@ -464,7 +464,7 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
         c.plan = plan;
     }
 
-    char *argv[16];
+    char *argv[20];
     int argc = 0;
     argv[argc++] = (char *)spec->python;
     argv[argc++] = "-s";
@@ -476,9 +476,11 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
         argv[argc++] = "--warm-dir";
         argv[argc++] = (char *)spec->warm_dir;
     }
-    if (spec->preload) {
-        argv[argc++] = "--preload";
-        argv[argc++] = (char *)spec->preload;
+    argv[argc++] = "--libraries";
+    argv[argc++] = (char *)spec->libraries;
+    if (spec->imports && *spec->imports) {
+        argv[argc++] = "--import";
+        argv[argc++] = (char *)spec->imports;
     }
     if (mode == GB_SANDBOX_PLAIN) argv[argc++] = "--seccomp";
     if (spec->native) {

@@ -41,22 +41,23 @@ typedef enum {
 const char *gb_sandbox_mode_name(GbSandboxMode mode);
 
 typedef struct {
-    const char *python;   /* interpreter (absolute path) */
-    const char *harness;  /* path of harness.py */
-    const char *runs_dir; /* directory holding run directories (stays writable) */
-    const char *home;     /* HOME/TMPDIR of the worker itself */
-    const char *log_path; /* the worker's stderr goes here (truncated) */
-    bool lint;            /* preload pylint */
-    const char *preload;  /* test worker's import set: "stdlib", "numpy", or NULL: every library */
-    const char *warm_dir; /* scratch directory for the pylint warm-up (lint only) */
-    GbSandboxMode mode;   /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
-    uid_t sandbox_uid;    /* uid runs use when genebench is root (and USERNS's outer uid) */
-    const char *native;   /* path of the workers' shared object (src/runner/remap.c, src/runner/runwait.c) */
-    bool remap;           /* the worker remaps its libraries (src/runner/remap.c) */
-    const char *pool_dir; /* the pool's directory (harness, native helper, runs_dir inside it) */
-    const char *root_dir; /* an empty directory: the mount point of a namespaced worker's root */
-    long disk_mb;         /* size of the runs' tmpfs in a namespaced worker (per-run disk cap) */
-    long shm_mb;          /* size of its private /dev/shm */
+    const char *python;    /* interpreter (absolute path) */
+    const char *harness;   /* path of harness.py */
+    const char *runs_dir;  /* directory holding run directories (stays writable) */
+    const char *home;      /* HOME/TMPDIR of the worker itself */
+    const char *log_path;  /* the worker's stderr goes here (truncated) */
+    bool lint;             /* preload pylint */
+    const char *libraries; /* the third-party libraries' top-level names, comma-separated (library_list.h) */
+    const char *imports;   /* the third-party modules this worker preloads, comma-separated (may be "") */
+    const char *warm_dir;  /* scratch directory for the pylint warm-up (lint only) */
+    GbSandboxMode mode;    /* requested mode; AUTO tries NAMESPACES/USERNS, then PLAIN */
+    uid_t sandbox_uid;     /* uid runs use when genebench is root (and USERNS's outer uid) */
+    const char *native;    /* path of the workers' shared object (src/runner/remap.c, src/runner/runwait.c) */
+    bool remap;            /* the worker remaps its libraries (src/runner/remap.c) */
+    const char *pool_dir;  /* the pool's directory (harness, native helper, runs_dir inside it) */
+    const char *root_dir;  /* an empty directory: the mount point of a namespaced worker's root */
+    long disk_mb;          /* size of the runs' tmpfs in a namespaced worker (per-run disk cap) */
+    long shm_mb;           /* size of its private /dev/shm */
 } GbSpawnSpec;
 
 typedef struct {

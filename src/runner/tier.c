@@ -1,6 +1,6 @@
-/* Which test worker a run forks from: the smallest import set (harness.py: TIER_PRELOAD) that
- * holds every library the run's sources name. The cost of a run's fork and exit grows with
- * what its worker has mapped (a warm interpreter with numpy, scipy, sklearn and cryptography
+/* Which test worker a run forks from: the smallest import set (src/runner/library_list.h: a
+ * library's worker kind) that holds every library the run's sources name. The cost of a run's
+ * fork and exit grows with what its worker has mapped (a warm interpreter with numpy, scipy, sklearn and cryptography
  * forks several times slower than one with the standard library only), so a program that
  * imports nothing else than the standard library should not pay for them.
  *
@@ -14,10 +14,18 @@
 #include <string.h>
 
 #include "src/python/stdlib_modules.h"
+#include "src/runner/library_list.h"
 #include "src/runner/runner_private.h"
 
-/* Libraries only the FULL workers preload (harness.py: THIRD_PARTY, less numpy). */
-static const char *const gb_tier__full_only[] = {"scipy", "sklearn", "cryptography", "dateutil"};
+/* The third-party libraries and the smallest worker kind that preloads each. */
+static const struct {
+    const char *name;
+    GbWorkerKind worker;
+} gb_tier__libraries[] = {
+#define GB_LIBRARY(name, imports, package, worker) {name, worker},
+    GB_LIBRARY_LIST
+#undef GB_LIBRARY
+};
 
 static bool gb_tier__word_char(char c)
 {
@@ -43,7 +51,11 @@ static bool gb_tier__own_module(const GbProgram *prog, const char *name, size_t 
 /* The kind the top-level module name[0..n) needs. */
 static GbWorkerKind gb_tier__module(const GbProgram *prog, const char *name, size_t n)
 {
-    if (gb_tier__is(name, n, "numpy")) return GB_WORKER_NUMPY;
+    /* a library of a smaller worker; the others need FULL, as any module that is neither in
+     * the standard library nor the program's own */
+    for (size_t i = 0; i < sizeof gb_tier__libraries / sizeof *gb_tier__libraries; i++)
+        if (gb_tier__libraries[i].worker != GB_WORKER_FULL && gb_tier__is(name, n, gb_tier__libraries[i].name))
+            return gb_tier__libraries[i].worker;
     if (gb_stdlib_module(name, n) || gb_tier__own_module(prog, name, n) || gb_tier__is(name, n, "__future__"))
         return GB_WORKER_STDLIB;
     return GB_WORKER_FULL;
@@ -108,9 +120,11 @@ static GbWorkerKind gb_tier__words(const char *text)
         const char *w = p;
         while (gb_tier__word_char(*p)) p++;
         size_t n = (size_t)(p - w);
-        if (gb_tier__is(w, n, "numpy")) kind = gb_tier__max(kind, GB_WORKER_NUMPY);
-        for (size_t i = 0; i < sizeof gb_tier__full_only / sizeof *gb_tier__full_only; i++)
-            if (gb_tier__is(w, n, gb_tier__full_only[i])) return GB_WORKER_FULL;
+        for (size_t i = 0; i < sizeof gb_tier__libraries / sizeof *gb_tier__libraries; i++) {
+            if (!gb_tier__is(w, n, gb_tier__libraries[i].name)) continue;
+            if (gb_tier__libraries[i].worker == GB_WORKER_FULL) return GB_WORKER_FULL;
+            kind = gb_tier__max(kind, gb_tier__libraries[i].worker);
+        }
     }
     return kind;
 }

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "src/runner/library_list.h"
 #include "src/runner/runner_private.h"
 
 void gb_worker_reap(GbWorker *w)
@@ -54,12 +55,53 @@ static char *gb_pool__log_tail(const GbPool *pool, int slot)
     return tail;
 }
 
+/* The third-party libraries' top-level names, comma-separated (harness.py: --libraries). */
+#define GB_LIBRARY(name, imports, package, worker) name ","
+static const char gb_worker__libraries[] = GB_LIBRARY_LIST;
+#undef GB_LIBRARY
+
+/* The Debian packages a worker imports from, for an error message. */
+#define GB_LIBRARY(name, imports, package, worker) package ", "
+static const char gb_worker__packages[] = GB_LIBRARY_LIST "pylint";
+#undef GB_LIBRARY
+
+/* Whether a test worker of kind preloads the libraries whose row says need: FULL has every
+ * library, NUMPY those of kind NUMPY, the others none. */
+static bool gb_worker__preloads(GbWorkerKind kind, GbWorkerKind need)
+{
+    return kind == GB_WORKER_FULL || (kind == GB_WORKER_NUMPY && need == GB_WORKER_NUMPY);
+}
+
+/* The third-party modules a worker of kind preloads, comma-separated (harness.py: --import;
+ * owned). A lint worker runs no program, and astroid never parses the third-party libraries
+ * (harness_lint.py: libraries_opaque): it needs none of them. */
+static char *gb_worker__imports(GbWorkerKind kind)
+{
+    GbStr s;
+    gb_str_init(&s);
+    const struct {
+        const char *imports;
+        GbWorkerKind worker;
+    } rows[] = {
+#define GB_LIBRARY(name, imports, package, worker) {imports, worker},
+        GB_LIBRARY_LIST
+#undef GB_LIBRARY
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        if (!gb_worker__preloads(kind, rows[i].worker)) continue;
+        if (s.len) gb_str_append(&s, ",");
+        gb_str_append(&s, rows[i].imports);
+    }
+    return gb_str_take(&s);
+}
+
 /* Spawn a worker; it imports its libraries (and warms pylint) while we go on. */
 bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
 {
     char *log_path = gb_asprintf("%s/worker%d.log", pool->dir, w->slot);
     char *warm = gb_asprintf("%s/warm-%d", pool->runs, w->slot);
     char *hwarm = NULL; /* warm reached from here (through the worker's root) */
+    char *imports = gb_worker__imports(w->kind);
     GbSpawnSpec spec = {
         .python = pool->python,
         .harness = pool->harness,
@@ -67,11 +109,8 @@ bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
         .home = pool->runs,
         .log_path = log_path,
         .lint = w->lint,
-        /* a lint worker runs no program, and astroid never parses the third-party
-         * libraries (harness.py: libraries_opaque): it needs none of them */
-        .preload = w->kind == GB_WORKER_STDLIB || w->kind == GB_WORKER_LINT ? "stdlib"
-                   : w->kind == GB_WORKER_NUMPY                           ? "numpy"
-                                                                          : NULL,
+        .libraries = gb_worker__libraries,
+        .imports = imports,
         .warm_dir = warm,
         .mode = pool->mode,
         .sandbox_uid = pool->uid_base + (uid_t)w->slot,
@@ -100,7 +139,7 @@ bool gb_pool_spawn_worker(GbPool *pool, GbWorker *w, GbError *err)
             goto done;
         }
         if (pool->cfg.lint_warm && *pool->cfg.lint_warm) {
-            /* the caller's warm-up program (harness.py: warm_pylint) */
+            /* the caller's warm-up program (harness_lint.py: warm_pylint) */
             char *path = gb_asprintf("%s/warm.py", hwarm);
             int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
             bool wrote = fd >= 0 && gb_runner_write_all(fd, pool->cfg.lint_warm, strlen(pool->cfg.lint_warm));
@@ -127,6 +166,7 @@ done:
     free(log_path);
     free(warm);
     free(hwarm);
+    free(imports);
     return ok;
 }
 
@@ -155,9 +195,8 @@ bool gb_pool_await_worker(GbPool *pool, GbWorker *w, GbError *err)
                 char *why = gb_rec_dup(&rec, "error");
                 gb_error_set(err,
                              "the interpreter %s cannot import module '%s' (%s); install the Debian package "
-                             "that provides it (python3-numpy, python3-scipy, python3-sklearn, python3-dateutil, "
-                             "python3-cryptography, pylint) or choose another interpreter with --python",
-                             pool->python, module ? module : "?", why ? why : "?");
+                             "that provides it (%s) or choose another interpreter with --python",
+                             pool->python, module ? module : "?", why ? why : "?", gb_worker__packages);
                 free(module);
                 free(why);
             } else {

@@ -25,17 +25,26 @@
 #include "operators/api_call.h"
 #include "src/runner/runner.h"
 #include "src/bench/task_io.h"
+#include "src/runner/library_list.h"
 
-/* The rule of src/runner/harness.py's libraries_opaque for the pylint command (run by its
- * --init-hook): astroid never parses a module of the third-party libraries. */
+/* The third-party libraries (src/runner/library_list.h), comma-separated with a comma after the
+ * last. */
+#define GB_LIBRARY(name, imports, package, worker) name ","
+static const char gb_lint_compare__libraries[] = GB_LIBRARY_LIST;
+#undef GB_LIBRARY
+
+/* The rule of src/runner/harness_lint.py's libraries_opaque for the pylint command (run by its
+ * --init-hook): astroid never parses a module of the third-party libraries. GB_LIBRARY keeps
+ * this definition for the hook's uses below. */
+#define GB_LIBRARY(name, imports, package, worker) "'" name "', "
 #define GB_LINT_OPAQUE_HOOK                                                                                            \
     "import astroid.manager as m, astroid.exceptions as e\n"                                                           \
-    "f = m.AstroidManager.ast_from_module_name\n"                                                                     \
-    "def g(self, name, *a, f=f, e=e, **k):\n"                                                                         \
-    "    if isinstance(name, str) and name.partition('.')[0] in "                                                     \
-    "('numpy', 'scipy', 'sklearn', 'cryptography', 'dateutil'):\n"                                                    \
-    "        raise e.AstroidImportError('opaque')\n"                                                                  \
-    "    return f(self, name, *a, **k)\n"                                                                             \
+    "f = m.AstroidManager.ast_from_module_name\n"                                                                      \
+    "def g(self, name, *a, f=f, e=e, **k):\n"                                                                          \
+    "    if isinstance(name, str) and name.partition('.')[0] in "                                                      \
+    "(" GB_LIBRARY_LIST "):\n"                                                                                         \
+    "        raise e.AstroidImportError('opaque')\n"                                                                   \
+    "    return f(self, name, *a, **k)\n"                                                                              \
     "m.AstroidManager.ast_from_module_name = g\n"
 
 /* Score printed by `python3 -m pylint` on the program (10 when it prints none: no
@@ -49,8 +58,9 @@ static double pylint_cli(const GbProgram *prog)
     gb_str_appendf(&cmd,
                    "cd %s && %s -m pylint --rcfile=/dev/null --persistent=n --jobs=1 --score=y --reports=n "
                    "--disable=missing-module-docstring,missing-class-docstring,missing-function-docstring "
-                   "--ignored-modules=numpy,scipy,sklearn,cryptography,dateutil --init-hook=\"%s\"",
-                   dir, GB_DEFAULT_PYTHON, GB_LINT_OPAQUE_HOOK);
+                   "--ignored-modules=%.*s --init-hook=\"%s\"",
+                   dir, GB_DEFAULT_PYTHON, (int)(sizeof gb_lint_compare__libraries - 2), gb_lint_compare__libraries,
+                   GB_LINT_OPAQUE_HOOK);
     bool ok = true;
     for (size_t i = 0; i < prog->modules.len && ok; i++) {
         const GbFile *m = &prog->modules.items[i];

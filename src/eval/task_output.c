@@ -1,0 +1,34 @@
+/* Output prediction (CRUXEval-O): the model says what a call of the program returns, as literal data
+ * (answer.h); the original's expected value decides. */
+#include "src/eval/task_type.h"
+
+#include <stdlib.h>
+
+static char *gb_eval_output__prompt(const GbEvalSample *s, GbError *err)
+{
+    (void)err;
+    return gb_answer_prompt(GB_ANSWER_VALUE, s->task->source, s->entry, s->pair->args, s->pair->expected);
+}
+
+static bool gb_eval_output__extract(const GbEvalSample *s, const char *reply, GbEvalAnswer *a, char *why,
+                                    size_t why_size)
+{
+    return gb_answer_extract(s->parser, reply, GB_ANSWER_VALUE, s->entry, &a->text, why, why_size);
+}
+
+static GbEvalVerdict gb_eval_output__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)
+{
+    char *code = gb_answer_check_code(GB_ANSWER_VALUE, s->entry, s->pair->expected, a->text);
+    GbEvalVerdict v = gb_eval_score_assert(s, code, error);
+    free(code);
+    return v;
+}
+
+const GbEvalTaskType gb_eval_task_output = {
+    .title = "output prediction",
+    .input = GB_EVAL_IN_ASSERTS,
+    .run_timeout_s = 3, /* as CRUXEval */
+    .prompt = gb_eval_output__prompt,
+    .extract = gb_eval_output__extract,
+    .score = gb_eval_output__score,
+};

@@ -1,0 +1,246 @@
+"""The probes (equivalence).
+
+A probe (kind "probe", nsga2/equiv.h) runs the program once, then calls its entry point on
+each input of the request (literal argument lists that genebench checked against its
+whitelist, src/model/calls.h), or runs it as __main__ once per stdin text (mode "stdio"), and
+sends back per input a canonical description of what happened: returned value or exception
+type, the arguments after the call (mutation), captured stdout, and the CPU and wall time of
+the call. genebench compares the descriptions of two programs; nothing is compared here, so
+the program never sees the original's results. Everything the description is built with is
+bound before the program runs (default arguments below; the seal checks the harness's
+functions and the builtins after the run), so a program that replaces a builtin during a call
+cannot change how its result is described.
+"""
+
+import os
+import signal
+import sys
+import time
+
+from harness_program import describe_exception, exec_program, new_main_module
+from harness_seal import seal_before_tests
+from harness_wire import text
+
+
+class ProbeTimeout(BaseException):
+    """A probed call ran past its time limit (raised by the SIGALRM handler)."""
+
+
+PROBE_MAX_VALUE = 2000  # longer descriptions are replaced by their length and SHA-256
+
+
+def probe_number(x, _float=float, _int=int, _abs=abs):
+    """Numbers by value, as == compares them: 1, 1.0 and True-free numpy integers all read
+    "1"; a non-integral float reads with 10 significant digits (floats that agree to about
+    1e-10 relative agree), nan reads "nan", -0.0 reads "0"."""
+    if _type_is(x, _int):
+        return int.__repr__(x)
+    if x != x:
+        return "nan"
+    if x in (_float("inf"), _float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    if x == _int(x) and _abs(x) < 2.0 ** 53:
+        return int.__repr__(_int(x))
+    return "%.10g" % x
+
+
+def _type_is(x, t, _type=type):
+    return _type(x) is t
+
+
+def probe_canon(x, np, depth=0, seen=None, _type=type, _isinstance=isinstance, _id=id, _len=len, _sorted=sorted,
+                _int=int, _float=float, _bool=bool, _str=str, _bytes=bytes, _bytearray=bytearray,
+                _complex=complex, _list=list, _tuple=tuple, _dict=dict, _set=set, _frozenset=frozenset,
+                _getattr=object.__getattribute__, _str_repr=str.__repr__, _bytes_repr=bytes.__repr__,
+                _join=str.join, _BaseException=BaseException, _callable=callable, _slice=slice):
+    """The canonical description of a value (a str). Containers by content (a subclass reads as
+    its base), dicts and sets sorted by the descriptions of their keys, numpy scalars and arrays
+    by value, other objects as their type's name and their attributes. np is the numpy module
+    the worker preloaded, or None."""
+    if seen is None:
+        seen = set()
+    if depth > 40:
+        return "..."
+    if x is None or x is True or x is False:
+        return "True" if x is True else "False" if x is False else "None"
+    t = _type(x)
+    if np is not None and _isinstance(x, np.generic):
+        try:
+            x = x.item()
+            t = _type(x)
+        except Exception:  # noqa: BLE001
+            return "<numpy %s>" % t.__name__
+        if x is True or x is False:
+            return "True" if x is True else "False"
+    if _isinstance(x, (_int, _float)) and not _isinstance(x, _bool):
+        return probe_number(_int.__int__(x) if _isinstance(x, _int) else _float.__float__(x))
+    if _isinstance(x, _complex):
+        return "complex(%s, %s)" % (probe_number(x.real), probe_number(x.imag))
+    if _isinstance(x, _str):
+        return _str_repr(_str.__str__(x))
+    if _isinstance(x, (_bytes, _bytearray)):
+        return _bytes_repr(_bytes(x))
+    if _id(x) in seen:
+        return "<cycle>"
+    seen.add(_id(x))
+    try:
+        if np is not None and _isinstance(x, np.ndarray):
+            return "ndarray(%s, %s)" % (_str(x.shape), probe_canon(x.tolist(), np, depth + 1, seen))
+        if _isinstance(x, _list):
+            return "[" + _join(", ", [probe_canon(e, np, depth + 1, seen) for e in _list.copy(x)]) + "]"
+        if _isinstance(x, _tuple):
+            items = [probe_canon(e, np, depth + 1, seen) for e in _tuple.__getitem__(x, _slice(None))]
+            return "(" + _join(", ", items) + ("," if _len(items) == 1 else "") + ")"
+        if _isinstance(x, _dict):
+            pairs = [(probe_canon(k, np, depth + 1, seen), probe_canon(v, np, depth + 1, seen))
+                     for k, v in _dict.items(_dict.copy(x))]
+            return "{" + _join(", ", ["%s: %s" % kv for kv in _sorted(pairs)]) + "}"
+        if _isinstance(x, (_set, _frozenset)):
+            items = _sorted(probe_canon(e, np, depth + 1, seen) for e in _frozenset(x))
+            return ("frozenset" if _isinstance(x, _frozenset) else "set") + "({" + _join(", ", items) + "})"
+        if _isinstance(x, _BaseException):
+            return "%s%s" % (t.__name__, probe_canon(_tuple(x.args), np, depth + 1, seen))
+        try:
+            attrs = _getattr(x, "__dict__")
+        except Exception:  # noqa: BLE001
+            attrs = None
+        if _isinstance(attrs, _dict) and not _isinstance(x, _type) and not _callable(x):
+            return "%s%s" % (t.__name__, probe_canon(attrs, np, depth + 1, seen))
+        return "<%s>" % t.__name__
+    finally:
+        seen.discard(_id(x))
+
+
+def probe_clip(s, _len=len):
+    if _len(s) <= PROBE_MAX_VALUE:
+        return s
+    import hashlib
+
+    return "<%d chars sha256 %s>" % (_len(s), hashlib.sha256(s.encode("utf-8", "surrogateescape")).hexdigest())
+
+
+def probe_alarm(signum, frame):
+    raise ProbeTimeout()
+
+
+def probe_args_builder(text_args, _compile=compile, _eval=eval):
+    """A function that makes the call's arguments afresh (so a mutation in one call never
+    reaches the next): the literal argument list, evaluated with only the data constructors in
+    scope. The text passed genebench's whitelist of literal data (src/model/calls.h)."""
+    code = _compile("_gb_args(%s)" % text_args, "<probe input>", "eval")
+    env = {"__builtins__": {}, "_gb_args": lambda *a, **k: (a, k), "set": set, "frozenset": frozenset,
+           "list": list, "tuple": tuple, "dict": dict, "int": int, "float": float, "complex": complex,
+           "str": str, "bytes": bytes, "bytearray": bytearray, "bool": bool}
+    return lambda: _eval(code, dict(env))
+
+
+def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_time, _monotonic=time.monotonic,
+              _setitimer=signal.setitimer, _signal=signal.signal, _open=open):
+    import io
+
+    mode = text(req, "mode", "call")
+    entry = text(req, "entry")
+    inputs = text(req, "inputs").split("\0") if text(req, "inputs") else []
+    limit = float(text(req, "limit", "1"))
+    budget = float(text(req, "budget", "5"))
+    builders = []
+    if mode == "call":
+        for item in inputs:
+            try:
+                builders.append(probe_args_builder(item))
+            except BaseException:  # noqa: BLE001 - a bad input is genebench's bug: no result
+                builders.append(None)
+    string_io, bytes_io, text_wrapper = io.StringIO, io.BytesIO, io.TextIOWrapper
+    old_handler = _signal(signal.SIGALRM, probe_alarm)
+    fn = None
+    mod = None
+    if mode == "call":
+        mod = new_main_module(run_dir, main_path)
+        try:
+            exec_program(mod, main_path)
+            seal_before_tests()
+        except BaseException as exc:  # noqa: BLE001
+            result.update(describe_exception(exc, run_dir))
+            result["outcome"] = "fail"
+            return
+        fn = mod.__dict__.get(entry)
+        if fn is None or not callable(fn):
+            result.update({"outcome": "fail", "exc_type": "NameError",
+                           "exc_message": "the program defines no callable %s" % entry})
+            return
+    t_all = _monotonic()
+    real_stdout, real_stdin = sys.stdout, sys.stdin
+    for i, item in enumerate(inputs):
+        key = str(i)
+        if _monotonic() - t_all > budget:
+            result["s" + key] = "skip"
+            continue
+        out_buf = None
+        status = "ok"
+        value = ""
+        c0 = w0 = 0.0
+        try:
+            if mode == "call":
+                if builders[i] is None:
+                    result["s" + key] = "skip"
+                    continue
+                args, kwargs = builders[i]()
+                sys.stdout = out_buf = string_io()
+            else:
+                path = os.path.join(run_dir, "probe_stdin.txt")
+                with _open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(item)
+                fd = os.open(path, os.O_RDONLY)
+                os.dup2(fd, 0)
+                os.close(fd)
+                sys.stdin = _open(0, "r", closefd=False)
+                raw = bytes_io()
+                sys.stdout = out_buf = text_wrapper(raw, encoding="utf-8", errors="replace", write_through=True)
+                out_buf.raw_bytes = raw
+            c0, w0 = _process_time(), _monotonic()
+            _setitimer(signal.ITIMER_REAL, limit)
+            try:
+                if mode == "call":
+                    ret = fn(*args, **kwargs)
+                    value = "ret=" + probe_canon(ret, np)
+                else:
+                    smod = new_main_module(run_dir, main_path)
+                    try:
+                        exec_program(smod, main_path)
+                        value = "exit=0"
+                    except SystemExit as exc:
+                        value = "exit=0" if exc.code in (None, 0) else "exit=%s" % probe_canon(exc.code, np)
+            finally:
+                _setitimer(signal.ITIMER_REAL, 0)
+        except ProbeTimeout:
+            status = "timeout"
+        except BaseException as exc:  # noqa: BLE001 - the program's exception is the result
+            value = "raise=" + type(exc).__name__
+        c1, w1 = _process_time(), _monotonic()
+        sys.stdout, sys.stdin = real_stdout, real_stdin
+        if w1 - w0 > limit:
+            status = "timeout"
+        out = ""
+        if out_buf is not None:
+            try:
+                if mode == "call":
+                    out = string_io.getvalue(out_buf)
+                else:
+                    out_buf.flush()
+                    out = out_buf.raw_bytes.getvalue().decode("utf-8", "replace")
+            except BaseException:  # noqa: BLE001
+                out = "<unreadable output>"
+        if mode == "call" and status == "ok":
+            try:
+                value += ";args=" + probe_canon((args, kwargs), np)
+            except BaseException as exc:  # noqa: BLE001
+                value += ";args=<%s>" % type(exc).__name__
+        result["s" + key] = status
+        result["v" + key] = probe_clip(value)
+        result["o" + key] = probe_clip(out) if mode == "call" else out[:1 << 14]
+        result["c" + key] = repr(c1 - c0)
+        result["w" + key] = repr(w1 - w0)
+    _signal(signal.SIGALRM, old_handler)
+    result["n"] = len(inputs)
+    result["outcome"] = "pass"
+
