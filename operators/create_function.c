@@ -459,9 +459,8 @@ static TSNode gb_s6_method_of(GbOpContext *ctx, size_t m, TSNode node)
         ts_node_start_byte(fn) != sc->scopes.items[s].node_start || !gb_stmt_owns_lines(src, fn))
         return none;
     TSNode params = gb_node_field(fn, "parameters");
-    TSNode first = ts_node_is_null(params) || ts_node_named_child_count(params) == 0
-                       ? none
-                       : ts_node_named_child(params, 0);
+    TSNode first =
+        ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ? none : ts_node_named_child(params, 0);
     if (ts_node_is_null(first) || !gb_node_is_kind(first, GB_NK_IDENTIFIER) || !gb_node_text_eq(first, src, "self"))
         return none;
     const GbScopeName *self = gb_scope_name(&sc->scopes.items[s], "self");
@@ -581,7 +580,6 @@ static void gb_s6_join(GbStr *out, const GbNames *names)
     for (size_t i = 0; i < names->len; i++) gb_str_appendf(out, "%s%s", i ? ", " : "", names->items[i]);
 }
 
-
 bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
@@ -633,8 +631,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
                     : !module_level ? gb_flow_toplevel_of(first)
                     : is_expr       ? gb_stmt_enclosing(first)
                                     : first;
-    char *def_indent =
-        module_level || in_class ? gb_line_indent(src, ts_node_start_byte(anchor)) : gb_strdup("");
+    char *def_indent = module_level || in_class ? gb_line_indent(src, ts_node_start_byte(anchor)) : gb_strdup("");
     char *body_indent = gb_asprintf("%s%s", def_indent, unit);
     /* In the method form `self` is the helper's own first parameter, passed by the call. */
     GbNames args = {0};

@@ -1037,6 +1037,102 @@ static void test_s7_helper_class_behaviour_and_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\n", NULL), 1);
 }
 
+/* A method called only as `self.h(...)` by its class's methods moves into a sibling class. */
+static void test_s7_method_moves_to_sibling_class(void **state)
+{
+    (void)state;
+    OpEnv e;
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    op_env_open(&e,
+                "class Shop:\n"
+                "    def __init__(self):\n"
+                "        self.rate = 2\n"
+                "\n"
+                "    def price(self, n):\n"
+                "        return self.scaled(n) + self.base()\n"
+                "\n"
+                "    def scaled(self, n):\n"
+                "        return n * self.rate\n"
+                "\n"
+                "    def base(self):\n"
+                "        return 1\n",
+                NULL, "assert Shop().price(3) == 7\n");
+    op_env_apply(&e, GB_OP_S7, "def scaled", 0);
+    char *k = strstr(op_env_src(&e), "\nclass ") ? first_class_name(strstr(op_env_src(&e), "\nclass ") + 1) : NULL;
+    assert_non_null(k);
+    char *want = gb_asprintf("class Shop:\n"
+                             "    def __init__(self):\n"
+                             "        self.rate = 2\n"
+                             "\n"
+                             "    def price(self, n):\n"
+                             "        return %s.scaled(self, n) + self.base()\n"
+                             "\n"
+                             "\n"
+                             "    def base(self):\n"
+                             "        return 1\n"
+                             "\n"
+                             "\n"
+                             "class %s:\n"
+                             "    def scaled(self, n):\n"
+                             "        return n * self.rate\n",
+                             k, k);
+    assert_string_equal(op_env_src(&e), want);
+    free(want);
+    free(k);
+    op_env_close(&e);
+    op_env_harness = GB_HARNESS_NONE;
+}
+
+static void test_s7_method_refusals(void **state)
+{
+    (void)state;
+    const char *ok = "class A:\n    def f(self):\n        return self.g(1)\n    def g(self, v):\n        return v\n";
+    assert_int_equal(count_sites(GB_OP_S7, ok, NULL), 1);
+    /* the tests name it; called through something other than self; called from outside the
+     * class; recursive; self rebound in the caller; private; getattr; a decorated class; the
+     * only statement of its class */
+    assert_int_equal(count_sites(GB_OP_S7, ok, "assert A().g(2) == 2\n"), 0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self, o):\n        return o.g(1)\n"
+                                 "    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self):\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v\nx = A()\ny = x.g(2)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self):\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v if v > 3 else self.g(v + 1)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self, o):\n        self = o\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self):\n        return self.__g(1)\n"
+                                 "    def __g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self):\n        return getattr(self, 'g')(1)\n"
+                                 "    def g(self, v):\n        return self.f\n    def h(self):\n        return self.g(1)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "import functools\n@functools.total_ordering\nclass A:\n    def f(self):\n"
+                                 "        return self.g(1)\n    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7, "class A:\n    def g(self, v):\n        return v\nclass B(A):\n"
+                                           "    def f(self):\n        return self.g(1)\n",
+                                 NULL),
+                     0);
+}
+
 /* ---- S8 IntroduceDecorator ---- */
 
 /* Under ClassEval's rules the decorator is defined inside the class, before its methods. */
@@ -1225,6 +1321,8 @@ int main(void)
         cmocka_unit_test(test_s7_behaviour_and_refusals),
         cmocka_unit_test(test_s7_helper_class_under_single_file_harness),
         cmocka_unit_test(test_s7_helper_class_behaviour_and_refusals),
+        cmocka_unit_test(test_s7_method_moves_to_sibling_class),
+        cmocka_unit_test(test_s7_method_refusals),
         cmocka_unit_test(test_s8_decorates_function),
         cmocka_unit_test(test_s8_decorator_inside_class),
         cmocka_unit_test(test_s9_proven_sites_before_after),
