@@ -55,12 +55,36 @@ static bool gb_added__string_stmt(TSNode n)
            gb_node_is_kind(ts_node_named_child(n, 0), GB_NK_STRING);
 }
 
-static void gb_added__walk(TSNode n, const char *src, GbNames *out)
+/* Every identifier of the import statements under n. */
+static void gb_added__imports(TSNode n, const char *src, bool in_import, GbNames *out)
 {
+    in_import = in_import || gb_node_is_kind(n, GB_NK_IMPORT_STATEMENT) ||
+                gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT) || gb_node_is_kind(n, GB_NK_FUTURE_IMPORT_STATEMENT);
+    if (in_import && gb_node_is_kind(n, GB_NK_IDENTIFIER)) {
+        char *t = gb_node_text(n, src);
+        gb_names_add(out, t);
+        free(t);
+        return;
+    }
+    uint32_t c = ts_node_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_added__imports(ts_node_child(n, i), src, in_import, out);
+}
+
+static void gb_added__walk(TSNode n, const char *src, const GbNames *imported, GbNames *out)
+{
+    /* Names of libraries and their members (`import functools`, `functools.wraps`, any `x.attr`,
+     * any name an import binds) are the libraries' words, not ones an operator chose. */
+    if (gb_node_is_kind(n, GB_NK_IMPORT_STATEMENT) || gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT) ||
+        gb_node_is_kind(n, GB_NK_FUTURE_IMPORT_STATEMENT))
+        return;
+    if (gb_node_is_kind(n, GB_NK_ATTRIBUTE)) {
+        gb_added__walk(gb_node_field(n, "object"), src, imported, out);
+        return;
+    }
     if (gb_node_is_kind(n, GB_NK_IDENTIFIER)) {
         char *t = gb_node_text(n, src);
         char *s = gb_asprintf("n%s", t);
-        gb_names_add(out, s);
+        if (!gb_names_has(imported, t)) gb_names_add(out, s);
         free(s);
         free(t);
         return;
@@ -82,7 +106,7 @@ static void gb_added__walk(TSNode n, const char *src, GbNames *out)
         return;
     }
     uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; i++) gb_added__walk(ts_node_child(n, i), src, out);
+    for (uint32_t i = 0; i < c; i++) gb_added__walk(ts_node_child(n, i), src, imported, out);
 }
 
 static void gb_added__collect(GbAddedText *a, const char *source, const GbFile *extra, size_t n, GbNames *out)
@@ -91,7 +115,10 @@ static void gb_added__collect(GbAddedText *a, const char *source, const GbFile *
         const char *src = f == 0 ? source : extra[f - 1].source;
         if (!src) continue;
         TSTree *t = gb_parse(a->parser_, src, strlen(src));
-        gb_added__walk(ts_tree_root_node(t), src, out);
+        GbNames imported = {0};
+        gb_added__imports(ts_tree_root_node(t), src, false, &imported);
+        gb_added__walk(ts_tree_root_node(t), src, &imported, out);
+        gb_names_destroy(&imported);
         ts_tree_delete(t);
     }
 }

@@ -10,7 +10,8 @@
 #     record with --keep-front); its mean ratio to the published RC;
 #   - the share of tasks in which each C_i rose (pick against original);
 #   - the added text: the docstring/comment sentence and the identifier that the most tasks'
-#     picks added (not in the original), with the share of tasks containing it.
+#     picks added (not in the original), with the share of tasks containing it (names an import
+#     binds and attribute names are the libraries' words and do not count).
 # usage: tests/bench/bench_hardening.sh GENEBENCH DIR TAG PUBLISHED_DIR B:published-name ...
 #   e.g. tests/bench/bench_hardening.sh build/genebench /tmp/runs after \
 #          /work/shared/benchmarks/published he:humaneval cx:cruxeval ce:classeval av:avatar
@@ -55,9 +56,18 @@ def texts(src):
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return sentences, names
     prev = None
+    in_import = after_dot = False
+    imported = set()
     for t in toks:
-        if t.type == tokenize.NAME and not keyword.iskeyword(t.string):
-            names.add(t.string)
+        # names of import statements and attributes (x.attr) are the libraries' words
+        if t.type in (tokenize.NEWLINE, tokenize.NL):
+            in_import = False
+        elif t.type == tokenize.NAME and t.string in ("import", "from") and prev in (
+                None, tokenize.INDENT, tokenize.DEDENT, tokenize.NEWLINE, tokenize.NL):
+            in_import = True
+        if t.type == tokenize.NAME and not keyword.iskeyword(t.string) and not after_dot:
+            (imported if in_import else names).add(t.string)
+        after_dot = t.type == tokenize.OP and t.string == "."
         elif t.type == tokenize.COMMENT:
             sentences.update(s.strip() for s in re.split(r"(?<=[.!?])\s+", t.string.lstrip("#")) if s.strip())
         elif t.type == tokenize.STRING and prev in (None, tokenize.INDENT, tokenize.NEWLINE, tokenize.NL,
@@ -66,7 +76,7 @@ def texts(src):
             sentences.update(s.strip() for s in re.split(r"(?<=[.!?])\s+", body) if s.strip())
         if t.type not in (tokenize.COMMENT,):
             prev = t.type
-    return sentences, names
+    return sentences, names - imported
 
 
 def program(source, extra):
