@@ -344,7 +344,7 @@ static bool gb_s7_class_apply(GbOpContext *ctx, const GbSite *site, TSNode fn, G
  *         def price(self, n):                       def price(self, n):
  *             return self.scaled(n) + 1     ->          return LedgerRules.scaled(self, n) + 1
  *         def scaled(self, n):
- *             return n * self.rate              class LedgerRules:
+ *             return n * self.rate              class LedgerRules(Shop):
  *                                                   def scaled(self, n):
  *                                                       return n * self.rate
  *
@@ -352,20 +352,24 @@ static bool gb_s7_class_apply(GbOpContext *ctx, const GbSite *site, TSNode fn, G
  * keep their indentation), into a new class placed right after K, and every `self.h(...)` of
  * K's methods becomes `H.h(self, ...)`: the same function called with the same arguments (a
  * function read through a class is the function itself), its globals the same module's. The
- * calls are inter-class dependencies (C6). Placed after K, H is kept by ClassEval's extract_code
+ * calls are inter-class dependencies (C6). H derives from K, so that a reader (and pylint, whose
+ * score the lint gate compares) sees `self` as a K with K's attributes and methods; H is never
+ * instantiated, and creating it runs nothing of K's (K has no base classes, no metaclass and no
+ * __init_subclass__). Placed after K, H is kept by ClassEval's extract_code
  * (which keeps everything from the first class line on), and its def, which names `self`, is
  * left alone by add_static_statement. Required, so that `self.h` could only have meant K's h: the
  * only occurrences of the name h in the program are its def and those calls, the name is not
  * pinned (the tests never name it), each call is in a method of K (not h itself) whose first
- * parameter `self` is never rebound, K is undecorated without keyword arguments (metaclass), h
+ * parameter `self` is never rebound, K is undecorated and has no base classes, h
  * is an undecorated, non-async def whose first parameter exists, and neither h nor its name is
  * private (`__x` is mangled with the class's name) or a dunder. Refused programs: those that
  * mention names that reach attributes by string or the class machinery (getattr, setattr,
  * __dict__, __getattribute__, super, __class__, __qualname__, ...), and programs of more than
  * one module (another module could name h). K keeps at least one other statement. */
 static const char *const gb_s7_method_refuse_names[] = {
-    "getattr", "setattr",   "hasattr",          "delattr",           "__dict__",  "vars",         "dir",
-    "super",   "__class__", "__getattribute__", "__init_subclass__", "metaclass", "__qualname__", "__slots__"};
+    "getattr",      "setattr",   "hasattr",       "delattr",          "__dict__",          "vars",
+    "dir",          "super",     "__class__",     "__getattribute__", "__init_subclass__", "metaclass",
+    "__qualname__", "__slots__", "__subclasses__"};
 
 enum { GB_S7_FUNCTION = 0, GB_S7_METHOD = 1 };
 
@@ -413,9 +417,7 @@ static bool gb_s7_method_site_ok(GbOpContext *ctx, TSNode cls, TSNode h, GbNodes
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, 0));
     const GbScopes *sc = gb_op_ctx_scopes(ctx, 0);
     TSNode sup = gb_node_field(cls, "superclasses"), body = gb_node_field(cls, "body");
-    if (!ts_node_is_null(sup))
-        for (uint32_t i = 0; i < ts_node_named_child_count(sup); i++)
-            if (gb_node_is_kind(ts_node_named_child(sup, i), GB_NK_KEYWORD_ARGUMENT)) return false;
+    if (!ts_node_is_null(sup) && ts_node_named_child_count(sup) > 0) return false;
     if (ts_node_is_null(body) || !ts_node_eq(ts_node_parent(h), body) || !gb_stmt_owns_lines(src, h)) return false;
     uint32_t others = 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
@@ -508,7 +510,9 @@ static bool gb_s7_method_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
     uint32_t ce = ts_node_end_byte(cls);
     GbStr text;
     gb_str_init(&text);
-    gb_str_appendf(&text, "\n\n\nclass %s:\n", helper);
+    char *owner = gb_node_text(gb_node_field(cls, "name"), src);
+    gb_str_appendf(&text, "\n\n\nclass %s(%s):\n", helper, owner);
+    free(owner);
     gb_str_append_n(&text, src + hs, he - hs);
     if (text.data[text.len - 1] == '\n') text.data[--text.len] = '\0';
     GbEditSet set;

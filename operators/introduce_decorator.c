@@ -35,10 +35,11 @@
  * decorator is defined inside the class instead, as the first statement of its body (after
  * its docstring), and only the class's own methods are decorated: the class body runs
  * top to bottom, so the name is bound in the class namespace before any `@name` line of it
- * is evaluated. ClassEval turns a def of the class that takes no `self` into a staticmethod,
- * which is callable as a decorator from Python 3.10 on; without that rewrite it stays a plain
- * function, callable as well. Refused there: decorated classes and defs nested in methods
- * (the class namespace is not visible from a method's body). */
+ * is evaluated. The decorator is a staticmethod (callable as a decorator from Python 3.10 on;
+ * a plain function in a class would be a method without `self` to pylint, and the lint gate
+ * would reject it); ClassEval's add_static_statement removes that line and puts it back. Refused
+ * there: decorated classes and defs nested in methods (the class namespace is not visible from a
+ * method's body). */
 #include "operators/operator.h"
 
 #include <stdlib.h>
@@ -375,7 +376,9 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
         if (!ts_node_is_null(home)) {
             char *indent = gb_line_indent(src, ts_node_start_byte(home));
             char *unit = gb_indent_unit(src, root);
-            char *text = gb_edit_format(snippet, indent, unit, true);
+            char *deco_snippet = gb_asprintf("@staticmethod\n%s", snippet);
+            char *text = gb_edit_format(deco_snippet, indent, unit, true);
+            free(deco_snippet);
             char *block = gb_asprintf("%s\n", text);
             gb_edits_insert_ordered(&set, m, gb_line_start(src, ts_node_start_byte(home)), block, 0);
             free(block);

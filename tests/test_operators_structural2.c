@@ -721,9 +721,8 @@ static void test_s6_classeval_refusals(void **state)
     op_env_harness = GB_HARNESS_CLASSEVAL;
     /* module-level code, a rebound self, a decorated method, a nested function, a metaclass */
     assert_int_equal(count_sites(GB_OP_S6, "x = 1\ny = x + 2\n", NULL), 0);
-    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        self = o\n        return o + 1\n",
-                                 NULL),
-                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        self = o\n        return o + 1\n", NULL), 0);
     assert_int_equal(
         count_sites(GB_OP_S6, "class A:\n    @staticmethod\n    def f(self, o):\n        return o + 1\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S6,
@@ -731,9 +730,8 @@ static void test_s6_classeval_refusals(void **state)
                                  "        return g(o)\n",
                                  NULL),
                      0);
-    assert_int_equal(count_sites(GB_OP_S6, "class A(metaclass=type):\n    def f(self, o):\n        return o + 1\n",
-                                 NULL),
-                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A(metaclass=type):\n    def f(self, o):\n        return o + 1\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 1);
     op_env_harness = GB_HARNESS_NONE;
@@ -1072,7 +1070,7 @@ static void test_s7_method_moves_to_sibling_class(void **state)
                              "        return 1\n"
                              "\n"
                              "\n"
-                             "class %s:\n"
+                             "class %s(Shop):\n"
                              "    def scaled(self, n):\n"
                              "        return n * self.rate\n",
                              k, k);
@@ -1117,18 +1115,25 @@ static void test_s7_method_refusals(void **state)
                                  "    def __g(self, v):\n        return v\n",
                                  NULL),
                      0);
-    assert_int_equal(count_sites(GB_OP_S7,
-                                 "class A:\n    def f(self):\n        return getattr(self, 'g')(1)\n"
-                                 "    def g(self, v):\n        return self.f\n    def h(self):\n        return self.g(1)\n",
-                                 NULL),
-                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S7,
+                    "class A:\n    def f(self):\n        return getattr(self, 'g')(1)\n"
+                    "    def g(self, v):\n        return self.f\n    def h(self):\n        return self.g(1)\n",
+                    NULL),
+        0);
     assert_int_equal(count_sites(GB_OP_S7,
                                  "import functools\n@functools.total_ordering\nclass A:\n    def f(self):\n"
                                  "        return self.g(1)\n    def g(self, v):\n        return v\n",
                                  NULL),
                      0);
-    assert_int_equal(count_sites(GB_OP_S7, "class A:\n    def g(self, v):\n        return v\nclass B(A):\n"
-                                           "    def f(self):\n        return self.g(1)\n",
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A(dict):\n    def f(self):\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def g(self, v):\n        return v\nclass B(A):\n"
+                                 "    def f(self):\n        return self.g(1)\n",
                                  NULL),
                      0);
 }
@@ -1154,6 +1159,7 @@ static void test_s8_decorator_inside_class(void **state)
                    "import functools\n"
                    "class Circle:\n"
                    "    \"\"\"A circle.\"\"\"\n"
+                   "    @staticmethod\n"
                    "    def result_hook(method):\n"
                    "        @functools.wraps(method)\n"
                    "        def execute(*parts, **keywords):\n"
@@ -1168,15 +1174,16 @@ static void test_s8_decorator_inside_class(void **state)
                    "        return math.pi * self.r ** 2\n");
     /* top-level functions, defs nested in methods, methods of nested or decorated classes */
     assert_int_equal(count_sites(GB_OP_S8, "def f(x):\n    return x\n", NULL), 0);
-    assert_int_equal(count_sites(GB_OP_S8, "class A:\n    def f(self):\n        def g():\n            return 1\n"
-                                           "        return g()\n",
+    assert_int_equal(count_sites(GB_OP_S8,
+                                 "class A:\n    def f(self):\n        def g():\n            return 1\n"
+                                 "        return g()\n",
                                  NULL),
                      1);
     assert_int_equal(
         count_sites(GB_OP_S8, "class A:\n    class B:\n        def g(self):\n            return 1\n", NULL), 0);
     assert_int_equal(
-        count_sites(GB_OP_S8, "import dataclasses\n@dataclasses.dataclass\nclass A:\n    def f(self):\n        return 1\n",
-                    NULL),
+        count_sites(GB_OP_S8,
+                    "import dataclasses\n@dataclasses.dataclass\nclass A:\n    def f(self):\n        return 1\n", NULL),
         0);
     op_env_harness = GB_HARNESS_NONE;
 }

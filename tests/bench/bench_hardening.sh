@@ -67,13 +67,13 @@ def texts(src):
             in_import = True
         if t.type == tokenize.NAME and not keyword.iskeyword(t.string) and not after_dot:
             (imported if in_import else names).add(t.string)
-        after_dot = t.type == tokenize.OP and t.string == "."
-        elif t.type == tokenize.COMMENT:
+        if t.type == tokenize.COMMENT:
             sentences.update(s.strip() for s in re.split(r"(?<=[.!?])\s+", t.string.lstrip("#")) if s.strip())
         elif t.type == tokenize.STRING and prev in (None, tokenize.INDENT, tokenize.NEWLINE, tokenize.NL,
                                                     tokenize.DEDENT) and t.string.lstrip("rRbBuU").startswith(('"""', "'''")):
             body = t.string.lstrip("rRbBuU")[3:-3]
             sentences.update(s.strip() for s in re.split(r"(?<=[.!?])\s+", body) if s.strip())
+        after_dot = t.type == tokenize.OP and t.string == "."
         if t.type not in (tokenize.COMMENT,):
             prev = t.type
     return sentences, names - imported
