@@ -35,7 +35,7 @@ bool gb_eval_result_parse(const char *line, size_t len, GbEvalResult *out, GbErr
         gb_error_set(err, "malformed JSON at column %d: %s", jerr.column, jerr.text);
         return false;
     }
-    GbDocReader c = {.name = "eval result", .err = err, .ok = true};
+    GbDocReader c = {.name = "not an eval result", .err = err, .ok = true};
     if (!json_is_object(o)) gb_doc_fail(&c, "not a JSON object");
     gb_doc_string_ref(&c, o, "", "task", false, &out->task);
     gb_doc_string_ref(&c, o, "", "item", false, &out->item);
