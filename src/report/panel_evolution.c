@@ -119,78 +119,75 @@ static void gb_report__note_opname(json_t *names, const char *code, const char *
     free(label);
 }
 
-void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
+/* The applications of each operator in a run's picks into agg (code -> [count, sum of rc_delta,
+ * count with rc_delta]). False when no task has an operator list. */
+static bool gb_report__ops_from_tasks(const GbRepRun *run, json_t *names, json_t *agg)
 {
-    json_t *rows = json_array();
-    bool from_summary = false;
-    for (size_t i = 0; i < r->runs.len; i++) {
-        GbRepRun *run = &r->runs.items[i];
-        json_t *agg = json_object(); /* code -> [count, sum of rc_delta, count with rc_delta] */
-        bool any_ops = false;
-        for (size_t ti = 0; ti < run->tasks.len; ti++) {
-            const GbRecord *gb = &run->tasks.items[ti].rec;
-            if (!gb->has_operators) continue;
-            any_ops = true;
-            for (size_t oi = 0; oi < gb->operators.len; oi++) {
-                const GbRecordStep *o = &gb->operators.items[oi];
-                const char *code = o->op;
-                gb_report__note_opname(names, code, o->name);
-                json_t *a = json_object_get(agg, code);
-                if (!a) json_object_set_new(agg, code, a = json_pack("[fff]", 0.0, 0.0, 0.0));
-                double d;
-                json_array_set_new(a, 0, json_real(json_real_value(json_array_get(a, 0)) + 1));
-                if (gb_report__finite(o->rc_delta, &d)) {
-                    json_array_set_new(a, 1, json_real(json_real_value(json_array_get(a, 1)) + d));
-                    json_array_set_new(a, 2, json_real(json_real_value(json_array_get(a, 2)) + 1));
-                }
+    bool any_ops = false;
+    for (size_t ti = 0; ti < run->tasks.len; ti++) {
+        const GbRecord *gb = &run->tasks.items[ti].rec;
+        if (!gb->has_operators) continue;
+        any_ops = true;
+        for (size_t oi = 0; oi < gb->operators.len; oi++) {
+            const GbRecordStep *o = &gb->operators.items[oi];
+            const char *code = o->op;
+            gb_report__note_opname(names, code, o->name);
+            json_t *a = json_object_get(agg, code);
+            if (!a) json_object_set_new(agg, code, a = json_pack("[fff]", 0.0, 0.0, 0.0));
+            double d;
+            json_array_set_new(a, 0, json_real(json_real_value(json_array_get(a, 0)) + 1));
+            if (gb_report__finite(o->rc_delta, &d)) {
+                json_array_set_new(a, 1, json_real(json_real_value(json_array_get(a, 1)) + d));
+                json_array_set_new(a, 2, json_real(json_real_value(json_array_get(a, 2)) + 1));
             }
         }
-        json_t *sops = gb_report__get(run->summary, "operators", NULL);
-        if (!any_ops && json_is_object(sops)) {
-            /* Tasks without operator lists: fall back to the run summary's per-operator numbers. */
-            from_summary = true;
-            const char *code;
-            json_t *o;
-            json_object_foreach(sops, code, o)
-            {
-                double n = 0, d = 0;
-                gb_report__num(json_object_get(o, "in_picks"), &n);
-                bool has_d = gb_report__num(json_object_get(o, "mean_rc_delta"), &d);
-                gb_report__note_opname(names, code, gb_report__str(json_object_get(o, "name")));
-                json_object_set_new(
-                    agg, code, json_pack("[fff]", n, has_d ? d * (n > 0 ? n : 1) : 0.0, has_d ? (n > 0 ? n : 1) : 0.0));
-            }
-        }
-        const char *code;
-        json_t *a;
-        json_object_foreach(agg, code, a)
-        {
-            double n = json_real_value(json_array_get(a, 0)), sum = json_real_value(json_array_get(a, 1)),
-                   nd = json_real_value(json_array_get(a, 2));
-            json_t *row = json_object();
-            gb_report__set_str(row, "run", run->label);
-            gb_report__set_str(row, "op", code);
-            json_object_set(row, "opname", json_object_get(names, code));
-            json_object_set_new(row, "rank", json_integer(gb_report__op_rank(code)));
-            gb_report__set_num(row, "n", n);
-            if (nd > 0) gb_report__set_num(row, "delta", sum / nd);
-            json_array_append_new(rows, row);
-        }
-        json_decref(agg);
     }
-    gb_str_append(out, "<section id=\"operators\"><h2>Operators</h2>\n"
-                       "<p>Left: how often each operator appears in the hardened picks (the chain of transformations "
-                       "that produced each final program). Right: each operator's mean contribution to RC, the mean "
-                       "of <code>rc_delta</code> (the RC gain of that step) over its applications in the picks. "
-                       "Renaming operators (N1, N2) change no metric and so gain nothing by design.</p>\n");
-    if (from_summary)
-        gb_str_append(out, "<p class=\"note\">Some tasks have no operator lists: those runs use the summary's "
-                           "in_picks and mean_rc_delta.</p>\n");
-    if (json_array_size(rows) == 0) {
-        gb_str_append(out, "<p class=\"note\">No operator was applied in any pick.</p></section>\n");
-        json_decref(rows);
-        return;
+    return any_ops;
+}
+
+/* Tasks without operator lists: the run summary's per-operator numbers into agg instead. */
+static bool gb_report__ops_from_summary(const GbRepRun *run, json_t *names, json_t *agg)
+{
+    json_t *sops = gb_report__get(run->summary, "operators", NULL);
+    if (!json_is_object(sops)) return false;
+    const char *code;
+    json_t *o;
+    json_object_foreach(sops, code, o)
+    {
+        double n = 0, d = 0;
+        gb_report__num(json_object_get(o, "in_picks"), &n);
+        bool has_d = gb_report__num(json_object_get(o, "mean_rc_delta"), &d);
+        gb_report__note_opname(names, code, gb_report__str(json_object_get(o, "name")));
+        json_object_set_new(agg, code,
+                            json_pack("[fff]", n, has_d ? d * (n > 0 ? n : 1) : 0.0, has_d ? (n > 0 ? n : 1) : 0.0));
     }
+    return true;
+}
+
+/* The chart rows of one run, from its aggregate. */
+static void gb_report__ops_rows(json_t *rows, const GbRepRun *run, json_t *names, json_t *agg)
+{
+    const char *code;
+    json_t *a;
+    json_object_foreach(agg, code, a)
+    {
+        double n = json_real_value(json_array_get(a, 0)), sum = json_real_value(json_array_get(a, 1)),
+               nd = json_real_value(json_array_get(a, 2));
+        json_t *row = json_object();
+        gb_report__set_str(row, "run", run->label);
+        gb_report__set_str(row, "op", code);
+        json_object_set(row, "opname", json_object_get(names, code));
+        json_object_set_new(row, "rank", json_integer(gb_report__op_rank(code)));
+        gb_report__set_num(row, "n", n);
+        if (nd > 0) gb_report__set_num(row, "delta", sum / nd);
+        json_array_append_new(rows, row);
+    }
+}
+
+/* The two charts (count, mean RC gain; the second only when some row has a gain), side by side
+ * when they fit, one under the other when not. Takes rows. */
+static void gb_report__ops_charts(GbStr *out, const GbReport *r, json_t *rows)
+{
     bool any_delta = false;
     size_t ri;
     json_t *row;
@@ -207,7 +204,6 @@ void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
                             json_pack("{s:o}", "domain", gb_report__run_order(r)));
         json_object_set_new(json_object_get(enc, "xOffset"), "sort", gb_report__run_order(r));
     }
-    /* The two charts side by side when they fit, one under the other when not. */
     json_t *charts = json_array();
     json_array_foreach(json_object_get(spec, "hconcat"), hi, h)
     {
@@ -217,6 +213,33 @@ void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
     }
     json_decref(spec);
     gb_report__chart_row(out, "chart-operators", charts);
+}
+
+void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names)
+{
+    json_t *rows = json_array();
+    bool from_summary = false;
+    for (size_t i = 0; i < r->runs.len; i++) {
+        GbRepRun *run = &r->runs.items[i];
+        json_t *agg = json_object();
+        if (!gb_report__ops_from_tasks(run, names, agg)) from_summary |= gb_report__ops_from_summary(run, names, agg);
+        gb_report__ops_rows(rows, run, names, agg);
+        json_decref(agg);
+    }
+    gb_str_append(out, "<section id=\"operators\"><h2>Operators</h2>\n"
+                       "<p>Left: how often each operator appears in the hardened picks (the chain of transformations "
+                       "that produced each final program). Right: each operator's mean contribution to RC, the mean "
+                       "of <code>rc_delta</code> (the RC gain of that step) over its applications in the picks. "
+                       "Renaming operators (N1, N2) change no metric and so gain nothing by design.</p>\n");
+    if (from_summary)
+        gb_str_append(out, "<p class=\"note\">Some tasks have no operator lists: those runs use the summary's "
+                           "in_picks and mean_rc_delta.</p>\n");
+    if (json_array_size(rows) == 0) {
+        gb_str_append(out, "<p class=\"note\">No operator was applied in any pick.</p></section>\n");
+        json_decref(rows);
+        return;
+    }
+    gb_report__ops_charts(out, r, rows);
     gb_str_append(out, "</section>\n");
 }
 
@@ -238,104 +261,90 @@ static void gb_report__add_gates(json_t *totals, const GbGateCounts *c)
     gb_report__add_count(totals, "accepted", (double)c->accepted);
 }
 
-void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
+/* The gate counts of a run's tasks: per operator code (or "*" for tasks without per-operator
+ * counts) into byop, and the sums into totals. */
+static void gb_report__gates_collect(const GbRepRun *run, json_t *names, json_t *byop, json_t *totals,
+                                     bool *any_task_gates, bool *any_fallback)
 {
-    json_t *rows = json_array();
-    bool any_fallback = false;
-    GbStr table;
-    gb_str_init(&table);
-    gb_str_append(&table, "<table class=\"facts\"><thead><tr><th>run</th><th>offered</th>");
-    for (int g = 0; g < GB_GATE_COUNT; g++) gb_str_appendf(&table, "<th>%s</th>", gb_gate_name((GbGate)g));
-    gb_str_append(&table, "<th>accepted</th></tr></thead><tbody>");
-    for (size_t i = 0; i < r->runs.len; i++) {
-        GbRepRun *run = &r->runs.items[i];
-        json_t *byop = json_object(), *totals = json_object();
-        bool any_task_gates = false;
-        for (size_t ti = 0; ti < run->tasks.len; ti++) {
-            const GbRecord *gb = &run->tasks.items[ti].rec;
-            if (gb->has_gates) gb_report__add_gates(totals, &gb->gates), any_task_gates = true;
-            if (gb->has_gates_by_operator) {
-                for (int o = 0; o < GB_OP_COUNT; o++) {
-                    if (!gb->gates_by_operator[o].offered) continue;
-                    const GbOperator *op = gb_operator((GbOperatorId)o);
-                    const char *code = op->code;
-                    /* Name every operator that was offered, also those no pick ever used. */
-                    gb_report__note_opname(names, code, op->name);
-                    json_t *acc = json_object_get(byop, code);
-                    if (!acc) json_object_set_new(byop, code, acc = json_object());
-                    gb_report__add_gates(acc, &gb->gates_by_operator[o]);
-                }
-            } else if (gb->has_gates) {
-                /* No per-operator counts for this task: its totals go into one bar. */
-                json_t *acc = json_object_get(byop, "*");
-                if (!acc) json_object_set_new(byop, "*", acc = json_object());
-                gb_report__add_gates(acc, &gb->gates);
-                any_fallback = true;
+    for (size_t ti = 0; ti < run->tasks.len; ti++) {
+        const GbRecord *gb = &run->tasks.items[ti].rec;
+        if (gb->has_gates) gb_report__add_gates(totals, &gb->gates), *any_task_gates = true;
+        if (gb->has_gates_by_operator) {
+            for (int o = 0; o < GB_OP_COUNT; o++) {
+                if (!gb->gates_by_operator[o].offered) continue;
+                const GbOperator *op = gb_operator((GbOperatorId)o);
+                const char *code = op->code;
+                /* Name every operator that was offered, also those no pick ever used. */
+                gb_report__note_opname(names, code, op->name);
+                json_t *acc = json_object_get(byop, code);
+                if (!acc) json_object_set_new(byop, code, acc = json_object());
+                gb_report__add_gates(acc, &gb->gates_by_operator[o]);
             }
+        } else if (gb->has_gates) {
+            /* No per-operator counts for this task: its totals go into one bar. */
+            json_t *acc = json_object_get(byop, "*");
+            if (!acc) json_object_set_new(byop, "*", acc = json_object());
+            gb_report__add_gates(acc, &gb->gates);
+            *any_fallback = true;
         }
-        const char *code;
-        json_t *acc;
-        json_object_foreach(byop, code, acc)
-        {
-            bool all = strcmp(code, "*") == 0;
-            if (!all) gb_report__note_opname(names, code, NULL);
-            for (int g = 0; g < GB_GATE_COUNT; g++) {
-                double n = 0;
-                if (!gb_report__num(json_object_get(acc, gb_gate_name((GbGate)g)), &n)) continue;
-                json_t *row = json_object();
-                gb_report__set_str(row, "run", run->label);
-                if (all)
-                    gb_report__set_str(row, "opname", "(all operators)");
-                else
-                    json_object_set(row, "opname", json_object_get(names, code));
-                json_object_set_new(row, "rank", json_integer(all ? 1000 : gb_report__op_rank(code)));
-                gb_report__set_str(row, "gate", gb_gate_name((GbGate)g));
-                json_object_set_new(row, "gorder", json_integer((json_int_t)g));
-                gb_report__set_num(row, "n", n);
-                json_array_append_new(rows, row);
-            }
-        }
-        /* The totals row: the summary's when present, else the sum over the tasks. */
-        json_t *sg = gb_report__get(run->summary, "gates", NULL);
-        json_t *use = json_is_object(sg) ? sg : any_task_gates ? totals : NULL;
-        gb_str_append(&table, "<tr><td>");
-        gb_report__esc(&table, run->label);
-        gb_str_append(&table, "</td><td>");
-        gb_report__fmt(&table, use ? json_object_get(use, "offered") : NULL, "%.0f");
+    }
+}
+
+/* The chart rows of one run: one per operator and gate. */
+static void gb_report__gates_rows(json_t *rows, const GbRepRun *run, json_t *byop, json_t *names)
+{
+    const char *code;
+    json_t *acc;
+    json_object_foreach(byop, code, acc)
+    {
+        bool all = strcmp(code, "*") == 0;
+        if (!all) gb_report__note_opname(names, code, NULL);
         for (int g = 0; g < GB_GATE_COUNT; g++) {
-            gb_str_append(&table, "</td><td>");
-            gb_report__fmt(&table, use ? json_object_get(use, gb_gate_name((GbGate)g)) : NULL, "%.0f");
+            double n = 0;
+            if (!gb_report__num(json_object_get(acc, gb_gate_name((GbGate)g)), &n)) continue;
+            json_t *row = json_object();
+            gb_report__set_str(row, "run", run->label);
+            if (all)
+                gb_report__set_str(row, "opname", "(all operators)");
+            else
+                json_object_set(row, "opname", json_object_get(names, code));
+            json_object_set_new(row, "rank", json_integer(all ? 1000 : gb_report__op_rank(code)));
+            gb_report__set_str(row, "gate", gb_gate_name((GbGate)g));
+            json_object_set_new(row, "gorder", json_integer((json_int_t)g));
+            gb_report__set_num(row, "n", n);
+            json_array_append_new(rows, row);
         }
-        gb_str_append(&table, "</td><td>");
-        gb_report__fmt(&table, use ? json_object_get(use, "accepted") : NULL, "%.0f");
-        gb_str_append(&table, "</td></tr>");
-        json_decref(byop);
-        json_decref(totals);
     }
-    gb_str_append(&table, "</tbody></table>\n");
-    gb_str_append(out, "<section id=\"gates\"><h2>Gate rejections</h2>\n"
-                       "<p>Every offspring passes the gates in cost order: parse (the edit re-parses without "
-                       "errors), readability (no R<sub>j</sub> above RT<sub>j</sub>), duplicate (same normalised "
-                       "source as an individual already seen), tests (the task's own tests in the sandbox) and lint "
-                       "(pylint score not below the original's). The bars count, per operator that made the "
-                       "offspring, how many each gate threw away; the table gives the run totals.</p>\n");
-    gb_str_append(out, table.data);
-    gb_str_destroy(&table);
-    if (any_fallback)
-        gb_str_append(out, "<p class=\"note\">Some tasks have no \"gates_by_operator\": their counts are shown as "
-                           "\"(all operators)\".</p>\n");
-    if (json_array_size(rows) == 0) {
-        gb_str_append(out, "<p class=\"note\">No gate counts in the input.</p></section>\n");
-        json_decref(rows);
-        return;
+}
+
+/* The run's row of the totals table: the summary's when present, else the sum over the tasks. */
+static void gb_report__gates_total(GbStr *table, const GbRepRun *run, json_t *totals, bool any_task_gates)
+{
+    /* The totals row: the summary's when present, else the sum over the tasks. */
+    json_t *sg = gb_report__get(run->summary, "gates", NULL);
+    json_t *use = json_is_object(sg) ? sg : any_task_gates ? totals : NULL;
+    gb_str_append(table, "<tr><td>");
+    gb_report__esc(table, run->label);
+    gb_str_append(table, "</td><td>");
+    gb_report__fmt(table, use ? json_object_get(use, "offered") : NULL, "%.0f");
+    for (int g = 0; g < GB_GATE_COUNT; g++) {
+        gb_str_append(table, "</td><td>");
+        gb_report__fmt(table, use ? json_object_get(use, gb_gate_name((GbGate)g)) : NULL, "%.0f");
     }
+    gb_str_append(table, "</td><td>");
+    gb_report__fmt(table, use ? json_object_get(use, "accepted") : NULL, "%.0f");
+    gb_str_append(table, "</td></tr>");
+}
+
+/* One chart per run, in input order (not one facet), so that they wrap with the page; the gate
+ * legend once, on the first. Takes rows. */
+static void gb_report__gates_charts(GbStr *out, const GbReport *r, json_t *rows)
+{
     json_t *spec = gb_report__spec(gb_rep_asset_gates, rows);
     /* The colour domain is the gate list, in its order. */
     json_t *domain = json_array();
     for (int g = 0; g < GB_GATE_COUNT; g++) json_array_append_new(domain, json_string(gb_gate_name((GbGate)g)));
     json_object_set_new(gb_report__get(spec, "spec", "encoding", "color", "scale", NULL), "domain", domain);
-    /* One chart per run, in input order (not one facet), so that they wrap with the page; the
-     * gate legend once, on the first. */
     json_t *charts = json_array();
     for (size_t i = 0; i < r->runs.len; i++) {
         json_t *rrows = json_array();
@@ -359,5 +368,44 @@ void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
     }
     json_decref(spec);
     gb_report__chart_row(out, "chart-gates", charts);
+}
+
+void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
+{
+    json_t *rows = json_array();
+    bool any_fallback = false;
+    GbStr table;
+    gb_str_init(&table);
+    gb_str_append(&table, "<table class=\"facts\"><thead><tr><th>run</th><th>offered</th>");
+    for (int g = 0; g < GB_GATE_COUNT; g++) gb_str_appendf(&table, "<th>%s</th>", gb_gate_name((GbGate)g));
+    gb_str_append(&table, "<th>accepted</th></tr></thead><tbody>");
+    for (size_t i = 0; i < r->runs.len; i++) {
+        GbRepRun *run = &r->runs.items[i];
+        json_t *byop = json_object(), *totals = json_object();
+        bool any_task_gates = false;
+        gb_report__gates_collect(run, names, byop, totals, &any_task_gates, &any_fallback);
+        gb_report__gates_rows(rows, run, byop, names);
+        gb_report__gates_total(&table, run, totals, any_task_gates);
+        json_decref(byop);
+        json_decref(totals);
+    }
+    gb_str_append(&table, "</tbody></table>\n");
+    gb_str_append(out, "<section id=\"gates\"><h2>Gate rejections</h2>\n"
+                       "<p>Every offspring passes the gates in cost order: parse (the edit re-parses without "
+                       "errors), readability (no R<sub>j</sub> above RT<sub>j</sub>), duplicate (same normalised "
+                       "source as an individual already seen), tests (the task's own tests in the sandbox) and lint "
+                       "(pylint score not below the original's). The bars count, per operator that made the "
+                       "offspring, how many each gate threw away; the table gives the run totals.</p>\n");
+    gb_str_append(out, table.data);
+    gb_str_destroy(&table);
+    if (any_fallback)
+        gb_str_append(out, "<p class=\"note\">Some tasks have no \"gates_by_operator\": their counts are shown as "
+                           "\"(all operators)\".</p>\n");
+    if (json_array_size(rows) == 0) {
+        gb_str_append(out, "<p class=\"note\">No gate counts in the input.</p></section>\n");
+        json_decref(rows);
+        return;
+    }
+    gb_report__gates_charts(out, r, rows);
     gb_str_append(out, "</section>\n");
 }

@@ -176,6 +176,194 @@ static void gb_report__stats(const GbRepRun *run, GbRepStats *s)
     }
 }
 
+enum {
+    F_FILE,
+    F_SUMMARY,
+    F_TOOL,
+    F_SEED,
+    F_TASKS,
+    F_THRESH,
+    F_BUDGET,
+    F_BREED,
+    F_LINT,
+    F_TIME,
+    F_OFFSPRING,
+    F_RATE,
+    F_RC,
+    F_RR,
+    F_PYTHON,
+    F_COUNT
+};
+static const char *const gb_rep_fact_names[F_COUNT] = {"file",
+                                                       "summary",
+                                                       "tool",
+                                                       "seed",
+                                                       "tasks (hardened / unchanged / failed)",
+                                                       "thresholds",
+                                                       "budget",
+                                                       "breeding fraction",
+                                                       "lint gate",
+                                                       "time (s)",
+                                                       "offspring validated",
+                                                       "offspring / s",
+                                                       "mean RC before → after",
+                                                       "mean RR before → after",
+                                                       "Python"};
+
+static void gb_report__fact_tool(GbStr *out, json_t *s)
+{
+    const char *tool = gb_report__str(json_object_get(s, "tool"));
+    const char *ver = gb_report__str(json_object_get(s, "version"));
+    if (!tool && !ver) gb_str_append(out, "<span class=\"na\">–</span>");
+    gb_report__esc(out, tool);
+    if (ver) gb_str_append(out, " "), gb_report__esc(out, ver);
+}
+
+static void gb_report__fact_thresholds(GbStr *out, const GbReport *r, const GbRepRun *run)
+{
+    if (run->thresholds == SIZE_MAX) {
+        gb_str_append(out, "<span class=\"na\">not named</span>");
+        return;
+    }
+    const GbRepThresholds *t = &r->thresholds.items[run->thresholds];
+    gb_report__esc(out, t->name);
+    if (t->path && strcmp(t->path, t->name) != 0)
+        gb_str_append(out, "<br><small>"), gb_report__esc(out, t->path), gb_str_append(out, "</small>");
+    if (!t->loaded) gb_str_append(out, " <span class=\"bad\">(not read)</span>");
+}
+
+static void gb_report__fact_budget(GbStr *out, json_t *s, const GbRepStats *st)
+{
+    json_t *g = json_object_get(s, "generations"), *tb = json_object_get(s, "time_budget");
+    bool any = false;
+    double x;
+    if (gb_report__num(g, &x)) gb_str_appendf(out, "%.0f generations", x), any = true;
+    if (gb_report__num(tb, &x)) {
+        /* 0 (or less) is how evolve records "no time budget" */
+        if (x > 0)
+            gb_str_appendf(out, "%s%g s per task", any ? ", " : "", x);
+        else
+            gb_str_appendf(out, "%stime budget: none", any ? ", " : "");
+        any = true;
+    }
+    if (!any && st->max_gen > 0) gb_str_appendf(out, "≥ %.0f generations†", st->max_gen), any = true;
+    if (!any) gb_str_append(out, "<span class=\"na\">–</span>");
+}
+
+/* The summary's key with fmt when present, else the value gathered from the tasks (when has) with
+ * fmt and a †, else "–". */
+static void gb_report__fact_or_tasks(GbStr *out, json_t *s, const char *key, const char *fmt, bool has, double v)
+{
+    if (json_object_get(s, key)) {
+        gb_report__fmt(out, json_object_get(s, key), fmt);
+    } else if (has) {
+        gb_str_appendf(out, fmt, v);
+        gb_str_append(out, "†");
+    } else {
+        gb_report__fmt(out, NULL, "");
+    }
+}
+
+static void gb_report__fact_mean(GbStr *out, json_t *s, const GbRepStats *st, bool rc)
+{
+    json_t *b = json_object_get(s, rc ? "rc_before_mean" : "rr_before_mean");
+    json_t *a = json_object_get(s, rc ? "rc_after_mean" : "rr_after_mean");
+    double sb = rc ? st->rc_b : st->rr_b, sa = rc ? st->rc_a : st->rr_a;
+    if (b || a) {
+        gb_report__fmt(out, b, "%.4f");
+        gb_str_append(out, " → ");
+        gb_report__fmt(out, a, "%.4f");
+    } else if (st->n_b || st->n_a) {
+        if (st->n_b) gb_str_appendf(out, "%.4f", sb / (double)st->n_b);
+        gb_str_append(out, " → ");
+        if (st->n_a) gb_str_appendf(out, "%.4f", sa / (double)st->n_a);
+        gb_str_append(out, "†");
+    } else
+        gb_report__fmt(out, NULL, "");
+}
+
+static void gb_report__fact_python(GbStr *out, json_t *s)
+{
+    json_t *py = json_object_get(s, "python");
+    if (!json_is_object(py)) {
+        gb_report__fmt(out, py, "%g");
+        return;
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(py, k, v)
+    {
+        gb_report__esc(out, k);
+        gb_str_append(out, " ");
+        gb_report__fmt(out, v, "%g");
+        gb_str_append(out, "<br>");
+    }
+}
+
+/* The cell of fact f of one run. */
+static void gb_report__fact_cell(GbStr *out, const GbReport *r, const GbRepRun *run, int f)
+{
+    json_t *s = run->summary;
+    GbRepStats st;
+    gb_report__stats(run, &st);
+    switch (f) {
+    case F_FILE:
+        gb_report__esc(out, run->path);
+        break;
+    case F_SUMMARY:
+        if (run->summary_path)
+            gb_report__esc(out, run->summary_path);
+        else
+            gb_str_append(out, "<span class=\"na\">none</span>");
+        break;
+    case F_TOOL:
+        gb_report__fact_tool(out, s);
+        break;
+    case F_SEED:
+        if (json_object_get(s, "seed"))
+            gb_report__fmt(out, json_object_get(s, "seed"), "%.0f");
+        else if (st.has_seed)
+            gb_str_appendf(out, "%.0f†", (double)st.seed);
+        else
+            gb_str_append(out, "<span class=\"na\">–</span>");
+        break;
+    case F_TASKS:
+        gb_str_appendf(out, "%zu (%zu / %zu / %zu)", st.tasks, st.hardened, st.unchanged, st.failed);
+        break;
+    case F_THRESH:
+        gb_report__fact_thresholds(out, r, run);
+        break;
+    case F_BUDGET:
+        gb_report__fact_budget(out, s, &st);
+        break;
+    case F_BREED:
+        gb_report__fmt(out, json_object_get(s, "breed"), "%g");
+        break;
+    case F_LINT:
+        gb_report__fmt(out, json_object_get(s, "lint"), "%g");
+        break;
+    case F_TIME:
+        gb_report__fact_or_tasks(out, s, "time_s", "%.2f", st.has_time, st.time_s);
+        break;
+    case F_OFFSPRING:
+        gb_report__fact_or_tasks(out, s, "offspring_validated", "%.0f", st.has_offspring, st.offspring);
+        break;
+    case F_RATE:
+        gb_report__fact_or_tasks(out, s, "offspring_per_s", "%.2f", st.has_offspring && st.has_time && st.time_s > 0,
+                                 st.time_s > 0 ? st.offspring / st.time_s : 0);
+        break;
+    case F_RC:
+    case F_RR:
+        gb_report__fact_mean(out, s, &st, f == F_RC);
+        break;
+    case F_PYTHON:
+        gb_report__fact_python(out, s);
+        break;
+    default:
+        break;
+    }
+}
+
 void gb_report__panel_facts(GbStr *out, GbReport *r)
 {
     gb_str_append(out, "<section id=\"facts\"><h2>Run facts</h2>\n"
@@ -188,172 +376,11 @@ void gb_report__panel_facts(GbStr *out, GbReport *r)
         gb_str_append(out, "</th>");
     }
     gb_str_append(out, "</tr></thead><tbody>\n");
-    enum {
-        F_FILE,
-        F_SUMMARY,
-        F_TOOL,
-        F_SEED,
-        F_TASKS,
-        F_THRESH,
-        F_BUDGET,
-        F_BREED,
-        F_LINT,
-        F_TIME,
-        F_OFFSPRING,
-        F_RATE,
-        F_RC,
-        F_RR,
-        F_PYTHON,
-        F_COUNT
-    };
-    static const char *const names[F_COUNT] = {"file",
-                                               "summary",
-                                               "tool",
-                                               "seed",
-                                               "tasks (hardened / unchanged / failed)",
-                                               "thresholds",
-                                               "budget",
-                                               "breeding fraction",
-                                               "lint gate",
-                                               "time (s)",
-                                               "offspring validated",
-                                               "offspring / s",
-                                               "mean RC before → after",
-                                               "mean RR before → after",
-                                               "Python"};
     for (int f = 0; f < F_COUNT; f++) {
-        gb_str_appendf(out, "<tr><th>%s</th>", names[f]);
+        gb_str_appendf(out, "<tr><th>%s</th>", gb_rep_fact_names[f]);
         for (size_t i = 0; i < r->runs.len; i++) {
-            GbRepRun *run = &r->runs.items[i];
-            json_t *s = run->summary;
-            GbRepStats st;
-            gb_report__stats(run, &st);
-            double x;
             gb_str_append(out, "<td>");
-            switch (f) {
-            case F_FILE:
-                gb_report__esc(out, run->path);
-                break;
-            case F_SUMMARY:
-                if (run->summary_path)
-                    gb_report__esc(out, run->summary_path);
-                else
-                    gb_str_append(out, "<span class=\"na\">none</span>");
-                break;
-            case F_TOOL: {
-                const char *tool = gb_report__str(json_object_get(s, "tool"));
-                const char *ver = gb_report__str(json_object_get(s, "version"));
-                if (!tool && !ver) gb_str_append(out, "<span class=\"na\">–</span>");
-                gb_report__esc(out, tool);
-                if (ver) gb_str_append(out, " "), gb_report__esc(out, ver);
-                break;
-            }
-            case F_SEED:
-                if (json_object_get(s, "seed"))
-                    gb_report__fmt(out, json_object_get(s, "seed"), "%.0f");
-                else if (st.has_seed)
-                    gb_str_appendf(out, "%.0f†", (double)st.seed);
-                else
-                    gb_str_append(out, "<span class=\"na\">–</span>");
-                break;
-            case F_TASKS:
-                gb_str_appendf(out, "%zu (%zu / %zu / %zu)", st.tasks, st.hardened, st.unchanged, st.failed);
-                break;
-            case F_THRESH:
-                if (run->thresholds == SIZE_MAX)
-                    gb_str_append(out, "<span class=\"na\">not named</span>");
-                else {
-                    const GbRepThresholds *t = &r->thresholds.items[run->thresholds];
-                    gb_report__esc(out, t->name);
-                    if (t->path && strcmp(t->path, t->name) != 0)
-                        gb_str_append(out, "<br><small>"), gb_report__esc(out, t->path), gb_str_append(out, "</small>");
-                    if (!t->loaded) gb_str_append(out, " <span class=\"bad\">(not read)</span>");
-                }
-                break;
-            case F_BUDGET: {
-                json_t *g = json_object_get(s, "generations"), *tb = json_object_get(s, "time_budget");
-                bool any = false;
-                if (gb_report__num(g, &x)) gb_str_appendf(out, "%.0f generations", x), any = true;
-                if (gb_report__num(tb, &x)) {
-                    /* 0 (or less) is how evolve records "no time budget" */
-                    if (x > 0)
-                        gb_str_appendf(out, "%s%g s per task", any ? ", " : "", x);
-                    else
-                        gb_str_appendf(out, "%stime budget: none", any ? ", " : "");
-                    any = true;
-                }
-                if (!any && st.max_gen > 0) gb_str_appendf(out, "≥ %.0f generations†", st.max_gen), any = true;
-                if (!any) gb_str_append(out, "<span class=\"na\">–</span>");
-                break;
-            }
-            case F_BREED:
-                gb_report__fmt(out, json_object_get(s, "breed"), "%g");
-                break;
-            case F_LINT:
-                gb_report__fmt(out, json_object_get(s, "lint"), "%g");
-                break;
-            case F_TIME:
-                if (json_object_get(s, "time_s"))
-                    gb_report__fmt(out, json_object_get(s, "time_s"), "%.2f");
-                else if (st.has_time)
-                    gb_str_appendf(out, "%.2f†", st.time_s);
-                else
-                    gb_report__fmt(out, NULL, "");
-                break;
-            case F_OFFSPRING:
-                if (json_object_get(s, "offspring_validated"))
-                    gb_report__fmt(out, json_object_get(s, "offspring_validated"), "%.0f");
-                else if (st.has_offspring)
-                    gb_str_appendf(out, "%.0f†", st.offspring);
-                else
-                    gb_report__fmt(out, NULL, "");
-                break;
-            case F_RATE:
-                if (json_object_get(s, "offspring_per_s"))
-                    gb_report__fmt(out, json_object_get(s, "offspring_per_s"), "%.2f");
-                else if (st.has_offspring && st.has_time && st.time_s > 0)
-                    gb_str_appendf(out, "%.2f†", st.offspring / st.time_s);
-                else
-                    gb_report__fmt(out, NULL, "");
-                break;
-            case F_RC:
-            case F_RR: {
-                json_t *b = json_object_get(s, f == F_RC ? "rc_before_mean" : "rr_before_mean");
-                json_t *a = json_object_get(s, f == F_RC ? "rc_after_mean" : "rr_after_mean");
-                double sb = f == F_RC ? st.rc_b : st.rr_b, sa = f == F_RC ? st.rc_a : st.rr_a;
-                if (b || a) {
-                    gb_report__fmt(out, b, "%.4f");
-                    gb_str_append(out, " → ");
-                    gb_report__fmt(out, a, "%.4f");
-                } else if (st.n_b || st.n_a) {
-                    if (st.n_b) gb_str_appendf(out, "%.4f", sb / (double)st.n_b);
-                    gb_str_append(out, " → ");
-                    if (st.n_a) gb_str_appendf(out, "%.4f", sa / (double)st.n_a);
-                    gb_str_append(out, "†");
-                } else
-                    gb_report__fmt(out, NULL, "");
-                break;
-            }
-            case F_PYTHON: {
-                json_t *py = json_object_get(s, "python");
-                if (!json_is_object(py)) {
-                    gb_report__fmt(out, py, "%g");
-                    break;
-                }
-                const char *k;
-                json_t *v;
-                json_object_foreach(py, k, v)
-                {
-                    gb_report__esc(out, k);
-                    gb_str_append(out, " ");
-                    gb_report__fmt(out, v, "%g");
-                    gb_str_append(out, "<br>");
-                }
-                break;
-            }
-            default:
-                break;
-            }
+            gb_report__fact_cell(out, r, &r->runs.items[i], f);
             gb_str_append(out, "</td>");
         }
         gb_str_append(out, "</tr>\n");
