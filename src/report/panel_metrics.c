@@ -23,14 +23,24 @@ static bool gb_report__first_of_group(const GbReport *r, size_t i)
     return true;
 }
 
-void gb_report__panel_metrics(GbStr *out, GbReport *r)
+/* A box plot row: one value of one task in one series. */
+static void gb_report__box_row(json_t *rows, const char *series, int phase, double v, const GbRepTask *task)
+{
+    json_t *row = json_object();
+    gb_report__set_str(row, "series", series);
+    gb_report__set_str(row, "phase", phase ? "hardened" : "original");
+    gb_report__set_num(row, "v", v);
+    gb_report__set_str(row, "task", gb_report__task_id(task));
+    json_array_append_new(rows, row);
+}
+
+/* The box plot rows of every metric (vals, with each one's largest value in maxv) and of RC and
+ * RR (rel). Returns the number of series (boxes per chart). */
+static size_t gb_report__metrics_collect(const GbReport *r, json_t **vals, json_t **rel, double *maxv)
 {
     size_t ngroups = gb_report__ngroups(r), nseries = 0;
-    json_t *vals[GB_REP_NMETRICS], *rel[2] = {json_array(), json_array()}; /* C1..R14; RC, RR */
-    double maxv[GB_REP_NMETRICS] = {0};
-    for (size_t k = 0; k < GB_REP_NMETRICS; k++) vals[k] = json_array();
     for (size_t i = 0; i < r->runs.len; i++) {
-        GbRepRun *run = &r->runs.items[i];
+        const GbRepRun *run = &r->runs.items[i];
         char *before = ngroups > 1 ? gb_asprintf("%s original", run->group) : gb_strdup("original");
         const char *after = r->runs.len > 1 ? run->label : "hardened";
         bool first = gb_report__first_of_group(r, i);
@@ -42,31 +52,101 @@ void gb_report__panel_metrics(GbStr *out, GbReport *r)
                 const GbRepTask *task = &run->tasks.items[ti];
                 if (!task->rec.has_scores) continue;
                 const GbRecordScore *sc = phase ? &task->rec.after : &task->rec.before;
-                for (int q = 0; q < 2; q++) {
-                    double v;
-                    if (!gb_report__finite(q ? sc->rr : sc->rc, &v)) continue;
-                    json_t *row = json_object();
-                    gb_report__set_str(row, "series", phase ? after : before);
-                    gb_report__set_str(row, "phase", phase ? "hardened" : "original");
-                    gb_report__set_num(row, "v", v);
-                    gb_report__set_str(row, "task", gb_report__task_id(task));
-                    json_array_append_new(rel[q], row);
-                }
+                double v;
+                for (int q = 0; q < 2; q++)
+                    if (gb_report__finite(q ? sc->rr : sc->rc, &v))
+                        gb_report__box_row(rel[q], phase ? after : before, phase, v, task);
                 for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
-                    double v;
                     if (!gb_report__finite(sc->metrics[k], &v)) continue;
-                    json_t *row = json_object();
-                    gb_report__set_str(row, "series", phase ? after : before);
-                    gb_report__set_str(row, "phase", phase ? "hardened" : "original");
-                    gb_report__set_num(row, "v", v);
-                    gb_report__set_str(row, "task", gb_report__task_id(task));
-                    json_array_append_new(vals[k], row);
+                    gb_report__box_row(vals[k], phase ? after : before, phase, v, task);
                     if (v > maxv[k]) maxv[k] = v;
                 }
             }
         }
         free(before);
     }
+    return nseries;
+}
+
+/* The chart of metric k: its boxes (takes vals) and the thresholds as rules, or in the subtitle
+ * when off scale. */
+static json_t *gb_report__metric_chart(const GbReport *r, size_t k, json_t *vals, double maxv, size_t width,
+                                       bool legend)
+{
+    int c = gb_rep_metrics[k].kind == 'C' ? 0 : 1;
+    size_t cell = width + 80;
+    json_t *layers = json_array();
+    json_array_append_new(layers, gb_report__layer(gb_rep_asset_metric_box, vals));
+    json_t *rule = json_array();
+    GbStr off;
+    gb_str_init(&off);
+    for (size_t ti = 0; ti < r->thresholds.len; ti++) {
+        const GbRepThresholds *t = &r->thresholds.items[ti];
+        if (!t->loaded || !t->has[k]) continue;
+        char *label = gb_asprintf("%s %g", c == 0 ? "CT" : "RT", t->value[k]);
+        if (maxv > 0 && t->value[k] > GB_REP_OFFSCALE * maxv) {
+            gb_str_appendf(&off, "%s%s ↑ off scale", off.len ? ", " : "", label);
+        } else {
+            json_t *row = json_object();
+            gb_report__set_num(row, "v", t->value[k]);
+            gb_report__set_str(row, "label", label);
+            gb_report__set_str(row, "what", c == 0 ? "CT (target)" : "RT (limit)");
+            gb_report__set_str(row, "file", t->name);
+            json_array_append_new(rule, row);
+        }
+        free(label);
+    }
+    if (json_array_size(rule)) {
+        json_array_append_new(layers, gb_report__layer(gb_rep_asset_metric_rule, json_copy(rule)));
+        json_t *text = gb_report__layer(gb_rep_asset_metric_rule_label, json_incref(rule));
+        json_object_set_new(json_object_get(text, "encoding"), "x", json_pack("{s:i}", "value", (int)(width - 2)));
+        json_array_append_new(layers, text);
+    }
+    json_decref(rule);
+    char *title = gb_asprintf("%s %s", gb_rep_metrics[k].id, gb_rep_metrics[k].label);
+    json_t *tobj = json_pack("{s:s,s:i,s:s,s:i,s:s}", "text", title, "fontSize", 11, "anchor", "start", "limit",
+                             (int)(cell - 10), "subtitleColor", "#d62728");
+    json_object_set_new(tobj, "subtitle", json_string(off.len ? off.data : " "));
+    if (!legend)
+        json_object_set_new(json_object_get(json_object_get(json_array_get(layers, 0), "encoding"), "color"), "legend",
+                            json_null());
+    gb_str_destroy(&off);
+    free(title);
+    return json_pack("{s:o,s:i,s:o}", "title", tobj, "width", (int)width, "layer", layers);
+}
+
+/* The charts of RC and RR (takes rel[0] and rel[1]). */
+static void gb_report__metrics_relative(GbStr *out, json_t **rel, size_t width)
+{
+    gb_str_append(out, "<h3>Relative complexity RC and readability RR</h3>\n");
+    if (json_array_size(rel[0]) + json_array_size(rel[1]) == 0) {
+        gb_str_append(out, "<p class=\"note\">No RC/RR values in the input.</p>\n");
+        json_decref(rel[0]), json_decref(rel[1]);
+        return;
+    }
+    json_t *charts = json_array();
+    for (int q = 0; q < 2; q++) {
+        if (json_array_size(rel[q]) == 0) {
+            json_decref(rel[q]);
+            continue;
+        }
+        json_t *box = gb_report__layer(gb_rep_asset_metric_box, rel[q]);
+        json_t *enc = json_object_get(box, "encoding");
+        json_object_set_new(json_object_get(enc, "y"), "scale", json_pack("{s:[ii]}", "domain", 0, 1));
+        if (json_array_size(charts) > 0) json_object_set_new(json_object_get(enc, "color"), "legend", json_null());
+        json_t *tobj = json_pack("{s:s,s:i,s:s}", "text", q ? "RR relative readability" : "RC relative complexity",
+                                 "fontSize", 11, "anchor", "start");
+        json_array_append_new(charts, json_pack("{s:o,s:i,s:[o]}", "title", tobj, "width", (int)width, "layer", box));
+    }
+    gb_report__chart_row(out, "chart-relative", charts);
+}
+
+void gb_report__panel_metrics(GbStr *out, GbReport *r)
+{
+    json_t *vals[GB_REP_NMETRICS], *rel[2] = {json_array(), json_array()}; /* C1..R14; RC, RR */
+    double maxv[GB_REP_NMETRICS] = {0};
+    for (size_t k = 0; k < GB_REP_NMETRICS; k++) vals[k] = json_array();
+    size_t nseries = gb_report__metrics_collect(r, vals, rel, maxv);
     gb_str_append(out, "<section id=\"metrics\"><h2>Metrics before and after</h2>\n"
                        "<p>Distribution over the tasks of each complexity metric (C1–C7) and readability metric "
                        "(R1–R14), for the original programs and the hardened ones. Boxes span the quartiles with the "
@@ -81,7 +161,7 @@ void gb_report__panel_metrics(GbStr *out, GbReport *r)
     if (!any_t)
         gb_str_append(out, "<p class=\"note\">No thresholds file could be read: thresholds are not drawn.</p>\n");
     /* One 34-pixel band per series (at least 100 pixels wide); the charts wrap with the page. */
-    size_t width = nseries * 34 < 100 ? 100 : nseries * 34, cell = width + 80;
+    size_t width = nseries * 34 < 100 ? 100 : nseries * 34;
     for (int c = 0; c < 2; c++) {
         char kind = c == 0 ? 'C' : 'R';
         gb_str_appendf(out, "<h3>%s</h3>\n", c == 0 ? "Complexity C1–C7" : "Readability R1–R14");
@@ -92,47 +172,9 @@ void gb_report__panel_metrics(GbStr *out, GbReport *r)
                 json_decref(vals[k]);
                 continue;
             }
-            json_t *layers = json_array();
-            json_array_append_new(layers, gb_report__layer(gb_rep_asset_metric_box, vals[k]));
-            json_t *rule = json_array();
-            GbStr off;
-            gb_str_init(&off);
-            for (size_t ti = 0; ti < r->thresholds.len; ti++) {
-                const GbRepThresholds *t = &r->thresholds.items[ti];
-                if (!t->loaded || !t->has[k]) continue;
-                char *label = gb_asprintf("%s %g", c == 0 ? "CT" : "RT", t->value[k]);
-                if (maxv[k] > 0 && t->value[k] > GB_REP_OFFSCALE * maxv[k]) {
-                    gb_str_appendf(&off, "%s%s ↑ off scale", off.len ? ", " : "", label);
-                } else {
-                    json_t *row = json_object();
-                    gb_report__set_num(row, "v", t->value[k]);
-                    gb_report__set_str(row, "label", label);
-                    gb_report__set_str(row, "what", c == 0 ? "CT (target)" : "RT (limit)");
-                    gb_report__set_str(row, "file", t->name);
-                    json_array_append_new(rule, row);
-                }
-                free(label);
-            }
-            if (json_array_size(rule)) {
-                json_array_append_new(layers, gb_report__layer(gb_rep_asset_metric_rule, json_copy(rule)));
-                json_t *text = gb_report__layer(gb_rep_asset_metric_rule_label, json_incref(rule));
-                json_object_set_new(json_object_get(text, "encoding"), "x",
-                                    json_pack("{s:i}", "value", (int)(width - 2)));
-                json_array_append_new(layers, text);
-            }
-            json_decref(rule);
-            char *title = gb_asprintf("%s %s", gb_rep_metrics[k].id, gb_rep_metrics[k].label);
-            json_t *tobj = json_pack("{s:s,s:i,s:s,s:i,s:s}", "text", title, "fontSize", 11, "anchor", "start", "limit",
-                                     (int)(cell - 10), "subtitleColor", "#d62728");
-            json_object_set_new(tobj, "subtitle", json_string(off.len ? off.data : " "));
             /* The colour legend once per row, on its first chart. */
-            if (json_array_size(charts) > 0)
-                json_object_set_new(json_object_get(json_object_get(json_array_get(layers, 0), "encoding"), "color"),
-                                    "legend", json_null());
             json_array_append_new(charts,
-                                  json_pack("{s:o,s:i,s:o}", "title", tobj, "width", (int)width, "layer", layers));
-            gb_str_destroy(&off);
-            free(title);
+                                  gb_report__metric_chart(r, k, vals[k], maxv[k], width, json_array_size(charts) == 0));
         }
         if (json_array_size(charts) == 0) {
             gb_str_append(out, "<p class=\"note\">No metric values in the input.</p>\n");
@@ -141,28 +183,7 @@ void gb_report__panel_metrics(GbStr *out, GbReport *r)
         }
         gb_report__chart_row(out, c == 0 ? "chart-complexity" : "chart-readability", charts);
     }
-    gb_str_append(out, "<h3>Relative complexity RC and readability RR</h3>\n");
-    if (json_array_size(rel[0]) + json_array_size(rel[1]) == 0) {
-        gb_str_append(out, "<p class=\"note\">No RC/RR values in the input.</p>\n");
-        json_decref(rel[0]), json_decref(rel[1]);
-    } else {
-        json_t *charts = json_array();
-        for (int q = 0; q < 2; q++) {
-            if (json_array_size(rel[q]) == 0) {
-                json_decref(rel[q]);
-                continue;
-            }
-            json_t *box = gb_report__layer(gb_rep_asset_metric_box, rel[q]);
-            json_t *enc = json_object_get(box, "encoding");
-            json_object_set_new(json_object_get(enc, "y"), "scale", json_pack("{s:[ii]}", "domain", 0, 1));
-            if (json_array_size(charts) > 0) json_object_set_new(json_object_get(enc, "color"), "legend", json_null());
-            json_t *tobj = json_pack("{s:s,s:i,s:s}", "text", q ? "RR relative readability" : "RC relative complexity",
-                                     "fontSize", 11, "anchor", "start");
-            json_array_append_new(charts,
-                                  json_pack("{s:o,s:i,s:[o]}", "title", tobj, "width", (int)width, "layer", box));
-        }
-        gb_report__chart_row(out, "chart-relative", charts);
-    }
+    gb_report__metrics_relative(out, rel, width);
     gb_str_append(out, "</section>\n");
 }
 
