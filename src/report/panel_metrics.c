@@ -195,6 +195,107 @@ void gb_report__panel_metrics(GbStr *out, GbReport *r)
  * (the goal: every C_i raised in a quarter of the tasks or more). */
 #define GB_REP_RAISED_SHARE 0.25
 
+/* The table's head: one pair of columns per run. */
+static void gb_report__change_head(GbStr *out, const GbReport *r)
+{
+    size_t nruns = r->runs.len;
+    gb_str_append(out, "<div class=\"scroll\"><table class=\"facts change\" id=\"change-table\"><thead>");
+    if (nruns > 1) {
+        gb_str_append(out, "<tr><th></th><th></th>");
+        for (size_t i = 0; i < nruns; i++) {
+            gb_str_append(out, "<th colspan=\"2\">");
+            gb_report__esc(out, r->runs.items[i].label);
+            gb_str_append(out, "</th>");
+        }
+        gb_str_append(out, "</tr>");
+    }
+    gb_str_append(out, "<tr><th>metric</th><th>what</th>");
+    for (size_t i = 0; i < nruns; i++) gb_str_append(out, "<th>mean before → after</th><th>raised in</th>");
+    gb_str_append(out, "</tr></thead><tbody>\n");
+}
+
+/* Metric k's cells of the table (one pair per run), and its chart rows. */
+static void gb_report__change_cells(GbStr *out, json_t *rows, const GbReport *r, GbMetricChange (*ch)[GB_METRIC_COUNT],
+                                    size_t k)
+{
+    size_t nruns = r->runs.len;
+    for (size_t i = 0; i < nruns; i++) {
+        const GbMetricChange *c = &ch[i][k];
+        if (!c->tasks) {
+            gb_str_append(out, "<td><span class=\"na\">–</span></td><td><span class=\"na\">–</span></td>");
+            continue;
+        }
+        double n = (double)c->tasks, before = c->before_sum / n, after = c->after_sum / n,
+               pct = 100.0 * (double)c->raised / n;
+        bool up = gb_rep_metrics[k].kind == 'C' && (double)c->raised >= GB_REP_RAISED_SHARE * n;
+        gb_str_appendf(out, "<td>%.2f → %.2f</td><td%s>%ld/%ld (%.0f%%)%s</td>", before, after,
+                       up ? " class=\"good\"" : "", c->raised, c->tasks, pct, up ? " ✓" : "");
+        json_t *row = json_object();
+        gb_report__set_str(row, "run", r->runs.items[i].label);
+        gb_report__set_str(row, "metric", gb_rep_metrics[k].id);
+        gb_report__set_str(row, "label", gb_rep_metrics[k].label);
+        json_object_set_new(row, "rank", json_integer((json_int_t)k));
+        gb_report__set_num(row, "before", before);
+        gb_report__set_num(row, "after", after);
+        json_object_set_new(row, "raised", json_integer(c->raised));
+        json_object_set_new(row, "lowered", json_integer(c->lowered));
+        json_object_set_new(row, "tasks", json_integer(c->tasks));
+        gb_report__set_num(row, "pct", pct);
+        json_array_append_new(rows, row);
+    }
+}
+
+/* Per run, in words: which complexity metrics rose in a quarter of the tasks or more. */
+static void gb_report__change_words(GbStr *out, const GbReport *r, size_t i, const GbMetricChange *ch)
+{
+    GbStr yes, no;
+    gb_str_init(&yes);
+    gb_str_init(&no);
+    size_t nyes = 0, nc = 0;
+    for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
+        const GbMetricChange *c = &ch[k];
+        if (gb_rep_metrics[k].kind != 'C' || !c->tasks) continue;
+        nc++;
+        bool up = (double)c->raised >= GB_REP_RAISED_SHARE * (double)c->tasks;
+        GbStr *s = up ? &yes : &no;
+        gb_str_appendf(s, "%s%s", s->len ? ", " : "", gb_rep_metrics[k].id);
+        nyes += up;
+    }
+    gb_str_append(out, "<li>");
+    gb_report__esc(out, r->runs.items[i].label);
+    if (nc == 0) {
+        gb_str_append(out, ": no complexity values");
+    } else {
+        gb_str_appendf(out, ": %zu of %zu complexity metrics raised in a quarter of the tasks or more", nyes, nc);
+        if (yes.len) gb_str_appendf(out, " (%s)", yes.data);
+        if (no.len) gb_str_appendf(out, "; below a quarter: %s", no.data);
+    }
+    gb_str_append(out, "</li>");
+    gb_str_destroy(&yes);
+    gb_str_destroy(&no);
+}
+
+/* The chart: the share of the tasks in which each metric rose, per run. Takes rows. */
+static void gb_report__change_chart(GbStr *out, const GbReport *r, json_t *rows)
+{
+    size_t nruns = r->runs.len;
+    json_error_t jerr;
+    json_t *spec = json_loads(gb_rep_asset_change, 0, &jerr);
+    assert(spec && "a chart template is not valid JSON");
+    json_object_set_new(spec, "$schema", json_string("https://vega.github.io/schema/vega-lite/v5.json"));
+    size_t width = GB_REP_NMETRICS * (nruns * 10 + 8);
+    json_object_set_new(spec, "width", json_integer((json_int_t)(width < 560 ? 560 : width)));
+    json_t *layers = json_object_get(spec, "layer"), *bars = json_array_get(layers, 0);
+    json_object_set_new(bars, "data", json_pack("{s:o}", "values", rows));
+    json_t *enc = json_object_get(bars, "encoding");
+    json_object_set_new(json_object_get(enc, "color"), "scale", json_pack("{s:o}", "domain", gb_report__run_order(r)));
+    json_object_set_new(json_object_get(enc, "xOffset"), "sort", gb_report__run_order(r));
+    json_object_set_new(json_array_get(layers, 1), "data",
+                        json_pack("{s:[{s:i,s:s}]}", "values", "q", (int)(GB_REP_RAISED_SHARE * 100), "what",
+                                  "a quarter of the tasks"));
+    gb_report__chart(out, "chart-change", spec);
+}
+
 void gb_report__panel_change(GbStr *out, GbReport *r)
 {
     size_t nruns = r->runs.len;
@@ -220,95 +321,19 @@ void gb_report__panel_change(GbStr *out, GbReport *r)
         free(ch);
         return;
     }
-    gb_str_append(out, "<div class=\"scroll\"><table class=\"facts change\" id=\"change-table\"><thead>");
-    if (nruns > 1) {
-        gb_str_append(out, "<tr><th></th><th></th>");
-        for (size_t i = 0; i < nruns; i++) {
-            gb_str_append(out, "<th colspan=\"2\">");
-            gb_report__esc(out, r->runs.items[i].label);
-            gb_str_append(out, "</th>");
-        }
-        gb_str_append(out, "</tr>");
-    }
-    gb_str_append(out, "<tr><th>metric</th><th>what</th>");
-    for (size_t i = 0; i < nruns; i++) gb_str_append(out, "<th>mean before → after</th><th>raised in</th>");
-    gb_str_append(out, "</tr></thead><tbody>\n");
+    gb_report__change_head(out, r);
     json_t *rows = json_array();
     for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
         gb_str_appendf(out, "<tr data-metric=\"%s\"><th>%s</th><td>", gb_rep_metrics[k].id, gb_rep_metrics[k].id);
         gb_report__esc(out, gb_rep_metrics[k].label);
         gb_str_append(out, "</td>");
-        for (size_t i = 0; i < nruns; i++) {
-            const GbMetricChange *c = &ch[i][k];
-            if (!c->tasks) {
-                gb_str_append(out, "<td><span class=\"na\">–</span></td><td><span class=\"na\">–</span></td>");
-                continue;
-            }
-            double n = (double)c->tasks, before = c->before_sum / n, after = c->after_sum / n,
-                   pct = 100.0 * (double)c->raised / n;
-            bool up = gb_rep_metrics[k].kind == 'C' && (double)c->raised >= GB_REP_RAISED_SHARE * n;
-            gb_str_appendf(out, "<td>%.2f → %.2f</td><td%s>%ld/%ld (%.0f%%)%s</td>", before, after,
-                           up ? " class=\"good\"" : "", c->raised, c->tasks, pct, up ? " ✓" : "");
-            json_t *row = json_object();
-            gb_report__set_str(row, "run", r->runs.items[i].label);
-            gb_report__set_str(row, "metric", gb_rep_metrics[k].id);
-            gb_report__set_str(row, "label", gb_rep_metrics[k].label);
-            json_object_set_new(row, "rank", json_integer((json_int_t)k));
-            gb_report__set_num(row, "before", before);
-            gb_report__set_num(row, "after", after);
-            json_object_set_new(row, "raised", json_integer(c->raised));
-            json_object_set_new(row, "lowered", json_integer(c->lowered));
-            json_object_set_new(row, "tasks", json_integer(c->tasks));
-            gb_report__set_num(row, "pct", pct);
-            json_array_append_new(rows, row);
-        }
+        gb_report__change_cells(out, rows, r, ch, k);
         gb_str_append(out, "</tr>\n");
     }
     gb_str_append(out, "</tbody></table></div>\n<ul class=\"change\">");
-    /* Per run, in words: which complexity metrics rose in a quarter of the tasks or more. */
-    for (size_t i = 0; i < nruns; i++) {
-        GbStr yes, no;
-        gb_str_init(&yes);
-        gb_str_init(&no);
-        size_t nyes = 0, nc = 0;
-        for (size_t k = 0; k < GB_REP_NMETRICS; k++) {
-            const GbMetricChange *c = &ch[i][k];
-            if (gb_rep_metrics[k].kind != 'C' || !c->tasks) continue;
-            nc++;
-            bool up = (double)c->raised >= GB_REP_RAISED_SHARE * (double)c->tasks;
-            GbStr *s = up ? &yes : &no;
-            gb_str_appendf(s, "%s%s", s->len ? ", " : "", gb_rep_metrics[k].id);
-            nyes += up;
-        }
-        gb_str_append(out, "<li>");
-        gb_report__esc(out, r->runs.items[i].label);
-        if (nc == 0) {
-            gb_str_append(out, ": no complexity values");
-        } else {
-            gb_str_appendf(out, ": %zu of %zu complexity metrics raised in a quarter of the tasks or more", nyes, nc);
-            if (yes.len) gb_str_appendf(out, " (%s)", yes.data);
-            if (no.len) gb_str_appendf(out, "; below a quarter: %s", no.data);
-        }
-        gb_str_append(out, "</li>");
-        gb_str_destroy(&yes);
-        gb_str_destroy(&no);
-    }
+    for (size_t i = 0; i < nruns; i++) gb_report__change_words(out, r, i, ch[i]);
     gb_str_append(out, "</ul>\n");
-    json_error_t jerr;
-    json_t *spec = json_loads(gb_rep_asset_change, 0, &jerr);
-    assert(spec && "a chart template is not valid JSON");
-    json_object_set_new(spec, "$schema", json_string("https://vega.github.io/schema/vega-lite/v5.json"));
-    size_t width = GB_REP_NMETRICS * (nruns * 10 + 8);
-    json_object_set_new(spec, "width", json_integer((json_int_t)(width < 560 ? 560 : width)));
-    json_t *layers = json_object_get(spec, "layer"), *bars = json_array_get(layers, 0);
-    json_object_set_new(bars, "data", json_pack("{s:o}", "values", rows));
-    json_t *enc = json_object_get(bars, "encoding");
-    json_object_set_new(json_object_get(enc, "color"), "scale", json_pack("{s:o}", "domain", gb_report__run_order(r)));
-    json_object_set_new(json_object_get(enc, "xOffset"), "sort", gb_report__run_order(r));
-    json_object_set_new(json_array_get(layers, 1), "data",
-                        json_pack("{s:[{s:i,s:s}]}", "values", "q", (int)(GB_REP_RAISED_SHARE * 100), "what",
-                                  "a quarter of the tasks"));
-    gb_report__chart(out, "chart-change", spec);
+    gb_report__change_chart(out, r, rows);
     gb_str_append(out, "</section>\n");
     free(ch);
 }
