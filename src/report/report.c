@@ -126,6 +126,51 @@ static bool gb_report__inline_script(GbStr *out, const char *path, GbError *err)
     return true;
 }
 
+/* The page up to the panels: head, title, what was read, the navigation, the warnings. */
+static void gb_report__page_head(GbStr *out, const GbReport *r)
+{
+    gb_str_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    gb_report__esc(out, r->opt.title);
+    gb_str_appendf(out, "</title>\n<style>%s</style>\n</head><body>\n<header><h1>", gb_rep_asset_report_css);
+    gb_report__esc(out, r->opt.title);
+    gb_str_append(out, "</h1>");
+    if (r->runs.len) {
+        gb_str_appendf(out, "<p>%zu task result(s) from %zu run(s): ", r->ntasks, r->runs.len);
+        for (size_t i = 0; i < r->runs.len; i++) {
+            if (i) gb_str_append(out, ", ");
+            gb_report__esc(out, r->runs.items[i].path);
+        }
+        gb_str_append(out, "</p>");
+    }
+    if (r->evals.len) {
+        gb_str_appendf(out, "<p>%zu model evaluation(s): ", r->evals.len);
+        for (size_t i = 0; i < r->evals.len; i++) {
+            if (i) gb_str_append(out, ", ");
+            gb_report__esc(out, r->evals.items[i].summary_path);
+        }
+        gb_str_append(out, "</p>");
+    }
+    gb_str_append(out, "\n<nav>");
+    if (r->runs.len)
+        gb_str_append(out, "<a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a "
+                           "href=\"#change\">per-metric change</a><a href=\"#fitness\">RC vs RR</a><a "
+                           "href=\"#operators\">operators</a><a "
+                           "href=\"#gates\">gates</a><a href=\"#versions\">versions</a>");
+    if (r->evals.len) gb_str_append(out, "<a href=\"#eval\">model evaluation</a>");
+    if (r->runs.len) gb_str_append(out, "<a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>");
+    gb_str_append(out, "</nav></header>\n<main>\n");
+    if (r->warnings.len) {
+        gb_str_append(out, "<section id=\"warnings\"><h2>Warnings while reading the input</h2><ul class=\"warnings\">");
+        for (size_t i = 0; i < r->warnings.len; i++) {
+            gb_str_append(out, "<li>");
+            gb_report__esc(out, r->warnings.items[i]);
+            gb_str_append(out, "</li>");
+        }
+        gb_str_append(out, "</ul></section>\n");
+    }
+}
+
 char *gb_report_render(GbReport *r, GbError *err)
 {
     if (r->runs.len == 0 && r->evals.len == 0) {
@@ -140,47 +185,7 @@ char *gb_report_render(GbReport *r, GbError *err)
     gb_report__make_labels(r);
     GbStr out;
     gb_str_init(&out);
-    gb_str_append(&out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    gb_report__esc(&out, r->opt.title);
-    gb_str_appendf(&out, "</title>\n<style>%s</style>\n</head><body>\n<header><h1>", gb_rep_asset_report_css);
-    gb_report__esc(&out, r->opt.title);
-    gb_str_append(&out, "</h1>");
-    if (r->runs.len) {
-        gb_str_appendf(&out, "<p>%zu task result(s) from %zu run(s): ", r->ntasks, r->runs.len);
-        for (size_t i = 0; i < r->runs.len; i++) {
-            if (i) gb_str_append(&out, ", ");
-            gb_report__esc(&out, r->runs.items[i].path);
-        }
-        gb_str_append(&out, "</p>");
-    }
-    if (r->evals.len) {
-        gb_str_appendf(&out, "<p>%zu model evaluation(s): ", r->evals.len);
-        for (size_t i = 0; i < r->evals.len; i++) {
-            if (i) gb_str_append(&out, ", ");
-            gb_report__esc(&out, r->evals.items[i].summary_path);
-        }
-        gb_str_append(&out, "</p>");
-    }
-    gb_str_append(&out, "\n<nav>");
-    if (r->runs.len)
-        gb_str_append(&out, "<a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a "
-                            "href=\"#change\">per-metric change</a><a href=\"#fitness\">RC vs RR</a><a "
-                            "href=\"#operators\">operators</a><a "
-                            "href=\"#gates\">gates</a><a href=\"#versions\">versions</a>");
-    if (r->evals.len) gb_str_append(&out, "<a href=\"#eval\">model evaluation</a>");
-    if (r->runs.len) gb_str_append(&out, "<a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>");
-    gb_str_append(&out, "</nav></header>\n<main>\n");
-    if (r->warnings.len) {
-        gb_str_append(&out,
-                      "<section id=\"warnings\"><h2>Warnings while reading the input</h2><ul class=\"warnings\">");
-        for (size_t i = 0; i < r->warnings.len; i++) {
-            gb_str_append(&out, "<li>");
-            gb_report__esc(&out, r->warnings.items[i]);
-            gb_str_append(&out, "</li>");
-        }
-        gb_str_append(&out, "</ul></section>\n");
-    }
+    gb_report__page_head(&out, r);
     json_t *names = json_object(); /* operator code -> "S1 AddNestedFor" */
     if (r->runs.len) {
         gb_report__panel_facts(&out, r);

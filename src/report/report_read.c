@@ -160,6 +160,33 @@ static json_t *gb_report__read_json(GbReport *r, const char *path)
     return root;
 }
 
+/* The run's stem, its summary (OUT.summary.json) and its thresholds. */
+static void gb_report__run_files(GbReport *r, GbRepRun *run)
+{
+    const char *path = run->path;
+    char *base = gb_report__basename(path);
+    if (gb_report__ends_with(base, ".jsonl")) base[strlen(base) - 6] = '\0';
+    run->stem = base;
+    /* OUT.summary.json: OUT is the output path as given (x.jsonl.summary.json) or without .jsonl. */
+    char *cand1 = gb_asprintf("%s.summary.json", path);
+    char *cand2 =
+        gb_report__ends_with(path, ".jsonl") ? gb_asprintf("%.*s.summary.json", (int)(strlen(path) - 6), path) : NULL;
+    if (gb_report__is_file(cand1))
+        run->summary_path = gb_strdup(cand1);
+    else if (cand2 && gb_report__is_file(cand2))
+        run->summary_path = gb_strdup(cand2);
+    free(cand1);
+    free(cand2);
+    if (run->summary_path) run->summary = gb_report__read_json(r, run->summary_path);
+    const char *tname = r->opt.thresholds;
+    if (!tname) tname = gb_report__str(gb_report__get(run->summary, "thresholds", NULL));
+    for (size_t i = 0; !tname && i < run->tasks.len; i++) tname = run->tasks.items[i].rec.thresholds;
+    if (tname)
+        run->thresholds = gb_report__thresholds(r, tname, path);
+    else
+        gb_report__warn(r, "%s: the run names no thresholds file", path);
+}
+
 /* Read one evolve output file as a run of the given group. Returns false when it holds no
  * usable task (the reason is in err). */
 static bool gb_report__add_run(GbReport *r, const char *path, const char *group, GbError *err)
@@ -226,27 +253,7 @@ static bool gb_report__add_run(GbReport *r, const char *path, const char *group,
     run.tasks.items = tasks.items;
     run.tasks.len = tasks.len;
     run.tasks.cap = tasks.cap;
-    char *base = gb_report__basename(path);
-    if (gb_report__ends_with(base, ".jsonl")) base[strlen(base) - 6] = '\0';
-    run.stem = base;
-    /* OUT.summary.json: OUT is the output path as given (x.jsonl.summary.json) or without .jsonl. */
-    char *cand1 = gb_asprintf("%s.summary.json", path);
-    char *cand2 =
-        gb_report__ends_with(path, ".jsonl") ? gb_asprintf("%.*s.summary.json", (int)(strlen(path) - 6), path) : NULL;
-    if (gb_report__is_file(cand1))
-        run.summary_path = gb_strdup(cand1);
-    else if (cand2 && gb_report__is_file(cand2))
-        run.summary_path = gb_strdup(cand2);
-    free(cand1);
-    free(cand2);
-    if (run.summary_path) run.summary = gb_report__read_json(r, run.summary_path);
-    const char *tname = r->opt.thresholds;
-    if (!tname) tname = gb_report__str(gb_report__get(run.summary, "thresholds", NULL));
-    for (size_t i = 0; !tname && i < run.tasks.len; i++) tname = run.tasks.items[i].rec.thresholds;
-    if (tname)
-        run.thresholds = gb_report__thresholds(r, tname, path);
-    else
-        gb_report__warn(r, "%s: the run names no thresholds file", path);
+    gb_report__run_files(r, &run);
     r->ntasks += run.tasks.len;
     gb_array_push(&r->runs, run);
     return true;
