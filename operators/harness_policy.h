@@ -4,6 +4,7 @@
  * never run are left out by construction; everything else is checked by the tests gate, which
  * runs under the same rules (src/runner/runner.h). Thread-safe: pure functions. */
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "operators/operator.h"
 #include "src/model/task.h"
@@ -18,3 +19,11 @@
 bool gb_op_allowed_under(GbHarnessRules rules, GbOperatorId op);
 /* Why op is not allowed under rules (static string), or NULL when it is. */
 const char *gb_op_refusal_under(GbHarnessRules rules, GbOperatorId op);
+
+/* The length of the head of src (the main module's text) whose lines the harness behind rules
+ * rewrites, so that no operator may wrap a statement there or insert one (0: none).
+ * ClassEval's extraction keeps, before the first line that starts with `class` (after
+ * spaces), only the lines that start with `import` or `from`: a wrapped import would keep its
+ * indentation and lose its header (IndentationError), an inserted statement would vanish.
+ * Pure. */
+uint32_t gb_harness_rewritten_head(GbHarnessRules rules, const char *src);
