@@ -13,7 +13,7 @@
  * more per child. DOMINATED was inserted before TESTS: a child its own parent dominates can never be
  * the final pick and is almost never bred from, so it is not worth a sandbox run). */
 #define GB_GATE_LIST                                                                                                   \
-    GB_GATE(PARSE, "parse", "parse", "the result re-parses with no error.")                                            \
+    GB_GATE(PARSE, "parse", "parse", "the result re-parses with no error and CPython compiles every module.")          \
     GB_GATE(READABILITY, "readability", "read",                                                                        \
             "no R_j above its threshold RT_j (where the original is already above RT_j, no R_j above the "             \
             "original's value).")                                                                                      \

@@ -11,7 +11,8 @@
  *   pool.c           the pool: creation, deletion, idle sets
  *   run.c            one run on a worker, gb_pool_run, gb_pool_lint
  *   lint.c           lint sessions
- *   probe.c          probes for the equivalence check (gb_pool_probe) */
+ *   probe.c          probes for the equivalence check (gb_pool_probe)
+ *   compile.c        CPython's compile() of a program (gb_pool_compile) */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -87,6 +88,12 @@ typedef struct {
     pthread_cond_t cv;
 } GbWorkerSet;
 
+/* The interpreter behind gb_pool_compile (compile.c): started at the first call. */
+typedef struct {
+    int fd; /* socket to its stdin and stdout; -1 when not running */
+    pid_t pid;
+} GbCompileServer;
+
 struct GbPool {
     GbPoolConfig cfg;
     char *python;
@@ -111,7 +118,13 @@ struct GbPool {
     int intr[2];
     atomic_bool interrupted;
     GbPoolStats stats;
+    pthread_mutex_t compile_mu; /* one compile check at a time */
+    GbCompileServer compile;
 };
+
+/* compile.c: set up (in gb_pool_new) and stop (in gb_pool_delete) the compile server. */
+void gb_pool_compile_init(GbPool *pool);
+void gb_pool_compile_destroy(GbPool *pool);
 
 /* ---- wire format (wire.c): a record is a sequence of (u32 key length, key, u32 value
  * length, value); a frame is u32 length + record body. Little-endian. */
