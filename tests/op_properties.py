@@ -11,7 +11,8 @@ rebind names after their definition. Each one's module-level code calls its func
 derived from the tests' (more and other values than the tests use) and prints the results, so a
 behaviour change shows in the output even where the tests do not reach.
 
-For every operator of operators/operator_list.h, `genebench transform --all-sites --no-tests`
+Some programs are also tasks of a single-file harness (SINGLE_FILE), where S7 takes its
+helper-class form. For every operator of operators/operator_list.h, `genebench transform --all-sites --no-tests`
 applies it at every site of every program; tests/op_robustness.py then runs every original
 twice and every variant once and compares. The suite fails when an operator fails to apply at a
 site it listed (an operator bug), when a variant fails its tests, or when a variant's output
@@ -334,6 +335,11 @@ for n in range(1, 5):
 ]
 
 
+# Programs also given as tasks of a single-file harness (meta.format "cruxeval": one string, no
+# helper module), where S7 moves a function into a helper class instead of a helper module.
+SINGLE_FILE = {"prop/thread_kwargs", "prop/rebinding", "prop/global_rebinding", "prop/numeric"}
+
+
 def operator_codes(root):
     with open(os.path.join(root, "operators", "operator_list.h"), encoding="utf-8") as f:
         return re.findall(r"^\s*GB_OPERATOR\(([SAN]\d+),", f.read(), re.M)
@@ -355,6 +361,9 @@ def main():
                 task = {"id": tid, "source": src, "entry_point": None, "tests": {"kind": "assert", "code": tests},
                         "extra_files": {}, "meta": {}}
                 f.write(json.dumps(task) + "\n")
+                if tid in SINGLE_FILE:
+                    task.update(id=tid + "/single_file", meta={"format": "cruxeval"})
+                    f.write(json.dumps(task) + "\n")
         variants_path = os.path.join(work, "variants.jsonl")
         total_sites = total_variants = 0
         problems = []
@@ -392,8 +401,8 @@ def main():
                 per_op.append((code, sites, n))
                 total_sites += sites
                 total_variants += n
-        print("op_properties: %d programs, %d operators, %d sites, %d variants" %
-              (len(PROGRAMS), len(per_op), total_sites, total_variants))
+        print("op_properties: %d programs (%d tasks), %d operators, %d sites, %d variants" %
+              (len(PROGRAMS), len(PROGRAMS) + len(SINGLE_FILE), len(per_op), total_sites, total_variants))
         print("  " + ", ".join("%s %d/%d" % (c, v, s) for c, s, v in per_op) + "  (variants/sites)")
         robust = subprocess.run([sys.executable, os.path.join(root, "tests", "op_robustness.py"), originals,
                                  variants_path, "--json", os.path.join(work, "robustness.json")],
