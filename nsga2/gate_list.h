@@ -31,7 +31,7 @@ typedef enum {
 } GbGateCost;
 
 #define GB_GATE_LIST                                                                                                   \
-    GB_GATE(PARSE, TREE, "parse", "parse", "the result re-parses with no error.")                                      \
+    GB_GATE(PARSE, TREE, "parse", "parse", "the result re-parses with no error and CPython compiles every module.")    \
     GB_GATE(READABILITY, TREE, "readability", "read",                                                                  \
             "no R_j above its threshold RT_j (where the original is already above RT_j, no R_j above the "             \
             "original's value).")                                                                                      \

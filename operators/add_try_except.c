@@ -11,13 +11,16 @@
  * return values, yields, break and continue behave exactly as before. Exception classes are
  * only named where they resolve to the builtins. Refused: statements in class bodies,
  * docstrings, __future__ imports, global/nonlocal declarations, definitions, statements
- * sharing a line, and function bodies that start on the header's line. */
+ * sharing a line, function bodies that start on the header's line, and anything in the head
+ * of the main module that the task's harness rewrites (ClassEval's leading imports:
+ * gb_harness_rewritten_head). */
 #include "operators/operator.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/harness_policy.h"
 #include "src/python/nodekind.h"
 
 enum { GB_S5_STATEMENT = 0, GB_S5_BODY = 1 };
@@ -37,6 +40,8 @@ static bool gb_s5_body_range(GbOpContext *ctx, size_t module, TSNode fn, TSNode 
         if (ts_node_is_null(*first)) return false;
     }
     const char *src = gb_op_ctx_source(ctx, module);
+    if (module == 0 && ctx->task && ts_node_start_byte(fn) < gb_harness_rewritten_head(ctx->task->harness, src))
+        return false;
     /* A body on the header's line (`def f(): return 1`) cannot be indented further. */
     if (gb_line_start(src, ts_node_start_byte(*first)) == gb_line_start(src, ts_node_start_byte(fn))) return false;
     return gb_stmts_own_lines(src, *first, *last);

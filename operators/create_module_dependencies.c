@@ -58,7 +58,9 @@
  * names and walrus in the parameters or return annotation (evaluated in the class namespace,
  * which holds __module__ and __qualname__), and the function's __qualname__ (programs or tests
  * that mention __qualname__, pickle, inspect, frames or __code__). Also refused: pinned
- * names (the tests may rebind them; the calls through the class would not follow), decorated
+ * names (the tests may rebind them; the calls through the class would not follow), names the
+ * program may rebind at run time (globals()/vars()/setattr/exec/__dict__ anywhere, a `global`
+ * declaration of the name in any function, a string that spells it), decorated
  * or async functions, `global` declarations, locals()/eval(), and functions no call in the
  * module reaches through the class (no dependency to create). */
 #include "operators/operator.h"
@@ -79,6 +81,11 @@ static const char *const gb_s7_module_dunders[] = {"__name__",        "__file__"
                                                    "__annotations__", "__path__",    "__dict__"};
 
 static const char *const gb_s7_class_refuse_names[] = {"__qualname__"};
+
+/* Ways a program rebinds a global by name at run time, which the calls rewritten to go through
+ * the class would not follow (the module form keeps calls by name, so it does not mind). */
+static const char *const gb_s7_rebind_names[] = {"globals", "vars",     "setattr",     "delattr",    "exec",
+                                                 "eval",    "__dict__", "__setattr__", "__import__", "importlib"};
 
 /* True when the task's harness runs the program as one file (no helper module possible). */
 static bool gb_s7_single_file(const GbOpContext *ctx)
@@ -271,13 +278,43 @@ static void gb_s7_calls(const GbScopes *sc, const char *src, TSNode node, const 
     for (uint32_t i = 0; i < c; i++) gb_s7_calls(sc, src, ts_node_named_child(node, i), name, after, out);
 }
 
+/* True when a string literal below n spells name exactly (`setattr(module, 'helper', f)`). */
+static bool gb_s7_string_spells(TSNode n, const char *src, const char *name)
+{
+    if (gb_node_is_kind(n, GB_NK_STRING_CONTENT)) {
+        size_t len = strlen(name);
+        return ts_node_end_byte(n) - ts_node_start_byte(n) == len &&
+               memcmp(src + ts_node_start_byte(n), name, len) == 0;
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_s7_string_spells(ts_node_named_child(n, i), src, name)) return true;
+    return false;
+}
+
+/* True when the program may rebind the global `name` at run time other than by its def:
+ * globals()/vars()/setattr/exec/... anywhere (or in the tests, whose names are pinned), a
+ * `global name` declaration in any function (its binding may be conditional or in code that
+ * runs late), or a string that spells the name. */
+static bool gb_s7_rebindable(GbOpContext *ctx, size_t m, const char *name)
+{
+    if (gb_op_ctx_mentions_any(ctx, gb_s7_rebind_names, sizeof gb_s7_rebind_names / sizeof *gb_s7_rebind_names))
+        return true;
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    for (size_t i = 1; i < sc->scopes.len; i++) {
+        const GbScopeName *n = gb_scope_name(&sc->scopes.items[i], name);
+        if (n && (n->flags & GB_NAME_GLOBAL)) return true;
+    }
+    return gb_s7_string_spells(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m), name);
+}
+
 /* Check a function for the helper-class move and collect the callees to rewrite. */
 static bool gb_s7_class_site_ok(GbOpContext *ctx, size_t m, TSNode fn, GbNodes *calls)
 {
     char *name;
     GbEffects fx;
     gb_effects_init(&fx);
-    bool ok = gb_s7_movable(ctx, m, fn, &name, &fx) && !gb_s7_private(name);
+    bool ok = gb_s7_movable(ctx, m, fn, &name, &fx) && !gb_s7_private(name) && !gb_s7_rebindable(ctx, m, name);
     gb_effects_destroy(&fx);
     const char *src = gb_op_ctx_source(ctx, m);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);

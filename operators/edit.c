@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "operators/harness_policy.h"
 #include "src/python/stdlib_modules.h"
 #include "src/python/pyparse.h"
 
@@ -416,6 +417,8 @@ bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned re
     }
     const char *src = gb_op_ctx_source(ctx, module);
     if (!gb_stmt_owns_lines(src, stmt) || gb_stmt_is_docstring(stmt)) return false;
+    if (module == 0 && ctx->task && ts_node_start_byte(stmt) < gb_harness_rewritten_head(ctx->task->harness, src))
+        return false;
     TSNode parent = ts_node_parent(stmt);
     if (ts_node_is_null(parent)) return false;
     GbNodeKind pt = gb_node_kind(parent);

@@ -93,7 +93,8 @@ void gb_stmts_collect(TSNode root, GbNodes *out);
  * is not a docstring, a __future__ import, a global/nonlocal declaration or a def/class
  * (decorated or not), does not run in a class body (new bindings there would become class
  * attributes) or in a scope that calls locals()/vars()/eval()/exec() (new names would show),
- * and its effects (gb_scopes_effects) have none of the refuse_fx flags. */
+ * does not start in the head of the main module that the task's harness rewrites
+ * (gb_harness_rewritten_head: ClassEval's leading imports), and its effects (gb_scopes_effects) have none of the refuse_fx flags. */
 bool gb_stmt_wrappable(GbOpContext *ctx, size_t module, TSNode stmt, unsigned refuse_fx);
 /* Append a site for every statement of every module that gb_stmt_wrappable accepts with
  * refuse_fx (the sites of the block-wrapping operators S1-S3). */

@@ -674,57 +674,42 @@ static bool gb_rn__calls_func(const GbRenamer *r, size_t o, const GbRnCall *call
     return false;
 }
 
-/* True when the call certainly does not reach any function of the program that could be the
- * one whose parameter is renamed: a builtin, a def'd function, or a name imported from a
- * module outside the program. */
-static bool gb_rn__calls_other(const GbRenamer *r, size_t o, const GbRnCall *call)
+typedef enum { GB_RN_PARAM_KEYWORD, GB_RN_PARAM_POSITIONAL_ONLY, GB_RN_PARAM_STAR } GbRnParamKind;
+
+/* True when the call certainly cannot hand a keyword name on to a function passed around as a
+ * value: its callee is a builtin other than dict (dict(b=1) builds the mapping of
+ * `Thread(target=f, kwargs=dict(b=1))`). Imported callees (functools.partial, threading.Thread,
+ * an executor's submit) and the program's own functions may forward keywords to what they are
+ * given. */
+static bool gb_rn__keeps_keywords(const GbRenamer *r, size_t o, const GbRnCall *call)
 {
     if (call->kind != GB_RN_CALLEE_IDENT) return false;
     const GbRnModule *mod = &r->mods.items[o];
     int scope = gb_rn__occ_scope(mod, call->callee.s);
-    if (scope < 0) return false;
+    if (scope < 0 || gb_rn__text_is(mod->src, call->callee.s, call->callee.e, "dict")) return false;
     char *name = gb_strndup(mod->src + call->callee.s, call->callee.e - call->callee.s);
-    int d;
-    GbResolution res = gb_scopes_resolve(mod->sc, scope, name, &d);
-    bool other = false;
-    if (res == GB_RESOLVE_BUILTIN) {
-        other = true;
-    } else if (res != GB_RESOLVE_UNKNOWN) {
-        const GbScopeName *e = gb_scope_name(&mod->sc->scopes.items[d], name);
-        unsigned binds = e ? e->flags & GB_NAME_BINDS : 0;
-        if (binds == GB_NAME_DEF || binds == GB_NAME_IMPORT) {
-            other = true;
-            for (size_t i = 0; i < mod->occ.len && other; i++) {
-                const GbOccurrence *oc = &mod->occ.items[i];
-                if ((oc->flag != GB_NAME_DEF && oc->flag != GB_NAME_IMPORT) ||
-                    !gb_rn__text_is(mod->src, oc->start, oc->end, name) || !gb_rn__denotes(mod, oc->scope, name, d))
-                    continue;
-                TSNode id = gb_rn__ident_node(mod, oc->start, oc->end);
-                if (oc->flag == GB_NAME_DEF) {
-                    if (!gb_node_is_kind(ts_node_parent(id), GB_NK_FUNCTION_DEFINITION)) other = false;
-                    continue;
-                }
-                TSNode st = id;
-                while (!ts_node_is_null(st) && !gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT) &&
-                       !gb_node_is_kind(st, GB_NK_IMPORT_STATEMENT))
-                    st = ts_node_parent(st);
-                if (gb_node_is_kind(st, GB_NK_IMPORT_FROM_STATEMENT)) {
-                    TSNode mname = gb_node_field(st, "module_name");
-                    if (!gb_node_is_kind(mname, GB_NK_DOTTED_NAME)) {
-                        other = false;
-                        continue;
-                    }
-                    for (size_t k = 0; k < r->mods.len; k++)
-                        if (gb_node_text_eq(mname, mod->src, r->mods.items[k].modname)) other = false;
-                }
-            }
-        }
-    }
+    bool builtin = gb_scopes_resolve(mod->sc, scope, name, NULL) == GB_RESOLVE_BUILTIN;
     free(name);
-    return other;
+    return builtin;
 }
 
-typedef enum { GB_RN_PARAM_KEYWORD, GB_RN_PARAM_POSITIONAL_ONLY, GB_RN_PARAM_STAR } GbRnParamKind;
+/* True when a keyword parameter `name` of a function that escapes (is passed around as a value)
+ * may be passed by a name the program or the tests spell as a string: `kwargs={'b': 5}`,
+ * `run(fn, args, {'b': 7})`, `f(**{'b': 1})`, `d['b'] = 1`. The string can reach the call as a
+ * dictionary key wherever the function goes, so the rename is refused. */
+static bool gb_rn__spelled_as_string(const GbRenamer *r, const char *name, GbError *why)
+{
+    for (size_t o = 0; o < r->mods.len; o++)
+        if (r->mods.items[o].ok && gb_names_has(&r->mods.items[o].strings, name)) {
+            gb_error_set(why, "a string in %s spells the keyword %s", r->ctx->prog->modules.items[o].path, name);
+            return true;
+        }
+    if (gb_names_has(&r->test_strings, name)) {
+        gb_error_set(why, "a string in the tests spells the keyword %s", name);
+        return true;
+    }
+    return false;
+}
 
 /* How the parameter `name` of scope d can be passed. */
 static bool gb_rn__param_kind(GbRenamer *r, size_t m, int d, const char *name, GbRnParamKind *kind, GbError *why)
@@ -854,7 +839,7 @@ static bool gb_rn__plan(GbRenamer *r, size_t m, int d, const char *name, GbRenam
                 }
             GbRnFunc f;
             if (!gb_rn__func(r, m, d, &f, why)) return false;
-            bool ok = true;
+            bool ok = !(f.escapes && gb_rn__spelled_as_string(r, name, why));
             for (size_t o = 0; o < r->mods.len && ok; o++) {
                 const GbRnModule *om = &r->mods.items[o];
                 for (size_t c = 0; c < om->calls.len && ok; c++) {
@@ -871,7 +856,7 @@ static bool gb_rn__plan(GbRenamer *r, size_t m, int d, const char *name, GbRenam
                             gb_rn__spot(plan, o, call->kw.items[kw].s, call->kw.items[kw].e, GB_SPOT_IDENT,
                                         GB_NAME_READ);
                         }
-                    } else if (f.escapes && !gb_rn__calls_other(r, o, call)) {
+                    } else if (f.escapes && !gb_rn__keeps_keywords(r, o, call)) {
                         gb_error_set(why, "a call with %s%s cannot be resolved", kw >= 0 ? "keyword " : "**",
                                      kw >= 0 ? name : "arguments");
                         ok = false;

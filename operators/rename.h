@@ -12,7 +12,13 @@
  *   - for a parameter: the keyword at every call site that resolves to its function
  *     (`f(x=1)` → `f(NEW=1)`); the rename is refused when some call with that keyword (or
  *     with `**kwargs`) might reach the function but cannot be resolved to it (methods,
- *     lambdas, functions passed around or decorated, pinned functions);
+ *     lambdas, functions passed around or decorated, pinned functions). For a function passed
+ *     around as a value, keyword names reach it by other ways too, and the rename is refused
+ *     when a string literal of the program or the tests spells the parameter's name (a dict
+ *     key: `Thread(target=f, kwargs={'b': 5})`, `run(f, args, {'b': 7})`, `**{'b': 1}`) or
+ *     when any call but one of a builtin other than dict passes that keyword (`partial(f,
+ *     b=5)`, `executor.submit(f, b=5)`, `dict(b=5)`, a function of the program that may
+ *     forward **kwargs);
  *   - for a module-level name: `from <module> import name` in the program's other modules
  *     (and the uses of that import there), `<module>.name` after `import <module>`.
  * Refused outright: pinned names (gb_op_ctx_is_pinned), dunder/mangled names (`__x`),

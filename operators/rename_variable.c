@@ -10,7 +10,9 @@
  * Sites: names bound in a function, lambda or comprehension scope by assignment, loop, with,
  * except, match, del or as a parameter (not definitions, imports, globals or nonlocals; not
  * `self`/`cls`/`_`), that the renamer accepts: not pinned by the tests, no eval/exec/
- * locals()-style access, keyword call sites all resolvable to the function (else refused),
+ * locals()-style access, keyword call sites all resolvable to the function (else refused; a
+ * function passed around as a value also refuses a parameter whose name a string of the
+ * program or tests spells, since it may arrive as a dictionary key: `kwargs={'b': 5}`),
  * no self-documenting f-string, and not a variable some read of which may find it unbound
  * when the program catches NameError (the message of a NameError / UnboundLocalError names
  * the variable: `except NameError as e: return str(e)` would see the new name). The new

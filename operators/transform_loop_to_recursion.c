@@ -26,7 +26,8 @@
  * programs that mention RecursionError, setrecursionlimit or frame introspection.
  *
  * Also refused: break/continue/return/yield/await in the body, an else clause, non-name
- * targets, range not resolving to the builtin or with star or keyword arguments, class bodies, dynamic
+ * targets, annotated assignments in the body (`x: T`: an annotated name cannot be declared
+ * nonlocal or global), range not resolving to the builtin or with star or keyword arguments, class bodies, dynamic
  * scopes (locals()/eval/super()), global/nonlocal statements in the body, names starting with
  * "__", and (inside functions) body reads of a function local that might be unbound when the
  * loop starts: reading an unbound name through nonlocal raises NameError instead of
@@ -163,6 +164,20 @@ static void gb_s11_bound_outside(const GbScopes *sc, const char *src, TSNode roo
     gb_array_free(&occ);
 }
 
+/* True when n holds an annotated assignment (`x: T` or `x: T = v`) outside nested functions and
+ * classes: the helper declares the names the body binds nonlocal/global, and Python rejects an
+ * annotated nonlocal or global name at compile time. */
+static bool gb_s11_has_annotation(TSNode n)
+{
+    GbNodeKind k = gb_node_kind(n);
+    if (k == GB_NK_FUNCTION_DEFINITION || k == GB_NK_CLASS_DEFINITION || k == GB_NK_LAMBDA) return false;
+    if (k == GB_NK_ASSIGNMENT && !ts_node_is_null(gb_node_field(n, "type"))) return true;
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_s11_has_annotation(ts_node_named_child(n, i))) return true;
+    return false;
+}
+
 /* Check the site and compute the helper's declarations. */
 static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *graph, TSNode loop, GbS11Plan *plan)
 {
@@ -174,7 +189,7 @@ static bool gb_s11_site_ok(GbOpContext *ctx, size_t module, const GbCallGraph *g
            body = gb_node_field(loop, "body");
     if (!gb_node_is_kind(target, GB_NK_IDENTIFIER) || !gb_node_is_kind(right, GB_NK_CALL) || ts_node_is_null(body))
         return false;
-    if (!gb_stmt_wrappable(ctx, module, loop, 0)) return false;
+    if (!gb_stmt_wrappable(ctx, module, loop, 0) || gb_s11_has_annotation(body)) return false;
     TSNode fn = gb_node_field(right, "function");
     if (!gb_node_is_kind(fn, GB_NK_IDENTIFIER) || !gb_node_text_eq(fn, src, "range")) return false;
     TSNode args[3];

@@ -249,6 +249,39 @@ static const RefusalCase refusal_cases[] = {
     {"a function name when the program reads __name__", "def f():\n    return 1\n\n\nprint(f.__name__)\n", "", "f",
      NULL},
     {"a dunder name", "def f():\n    __x = 1\n    return __x\n", "__x = 1", "__x", NULL},
+    /* Keyword names spelled as strings reach a function passed around as a value. */
+    {"a thread's kwargs dictionary names the parameter",
+     "import threading\n\n\ndef helper(a, b):\n    return a - b\n\n\n"
+     "t = threading.Thread(target=helper, args=(1,), kwargs={'b': 5})\nt.start()\nt.join()\n",
+     "return a - b", "b", NULL},
+    {"a dictionary forwarded as keyword arguments by a runner",
+     "def run(fn, args, kwargs):\n    return fn(*args, **kwargs)\n\n\n"
+     "def helper(a, b=0):\n    return a - b\n\n\nprint(run(helper, (1,), {'b': 7}))\n",
+     "return a - b", "b", NULL},
+    {"a dictionary display splatted into a forwarding call",
+     "def call(fn, **kw):\n    return fn(**kw)\n\n\ndef helper(b):\n    return b\n\n\n"
+     "print(call(helper, **{'b': 1}))\n",
+     "return b", "b", NULL},
+    {"a subscript key of the kwargs mapping",
+     "import threading\n\n\ndef helper(b):\n    print(b)\n\n\nopts = {}\nopts['b'] = 2\n"
+     "threading.Thread(target=helper, kwargs=opts).start()\n",
+     "print(b)", "b", NULL},
+    {"partial imported by name, with that keyword",
+     "from functools import partial\n\n\ndef f(a, b):\n    return a - b\n\n\nh = partial(f, b=1)\nprint(h(3))\n",
+     "return a - b", "b", NULL},
+    {"an executor's submit with that keyword",
+     "from concurrent.futures import ThreadPoolExecutor\n\n\ndef f(b):\n    return b\n\n\n"
+     "with ThreadPoolExecutor(1) as ex:\n    print(ex.submit(f, b=3).result())\n",
+     "return b", "b", NULL},
+    {"dict(...) builds the kwargs mapping",
+     "import threading\n\n\ndef helper(b):\n    print(b)\n\n\n"
+     "threading.Thread(target=helper, kwargs=dict(b=4)).start()\n",
+     "print(b)", "b", NULL},
+    {"a function of the program that may forward the keyword",
+     "def call(fn, **kw):\n    return fn(**kw)\n\n\ndef helper(b):\n    return b\n\n\nprint(call(helper, b=1))\n",
+     "return b", "b", NULL},
+    {"a lambda's parameter spelled as a key",
+     "def call(fn, kw):\n    return fn(**kw)\n\n\nprint(call(lambda b: b + 1, {'b': 1}))\n", "b + 1", "b", NULL},
 };
 
 static void test_rename_refusals(void **state)
@@ -271,6 +304,37 @@ static void test_rename_refusals(void **state)
         gb_renamer_delete(r);
         op_env_close(&e);
     }
+}
+
+/* A key the tests spell reaches a function passed around as a value; a function only called
+ * directly, or a name no string spells, is still renamed (its keyword call sites with it). */
+static void test_rename_keyword_names_as_strings(void **state)
+{
+    (void)state;
+    const char *prog = "import threading\n\n\ndef helper(a, b):\n    print(a - b)\n\n\n"
+                       "def start(kwargs):\n    t = threading.Thread(target=helper, args=(1,), kwargs=kwargs)\n"
+                       "    t.start()\n    t.join()\n";
+    OpEnv e;
+    env_open(&e, prog, NULL, NULL, "start", "start({'b': 5})\n");
+    GbRenamer *r = gb_renamer_new(&e.ctx);
+    GbRenamePlan plan;
+    gb_rename_plan_init(&plan);
+    GbError why = {{0}};
+    assert_false(gb_renamer_plan(r, 0, scope_at(&e, "print(a - b)"), "b", &plan, &why));
+    assert_non_null(strstr(why.msg, "tests"));
+    /* positional-only through args=: `a` is spelled by no string */
+    assert_true(gb_renamer_plan(r, 0, scope_at(&e, "print(a - b)"), "a", &plan, &why));
+    gb_rename_plan_destroy(&plan);
+    gb_renamer_delete(r);
+    op_env_close(&e);
+
+    env_open(&e, "def helper(a, b):\n    return a - b\n\n\nprint(helper(1, b={'b': 2}['b']))\n", NULL, NULL, NULL,
+             NULL);
+    GbError err = {{0}};
+    if (!gb_rename_variable(&e.ctx, 0, scope_at(&e, "return a - b"), "b", "step", &err)) fail_msg("%s", err.msg);
+    assert_string_equal(op_env_src(&e),
+                        "def helper(a, step):\n    return a - step\n\n\nprint(helper(1, step={'b': 2}['b']))\n");
+    op_env_close(&e);
 }
 
 static void test_rename_allows_keyword_free_methods_and_positional_only(void **state)
@@ -684,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_rename_before_after),
         cmocka_unit_test(test_rename_follows_other_modules),
         cmocka_unit_test(test_rename_refusals),
+        cmocka_unit_test(test_rename_keyword_names_as_strings),
         cmocka_unit_test(test_rename_allows_keyword_free_methods_and_positional_only),
         cmocka_unit_test(test_rename_new_names_never_shadow),
         cmocka_unit_test(test_n1_sites),

@@ -3,6 +3,7 @@
  * refusal cases (sites that must not be listed), and behaviour checks under /usr/bin/python3
  * over several seeds and sites. */
 #include "fitness/fitness.h"
+#include "operators/harness_policy.h"
 #include "tests/op_helpers.h"
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))
@@ -655,6 +656,20 @@ static void test_s11_refusals(void **state)
     expect_sites(GB_OP_S11, prog, listed, N_OF(listed), refused, N_OF(refused));
     assert_int_equal(
         count_sites(GB_OP_S11, "import sys\nsys.setrecursionlimit(10000)\nfor i in range(3):\n    pass\n", NULL), 0);
+    /* An annotated name in the body would be declared nonlocal/global: CPython rejects that. */
+    assert_int_equal(count_sites(GB_OP_S11,
+                                 "def f(n):\n    last = None\n    for i in range(n):\n        last: object\n"
+                                 "        last = i\n    return last\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S11, "t = 0\nfor i in range(3):\n    t: int = t + i\n", NULL), 0);
+    /* ... but an annotation inside a def of the body is the def's own */
+    assert_int_equal(count_sites(GB_OP_S11,
+                                 "def f(n):\n    out = []\n    for i in range(n):\n        def g():\n"
+                                 "            v: int = 1\n            return v\n        out.append(g() + i)\n"
+                                 "    return out\n",
+                                 NULL),
+                     1);
 }
 
 /* ---- S6 CreateFunction ---- */
@@ -1027,6 +1042,32 @@ static void test_s7_helper_class_behaviour_and_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S7, "async def f():\n    return 1\nx = f()\n", NULL), 0);
     assert_int_equal(
         count_sites(GB_OP_S7, "import functools\n@functools.cache\ndef f():\n    return 1\nx = f()\n", NULL), 0);
+    /* Names the program may rebind at run time: the calls through the class would not follow. */
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "def helper():\n    return 1\ndef entry():\n    return helper()\n"
+                                 "def swap():\n    globals()['helper'] = lambda: 2\n",
+                                 NULL),
+                     0);
+    const char *helper_listed[] = {"def entry"}, *helper_refused[] = {"def helper"};
+    expect_sites(GB_OP_S7,
+                 "def helper():\n    return 1\ndef entry():\n    return helper()\n"
+                 "def swap():\n    global helper\n    if entry() > 5:\n        helper = None\n",
+                 helper_listed, N_OF(helper_listed), helper_refused, N_OF(helper_refused));
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "import sys\ndef helper():\n    return 1\ndef entry():\n    return helper()\n"
+                                 "setattr(sys.modules[__name__], 'helper', lambda: 2)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "def helper():\n    return 1\ndef entry():\n    return helper()\n"
+                                 "exec('helper = lambda: 2')\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "def helper():\n    return 1\ndef entry():\n    return helper()\n"
+                                 "def swap():\n    global other\n    other = 2\n",
+                                 NULL),
+                     1); /* a global declaration of another name */
     /* ClassEval rules: the same helper class */
     op_env_harness = GB_HARNESS_CLASSEVAL;
     assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\nx = f()\n", NULL), 1);
@@ -1136,6 +1177,28 @@ static void test_s7_method_refusals(void **state)
                                  "    def f(self):\n        return self.g(1)\n",
                                  NULL),
                      0);
+}
+
+/* ---- Harness rules: ClassEval's extraction keeps only the imports before the first class ---- */
+
+static void test_wrappers_leave_the_classeval_head_alone(void **state)
+{
+    (void)state;
+    const char *prog = "import math\nfrom os import sep\n\n\nclass Area:\n    def circle(self, r):\n"
+                       "        k = math.pi\n        return k * r * r\n";
+    const char *listed[] = {"k = math.pi", "return k"};
+    const char *refused[] = {"import math", "from os import sep"};
+    const GbOperatorId wrappers[] = {GB_OP_S1, GB_OP_S2, GB_OP_S3, GB_OP_S5};
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    for (size_t i = 0; i < N_OF(wrappers); i++)
+        expect_sites(wrappers[i], prog, listed, N_OF(listed), refused, N_OF(refused));
+    assert_int_equal(gb_harness_rewritten_head(GB_HARNESS_CLASSEVAL, prog), (uint32_t)(strstr(prog, "class") - prog));
+    assert_int_equal(gb_harness_rewritten_head(GB_HARNESS_CLASSEVAL, "  classy = 1\n"), 0);
+    assert_int_equal(gb_harness_rewritten_head(GB_HARNESS_CLASSEVAL, "import os\n"), strlen("import os\n"));
+    op_env_harness = GB_HARNESS_GUARD;
+    assert_int_equal(gb_harness_rewritten_head(GB_HARNESS_GUARD, prog), 0);
+    for (size_t i = 0; i < N_OF(wrappers); i++) expect_sites(wrappers[i], prog, refused, N_OF(refused), NULL, 0);
+    op_env_harness = GB_HARNESS_NONE;
 }
 
 /* ---- S8 IntroduceDecorator ---- */
@@ -1330,6 +1393,7 @@ int main(void)
         cmocka_unit_test(test_s7_helper_class_behaviour_and_refusals),
         cmocka_unit_test(test_s7_method_moves_to_sibling_class),
         cmocka_unit_test(test_s7_method_refusals),
+        cmocka_unit_test(test_wrappers_leave_the_classeval_head_alone),
         cmocka_unit_test(test_s8_decorates_function),
         cmocka_unit_test(test_s8_decorator_inside_class),
         cmocka_unit_test(test_s9_proven_sites_before_after),

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gb_config.h"
@@ -857,6 +858,106 @@ static void test_runner_rest_sets_start_one_worker(void **state)
     assert_clean(fx);
 }
 
+/* The child of this process that serves gb_pool_compile (its command line holds the script), or 0. */
+static pid_t compile_server_pid(void)
+{
+    pid_t found = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && !found) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char path[300], buf[4096];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        char *rp = strrchr(buf, ')');
+        int ppid;
+        char st;
+        if (!rp || sscanf(rp + 2, "%c %d", &st, &ppid) != 2 || ppid != getpid()) continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        f = fopen(path, "r");
+        if (!f) continue;
+        len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < len; i++)
+            if (buf[i] == '\0') buf[i] = ' ';
+        buf[len] = '\0';
+        if (strstr(buf, "dont_inherit=True")) found = (pid_t)atoi(e->d_name);
+    }
+    if (d) closedir(d);
+    return found;
+}
+
+/* gb_pool_compile: CPython's verdict on what tree-sitter accepts, for every module; a killed
+ * interpreter is replaced. Prints the cost of one check of a small program. */
+static void test_runner_compile_check(void **state)
+{
+    Fixture *fx = *state;
+    static const struct {
+        const char *src;
+        bool compiles;
+    } cases[] = {
+        {"def f(x):\n    return x + 1\n", true},
+        {"def f(n):\n    last = 0\n    def visit():\n        nonlocal last\n        last: int = 1\n    visit()\n",
+         false},
+        {"x = 1\nreturn x\n", false},
+        {"import os\nfrom __future__ import annotations\n", false},
+        {"def f():\n    yield 1\n    return 2\n", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GbProgram p;
+        GbTask t;
+        task_assert(&t, "compile", cases[i].src, "assert True\n");
+        gb_program_from_task(&p, &t);
+        bool compiles = !cases[i].compiles;
+        GbError err = {{0}};
+        assert_true(gb_pool_compile(fx->pool, &p, &compiles, &err));
+        if (compiles != cases[i].compiles) fail_msg("case %zu: compiles=%d (%s)", i, compiles, err.msg);
+        if (!compiles) assert_non_null(strstr(err.msg, "main.py: SyntaxError"));
+        gb_program_destroy(&p);
+        gb_task_destroy(&t);
+    }
+    /* a helper module is compiled too */
+    GbProgram p;
+    GbTask t;
+    task_assert(&t, "compile-modules", "from helper import f\n", "assert True\n");
+    gb_task_set_file(&t, "helper.py", "def f(:\n    pass\n");
+    gb_program_from_task(&p, &t);
+    bool compiles = true;
+    GbError err = {{0}};
+    assert_true(gb_pool_compile(fx->pool, &p, &compiles, &err));
+    assert_false(compiles);
+    assert_non_null(strstr(err.msg, "helper.py"));
+    /* the interpreter is replaced when it dies */
+    pid_t pid = compile_server_pid();
+    assert_true(pid > 0);
+    kill(pid, SIGKILL);
+    compiles = true;
+    assert_true(gb_pool_compile(fx->pool, &p, &compiles, &err));
+    assert_false(compiles);
+    assert_true(compile_server_pid() != pid);
+    gb_program_destroy(&p);
+    gb_task_destroy(&t);
+    /* the cost of a check, for the record */
+    task_assert(&t, "compile-cost",
+                "import math\n\n\ndef norm(values):\n    total = 0\n    for v in values:\n        total += v * v\n"
+                "    return math.sqrt(total)\n",
+                "assert True\n");
+    gb_program_from_task(&p, &t);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    enum { ROUNDS = 200 };
+    for (int i = 0; i < ROUNDS; i++) assert_true(gb_pool_compile(fx->pool, &p, &compiles, &err) && compiles);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    print_message("gb_pool_compile: %.0f us per check of an 8-line program\n",
+                  ((double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3) / ROUNDS);
+    gb_program_destroy(&p);
+    gb_task_destroy(&t);
+}
+
 static void test_runner_lint_scores(void **state)
 {
     Fixture *fx = *state;
@@ -1522,6 +1623,7 @@ int main(void)
         cmocka_unit_test(test_runner_killed_worker_is_replaced),
         cmocka_unit_test(test_runner_concurrent_runs),
         cmocka_unit_test(test_runner_rest_sets_start_one_worker),
+        cmocka_unit_test(test_runner_compile_check),
         cmocka_unit_test(test_runner_lint_scores),
         cmocka_unit_test(test_runner_lint_session),
         cmocka_unit_test(test_runner_lint_sessions_share_worker),

@@ -9,14 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "src/base/json_write.h" /* gb_json_string */
 #include "src/base/sha256.h"
+#include "src/doc/eval_results.h"
+#include "src/doc/eval_summary.h"
 #include "src/eval/stats.h"
 #include "src/eval/task_type.h"
 #include "src/python/pyparse.h"
-
-static const char *const gb_eval__verdict_names[GB_EVAL_V_COUNT] = {"none",  "pass",    "fail", "timeout",
-                                                                    "crash", "invalid", "error"};
 
 /* What the items of an input kind are (task_type.h). */
 typedef struct {
@@ -90,13 +88,6 @@ static size_t gb_eval__slot(const GbEvalRun *r, size_t v, size_t item, long s)
     return (v * r->nitems + item) * (size_t)r->cfg->samples + (size_t)s;
 }
 
-static GbEvalVerdict gb_eval__verdict_of(const char *name)
-{
-    for (int i = 1; i < GB_EVAL_V_COUNT; i++)
-        if (strcmp(name, gb_eval__verdict_names[i]) == 0) return (GbEvalVerdict)i;
-    return GB_EVAL_V_NONE;
-}
-
 /* ---- cache ---------------------------------------------------------------------------- */
 
 static void gb_eval__cache_key(const GbEvalRun *r, const GbEvalJob *j, char hex[65])
@@ -164,18 +155,18 @@ static GbEvalSample gb_eval__sample(const GbEvalRun *r, TSParser *parser, const 
     };
 }
 
-static GbEvalVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply,
-                                    char **extracted, char **error)
+static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply, char **extracted,
+                                char **error)
 {
     GbEvalSample s = gb_eval__sample(r, parser, j->task, j->item);
     GbEvalAnswer a = {0};
     char why[256];
-    GbEvalVerdict v;
+    GbVerdict v;
     if (r->type->extract(&s, reply, &a, why, sizeof why)) {
         v = r->type->score(&s, &a, error);
     } else {
         *error = gb_strdup(why);
-        v = GB_EVAL_V_INVALID;
+        v = GB_V_INVALID;
     }
     *extracted = a.text;
     a.text = NULL;
@@ -183,25 +174,23 @@ static GbEvalVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEval
     return v;
 }
 
-static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted, GbEvalVerdict v,
+static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted, GbVerdict v,
                             const char *error, bool cached)
 {
     const GbEvalItem *it = &r->items[j->item];
-    json_t *o = json_object();
-    json_object_set_new(o, "task", json_string(r->versions[0].bench->tasks.items[it->task].id));
-    json_object_set_new(o, "item", json_string(it->id));
-    json_object_set_new(o, "version", json_integer((json_int_t)j->version));
-    json_object_set_new(o, "file", json_string(r->versions[j->version].path));
-    json_object_set_new(o, "sample", json_integer(j->sample));
-    json_object_set_new(o, "model", json_string(r->cfg->model));
-    json_object_set_new(o, "prompt_sha256", json_string(j->hash));
-    json_object_set_new(o, "raw", raw ? json_string(raw) : json_null());
-    json_object_set_new(o, "extracted", extracted ? json_string(extracted) : json_null());
-    json_object_set_new(o, "verdict", json_string(gb_eval__verdict_names[v]));
-    json_object_set_new(o, "error", error ? json_string(error) : json_null());
-    json_object_set_new(o, "cached", json_boolean(cached));
-    char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-    json_decref(o);
+    GbEvalResult res = {.task = r->versions[0].bench->tasks.items[it->task].id,
+                        .item = it->id,
+                        .version = (long)j->version,
+                        .file = r->versions[j->version].path,
+                        .sample = j->sample,
+                        .model = r->cfg->model,
+                        .prompt_sha256 = j->hash,
+                        .raw = raw,
+                        .extracted = extracted,
+                        .verdict = v,
+                        .error = error,
+                        .cached = cached};
+    char *line = gb_eval_result_write(&res);
     if (r->out) {
         if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) r->failed_io++;
     }
@@ -242,7 +231,7 @@ static void *gb_eval__worker(void *arg)
         char *reply = gb_eval__cache_get(r, key);
         bool cached = reply != NULL;
         char *extracted = NULL, *error = NULL;
-        GbEvalVerdict v;
+        GbVerdict v;
         if (!reply) {
             GbChatParams p = r->cfg->params;
             if (p.seed >= 0) p.seed += j->sample;
@@ -257,7 +246,7 @@ static void *gb_eval__worker(void *arg)
         if (reply)
             v = gb_eval__score(r, parser, j, reply, &extracted, &error);
         else
-            v = GB_EVAL_V_ERROR;
+            v = GB_V_ERROR;
 
         pthread_mutex_lock(&r->mu);
         r->verdict[gb_eval__slot(r, j->version, j->item, j->sample)] = (unsigned char)v;
@@ -290,35 +279,26 @@ static bool gb_eval__resume(GbEvalRun *r, const char *const *hashes, size_t *kep
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    size_t lineno = 0;
     while ((n = getline(&line, &cap, f)) > 0) {
-        lineno++;
-        json_t *o = json_loads(line, 0, NULL);
-        if (!json_is_object(o)) {
-            json_decref(o);
-            continue; /* a line cut short by a killed run */
-        }
-        const char *item = json_string_value(json_object_get(o, "item"));
-        const char *model = json_string_value(json_object_get(o, "model"));
-        const char *hash = json_string_value(json_object_get(o, "prompt_sha256"));
-        const char *verdict = json_string_value(json_object_get(o, "verdict"));
-        json_t *jv = json_object_get(o, "version"), *js = json_object_get(o, "sample");
-        if (item && model && hash && verdict && json_is_integer(jv) && json_is_integer(js) &&
-            strcmp(model, r->cfg->model) == 0) {
-            json_int_t v = json_integer_value(jv), s = json_integer_value(js);
-            GbEvalVerdict vd = gb_eval__verdict_of(verdict);
-            for (size_t i = 0; i < r->nitems && vd != GB_EVAL_V_NONE && vd != GB_EVAL_V_ERROR; i++) {
-                if (strcmp(r->items[i].id, item) != 0) continue;
+        GbEvalResult res;
+        GbError perr;
+        /* a line cut short by a killed run does not parse and is redone */
+        if (!gb_eval_result_parse(line, (size_t)n, &res, &perr)) continue;
+        GbVerdict vd = res.verdict;
+        long v = res.version, s = res.sample;
+        if (strcmp(res.model, r->cfg->model) == 0) {
+            for (size_t i = 0; i < r->nitems && gb_verdict_scored(vd); i++) {
+                if (strcmp(r->items[i].id, res.item) != 0) continue;
                 if (v < 0 || (size_t)v >= r->nv || s < 0 || s >= r->cfg->samples) break;
-                size_t slot = gb_eval__slot(r, (size_t)v, i, (long)s);
-                if (hashes[slot] && strcmp(hashes[slot], hash) == 0 && r->verdict[slot] == GB_EVAL_V_NONE) {
+                size_t slot = gb_eval__slot(r, (size_t)v, i, s);
+                if (hashes[slot] && strcmp(hashes[slot], res.prompt_sha256) == 0 && r->verdict[slot] == GB_V_NONE) {
                     r->verdict[slot] = (unsigned char)vd;
                     (*kept)++;
                 }
                 break;
             }
         }
-        json_decref(o);
+        gb_eval_result_destroy(&res);
     }
     free(line);
     fclose(f);
@@ -336,9 +316,9 @@ static GbEvalCount gb_eval__count(const GbEvalRun *r, size_t v, size_t item)
     GbEvalCount k = {0, 0};
     for (long s = 0; s < r->cfg->samples; s++) {
         unsigned char x = r->verdict[gb_eval__slot(r, v, item, s)];
-        if (x == GB_EVAL_V_NONE || x == GB_EVAL_V_ERROR) continue;
+        if (x == GB_V_NONE || x == GB_V_ERROR) continue;
         k.n++;
-        k.c += x == GB_EVAL_V_PASS;
+        k.c += x == GB_V_PASS;
     }
     return k;
 }
@@ -359,182 +339,189 @@ static void gb_eval__pct(GbStr *s, double x)
         gb_str_appendf(s, "%8s", "-");
 }
 
-static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, char **json_out, char **text_out)
+/* The run's facts into the summary, and the text's head. */
+static void gb_eval__summary_facts(GbEvalRun *r, size_t ntasks_without, size_t kept, GbEvalSummary *sum, GbStr *t)
 {
     const GbEvalConfig *cfg = r->cfg;
-    GbStr j, t;
-    gb_str_init(&j);
-    gb_str_init(&t);
-    const char *mode = gb_eval_task_names[cfg->task];
     bool interrupted = cfg->stop && *cfg->stop;
-    size_t scored_total = 0;
-    for (size_t i = 0; i < r->nv * r->nitems * (size_t)cfg->samples; i++)
-        scored_total += r->verdict[i] != GB_EVAL_V_NONE && r->verdict[i] != GB_EVAL_V_ERROR;
-    gb_str_append(&j, "{\"model\":");
-    gb_json_string(&j, cfg->model);
-    gb_str_appendf(&j, ",\"task\":\"%s\",\"samples\":%ld,\"temperature\":", mode, cfg->samples);
-    gb_eval__num(&j, cfg->params.temperature);
-    gb_str_append(&j, ",\"top_p\":");
-    gb_eval__num(&j, cfg->params.top_p);
-    gb_str_appendf(&j, ",\"max_tokens\":%ld,\"seed\":%ld,\"k\":[", cfg->params.max_tokens, cfg->params.seed);
-    for (size_t i = 0; i < cfg->nk; i++) gb_str_appendf(&j, "%s%ld", i ? "," : "", cfg->ks[i]);
-    gb_str_appendf(&j,
-                   "],\"items\":%zu,\"tasks_without_items\":%zu,\"samples_planned\":%zu,\"samples_scored\":%zu,"
-                   "\"samples_resumed\":%zu,\"samples_cached\":%zu,\"requests\":%ld,\"complete\":%s,\"stopped_by\":",
-                   r->nitems, ntasks_without, r->nv * r->nitems * (size_t)cfg->samples, scored_total, kept, r->cached,
-                   gb_http_client_requests(r->http),
-                   scored_total == r->nv * r->nitems * (size_t)cfg->samples ? "true" : "false");
-    gb_str_append(&j, r->budget_hit ? "\"time budget\"" : interrupted ? "\"interrupt\"" : "null");
-    gb_str_appendf(&t, "eval: model %s, %s, %zu items, %ld sample%s per item and version\n", cfg->model, r->type->title,
+    size_t planned = r->nv * r->nitems * (size_t)cfg->samples, scored_total = 0;
+    for (size_t i = 0; i < planned; i++) scored_total += gb_verdict_scored((GbVerdict)r->verdict[i]);
+    sum->model = gb_strdup(cfg->model);
+    sum->task = gb_strdup(gb_eval_task_names[cfg->task]);
+    sum->samples = cfg->samples;
+    sum->temperature = cfg->params.temperature;
+    sum->top_p = cfg->params.top_p;
+    sum->max_tokens = cfg->params.max_tokens;
+    sum->seed = cfg->params.seed;
+    sum->nk = cfg->nk;
+    sum->k = gb_malloc((cfg->nk ? cfg->nk : 1) * sizeof *sum->k);
+    for (size_t i = 0; i < cfg->nk; i++) sum->k[i] = cfg->ks[i];
+    sum->items = r->nitems;
+    sum->tasks_without_items = ntasks_without;
+    sum->samples_planned = planned;
+    sum->samples_scored = scored_total;
+    sum->samples_resumed = kept;
+    sum->samples_cached = r->cached;
+    sum->requests = gb_http_client_requests(r->http);
+    sum->complete = scored_total == planned;
+    sum->stopped_by = r->budget_hit ? gb_strdup("time budget") : interrupted ? gb_strdup("interrupt") : NULL;
+    gb_str_appendf(t, "eval: model %s, %s, %zu items, %ld sample%s per item and version\n", cfg->model, r->type->title,
                    r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
     if (ntasks_without)
-        gb_str_appendf(&t, "  %zu tasks of the original %s: left out\n", ntasks_without, r->input->without);
+        gb_str_appendf(t, "  %zu tasks of the original %s: left out\n", ntasks_without, r->input->without);
     gb_str_appendf(
-        &t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
+        t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
         scored_total, kept, r->cached, gb_http_client_requests(r->http),
         r->budget_hit ? "; stopped by the time budget"
         : interrupted ? "; interrupted"
                       : "");
-    gb_str_appendf(&t, "\n%-40s %6s", "version", "items");
-    for (size_t i = 0; i < cfg->nk; i++) gb_str_appendf(&t, "   pass@%-3ld", cfg->ks[i]);
-    gb_str_append(&t, "\n");
+    gb_str_appendf(t, "\n%-40s %6s", "version", "items");
+    for (size_t i = 0; i < cfg->nk; i++) gb_str_appendf(t, "   pass@%-3ld", cfg->ks[i]);
+    gb_str_append(t, "\n");
+}
 
-    double *po = gb_calloc(r->nitems ? r->nitems : 1, sizeof *po),
-           *ph = gb_calloc(r->nitems ? r->nitems : 1, sizeof *ph);
-    double *p1 = gb_calloc(r->nv, sizeof *p1), *drops = gb_calloc(r->nv, sizeof *drops);
-    gb_str_append(&j, ",\"versions\":[");
-    for (size_t v = 0; v < r->nv; v++) {
-        size_t counts[GB_EVAL_V_COUNT] = {0};
-        for (size_t i = 0; i < r->nitems; i++)
-            for (long s = 0; s < cfg->samples; s++) counts[r->verdict[gb_eval__slot(r, v, i, s)]]++;
-        gb_str_appendf(&j, "%s{\"version\":%zu,\"file\":", v ? "," : "", v);
-        gb_json_string(&j, r->versions[v].path);
-        char label[64];
-        snprintf(label, sizeof label, "%s", v ? "" : "original ");
-        gb_str_appendf(&t, "%zu %s%-*.*s", v, label, (int)(38 - strlen(label)), (int)(38 - strlen(label)),
-                       r->versions[v].path);
-        size_t scored_items = 0;
-        for (size_t i = 0; i < r->nitems; i++) scored_items += gb_eval__count(r, v, i).n > 0;
-        gb_str_appendf(&j, ",\"items_scored\":%zu,\"pass_at\":{", scored_items);
-        gb_str_appendf(&t, " %6zu", scored_items);
-        for (size_t ki = 0; ki < cfg->nk; ki++) {
-            double sum = 0;
-            size_t m = 0;
-            for (size_t i = 0; i < r->nitems; i++) {
-                GbEvalCount k = gb_eval__count(r, v, i);
-                double p = gb_pass_at_k(k.n, k.c, cfg->ks[ki]);
-                if (isfinite(p)) sum += p, m++;
-            }
-            double mean = m ? sum / (double)m : NAN;
-            if (cfg->ks[ki] == 1) p1[v] = mean;
-            gb_str_appendf(&j, "%s\"%ld\":", ki ? "," : "", cfg->ks[ki]);
-            gb_eval__num(&j, mean);
-            gb_str_append(&t, "  ");
-            gb_eval__pct(&t, mean);
-        }
-        gb_str_append(&j, "},\"verdicts\":{");
-        for (int x = 1; x < GB_EVAL_V_COUNT; x++)
-            gb_str_appendf(&j, "%s\"%s\":%zu", x > 1 ? "," : "", gb_eval__verdict_names[x], counts[x]);
-        gb_str_append(&j, "}}");
-        gb_str_append(&t, "\n");
-    }
-    gb_str_append(&j, "],\"comparisons\":[");
-    size_t ndrops = 0;
-    for (size_t v = 1; v < r->nv; v++) {
+/* One version's pass@k and verdict counts; p1[v] gets its pass@1 when 1 is among the k. */
+static void gb_eval__summary_version(GbEvalRun *r, size_t v, GbEvalSummary *sum, double *p1, GbStr *t)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    GbEvalSummaryVersion sv = {.version = (long)v, .file = gb_strdup(r->versions[v].path)};
+    sv.pass_at = gb_malloc((cfg->nk ? cfg->nk : 1) * sizeof *sv.pass_at);
+    for (size_t i = 0; i < r->nitems; i++)
+        for (long s = 0; s < cfg->samples; s++) sv.verdicts[r->verdict[gb_eval__slot(r, v, i, s)]]++;
+    char label[64];
+    snprintf(label, sizeof label, "%s", v ? "" : "original ");
+    gb_str_appendf(t, "%zu %s%-*.*s", v, label, (int)(38 - strlen(label)), (int)(38 - strlen(label)),
+                   r->versions[v].path);
+    for (size_t i = 0; i < r->nitems; i++) sv.items_scored += gb_eval__count(r, v, i).n > 0;
+    gb_str_appendf(t, " %6zu", sv.items_scored);
+    for (size_t ki = 0; ki < cfg->nk; ki++) {
+        double total = 0;
         size_t m = 0;
         for (size_t i = 0; i < r->nitems; i++) {
-            GbEvalCount a = gb_eval__count(r, 0, i), b = gb_eval__count(r, v, i);
-            if (!a.n || !b.n) continue;
-            po[m] = (double)a.c / (double)a.n;
-            ph[m] = (double)b.c / (double)b.n;
-            m++;
+            GbEvalCount k = gb_eval__count(r, v, i);
+            double p = gb_pass_at_k(k.n, k.c, cfg->ks[ki]);
+            if (isfinite(p)) total += p, m++;
         }
-        GbPaired pc;
-        gb_paired_count(po, ph, m, &pc);
-        GbDropCI ci;
-        gb_drop_bootstrap(po, ph, m, (size_t)cfg->resamples, cfg->boot_seed, &ci);
-        double so = 0, sh = 0;
-        for (size_t i = 0; i < m; i++) so += po[i], sh += ph[i];
-        if (isfinite(ci.drop)) drops[ndrops++] = ci.drop;
-        gb_str_appendf(&j, "%s{\"version\":%zu,\"file\":", v > 1 ? "," : "", v);
-        gb_json_string(&j, r->versions[v].path);
-        gb_str_appendf(&j,
-                       ",\"items\":%zu,\"both_pass\":%zu,\"lost\":%zu,\"gained\":%zu,\"both_fail\":%zu,"
-                       "\"pass1_original\":",
-                       m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
-        gb_eval__num(&j, m ? so / (double)m : NAN);
-        gb_str_append(&j, ",\"pass1_version\":");
-        gb_eval__num(&j, m ? sh / (double)m : NAN);
-        gb_str_append(&j, ",\"relative_drop\":");
-        gb_eval__num(&j, ci.drop);
-        gb_str_append(&j, ",\"drop_ci95\":[");
-        gb_eval__num(&j, ci.lo);
-        gb_str_append(&j, ",");
-        gb_eval__num(&j, ci.hi);
-        gb_str_appendf(&j, "],\"bootstrap\":{\"resamples\":%zu,\"seed\":%lu,\"undefined\":%zu}}", ci.resamples,
-                       cfg->boot_seed, ci.undefined);
-        gb_str_appendf(
-            &t, "\nversion %zu vs original, %zu paired items: both pass %zu, lost %zu, gained %zu, both fail %zu\n", v,
-            m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
-        gb_str_append(&t, "  relative drop of pass@1 ");
-        gb_eval__pct(&t, ci.drop);
-        gb_str_append(&t, ", 95% bootstrap CI [");
-        gb_eval__pct(&t, ci.lo);
-        gb_str_append(&t, ",");
-        gb_eval__pct(&t, ci.hi);
-        gb_str_appendf(&t, "] (%zu resamples over items)\n", ci.resamples);
+        double mean = m ? total / (double)m : NAN;
+        if (cfg->ks[ki] == 1) p1[v] = mean;
+        sv.pass_at[ki] = mean;
+        gb_str_append(t, "  ");
+        gb_eval__pct(t, mean);
     }
-    gb_str_append(&j, "],\"across_versions\":");
-    if (r->nv > 2) {
-        double dmin = INFINITY, dmax = -INFINITY, dsum = 0, pmin = INFINITY, pmax = -INFINITY, psum = 0;
-        size_t pn = 0;
-        for (size_t i = 0; i < ndrops; i++) {
-            dsum += drops[i];
-            dmin = fmin(dmin, drops[i]);
-            dmax = fmax(dmax, drops[i]);
-        }
-        for (size_t v = 1; v < r->nv; v++) {
-            if (!isfinite(p1[v])) continue;
-            psum += p1[v];
-            pmin = fmin(pmin, p1[v]);
-            pmax = fmax(pmax, p1[v]);
-            pn++;
-        }
-        gb_str_appendf(&j, "{\"versions\":%zu,\"relative_drop\":{\"mean\":", r->nv - 1);
-        gb_eval__num(&j, ndrops ? dsum / (double)ndrops : NAN);
-        gb_str_append(&j, ",\"min\":");
-        gb_eval__num(&j, ndrops ? dmin : NAN);
-        gb_str_append(&j, ",\"max\":");
-        gb_eval__num(&j, ndrops ? dmax : NAN);
-        gb_str_append(&j, "},\"pass1\":{\"mean\":");
-        gb_eval__num(&j, pn ? psum / (double)pn : NAN);
-        gb_str_append(&j, ",\"min\":");
-        gb_eval__num(&j, pn ? pmin : NAN);
-        gb_str_append(&j, ",\"max\":");
-        gb_eval__num(&j, pn ? pmax : NAN);
-        gb_str_append(&j, "}}");
-        gb_str_appendf(&t, "\nacross %zu versions: relative drop mean", r->nv - 1);
-        gb_eval__pct(&t, ndrops ? dsum / (double)ndrops : NAN);
-        gb_str_append(&t, " (range");
-        gb_eval__pct(&t, ndrops ? dmin : NAN);
-        gb_str_append(&t, " to");
-        gb_eval__pct(&t, ndrops ? dmax : NAN);
-        gb_str_append(&t, "), pass@1 mean");
-        gb_eval__pct(&t, pn ? psum / (double)pn : NAN);
-        gb_str_append(&t, " (range");
-        gb_eval__pct(&t, pn ? pmin : NAN);
-        gb_str_append(&t, " to");
-        gb_eval__pct(&t, pn ? pmax : NAN);
-        gb_str_append(&t, ")\n");
-    } else {
-        gb_str_append(&j, "null");
+    gb_str_append(t, "\n");
+    gb_array_push(&sum->versions, sv);
+}
+
+/* Version v against the original over the items scored in both (po, ph: scratch of nitems). */
+static GbEvalComparison gb_eval__summary_compare(GbEvalRun *r, size_t v, double *po, double *ph, GbStr *t)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < r->nitems; i++) {
+        GbEvalCount a = gb_eval__count(r, 0, i), b = gb_eval__count(r, v, i);
+        if (!a.n || !b.n) continue;
+        po[m] = (double)a.c / (double)a.n;
+        ph[m] = (double)b.c / (double)b.n;
+        m++;
     }
-    gb_str_append(&j, "}\n");
+    GbPaired pc;
+    gb_paired_count(po, ph, m, &pc);
+    GbDropCI ci;
+    gb_drop_bootstrap(po, ph, m, (size_t)r->cfg->resamples, r->cfg->boot_seed, &ci);
+    double so = 0, sh = 0;
+    for (size_t i = 0; i < m; i++) so += po[i], sh += ph[i];
+    GbEvalComparison c = {.version = (long)v,
+                          .file = gb_strdup(r->versions[v].path),
+                          .items = m,
+                          .both_pass = pc.both_pass,
+                          .lost = pc.lost,
+                          .gained = pc.gained,
+                          .both_fail = pc.both_fail,
+                          .pass1_original = m ? so / (double)m : NAN,
+                          .pass1_version = m ? sh / (double)m : NAN,
+                          .relative_drop = ci.drop,
+                          .drop_lo = ci.lo,
+                          .drop_hi = ci.hi,
+                          .resamples = ci.resamples,
+                          .boot_seed = r->cfg->boot_seed,
+                          .undefined = ci.undefined};
+    gb_str_appendf(t,
+                   "\nversion %zu vs original, %zu paired items: both pass %zu, lost %zu, gained %zu, both fail %zu\n",
+                   v, m, pc.both_pass, pc.lost, pc.gained, pc.both_fail);
+    gb_str_append(t, "  relative drop of pass@1 ");
+    gb_eval__pct(t, ci.drop);
+    gb_str_append(t, ", 95% bootstrap CI [");
+    gb_eval__pct(t, ci.lo);
+    gb_str_append(t, ",");
+    gb_eval__pct(t, ci.hi);
+    gb_str_appendf(t, "] (%zu resamples over items)\n", ci.resamples);
+    return c;
+}
+
+/* The spread over the hardened versions (only when there are two or more). */
+static void gb_eval__summary_across(GbEvalRun *r, const double *p1, GbEvalSummary *sum, GbStr *t)
+{
+    double dmin = INFINITY, dmax = -INFINITY, dsum = 0, pmin = INFINITY, pmax = -INFINITY, psum = 0;
+    size_t ndrops = 0, pn = 0;
+    for (size_t i = 0; i < sum->comparisons.len; i++) {
+        double d = sum->comparisons.items[i].relative_drop;
+        if (!isfinite(d)) continue;
+        dsum += d;
+        dmin = fmin(dmin, d);
+        dmax = fmax(dmax, d);
+        ndrops++;
+    }
+    for (size_t v = 1; v < r->nv; v++) {
+        if (!isfinite(p1[v])) continue;
+        psum += p1[v];
+        pmin = fmin(pmin, p1[v]);
+        pmax = fmax(pmax, p1[v]);
+        pn++;
+    }
+    sum->has_across = true;
+    sum->across = (GbEvalAcross){.versions = r->nv - 1,
+                                 .drop_mean = ndrops ? dsum / (double)ndrops : NAN,
+                                 .drop_min = ndrops ? dmin : NAN,
+                                 .drop_max = ndrops ? dmax : NAN,
+                                 .pass1_mean = pn ? psum / (double)pn : NAN,
+                                 .pass1_min = pn ? pmin : NAN,
+                                 .pass1_max = pn ? pmax : NAN};
+    const GbEvalAcross *a = &sum->across;
+    gb_str_appendf(t, "\nacross %zu versions: relative drop mean", r->nv - 1);
+    gb_eval__pct(t, a->drop_mean);
+    gb_str_append(t, " (range");
+    gb_eval__pct(t, a->drop_min);
+    gb_str_append(t, " to");
+    gb_eval__pct(t, a->drop_max);
+    gb_str_append(t, "), pass@1 mean");
+    gb_eval__pct(t, a->pass1_mean);
+    gb_str_append(t, " (range");
+    gb_eval__pct(t, a->pass1_min);
+    gb_str_append(t, " to");
+    gb_eval__pct(t, a->pass1_max);
+    gb_str_append(t, ")\n");
+}
+
+/* The summary (written through src/doc/eval_summary.h) and the text for the terminal. */
+static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, char **json_out, char **text_out)
+{
+    GbEvalSummary sum = {0};
+    GbStr t;
+    gb_str_init(&t);
+    gb_eval__summary_facts(r, ntasks_without, kept, &sum, &t);
+    double *po = gb_calloc(r->nitems ? r->nitems : 1, sizeof *po),
+           *ph = gb_calloc(r->nitems ? r->nitems : 1, sizeof *ph);
+    double *p1 = gb_calloc(r->nv, sizeof *p1);
+    for (size_t v = 0; v < r->nv; v++) gb_eval__summary_version(r, v, &sum, p1, &t);
+    for (size_t v = 1; v < r->nv; v++) {
+        GbEvalComparison c = gb_eval__summary_compare(r, v, po, ph, &t);
+        gb_array_push(&sum.comparisons, c);
+    }
+    if (r->nv > 2) gb_eval__summary_across(r, p1, &sum, &t);
     free(po);
     free(ph);
     free(p1);
-    free(drops);
-    *json_out = gb_str_take(&j);
+    *json_out = gb_eval_summary_write(&sum);
+    gb_eval_summary_destroy(&sum);
     *text_out = gb_str_take(&t);
 }
 
@@ -750,7 +737,7 @@ static void gb_eval__plan(GbEvalRun *r)
             size_t first = gb_eval__slot(r, v, i, 0);
             for (long s = 0; s < r->cfg->samples; s++) {
                 size_t slot = gb_eval__slot(r, v, i, s);
-                if (!r->hashes[slot] || r->verdict[slot] != GB_EVAL_V_NONE) continue;
+                if (!r->hashes[slot] || r->verdict[slot] != GB_V_NONE) continue;
                 GbEvalJob *jb = &r->jobs[r->njobs++];
                 *jb = (GbEvalJob){.item = i,
                                   .version = v,
@@ -836,7 +823,7 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
         goto out;
     }
     gb_eval__summary(&r, r.without, r.kept, summary_json, text);
-    for (size_t i = 0; i < r.nslots; i++) *errors += r.verdict[i] == GB_EVAL_V_ERROR;
+    for (size_t i = 0; i < r.nslots; i++) *errors += r.verdict[i] == GB_V_ERROR;
     ok = true;
 out:
     ts_parser_delete(parser);

@@ -16,10 +16,10 @@ static bool gb_eval_output__extract(const GbEvalSample *s, const char *reply, Gb
     return gb_answer_extract(s->parser, reply, GB_ANSWER_VALUE, s->entry, &a->text, why, why_size);
 }
 
-static GbEvalVerdict gb_eval_output__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)
+static GbVerdict gb_eval_output__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)
 {
     char *code = gb_answer_check_code(GB_ANSWER_VALUE, s->entry, s->pair->expected, a->text);
-    GbEvalVerdict v = gb_eval_score_assert(s, code, error);
+    GbVerdict v = gb_eval_score_assert(s, code, error);
     free(code);
     return v;
 }

@@ -69,12 +69,12 @@ static bool gb_eval_repair__extract(const GbEvalSample *s, const char *reply, Gb
     return false;
 }
 
-static GbEvalVerdict gb_eval_repair__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)
+static GbVerdict gb_eval_repair__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)
 {
     GbRunResult res;
     GbError e = {0};
     bool ok = gb_pool_run(s->pool, a->program, NULL, &res, &e);
-    GbEvalVerdict v = gb_eval_verdict_of_run(ok, &res, &e, true, error);
+    GbVerdict v = gb_eval_verdict_of_run(ok, &res, &e, true, error);
     gb_run_result_destroy(&res);
     return v;
 }

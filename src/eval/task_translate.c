@@ -19,12 +19,12 @@ static bool gb_eval_translate__extract(const GbEvalSample *s, const char *reply,
     return gb_eval_java_extract(reply, &a->text, &a->cls, why, why_size);
 }
 
-static GbEvalVerdict gb_eval_translate__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)
+static GbVerdict gb_eval_translate__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)
 {
     GbRunResult res;
     GbError e = {0};
     bool ok = gb_java_score(s->pool, s->java, s->task, a->text, a->cls, &res, &e);
-    GbEvalVerdict v = gb_eval_verdict_of_run(ok, &res, &e, true, error);
+    GbVerdict v = gb_eval_verdict_of_run(ok, &res, &e, true, error);
     gb_run_result_destroy(&res);
     return v;
 }

@@ -43,36 +43,36 @@ void gb_eval_answer_destroy(GbEvalAnswer *a)
 }
 
 /* The verdict of a run that reached the program (not GB_RUN_ERROR). */
-static GbEvalVerdict gb_eval__verdict_of_status(GbRunStatus status)
+static GbVerdict gb_eval__verdict_of_status(GbRunStatus status)
 {
     switch (status) {
     case GB_RUN_PASS:
-        return GB_EVAL_V_PASS;
+        return GB_V_PASS;
     case GB_RUN_TIMEOUT:
-        return GB_EVAL_V_TIMEOUT;
+        return GB_V_TIMEOUT;
     case GB_RUN_CRASH:
-        return GB_EVAL_V_CRASH;
+        return GB_V_CRASH;
     default:
-        return GB_EVAL_V_FAIL;
+        return GB_V_FAIL;
     }
 }
 
-GbEvalVerdict gb_eval_verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, bool with_test, char **error)
+GbVerdict gb_eval_verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, bool with_test, char **error)
 {
     if (!ok || res->status == GB_RUN_ERROR) {
         const char *why = e->msg[0] ? e->msg : with_test && res->exc_message ? res->exc_message : "error";
         *error = gb_asprintf("runner: %s", why);
-        return GB_EVAL_V_ERROR;
+        return GB_V_ERROR;
     }
-    GbEvalVerdict v = gb_eval__verdict_of_status(res->status);
-    if (v == GB_EVAL_V_PASS || (!res->exc_type && !res->exc_message)) return v;
+    GbVerdict v = gb_eval__verdict_of_status(res->status);
+    if (v == GB_V_PASS || (!res->exc_type && !res->exc_message)) return v;
     const char *test = with_test && res->failed_test ? res->failed_test : NULL;
     *error = gb_asprintf("%s%s%s%s%.300s", test ? test : "", test ? ": " : "", res->exc_type ? res->exc_type : "",
                          res->exc_message ? ": " : "", res->exc_message ? res->exc_message : "");
     return v;
 }
 
-GbEvalVerdict gb_eval_score_assert(const GbEvalSample *s, const char *check_code, char **error)
+GbVerdict gb_eval_score_assert(const GbEvalSample *s, const char *check_code, char **error)
 {
     GbTask run;
     gb_task_copy(&run, s->task);
@@ -82,7 +82,7 @@ GbEvalVerdict gb_eval_score_assert(const GbEvalSample *s, const char *check_code
     GbRunResult res;
     GbError e = {0};
     bool ok = gb_pool_run(s->pool, &run, NULL, &res, &e);
-    GbEvalVerdict v = gb_eval_verdict_of_run(ok, &res, &e, false, error);
+    GbVerdict v = gb_eval_verdict_of_run(ok, &res, &e, false, error);
     gb_run_result_destroy(&res);
     gb_task_destroy(&run);
     return v;

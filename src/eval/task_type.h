@@ -12,21 +12,10 @@
 #include "src/base/util.h"
 #include "src/eval/answer.h"
 #include "src/eval/eval.h"
+#include "src/doc/eval_verdict.h"
 #include "src/eval/java.h"
 #include "src/model/task.h"
 #include "src/runner/runner.h"
-
-/* The verdict of one sample (eval.h lists the words; GB_EVAL_V_NONE: not scored yet). */
-typedef enum {
-    GB_EVAL_V_NONE = 0,
-    GB_EVAL_V_PASS,
-    GB_EVAL_V_FAIL,
-    GB_EVAL_V_TIMEOUT,
-    GB_EVAL_V_CRASH,
-    GB_EVAL_V_INVALID,
-    GB_EVAL_V_ERROR,
-    GB_EVAL_V_COUNT
-} GbEvalVerdict;
 
 /* What an item is, and so which tasks of the original have one and what the versions are:
  *   ASSERTS      one item per `assert CALL(literals) == literal` of the task's tests (answer.h);
@@ -68,7 +57,7 @@ typedef struct {
      * taken); false with the reason in why when it is refused before running (verdict invalid). */
     bool (*extract)(const GbEvalSample *s, const char *reply, GbEvalAnswer *a, char *why, size_t why_size);
     /* Run the answer; *error (owned, may stay NULL) says why it did not pass. */
-    GbEvalVerdict (*score)(const GbEvalSample *s, const GbEvalAnswer *a, char **error);
+    GbVerdict (*score)(const GbEvalSample *s, const GbEvalAnswer *a, char **error);
 } GbEvalTaskType;
 
 #define GB_EVAL_TASK(ID, name, help) extern const GbEvalTaskType gb_eval_task_##name;
@@ -81,8 +70,8 @@ const GbEvalTaskType *gb_eval_task_type(GbEvalTask task);
 /* The verdict of a scoring run that returned (ok) or not, with *error (owned) set from the
  * runner's message (verdict error), or from the failure when it did not pass: "EXC: MESSAGE",
  * prefixed with "FAILED_TEST: " when with_test. */
-GbEvalVerdict gb_eval_verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, bool with_test, char **error);
+GbVerdict gb_eval_verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, bool with_test, char **error);
 
 /* Run s's version's program against check_code (borrowed) as its only test, an assert test:
  * the verdict as gb_eval_verdict_of_run without the failed test. */
-GbEvalVerdict gb_eval_score_assert(const GbEvalSample *s, const char *check_code, char **error);
+GbVerdict gb_eval_score_assert(const GbEvalSample *s, const char *check_code, char **error);

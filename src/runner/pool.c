@@ -147,6 +147,7 @@ GbPool *gb_pool_new(const GbPoolConfig *cfg_in, GbError *err)
     pool->mode = (GbSandboxMode)cfg->sandbox;
     pool->intr[0] = pool->intr[1] = -1;
     pthread_mutex_init(&pool->mu, NULL);
+    gb_pool_compile_init(pool);
     /* Distinct sandbox uids per pool and worker, so concurrent genebench processes do not
      * share one RLIMIT_NPROC budget. */
     pool->uid_base = GB_SANDBOX_UID_BASE + ((uid_t)getpid() % 1000000u) * 128u;
@@ -292,6 +293,7 @@ void gb_pool_delete(GbPool *pool)
     if (pool->intr[0] >= 0) close(pool->intr[0]);
     if (pool->intr[1] >= 0) close(pool->intr[1]);
     pthread_mutex_destroy(&pool->mu);
+    gb_pool_compile_destroy(pool);
     for (int k = 0; k < GB_WORKER_KINDS; k++) {
         if (pool->sets[k].idle) pthread_cond_destroy(&pool->sets[k].cv);
         free(pool->sets[k].idle);

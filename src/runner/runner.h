@@ -181,6 +181,16 @@ const char *gb_pool_sandbox_detail(GbPool *pool);
  * no transparent huge pages (...)". Owned by the pool. */
 const char *gb_pool_remap(const GbPool *pool);
 
+/* Whether CPython compiles every module of prog: compile(source, path, "exec",
+ * dont_inherit=True), which rejects what tree-sitter accepts but the interpreter does not (an
+ * annotated name declared nonlocal, `return` outside a function, a misplaced __future__
+ * import, ...). Asked of one interpreter (cfg->python, -I -S) that the pool starts at the
+ * first call and keeps; compile() runs none of the program, so it is not sandboxed. Sets
+ * *compiles, and with false the first error in err ("main.py: SyntaxError: ..."). Returns
+ * false (*compiles true, err set) when the interpreter cannot be started or stops answering
+ * twice in a row. Thread-safe: calls are served one at a time. */
+bool gb_pool_compile(GbPool *pool, const GbProgram *prog, bool *compiles, GbError *err);
+
 /* Python version of the workers' interpreter, e.g. "3.11.2" (owned by the pool). */
 const char *gb_pool_python_version(const GbPool *pool);
 

@@ -13,6 +13,7 @@
  *   lint.c           lint sessions
  *   probe.c          probes for the equivalence check (gb_pool_probe)
  *   tier.c           which test worker a run forks from
+ *   compile.c        CPython's compile() of a program (gb_pool_compile)
  * library_list.h lists the third-party libraries; the Python side (harness.py and its
  * harness_*.py siblings) and the whole structure are described in src/runner/README.md. */
 #include <pthread.h>
@@ -97,6 +98,12 @@ typedef struct {
     pthread_cond_t cv;
 } GbWorkerSet;
 
+/* The interpreter behind gb_pool_compile (compile.c): started at the first call. */
+typedef struct {
+    int fd; /* socket to its stdin and stdout; -1 when not running */
+    pid_t pid;
+} GbCompileServer;
+
 struct GbPool {
     GbPoolConfig cfg;
     char *python;
@@ -121,7 +128,13 @@ struct GbPool {
     int intr[2];
     atomic_bool interrupted;
     GbPoolStats stats;
+    pthread_mutex_t compile_mu; /* one compile check at a time */
+    GbCompileServer compile;
 };
+
+/* compile.c: set up (in gb_pool_new) and stop (in gb_pool_delete) the compile server. */
+void gb_pool_compile_init(GbPool *pool);
+void gb_pool_compile_destroy(GbPool *pool);
 
 /* ---- wire format (wire.c): a record is a sequence of (u32 key length, key, u32 value
  * length, value); a frame is u32 length + record body. Little-endian. */

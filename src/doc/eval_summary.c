@@ -1,0 +1,279 @@
+/* The eval summary: struct, writer and parser (eval_summary.h). */
+#include "src/doc/eval_summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/doc/doc_json.h"
+
+void gb_eval_summary_destroy(GbEvalSummary *s)
+{
+    if (!s) return;
+    free(s->model);
+    free(s->task);
+    free(s->k);
+    free(s->stopped_by);
+    for (size_t i = 0; i < s->versions.len; i++) {
+        free(s->versions.items[i].file);
+        free(s->versions.items[i].pass_at);
+    }
+    gb_array_free(&s->versions);
+    for (size_t i = 0; i < s->comparisons.len; i++) free(s->comparisons.items[i].file);
+    gb_array_free(&s->comparisons);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- writing -------------------------------------------------------------------------------- */
+
+static json_t *gb_eval_summary__version(const GbEvalSummary *s, const GbEvalSummaryVersion *v)
+{
+    json_t *pass_at = json_object(), *verdicts = json_object();
+    for (size_t i = 0; i < s->nk; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%ld", s->k[i]);
+        json_object_set_new(pass_at, key, gb_doc_number(v->pass_at[i]));
+    }
+    for (int x = GB_V_NONE + 1; x < GB_V_COUNT; x++)
+        json_object_set_new(verdicts, gb_verdict_name((GbVerdict)x), json_integer((json_int_t)v->verdicts[x]));
+    json_t *o = json_object();
+    json_object_set_new(o, "version", json_integer(v->version));
+    json_object_set_new(o, "file", gb_doc_str(v->file));
+    json_object_set_new(o, "items_scored", json_integer((json_int_t)v->items_scored));
+    json_object_set_new(o, "pass_at", pass_at);
+    json_object_set_new(o, "verdicts", verdicts);
+    return o;
+}
+
+static json_t *gb_eval_summary__comparison(const GbEvalComparison *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "version", json_integer(c->version));
+    json_object_set_new(o, "file", gb_doc_str(c->file));
+    json_object_set_new(o, "items", json_integer((json_int_t)c->items));
+    json_object_set_new(o, "both_pass", json_integer((json_int_t)c->both_pass));
+    json_object_set_new(o, "lost", json_integer((json_int_t)c->lost));
+    json_object_set_new(o, "gained", json_integer((json_int_t)c->gained));
+    json_object_set_new(o, "both_fail", json_integer((json_int_t)c->both_fail));
+    json_object_set_new(o, "pass1_original", gb_doc_number(c->pass1_original));
+    json_object_set_new(o, "pass1_version", gb_doc_number(c->pass1_version));
+    json_object_set_new(o, "relative_drop", gb_doc_number(c->relative_drop));
+    json_object_set_new(o, "drop_ci95", json_pack("[oo]", gb_doc_number(c->drop_lo), gb_doc_number(c->drop_hi)));
+    json_object_set_new(o, "bootstrap",
+                        json_pack("{s:I,s:I,s:I}", "resamples", (json_int_t)c->resamples, "seed",
+                                  (json_int_t)c->boot_seed, "undefined", (json_int_t)c->undefined));
+    return o;
+}
+
+static json_t *gb_eval_summary__across(const GbEvalSummary *s)
+{
+    if (!s->has_across) return json_null();
+    const GbEvalAcross *a = &s->across;
+    return json_pack("{s:I,s:{s:o,s:o,s:o},s:{s:o,s:o,s:o}}", "versions", (json_int_t)a->versions, "relative_drop",
+                     "mean", gb_doc_number(a->drop_mean), "min", gb_doc_number(a->drop_min), "max",
+                     gb_doc_number(a->drop_max), "pass1", "mean", gb_doc_number(a->pass1_mean), "min",
+                     gb_doc_number(a->pass1_min), "max", gb_doc_number(a->pass1_max));
+}
+
+/* The run's facts: everything before "versions". */
+static json_t *gb_eval_summary__facts(const GbEvalSummary *s)
+{
+    json_t *o = json_object(), *k = json_array();
+    for (size_t i = 0; i < s->nk; i++) json_array_append_new(k, json_integer(s->k[i]));
+    json_object_set_new(o, "model", gb_doc_str(s->model));
+    json_object_set_new(o, "task", gb_doc_str(s->task));
+    json_object_set_new(o, "samples", json_integer(s->samples));
+    json_object_set_new(o, "temperature", gb_doc_number(s->temperature));
+    json_object_set_new(o, "top_p", gb_doc_number(s->top_p));
+    json_object_set_new(o, "max_tokens", json_integer(s->max_tokens));
+    json_object_set_new(o, "seed", json_integer(s->seed));
+    json_object_set_new(o, "k", k);
+    json_object_set_new(o, "items", json_integer((json_int_t)s->items));
+    json_object_set_new(o, "tasks_without_items", json_integer((json_int_t)s->tasks_without_items));
+    json_object_set_new(o, "samples_planned", json_integer((json_int_t)s->samples_planned));
+    json_object_set_new(o, "samples_scored", json_integer((json_int_t)s->samples_scored));
+    json_object_set_new(o, "samples_resumed", json_integer((json_int_t)s->samples_resumed));
+    json_object_set_new(o, "samples_cached", json_integer((json_int_t)s->samples_cached));
+    json_object_set_new(o, "requests", json_integer(s->requests));
+    json_object_set_new(o, "complete", json_boolean(s->complete));
+    json_object_set_new(o, "stopped_by", gb_doc_str(s->stopped_by));
+    return o;
+}
+
+char *gb_eval_summary_write(const GbEvalSummary *s)
+{
+    json_t *o = gb_eval_summary__facts(s), *versions = json_array(), *comparisons = json_array();
+    for (size_t i = 0; i < s->versions.len; i++)
+        json_array_append_new(versions, gb_eval_summary__version(s, &s->versions.items[i]));
+    for (size_t i = 0; i < s->comparisons.len; i++)
+        json_array_append_new(comparisons, gb_eval_summary__comparison(&s->comparisons.items[i]));
+    json_object_set_new(o, "versions", versions);
+    json_object_set_new(o, "comparisons", comparisons);
+    json_object_set_new(o, "across_versions", gb_eval_summary__across(s));
+    char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12));
+    json_decref(o);
+    char *line = gb_asprintf("%s\n", text);
+    free(text);
+    return line;
+}
+
+/* ---- parsing -------------------------------------------------------------------------------- */
+
+static void gb_eval_summary__parse_facts(GbDocReader *c, json_t *o, GbEvalSummary *s)
+{
+    gb_doc_string(c, o, "", "model", false, &s->model);
+    gb_doc_string(c, o, "", "task", false, &s->task);
+    gb_doc_long(c, o, "", "samples", &s->samples);
+    gb_doc_rate(c, o, "", "temperature", &s->temperature);
+    gb_doc_rate(c, o, "", "top_p", &s->top_p);
+    gb_doc_long(c, o, "", "max_tokens", &s->max_tokens);
+    gb_doc_long(c, o, "", "seed", &s->seed);
+    json_t *k = gb_doc_get(c, o, "", "k", JSON_ARRAY, "a list of integers");
+    if (k) {
+        s->nk = json_array_size(k);
+        s->k = gb_calloc(s->nk ? s->nk : 1, sizeof *s->k);
+        for (size_t i = 0; i < s->nk; i++) {
+            json_t *x = json_array_get(k, i);
+            if (!json_is_integer(x)) gb_doc_fail(c, "\"k[%zu]\": expected an integer", i);
+            s->k[i] = (long)json_integer_value(x);
+        }
+    }
+    gb_doc_size(c, o, "", "items", &s->items);
+    gb_doc_size(c, o, "", "tasks_without_items", &s->tasks_without_items);
+    gb_doc_size(c, o, "", "samples_planned", &s->samples_planned);
+    gb_doc_size(c, o, "", "samples_scored", &s->samples_scored);
+    gb_doc_size(c, o, "", "samples_resumed", &s->samples_resumed);
+    gb_doc_size(c, o, "", "samples_cached", &s->samples_cached);
+    gb_doc_long(c, o, "", "requests", &s->requests);
+    gb_doc_bool(c, o, "", "complete", &s->complete);
+    gb_doc_string(c, o, "", "stopped_by", true, &s->stopped_by);
+}
+
+static void gb_eval_summary__parse_version(GbDocReader *c, json_t *o, const char *w, const GbEvalSummary *s,
+                                           GbEvalSummaryVersion *v)
+{
+    if (!json_is_object(o)) gb_doc_fail(c, "\"%s\": expected an object", w);
+    gb_doc_long(c, o, w, "version", &v->version);
+    gb_doc_string(c, o, w, "file", false, &v->file);
+    gb_doc_size(c, o, w, "items_scored", &v->items_scored);
+    json_t *pass_at = gb_doc_get(c, o, w, "pass_at", JSON_OBJECT, "an object");
+    v->pass_at = gb_calloc(s->nk ? s->nk : 1, sizeof *v->pass_at);
+    if (pass_at && json_object_size(pass_at) != s->nk)
+        gb_doc_fail(c, "\"%spass_at\": expected one value per k (%zu)", w, s->nk);
+    for (size_t i = 0; pass_at && i < s->nk; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%ld", s->k[i]);
+        char *wk = gb_asprintf("%spass_at.", w);
+        gb_doc_rate(c, pass_at, wk, key, &v->pass_at[i]);
+        free(wk);
+    }
+    json_t *verdicts = gb_doc_get(c, o, w, "verdicts", JSON_OBJECT, "an object");
+    char *wv = gb_asprintf("%sverdicts.", w);
+    for (int x = GB_V_NONE + 1; verdicts && x < GB_V_COUNT; x++)
+        gb_doc_size(c, verdicts, wv, gb_verdict_name((GbVerdict)x), &v->verdicts[x]);
+    free(wv);
+}
+
+static void gb_eval_summary__parse_comparison(GbDocReader *c, json_t *o, const char *w, GbEvalComparison *m)
+{
+    if (!json_is_object(o)) gb_doc_fail(c, "\"%s\": expected an object", w);
+    gb_doc_long(c, o, w, "version", &m->version);
+    gb_doc_string(c, o, w, "file", false, &m->file);
+    gb_doc_size(c, o, w, "items", &m->items);
+    gb_doc_size(c, o, w, "both_pass", &m->both_pass);
+    gb_doc_size(c, o, w, "lost", &m->lost);
+    gb_doc_size(c, o, w, "gained", &m->gained);
+    gb_doc_size(c, o, w, "both_fail", &m->both_fail);
+    gb_doc_rate(c, o, w, "pass1_original", &m->pass1_original);
+    gb_doc_rate(c, o, w, "pass1_version", &m->pass1_version);
+    gb_doc_rate(c, o, w, "relative_drop", &m->relative_drop);
+    json_t *ci = gb_doc_get(c, o, w, "drop_ci95", JSON_ARRAY, "a list [low, high]");
+    if (ci && json_array_size(ci) != 2) gb_doc_fail(c, "\"%sdrop_ci95\": expected a list [low, high]", w);
+    json_t *lohi = json_pack("{s:O,s:O}", "low", json_array_get(ci, 0), "high", json_array_get(ci, 1));
+    char *wc = gb_asprintf("%sdrop_ci95.", w);
+    if (lohi) {
+        gb_doc_rate(c, lohi, wc, "low", &m->drop_lo);
+        gb_doc_rate(c, lohi, wc, "high", &m->drop_hi);
+    }
+    free(wc);
+    json_decref(lohi);
+    json_t *b = gb_doc_get(c, o, w, "bootstrap", JSON_OBJECT, "an object");
+    char *wb = gb_asprintf("%sbootstrap.", w);
+    long seed = 0;
+    gb_doc_size(c, b, wb, "resamples", &m->resamples);
+    gb_doc_long(c, b, wb, "seed", &seed);
+    gb_doc_size(c, b, wb, "undefined", &m->undefined);
+    m->boot_seed = (unsigned long)seed;
+    free(wb);
+}
+
+static void gb_eval_summary__parse_across(GbDocReader *c, json_t *o, GbEvalSummary *s)
+{
+    if (c->ok && json_is_null(json_object_get(o, "across_versions"))) return;
+    json_t *a = gb_doc_get(c, o, "", "across_versions", JSON_OBJECT, "an object or null");
+    if (!a) return;
+    s->has_across = true;
+    gb_doc_size(c, a, "across_versions.", "versions", &s->across.versions);
+    json_t *d = gb_doc_get(c, a, "across_versions.", "relative_drop", JSON_OBJECT, "an object");
+    json_t *p = gb_doc_get(c, a, "across_versions.", "pass1", JSON_OBJECT, "an object");
+    gb_doc_rate(c, d, "across_versions.relative_drop.", "mean", &s->across.drop_mean);
+    gb_doc_rate(c, d, "across_versions.relative_drop.", "min", &s->across.drop_min);
+    gb_doc_rate(c, d, "across_versions.relative_drop.", "max", &s->across.drop_max);
+    gb_doc_rate(c, p, "across_versions.pass1.", "mean", &s->across.pass1_mean);
+    gb_doc_rate(c, p, "across_versions.pass1.", "min", &s->across.pass1_min);
+    gb_doc_rate(c, p, "across_versions.pass1.", "max", &s->across.pass1_max);
+}
+
+static void gb_eval_summary__parse_lists(GbDocReader *c, json_t *o, GbEvalSummary *s)
+{
+    json_t *versions = json_object_get(o, "versions"), *comparisons = json_object_get(o, "comparisons");
+    for (size_t i = 0; c->ok && i < json_array_size(versions); i++) {
+        GbEvalSummaryVersion v = {0};
+        char *w = gb_asprintf("versions[%zu].", i);
+        gb_eval_summary__parse_version(c, json_array_get(versions, i), w, s, &v);
+        free(w);
+        gb_array_push(&s->versions, v);
+    }
+    for (size_t i = 0; c->ok && i < json_array_size(comparisons); i++) {
+        GbEvalComparison m = {0};
+        char *w = gb_asprintf("comparisons[%zu].", i);
+        gb_eval_summary__parse_comparison(c, json_array_get(comparisons, i), w, &m);
+        free(w);
+        gb_array_push(&s->comparisons, m);
+    }
+}
+
+bool gb_eval_summary_parse(const char *text, size_t len, const char *name, GbEvalSummary *out, GbError *err)
+{
+    memset(out, 0, sizeof *out);
+    json_error_t jerr;
+    json_t *o = json_loadb(text, len, 0, &jerr);
+    if (!o) {
+        gb_error_set(err, "%s:%d: malformed JSON: %s", name, jerr.line, jerr.text);
+        return false;
+    }
+    GbDocReader c = {.name = name, .err = err, .ok = true};
+    if (!json_is_object(o) || !json_is_array(json_object_get(o, "versions")) ||
+        !json_is_array(json_object_get(o, "comparisons")))
+        gb_doc_fail(&c, "not the summary of `genebench eval` (--summary FILE): no \"versions\" and \"comparisons\" "
+                        "lists");
+    gb_eval_summary__parse_facts(&c, o, out);
+    gb_eval_summary__parse_lists(&c, o, out);
+    gb_eval_summary__parse_across(&c, o, out);
+    json_decref(o);
+    if (!c.ok) gb_eval_summary_destroy(out);
+    return c.ok;
+}
+
+bool gb_eval_summary_read(const char *path, GbEvalSummary *out, GbError *err)
+{
+    size_t len;
+    char *text = gb_read_file(path, &len, err);
+    if (!text) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    bool ok = gb_eval_summary_parse(text, len, path, out, err);
+    free(text);
+    return ok;
+}

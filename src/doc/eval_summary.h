@@ -1,0 +1,75 @@
+#pragma once
+/* The summary of `genebench eval` (--summary FILE): one compact JSON object and a newline. This
+ * module is its only writer and its only parser; eval fills the struct and writes it, the report
+ * reads it back. Keys, in this order:
+ *   model, task, samples, temperature, top_p, max_tokens, seed, k: [k...], items,
+ *   tasks_without_items, samples_planned, samples_scored, samples_resumed, samples_cached,
+ *   requests, complete, stopped_by ("time budget" | "interrupt" | null),
+ *   versions: [{version, file, items_scored, pass_at: {"<k>": p...}, verdicts: {"<verdict>": n...}}],
+ *   comparisons: [{version, file, items, both_pass, lost, gained, both_fail, pass1_original,
+ *                  pass1_version, relative_drop, drop_ci95: [lo, hi],
+ *                  bootstrap: {resamples, seed, undefined}}],
+ *   across_versions: {versions, relative_drop: {mean, min, max}, pass1: {mean, min, max}} | null
+ * A rate that is undefined (no item, pass@1 of the original 0, ...) is null (NAN in the struct).
+ * Numbers that are whole are written as integers, others with 12 significant digits. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "src/base/util.h"
+#include "src/doc/eval_verdict.h"
+
+typedef struct {
+    long version;
+    char *file; /* owned */
+    size_t items_scored;
+    double *pass_at;             /* owned: one per GbEvalSummary.k, NAN when undefined */
+    size_t verdicts[GB_V_COUNT]; /* samples per verdict; [GB_V_NONE] is not written */
+} GbEvalSummaryVersion;
+
+typedef struct {
+    long version;
+    char *file; /* owned */
+    size_t items, both_pass, lost, gained, both_fail;
+    double pass1_original, pass1_version, relative_drop, drop_lo, drop_hi; /* NAN: undefined */
+    size_t resamples;
+    unsigned long boot_seed;
+    size_t undefined; /* resamples whose drop was undefined */
+} GbEvalComparison;
+
+typedef struct {
+    size_t versions;                         /* hardened versions */
+    double drop_mean, drop_min, drop_max;    /* of the defined relative drops; NAN: none */
+    double pass1_mean, pass1_min, pass1_max; /* of the versions' pass@1; NAN: none */
+} GbEvalAcross;
+
+typedef struct {
+    char *model; /* owned */
+    char *task;  /* owned: the task type's name ("output", "input", ...) */
+    long samples;
+    double temperature, top_p;
+    long max_tokens, seed;
+    long *k; /* owned: the k of pass@k */
+    size_t nk;
+    size_t items, tasks_without_items, samples_planned, samples_scored, samples_resumed, samples_cached;
+    long requests;
+    bool complete;
+    char *stopped_by;                       /* owned; NULL: not stopped */
+    GbArray(GbEvalSummaryVersion) versions; /* owned */
+    GbArray(GbEvalComparison) comparisons;  /* owned: versions 1.. against version 0 */
+    bool has_across;                        /* across_versions is written only for 2+ versions */
+    GbEvalAcross across;
+} GbEvalSummary;
+
+/* Free what s owns (s itself is caller storage); a zeroed struct is fine. */
+void gb_eval_summary_destroy(GbEvalSummary *s);
+
+/* The summary as JSON text (owned, ends with a newline). */
+char *gb_eval_summary_write(const GbEvalSummary *s);
+
+/* Parse a summary (name: the file, for messages). False with err naming the file and the key
+ * when the text is not JSON or a key is missing or of the wrong type; *out is then zeroed. A
+ * JSON object without "versions" and "comparisons" lists is "not the summary of `genebench
+ * eval`". */
+bool gb_eval_summary_parse(const char *text, size_t len, const char *name, GbEvalSummary *out, GbError *err);
+/* Read and parse the file at path (as gb_eval_summary_parse). */
+bool gb_eval_summary_read(const char *path, GbEvalSummary *out, GbError *err);
