@@ -73,7 +73,8 @@ static void gb_added__imports(TSNode n, const char *src, bool in_import, GbNames
 static void gb_added__walk(TSNode n, const char *src, const GbNames *imported, GbNames *out)
 {
     /* Names of libraries and their members (`import functools`, `functools.wraps`, any `x.attr`,
-     * any name an import binds) are the libraries' words, not ones an operator chose. */
+     * any name an import binds) and builtins are Python's and the libraries' words, not ones an
+     * operator chose. */
     if (gb_node_is_kind(n, GB_NK_IMPORT_STATEMENT) || gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT) ||
         gb_node_is_kind(n, GB_NK_FUTURE_IMPORT_STATEMENT))
         return;
@@ -84,7 +85,7 @@ static void gb_added__walk(TSNode n, const char *src, const GbNames *imported, G
     if (gb_node_is_kind(n, GB_NK_IDENTIFIER)) {
         char *t = gb_node_text(n, src);
         char *s = gb_asprintf("n%s", t);
-        if (!gb_names_has(imported, t)) gb_names_add(out, s);
+        if (!gb_names_has(imported, t) && !gb_python_is_builtin(t)) gb_names_add(out, s);
         free(s);
         free(t);
         return;

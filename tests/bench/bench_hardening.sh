@@ -10,8 +10,8 @@
 #     record with --keep-front); its mean ratio to the published RC;
 #   - the share of tasks in which each C_i rose (pick against original);
 #   - the added text: the docstring/comment sentence and the identifier that the most tasks'
-#     picks added (not in the original), with the share of tasks containing it (names an import
-#     binds and attribute names are the libraries' words and do not count).
+#     picks added (not in the original), with the share of tasks containing it (builtins, names an
+#     import binds and attribute names are Python's and the libraries' words and do not count).
 # usage: tests/bench/bench_hardening.sh GENEBENCH DIR TAG PUBLISHED_DIR B:published-name ...
 #   e.g. tests/bench/bench_hardening.sh build/genebench /tmp/runs after \
 #          /work/shared/benchmarks/published he:humaneval cx:cruxeval ce:classeval av:avatar
@@ -39,7 +39,7 @@ with open(dest, "w", encoding="utf-8") as f:
 PY
   "$gb" metrics "$dir/$tag.$b.pub.jsonl" > "$dir/$tag.$b.pub.metrics" 2>/dev/null || true
   /usr/bin/python3 - "$name" "$out" "$dir/$tag.$b.pub.metrics" <<'PY'
-import collections, io, json, keyword, re, sys, tokenize
+import builtins, collections, io, json, keyword, re, sys, tokenize
 name, out, pubm = sys.argv[1:4]
 pub = {}
 for line in open(pubm, encoding="utf-8"):
@@ -76,7 +76,7 @@ def texts(src):
         after_dot = t.type == tokenize.OP and t.string == "."
         if t.type not in (tokenize.COMMENT,):
             prev = t.type
-    return sentences, names - imported
+    return sentences, names - imported - set(dir(builtins))
 
 
 def program(source, extra):
