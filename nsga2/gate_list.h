@@ -7,7 +7,7 @@
  * where it runs and how long it takes); key is the name in the output record ("gates",
  * "gates_by_operator") and the summary; label is the short name of the `evolve` progress line;
  * rule is the one-line rule a child must satisfy to pass (it is rejected otherwise), as README.md
- * lists it (tests/test_docs.c compares them).
+ * lists it (tests/unit/test_docs.c compares them).
  * Each row is checked by gb_evolve__pass_<ID> in nsga2/gates.c.
  *
  * The gates run cheapest first: by cost, and rows of the same cost in list order (a row may use

@@ -2,7 +2,7 @@
 # Do hardened dev sets still pass their upstream harnesses with the ground truth, and behave
 # like the originals beyond their tests? For each B:FORMAT given, reads DIR/TAG.B.jsonl (an
 # `evolve` output) and DIR/B.jsonl (the imported original), exports the hardened set, runs it
-# through the real harness code (tests/harness/run_upstream.py; Avatar has none there, so its
+# through the real harness code (tests/e2e/run_upstream.py; Avatar has none there, so its
 # export's programs run on the exported cases with AVATAR's comparison: same lines, tokens equal
 # or numbers within 1e-6), and runs `genebench compare` original vs hardened.
 # usage: tests/bench/bench_exports.sh GENEBENCH DIR TAG HARNESSES B:FORMAT ...
@@ -28,7 +28,7 @@ for pair in "$@"; do
     *) modes= ;;
   esac
   for m in $modes; do
-    (cd "$dir" && "$py" "$here/tests/harness/run_upstream.py" "$m" "$out" "$harnesses" 2>&1 | tail -1)
+    (cd "$dir" && "$py" "$here/tests/e2e/run_upstream.py" "$m" "$out" "$harnesses" 2>&1 | tail -1)
   done
   if [ "$fmt" = avatar ]; then
     "$py" - "$out" <<'PY'
