@@ -400,7 +400,6 @@ static void test_s9_guarded_helper_before_after(void **state)
                    "max(xs)", 0,
                    "import numpy as np\n"
                    "def array_max(*values):\n"
-                   "    \"\"\"Return max(*values), computed with numpy when every value is an int64 int.\"\"\"\n"
                    "    items = values[0] if len(values) == 1 else values\n"
                    "    if type(items) not in (list, tuple) or not items:\n"
                    "        return max(*values)\n"
@@ -685,25 +684,74 @@ static void test_s6_extracts_statements_and_expressions(void **state)
                        "        size += 1\n"
                        "    return size\n";
     expect_applied_tag(GB_OP_S6, prog, "inner = w", "2", 2,
-                       "def compute_part(h, pad, w):\n"
-                       "    \"\"\"Compute intermediate values.\"\"\"\n"
+                       "def tally_metric(h, pad, w):\n"
                        "    inner = w - 2 * pad\n"
                        "    size = inner * (h - 2 * pad)\n"
                        "    return size\n"
                        "\n"
                        "\n"
                        "def area(w, h, pad):\n"
-                       "    size = compute_part(h, pad, w)\n"
+                       "    size = tally_metric(h, pad, w)\n"
                        "    if size > 0 and w > h:\n"
                        "        size += 1\n"
                        "    return size\n");
     expect_applied(GB_OP_S6, "n = int('5')\nif(n > 2)and n < 9:\n    print(n)\n", "(n > 2)and", 0,
                    "n = int('5')\n"
-                   "def compute_value():\n"
-                   "    \"\"\"Compute and return a value.\"\"\"\n"
+                   "def measure_result():\n"
                    "    return ((n > 2)and n < 9)\n"
-                   "if compute_value():\n"
+                   "if measure_result():\n"
                    "    print(n)\n");
+}
+
+/* In a method of a top-level class the helper becomes a method taking `self` first. */
+static void test_s6_method_form(void **state)
+{
+    (void)state;
+    expect_applied_tag(GB_OP_S6,
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n",
+                       "cost = n", "1", 2,
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def tally_metric(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = self.tally_metric(n)\n"
+                       "        return cost\n");
+}
+
+/* Under ClassEval's rules (only the class is kept) only the method form is offered. */
+static void test_s6_classeval_refusals(void **state)
+{
+    (void)state;
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    /* module-level code, a rebound self, a decorated method, a nested function, a metaclass */
+    assert_int_equal(count_sites(GB_OP_S6, "x = 1\ny = x + 2\n", NULL), 0);
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        self = o\n        return o + 1\n", NULL), 0);
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A:\n    @staticmethod\n    def f(self, o):\n        return o + 1\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6,
+                                 "class A:\n    def f(self, o):\n        def g(v):\n            return v + 1\n"
+                                 "        return g(o)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A(metaclass=type):\n    def f(self, o):\n        return o + 1\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 1);
+    op_env_harness = GB_HARNESS_NONE;
+    /* without those rules the other forms stay */
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 1);
 }
 
 static const char *const s6_prog = "import math\n"
@@ -837,9 +885,8 @@ static void test_s7_moves_function_to_helper_module(void **state)
     op_env_open(&e, s7_prog, NULL, NULL);
     op_env_apply(&e, GB_OP_S7, "def norm", 0);
     assert_int_equal(e.prog.modules.len, 2);
-    assert_string_equal(e.prog.modules.items[1].path, "core_functions.py");
-    assert_string_equal(e.prog.modules.items[1].source, "\"\"\"Functions used by the main module.\"\"\"\n"
-                                                        "from __future__ import annotations\n"
+    assert_string_equal(e.prog.modules.items[1].path, "chunk_support.py");
+    assert_string_equal(e.prog.modules.items[1].source, "from __future__ import annotations\n"
                                                         "import math\n"
                                                         "from typing import List\n"
                                                         "SCALE = 2\n"
@@ -848,7 +895,7 @@ static void test_s7_moves_function_to_helper_module(void **state)
                                                         "def norm(v: List[float]) -> float:\n"
                                                         "    \"\"\"Norm.\"\"\"\n"
                                                         "    return math.hypot(*v) * SCALE\n");
-    assert_non_null(strstr(op_env_src(&e), "data = []\nfrom core_functions import norm\ndef fact(n):\n"));
+    assert_non_null(strstr(op_env_src(&e), "data = []\nfrom chunk_support import norm\ndef fact(n):\n"));
     /* A function that calls the moved one can now move too (it reads an import). */
     op_env_find(&e, GB_OP_S7);
     assert_true(op_env_site(&e, "def calls_other") < 0); /* still reads fact, a function */
@@ -930,7 +977,6 @@ static void test_s7_helper_class_under_single_file_harness(void **state)
     char *k = first_class_name(op_env_src(&e));
     char *want = gb_asprintf("SCALE = 2\n"
                              "class %s:\n"
-                             "    \"\"\"Functions used by the module.\"\"\"\n"
                              "    @staticmethod\n"
                              "    def norm(v, scale=SCALE):\n"
                              "        \"\"\"Norm.\"\"\"\n"
@@ -1030,6 +1076,109 @@ static void test_s7_helper_class_behaviour_and_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S7, "def f():\n    return 1\n", NULL), 1);
 }
 
+/* A method called only as `self.h(...)` by its class's methods moves into a sibling class. */
+static void test_s7_method_moves_to_sibling_class(void **state)
+{
+    (void)state;
+    OpEnv e;
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    op_env_open(&e,
+                "class Shop:\n"
+                "    def __init__(self):\n"
+                "        self.rate = 2\n"
+                "\n"
+                "    def price(self, n):\n"
+                "        return self.scaled(n) + self.base()\n"
+                "\n"
+                "    def scaled(self, n):\n"
+                "        return n * self.rate\n"
+                "\n"
+                "    def base(self):\n"
+                "        return 1\n",
+                NULL, "assert Shop().price(3) == 7\n");
+    op_env_apply(&e, GB_OP_S7, "def scaled", 0);
+    char *k = strstr(op_env_src(&e), "\nclass ") ? first_class_name(strstr(op_env_src(&e), "\nclass ") + 1) : NULL;
+    assert_non_null(k);
+    char *want = gb_asprintf("class Shop:\n"
+                             "    def __init__(self):\n"
+                             "        self.rate = 2\n"
+                             "\n"
+                             "    def price(self, n):\n"
+                             "        return %s.scaled(self, n) + self.base()\n"
+                             "\n"
+                             "\n"
+                             "    def base(self):\n"
+                             "        return 1\n"
+                             "\n"
+                             "\n"
+                             "class %s(Shop):\n"
+                             "    def scaled(self, n):\n"
+                             "        return n * self.rate\n",
+                             k, k);
+    assert_string_equal(op_env_src(&e), want);
+    free(want);
+    free(k);
+    op_env_close(&e);
+    op_env_harness = GB_HARNESS_NONE;
+}
+
+static void test_s7_method_refusals(void **state)
+{
+    (void)state;
+    const char *ok = "class A:\n    def f(self):\n        return self.g(1)\n    def g(self, v):\n        return v\n";
+    assert_int_equal(count_sites(GB_OP_S7, ok, NULL), 1);
+    /* the tests name it; called through something other than self; called from outside the
+     * class; recursive; self rebound in the caller; private; getattr; a decorated class; the
+     * only statement of its class */
+    assert_int_equal(count_sites(GB_OP_S7, ok, "assert A().g(2) == 2\n"), 0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self, o):\n        return o.g(1)\n"
+                                 "    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self):\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v\nx = A()\ny = x.g(2)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self):\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v if v > 3 else self.g(v + 1)\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self, o):\n        self = o\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def f(self):\n        return self.__g(1)\n"
+                                 "    def __g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S7,
+                    "class A:\n    def f(self):\n        return getattr(self, 'g')(1)\n"
+                    "    def g(self, v):\n        return self.f\n    def h(self):\n        return self.g(1)\n",
+                    NULL),
+        0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "import functools\n@functools.total_ordering\nclass A:\n    def f(self):\n"
+                                 "        return self.g(1)\n    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A(dict):\n    def f(self):\n        return self.g(1)\n"
+                                 "    def g(self, v):\n        return v\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S7,
+                                 "class A:\n    def g(self, v):\n        return v\nclass B(A):\n"
+                                 "    def f(self):\n        return self.g(1)\n",
+                                 NULL),
+                     0);
+}
+
 /* ---- Harness rules: ClassEval's extraction keeps only the imports before the first class ---- */
 
 static void test_wrappers_leave_the_classeval_head_alone(void **state)
@@ -1054,6 +1203,54 @@ static void test_wrappers_leave_the_classeval_head_alone(void **state)
 
 /* ---- S8 IntroduceDecorator ---- */
 
+/* Under ClassEval's rules the decorator is defined inside the class, before its methods. */
+static void test_s8_decorator_inside_class(void **state)
+{
+    (void)state;
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    expect_applied(GB_OP_S8,
+                   "import math\n"
+                   "class Circle:\n"
+                   "    \"\"\"A circle.\"\"\"\n"
+                   "    def __init__(self, r):\n"
+                   "        self.r = r\n"
+                   "\n"
+                   "    def area(self):\n"
+                   "        return math.pi * self.r ** 2\n",
+                   "def area", 0,
+                   "import math\n"
+                   "import functools\n"
+                   "class Circle:\n"
+                   "    \"\"\"A circle.\"\"\"\n"
+                   "    @staticmethod\n"
+                   "    def result_hook(method):\n"
+                   "        @functools.wraps(method)\n"
+                   "        def execute(*parts, **keywords):\n"
+                   "            return method(*parts, **keywords)\n"
+                   "        return execute\n"
+                   "\n"
+                   "    def __init__(self, r):\n"
+                   "        self.r = r\n"
+                   "\n"
+                   "    @result_hook\n"
+                   "    def area(self):\n"
+                   "        return math.pi * self.r ** 2\n");
+    /* top-level functions, defs nested in methods, methods of nested or decorated classes */
+    assert_int_equal(count_sites(GB_OP_S8, "def f(x):\n    return x\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S8,
+                                 "class A:\n    def f(self):\n        def g():\n            return 1\n"
+                                 "        return g()\n",
+                                 NULL),
+                     1);
+    assert_int_equal(
+        count_sites(GB_OP_S8, "class A:\n    class B:\n        def g(self):\n            return 1\n", NULL), 0);
+    assert_int_equal(
+        count_sites(GB_OP_S8,
+                    "import dataclasses\n@dataclasses.dataclass\nclass A:\n    def f(self):\n        return 1\n", NULL),
+        0);
+    op_env_harness = GB_HARNESS_NONE;
+}
+
 static void test_s8_decorates_function(void **state)
 {
     (void)state;
@@ -1068,15 +1265,14 @@ static void test_s8_decorates_function(void **state)
                    "import math\n"
                    "import functools\n"
                    "\n"
-                   "def transparent(func):\n"
-                   "    \"\"\"Return a wrapper that calls the function unchanged.\"\"\"\n"
-                   "    @functools.wraps(func)\n"
-                   "    def wrapper(*args, **kwargs):\n"
-                   "        return func(*args, **kwargs)\n"
-                   "    return wrapper\n"
+                   "def result_hook(method):\n"
+                   "    @functools.wraps(method)\n"
+                   "    def execute(*parts, **keywords):\n"
+                   "        return method(*parts, **keywords)\n"
+                   "    return execute\n"
                    "\n"
                    "\n"
-                   "@transparent\n"
+                   "@result_hook\n"
                    "def area(r):\n"
                    "    return math.pi * r * r\n");
 }
@@ -1189,12 +1385,17 @@ int main(void)
         cmocka_unit_test(test_s6_extracts_statements_and_expressions),
         cmocka_unit_test(test_s6_behaviour_is_kept),
         cmocka_unit_test(test_s6_refusals),
+        cmocka_unit_test(test_s6_method_form),
+        cmocka_unit_test(test_s6_classeval_refusals),
         cmocka_unit_test(test_s7_moves_function_to_helper_module),
         cmocka_unit_test(test_s7_behaviour_and_refusals),
         cmocka_unit_test(test_s7_helper_class_under_single_file_harness),
         cmocka_unit_test(test_s7_helper_class_behaviour_and_refusals),
+        cmocka_unit_test(test_s7_method_moves_to_sibling_class),
+        cmocka_unit_test(test_s7_method_refusals),
         cmocka_unit_test(test_wrappers_leave_the_classeval_head_alone),
         cmocka_unit_test(test_s8_decorates_function),
+        cmocka_unit_test(test_s8_decorator_inside_class),
         cmocka_unit_test(test_s9_proven_sites_before_after),
         cmocka_unit_test(test_s9_guarded_helper_before_after),
         cmocka_unit_test(test_s9_guarded_helpers_are_exact),

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "src/report/added_text.h"
 #include "tests/unit/helpers.h"
 
 #define FIX GB_TEST_DATA "/report"
@@ -352,6 +353,42 @@ static void test_report_reads_threshold_file_shapes(void **state)
     rm_assets(assets);
 }
 
+/* The added-text measure counts a sentence or name once per task, and only when the original
+ * program does not have it. */
+static void test_added_text_counts_tasks_with_new_text(void **state)
+{
+    (void)state;
+    GbAddedText at;
+    gb_added_text_init(&at);
+    const char *orig = "def f(x):\n    \"\"\"Double x.\"\"\"\n    return 2 * x  # twice\n";
+    gb_added_text_add(&at, orig, NULL, 0,
+                      "def g(v):\n    \"\"\"Run it. Then stop.\"\"\"\n    return v\n"
+                      "def f(x):\n    \"\"\"Double x.\"\"\"\n    return 2 * g(x)  # twice\n",
+                      NULL, 0);
+    GbFile extra = {"helper.py", "# Run it.\nk = 1\n"};
+    gb_added_text_add(&at, orig, NULL, 0, orig, &extra, 1);
+    gb_added_text_add(&at, orig, NULL, 0, orig, NULL, 0);
+    assert_int_equal(at.tasks, 3);
+    char *text;
+    assert_int_equal(gb_added_text_top(&at, 's', &text), 2);
+    assert_string_equal(text, "Run it.");
+    free(text);
+    /* g, v and k once each: the smallest text wins the tie */
+    assert_int_equal(gb_added_text_top(&at, 'n', &text), 1);
+    assert_string_equal(text, "g");
+    free(text);
+    gb_added_text_destroy(&at);
+    gb_added_text_init(&at);
+    assert_int_equal(gb_added_text_top(&at, 's', &text), 0);
+    assert_null(text);
+    /* library words (imports, attribute names) do not count */
+    gb_added_text_add(&at, "", NULL, 0, "import functools\nfrom os import path as p_\nz = functools.wraps\n", NULL, 0);
+    assert_int_equal(gb_added_text_top(&at, 'n', &text), 1);
+    assert_string_equal(text, "z");
+    free(text);
+    gb_added_text_destroy(&at);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_report_render_has_every_panel),
         cmocka_unit_test(test_report_missing_assets_names_file_and_setup),
         cmocka_unit_test(test_report_reads_threshold_file_shapes),
+        cmocka_unit_test(test_added_text_counts_tasks_with_new_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
