@@ -78,7 +78,7 @@ for mode in output input; do
   control '{"mode": "cheat", "cheat": "all"}'
   ev "$O" "$H" --task $mode --samples 2 --summary "$tmp/c.json" -o "$tmp/c.jsonl" >/dev/null 2>&1
   sent=$($py -c "import json, urllib.request; print(len(json.load(urllib.request.urlopen('$url/'))['cheats']))")
-  want=$($py -c "import sys; sys.path.insert(0, '$src/tests'); import model_server as m; print(len(m.CHEATS_OUTPUT if '$mode' == 'output' else m.CHEATS_INPUT))")
+  want=$($py -c "import sys; sys.path.insert(0, '$src/tests/fakes'); import model_server as m; print(len(m.CHEATS_OUTPUT if '$mode' == 'output' else m.CHEATS_INPUT))")
   check "every $mode cheat was sent ($sent of $want)" '[ "$sent" = "$want" ]'
   check "no $mode cheat scores as right (28 samples)" \
     '[ "$(js "$tmp/c.json" "sum(v[\"verdicts\"][\"pass\"] for v in s[\"versions\"]) == 0 and s[\"samples_scored\"] == 28")" = True ]'

@@ -46,7 +46,7 @@ check "repair, the buggy program sent back: pass@1 0, verdicts fail" \
   '[ "$(p1 "$tmp/r3.json")" = "[0.0, 0.0]" ] && [ "$(verdicts "$tmp/r3.jsonl")" = "['"'"'fail'"'"']" ]'
 control '{"mode": "cheat", "cheat": "all"}'
 ev "$B" --task repair --samples 2 --summary "$tmp/r4.json" -o "$tmp/r4.jsonl" >/dev/null 2>&1
-want=$($py -c "import sys; sys.path.insert(0, '$src/tests'); import model_server as m; print(len(m.CHEATS_REPAIR))")
+want=$($py -c "import sys; sys.path.insert(0, '$src/tests/fakes'); import model_server as m; print(len(m.CHEATS_REPAIR))")
 check "every repair cheat was sent ($(stat cheats))" \
   '[ "$($py -c "import json, urllib.request; print(len(json.load(urllib.request.urlopen(\"$url/\"))[\"cheats\"]))")" = "$want" ]'
 check "no repair cheat passes (12 samples scored)" \
