@@ -328,6 +328,40 @@ static size_t gb_equiv__mined(const GbEquivConfig *cfg, const GbTask *task, TSPa
     return nthr;
 }
 
+/* Up to cfg->mined stdin texts from the tests' own, each with one integer token (among the first
+ * 16 of the text) replaced by a boundary value (0, 1, 2, -1, 10000) or a mined integer (n - 1, n,
+ * n + 1); whitespace and line structure are kept byte for byte. Shuffled by (seed, task). */
+static void gb_equiv__mined_stdin(const GbEquivConfig *cfg, const GbTask *task, TSParser *parser, uint64_t key,
+                                  GbEquivInputs *in)
+{
+    static const char *const bounds[] = {"0", "1", "2", "-1", "10000"};
+    GbEquivStrs ints = {0}, strs = {0}, all = {0};
+    gb_equiv__mine(parser, task->source, &ints, &strs);
+    for (size_t i = 0; i < sizeof bounds / sizeof *bounds; i++) gb_equiv__strs_add(&ints, gb_strdup(bounds[i]), 64);
+    for (size_t k = 0; k < in->from_tests && k < 4; k++) {
+        const char *t = in->inputs.items[k];
+        size_t pos = 0, tokens = 0, len = strlen(t);
+        while (pos < len && tokens < 16) {
+            while (pos < len && strchr(" \t\r\n", t[pos])) pos++;
+            size_t end = pos;
+            while (end < len && !strchr(" \t\r\n", t[end])) end++;
+            if (end == pos) break;
+            tokens++;
+            size_t d = pos + (t[pos] == '-');
+            bool integer = d < end;
+            for (size_t c = d; c < end && integer; c++) integer = t[c] >= '0' && t[c] <= '9';
+            for (size_t i = 0; integer && i < ints.len; i++)
+                gb_equiv__strs_add(&all, gb_asprintf("%.*s%s%s", (int)pos, t, ints.items[i], t + end), SIZE_MAX);
+            pos = end;
+        }
+    }
+    GbRng rng;
+    gb_rng_init_keyed(&rng, cfg->seed, key, 4, 1);
+    gb_equiv__shuffle_add(&all, &rng, cfg->mined > 0 ? (size_t)cfg->mined : 0, in);
+    gb_equiv__strs_free(&ints);
+    gb_equiv__strs_free(&strs);
+}
+
 /* ---- the original's record ---- */
 
 struct GbEquiv {
@@ -442,9 +476,11 @@ static size_t gb_equiv__count(const char *s)
 
 /* Whether a searched input on which the original ended this way may be kept: not when its
  * arguments were of a type the program does not handle (a rewrite may fail there otherwise). */
-static bool gb_equiv__keepable(const GbProbeItem *it, double limit_s)
+static bool gb_equiv__keepable(const GbProbeItem *it, double limit_s, GbProbeMode mode)
 {
     if (it->status != GB_PROBE_OK || it->wall_s > limit_s / 2) return false;
+    /* a stdio program that fails on a changed input read it in a way a rewrite may read otherwise */
+    if (mode == GB_PROBE_STDIO) return strcmp(it->value, "exit=0") == 0;
     static const char *const refused[] = {"raise=TypeError", "raise=AttributeError", "raise=RecursionError",
                                           "raise=ProbeTimeout", "raise=MemoryError"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
@@ -486,7 +522,8 @@ static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbPro
             /* a threshold input is kept when the original handles it: coverage cannot tell the two
              * sides of a comparison the tests already took both ways */
             bool threshold = first + i < e->thr_end;
-            if (gb_equiv__keepable(it, cfg->limit_s) && (threshold || gb_equiv__adds(u, it->branches, false))) {
+            if (gb_equiv__keepable(it, cfg->limit_s, e->in.mode) &&
+                (threshold || gb_equiv__adds(u, it->branches, false))) {
                 gb_equiv__adds(u, it->branches, true);
                 e->chosen.items[first + i] = true;
             }
@@ -524,10 +561,12 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         if (e->in.mode == GB_PROBE_CALL) {
             size_t before = e->in.inputs.len;
             e->thr_end = before + gb_equiv__mined(cfg, task, parser, key, &e->in);
-            for (size_t i = before; i < e->in.inputs.len; i++) {
-                gb_array_push(&e->chosen, false);
-                gb_array_push(&e->reach, gb_strdup(""));
-            }
+        } else {
+            gb_equiv__mined_stdin(cfg, task, parser, key, &e->in);
+        }
+        for (size_t i = e->old_n; i < e->in.inputs.len; i++) {
+            gb_array_push(&e->chosen, false);
+            gb_array_push(&e->reach, gb_strdup(""));
         }
         GbEquivStrs u = {0};
         bool ok = gb_equiv__search_round(pool, task, prog, cfg, e, 0, &u, err);

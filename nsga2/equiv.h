@@ -16,11 +16,15 @@
  * tests' calls by replacing one argument with a boundary value of its type (0, +-1, 10000,
  * empty, one-element, duplicated and mixed lists, long and unicode strings, numeric strings,
  * None) or a literal mined from the program and its tests (integers n - 1, n, n + 1, short
- * strings, as dictionary keys too), shuffled by (seed, task). The original is probed once
+ * strings, as dictionary keys too), shuffled by (seed, task); stdio tasks get stdins with one
+ * integer token replaced by 0, 1, 2, -1, 10000 or a mined integer (whitespace kept). The original is probed once
  * with branch tracing (src/runner/runner.h: GbProbeSpec.cover): each if/elif/while/for header
  * going on into its body or not, each except handler and match case reached. A searched input
- * is kept when it reaches an outcome no earlier input reached (and the original neither raised
- * TypeError, AttributeError or RecursionError on it nor took over limit_s / 2); while outcomes
+ * is kept when it reaches an outcome no earlier input reached, and up to 24 inputs with a number
+ * replaced by a mined integer are kept anyway (coverage cannot tell `x >= 50` from `x > 50`;
+ * n - 1, n, n + 1 can) -- in both cases only when the original neither raised TypeError,
+ * AttributeError or RecursionError on it nor took over limit_s / 2 (stdio: only when it exited
+ * with status 0); while outcomes
  * are left, each further round perturbs the kept searched inputs and the tests' own. The
  * tests' own and derived inputs are always kept, so the search only adds inputs.
  *
