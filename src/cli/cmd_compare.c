@@ -223,6 +223,10 @@ static GbCompareDocTask gb_compare__doc_task(const GbTask *t, const GbCmpTask *x
                           .first_input = x->v.input,
                           .first_a = x->v.expected,
                           .first_b = x->v.got,
+                          .branches = x->branches,
+                          .covered = x->covered,
+                          .covered_before = x->covered_before,
+                          .uncovered = x->uncovered,
                           .error = x->error};
     return d;
 }
