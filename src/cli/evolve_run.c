@@ -322,6 +322,7 @@ static bool gb_evolve__configure(const GbEvolveRun *run, GbEvolveState *S)
     cfg->keep_front = o->keep_front;
     cfg->equiv = !o->no_equiv;
     cfg->equiv_cfg.inputs = (int)o->equiv_inputs;
+    cfg->equiv_cfg.search = (int)o->equiv_search;
     cfg->equiv_cfg.cost_ratio = o->cost_ratio;
     if (o->ops.given) memcpy(cfg->ops, o->ops.on, sizeof cfg->ops);
     gb_naming_config_default(&S->naming);
