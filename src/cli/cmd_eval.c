@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gb_config.h"
@@ -63,13 +62,14 @@ static const GbCliOption gb_eval__options[] = {
     GB_CLI_STRING("url", 0, O, url, "URL", NULL,
                   "base URL of the OpenAI-compatible server (required), e.g.\nhttp://127.0.0.1:8000 (with or "
                   "without /v1); the key comes from\n$GENEBENCH_API_KEY, else $OPENAI_API_KEY"),
-    GB_CLI_STRING("model", 0, O, model, "M", NULL, "model name sent to the server (required, but with --write-prompts)"),
+    GB_CLI_STRING("model", 0, O, model, "M", NULL,
+                  "model name sent to the server (required, but with --write-prompts)"),
     GB_CLI_ENUM("api", 0, O, api, "API", gb_eval__apis, "chat",
                 "chat: /v1/chat/completions (instruction models)\ncompletions: /v1/completions, a plain prompt and "
                 "stop\nsequences (base models)"),
     GB_CLI_STRING("system", 0, O, system, "TEXT", NULL, "chat: a system message before every prompt"),
-    GB_CLI_STRING("write-prompts", 0, O, write_prompts, "FILE",
-                  NULL, "write every sample's prompt to FILE (JSONL) and stop;\nno server is asked"),
+    GB_CLI_STRING("write-prompts", 0, O, write_prompts, "FILE", NULL,
+                  "write every sample's prompt to FILE (JSONL) and stop;\nno server is asked"),
     GB_CLI_STRING("answers", 0, O, answers, "FILE", NULL,
                   "score the answers of FILE (JSONL: item, version, sample,\nanswer; or task_id, completion) "
                   "instead of asking a server"),
@@ -207,27 +207,6 @@ static bool gb_eval__fits(GbEvalTask task, const char *path, const GbBench *b)
     return true;
 }
 
-/* The command line as typed (before the parse reorders argv), each word quoted when needed. */
-static char *gb_eval__command_line(int argc, char **argv)
-{
-    GbStr s;
-    gb_str_init(&s);
-    gb_str_append(&s, "genebench");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@+%") ==
-                               strlen(a);
-        if (plain) {
-            gb_str_appendf(&s, " %s", a);
-            continue;
-        }
-        gb_str_append(&s, " '");
-        for (const char *c = a; *c; c++) gb_str_append(&s, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
-        gb_str_append(&s, "'");
-    }
-    return gb_str_take(&s);
-}
-
 /* A file's path and the SHA-256 of its bytes ("" when it cannot be read). */
 static GbEvalInputFile gb_eval__input_file(const char *path)
 {
@@ -248,11 +227,8 @@ static void gb_eval__provenance(GbEvalProvenance *p, const GbEvalOptions *opt, c
     p->command_line = gb_strdup(command_line);
     p->tool_version = gb_strdup(GB_VERSION);
     p->git_commit = gb_strdup(GB_GIT_COMMIT);
-    time_t now = time(NULL);
-    struct tm tm;
     char date[32];
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    gb_cli_utc_date(date);
     p->date = gb_strdup(date);
     for (int i = 0; i < args->count; i++) {
         GbEvalInputFile f = gb_eval__input_file(args->items[i]);
@@ -340,7 +316,9 @@ static GbEvalConfig gb_eval__config(const GbEvalOptions *opt, const GbJavaConfig
         .progress_lines = !isatty(STDERR_FILENO),
         .warn = stderr,
         .provenance = prov,
-        .context = opt->context > 0 ? opt->context : prov ? prov->server_context : -1,
+        .context = opt->context > 0 ? opt->context
+                   : prov           ? prov->server_context
+                                    : -1,
     };
     gb_chat_params_default(&cfg.params);
     cfg.params.temperature = opt->temperature;
@@ -446,7 +424,7 @@ int gb_cmd_eval(int argc, char **argv)
 {
     GbEvalOptions opt = {0};
     GbCliArgs args;
-    char *command_line = gb_eval__command_line(argc, argv);
+    char *command_line = gb_cli_command_line("genebench", argc, argv);
     int rc = gb_cli_parse(&gb_eval__cmd, argc, argv, &opt, &args);
     if (rc != GB_CLI_CONTINUE || !gb_eval__usage_ok(&opt, &args)) {
         free(command_line);

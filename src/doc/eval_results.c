@@ -62,10 +62,12 @@ bool gb_eval_result_parse(const char *line, size_t len, GbEvalResult *out, GbErr
     out->latency_ms = -1;
     if (json_is_string(json_object_get(o, "finish_reason")))
         gb_doc_string_ref(&c, o, "", "finish_reason", true, &out->finish_reason);
-    if (json_is_integer(json_object_get(o, "prompt_tokens"))) gb_doc_long(&c, o, "", "prompt_tokens", &out->prompt_tokens);
+    if (json_is_integer(json_object_get(o, "prompt_tokens")))
+        gb_doc_long(&c, o, "", "prompt_tokens", &out->prompt_tokens);
     if (json_is_integer(json_object_get(o, "completion_tokens")))
         gb_doc_long(&c, o, "", "completion_tokens", &out->completion_tokens);
-    if (json_is_number(json_object_get(o, "latency_ms"))) out->latency_ms = json_number_value(json_object_get(o, "latency_ms"));
+    if (json_is_number(json_object_get(o, "latency_ms")))
+        out->latency_ms = json_number_value(json_object_get(o, "latency_ms"));
     if (json_is_boolean(json_object_get(o, "truncated"))) gb_doc_bool(&c, o, "", "truncated", &out->truncated);
     if (!c.ok) {
         json_decref(o);

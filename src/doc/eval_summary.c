@@ -60,8 +60,9 @@ void gb_eval_provenance_copy(GbEvalProvenance *out, const GbEvalProvenance *p)
 void gb_eval_provenance_destroy(GbEvalProvenance *p)
 {
     if (!p) return;
-    char *strs[] = {p->command_line, p->tool_version, p->git_commit, p->date,    p->source,         p->server_url,
-                    p->server_model, p->api,          p->system_sha256, p->answers.path, p->prompt_version, p->sandbox};
+    char *strs[] = {p->command_line,  p->tool_version, p->git_commit,     p->date,
+                    p->source,        p->server_url,   p->server_model,   p->api,
+                    p->system_sha256, p->answers.path, p->prompt_version, p->sandbox};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) free(strs[i]);
     for (size_t i = 0; i < p->inputs.len; i++) free(p->inputs.items[i].path);
     gb_array_free(&p->inputs);
@@ -149,16 +150,16 @@ static json_t *gb_eval_summary__truncation(const GbEvalSummary *s)
     json_t *versions = json_array(), *without = json_array();
     for (size_t i = 0; i < s->trunc_versions.len; i++) {
         const GbEvalTruncVersion *v = &s->trunc_versions.items[i];
-        json_array_append_new(versions, json_pack("{s:I,s:I}", "version", (json_int_t)v->version, "truncated",
-                                                  (json_int_t)v->truncated));
+        json_array_append_new(
+            versions, json_pack("{s:I,s:I}", "version", (json_int_t)v->version, "truncated", (json_int_t)v->truncated));
     }
     for (size_t i = 0; i < s->trunc_drops.len; i++) {
         const GbEvalTruncDrop *d = &s->trunc_drops.items[i];
-        json_array_append_new(without, json_pack("{s:I,s:I,s:o,s:o,s:o}", "version", (json_int_t)d->version, "items",
-                                                 (json_int_t)d->items, "pass1_original",
-                                                 gb_doc_number(d->pass1_original), "pass1_version",
-                                                 gb_doc_number(d->pass1_version), "relative_drop",
-                                                 gb_doc_number(d->relative_drop)));
+        json_array_append_new(without,
+                              json_pack("{s:I,s:I,s:o,s:o,s:o}", "version", (json_int_t)d->version, "items",
+                                        (json_int_t)d->items, "pass1_original", gb_doc_number(d->pass1_original),
+                                        "pass1_version", gb_doc_number(d->pass1_version), "relative_drop",
+                                        gb_doc_number(d->relative_drop)));
     }
     return json_pack("{s:I,s:o,s:o}", "samples", (json_int_t)s->truncated, "versions", versions, "without", without);
 }
@@ -171,7 +172,8 @@ static json_t *gb_eval_summary__file(const GbEvalInputFile *f)
 static json_t *gb_eval_summary__provenance(const GbEvalProvenance *p)
 {
     json_t *o = json_object(), *inputs = json_array();
-    for (size_t i = 0; i < p->inputs.len; i++) json_array_append_new(inputs, gb_eval_summary__file(&p->inputs.items[i]));
+    for (size_t i = 0; i < p->inputs.len; i++)
+        json_array_append_new(inputs, gb_eval_summary__file(&p->inputs.items[i]));
     json_object_set_new(o, "command_line", gb_doc_str(p->command_line));
     json_object_set_new(o, "tool_version", gb_doc_str(p->tool_version));
     json_object_set_new(o, "git_commit", gb_doc_str(p->git_commit));
@@ -385,15 +387,21 @@ static void gb_eval_summary__parse_provenance(GbDocReader *c, json_t *o, GbEvalS
     struct {
         const char *key;
         char **out;
-    } strs[] = {{"command_line", &v->command_line}, {"tool_version", &v->tool_version},
-                {"git_commit", &v->git_commit},     {"date", &v->date},
-                {"source", &v->source},             {"server_url", &v->server_url},
-                {"server_model", &v->server_model}, {"api", &v->api},
-                {"system_sha256", &v->system_sha256}, {"prompt_version", &v->prompt_version},
+    } strs[] = {{"command_line", &v->command_line},
+                {"tool_version", &v->tool_version},
+                {"git_commit", &v->git_commit},
+                {"date", &v->date},
+                {"source", &v->source},
+                {"server_url", &v->server_url},
+                {"server_model", &v->server_model},
+                {"api", &v->api},
+                {"system_sha256", &v->system_sha256},
+                {"prompt_version", &v->prompt_version},
                 {"sandbox", &v->sandbox}};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) gb_doc_string(c, p, w, strs[i].key, true, strs[i].out);
     v->server_context = -1;
-    if (json_is_integer(json_object_get(p, "server_context"))) gb_doc_long(c, p, w, "server_context", &v->server_context);
+    if (json_is_integer(json_object_get(p, "server_context")))
+        gb_doc_long(c, p, w, "server_context", &v->server_context);
     json_t *inputs = gb_doc_get(c, p, w, "inputs", JSON_ARRAY, "a list");
     for (size_t i = 0; c->ok && i < json_array_size(inputs); i++) {
         GbEvalInputFile f = {0};

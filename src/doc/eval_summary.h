@@ -57,12 +57,12 @@ typedef struct {
 
 typedef struct {
     long version;
-    size_t items; /* paired items without a truncated sample */
+    size_t items;                                        /* paired items without a truncated sample */
     double pass1_original, pass1_version, relative_drop; /* NAN: undefined */
 } GbEvalTruncDrop;
 
 typedef struct {
-    char *path;     /* owned */
+    char *path;      /* owned */
     char sha256[65]; /* "" when the file could not be read */
 } GbEvalInputFile;
 

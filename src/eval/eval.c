@@ -72,21 +72,21 @@ typedef struct {
     GbEvalPairs *pairs; /* [task of the original]: its asserts (GB_EVAL_IN_ASSERTS) */
     GbEvalJob *jobs;
     size_t nslots, njobs, next, done, cached, failed_io, kept;
-    unsigned char *verdict; /* [version][item][sample] */
+    unsigned char *verdict;   /* [version][item][sample] */
     unsigned char *truncated; /* [version][item][sample]: the reply was cut at the token limit */
-    char **hashes;          /* [version][item][sample]: the prompt's sha256 (NULL: the version has no such task) */
-    char **prompts;         /* [version][item][sample]: the prompt, at sample 0 only */
-    const GbTask **views;   /* [version][item]: the task a version shows and runs (NULL: none) */
+    char **hashes;            /* [version][item][sample]: the prompt's sha256 (NULL: the version has no such task) */
+    char **prompts;           /* [version][item][sample]: the prompt, at sample 0 only */
+    const GbTask **views;     /* [version][item]: the task a version shows and runs (NULL: none) */
     GbEvalOwnedTasks owned_views;
     char *params_json;
     FILE *out;
     double t0, last_progress;
     long requests0; /* the client's requests before the run (the pre-flight's) */
     bool budget_hit;
-    bool stop_errors;           /* stopped by cfg->max_same_errors identical request errors */
-    char last_error[256];       /* the last request error, for counting identical ones */
-    long same_errors;           /* identical request errors in a row */
-    GbArray(char *) shown;      /* the distinct request errors said on cfg->warn (owned) */
+    bool stop_errors;      /* stopped by cfg->max_same_errors identical request errors */
+    char last_error[256];  /* the last request error, for counting identical ones */
+    long same_errors;      /* identical request errors in a row */
+    GbArray(char *) shown; /* the distinct request errors said on cfg->warn (owned) */
     pthread_mutex_t mu;
 } GbEvalRun;
 
@@ -361,8 +361,10 @@ static void *gb_eval__worker(void *arg)
         r->verdict[slot] = (unsigned char)v;
         r->truncated[slot] = gb_eval__cut(&reply);
         gb_eval__record(r, j, &reply, extracted, v, error, cached, latency);
-        if (!reply.text) gb_eval__request_error(r, error);
-        else r->same_errors = 0;
+        if (!reply.text)
+            gb_eval__request_error(r, error);
+        else
+            r->same_errors = 0;
         r->done++;
         r->cached += cached;
         gb_eval__progress(r, false);
@@ -605,8 +607,8 @@ static void gb_eval__summary_truncation(GbEvalRun *r, double *po, double *ph, Gb
             sh += ph[m];
             m++;
         }
-        GbEvalTruncDrop d = {.version = (long)v, .items = m, .pass1_original = NAN, .pass1_version = NAN,
-                             .relative_drop = NAN};
+        GbEvalTruncDrop d = {
+            .version = (long)v, .items = m, .pass1_original = NAN, .pass1_version = NAN, .relative_drop = NAN};
         if (m) {
             d.pass1_original = so / (double)m;
             d.pass1_version = sh / (double)m;
@@ -920,9 +922,9 @@ static bool gb_eval__write_prompts(GbEvalRun *r, TSParser *parser, GbError *err)
             const char *expected = NULL;
             if (smp.pair) expected = cfg->task == GB_EVAL_TASK_INPUT ? smp.pair->args : smp.pair->expected;
             for (long k = 0; k < cfg->samples; k++) {
-                char *line = gb_eval_prompt_line(r->items[i].id, (long)v, k, task, cfg->api == GB_LLM_CHAT, cfg->system,
-                                                 prompt, gb_eval__stops(r), expected,
-                                                 r->hashes[gb_eval__slot(r, v, i, k)]);
+                char *line =
+                    gb_eval_prompt_line(r->items[i].id, (long)v, k, task, cfg->api == GB_LLM_CHAT, cfg->system, prompt,
+                                        gb_eval__stops(r), expected, r->hashes[gb_eval__slot(r, v, i, k)]);
                 bool ok = fputs(line, cfg->prompts_out) >= 0;
                 free(line);
                 if (!ok) {

@@ -79,18 +79,18 @@ typedef struct {
     size_t nk;
     long resamples; /* bootstrap resamples */
     unsigned long boot_seed;
-    FILE *progress;              /* progress line with ETA; NULL: none */
-    volatile sig_atomic_t *stop; /* set by Ctrl-C; may be NULL */
-    const GbJavaConfig *java;    /* translate: the JDK and its limits */
-    GbLlmApi api;                /* chat, or completions (base models: a plain prompt, stop sequences) */
-    const char *system;          /* chat: the system message; NULL: none */
+    FILE *progress;                      /* progress line with ETA; NULL: none */
+    volatile sig_atomic_t *stop;         /* set by Ctrl-C; may be NULL */
+    const GbJavaConfig *java;            /* translate: the JDK and its limits */
+    GbLlmApi api;                        /* chat, or completions (base models: a plain prompt, stop sequences) */
+    const char *system;                  /* chat: the system message; NULL: none */
     const struct GbEvalAnswers *answers; /* borrowed; non-NULL: score these instead of asking */
-    long max_same_errors;        /* stop after this many identical request errors in a row (<= 0: never) */
-    bool progress_lines;         /* progress as whole lines (stderr not a terminal) */
-    FILE *warn;                  /* the first distinct request errors, the truncation count; NULL: none */
-    const GbEvalProvenance *provenance; /* borrowed, copied into the summary; may be NULL */
-    FILE *prompts_out; /* non-NULL: write every sample's prompt there (offline.h) and ask nothing */
-    long context;      /* the server's context in tokens (> 0: warn about prompts that may not fit) */
+    long max_same_errors;                /* stop after this many identical request errors in a row (<= 0: never) */
+    bool progress_lines;                 /* progress as whole lines (stderr not a terminal) */
+    FILE *warn;                          /* the first distinct request errors, the truncation count; NULL: none */
+    const GbEvalProvenance *provenance;  /* borrowed, copied into the summary; may be NULL */
+    FILE *prompts_out;                   /* non-NULL: write every sample's prompt there (offline.h) and ask nothing */
+    long context;                        /* the server's context in tokens (> 0: warn about prompts that may not fit) */
 } GbEvalConfig;
 
 typedef struct {

@@ -148,9 +148,8 @@ const GbEvalAnswer1 *gb_eval_answers_find(const GbEvalAnswers *a, const char *it
     return hit;
 }
 
-char *gb_eval_prompt_line(const char *item, long version, long sample, const char *task, bool chat,
-                          const char *system, const char *prompt, const char *const *stop, const char *expected,
-                          const char *hash)
+char *gb_eval_prompt_line(const char *item, long version, long sample, const char *task, bool chat, const char *system,
+                          const char *prompt, const char *const *stop, const char *expected, const char *hash)
 {
     json_t *o = json_object();
     json_object_set_new(o, "task_id", json_sprintf("%s@v%ld", item, version));

@@ -21,8 +21,8 @@
 #include "src/base/util.h"
 
 typedef struct {
-    char *key; /* owned: item, version and sample */
-    char *text, *finish_reason; /* owned; finish_reason NULL when not given */
+    char *key;                             /* owned: item, version and sample */
+    char *text, *finish_reason;            /* owned; finish_reason NULL when not given */
     long prompt_tokens, completion_tokens; /* -1: not given */
 } GbEvalAnswer1;
 
@@ -40,6 +40,5 @@ const GbEvalAnswer1 *gb_eval_answers_find(const GbEvalAnswers *a, const char *it
 
 /* One sample's prompt line (owned, with its newline); messages when chat (system may be NULL),
  * else the plain prompt; stop NULL-terminated or NULL; expected may be NULL. */
-char *gb_eval_prompt_line(const char *item, long version, long sample, const char *task, bool chat,
-                          const char *system, const char *prompt, const char *const *stop, const char *expected,
-                          const char *hash);
+char *gb_eval_prompt_line(const char *item, long version, long sample, const char *task, bool chat, const char *system,
+                          const char *prompt, const char *const *stop, const char *expected, const char *hash);
