@@ -54,8 +54,8 @@ check "prompt lines carry item, version, sample, messages, expected and the resu
 offline "$tmp/p.jsonl" "$tmp/a.jsonl" "$model"
 ev "$O" "$H" --answers "$tmp/a.jsonl" --model sim -o "$tmp/ra.jsonl" --summary "$tmp/sa.json" >/dev/null 2>&1; rc=$?
 check "answers file: exit 0, results and summary identical to the server run" '[ $rc -eq 0 ] && same "$tmp/ra.jsonl" "$tmp/rs.jsonl" "$tmp/sa.json" "$tmp/ss.json"'
-check "the drop is the model's: 2 of 7 right on the hardened version" \
-  '[ "$(js "$tmp/sa.json" "(s[\"comparisons\"][0][\"both_pass\"], s[\"comparisons\"][0][\"lost\"])")" = "(3, 4)" ]'
+check "the drop is the model's: 4 of 7 right on the hardened version (crux/0, he/add)" \
+  '[ "$(js "$tmp/sa.json" "(s[\"comparisons\"][0][\"both_pass\"], s[\"comparisons\"][0][\"lost\"])")" = "(4, 3)" ]'
 check "provenance: answers with their sha256, the inputs' sha256" \
   '[ "$(js "$tmp/sa.json" "(s[\"provenance\"][\"source\"], s[\"provenance\"][\"answers\"][\"sha256\"], s[\"provenance\"][\"inputs\"][0][\"sha256\"])")" = "('"'"'answers'"'"', '"'"'$(sha256sum <"$tmp/a.jsonl" | cut -c1-64)'"'"', '"'"'$(sha256sum <"$O" | cut -c1-64)'"'"')" ]'
 check "provenance of the server run: URL, reported model, commit, prompt version, sandbox" \

@@ -201,7 +201,7 @@ char *gb_eval_summary_write(const GbEvalSummary *s)
     json_object_set_new(o, "versions", versions);
     json_object_set_new(o, "comparisons", comparisons);
     json_object_set_new(o, "across_versions", gb_eval_summary__across(s));
-    json_object_set_new(o, "truncation", gb_eval_summary__truncation(s));
+    if (s->has_truncation) json_object_set_new(o, "truncation", gb_eval_summary__truncation(s));
     if (s->has_provenance) json_object_set_new(o, "provenance", gb_eval_summary__provenance(&s->provenance));
     char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12));
     json_decref(o);

@@ -100,7 +100,7 @@ typedef struct {
     GbArray(GbEvalComparison) comparisons;  /* owned: versions 1.. against version 0 */
     bool has_across;                        /* across_versions is written only for 2+ versions */
     GbEvalAcross across;
-    bool has_truncation; /* written always; false only when parsing an older summary */
+    bool has_truncation; /* eval always sets it; false when parsing an older summary (then not written) */
     size_t truncated;    /* samples cut at the token limit, all versions */
     GbArray(GbEvalTruncVersion) trunc_versions;
     GbArray(GbEvalTruncDrop) trunc_drops; /* versions 1.. */
