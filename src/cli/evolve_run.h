@@ -61,6 +61,7 @@ typedef struct {
     /* earlier versions to evolve away from, besides opt->away_from (versions: the seeds before) */
     char *const *away;
     size_t n_away;
+    const char *command_line; /* recorded in the summary's provenance; NULL: no provenance */
 } GbEvolveRun;
 
 /* Run it, with messages and the progress line on stderr. Refuses (GB_EXIT_USAGE) an output that

@@ -249,6 +249,13 @@ char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
     json_object_set_new(s, "operators", ops);
     json_object_set_new(s, "metrics", gb_summary__metrics(&a));
     json_object_set_new(s, "added_text", gb_summary__added_text(out));
+    if (f->command_line) {
+        json_t *in = json_pack("[{s:s,s:s?}]", "path", f->input_path ? f->input_path : "", "sha256",
+                               f->input_sha256 && *f->input_sha256 ? f->input_sha256 : NULL);
+        json_object_set_new(s, "provenance",
+                            json_pack("{s:s,s:s,s:s,s:s?,s:o}", "command_line", f->command_line, "tool_version",
+                                      GB_VERSION, "git_commit", GB_GIT_COMMIT, "date", f->date, "inputs", in));
+    }
     char *txt = json_dumps(s, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(s);
     char *res = gb_asprintf("%s\n", txt);

