@@ -293,13 +293,15 @@ def run_judged(req, run_dir, main_path, result, private, seal, libc, run_tests):
             result["outcome"] = "fail"
             return
         run_tests(namespace, tests, result)
-        if result.get("outcome") == "pass":
-            try:
-                why = link.ask(("seal",))
-            except BaseException as exc:  # noqa: BLE001 - a process that cannot answer fails the run
-                why = "the program's process did not answer the seal check: %s" % exc
-            if why:
-                result.clear()
-                result.update({"outcome": "fail", "exc_type": "Tampering", "exc_message": clip(why)})
+        # The program's seal names what it tampered with; it can only turn a pass into a failure.
+        try:
+            why = link.ask(("seal",))
+        except BaseException as exc:  # noqa: BLE001 - a process that cannot answer fails the run
+            why = "the program's process did not answer the seal check: %s" % exc
+            if result.get("outcome") != "pass":
+                why = None
+        if why:
+            result.clear()
+            result.update({"outcome": "fail", "exc_type": "Tampering", "exc_message": clip(why)})
     finally:
         end_host(pid, link)
