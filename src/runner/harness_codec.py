@@ -9,6 +9,9 @@ methods run while a value is encoded or decoded (no __eq__, __hash__ of a progra
 __iter__, __reduce__ or __getstate__), and nothing is unpickled: the decoder builds only the
 types above and what its caller makes of a handle.
 
+numpy arrays and scalars of numeric, bytes or text dtypes (exact numpy types) cross as their
+dtype, shape and bytes, rebuilt by numpy: an object or structured dtype, or a subclass, is a handle.
+
 A value: a tag byte, then its body. Messages over a pipe: u32 little-endian length, then one
 encoded value (harness_codec.send / recv).
 """
@@ -77,8 +80,70 @@ def _put(value, out, handle_of, depth):
         for key, item in value.items():
             _put(key, out, handle_of, depth + 1)
             _put(item, out, handle_of, depth + 1)
+    elif kind.__module__ == "numpy" and _put_numpy(value, kind, out):
+        pass
     else:
         _put_handle(value, out, handle_of)
+
+
+# numpy values of these dtype kinds cross as data (bool, integers, floats, complex, fixed-width
+# bytes and text): an exact ndarray or numpy scalar type, rebuilt by numpy from raw bytes.
+NUMPY_KINDS = "biufcSU"
+
+
+def _put_numpy(value, kind, out):
+    import sys
+
+    np = sys.modules.get("numpy")
+    if np is None:
+        return False
+    if kind is np.ndarray:
+        dtype = value.dtype
+        if dtype.kind not in NUMPY_KINDS or dtype.fields is not None or dtype.subdtype is not None:
+            return False
+        out += b"A"
+        _put_bytes(b"s", dtype.str.encode("ascii"), out)
+        out += _U32.pack(value.ndim)
+        for n in value.shape:
+            out += _U32.pack(n)
+        _put_bytes(b"b", np.ascontiguousarray(value).tobytes(), out)
+        return True
+    if issubclass(kind, np.generic) and kind is getattr(value, "dtype", None).type and value.dtype.kind in NUMPY_KINDS:
+        out += b"G"
+        _put_bytes(b"s", value.dtype.str.encode("ascii"), out)
+        _put_bytes(b"b", value.tobytes(), out)
+        return True
+    return False
+
+
+def _get_numpy(tag, data, at):
+    import numpy as np
+
+    if data[at:at + 1] != b"s":
+        raise Broken("a numpy value without its dtype")
+    raw, at = _get_bytes(data, at + 1)
+    dtype = np.dtype(raw.decode("ascii"))
+    if dtype.kind not in NUMPY_KINDS or dtype.fields is not None or dtype.subdtype is not None:
+        raise Broken("a numpy dtype that does not cross")
+    shape = ()
+    if tag == b"A":
+        ndim, at = _get_len(data, at)
+        if ndim > 32:
+            raise Broken("a numpy array of %d dimensions" % ndim)
+        dims = []
+        for _ in range(ndim):
+            n, at = _get_len(data, at)
+            dims.append(n)
+        shape = tuple(dims)
+    if data[at:at + 1] != b"b":
+        raise Broken("a numpy value without its bytes")
+    raw, at = _get_bytes(data, at + 1)
+    array = np.frombuffer(raw, dtype=dtype).copy()
+    if tag == b"G":
+        if array.size != 1:
+            raise Broken("a numpy scalar of %d values" % array.size)
+        return array[0], at
+    return array.reshape(shape), at
 
 
 _SEQUENCE_TAGS = {list: b"l", tuple: b"t", set: b"S", frozenset: b"z"}
@@ -164,6 +229,8 @@ def _get(data, at, handle, depth):
             key, at = _get(data, at, handle, depth + 1)
             out[key], at = _get(data, at, handle, depth + 1)
         return out, at
+    if tag in (b"A", b"G"):
+        return _get_numpy(tag, data, at)
     if tag == b"h":
         ident, at = _get_len(data, at)
         kind = data[at:at + 1].decode("ascii")

@@ -11,7 +11,7 @@ the request), a shadowed builtin the tests call, a patched unittest (restored in
 sys.stdout.flush), SkipTest, an early exit, and killing the judge. Every one must FAIL.
 legit.jsonl: right answers in the same formats, some doing unusual but honest things (printing,
 raising the exceptions the tests expect, changing their arguments, objects handed back and
-used, their own exception classes); every one must PASS."""
+used, their own exception classes, numpy results); every one must PASS."""
 import json
 import os
 
@@ -304,6 +304,16 @@ MUT_SOURCE = ("def fix(v):\n"
               "    return v[::-1]\n")
 legit.append({"id": "legit/humaneval/mutation", "source": MUT_SOURCE, "tests": {"kind": "assert", "code": MUT_TESTS},
               "entry_point": "fix"})
+
+# numpy results (an exact ndarray or numpy scalar crosses as data)
+NP_SOURCE = ("import numpy as np\n\n\ndef total(xs):\n    return np.sum(np.array(xs))\n\n\n"
+             "def doubled(xs):\n    return np.array(xs, dtype=float) * 2\n")
+NP_TESTS = ("import numpy as np\n\n\ndef check(candidate):\n    assert candidate([1, 2, 3]) == 6\n"
+            "    assert np.array_equal(doubled([1, 2]), np.array([2.0, 4.0]))\n"
+            "    assert doubled([[1], [2]]).shape == (2, 1)\n\n"
+            "check(total)\n")
+legit.append({"id": "legit/humaneval/numpy", "source": NP_SOURCE, "tests": {"kind": "assert", "code": NP_TESTS},
+              "entry_point": "total"})
 
 here = os.path.dirname(os.path.abspath(__file__))
 for name, rows in (("hostile", hostile), ("legit", legit)):
