@@ -33,13 +33,13 @@ for mode in namespaces userns plain; do
     out=$("$gb" check -j 2 --sandbox "$mode" "$data/hostile.jsonl" 2>&1); rc=$?
     echo "$out"
     check "$mode: hostile benchmark exits 1" '[ $rc -eq 1 ]'
-    check "$mode: all $nhostile hostile answers were scored" "grep -q '^$nhostile tasks, 0 passed' <<<\"\$out\""
+    check "$mode: all $nhostile hostile answers were scored" "grep -q '$nhostile tasks, 0 passed' <<<\"\$out\""
     passed=$(grep '^PASS' <<<"$out" || true)
     check "$mode: no hostile answer passes${passed:+ ($passed)}" '[ -z "$passed" ]'
     for attack in forge_token clear_seal ctypes_frame_locals always_true_eq linecache_lookup shadowed_builtin \
         patched_unittest skiptest early_exit kill_judge; do
         for fmt in humaneval cruxeval classeval; do
-            check "$mode: $fmt/$attack is scored wrong" "grep -Eq '^(FAIL|ERROR|TIMEOUT)[A-Z]* +hostile/$fmt/$attack( |\$)' <<<\"\$out\""
+            check "$mode: $fmt/$attack is scored wrong" "grep -Eq '^(FAIL|ERROR|TIMEOUT|CRASH)[A-Z]* +hostile/$fmt/$attack( |\$)' <<<\"\$out\""
         done
     done
     check "$mode: SkipTest from the program is an error, not a skip" \

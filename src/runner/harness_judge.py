@@ -17,6 +17,7 @@ import builtins
 import os
 import signal
 import sys
+import time
 
 from harness_codec import Broken, Refused, recv, send
 from harness_host import serve_host
@@ -26,7 +27,11 @@ from harness_wire import clip, text
 
 
 class ProgramError(Exception):
-    """The program's process could not answer (it exited, or sent something malformed)."""
+    """The program's process could not answer (it sent something malformed, or went silent)."""
+
+
+class ProcessExit(Exception):
+    """The program's process exited before the tests finished."""
 
 
 class Handle:
@@ -110,11 +115,34 @@ class Handle:
 
 
 class Link:
-    """The judge's end of the pipes to the program's process, and what its handles decode to."""
+    """The judge's end of the pipes to the program's process (pid), and what its handles decode to."""
 
-    def __init__(self, calls_w, replies_r):
-        self.calls_w, self.replies_r = calls_w, replies_r
+    def __init__(self, pid, calls_w, replies_r):
+        self.pid, self.calls_w, self.replies_r = pid, calls_w, replies_r
         self.handles, self.exceptions = {}, {}
+
+    def gone(self, why):
+        """The program's process stopped answering: a ProgramError to raise. When it ended by a
+        signal (a segfault, the memory limit), the judge ends by the same signal, so that the
+        run is a crash as when tests and program shared a process."""
+        status = None
+        for _ in range(200):
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid:
+                break
+            status = None
+            time.sleep(0.005)
+        if status is not None and os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), sig)
+            os.kill(os.getpid(), signal.SIGKILL)  # a signal whose default is not to end
+        if status is not None and os.WIFEXITED(status):
+            return ProcessExit("the process ended (exit status %d) before the tests finished" % os.WEXITSTATUS(status))
+        return ProgramError("the program's process did not answer: %s" % why)
 
     def handle_of(self, value):
         if isinstance(value, Handle) and value._link is self:
@@ -154,7 +182,7 @@ class Link:
             send(self.calls_w, request, self.handle_of)
             reply = recv(self.replies_r, self.decode_handle)
         except (Broken, OSError) as exc:
-            raise ProgramError("the program's process did not answer: %s" % exc) from None
+            raise self.gone(exc) from None
         if type(reply) is not tuple or not reply:
             raise ProgramError("the program's process sent a malformed reply")
         if reply[0] == "raise" and len(reply) == 6:
@@ -223,7 +251,7 @@ def start_host(req, run_dir, main_path, private, seal, libc, unittest_too):
             os._exit(1)
     os.close(calls_r)
     os.close(replies_w)
-    return pid, Link(calls_w, replies_r)
+    return pid, Link(pid, calls_w, replies_r)
 
 
 def end_host(pid, link):
@@ -235,7 +263,7 @@ def end_host(pid, link):
     try:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    except OSError:
+    except OSError:  # already reaped (Link.gone)
         pass
 
 
@@ -275,9 +303,9 @@ def run_judged(req, run_dir, main_path, result, private, seal, libc, run_tests):
         tests = compile_tests(read_tests(private[2]))
         try:
             first = recv(link.replies_r, link.decode_handle)
-        except Broken as exc:
-            result.update({"outcome": "fail", "exc_type": "ProgramError",
-                           "exc_message": "the program's process ended before the tests ran (%s)" % exc,
+        except (Broken, OSError) as exc:
+            gone = link.gone(exc)
+            result.update({"outcome": "fail", "exc_type": type(gone).__name__, "exc_message": clip(gone),
                            "failed_test": ""})
             return
         if type(first) is tuple and len(first) == 2 and first[0] == "failed" and type(first[1]) is dict:
