@@ -18,6 +18,42 @@ fail=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
 cd /
 
+# The codec itself: exact types only, handles for the rest, malformed messages refused.
+codec=$(/usr/bin/python3 - "$GB_SOURCE_ROOT/src/runner" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from harness_codec import Broken, decode, encode
+handles = []
+def handle_of(v):
+    handles.append(v)
+    return len(handles), "o", type(v).__name__
+def rebuild(i, k, n):
+    return ("handle", i, n)
+class S(str):
+    def __eq__(self, o):
+        return True
+    __hash__ = str.__hash__
+plain = [None, True, 3, -2 ** 200, 2.5, 1j, "é\ud800", b"\0", [1, (2, {3: frozenset({4})})], {"a": {5}}]
+assert decode(encode(plain, handle_of), rebuild) == plain and not handles
+assert decode(encode(S("x"), handle_of), rebuild) == ("handle", 1, "S")
+deep = []
+for _ in range(200):
+    deep = [deep]
+out = decode(encode(deep, handle_of), rebuild)
+while isinstance(out, list):
+    out = out[0]
+assert out[0] == "handle"
+for bad in (b"l\xff\xff\xff\x7f", b"s\x05\x00\x00\x00ab", b"N!", b"?", b"h\x01\x00\x00\x00o\x03"):
+    try:
+        decode(bad, rebuild)
+    except Broken:
+        continue
+    raise SystemExit("accepted %r" % bad)
+print("codec ok")
+PY
+)
+check "the codec keeps plain data, makes handles of the rest, refuses malformed input" '[ "$codec" = "codec ok" ]'
+
 nhostile=$(wc -l <"$data/hostile.jsonl")
 nlegit=$(wc -l <"$data/legit.jsonl")
 ran=0

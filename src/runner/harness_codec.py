@@ -234,10 +234,10 @@ def _get(data, at, handle, depth):
     if tag == b"h":
         ident, at = _get_len(data, at)
         kind = data[at:at + 1].decode("ascii")
-        name, at = _get(data, at + 1, handle, depth + 1)
-        if not isinstance(name, str):
+        if data[at + 1:at + 2] != b"s":
             raise Broken("a handle without a type name")
-        return handle(ident, kind, name), at
+        raw, at = _get_bytes(data, at + 2)
+        return handle(ident, kind, raw.decode("utf-8", "surrogatepass")), at
     raise Broken("unknown tag %r" % tag)
 
 
