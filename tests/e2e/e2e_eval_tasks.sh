@@ -98,6 +98,8 @@ control '{"mode": "wrong"}'
 ev "$S" --task translate --cache "$tmp/tcache" -o "$tmp/t5.jsonl" --resume --summary "$tmp/t5.json" >/dev/null 2>&1
 check "translate resume + cache: 1 kept, 2 from the cache, no request, pass@1 1" \
   '[ "$(stat chat)" = 0 ] && [ "$(js "$tmp/t5.json" "(s[\"samples_resumed\"], s[\"samples_cached\"])")" = "(1, 2)" ] && [ "$(p1 "$tmp/t5.json")" = "[1.0]" ]'
-"$gb" eval "$B" --task translate --url "$url" --model sim -q >/dev/null 2>"$tmp/t6.err"; rc=$?
+"$gb" eval "$src/tests/data/eval/orig.jsonl" --task translate --url "$url" --model sim -q >/dev/null 2>"$tmp/t6.err"; rc=$?
 check "translate without stdio tasks: exit 1, says why" '[ $rc -eq 1 ] && grep -q "stdio" "$tmp/t6.err"'
+"$gb" eval "$B" --task translate --url "$url" --model sim -q >/dev/null 2>"$tmp/t7.err"; rc=$?
+check "translate on inject-bugs output: refused (exit 2), says why" '[ $rc -eq 2 ] && grep -q "inject-bugs" "$tmp/t7.err"'
 exit $fail
