@@ -9,6 +9,7 @@
 #include "src/base/util.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
+#include "src/model/sequences.h"
 
 void gb_equiv_config_defaults(GbEquivConfig *cfg)
 {
@@ -48,6 +49,65 @@ static void gb_equiv__add(GbEquivInputs *in, char *text, bool large)
     gb_array_push(&in->large, large);
 }
 
+/* The sequence text with every step's arguments perturbed (gb_perturb_args with scale; owned),
+ * or NULL when it is malformed. */
+static char *gb_equiv__perturb_sequence(TSParser *parser, const char *text, GbRng *rng, int scale)
+{
+    GbSeqSteps steps = {0};
+    char *cur = NULL;
+    if (gb_sequence_steps(text, &steps)) {
+        cur = gb_strdup(text);
+        for (size_t k = 0; k < steps.len; k++) {
+            GbSeqSteps now = {0};
+            if (!gb_sequence_steps(cur, &now) || now.len != steps.len) {
+                gb_array_free(&now);
+                break;
+            }
+            char *args = gb_strndup(now.items[k].args, now.items[k].args_len);
+            char *p = *args ? gb_perturb_args(parser, args, rng, scale) : NULL;
+            if (p) {
+                char *next = gb_sequence_with(now.items, now.len, k, p);
+                free(cur);
+                cur = next;
+            }
+            free(p);
+            free(args);
+            gb_array_free(&now);
+        }
+    }
+    gb_array_free(&steps);
+    return cur;
+}
+
+/* Class-level tasks: the tests' call sequences (src/model/sequences.h), then derived and larger
+ * ones with every step's arguments perturbed. */
+static void gb_equiv__inputs_class(const GbEquivConfig *cfg, const GbTask *task, TSParser *parser, uint64_t key,
+                                   GbEquivInputs *out)
+{
+    GbSeqList seqs = {0};
+    gb_sequences_extract(parser, task, &seqs);
+    out->mode = GB_PROBE_CLASS;
+    if (seqs.len > 0) {
+        out->entry = gb_strdup(task->entry_point);
+        for (size_t i = 0; i < seqs.len; i++) gb_equiv__add(out, seqs.items[i], false);
+        out->from_tests = out->inputs.len;
+        for (int j = 0; j < 3 * cfg->inputs && out->inputs.len < out->from_tests + (size_t)cfg->inputs; j++) {
+            GbRng rng;
+            gb_rng_init_keyed(&rng, cfg->seed, key, 5, (uint64_t)j);
+            const char *base = out->inputs.items[(size_t)j % out->from_tests];
+            gb_equiv__add(out, gb_equiv__perturb_sequence(parser, base, &rng, 1), false);
+        }
+        size_t before_large = out->inputs.len;
+        for (int j = 0; j < 3 * cfg->large && out->inputs.len < before_large + (size_t)cfg->large; j++) {
+            GbRng rng;
+            gb_rng_init_keyed(&rng, cfg->seed, key, 6, (uint64_t)j);
+            const char *base = out->inputs.items[(size_t)j % out->from_tests];
+            gb_equiv__add(out, gb_equiv__perturb_sequence(parser, base, &rng, cfg->scale > 1 ? cfg->scale : 2), true);
+        }
+    }
+    gb_array_free(&seqs);
+}
+
 void gb_equiv_inputs(const GbEquivConfig *cfg, const GbTask *task, TSParser *parser, GbEquivInputs *out)
 {
     memset(out, 0, sizeof *out);
@@ -66,6 +126,10 @@ void gb_equiv_inputs(const GbEquivConfig *cfg, const GbTask *task, TSParser *par
             const char *base = task->cases.items[(size_t)j % n].stdin_text;
             gb_equiv__add(out, gb_perturb_stdin(base ? base : "", &rng), false);
         }
+        return;
+    }
+    if (task->kind == GB_TESTS_UNITTEST) {
+        gb_equiv__inputs_class(cfg, task, parser, key, out);
         return;
     }
     if (task->kind != GB_TESTS_ASSERT) return;
@@ -284,6 +348,50 @@ static void gb_equiv__substitute(TSParser *parser, const char *args, const GbEqu
     free(src);
 }
 
+/* The sequence of steps with step k (not the constructor) taken times times: 0 drops it (owned). */
+static char *gb_equiv__restep(const GbSeqSteps *steps, size_t k, size_t times)
+{
+    GbStr o;
+    gb_str_init(&o);
+    for (size_t i = 0; i < steps->len; i++)
+        for (size_t r = 0; r < (i == k ? times : 1); r++) {
+            const GbSeqStep *st = &steps->items[i];
+            if (o.len) gb_str_append_n(&o, (const char[]){GB_SEQ_SEP}, 1);
+            gb_str_append_n(&o, st->head, st->head_len);
+            gb_str_append_n(&o, st->args, st->args_len);
+            if (st->head[st->head_len - 1] == '(') gb_str_append(&o, ")");
+        }
+    char *t = gb_str_take(&o);
+    return t ? t : gb_strdup("");
+}
+
+/* A call sequence's variants (src/model/sequences.h): each of its first 12 method steps dropped,
+ * taken twice and taken 8 times (emptiness and capacity are reached by how often a method
+ * runs, not by its arguments), and gb_equiv__substitute on the arguments of each step,
+ * thresholds into thr and the others into all. */
+static void gb_equiv__substitute_steps(TSParser *parser, const char *seq, const GbEquivStrs *ints,
+                                       const GbEquivStrs *strs, GbEquivStrs *thr, GbEquivStrs *all)
+{
+    GbSeqSteps steps = {0};
+    if (gb_sequence_steps(seq, &steps))
+        for (size_t k = 0; k < steps.len && k < 12; k++) {
+            for (size_t times = 0; k > 0 && times <= 8; times += times == 0 ? 2 : 6)
+                if (steps.len - 1 + times <= GB_SEQ_MAX_STEPS)
+                    gb_equiv__strs_add(all, gb_equiv__restep(&steps, k, times), SIZE_MAX);
+            char *args = gb_strndup(steps.items[k].args, steps.items[k].args_len);
+            for (int t = 0; t < 2; t++) {
+                GbEquivStrs vals = {0};
+                gb_equiv__substitute(parser, args, ints, strs, t == 0, &vals);
+                for (size_t i = 0; i < vals.len; i++)
+                    gb_equiv__strs_add(t == 0 ? thr : all, gb_sequence_with(steps.items, steps.len, k, vals.items[i]),
+                                       SIZE_MAX);
+                gb_equiv__strs_free(&vals);
+            }
+            free(args);
+        }
+    gb_array_free(&steps);
+}
+
 /* Shuffle l in place by rng (Fisher-Yates) and append its first cap entries to in (the rest freed). */
 static void gb_equiv__shuffle_add(GbEquivStrs *l, GbRng *rng, size_t cap, GbEquivInputs *in)
 {
@@ -314,6 +422,10 @@ static size_t gb_equiv__mined(const GbEquivConfig *cfg, const GbTask *task, TSPa
     gb_equiv__mine(parser, task->source, &ints, &strs);
     gb_equiv__mine(parser, task->test_code, &ints, &strs);
     for (size_t i = 0; i < in->from_tests && i < 8; i++) {
+        if (in->mode == GB_PROBE_CLASS) {
+            gb_equiv__substitute_steps(parser, in->inputs.items[i], &ints, &strs, &thr, &all);
+            continue;
+        }
         gb_equiv__substitute(parser, in->inputs.items[i], &ints, &strs, true, &thr);
         gb_equiv__substitute(parser, in->inputs.items[i], &ints, &strs, false, &all);
     }
@@ -483,8 +595,11 @@ static bool gb_equiv__keepable(const GbProbeItem *it, double limit_s, GbProbeMod
     if (mode == GB_PROBE_STDIO) return strcmp(it->value, "exit=0") == 0;
     static const char *const refused[] = {"raise=TypeError", "raise=AttributeError", "raise=RecursionError",
                                           "raise=ProbeTimeout", "raise=MemoryError"};
-    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        /* a call sequence: any step */
+        if (mode == GB_PROBE_CLASS && strstr(it->value, refused[i])) return false;
         if (strncmp(it->value, refused[i], strlen(refused[i])) == 0) return false;
+    }
     return true;
 }
 
@@ -558,7 +673,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         gb_array_push(&e->reach, gb_strdup(""));
     }
     if (cfg->search > 0) {
-        if (e->in.mode == GB_PROBE_CALL) {
+        if (e->in.mode != GB_PROBE_STDIO) {
             size_t before = e->in.inputs.len;
             e->thr_end = before + gb_equiv__mined(cfg, task, parser, key, &e->in);
         } else {
@@ -582,7 +697,9 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
                 gb_rng_init_keyed(&rng, cfg->seed, key, 8 + (uint64_t)round, (uint64_t)j);
                 const char *base = e->in.inputs.items[seeds.items[(size_t)j % seeds.len]];
                 gb_equiv__add_searched(e, e->in.mode == GB_PROBE_STDIO ? gb_perturb_stdin(base, &rng)
-                                                                       : gb_perturb_args(parser, base, &rng, 1));
+                                          : e->in.mode == GB_PROBE_CLASS
+                                              ? gb_equiv__perturb_sequence(parser, base, &rng, 1)
+                                              : gb_perturb_args(parser, base, &rng, 1));
             }
             gb_array_free(&seeds);
             ok = gb_equiv__search_round(pool, task, prog, cfg, e, first, &u, err);
@@ -694,6 +811,46 @@ void gb_equiv_verdict_destroy(GbEquivVerdict *v)
     memset(v, 0, sizeof *v);
 }
 
+/* The end of the step description that starts at p (src/runner/runner.h, GB_PROBE_STEP_SEP). */
+static const char *gb_equiv__step_end(const char *p)
+{
+    const char *q = strchr(p, GB_PROBE_STEP_SEP);
+    return q ? q : p + strlen(p);
+}
+
+/* Call sequences: replace *a and *b (owned) by the first step where the two results differ,
+ * named with the step ("step 3 .pop(): ret=1;state={...}"), when they differ in a step. */
+static void gb_equiv__first_step(const char *seq, const char *va, const char *vb, char **a, char **b)
+{
+    GbSeqSteps steps = {0};
+    if (!gb_sequence_steps(seq, &steps)) {
+        gb_array_free(&steps);
+        return;
+    }
+    const char *pa = va, *pb = vb;
+    for (size_t k = 0;; k++) {
+        const char *ea = gb_equiv__step_end(pa), *eb = gb_equiv__step_end(pb);
+        if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)) != 0) {
+            const GbSeqStep *st = k < steps.len ? &steps.items[k] : NULL;
+            int hl = st ? (int)st->head_len : 0, al = st ? (int)st->args_len : 0;
+            const char *close = st && st->head[st->head_len - 1] == '(' ? ")" : "";
+            char *na = gb_asprintf("step %zu %.*s%.*s%s: %.*s", k + 1, hl, st ? st->head : "", al, st ? st->args : "",
+                                   close, (int)(ea - pa), pa);
+            char *nb = gb_asprintf("step %zu %.*s%.*s%s: %.*s", k + 1, hl, st ? st->head : "", al, st ? st->args : "",
+                                   close, (int)(eb - pb), pb);
+            free(*a);
+            free(*b);
+            *a = na;
+            *b = nb;
+            break;
+        }
+        if (!*ea || !*eb) break;
+        pa = ea + 1;
+        pb = eb + 1;
+    }
+    gb_array_free(&steps);
+}
+
 static char *gb_equiv__describe(const char *value, const char *out, GbProbeMode mode)
 {
     if (!*out) return gb_strdup(value);
@@ -748,11 +905,14 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
         v->agree = false;
         if (v->first < 0) {
             v->first = (long)i;
-            v->input = gb_strdup(e->kept.items[i]);
+            v->input =
+                e->in.mode == GB_PROBE_CLASS ? gb_sequence_display(e->kept.items[i]) : gb_strdup(e->kept.items[i]);
             v->expected = gb_equiv__describe(e->value.items[i], e->out.items[i], e->in.mode);
             v->got = it->status == GB_PROBE_TIMEOUT   ? gb_asprintf("timeout (over %g s)", limit)
                      : it->status == GB_PROBE_SKIPPED ? gb_strdup("skipped")
                                                       : gb_equiv__describe(it->value, it->out, e->in.mode);
+            if (e->in.mode == GB_PROBE_CLASS && it->status == GB_PROBE_OK)
+                gb_equiv__first_step(e->kept.items[i], e->value.items[i], it->value, &v->expected, &v->got);
         }
     }
     gb_probe_result_destroy(&r);

@@ -7,7 +7,9 @@
  * then `inputs` derived ones (round robin over the calls, each perturbed type-preservingly:
  * src/model/perturb.h), then `large` larger ones (collections and strings `scale` times
  * longer) for the cost bound; stdio tests: every case's stdin as written, then `inputs`
- * perturbed ones (numbers and tokens nudged, lines kept). Unittest tasks have none. The rng of
+ * perturbed ones (numbers and tokens nudged, lines kept); unittest tests: the tests' call
+ * sequences (src/model/sequences.h), then `inputs` with every step's arguments perturbed and
+ * `large` larger ones (mode GB_PROBE_CLASS). The rng of
  * derived input j is keyed on (seed, task id, kind, j); a derived input equal to an earlier one
  * is dropped and another derived (at most three tries per wanted input): the inputs of a task depend on the seed
  * and the task only, so `evolve` and `compare` derive the same ones.
@@ -16,7 +18,8 @@
  * tests' calls by replacing one argument with a boundary value of its type (0, +-1, 10000,
  * empty, one-element, duplicated and mixed lists, long and unicode strings, numeric strings,
  * None) or a literal mined from the program and its tests (integers n - 1, n, n + 1, short
- * strings, as dictionary keys too), shuffled by (seed, task); stdio tasks get stdins with one
+ * strings, as dictionary keys too), shuffled by (seed, task); call sequences alike (one step's
+ * argument replaced), and with one method step dropped, taken twice or 8 times; stdio tasks get stdins with one
  * integer token replaced by 0, 1, 2, -1, 10000 or a mined integer (whitespace kept). The original is probed once
  * with branch tracing (src/runner/runner.h: GbProbeSpec.cover): each if/elif/while/for header
  * going on into its body or not, each except handler and match case reached. A searched input
@@ -74,13 +77,13 @@ void gb_equiv_config_defaults(GbEquivConfig *cfg);
 /* A task's inputs, before any program ran (owned strings). */
 typedef struct {
     GbProbeMode mode;
-    char *entry;            /* CALL: the function called */
-    GbArray(char *) inputs; /* argument lists or stdin texts */
+    char *entry;            /* CALL: the function called; CLASS: the class */
+    GbArray(char *) inputs; /* argument lists, call sequences or stdin texts */
     GbArray(bool) large;    /* per input: one of the larger inputs */
     size_t from_tests;      /* the first from_tests inputs are the tests' own */
 } GbEquivInputs;
 
-/* Derive the inputs of task (none for unittest tasks or tests without literal calls). */
+/* Derive the inputs of task (none for tests without literal calls or constructor calls). */
 void gb_equiv_inputs(const GbEquivConfig *cfg, const GbTask *task, TSParser *parser, GbEquivInputs *out);
 void gb_equiv_inputs_destroy(GbEquivInputs *in);
 

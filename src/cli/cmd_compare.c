@@ -182,8 +182,12 @@ static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *en
         } else {
             char *in = gb_compare__one_line(x->v.input), *a = gb_compare__one_line(x->v.expected),
                  *b = gb_compare__one_line(x->v.got);
-            printf(": %zu/%zu inputs agree; first disagreement on input %ld: %s(%s)\n    A: %s\n    B: %s\n",
-                   x->v.agreed, x->v.checked, x->v.first, entry ? entry : "stdin", in, a, b);
+            if (t->kind == GB_TESTS_UNITTEST) /* a call sequence, written out whole */
+                printf(": %zu/%zu inputs agree; first disagreement on input %ld: %s\n    A: %s\n    B: %s\n",
+                       x->v.agreed, x->v.checked, x->v.first, in, a, b);
+            else
+                printf(": %zu/%zu inputs agree; first disagreement on input %ld: %s(%s)\n    A: %s\n    B: %s\n",
+                       x->v.agreed, x->v.checked, x->v.first, entry ? entry : "stdin", in, a, b);
             free(in);
             free(a);
             free(b);
@@ -192,7 +196,9 @@ static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *en
         break;
     case GB_CMP_NOINPUT:
         printf(": no inputs (%s)\n", x->derived ? "the original's results were all nondeterministic or slow"
-                                                : "no entry-point call with literal arguments in the tests");
+                                     : t->kind == GB_TESTS_UNITTEST
+                                         ? "no constructor call with literal arguments in the test methods"
+                                         : "no entry-point call with literal arguments in the tests");
         break;
     case GB_CMP_MISSING:
         printf(": not in B\n");

@@ -2,7 +2,10 @@
 
 A probe (kind "probe", nsga2/equiv.h) runs the program once, then calls its entry point on
 each input of the request (literal argument lists that genebench checked against its
-whitelist, src/model/calls.h), or runs it as __main__ once per stdin text (mode "stdio"), and
+whitelist, src/model/calls.h), or makes an object of its entry point (a class) and runs a call
+sequence on it (mode "class", src/model/sequences.h: the constructor, method calls and
+attribute assignments, each with whitelisted literal arguments), or runs it as __main__ once
+per stdin text (mode "stdio"), and
 sends back per input a canonical description of what happened: returned value or exception
 type, the arguments after the call (mutation), captured stdout, and the CPU and wall time of
 the call. With "cover" set, the branches the program's own code took on each input are sent too
@@ -136,6 +139,68 @@ def probe_args_builder(text_args, _compile=compile, _eval=eval):
     return lambda: _eval(code, dict(env))
 
 
+STEP_SEP = "\x1f"  # between the steps of a call sequence (src/model/sequences.h)
+STEP_OUT_SEP = "\x1e"  # between the descriptions of the steps (src/runner/runner.h)
+
+
+def probe_sequence_builder(text_seq):
+    """The steps of a call sequence as (kind, name, arguments builder): kind "new" (the
+    constructor), "call" (a method) or "set" (an attribute; its value is the one argument)."""
+    steps = []
+    for k, step in enumerate(text_seq.split(STEP_SEP)):
+        cut = min(i for i in (step.find("("), step.find("="), len(step)) if i >= 0)
+        if cut == len(step):
+            raise ValueError("malformed step")
+        if k == 0:
+            steps.append(("new", "", probe_args_builder(step[cut + 1:-1])))
+        elif step[cut] == "(":
+            steps.append(("call", step[1:cut], probe_args_builder(step[cut + 1:-1])))
+        else:
+            steps.append(("set", step[1:cut], probe_args_builder(step[cut + 1:])))
+    return steps
+
+
+def probe_run_sequence(cls, steps, np, _getattr=getattr, _setattr=setattr, _type=type,
+                       _dict_of=object.__getattribute__):
+    """Run a call sequence on a new object of cls; the description of every step: its result
+    ("new", "ret=<value>", "set" or "raise=<type>"), the object's attributes after it and the
+    step's arguments after it. A ProbeTimeout goes through."""
+    descs = []
+    obj = None
+    for kind, name, build in steps:
+        args, kwargs = build()
+        try:
+            if kind == "new":
+                obj = cls(*args, **kwargs)
+                head = "new"
+            elif kind == "call":
+                head = "ret=" + probe_canon(_getattr(obj, name)(*args, **kwargs), np)
+            else:
+                _setattr(obj, name, args[0])
+                head = "set"
+        except ProbeTimeout:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the program's exception is the step's result
+            head = "raise=" + _type(exc).__name__
+            if kind == "new":
+                descs.append(head)
+                break
+        try:
+            state = probe_canon(_dict_of(obj, "__dict__"), np)
+        except ProbeTimeout:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - an object without attributes
+            state = "<%s>" % _type(exc).__name__
+        try:
+            after = probe_canon((args, kwargs), np)
+        except ProbeTimeout:
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            after = "<%s>" % _type(exc).__name__
+        descs.append(probe_clip(head + ";state=" + state + ";args=" + after))
+    return STEP_OUT_SEP.join(descs)
+
+
 def probe_branches(path):
     """The branch outcomes of the program's source: per if/elif/while/for header (lines lo..hi),
     "<lo>t" (on to the first line of its body) and "<lo>f" (on to any other line, or out of
@@ -230,17 +295,17 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
     cover = text(req, "cover") == "1"
     two, reach, branch_ids = probe_branches(main_path) if cover else ([], [], [])
     builders = []
-    if mode == "call":
+    if mode in ("call", "class"):
         for item in inputs:
             try:
-                builders.append(probe_args_builder(item))
+                builders.append(probe_args_builder(item) if mode == "call" else probe_sequence_builder(item))
             except BaseException:  # noqa: BLE001 - a bad input is genebench's bug: no result
                 builders.append(None)
     string_io, bytes_io, text_wrapper = io.StringIO, io.BytesIO, io.TextIOWrapper
     old_handler = _signal(signal.SIGALRM, probe_alarm)
     fn = None
     mod = None
-    if mode == "call":
+    if mode in ("call", "class"):
         mod = new_main_module(run_dir, main_path)
         try:
             exec_program(mod, main_path)
@@ -267,11 +332,12 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
         value = ""
         c0 = w0 = 0.0
         try:
-            if mode == "call":
+            if mode in ("call", "class"):
                 if builders[i] is None:
                     result["s" + key] = "skip"
                     continue
-                args, kwargs = builders[i]()
+                if mode == "call":
+                    args, kwargs = builders[i]()
                 sys.stdout = out_buf = string_io()
             else:
                 path = os.path.join(run_dir, "probe_stdin.txt")
@@ -292,6 +358,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
                 if mode == "call":
                     ret = fn(*args, **kwargs)
                     value = "ret=" + probe_canon(ret, np)
+                elif mode == "class":
+                    value = probe_run_sequence(fn, builders[i], np)
                 else:
                     smod = new_main_module(run_dir, main_path)
                     try:
@@ -314,7 +382,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
         out = ""
         if out_buf is not None:
             try:
-                if mode == "call":
+                if mode != "stdio":
                     out = string_io.getvalue(out_buf)
                 else:
                     out_buf.flush()
@@ -327,8 +395,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
             except BaseException as exc:  # noqa: BLE001
                 value += ";args=<%s>" % type(exc).__name__
         result["s" + key] = status
-        result["v" + key] = probe_clip(value)
-        result["o" + key] = probe_clip(out) if mode == "call" else out[:1 << 14]
+        result["v" + key] = value if mode == "class" else probe_clip(value)  # class: clipped per step
+        result["o" + key] = out[:1 << 14] if mode == "stdio" else probe_clip(out)
         result["c" + key] = repr(c1 - c0)
         result["w" + key] = repr(w1 - w0)
         if cover:

@@ -80,7 +80,10 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
         if (i) gb_str_append_n(&inputs, "", 1);
         gb_str_append(&inputs, spec->inputs[i]);
     }
-    gb_rec_add(&extra, "mode", spec->mode == GB_PROBE_STDIO ? "stdio" : "call");
+    gb_rec_add(&extra, "mode",
+               spec->mode == GB_PROBE_STDIO   ? "stdio"
+               : spec->mode == GB_PROBE_CLASS ? "class"
+                                              : "call");
     gb_rec_add(&extra, "entry", spec->entry ? spec->entry : "");
     gb_rec_add_n(&extra, "inputs", inputs.data ? inputs.data : "", inputs.len);
     gb_rec_addf(&extra, "limit", "%.6f", spec->limit_s);

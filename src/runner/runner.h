@@ -277,11 +277,15 @@ bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunF
  * A probe is one sandboxed run (kind "probe" of harness_probe.py) that runs the program once and
  * then, per input: mode CALL calls the entry point with the input's literal argument list
  * (made afresh per call from the text, which must pass gb_literal_args_ok of
- * src/model/calls.h), capturing sys.stdout; mode STDIO runs the program as __main__ with the
- * input as its stdin (fd 0 and sys.stdin), capturing sys.stdout. Per input the harness sends
- * back, through the run's sealed result record (the token; the seal check covers probes too),
- *   value   CALL: "ret=<canonical value>;args=<canonical (args, kwargs) after the call>" or
- *           "raise=<exception type>"; STDIO: "exit=0", "exit=<code>" or "raise=<type>".
+ * src/model/calls.h), capturing sys.stdout; mode CLASS makes an object of the entry point (a
+ * class) and runs the input's call sequence on it (src/model/sequences.h); mode STDIO runs the program as __main__ with
+ * the input as its stdin (fd 0 and sys.stdin), capturing sys.stdout. Per input the harness sends back, through the
+ * run's sealed result record (the token; the seal check covers probes too), value   CALL: "ret=<canonical
+ * value>;args=<canonical (args, kwargs) after the call>" or "raise=<exception type>"; STDIO: "exit=0", "exit=<code>" or
+ * "raise=<type>". CLASS: per step of the call sequence (src/model/sequences.h), separated by GB_PROBE_STEP_SEP: "new",
+ * "ret=<value>" or "set", or "raise=<type>", then
+ *           ";state=<canonical attributes of the object>;args=<canonical arguments after
+ *           the step>" (a sequence whose constructor raised ends there).
  *           Canonical values: containers by content (dicts and sets sorted), numbers by value
  *           (1 == 1.0; a non-integral float with 10 significant digits, so floats that agree
  *           to ~1e-10 relative agree), numpy scalars and arrays by value, other objects as
@@ -292,12 +296,14 @@ bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunF
  * An input whose call runs longer than limit_s (wall; SIGALRM) is TIMEOUT; inputs after
  * budget_s of the whole probe are SKIPPED. Comparing is the caller's business: the program
  * never sees another program's results. */
-typedef enum { GB_PROBE_CALL, GB_PROBE_STDIO } GbProbeMode;
+typedef enum { GB_PROBE_CALL, GB_PROBE_STDIO, GB_PROBE_CLASS } GbProbeMode;
+
+#define GB_PROBE_STEP_SEP '\x1e'
 
 typedef struct {
     GbProbeMode mode;
-    const char *entry;         /* CALL: the function to call */
-    const char *const *inputs; /* n argument lists (CALL) or stdin texts (STDIO), no NUL byte */
+    const char *entry;         /* CALL: the function to call; CLASS: the class */
+    const char *const *inputs; /* n argument lists (CALL), call sequences (CLASS) or stdin texts (STDIO), no NUL */
     size_t n;
     double limit_s;  /* per input (wall) */
     double budget_s; /* whole probe; inputs after it are skipped */

@@ -9,6 +9,7 @@
 #include "nsga2/equiv.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
+#include "src/model/sequences.h"
 #include "src/python/nodekind.h"
 #include "src/python/pyparse.h"
 
@@ -49,6 +50,53 @@ static void test_calls_extract_forms(void **state)
     t.kind = GB_TESTS_UNITTEST;
     gb_calls_extract(p, &t, &calls);
     assert_int_equal(calls.len, 0);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
+/* Call sequences of a unittest task: setUp's object, names bound to literal data resolved,
+ * attribute assignments, steps with other arguments left out, one sequence per object. */
+static void test_sequences_extract(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    make_assert_task(
+        &t, "c", "Box", "class Box:\n    pass\n",
+        "import unittest\n\nclass BoxTest(unittest.TestCase):\n"
+        "    def setUp(self):\n        self.b = Box(3)\n\n"
+        "    def test_put(self):\n        x = {'k': [1, 2]}\n        self.assertEqual(self.b.put(x), 1)\n"
+        "        self.b.size = 4\n        self.b.put(len(x))\n        self.assertTrue(self.b.get(key='k'))\n\n"
+        "    def test_two(self):\n        a = Box()\n        c = Box(y=2)\n        a.add(c)\n        c.add(-1)\n"
+        "        other = Other(1)\n        other.add(2)\n\n"
+        "    def helper(self):\n        Box(9).add(1)\n");
+    GbSeqList seqs = {0};
+    gb_sequences_extract(p, &t, &seqs);
+    assert_int_equal(seqs.len, 0); /* an assert task has none */
+    t.kind = GB_TESTS_UNITTEST;
+    gb_sequences_extract(p, &t, &seqs);
+    const char *want[] = {"Box(3)|.put(({'k': [1, 2]}))|.size=4|.get(key='k')", "Box(3)", "Box()", "Box(y=2)|.add(-1)"};
+    assert_int_equal(seqs.len, 4);
+    for (size_t i = 0; i < 4; i++) {
+        for (char *c = seqs.items[i]; *c; c++)
+            if (*c == GB_SEQ_SEP) *c = '|';
+        assert_string_equal(seqs.items[i], want[i]);
+    }
+    for (size_t i = 0; i < seqs.len; i++) free(seqs.items[i]);
+    gb_array_free(&seqs);
+    /* steps: split, one replaced, shown */
+    const char *text = "Box(3)\x1f.put([1])\x1f.size=4";
+    GbSeqSteps steps = {0};
+    assert_true(gb_sequence_steps(text, &steps));
+    assert_int_equal(steps.len, 3);
+    char *w = gb_sequence_with(steps.items, steps.len, 2, "5");
+    char *d = gb_sequence_display(w);
+    assert_string_equal(d, "Box(3); .put([1]); .size=5");
+    free(w);
+    free(d);
+    gb_array_free(&steps);
+    assert_false(gb_sequence_steps("Box(3)\x1f.broken", &steps));
+    gb_array_free(&steps);
     gb_task_destroy(&t);
     ts_parser_delete(p);
 }
@@ -367,9 +415,10 @@ static void test_equiv_gate_in_the_sandbox(void **state)
 int main(void)
 {
     const struct CMUnitTest tests_[] = {
-        cmocka_unit_test(test_calls_extract_forms),    cmocka_unit_test(test_perturb_types_and_determinism),
-        cmocka_unit_test(test_perturb_large_inputs),   cmocka_unit_test(test_perturb_stdin_keeps_lines),
-        cmocka_unit_test(test_equiv_inputs_of_a_task), cmocka_unit_test(test_equiv_gate_in_the_sandbox),
+        cmocka_unit_test(test_calls_extract_forms),           cmocka_unit_test(test_sequences_extract),
+        cmocka_unit_test(test_perturb_types_and_determinism), cmocka_unit_test(test_perturb_large_inputs),
+        cmocka_unit_test(test_perturb_stdin_keeps_lines),     cmocka_unit_test(test_equiv_inputs_of_a_task),
+        cmocka_unit_test(test_equiv_gate_in_the_sandbox),
     };
     return cmocka_run_group_tests(tests_, NULL, NULL);
 }

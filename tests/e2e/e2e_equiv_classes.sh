@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Class-level (unittest) tasks in the equivalence check (nsga2/README.md, "Equivalence beyond the
+# tests"): each of the eight programs of tests/data/equiv_classes/planted.jsonl passes the tests of
+# orig.jsonl and changes only a method branch those tests never reach (an empty stack, a full
+# queue, an amount over a limit, a blank word that changes the object's state, a magic key, a
+# second call, a negative constructor argument, an attribute set past a threshold); `compare`
+# runs call sequences taken from the test methods, finds every one, names the sequence, the step
+# and both results, and every original agrees with itself.
+set -u
+gb=${GENEBENCH:?}
+data=${GB_SOURCE_ROOT:?}/tests/data/equiv_classes
+tmp=$(mktemp -d)
+chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
+export TMPDIR=$tmp/tmp
+mkdir -p "$TMPDIR"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
+py=/usr/bin/python3
+cd /
+n=$($py -c 'import sys; print(sum(1 for _ in open(sys.argv[1])))' "$data/orig.jsonl")
+
+out=$("$gb" check -j 2 "$data/planted.jsonl" 2>&1); rc=$?
+check "every planted program passes the original tests" "[ $rc -eq 0 ] && grep -q '$n tasks, $n passed' <<<\"\$out\""
+
+out=$("$gb" compare "$data/orig.jsonl" "$data/planted.jsonl" -j 2 -o "$tmp/a.json" 2>&1); rc=$?
+echo "$out"
+check "planted changes: exit 1" "[ $rc -eq 1 ]"
+check "all $n planted changes are found" "[ \$(grep -c '^DISAGREE class/' <<<\"\$out\") -eq $n ]"
+check "each disagreement names the call sequence, the step and both results" \
+    "[ \$(grep -c 'first disagreement on input [0-9]*: [A-Z][a-z]*(.*); \\.' <<<\"\$out\") -eq $n ] &&
+     [ \$(grep -c '^    A: step [0-9]* \\.' <<<\"\$out\") -eq $n ] && [ \$(grep -c '^    B: step [0-9]* \\.' <<<\"\$out\") -eq $n ]"
+check "the object's state is compared" \
+    "grep -A2 '^DISAGREE class/state' <<<\"\$out\" | grep -q \"B: .*state={'counts': {'': 0}}\""
+check "a step the tests take once is taken again" "grep -q '^DISAGREE class/empty_pop.*\\.pop(); \\.pop()' <<<\"\$out\""
+
+out=$("$gb" compare "$data/orig.jsonl" "$data/planted.jsonl" -j 2 --search 0 2>&1)
+before=$(grep -c '^DISAGREE class/' <<<"$out")
+echo "without the search: $before of $n found"
+check "the derived sequences alone miss some" "[ $before -lt $n ]"
+
+for seed in 1 7; do
+    out=$("$gb" compare "$data/orig.jsonl" "$data/orig.jsonl" -j 2 --seed $seed 2>&1); rc=$?
+    check "every original agrees with itself (seed $seed)" \
+        "[ $rc -eq 0 ] && [ \$(grep -c '^AGREE    class/' <<<\"\$out\") -eq $n ]"
+done
+check "coverage is reported per task" "[ \$(grep -c '^    branches: ' <<<\"\$out\") -eq $n ]"
+check "the originals' branches are all reached" "! grep -q 'uncovered:' <<<\"\$out\""
+
+# same seed, same sequences: the same first disagreements at any -j
+"$gb" compare "$data/orig.jsonl" "$data/planted.jsonl" -j 1 -o "$tmp/b.json" >/dev/null 2>&1
+firsts() { $py -c 'import json,sys; print([t.get("first", {}).get("input") for t in json.load(open(sys.argv[1]))["tasks"]])' "$1"; }
+check "deterministic by seed (any -j)" '[ "$(firsts "$tmp/a.json")" = "$(firsts "$tmp/b.json")" ]'
+
+# evolve: the gate has the sequences, and the record says so
+"$gb" evolve "$data/orig.jsonl" --seed 1 --generations 1 -j 2 --no-lint -q -o "$tmp/ev.jsonl" >/dev/null 2>&1
+check "evolve records the class tasks' inputs and coverage" \
+    "$py -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(0 if len(r) == $n and all(t[\"genebench\"][\"equiv\"][\"inputs\"] > 0 and t[\"genebench\"][\"equiv\"][\"branches\"] > 0 for t in r) else 1)' '$tmp/ev.jsonl'"
+exit $fail
