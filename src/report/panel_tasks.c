@@ -20,6 +20,25 @@ static void gb_report__cell_num(GbStr *out, bool ok, double v, const char *fmt)
     gb_str_append(out, "</td>");
 }
 
+/* The equivalence inputs' branch coverage of the original: the share reached (sorts by it), the
+ * counts, and the outcomes not reached ("12f": the header on line 12 not going into its body). */
+static void gb_report__cell_coverage(GbStr *out, const GbRecord *gb)
+{
+    if (!gb->has_equiv || gb->equiv_branches <= 0) {
+        gb_str_append(out, "<td data-v=\"\"><span class=\"na\">–</span></td>");
+        return;
+    }
+    double share = 100.0 * (double)gb->equiv_covered / (double)gb->equiv_branches;
+    gb_str_appendf(out, "<td data-v=\"%.17g\" class=\"%s\">%.0f%% <small>(%ld/%ld)</small>", share,
+                   share < 90 ? "cov-low" : "cov", share, gb->equiv_covered, gb->equiv_branches);
+    if (gb->equiv_uncovered && *gb->equiv_uncovered) {
+        gb_str_append(out, "<br><small class=\"uncovered\">not reached: ");
+        gb_report__esc(out, gb->equiv_uncovered);
+        gb_str_append(out, "</small>");
+    }
+    gb_str_append(out, "</td>");
+}
+
 typedef GbArray(GbFile) GbRepFiles;
 
 /* The source of the file at path, or NULL (borrowed). */
@@ -89,7 +108,9 @@ void gb_report__panel_tasks(GbStr *out, GbReport *r)
                        "<th data-type=\"num\">RC before</th><th data-type=\"num\">RC after</th>"
                        "<th data-type=\"num\">ΔRC</th><th data-type=\"num\">RR before</th>"
                        "<th data-type=\"num\">RR after</th><th data-type=\"num\">gen.</th>"
-                       "<th>operators</th><th data-type=\"num\">lint</th><th data-type=\"num\">time (s)</th>"
+                       "<th>operators</th><th data-type=\"num\">lint</th>"
+                       "<th data-type=\"num\" title=\"share of the original's branch outcomes the equivalence "
+                       "inputs reach, and those they do not\">branches</th><th data-type=\"num\">time (s)</th>"
                        "<th>diff</th></tr></thead><tbody>\n");
     size_t n = 0;
     for (size_t i = 0; i < r->runs.len; i++) {
@@ -126,6 +147,7 @@ void gb_report__panel_tasks(GbStr *out, GbReport *r)
             gb_str_append(out, "</td>");
             free(ops);
             gb_report__cell_num(out, hl, lint, "%.2f");
+            gb_report__cell_coverage(out, gb);
             gb_report__cell_num(out, ht, time, "%.2f");
             gb_str_appendf(out, "<td><a class=\"difflink\" href=\"#diff-%zu\">diff</a></td></tr>\n", n);
             gb_report__diff(&diffs, task, n, run->label);

@@ -56,4 +56,7 @@ check "deterministic by seed (any -j)" '[ "$(firsts "$tmp/a.json")" = "$(firsts 
 "$gb" evolve "$data/orig.jsonl" --seed 1 --generations 1 -j 2 --no-lint -q -o "$tmp/ev.jsonl" >/dev/null 2>&1
 check "evolve records the class tasks' inputs and coverage" \
     "$py -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(0 if len(r) == $n and all(t[\"genebench\"][\"equiv\"][\"inputs\"] > 0 and t[\"genebench\"][\"equiv\"][\"branches\"] > 0 for t in r) else 1)' '$tmp/ev.jsonl'"
+"$gb" report "$tmp/ev.jsonl" -o "$tmp/r.html" >/dev/null 2>&1
+check "the report's task table shows each task's branch coverage" \
+    "[ \$(grep -o '<td data-v=\"100\" class=\"cov\">100% <small>(2/2)</small>' '$tmp/r.html' | wc -l) -eq $n ]"
 exit $fail
