@@ -64,6 +64,17 @@ static void gb_compare__task(GbStr *s, const GbCompareDocTask *x)
             gb_json_string(s, x->first_b);
             gb_str_append(s, "}");
         }
+        if (x->branches > 0) {
+            gb_json_key(s, "coverage", &first);
+            bool f2 = true;
+            gb_str_append(s, "{");
+            gb_compare__count(s, "branches", x->branches, &f2);
+            gb_compare__count(s, "covered", x->covered, &f2);
+            gb_compare__count(s, "before", x->covered_before, &f2);
+            gb_json_key(s, "uncovered", &f2);
+            gb_json_string(s, x->uncovered ? x->uncovered : "");
+            gb_str_append(s, "}");
+        }
     }
     if (x->error) {
         gb_json_key(s, "error", &first);
@@ -113,6 +124,7 @@ void gb_compare_doc_destroy(GbCompareDoc *doc)
         free((char *)t->first_input);
         free((char *)t->first_a);
         free((char *)t->first_b);
+        free((char *)t->uncovered);
         free((char *)t->error);
     }
     gb_array_free(&doc->tasks);
@@ -145,11 +157,26 @@ static void gb_compare__parse_first(GbDocReader *c, const json_t *o, const char 
     free(w);
 }
 
+/* "coverage": the original's branch outcomes; a document that has it says branches > 0. */
+static void gb_compare__parse_coverage(GbDocReader *c, const json_t *o, const char *where, GbCompareDocTask *x)
+{
+    char *w = gb_asprintf("%scoverage.", where);
+    const json_t *cv = gb_doc_get(c, o, where, "coverage", JSON_OBJECT, "an object");
+    static const char *const ckeys[] = {"branches", "covered", "before", "uncovered", NULL};
+    gb_doc_keys(c, cv, w, ckeys);
+    gb_doc_size(c, cv, w, "branches", &x->branches);
+    gb_doc_size(c, cv, w, "covered", &x->covered);
+    gb_doc_size(c, cv, w, "before", &x->covered_before);
+    gb_compare__str(c, cv, w, "uncovered", false, &x->uncovered);
+    if (c->ok && x->branches == 0) gb_doc_fail(c, "\"%sbranches\": expected a count above 0", w);
+    free(w);
+}
+
 static void gb_compare__parse_task(GbDocReader *c, const json_t *o, const char *where, GbCompareDocTask *x)
 {
-    static const char *const keys[] = {"id",       "status",       "derived",  "inputs",   "large",
-                                       "agreed",   "checked",      "cost_a_s", "cost_b_s", "wall_a_s",
-                                       "wall_b_s", "probe_failed", "first",    "error",    NULL};
+    static const char *const keys[] = {"id",      "status",   "derived",  "inputs",   "large",    "agreed",
+                                       "checked", "cost_a_s", "cost_b_s", "wall_a_s", "wall_b_s", "probe_failed",
+                                       "first",   "error",    "coverage", NULL};
     if (c->ok && !json_is_object(o)) gb_doc_fail(c, "\"%.*s\": expected an object", (int)strlen(where) - 1, where);
     gb_doc_keys(c, o, where, keys);
     gb_compare__str(c, o, where, "id", false, &x->id);
@@ -168,8 +195,8 @@ static void gb_compare__parse_task(GbDocReader *c, const json_t *o, const char *
     gb_compare__str(c, o, where, "error", true, &x->error);
     if (!c->ok) return;
     if (!gb_compare__has_run(x->status)) {
-        static const char *const ran[] = {"agreed",   "checked",  "cost_a_s",     "cost_b_s",
-                                          "wall_a_s", "wall_b_s", "probe_failed", "first"};
+        static const char *const ran[] = {"agreed",   "checked",      "cost_a_s", "cost_b_s", "wall_a_s",
+                                          "wall_b_s", "probe_failed", "first",    "coverage"};
         for (size_t i = 0; i < sizeof ran / sizeof *ran; i++)
             if (c->ok && json_object_get(o, ran[i]))
                 gb_doc_fail(c, "\"%s%s\": unknown key for status %s", where, ran[i], gb_compare__words[x->status]);
@@ -183,6 +210,7 @@ static void gb_compare__parse_task(GbDocReader *c, const json_t *o, const char *
     gb_doc_rate(c, o, where, "wall_b_s", &x->wall_b_s);
     gb_compare__str(c, o, where, "probe_failed", true, &x->probe_failed);
     if (c->ok && json_object_get(o, "first")) gb_compare__parse_first(c, o, where, x);
+    if (c->ok && json_object_get(o, "coverage")) gb_compare__parse_coverage(c, o, where, x);
 }
 
 static void gb_compare__parse_summary(GbDocReader *c, const json_t *s, GbCompareDoc *doc)

@@ -36,6 +36,15 @@ void gb_run_summary_destroy(GbRunSummary *s)
     free(s->objective);
     free(s->interpreter);
     gb_run_summary__free_libs(s);
+    free(s->added_text.sentence);
+    free(s->added_text.name);
+    GbRunSummaryProvenance *p = &s->provenance;
+    free(p->command_line);
+    free(p->tool_version);
+    free(p->git_commit);
+    free(p->date);
+    for (size_t i = 0; i < p->inputs.len; i++) free(p->inputs.items[i].path);
+    gb_array_free(&p->inputs);
     memset(s, 0, sizeof *s);
 }
 
@@ -66,24 +75,43 @@ typedef struct {
     bool first[GB_RUN_SUMMARY__MAX_DEPTH];
 } GbRunSummaryWriter;
 
-static void gb_run_summary__open(GbRunSummaryWriter *w)
+/* Open an object ('{') or a list ('['). */
+static void gb_run_summary__open_with(GbRunSummaryWriter *w, char bracket)
 {
     assert(w->depth + 1 < GB_RUN_SUMMARY__MAX_DEPTH);
-    gb_str_append(w->out, "{");
+    gb_str_appendf(w->out, "%c", bracket);
     w->first[++w->depth] = true;
+}
+
+static void gb_run_summary__open(GbRunSummaryWriter *w)
+{
+    gb_run_summary__open_with(w, '{');
+}
+
+/* Close what was opened with `bracket` ('}' or ']'). */
+static void gb_run_summary__close_with(GbRunSummaryWriter *w, char bracket)
+{
+    if (!w->first[w->depth]) gb_str_appendf(w->out, "\n%*s", 2 * (w->depth - 1), "");
+    gb_str_appendf(w->out, "%c", bracket);
+    w->depth--;
 }
 
 static void gb_run_summary__close(GbRunSummaryWriter *w)
 {
-    if (!w->first[w->depth]) gb_str_appendf(w->out, "\n%*s", 2 * (w->depth - 1), "");
-    gb_str_append(w->out, "}");
-    w->depth--;
+    gb_run_summary__close_with(w, '}');
+}
+
+/* The start of the next member of an object or element of a list: a comma after the previous
+ * one, a new line, the indentation. */
+static void gb_run_summary__next(GbRunSummaryWriter *w)
+{
+    gb_str_appendf(w->out, "%s\n%*s", w->first[w->depth] ? "" : ",", 2 * w->depth, "");
+    w->first[w->depth] = false;
 }
 
 static void gb_run_summary__key(GbRunSummaryWriter *w, const char *key)
 {
-    gb_str_appendf(w->out, "%s\n%*s", w->first[w->depth] ? "" : ",", 2 * w->depth, "");
-    w->first[w->depth] = false;
+    gb_run_summary__next(w);
     gb_json_string(w->out, key);
     gb_str_append(w->out, ": ");
 }
@@ -140,6 +168,42 @@ static void gb_run_summary__operator(GbRunSummaryWriter *w, const GbRunSummaryOp
         gb_run_summary__real(w, "mean_rc_delta", op->mean_rc_delta);
         gb_run_summary__int(w, "in_picks", op->in_picks);
     }
+    gb_run_summary__close(w);
+}
+
+static void gb_run_summary__added_text(GbRunSummaryWriter *w, const GbRunSummaryAddedText *a)
+{
+    gb_run_summary__key(w, "added_text");
+    gb_run_summary__open(w);
+    gb_run_summary__int(w, "tasks", a->tasks);
+    gb_run_summary__str(w, "sentence", a->sentence);
+    gb_run_summary__int(w, "sentence_tasks", a->sentence_tasks);
+    gb_run_summary__real(w, "sentence_share", a->sentence_share);
+    gb_run_summary__str(w, "name", a->name);
+    gb_run_summary__int(w, "name_tasks", a->name_tasks);
+    gb_run_summary__real(w, "name_share", a->name_share);
+    gb_run_summary__close(w);
+}
+
+static void gb_run_summary__provenance(GbRunSummaryWriter *w, const GbRunSummaryProvenance *p)
+{
+    gb_run_summary__key(w, "provenance");
+    gb_run_summary__open(w);
+    gb_run_summary__str(w, "command_line", p->command_line ? p->command_line : "");
+    gb_run_summary__str(w, "tool_version", p->tool_version ? p->tool_version : "");
+    gb_run_summary__str(w, "git_commit", p->git_commit ? p->git_commit : "");
+    if (p->date) gb_run_summary__str(w, "date", p->date);
+    gb_run_summary__key(w, "inputs");
+    gb_run_summary__open_with(w, '[');
+    for (size_t i = 0; i < p->inputs.len; i++) {
+        const GbRunSummaryInput *in = &p->inputs.items[i];
+        gb_run_summary__next(w);
+        gb_run_summary__open(w);
+        gb_run_summary__str(w, "path", in->path ? in->path : "");
+        if (in->sha256[0]) gb_run_summary__str(w, "sha256", in->sha256);
+        gb_run_summary__close(w);
+    }
+    gb_run_summary__close_with(w, ']');
     gb_run_summary__close(w);
 }
 
@@ -212,6 +276,8 @@ char *gb_run_summary_write(const GbRunSummary *s)
         gb_run_summary__close(&w);
     }
     gb_run_summary__close(&w);
+    if (s->has_added_text) gb_run_summary__added_text(&w, &s->added_text);
+    if (s->has_provenance) gb_run_summary__provenance(&w, &s->provenance);
     gb_run_summary__close(&w);
     gb_str_append(&out, "\n");
     return gb_str_take(&out);
@@ -310,6 +376,57 @@ static void gb_run_summary__parse_metrics(GbDocReader *c, json_t *m, GbRunSummar
     }
 }
 
+static void gb_run_summary__parse_added_text(GbDocReader *c, json_t *o, GbRunSummary *out)
+{
+    json_t *a = gb_doc_get(c, o, "", "added_text", JSON_OBJECT, "an object");
+    if (!a) return;
+    static const char *const keys[] = {"tasks", "sentence",   "sentence_tasks", "sentence_share",
+                                       "name",  "name_tasks", "name_share",     NULL};
+    const char *w = "added_text.";
+    GbRunSummaryAddedText *t = &out->added_text;
+    out->has_added_text = true;
+    gb_doc_keys(c, a, w, keys);
+    gb_doc_long(c, a, w, "tasks", &t->tasks);
+    gb_doc_string(c, a, w, "sentence", true, &t->sentence);
+    gb_doc_long(c, a, w, "sentence_tasks", &t->sentence_tasks);
+    gb_doc_rate(c, a, w, "sentence_share", &t->sentence_share);
+    gb_doc_string(c, a, w, "name", true, &t->name);
+    gb_doc_long(c, a, w, "name_tasks", &t->name_tasks);
+    gb_doc_rate(c, a, w, "name_share", &t->name_share);
+}
+
+static void gb_run_summary__parse_provenance(GbDocReader *c, json_t *o, GbRunSummary *out)
+{
+    json_t *p = gb_doc_get(c, o, "", "provenance", JSON_OBJECT, "an object");
+    if (!p) return;
+    static const char *const keys[] = {"command_line", "tool_version", "git_commit", "date", "inputs", NULL};
+    static const char *const input_keys[] = {"path", "sha256", NULL};
+    const char *w = "provenance.";
+    GbRunSummaryProvenance *v = &out->provenance;
+    out->has_provenance = true;
+    gb_doc_keys(c, p, w, keys);
+    gb_doc_string(c, p, w, "command_line", false, &v->command_line);
+    gb_doc_string(c, p, w, "tool_version", false, &v->tool_version);
+    gb_doc_string(c, p, w, "git_commit", false, &v->git_commit);
+    if (c->ok && json_object_get(p, "date")) gb_doc_string(c, p, w, "date", false, &v->date);
+    json_t *inputs = gb_doc_get(c, p, w, "inputs", JSON_ARRAY, "a list");
+    for (size_t i = 0; c->ok && i < json_array_size(inputs); i++) {
+        char *wi = gb_asprintf("provenance.inputs[%zu].", i);
+        json_t *e = json_array_get(inputs, i);
+        if (!json_is_object(e)) gb_doc_fail(c, "\"provenance.inputs[%zu]\": expected an object", i);
+        gb_doc_keys(c, e, wi, input_keys);
+        GbRunSummaryInput in = {0};
+        gb_doc_string(c, e, wi, "path", false, &in.path);
+        const char *sha = NULL;
+        if (c->ok && json_object_get(e, "sha256")) gb_doc_string_ref(c, e, wi, "sha256", false, &sha);
+        if (sha && (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64))
+            gb_doc_fail(c, "\"%ssha256\": expected 64 hexadecimal digits", wi);
+        if (c->ok && sha) memcpy(in.sha256, sha, 65);
+        gb_array_push(&v->inputs, in);
+        free(wi);
+    }
+}
+
 static void gb_run_summary__parse_object(GbDocReader *c, json_t *o, GbRunSummary *out)
 {
     static const char *const keys[] = {"tool",
@@ -339,6 +456,8 @@ static void gb_run_summary__parse_object(GbDocReader *c, json_t *o, GbRunSummary
                                        "gates",
                                        "operators",
                                        "metrics",
+                                       "added_text",
+                                       "provenance",
                                        NULL};
     gb_doc_keys(c, o, "", keys);
     const char *tool = NULL;
@@ -399,6 +518,8 @@ static void gb_run_summary__parse_object(GbDocReader *c, json_t *o, GbRunSummary
     }
     json_t *m = gb_doc_get(c, o, "", "metrics", JSON_OBJECT, "an object");
     if (m) gb_run_summary__parse_metrics(c, m, out);
+    if (c->ok && json_object_get(o, "added_text")) gb_run_summary__parse_added_text(c, o, out);
+    if (c->ok && json_object_get(o, "provenance")) gb_run_summary__parse_provenance(c, o, out);
 }
 
 bool gb_run_summary_parse(const char *text, size_t len, const char *name, GbRunSummary *out, GbError *err)

@@ -12,7 +12,10 @@
  *   "gates": {"offered", <gate of nsga2/gate_list.h>..., "accepted"} ({} when no record had gate
  *   counts), "operators": {<code>: {...}} (every operator of operators/operator_list.h),
  *   "metrics": {<key of fitness/metric_list.h>: {"before_mean", "after_mean", "raised",
- *   "lowered", "tasks"}}.
+ *   "lowered", "tasks"}}, "added_text": {"tasks", "sentence", "sentence_tasks", "sentence_share",
+ *   "name", "name_tasks", "name_share"}, and, when evolve ran (merge writes none),
+ *   "provenance": {"command_line", "tool_version", "git_commit", "date" (when known),
+ *   "inputs": [{"path", "sha256" (when the file could be read)}]}.
  * An operator's entry holds "name", "offered", "accepted", "rejected" (per gate; {} when the
  * operator was never offered), "in_picks" and "mean_rc_delta"; its key order is the one the
  * summary has always had: name, mean_rc_delta, offered, accepted, in_picks, rejected when it was
@@ -23,6 +26,12 @@
  * "raised"/"lowered" in how many the value after is above/below the value before, and the means
  * are rounded to 4 decimals (0 when tasks is 0), as are the RC/RR means, time_s and
  * offspring_per_s (the writer writes the values it is given; src/report/summary.c rounds).
+ * "added_text" measures how recognisable the added text is (src/report/added_text.h): over the
+ * hardened and unchanged tasks, the docstring or comment sentence and the identifier (not a
+ * builtin, not one an import binds, not an attribute name) found in the most picks but not in
+ * their originals (null when none), in how many tasks, and that share (rounded to 4 decimals).
+ * Summaries written before "added_text" and "provenance" existed have neither; the parser takes
+ * them without and the writer then writes neither.
  * Reals are written with 10 significant digits (a whole value as "3.0"). Not thread-safe per
  * object; distinct objects are independent. */
 #include <stdbool.h>
@@ -53,6 +62,30 @@ typedef struct {
     long raised, lowered, tasks;
 } GbRunSummaryMetric;
 
+/* "added_text": the most frequent added sentence and name (NULL: none, written null). */
+typedef struct {
+    long tasks;
+    char *sentence; /* owned, may be NULL */
+    long sentence_tasks;
+    double sentence_share;
+    char *name; /* owned, may be NULL */
+    long name_tasks;
+    double name_share;
+} GbRunSummaryAddedText;
+
+/* One input file of "provenance". */
+typedef struct {
+    char *path;      /* owned */
+    char sha256[65]; /* "" when the file could not be read ("sha256" is then not written) */
+} GbRunSummaryInput;
+
+/* "provenance": where the run came from. */
+typedef struct {
+    char *command_line, *tool_version, *git_commit; /* owned */
+    char *date;                                     /* owned; NULL: not written */
+    GbArray(GbRunSummaryInput) inputs;              /* owned */
+} GbRunSummaryProvenance;
+
 typedef struct {
     char *version; /* owned: genebench's version */
     unsigned long long seed;
@@ -76,6 +109,10 @@ typedef struct {
     GbGateCounts gates;
     GbRunSummaryOperator operators[GB_OP_COUNT];
     GbRunSummaryMetric metrics[GB_METRIC_COUNT];
+    bool has_added_text; /* false: no "added_text" (an older summary) */
+    GbRunSummaryAddedText added_text;
+    bool has_provenance; /* false: no "provenance" (merge, or an older summary) */
+    GbRunSummaryProvenance provenance;
 } GbRunSummary;
 
 /* Zero s (caller storage). */

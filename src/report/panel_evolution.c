@@ -1,4 +1,4 @@
-/* Panels of the evolution: RC against RR (fronts, picks), the operators, the gates. */
+/* Panels of the evolution: RC against RR (fronts, picks), the operators, the gates, the added text. */
 #include "src/report/report_private.h"
 
 #include <math.h>
@@ -416,4 +416,38 @@ void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
     }
     gb_report__gates_charts(out, r, rows);
     gb_str_append(out, "</section>\n");
+}
+
+/* The added-text measure of each run's summary ("added_text", src/doc/run_summary.h). */
+void gb_report__panel_added_text(GbStr *out, GbReport *r)
+{
+    GbStr table;
+    gb_str_init(&table);
+    size_t rows = 0;
+    for (size_t i = 0; i < r->runs.len; i++) {
+        const GbRepRun *run = &r->runs.items[i];
+        if (!run->has_summary || !run->summary.has_added_text) continue;
+        const GbRunSummaryAddedText *at = &run->summary.added_text;
+        gb_str_append(&table, "<tr><td>");
+        gb_report__esc(&table, run->label);
+        const char *const text[] = {at->sentence, at->name};
+        const long tasks[] = {at->sentence_tasks, at->name_tasks};
+        for (int k = 0; k < 2; k++) {
+            gb_str_append(&table, "</td><td><code>");
+            gb_report__esc(&table, text[k] ? text[k] : "");
+            gb_str_appendf(&table, "</code></td><td>%ld/%ld", tasks[k], at->tasks);
+        }
+        gb_str_append(&table, "</td></tr>\n");
+        rows++;
+    }
+    if (rows)
+        gb_str_appendf(out,
+                       "<section id=\"added-text\"><h2>Added text</h2>\n"
+                       "<p>The docstring or comment sentence and the identifier that the most picks contain and their "
+                       "originals do not, and in how many tasks: a phrase that recurs across a benchmark is what a "
+                       "reader or a model learns to skip.</p>\n"
+                       "<table class=\"facts\"><thead><tr><th>run</th><th>sentence</th><th>tasks</th><th>name</th>"
+                       "<th>tasks</th></tr></thead><tbody>\n%s</tbody></table></section>\n",
+                       table.data ? table.data : "");
+    gb_str_destroy(&table);
 }

@@ -1,6 +1,7 @@
 #include "src/report/summary.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "nsga2/gate_list.h"
 #include "operators/operator.h"
 #include "src/bench/record.h"
+#include "src/report/added_text.h"
 
 long gb_summary_task_index(const GbTask *t)
 {
@@ -102,6 +104,30 @@ static double gb_summary__round(double v)
     return round(v * 10000.0) / 10000.0;
 }
 
+/* The added-text measure (src/report/added_text.h) over the hardened and unchanged tasks that
+ * record their original program. */
+static void gb_summary__added_text(const GbBench *out, GbRunSummaryAddedText *o)
+{
+    GbAddedText at;
+    gb_added_text_init(&at);
+    for (size_t i = 0; i < out->tasks.len; i++) {
+        const GbTask *t = &out->tasks.items[i];
+        GbRecord r;
+        GbError err;
+        if (gb_record_read(t, &r, &err) && r.original_source && r.has_status &&
+            (r.status == GB_EVOLVED_HARDENED || r.status == GB_EVOLVED_UNCHANGED))
+            gb_added_text_add(&at, r.original_source, r.original_extra_files.items, r.original_extra_files.len,
+                              t->source, t->extra_files.items, t->extra_files.len);
+        gb_record_destroy(&r);
+    }
+    o->tasks = (long)at.tasks;
+    o->sentence_tasks = (long)gb_added_text_top(&at, 's', &o->sentence);
+    o->sentence_share = gb_summary__round(at.tasks ? (double)o->sentence_tasks / (double)at.tasks : 0);
+    o->name_tasks = (long)gb_added_text_top(&at, 'n', &o->name);
+    o->name_share = gb_summary__round(at.tasks ? (double)o->name_tasks / (double)at.tasks : 0);
+    gb_added_text_destroy(&at);
+}
+
 void gb_summary_fill(const GbBench *out, const GbRunFacts *f, GbRunSummary *s)
 {
     GbAgg a;
@@ -148,6 +174,19 @@ void gb_summary_fill(const GbBench *out, const GbRunFacts *f, GbRunSummary *s)
         double tasks = c->tasks ? (double)c->tasks : 1;
         s->metrics[k] = (GbRunSummaryMetric){gb_summary__round(c->before_sum / tasks),
                                              gb_summary__round(c->after_sum / tasks), c->raised, c->lowered, c->tasks};
+    }
+    s->has_added_text = true;
+    gb_summary__added_text(out, &s->added_text);
+    if (f->command_line) {
+        GbRunSummaryProvenance *p = &s->provenance;
+        s->has_provenance = true;
+        p->command_line = gb_strdup(f->command_line);
+        p->tool_version = gb_strdup(GB_VERSION);
+        p->git_commit = gb_strdup(GB_GIT_COMMIT);
+        p->date = f->date ? gb_strdup(f->date) : NULL;
+        GbRunSummaryInput in = {.path = gb_strdup(f->input_path ? f->input_path : "")};
+        snprintf(in.sha256, sizeof in.sha256, "%s", f->input_sha256 ? f->input_sha256 : "");
+        gb_array_push(&p->inputs, in);
     }
 }
 

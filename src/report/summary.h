@@ -42,6 +42,9 @@ typedef struct {
     const char *objective;   /* "balanced" | "rc" (NULL: not written, e.g. merge) */
     int away_versions;       /* earlier versions evolved away from (0: none) */
     double away_target;
+    /* provenance (written as "provenance" when command_line is not NULL): the command line, the
+     * input benchmark and the SHA-256 of its bytes ("" when unreadable), the date (UTC) */
+    const char *command_line, *input_path, *input_sha256, *date;
 } GbRunFacts;
 
 /* Fill *s (initialised here; gb_run_summary_destroy frees it) over the tasks: counts, the means
