@@ -162,6 +162,37 @@ static bool gb_seq__construct(GbSeqWalk *w, TSNode var, TSNode value)
     return true;
 }
 
+static void gb_seq__walk(GbSeqWalk *w, TSNode n, int depth);
+
+/* `for NAME in [literal, ...]:` (a list, tuple or set written out, at most 16 elements, no else):
+ * the body walked once per element with NAME bound to it. False when the loop is not of that form. */
+static bool gb_seq__unroll(GbSeqWalk *w, TSNode loop, int depth)
+{
+    TSNode left = gb_node_field(loop, "left"), right = gb_node_field(loop, "right"), body = gb_node_field(loop, "body");
+    if (!gb_node_is_kind(left, GB_NK_IDENTIFIER) || ts_node_is_null(body) ||
+        !ts_node_is_null(gb_node_field(loop, "alternative")))
+        return false;
+    if (!gb_node_is_kind(right, GB_NK_LIST) && !gb_node_is_kind(right, GB_NK_TUPLE) &&
+        !gb_node_is_kind(right, GB_NK_SET))
+        return false;
+    uint32_t n = ts_node_named_child_count(right);
+    if (n > 16) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        char *v = gb_seq__literal(w, ts_node_named_child(right, i), false);
+        if (!v) return false;
+        free(v);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        char *v = gb_seq__literal(w, ts_node_named_child(right, i), false);
+        gb_seq__unbind(w, left);
+        GbSeqBinding b = {gb_node_text(left, w->src), v};
+        gb_array_push(&w->names, b);
+        gb_seq__walk(w, body, depth + 1);
+    }
+    gb_seq__unbind(w, left);
+    return true;
+}
+
 static void gb_seq__walk(GbSeqWalk *w, TSNode n, int depth)
 {
     if (depth > 100) return;
@@ -191,6 +222,7 @@ static void gb_seq__walk(GbSeqWalk *w, TSNode n, int depth)
         }
         return;
     }
+    if (k == GB_NK_FOR_STATEMENT && gb_seq__unroll(w, n, depth)) return;
     if (k == GB_NK_CALL) {
         TSNode args = gb_node_field(n, "arguments");
         if (!ts_node_is_null(args)) gb_seq__walk(w, args, depth + 1);

@@ -8,8 +8,9 @@
  * the test method (or its class's setUp) bound to literal data are replaced by that data
  * (`request = {'path': '/a'}` then `obj.filter(request)` reads `obj.filter(({'path': '/a'}))`); a
  * step whose arguments are not literal data even so is left out, and an object whose
- * constructor's are not has no sequence. The object may be a local name or an attribute of the
- * test (`self.stack = Stack()` in setUp).
+ * constructor's are not has no sequence. A loop over a list written out (`for v in [5, 3]:`)
+ * is unrolled, its name bound to each element in turn. The object may be a local name or an
+ * attribute of the test (`self.stack = Stack()` in setUp).
  *
  * Text form (one sequence, no NUL byte): steps separated by GB_SEQ_SEP; a step is
  *   `Name(ARGS)`   the constructor (always the first step, Name is the class)

@@ -67,7 +67,7 @@ static void test_sequences_extract(void **state)
         "    def setUp(self):\n        self.b = Box(3)\n\n"
         "    def test_put(self):\n        x = {'k': [1, 2]}\n        self.assertEqual(self.b.put(x), 1)\n"
         "        self.b.size = 4\n        self.b.put(len(x))\n        self.assertTrue(self.b.get(key='k'))\n\n"
-        "    def test_two(self):\n        a = Box()\n        c = Box(y=2)\n        a.add(c)\n        c.add(-1)\n"
+        "    def test_two(self):\n        a = Box()\n        for v in [1, 'x']:\n            a.put(v)\n        c = Box(y=2)\n        a.add(c)\n        c.add(-1)\n"
         "        other = Other(1)\n        other.add(2)\n\n"
         "    def helper(self):\n        Box(9).add(1)\n");
     GbSeqList seqs = {0};
@@ -75,7 +75,7 @@ static void test_sequences_extract(void **state)
     assert_int_equal(seqs.len, 0); /* an assert task has none */
     t.kind = GB_TESTS_UNITTEST;
     gb_sequences_extract(p, &t, &seqs);
-    const char *want[] = {"Box(3)|.put(({'k': [1, 2]}))|.size=4|.get(key='k')", "Box(3)", "Box()", "Box(y=2)|.add(-1)"};
+    const char *want[] = {"Box(3)|.put(({'k': [1, 2]}))|.size=4|.get(key='k')", "Box(3)", "Box()|.put((1))|.put(('x'))", "Box(y=2)|.add(-1)"};
     assert_int_equal(seqs.len, 4);
     for (size_t i = 0; i < 4; i++) {
         for (char *c = seqs.items[i]; *c; c++)
