@@ -21,6 +21,7 @@ char *gb_eval_result_write(const GbEvalResult *r)
     json_object_set_new(o, "verdict", json_string(gb_verdict_name(r->verdict)));
     json_object_set_new(o, "error", gb_doc_str(r->error));
     json_object_set_new(o, "cached", json_boolean(r->cached));
+    if (r->plus != GB_V_NONE) json_object_set_new(o, "plus", json_string(gb_verdict_name(r->plus)));
     char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(o);
     return line;
@@ -52,6 +53,11 @@ bool gb_eval_result_parse(const char *line, size_t len, GbEvalResult *out, GbErr
         gb_doc_fail(&c, "\"verdict\": \"%s\" is not a verdict (pass, fail, timeout, crash, invalid, error)", verdict);
     gb_doc_string_ref(&c, o, "", "error", true, &out->error);
     gb_doc_bool(&c, o, "", "cached", &out->cached);
+    out->plus = GB_V_NONE;
+    const char *plus = NULL;
+    if (c.ok && json_object_get(o, "plus")) gb_doc_string_ref(&c, o, "", "plus", false, &plus);
+    if (plus && !gb_verdict_parse(plus, &out->plus))
+        gb_doc_fail(&c, "\"plus\": \"%s\" is not a verdict (pass, fail, timeout, crash, invalid, error)", plus);
     if (!c.ok) {
         json_decref(o);
         memset(out, 0, sizeof *out);

@@ -2,7 +2,9 @@
 /* One line of the per-sample results of `genebench eval` (-o FILE): one compact JSON object per
  * scored sample, non-ASCII escaped. This module is its only writer and its only parser. Keys, in
  * this order: task, item, version, file, sample, model, prompt_sha256, raw (null: no reply),
- * extracted (null: nothing extracted), verdict (eval_verdict.h), error (null: none), cached. */
+ * extracted (null: nothing extracted), verdict (eval_verdict.h), error (null: none), cached, and
+ * for program repair with a reference (src/eval/plus.h) plus: the verdict on the tests and the
+ * derived inputs (absent otherwise). */
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,6 +21,7 @@ typedef struct {
     GbVerdict verdict;
     const char *error; /* NULL: null */
     bool cached;
+    GbVerdict plus; /* GB_V_NONE: no "plus" key */
     void *storage_; /* the parsed text the strings point into (parse only) */
 } GbEvalResult;
 

@@ -3,14 +3,24 @@
  * module is its only writer and its only parser; eval fills the struct and writes it, the report
  * reads it back. Keys, in this order:
  *   model, task, samples, temperature, top_p, max_tokens, seed, k: [k...], items,
- *   tasks_without_items, samples_planned, samples_scored, samples_resumed, samples_cached,
- *   requests, complete, stopped_by ("time budget" | "interrupt" | null),
- *   versions: [{version, file, items_scored, pass_at: {"<k>": p...}, verdicts: {"<verdict>": n...}}],
+ *   items_before_dedup, tasks_without_items, samples_planned, samples_scored, samples_resumed,
+ *   samples_cached, requests, complete, stopped_by ("time budget" | "interrupt" | null),
+ *   warnings: [text...],
+ *   versions: [{version, file, items_scored, pass_at: {"<k>": p...}, pass_at_ci95: {"<k>": [lo, hi]...},
+ *               verdicts: {"<verdict>": n...}}],
  *   comparisons: [{version, file, items, both_pass, lost, gained, both_fail, pass1_original,
- *                  pass1_version, relative_drop, drop_ci95: [lo, hi],
- *                  bootstrap: {resamples, seed, undefined}}],
- *   across_versions: {versions, relative_drop: {mean, min, max}, pass1: {mean, min, max}} | null
+ *                  pass1_version, relative_drop, drop_ci95: [lo, hi], absolute_drop,
+ *                  absolute_drop_ci95: [lo, hi], mcnemar_p, bootstrap: {resamples, seed, undefined}}],
+ *   across_versions: {versions, relative_drop: {mean, min, max}, pass1: {mean, min, max}} | null,
+ *   robust: {versions, items, pass_at: {"<k>": p...}, robust_pass_at: {...}, robust_drop_at: {...},
+ *            robust_relative_at: {...}} | null,
+ *   plus: {items} | null (repair: scored on the derived inputs too, src/eval/plus.h); then each
+ *     version has plus_pass_at: {"<k>": p...} and each comparison plus: {items, relative_drop,
+ *     drop_ci95: [lo, hi], absolute_drop, absolute_drop_ci95: [lo, hi]}
  * A rate that is undefined (no item, pass@1 of the original 0, ...) is null (NAN in the struct).
+ * Absolute drops are fractions (0.05 is 5 points). The parser reads summaries written before
+ * items_before_dedup, warnings, pass_at_ci95, absolute_drop, absolute_drop_ci95, mcnemar_p,
+ * robust and plus existed: their values are then unknown (NAN, 0, none).
  * Numbers that are whole are written as integers, others with 12 significant digits. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +32,9 @@ typedef struct {
     long version;
     char *file; /* owned */
     size_t items_scored;
-    double *pass_at;             /* owned: one per GbEvalSummary.k, NAN when undefined */
+    double *pass_at;           /* owned: one per GbEvalSummary.k, NAN when undefined */
+    double *pass_lo, *pass_hi; /* owned: its bootstrap 95% interval over items, per k */
+    double *plus_pass_at;      /* owned, per k (repair with plus only, else NULL): pass@k on tests and derived inputs */
     size_t verdicts[GB_V_COUNT]; /* samples per verdict; [GB_V_NONE] is not written */
 } GbEvalSummaryVersion;
 
@@ -31,6 +43,10 @@ typedef struct {
     char *file; /* owned */
     size_t items, both_pass, lost, gained, both_fail;
     double pass1_original, pass1_version, relative_drop, drop_lo, drop_hi; /* NAN: undefined */
+    double abs_drop, abs_lo, abs_hi; /* pass1_original - pass1_version (a fraction), its interval */
+    double mcnemar_p;                /* exact two-sided McNemar p of lost vs gained */
+    size_t plus_items;               /* repair with plus: the paired items with a reference */
+    double plus_relative_drop, plus_drop_lo, plus_drop_hi, plus_abs_drop, plus_abs_lo, plus_abs_hi;
     size_t resamples;
     unsigned long boot_seed;
     size_t undefined; /* resamples whose drop was undefined */
@@ -42,6 +58,16 @@ typedef struct {
     double pass1_mean, pass1_min, pass1_max; /* of the versions' pass@1; NAN: none */
 } GbEvalAcross;
 
+/* ReCode's robust metrics over the s hardened versions (stats.h, gb_robust_count), per k: the
+ * items scored on the original and every version, with the sample indices scored on all. */
+typedef struct {
+    size_t versions, items;
+    double *pass_at;     /* owned, per k: nominal pass@k (the original) over these items */
+    double *robust_pass; /* owned, per k: Robust Pass_s@k */
+    double *robust_drop; /* owned, per k: (pass@k - Robust Pass_s@k) / pass@k */
+    double *robust_rel;  /* owned, per k: Robust Relative_s@k */
+} GbEvalRobust;
+
 typedef struct {
     char *model; /* owned */
     char *task;  /* owned: the task type's name ("output", "input", ...) */
@@ -50,14 +76,20 @@ typedef struct {
     long max_tokens, seed;
     long *k; /* owned: the k of pass@k */
     size_t nk;
-    size_t items, tasks_without_items, samples_planned, samples_scored, samples_resumed, samples_cached;
+    size_t items, items_before_dedup, tasks_without_items, samples_planned, samples_scored, samples_resumed,
+        samples_cached;
     long requests;
     bool complete;
     char *stopped_by;                       /* owned; NULL: not stopped */
+    GbArray(char *) warnings;               /* owned strings */
     GbArray(GbEvalSummaryVersion) versions; /* owned */
     GbArray(GbEvalComparison) comparisons;  /* owned: versions 1.. against version 0 */
     bool has_across;                        /* across_versions is written only for 2+ versions */
     GbEvalAcross across;
+    bool has_plus;     /* repair: versions[].plus_pass_at and comparisons[].plus are written */
+    size_t plus_items; /* items with a reference (plus.h) */
+    bool has_robust;   /* robust is written for 1+ hardened versions */
+    GbEvalRobust robust;
 } GbEvalSummary;
 
 /* Free what s owns (s itself is caller storage); a zeroed struct is fine. */
