@@ -63,15 +63,19 @@ void gb_eval_provenance_copy(GbEvalProvenance *out, const GbEvalProvenance *p)
     out->answers = p->answers;
     out->answers.path = gb_eval_summary__dup(p->answers.path);
     out->prompt_version = gb_eval_summary__dup(p->prompt_version);
+    out->has_template = p->has_template;
+    out->prompt_template = p->prompt_template;
+    out->prompt_template.path = gb_eval_summary__dup(p->prompt_template.path);
     out->sandbox = gb_eval_summary__dup(p->sandbox);
 }
 
 void gb_eval_provenance_destroy(GbEvalProvenance *p)
 {
     if (!p) return;
-    char *strs[] = {p->command_line,  p->tool_version, p->git_commit,     p->date,
-                    p->source,        p->server_url,   p->server_model,   p->api,
-                    p->system_sha256, p->answers.path, p->prompt_version, p->sandbox};
+    char *strs[] = {
+        p->command_line,        p->tool_version, p->git_commit,    p->date,         p->source,         p->server_url,
+        p->server_model,        p->api,          p->system_sha256, p->answers.path, p->prompt_version, p->sandbox,
+        p->prompt_template.path};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) free(strs[i]);
     for (size_t i = 0; i < p->inputs.len; i++) free(p->inputs.items[i].path);
     gb_array_free(&p->inputs);
@@ -247,6 +251,7 @@ static json_t *gb_eval_summary__provenance(const GbEvalProvenance *p)
     json_object_set_new(o, "answers", p->has_answers ? gb_eval_summary__file(&p->answers) : json_null());
     json_object_set_new(o, "prompt_version", gb_doc_str(p->prompt_version));
     json_object_set_new(o, "sandbox", gb_doc_str(p->sandbox));
+    if (p->has_template) json_object_set_new(o, "prompt_template", gb_eval_summary__file(&p->prompt_template));
     return o;
 }
 
@@ -590,6 +595,11 @@ static void gb_eval_summary__parse_provenance(GbDocReader *c, json_t *o, GbEvalS
     if (c->ok && json_is_object(a)) {
         v->has_answers = true;
         gb_eval_summary__parse_file(c, a, "provenance.answers.", &v->answers);
+    }
+    json_t *t = json_object_get(p, "prompt_template");
+    if (c->ok && json_is_object(t)) {
+        v->has_template = true;
+        gb_eval_summary__parse_file(c, t, "provenance.prompt_template.", &v->prompt_template);
     }
 }
 

@@ -21,7 +21,8 @@
  *                without: [{version, items, pass1_original, pass1_version, relative_drop}]},
  *   provenance: {command_line, tool_version, git_commit, date, inputs: [{path, sha256}],
  *                source ("server" | "answers"), server_url, server_model, server_context, api,
- *                system_sha256, answers: {path, sha256} | null, prompt_version, sandbox}
+ *                system_sha256, answers: {path, sha256} | null, prompt_version, sandbox,
+ *                prompt_template: {path, sha256} (only when a template made the prompts)}
  * truncation counts the samples cut at the token limit (finish_reason "length") and gives each
  * comparison again over the items none of whose samples (original or version) was cut.
  * truncation and provenance are optional when parsing (older summaries have neither).
@@ -104,6 +105,8 @@ typedef struct {
     bool has_answers;
     GbEvalInputFile answers;
     char *prompt_version, *sandbox;
+    bool has_template; /* prompt_template is written only when set */
+    GbEvalInputFile prompt_template;
 } GbEvalProvenance;
 
 /* A deep copy of p into out (caller storage). */

@@ -201,6 +201,8 @@ static GbEvalSample gb_eval__sample(const GbEvalRun *r, TSParser *parser, const 
         .task = task,
         .entry = orig->entry_point ? orig->entry_point : "f",
         .pair = r->input->per_assert ? &it->pair : NULL,
+        .style = r->cfg->prompt_style,
+        .tmpl = r->cfg->prompt_template,
     };
 }
 
