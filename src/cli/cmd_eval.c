@@ -14,6 +14,7 @@
 #include "src/cli/commands.h"
 #include "src/eval/eval.h"
 #include "src/eval/offline.h"
+#include "src/eval/prompt.h"
 
 #define GB_EVAL_MAX_K 16
 
@@ -23,14 +24,16 @@ typedef struct {
 } GbEvalKs;
 
 typedef struct {
-    const char *url, *model, *output, *summary, *cache, *python, *java_home, *system, *write_prompts, *answers;
-    int task, api;
+    const char *url, *model, *output, *summary, *cache, *python, *java_home, *system, *write_prompts, *answers,
+        *prompt_template;
+    int task, api, prompt_style;
     long samples, max_tokens, seed, concurrency, workers, retries, timeout_ms, resamples, boot_seed, max_same_errors,
         context;
     double temperature, top_p, time_budget, run_timeout, compile_timeout;
     long java_mem;
     bool resume, quiet;
     GbEvalKs k;
+    const GbEvalTemplate *tmpl; /* loaded from prompt_template (not an option) */
 } GbEvalOptions;
 
 static bool gb_eval__parse_k(const char *value, void *dest, char *msg, size_t size)
@@ -56,6 +59,7 @@ static bool gb_eval__parse_k(const char *value, void *dest, char *msg, size_t si
 }
 
 static const char *const gb_eval__apis[] = {"chat", "completions", NULL};
+static const char *const gb_eval__styles[] = {"genebench", "cruxeval", NULL};
 
 #define O GbEvalOptions
 static const GbCliOption gb_eval__options[] = {
@@ -68,6 +72,12 @@ static const GbCliOption gb_eval__options[] = {
                 "chat: /v1/chat/completions (instruction models)\ncompletions: /v1/completions, a plain prompt and "
                 "stop\nsequences (base models)"),
     GB_CLI_STRING("system", 0, O, system, "TEXT", NULL, "chat: a system message before every prompt"),
+    GB_CLI_STRING("prompt-template", 0, O, prompt_template, "FILE", NULL,
+                  "the prompt of every item from FILE, a template with\nplaceholders such as {{program}} and "
+                  "{{assert}}\n(src/eval/README.md lists them per task type)"),
+    GB_CLI_ENUM("prompt-style", 0, O, prompt_style, "STYLE", gb_eval__styles, "genebench",
+                "output / input: genebench's prompts, or cruxeval: CRUXEval's\nown direct prompts and answer "
+                "extraction (numbers\ncomparable with published CRUXEval results)"),
     GB_CLI_STRING("write-prompts", 0, O, write_prompts, "FILE", NULL,
                   "write every sample's prompt to FILE (JSONL) and stop;\nno server is asked"),
     GB_CLI_STRING("answers", 0, O, answers, "FILE", NULL,
@@ -122,7 +132,8 @@ static const GbCliExit gb_eval__exits[] = {
         "       failed (no server, model not found), some samples got no reply or the runner failed on them\n"
         "       (verdict error), the results could not be written, the sandbox could not start"},
     {2, "usage error (bad option or value, --url or --model missing, an output is an input, the task\n"
-        "       type does not fit the file)"},
+        "       type does not fit the file, the prompt template cannot be read or has a placeholder the\n"
+        "       task type does not have)"},
     {130, "interrupted (Ctrl-C; 143 for SIGTERM): the finished samples are in --output and the summary\n"
           "       is printed and written; add --resume"},
     {0, NULL},
@@ -162,6 +173,15 @@ static bool gb_eval__usage_ok(const GbEvalOptions *opt, const GbCliArgs *args)
     }
     if (!opt->write_prompts && ((!opt->url && !opt->answers) || !opt->model)) {
         fprintf(stderr, "genebench eval: --url (or --answers) and --model are required\n");
+        return false;
+    }
+    if (opt->prompt_style == GB_EVAL_STYLE_CRUXEVAL && opt->task != GB_EVAL_TASK_OUTPUT &&
+        opt->task != GB_EVAL_TASK_INPUT) {
+        fprintf(stderr, "genebench eval: --prompt-style cruxeval is for --task output and input only\n");
+        return false;
+    }
+    if (opt->prompt_style == GB_EVAL_STYLE_CRUXEVAL && opt->prompt_template) {
+        fprintf(stderr, "genebench eval: --prompt-style cruxeval and --prompt-template do not go together\n");
         return false;
     }
     if (opt->answers && opt->url) {
@@ -247,7 +267,11 @@ static void gb_eval__provenance(GbEvalProvenance *p, const GbEvalOptions *opt, c
         p->has_answers = true;
         p->answers = gb_eval__input_file(opt->answers);
     }
-    p->prompt_version = gb_strdup(GB_EVAL_PROMPT_VERSION);
+    p->prompt_version = gb_strdup(gb_eval_prompt_version((GbEvalPromptStyle)opt->prompt_style, opt->prompt_template));
+    if (opt->prompt_template) {
+        p->has_template = true;
+        p->prompt_template = gb_eval__input_file(opt->prompt_template);
+    }
 }
 
 /* The pre-flight request: GET /v1/models, before any sample is sent. False (said on stderr) when
@@ -316,6 +340,8 @@ static GbEvalConfig gb_eval__config(const GbEvalOptions *opt, const GbJavaConfig
         .progress_lines = !isatty(STDERR_FILENO),
         .warn = stderr,
         .provenance = prov,
+        .prompt_style = (GbEvalPromptStyle)opt->prompt_style,
+        .prompt_template = opt->tmpl,
         .context = opt->context > 0 ? opt->context
                    : prov           ? prov->server_context
                                     : -1,
@@ -431,6 +457,16 @@ int gb_cmd_eval(int argc, char **argv)
         return rc != GB_CLI_CONTINUE ? rc : GB_EXIT_USAGE;
     }
     GbEvalTask task = (GbEvalTask)opt.task;
+    GbEvalTemplate *tmpl = NULL;
+    if (opt.prompt_template) {
+        GbError terr = {0};
+        if (!(tmpl = gb_eval_template_load(opt.prompt_template, task, &terr))) {
+            fprintf(stderr, "genebench eval: %s\n", terr.msg);
+            free(command_line);
+            return GB_EXIT_USAGE;
+        }
+        opt.tmpl = tmpl;
+    }
     size_t nfiles = (size_t)args.count, nv;
     GbBench *benches = gb_calloc(nfiles, sizeof *benches);
     GbEvalVersion *versions = gb_eval_versions_new(task, args.items, benches, nfiles, &nv);
@@ -474,6 +510,7 @@ out:
     if (locked) gb_cli_unlock(&lock);
     gb_http_client_delete(http);
     gb_eval_answers_delete(answers);
+    gb_eval_template_delete(tmpl);
     gb_eval_provenance_destroy(&prov);
     for (size_t f = 0; f < nfiles; f++) gb_bench_destroy(&benches[f]);
     free(java_home);

@@ -129,7 +129,7 @@ static const GbCliCommand gb_inject_bugs__cmd = {
 typedef struct {
     size_t tasks_with_mutant, exhausted;
     size_t outcome[GB_MUTANT_OUTCOME_COUNT];
-    size_t unusable;
+    size_t unusable, duplicate;
 } GbInjectTotals;
 
 /* One run: the inputs, the results and their totals. */
@@ -242,6 +242,7 @@ static void gb_inject_bugs__tally(GbInjectRun *R)
             t->tasks_with_mutant += o->outcome[GB_MUTANT_KEPT] > 0;
             t->exhausted += o->exhausted;
             t->unusable += o->unusable;
+            t->duplicate += o->duplicate;
             for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) t->outcome[x] += o->outcome[x];
         }
         printf("\n");
@@ -319,14 +320,14 @@ static void gb_inject_bugs__summary(const GbInjectRun *R, GbStr *s)
            "%zu mutants in %.1fs\n",
            R->orig_path, R->hard_path, R->n, R->processed, R->skipped, R->errors, R->unmatched, R->sites.shared,
            R->sites.found, R->kept_all, R->secs);
-    printf("  order  tasks>=1  share   kept  equivalent  divergent  timeout  crash  error  unusable\n");
+    printf("  order  tasks>=1  share   kept  equivalent  divergent  timeout  crash  error  unusable  duplicate\n");
     for (int k = cfg->order_min; k <= cfg->order_max; k++) {
         const GbInjectTotals *t = &R->tot[k];
         double share = R->processed ? (double)t->tasks_with_mutant / (double)R->processed : 0;
-        printf("  %5d  %8zu  %5.1f%%  %5zu  %10zu  %9zu  %7zu  %5zu  %5zu  %8zu\n", k, t->tasks_with_mutant,
+        printf("  %5d  %8zu  %5.1f%%  %5zu  %10zu  %9zu  %7zu  %5zu  %5zu  %8zu  %9zu\n", k, t->tasks_with_mutant,
                100 * share, t->outcome[GB_MUTANT_KEPT], t->outcome[GB_MUTANT_EQUIVALENT],
                t->outcome[GB_MUTANT_DIVERGENT], t->outcome[GB_MUTANT_TIMEOUT], t->outcome[GB_MUTANT_CRASH],
-               t->outcome[GB_MUTANT_ERROR], t->unusable);
+               t->outcome[GB_MUTANT_ERROR], t->unusable, t->duplicate);
         char key[16];
         snprintf(key, sizeof key, "%d", k);
         gb_json_key(s, key, &fo);
@@ -342,6 +343,8 @@ static void gb_inject_bugs__summary(const GbInjectRun *R, GbStr *s)
         }
         gb_json_key(s, "unusable", &f);
         gb_json_number(s, (double)t->unusable);
+        gb_json_key(s, "duplicate", &f);
+        gb_json_number(s, (double)t->duplicate);
         gb_json_key(s, "tasks_exhausted", &f);
         gb_json_number(s, (double)t->exhausted);
         gb_str_append(s, "}");

@@ -27,6 +27,7 @@ char *gb_eval_result_write(const GbEvalResult *r)
                         r->completion_tokens >= 0 ? json_integer(r->completion_tokens) : json_null());
     json_object_set_new(o, "latency_ms", r->latency_ms >= 0 ? json_integer((json_int_t)r->latency_ms) : json_null());
     json_object_set_new(o, "truncated", json_boolean(r->truncated));
+    if (r->plus != GB_V_NONE) json_object_set_new(o, "plus", json_string(gb_verdict_name(r->plus)));
     char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(o);
     return line;
@@ -69,6 +70,11 @@ bool gb_eval_result_parse(const char *line, size_t len, GbEvalResult *out, GbErr
     if (json_is_number(json_object_get(o, "latency_ms")))
         out->latency_ms = json_number_value(json_object_get(o, "latency_ms"));
     if (json_is_boolean(json_object_get(o, "truncated"))) gb_doc_bool(&c, o, "", "truncated", &out->truncated);
+    out->plus = GB_V_NONE;
+    const char *plus = NULL;
+    if (c.ok && json_object_get(o, "plus")) gb_doc_string_ref(&c, o, "", "plus", false, &plus);
+    if (plus && !gb_verdict_parse(plus, &out->plus))
+        gb_doc_fail(&c, "\"plus\": \"%s\" is not a verdict (pass, fail, timeout, crash, invalid, error)", plus);
     if (!c.ok) {
         json_decref(o);
         memset(out, 0, sizeof *out);

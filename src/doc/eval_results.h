@@ -4,8 +4,10 @@
  * this order: task, item, version, file, sample, model, prompt_sha256, raw (null: no reply),
  * extracted (null: nothing extracted), verdict (eval_verdict.h), error (null: none), cached,
  * finish_reason (null: none given), prompt_tokens, completion_tokens (null: not reported),
- * latency_ms (null: no request was made), truncated (the reply was cut at the token limit).
- * The last five are optional when parsing (older results files). */
+ * latency_ms (null: no request was made), truncated (the reply was cut at the token limit), and
+ * for program repair with a reference (src/eval/plus.h) plus: the verdict on the tests and the
+ * derived inputs (absent otherwise). The five from finish_reason on and plus are optional when
+ * parsing (older results files). */
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,6 +28,7 @@ typedef struct {
     long prompt_tokens, completion_tokens; /* < 0: null */
     double latency_ms;                     /* < 0: null */
     bool truncated;
+    GbVerdict plus; /* GB_V_NONE: no "plus" key */
     void *storage_; /* the parsed text the strings point into (parse only) */
 } GbEvalResult;
 

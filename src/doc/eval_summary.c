@@ -14,10 +14,19 @@ void gb_eval_summary_destroy(GbEvalSummary *s)
     free(s->task);
     free(s->k);
     free(s->stopped_by);
+    for (size_t i = 0; i < s->warnings.len; i++) free(s->warnings.items[i]);
+    gb_array_free(&s->warnings);
     for (size_t i = 0; i < s->versions.len; i++) {
         free(s->versions.items[i].file);
         free(s->versions.items[i].pass_at);
+        free(s->versions.items[i].pass_lo);
+        free(s->versions.items[i].pass_hi);
+        free(s->versions.items[i].plus_pass_at);
     }
+    free(s->robust.pass_at);
+    free(s->robust.robust_pass);
+    free(s->robust.robust_drop);
+    free(s->robust.robust_rel);
     gb_array_free(&s->versions);
     for (size_t i = 0; i < s->comparisons.len; i++) free(s->comparisons.items[i].file);
     gb_array_free(&s->comparisons);
@@ -54,15 +63,19 @@ void gb_eval_provenance_copy(GbEvalProvenance *out, const GbEvalProvenance *p)
     out->answers = p->answers;
     out->answers.path = gb_eval_summary__dup(p->answers.path);
     out->prompt_version = gb_eval_summary__dup(p->prompt_version);
+    out->has_template = p->has_template;
+    out->prompt_template = p->prompt_template;
+    out->prompt_template.path = gb_eval_summary__dup(p->prompt_template.path);
     out->sandbox = gb_eval_summary__dup(p->sandbox);
 }
 
 void gb_eval_provenance_destroy(GbEvalProvenance *p)
 {
     if (!p) return;
-    char *strs[] = {p->command_line,  p->tool_version, p->git_commit,     p->date,
-                    p->source,        p->server_url,   p->server_model,   p->api,
-                    p->system_sha256, p->answers.path, p->prompt_version, p->sandbox};
+    char *strs[] = {
+        p->command_line,        p->tool_version, p->git_commit,    p->date,         p->source,         p->server_url,
+        p->server_model,        p->api,          p->system_sha256, p->answers.path, p->prompt_version, p->sandbox,
+        p->prompt_template.path};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) free(strs[i]);
     for (size_t i = 0; i < p->inputs.len; i++) free(p->inputs.items[i].path);
     gb_array_free(&p->inputs);
@@ -70,6 +83,18 @@ void gb_eval_provenance_destroy(GbEvalProvenance *p)
 }
 
 /* ---- writing -------------------------------------------------------------------------------- */
+
+/* {"<k>": x...} of per-k values */
+static json_t *gb_eval_summary__per_k(const GbEvalSummary *s, const double *x)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < s->nk; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%ld", s->k[i]);
+        json_object_set_new(o, key, gb_doc_number(x ? x[i] : NAN));
+    }
+    return o;
+}
 
 static json_t *gb_eval_summary__version(const GbEvalSummary *s, const GbEvalSummaryVersion *v)
 {
@@ -86,11 +111,21 @@ static json_t *gb_eval_summary__version(const GbEvalSummary *s, const GbEvalSumm
     json_object_set_new(o, "file", gb_doc_str(v->file));
     json_object_set_new(o, "items_scored", json_integer((json_int_t)v->items_scored));
     json_object_set_new(o, "pass_at", pass_at);
+    json_t *ci = json_object();
+    for (size_t i = 0; i < s->nk; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%ld", s->k[i]);
+        json_object_set_new(ci, key,
+                            json_pack("[oo]", gb_doc_number(v->pass_lo ? v->pass_lo[i] : NAN),
+                                      gb_doc_number(v->pass_hi ? v->pass_hi[i] : NAN)));
+    }
+    json_object_set_new(o, "pass_at_ci95", ci);
+    if (s->has_plus) json_object_set_new(o, "plus_pass_at", gb_eval_summary__per_k(s, v->plus_pass_at));
     json_object_set_new(o, "verdicts", verdicts);
     return o;
 }
 
-static json_t *gb_eval_summary__comparison(const GbEvalComparison *c)
+static json_t *gb_eval_summary__comparison(const GbEvalSummary *s, const GbEvalComparison *c)
 {
     json_t *o = json_object();
     json_object_set_new(o, "version", json_integer(c->version));
@@ -104,6 +139,16 @@ static json_t *gb_eval_summary__comparison(const GbEvalComparison *c)
     json_object_set_new(o, "pass1_version", gb_doc_number(c->pass1_version));
     json_object_set_new(o, "relative_drop", gb_doc_number(c->relative_drop));
     json_object_set_new(o, "drop_ci95", json_pack("[oo]", gb_doc_number(c->drop_lo), gb_doc_number(c->drop_hi)));
+    json_object_set_new(o, "absolute_drop", gb_doc_number(c->abs_drop));
+    json_object_set_new(o, "absolute_drop_ci95", json_pack("[oo]", gb_doc_number(c->abs_lo), gb_doc_number(c->abs_hi)));
+    json_object_set_new(o, "mcnemar_p", gb_doc_number(c->mcnemar_p));
+    if (s->has_plus)
+        json_object_set_new(o, "plus",
+                            json_pack("{s:I,s:o,s:[oo],s:o,s:[oo]}", "items", (json_int_t)c->plus_items,
+                                      "relative_drop", gb_doc_number(c->plus_relative_drop), "drop_ci95",
+                                      gb_doc_number(c->plus_drop_lo), gb_doc_number(c->plus_drop_hi), "absolute_drop",
+                                      gb_doc_number(c->plus_abs_drop), "absolute_drop_ci95",
+                                      gb_doc_number(c->plus_abs_lo), gb_doc_number(c->plus_abs_hi)));
     json_object_set_new(o, "bootstrap",
                         json_pack("{s:I,s:I,s:I}", "resamples", (json_int_t)c->resamples, "seed",
                                   (json_int_t)c->boot_seed, "undefined", (json_int_t)c->undefined));
@@ -120,6 +165,20 @@ static json_t *gb_eval_summary__across(const GbEvalSummary *s)
                      gb_doc_number(a->pass1_min), "max", gb_doc_number(a->pass1_max));
 }
 
+static json_t *gb_eval_summary__robust(const GbEvalSummary *s)
+{
+    if (!s->has_robust) return json_null();
+    const GbEvalRobust *r = &s->robust;
+    json_t *o = json_object();
+    json_object_set_new(o, "versions", json_integer((json_int_t)r->versions));
+    json_object_set_new(o, "items", json_integer((json_int_t)r->items));
+    json_object_set_new(o, "pass_at", gb_eval_summary__per_k(s, r->pass_at));
+    json_object_set_new(o, "robust_pass_at", gb_eval_summary__per_k(s, r->robust_pass));
+    json_object_set_new(o, "robust_drop_at", gb_eval_summary__per_k(s, r->robust_drop));
+    json_object_set_new(o, "robust_relative_at", gb_eval_summary__per_k(s, r->robust_rel));
+    return o;
+}
+
 /* The run's facts: everything before "versions". */
 static json_t *gb_eval_summary__facts(const GbEvalSummary *s)
 {
@@ -134,6 +193,7 @@ static json_t *gb_eval_summary__facts(const GbEvalSummary *s)
     json_object_set_new(o, "seed", json_integer(s->seed));
     json_object_set_new(o, "k", k);
     json_object_set_new(o, "items", json_integer((json_int_t)s->items));
+    json_object_set_new(o, "items_before_dedup", json_integer((json_int_t)s->items_before_dedup));
     json_object_set_new(o, "tasks_without_items", json_integer((json_int_t)s->tasks_without_items));
     json_object_set_new(o, "samples_planned", json_integer((json_int_t)s->samples_planned));
     json_object_set_new(o, "samples_scored", json_integer((json_int_t)s->samples_scored));
@@ -142,6 +202,9 @@ static json_t *gb_eval_summary__facts(const GbEvalSummary *s)
     json_object_set_new(o, "requests", json_integer(s->requests));
     json_object_set_new(o, "complete", json_boolean(s->complete));
     json_object_set_new(o, "stopped_by", gb_doc_str(s->stopped_by));
+    json_t *w = json_array();
+    for (size_t i = 0; i < s->warnings.len; i++) json_array_append_new(w, gb_doc_str(s->warnings.items[i]));
+    json_object_set_new(o, "warnings", w);
     return o;
 }
 
@@ -188,6 +251,7 @@ static json_t *gb_eval_summary__provenance(const GbEvalProvenance *p)
     json_object_set_new(o, "answers", p->has_answers ? gb_eval_summary__file(&p->answers) : json_null());
     json_object_set_new(o, "prompt_version", gb_doc_str(p->prompt_version));
     json_object_set_new(o, "sandbox", gb_doc_str(p->sandbox));
+    if (p->has_template) json_object_set_new(o, "prompt_template", gb_eval_summary__file(&p->prompt_template));
     return o;
 }
 
@@ -197,10 +261,12 @@ char *gb_eval_summary_write(const GbEvalSummary *s)
     for (size_t i = 0; i < s->versions.len; i++)
         json_array_append_new(versions, gb_eval_summary__version(s, &s->versions.items[i]));
     for (size_t i = 0; i < s->comparisons.len; i++)
-        json_array_append_new(comparisons, gb_eval_summary__comparison(&s->comparisons.items[i]));
+        json_array_append_new(comparisons, gb_eval_summary__comparison(s, &s->comparisons.items[i]));
     json_object_set_new(o, "versions", versions);
     json_object_set_new(o, "comparisons", comparisons);
     json_object_set_new(o, "across_versions", gb_eval_summary__across(s));
+    json_object_set_new(o, "robust", gb_eval_summary__robust(s));
+    json_object_set_new(o, "plus", s->has_plus ? json_pack("{s:I}", "items", (json_int_t)s->plus_items) : json_null());
     if (s->has_truncation) json_object_set_new(o, "truncation", gb_eval_summary__truncation(s));
     if (s->has_provenance) json_object_set_new(o, "provenance", gb_eval_summary__provenance(&s->provenance));
     char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12));
@@ -211,6 +277,54 @@ char *gb_eval_summary_write(const GbEvalSummary *s)
 }
 
 /* ---- parsing -------------------------------------------------------------------------------- */
+
+/* A key added after the first summaries: absent leaves *out NAN. */
+static void gb_eval_summary__later_rate(GbDocReader *c, json_t *o, const char *w, const char *key, double *out)
+{
+    *out = NAN;
+    if (json_object_get(o, key)) gb_doc_rate(c, o, w, key, out);
+}
+
+/* A [low, high] list at key (absent: both NAN). */
+static void gb_eval_summary__later_pair(GbDocReader *c, json_t *o, const char *w, const char *key, double *lo,
+                                        double *hi)
+{
+    *lo = *hi = NAN;
+    json_t *ci = json_object_get(o, key);
+    if (!ci || !c->ok) return;
+    if (!json_is_array(ci) || json_array_size(ci) != 2) {
+        gb_doc_fail(c, "\"%s%s\": expected a list [low, high]", w, key);
+        return;
+    }
+    json_t *lohi = json_pack("{s:O,s:O}", "low", json_array_get(ci, 0), "high", json_array_get(ci, 1));
+    char *wc = gb_asprintf("%s%s.", w, key);
+    gb_doc_rate(c, lohi, wc, "low", lo);
+    gb_doc_rate(c, lohi, wc, "high", hi);
+    free(wc);
+    json_decref(lohi);
+}
+
+/* A {"<k>": x} object at key into a per-k array (owned; NAN where absent). */
+static double *gb_eval_summary__later_per_k(GbDocReader *c, json_t *o, const char *w, const char *key,
+                                            const GbEvalSummary *s)
+{
+    double *x = gb_malloc((s->nk ? s->nk : 1) * sizeof *x);
+    for (size_t i = 0; i < s->nk; i++) x[i] = NAN;
+    json_t *m = json_object_get(o, key);
+    if (!m || !c->ok) return x;
+    if (!json_is_object(m)) {
+        gb_doc_fail(c, "\"%s%s\": expected an object", w, key);
+        return x;
+    }
+    char *wk = gb_asprintf("%s%s.", w, key);
+    for (size_t i = 0; i < s->nk; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "%ld", s->k[i]);
+        gb_eval_summary__later_rate(c, m, wk, k, &x[i]);
+    }
+    free(wk);
+    return x;
+}
 
 static void gb_eval_summary__parse_facts(GbDocReader *c, json_t *o, GbEvalSummary *s)
 {
@@ -232,6 +346,8 @@ static void gb_eval_summary__parse_facts(GbDocReader *c, json_t *o, GbEvalSummar
         }
     }
     gb_doc_size(c, o, "", "items", &s->items);
+    s->items_before_dedup = s->items;
+    if (json_object_get(o, "items_before_dedup")) gb_doc_size(c, o, "", "items_before_dedup", &s->items_before_dedup);
     gb_doc_size(c, o, "", "tasks_without_items", &s->tasks_without_items);
     gb_doc_size(c, o, "", "samples_planned", &s->samples_planned);
     gb_doc_size(c, o, "", "samples_scored", &s->samples_scored);
@@ -240,6 +356,17 @@ static void gb_eval_summary__parse_facts(GbDocReader *c, json_t *o, GbEvalSummar
     gb_doc_long(c, o, "", "requests", &s->requests);
     gb_doc_bool(c, o, "", "complete", &s->complete);
     gb_doc_string(c, o, "", "stopped_by", true, &s->stopped_by);
+    json_t *w = json_object_get(o, "warnings");
+    if (w && !json_is_array(w)) gb_doc_fail(c, "\"warnings\": expected a list of strings");
+    for (size_t i = 0; c->ok && i < json_array_size(w); i++) {
+        json_t *x = json_array_get(w, i);
+        if (!json_is_string(x)) {
+            gb_doc_fail(c, "\"warnings[%zu]\": expected a string", i);
+            break;
+        }
+        char *text = gb_strdup(json_string_value(x));
+        gb_array_push(&s->warnings, text);
+    }
 }
 
 static void gb_eval_summary__parse_version(GbDocReader *c, json_t *o, const char *w, const GbEvalSummary *s,
@@ -260,6 +387,21 @@ static void gb_eval_summary__parse_version(GbDocReader *c, json_t *o, const char
         gb_doc_rate(c, pass_at, wk, key, &v->pass_at[i]);
         free(wk);
     }
+    v->pass_lo = gb_malloc((s->nk ? s->nk : 1) * sizeof *v->pass_lo);
+    v->pass_hi = gb_malloc((s->nk ? s->nk : 1) * sizeof *v->pass_hi);
+    json_t *cis = json_object_get(o, "pass_at_ci95");
+    char *wci = gb_asprintf("%spass_at_ci95.", w);
+    for (size_t i = 0; i < s->nk; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%ld", s->k[i]);
+        if (cis && !json_is_object(cis)) {
+            gb_doc_fail(c, "\"%spass_at_ci95\": expected an object", w);
+            cis = NULL;
+        }
+        gb_eval_summary__later_pair(c, cis, wci, key, &v->pass_lo[i], &v->pass_hi[i]);
+    }
+    free(wci);
+    if (s->has_plus) v->plus_pass_at = gb_eval_summary__later_per_k(c, o, w, "plus_pass_at", s);
     json_t *verdicts = gb_doc_get(c, o, w, "verdicts", JSON_OBJECT, "an object");
     char *wv = gb_asprintf("%sverdicts.", w);
     for (int x = GB_V_NONE + 1; verdicts && x < GB_V_COUNT; x++)
@@ -290,6 +432,22 @@ static void gb_eval_summary__parse_comparison(GbDocReader *c, json_t *o, const c
     }
     free(wc);
     json_decref(lohi);
+    gb_eval_summary__later_rate(c, o, w, "absolute_drop", &m->abs_drop);
+    gb_eval_summary__later_pair(c, o, w, "absolute_drop_ci95", &m->abs_lo, &m->abs_hi);
+    gb_eval_summary__later_rate(c, o, w, "mcnemar_p", &m->mcnemar_p);
+    json_t *plus = json_object_get(o, "plus");
+    m->plus_relative_drop = m->plus_drop_lo = m->plus_drop_hi = NAN;
+    m->plus_abs_drop = m->plus_abs_lo = m->plus_abs_hi = NAN;
+    if (plus && c->ok) {
+        char *wp = gb_asprintf("%splus.", w);
+        if (!json_is_object(plus)) gb_doc_fail(c, "\"%splus\": expected an object", w);
+        gb_doc_size(c, plus, wp, "items", &m->plus_items);
+        gb_doc_rate(c, plus, wp, "relative_drop", &m->plus_relative_drop);
+        gb_eval_summary__later_pair(c, plus, wp, "drop_ci95", &m->plus_drop_lo, &m->plus_drop_hi);
+        gb_doc_rate(c, plus, wp, "absolute_drop", &m->plus_abs_drop);
+        gb_eval_summary__later_pair(c, plus, wp, "absolute_drop_ci95", &m->plus_abs_lo, &m->plus_abs_hi);
+        free(wp);
+    }
     json_t *b = gb_doc_get(c, o, w, "bootstrap", JSON_OBJECT, "an object");
     char *wb = gb_asprintf("%sbootstrap.", w);
     long seed = 0;
@@ -317,8 +475,31 @@ static void gb_eval_summary__parse_across(GbDocReader *c, json_t *o, GbEvalSumma
     gb_doc_rate(c, p, "across_versions.pass1.", "max", &s->across.pass1_max);
 }
 
+static void gb_eval_summary__parse_robust(GbDocReader *c, json_t *o, GbEvalSummary *s)
+{
+    json_t *r = json_object_get(o, "robust");
+    if (!c->ok || !r || json_is_null(r)) return;
+    if (!json_is_object(r)) {
+        gb_doc_fail(c, "\"robust\": expected an object or null");
+        return;
+    }
+    s->has_robust = true;
+    gb_doc_size(c, r, "robust.", "versions", &s->robust.versions);
+    gb_doc_size(c, r, "robust.", "items", &s->robust.items);
+    s->robust.pass_at = gb_eval_summary__later_per_k(c, r, "robust.", "pass_at", s);
+    s->robust.robust_pass = gb_eval_summary__later_per_k(c, r, "robust.", "robust_pass_at", s);
+    s->robust.robust_drop = gb_eval_summary__later_per_k(c, r, "robust.", "robust_drop_at", s);
+    s->robust.robust_rel = gb_eval_summary__later_per_k(c, r, "robust.", "robust_relative_at", s);
+}
+
 static void gb_eval_summary__parse_lists(GbDocReader *c, json_t *o, GbEvalSummary *s)
 {
+    json_t *plus = json_object_get(o, "plus");
+    if (plus && !json_is_null(plus)) {
+        if (!json_is_object(plus)) gb_doc_fail(c, "\"plus\": expected an object or null");
+        s->has_plus = true;
+        gb_doc_size(c, plus, "plus.", "items", &s->plus_items);
+    }
     json_t *versions = json_object_get(o, "versions"), *comparisons = json_object_get(o, "comparisons");
     for (size_t i = 0; c->ok && i < json_array_size(versions); i++) {
         GbEvalSummaryVersion v = {0};
@@ -415,6 +596,11 @@ static void gb_eval_summary__parse_provenance(GbDocReader *c, json_t *o, GbEvalS
         v->has_answers = true;
         gb_eval_summary__parse_file(c, a, "provenance.answers.", &v->answers);
     }
+    json_t *t = json_object_get(p, "prompt_template");
+    if (c->ok && json_is_object(t)) {
+        v->has_template = true;
+        gb_eval_summary__parse_file(c, t, "provenance.prompt_template.", &v->prompt_template);
+    }
 }
 
 bool gb_eval_summary_parse(const char *text, size_t len, const char *name, GbEvalSummary *out, GbError *err)
@@ -434,6 +620,7 @@ bool gb_eval_summary_parse(const char *text, size_t len, const char *name, GbEva
     gb_eval_summary__parse_facts(&c, o, out);
     gb_eval_summary__parse_lists(&c, o, out);
     gb_eval_summary__parse_across(&c, o, out);
+    gb_eval_summary__parse_robust(&c, o, out);
     gb_eval_summary__parse_truncation(&c, o, out);
     gb_eval_summary__parse_provenance(&c, o, out);
     json_decref(o);

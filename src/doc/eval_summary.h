@@ -3,22 +3,33 @@
  * module is its only writer and its only parser; eval fills the struct and writes it, the report
  * reads it back. Keys, in this order:
  *   model, task, samples, temperature, top_p, max_tokens, seed, k: [k...], items,
- *   tasks_without_items, samples_planned, samples_scored, samples_resumed, samples_cached,
- *   requests, complete, stopped_by ("time budget" | "interrupt" | null),
- *   versions: [{version, file, items_scored, pass_at: {"<k>": p...}, verdicts: {"<verdict>": n...}}],
+ *   items_before_dedup, tasks_without_items, samples_planned, samples_scored, samples_resumed,
+ *   samples_cached, requests, complete, stopped_by ("time budget" | "interrupt" | null),
+ *   warnings: [text...],
+ *   versions: [{version, file, items_scored, pass_at: {"<k>": p...}, pass_at_ci95: {"<k>": [lo, hi]...},
+ *               verdicts: {"<verdict>": n...}}],
  *   comparisons: [{version, file, items, both_pass, lost, gained, both_fail, pass1_original,
- *                  pass1_version, relative_drop, drop_ci95: [lo, hi],
- *                  bootstrap: {resamples, seed, undefined}}],
+ *                  pass1_version, relative_drop, drop_ci95: [lo, hi], absolute_drop,
+ *                  absolute_drop_ci95: [lo, hi], mcnemar_p, bootstrap: {resamples, seed, undefined}}],
  *   across_versions: {versions, relative_drop: {mean, min, max}, pass1: {mean, min, max}} | null,
+ *   robust: {versions, items, pass_at: {"<k>": p...}, robust_pass_at: {...}, robust_drop_at: {...},
+ *            robust_relative_at: {...}} | null,
+ *   plus: {items} | null (repair: scored on the derived inputs too, src/eval/plus.h); then each
+ *     version has plus_pass_at: {"<k>": p...} and each comparison plus: {items, relative_drop,
+ *     drop_ci95: [lo, hi], absolute_drop, absolute_drop_ci95: [lo, hi]},
  *   truncation: {samples, versions: [{version, truncated}],
  *                without: [{version, items, pass1_original, pass1_version, relative_drop}]},
  *   provenance: {command_line, tool_version, git_commit, date, inputs: [{path, sha256}],
  *                source ("server" | "answers"), server_url, server_model, server_context, api,
- *                system_sha256, answers: {path, sha256} | null, prompt_version, sandbox}
+ *                system_sha256, answers: {path, sha256} | null, prompt_version, sandbox,
+ *                prompt_template: {path, sha256} (only when a template made the prompts)}
  * truncation counts the samples cut at the token limit (finish_reason "length") and gives each
  * comparison again over the items none of whose samples (original or version) was cut.
  * truncation and provenance are optional when parsing (older summaries have neither).
  * A rate that is undefined (no item, pass@1 of the original 0, ...) is null (NAN in the struct).
+ * Absolute drops are fractions (0.05 is 5 points). The parser reads summaries written before
+ * items_before_dedup, warnings, pass_at_ci95, absolute_drop, absolute_drop_ci95, mcnemar_p,
+ * robust and plus existed: their values are then unknown (NAN, 0, none).
  * Numbers that are whole are written as integers, others with 12 significant digits. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,7 +41,9 @@ typedef struct {
     long version;
     char *file; /* owned */
     size_t items_scored;
-    double *pass_at;             /* owned: one per GbEvalSummary.k, NAN when undefined */
+    double *pass_at;           /* owned: one per GbEvalSummary.k, NAN when undefined */
+    double *pass_lo, *pass_hi; /* owned: its bootstrap 95% interval over items, per k */
+    double *plus_pass_at;      /* owned, per k (repair with plus only, else NULL): pass@k on tests and derived inputs */
     size_t verdicts[GB_V_COUNT]; /* samples per verdict; [GB_V_NONE] is not written */
 } GbEvalSummaryVersion;
 
@@ -39,6 +52,10 @@ typedef struct {
     char *file; /* owned */
     size_t items, both_pass, lost, gained, both_fail;
     double pass1_original, pass1_version, relative_drop, drop_lo, drop_hi; /* NAN: undefined */
+    double abs_drop, abs_lo, abs_hi; /* pass1_original - pass1_version (a fraction), its interval */
+    double mcnemar_p;                /* exact two-sided McNemar p of lost vs gained */
+    size_t plus_items;               /* repair with plus: the paired items with a reference */
+    double plus_relative_drop, plus_drop_lo, plus_drop_hi, plus_abs_drop, plus_abs_lo, plus_abs_hi;
     size_t resamples;
     unsigned long boot_seed;
     size_t undefined; /* resamples whose drop was undefined */
@@ -49,6 +66,16 @@ typedef struct {
     double drop_mean, drop_min, drop_max;    /* of the defined relative drops; NAN: none */
     double pass1_mean, pass1_min, pass1_max; /* of the versions' pass@1; NAN: none */
 } GbEvalAcross;
+
+/* ReCode's robust metrics over the s hardened versions (stats.h, gb_robust_count), per k: the
+ * items scored on the original and every version, with the sample indices scored on all. */
+typedef struct {
+    size_t versions, items;
+    double *pass_at;     /* owned, per k: nominal pass@k (the original) over these items */
+    double *robust_pass; /* owned, per k: Robust Pass_s@k */
+    double *robust_drop; /* owned, per k: (pass@k - Robust Pass_s@k) / pass@k */
+    double *robust_rel;  /* owned, per k: Robust Relative_s@k */
+} GbEvalRobust;
 
 typedef struct {
     long version;
@@ -78,6 +105,8 @@ typedef struct {
     bool has_answers;
     GbEvalInputFile answers;
     char *prompt_version, *sandbox;
+    bool has_template; /* prompt_template is written only when set */
+    GbEvalInputFile prompt_template;
 } GbEvalProvenance;
 
 /* A deep copy of p into out (caller storage). */
@@ -92,14 +121,20 @@ typedef struct {
     long max_tokens, seed;
     long *k; /* owned: the k of pass@k */
     size_t nk;
-    size_t items, tasks_without_items, samples_planned, samples_scored, samples_resumed, samples_cached;
+    size_t items, items_before_dedup, tasks_without_items, samples_planned, samples_scored, samples_resumed,
+        samples_cached;
     long requests;
     bool complete;
     char *stopped_by;                       /* owned; NULL: not stopped */
+    GbArray(char *) warnings;               /* owned strings */
     GbArray(GbEvalSummaryVersion) versions; /* owned */
     GbArray(GbEvalComparison) comparisons;  /* owned: versions 1.. against version 0 */
     bool has_across;                        /* across_versions is written only for 2+ versions */
     GbEvalAcross across;
+    bool has_plus;     /* repair: versions[].plus_pass_at and comparisons[].plus are written */
+    size_t plus_items; /* items with a reference (plus.h) */
+    bool has_robust;   /* robust is written for 1+ hardened versions */
+    GbEvalRobust robust;
     bool has_truncation; /* eval always sets it; false when parsing an older summary (then not written) */
     size_t truncated;    /* samples cut at the token limit, all versions */
     GbArray(GbEvalTruncVersion) trunc_versions;

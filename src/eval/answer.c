@@ -167,6 +167,74 @@ bool gb_answer_extract(TSParser *parser, const char *reply, GbAnswerPart part, c
     return ok;
 }
 
+/* The arguments (owned) of text when it is one call of entry or f, else NULL. */
+static char *gb_answer__call_args(TSParser *parser, const char *text, const char *entry)
+{
+    TSTree *tree = gb_parse(parser, text, strlen(text));
+    TSNode root = ts_tree_root_node(tree);
+    char *args = NULL;
+    if (ts_node_child_count(root) == 1 && ts_node_child_count(ts_node_child(root, 0)) == 1) {
+        TSNode call = ts_node_child(ts_node_child(root, 0), 0);
+        if (gb_node_is_kind(call, GB_NK_CALL) && gb_answer__callee_ok(call, text, entry) &&
+            gb_node_is_kind(gb_node_field(call, "arguments"), GB_NK_ARGUMENT_LIST))
+            args = gb_call_args_text(call, text);
+    }
+    ts_tree_delete(tree);
+    return args;
+}
+
+bool gb_answer_extract_cruxeval(TSParser *parser, const char *reply, GbAnswerPart part, const char *entry,
+                                char **answer, char *why, size_t why_size)
+{
+    *answer = NULL;
+    const char *t = reply ? reply : "";
+    const char *open = strstr(t, "[ANSWER]");
+    if (open) t = open + strlen("[ANSWER]");
+    const char *close = strstr(t, "[/ANSWER]");
+    char *g = gb_strndup(t, close ? (size_t)(close - t) : strlen(t));
+    if (strlen(g) > GB_ANSWER_MAX_BYTES) {
+        free(g);
+        return gb_answer__why(why, why_size, "the answer is longer than %d bytes", GB_ANSWER_MAX_BYTES);
+    }
+    char *cand;
+    const char *eq = strstr(g, "==");
+    if (part == GB_ANSWER_VALUE) {
+        /* the text between the first == and the next one */
+        const char *a = eq ? eq + 2 : g;
+        const char *b = eq ? strstr(a, "==") : NULL;
+        cand = gb_answer__strip(a, b ? (size_t)(b - a) : strlen(a));
+    } else {
+        char *call = gb_answer__strip(g, eq ? (size_t)(eq - g) : strlen(g));
+        /* CRUXEval's functions are all f; another entry point's assert is read the same way */
+        char *head = gb_asprintf("assert %s", entry && !strstr(call, "assert f") ? entry : "f");
+        const char *af = strstr(call, head);
+        if (af) {
+            const char *name = af + strlen("assert ");
+            size_t nl = strlen(head) - strlen("assert ");
+            char *rest = gb_answer__strip(name + nl, strlen(name + nl));
+            char *with_name = gb_asprintf("%.*s%s", (int)nl, name, rest);
+            free(rest);
+            free(call);
+            call = with_name;
+        }
+        free(head);
+        cand = gb_answer__call_args(parser, call, entry);
+        if (!cand) {
+            *answer = call;
+            free(g);
+            return gb_answer__why(why, why_size, "the answer is not a call of %s", entry ? entry : "f");
+        }
+        free(call);
+    }
+    free(g);
+    *answer = cand;
+    char inner[200];
+    bool ok = part == GB_ANSWER_VALUE ? gb_answer_literal_ok(parser, cand, inner, sizeof inner)
+                                      : gb_answer_args_ok(parser, cand, inner, sizeof inner);
+    if (!ok) gb_answer__why(why, why_size, "refused: %s", inner);
+    return ok;
+}
+
 char *gb_answer_check_code(GbAnswerPart part, const char *entry, const char *expected, const char *answer)
 {
     if (part == GB_ANSWER_VALUE) return gb_asprintf("assert (%s) == (%s)\n", expected, answer);

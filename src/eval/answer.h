@@ -57,6 +57,16 @@ bool gb_answer_args_ok(TSParser *parser, const char *text, char *why, size_t why
 bool gb_answer_extract(TSParser *parser, const char *reply, GbAnswerPart part, const char *entry, char **answer,
                        char *why, size_t why_size);
 
+/* CRUXEval's extraction (its direct prompt, gb_eval_cruxeval_prompt): the reply after its first
+ * [ANSWER] (when it has one) up to the next [/ANSWER]; GB_ANSWER_VALUE: the text between the
+ * first `==` and the next one (all of it without `==`); GB_ANSWER_ARGS: the text before the first
+ * `==`, from `assert f` on written as `f...` (`assert ENTRY` when there is no `assert f`), which
+ * must be one call of entry or f, its arguments the answer. Stripped of white space, then checked as gb_answer_extract does (CRUXEval would
+ * evaluate any expression; the whitelist refuses what is not literal data). Returns as
+ * gb_answer_extract. */
+bool gb_answer_extract_cruxeval(TSParser *parser, const char *reply, GbAnswerPart part, const char *entry,
+                                char **answer, char *why, size_t why_size);
+
 /* The assert that scores an answer (owned): GB_ANSWER_VALUE `assert (EXPECTED) == (ANSWER)`,
  * GB_ANSWER_ARGS `assert (EXPECTED) == ENTRY(ANSWER)`, as CRUXEval compares them. */
 char *gb_answer_check_code(GbAnswerPart part, const char *entry, const char *expected, const char *answer);

@@ -13,6 +13,7 @@
 #include "src/doc/eval_results.h"
 #include "src/doc/eval_summary.h"
 #include "src/eval/offline.h"
+#include "src/eval/plus.h"
 #include "src/eval/stats.h"
 #include "src/eval/task_type.h"
 #include "src/python/pyparse.h"
@@ -68,12 +69,16 @@ typedef struct {
     GbPool *pool;
     const GbEvalVersion *versions;
     size_t nv, nitems, without; /* without: tasks of the original with no item */
+    size_t before_dedup;        /* items before the duplicates were dropped */
     GbEvalItem *items;
     GbEvalPairs *pairs; /* [task of the original]: its asserts (GB_EVAL_IN_ASSERTS) */
     GbEvalJob *jobs;
     size_t nslots, njobs, next, done, cached, failed_io, kept;
     unsigned char *verdict;   /* [version][item][sample] */
     unsigned char *truncated; /* [version][item][sample]: the reply was cut at the token limit */
+    unsigned char *plus;      /* [version][item][sample]: repair on the derived inputs too (GB_V_NONE: none) */
+    GbEvalPlus **refs;        /* [item]: the bug's reference results (repair; NULL: none) */
+    size_t nrefs;             /* items with a reference */
     char **hashes;            /* [version][item][sample]: the prompt's sha256 (NULL: the version has no such task) */
     char **prompts;           /* [version][item][sample]: the prompt, at sample 0 only */
     const GbTask **views;     /* [version][item]: the task a version shows and runs (NULL: none) */
@@ -196,11 +201,15 @@ static GbEvalSample gb_eval__sample(const GbEvalRun *r, TSParser *parser, const 
         .task = task,
         .entry = orig->entry_point ? orig->entry_point : "f",
         .pair = r->input->per_assert ? &it->pair : NULL,
+        .style = r->cfg->prompt_style,
+        .tmpl = r->cfg->prompt_template,
     };
 }
 
+/* The verdict of the reply; *plus gets the verdict on the derived inputs as well when the item
+ * has a reference (plus.h): the base verdict when that is not a pass. */
 static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob *j, const char *reply, char **extracted,
-                                char **error)
+                                char **error, GbVerdict *plus)
 {
     GbEvalSample s = gb_eval__sample(r, parser, j->task, j->item);
     GbEvalAnswer a = {0};
@@ -212,6 +221,9 @@ static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob 
         *error = gb_strdup(why);
         v = GB_V_INVALID;
     }
+    const GbEvalPlus *ref = r->refs ? r->refs[j->item] : NULL;
+    *plus = ref ? v : GB_V_NONE;
+    if (ref && v == GB_V_PASS && a.program) *plus = gb_eval_plus_check(ref, r->pool, a.program, error);
     *extracted = a.text;
     a.text = NULL;
     gb_eval_answer_destroy(&a);
@@ -219,7 +231,7 @@ static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob 
 }
 
 static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const GbLlmReply *reply, const char *extracted,
-                            GbVerdict v, const char *error, bool cached, double latency_ms)
+                            GbVerdict v, GbVerdict plus, const char *error, bool cached, double latency_ms)
 {
     const GbEvalItem *it = &r->items[j->item];
     GbEvalResult res = {.task = r->versions[0].bench->tasks.items[it->task].id,
@@ -238,7 +250,8 @@ static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const GbLlmReply *
                         .prompt_tokens = reply->prompt_tokens,
                         .completion_tokens = reply->completion_tokens,
                         .latency_ms = latency_ms,
-                        .truncated = gb_eval__cut(reply)};
+                        .truncated = gb_eval__cut(reply),
+                        .plus = plus};
     char *line = gb_eval_result_write(&res);
     if (r->out) {
         if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) r->failed_io++;
@@ -354,13 +367,15 @@ static void *gb_eval__worker(void *arg)
         double latency = -1;
         bool cached = gb_eval__ask(r, j, &reply, &error, &latency);
         char *extracted = NULL;
-        GbVerdict v = reply.text ? gb_eval__score(r, parser, j, reply.text, &extracted, &error) : GB_V_ERROR;
+        GbVerdict plus = GB_V_NONE;
+        GbVerdict v = reply.text ? gb_eval__score(r, parser, j, reply.text, &extracted, &error, &plus) : GB_V_ERROR;
 
         pthread_mutex_lock(&r->mu);
         size_t slot = gb_eval__slot(r, j->version, j->item, j->sample);
         r->verdict[slot] = (unsigned char)v;
         r->truncated[slot] = gb_eval__cut(&reply);
-        gb_eval__record(r, j, &reply, extracted, v, error, cached, latency);
+        r->plus[slot] = (unsigned char)plus;
+        gb_eval__record(r, j, &reply, extracted, v, plus, error, cached, latency);
         if (!reply.text)
             gb_eval__request_error(r, error);
         else
@@ -408,6 +423,7 @@ static bool gb_eval__resume(GbEvalRun *r, const char *const *hashes, size_t *kep
                 if (hashes[slot] && strcmp(hashes[slot], res.prompt_sha256) == 0 && r->verdict[slot] == GB_V_NONE) {
                     r->verdict[slot] = (unsigned char)vd;
                     r->truncated[slot] = res.truncated;
+                    if (r->refs && r->refs[i]) r->plus[slot] = (unsigned char)res.plus;
                     (*kept)++;
                 }
                 break;
@@ -426,16 +442,22 @@ typedef struct {
     long n, c; /* scored samples, passes */
 } GbEvalCount;
 
-static GbEvalCount gb_eval__count(const GbEvalRun *r, size_t v, size_t item)
+/* The scored samples of an item and version in verdicts (r->verdict, or r->plus). */
+static GbEvalCount gb_eval__count_in(const GbEvalRun *r, const unsigned char *verdicts, size_t v, size_t item)
 {
     GbEvalCount k = {0, 0};
     for (long s = 0; s < r->cfg->samples; s++) {
-        unsigned char x = r->verdict[gb_eval__slot(r, v, item, s)];
+        unsigned char x = verdicts[gb_eval__slot(r, v, item, s)];
         if (x == GB_V_NONE || x == GB_V_ERROR) continue;
         k.n++;
         k.c += x == GB_V_PASS;
     }
     return k;
+}
+
+static GbEvalCount gb_eval__count(const GbEvalRun *r, size_t v, size_t item)
+{
+    return gb_eval__count_in(r, r->verdict, v, item);
 }
 
 static void gb_eval__num(GbStr *s, double x)
@@ -452,6 +474,15 @@ static void gb_eval__pct(GbStr *s, double x)
         gb_str_appendf(s, "%7.2f%%", 100 * x);
     else
         gb_str_appendf(s, "%8s", "-");
+}
+
+/* x as points (100 x), signed */
+static void gb_eval__points(GbStr *s, double x)
+{
+    if (isfinite(x))
+        gb_str_appendf(s, "%+.2f", 100 * x);
+    else
+        gb_str_append(s, "-");
 }
 
 /* The run's facts into the summary, and the text's head. */
@@ -472,6 +503,13 @@ static void gb_eval__summary_facts(GbEvalRun *r, size_t ntasks_without, size_t k
     sum->k = gb_malloc((cfg->nk ? cfg->nk : 1) * sizeof *sum->k);
     for (size_t i = 0; i < cfg->nk; i++) sum->k[i] = cfg->ks[i];
     sum->items = r->nitems;
+    sum->items_before_dedup = r->before_dedup;
+    if (cfg->samples > 1 && cfg->params.temperature == 0) {
+        char *w = gb_asprintf("%ld samples per item at temperature 0: a deterministic server gives the same answer "
+                              "to every sample, so pass@k for k > 1 is pass@1 and the samples add no information",
+                              cfg->samples);
+        gb_array_push(&sum->warnings, w);
+    }
     sum->tasks_without_items = ntasks_without;
     sum->samples_planned = planned;
     sum->samples_scored = scored_total;
@@ -489,6 +527,9 @@ static void gb_eval__summary_facts(GbEvalRun *r, size_t ntasks_without, size_t k
     }
     gb_str_appendf(t, "eval: model %s, %s, %zu items, %ld sample%s per item and version\n", cfg->model, r->type->title,
                    r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
+    gb_str_appendf(t, "  %zu items before deduplication, %zu duplicates dropped (same prompt and expected answer)\n",
+                   r->before_dedup, r->before_dedup - r->nitems);
+    for (size_t i = 0; i < sum->warnings.len; i++) gb_str_appendf(t, "  warning: %s\n", sum->warnings.items[i]);
     if (ntasks_without)
         gb_str_appendf(t, "  %zu tasks of the original %s: left out\n", ntasks_without, r->input->without);
     gb_str_appendf(
@@ -517,20 +558,24 @@ static void gb_eval__summary_version(GbEvalRun *r, size_t v, GbEvalSummary *sum,
                    r->versions[v].path);
     for (size_t i = 0; i < r->nitems; i++) sv.items_scored += gb_eval__count(r, v, i).n > 0;
     gb_str_appendf(t, " %6zu", sv.items_scored);
+    sv.pass_lo = gb_malloc((cfg->nk ? cfg->nk : 1) * sizeof *sv.pass_lo);
+    sv.pass_hi = gb_malloc((cfg->nk ? cfg->nk : 1) * sizeof *sv.pass_hi);
+    double *per = gb_malloc((r->nitems ? r->nitems : 1) * sizeof *per);
     for (size_t ki = 0; ki < cfg->nk; ki++) {
-        double total = 0;
         size_t m = 0;
         for (size_t i = 0; i < r->nitems; i++) {
             GbEvalCount k = gb_eval__count(r, v, i);
             double p = gb_pass_at_k(k.n, k.c, cfg->ks[ki]);
-            if (isfinite(p)) total += p, m++;
+            if (isfinite(p)) per[m++] = p;
         }
-        double mean = m ? total / (double)m : NAN;
+        double mean;
+        gb_mean_bootstrap(per, m, (size_t)cfg->resamples, cfg->boot_seed, &mean, &sv.pass_lo[ki], &sv.pass_hi[ki]);
         if (cfg->ks[ki] == 1) p1[v] = mean;
         sv.pass_at[ki] = mean;
         gb_str_append(t, "  ");
         gb_eval__pct(t, mean);
     }
+    free(per);
     gb_str_append(t, "\n");
     gb_array_push(&sum->versions, sv);
 }
@@ -564,6 +609,10 @@ static GbEvalComparison gb_eval__summary_compare(GbEvalRun *r, size_t v, double 
                           .relative_drop = ci.drop,
                           .drop_lo = ci.lo,
                           .drop_hi = ci.hi,
+                          .abs_drop = ci.abs,
+                          .abs_lo = ci.abs_lo,
+                          .abs_hi = ci.abs_hi,
+                          .mcnemar_p = gb_mcnemar_exact(pc.lost, pc.gained),
                           .resamples = ci.resamples,
                           .boot_seed = r->cfg->boot_seed,
                           .undefined = ci.undefined};
@@ -577,6 +626,13 @@ static GbEvalComparison gb_eval__summary_compare(GbEvalRun *r, size_t v, double 
     gb_str_append(t, ",");
     gb_eval__pct(t, ci.hi);
     gb_str_appendf(t, "] (%zu resamples over items)\n", ci.resamples);
+    gb_str_append(t, "  absolute drop of pass@1 ");
+    gb_eval__points(t, ci.abs);
+    gb_str_append(t, " points, 95% bootstrap CI [");
+    gb_eval__points(t, ci.abs_lo);
+    gb_str_append(t, ",");
+    gb_eval__points(t, ci.abs_hi);
+    gb_str_appendf(t, "]; exact McNemar test (lost %zu vs gained %zu) p = %.4g\n", pc.lost, pc.gained, c.mcnemar_p);
     return c;
 }
 
@@ -676,6 +732,136 @@ static void gb_eval__summary_across(GbEvalRun *r, const double *p1, GbEvalSummar
     gb_str_append(t, ")\n");
 }
 
+/* Repair on the derived inputs too (plus.h): pass@k of every version over the items with a
+ * reference, and each hardened version's drops against the original on them. */
+static void gb_eval__summary_plus(GbEvalRun *r, GbEvalSummary *sum, double *po, double *ph, GbStr *t)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    sum->has_plus = true;
+    sum->plus_items = r->nrefs;
+    gb_str_appendf(t,
+                   "\nrepair on the tests and on the derived inputs (\"plus\"; %zu of %zu items have a reference):\n",
+                   r->nrefs, r->nitems);
+    for (size_t v = 0; v < r->nv; v++) {
+        GbEvalSummaryVersion *sv = &sum->versions.items[v];
+        sv->plus_pass_at = gb_malloc((cfg->nk ? cfg->nk : 1) * sizeof *sv->plus_pass_at);
+        gb_str_appendf(t, "  version %zu", v);
+        for (size_t ki = 0; ki < cfg->nk; ki++) {
+            double total = 0, base = 0;
+            size_t m = 0;
+            for (size_t i = 0; i < r->nitems; i++) {
+                if (!r->refs[i]) continue;
+                GbEvalCount k = gb_eval__count_in(r, r->plus, v, i), b = gb_eval__count(r, v, i);
+                double p = gb_pass_at_k(k.n, k.c, cfg->ks[ki]), pb = gb_pass_at_k(b.n, b.c, cfg->ks[ki]);
+                if (isfinite(p) && isfinite(pb)) total += p, base += pb, m++;
+            }
+            sv->plus_pass_at[ki] = m ? total / (double)m : NAN;
+            gb_str_appendf(t, "   pass@%ld base", cfg->ks[ki]);
+            gb_eval__pct(t, m ? base / (double)m : NAN);
+            gb_str_append(t, " plus");
+            gb_eval__pct(t, sv->plus_pass_at[ki]);
+        }
+        gb_str_append(t, "\n");
+    }
+    for (size_t v = 1; v < r->nv; v++) {
+        size_t m = 0;
+        for (size_t i = 0; i < r->nitems; i++) {
+            if (!r->refs[i]) continue;
+            GbEvalCount a = gb_eval__count_in(r, r->plus, 0, i), b = gb_eval__count_in(r, r->plus, v, i);
+            if (!a.n || !b.n) continue;
+            po[m] = (double)a.c / (double)a.n;
+            ph[m] = (double)b.c / (double)b.n;
+            m++;
+        }
+        GbDropCI ci;
+        gb_drop_bootstrap(po, ph, m, (size_t)cfg->resamples, cfg->boot_seed, &ci);
+        GbEvalComparison *c = &sum->comparisons.items[v - 1];
+        c->plus_items = m;
+        c->plus_relative_drop = ci.drop;
+        c->plus_drop_lo = ci.lo;
+        c->plus_drop_hi = ci.hi;
+        c->plus_abs_drop = ci.abs;
+        c->plus_abs_lo = ci.abs_lo;
+        c->plus_abs_hi = ci.abs_hi;
+        gb_str_appendf(t, "  version %zu vs original on plus, %zu paired items: relative drop", v, m);
+        gb_eval__pct(t, ci.drop);
+        gb_str_append(t, " [");
+        gb_eval__pct(t, ci.lo);
+        gb_str_append(t, ",");
+        gb_eval__pct(t, ci.hi);
+        gb_str_append(t, "], absolute ");
+        gb_eval__points(t, ci.abs);
+        gb_str_append(t, " points [");
+        gb_eval__points(t, ci.abs_lo);
+        gb_str_append(t, ", ");
+        gb_eval__points(t, ci.abs_hi);
+        gb_str_append(t, "]\n");
+    }
+}
+
+/* ReCode's robust metrics over the hardened versions 1..nv-1 (stats.h): the items scored on the
+ * original and on every version. */
+static void gb_eval__summary_robust(GbEvalRun *r, GbEvalSummary *sum, GbStr *t)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    size_t s = r->nv - 1, n = (size_t)cfg->samples, nk = cfg->nk ? cfg->nk : 1;
+    GbEvalRobust *rb = &sum->robust;
+    sum->has_robust = true;
+    rb->versions = s;
+    rb->pass_at = gb_calloc(nk, sizeof *rb->pass_at);
+    rb->robust_pass = gb_calloc(nk, sizeof *rb->robust_pass);
+    rb->robust_drop = gb_calloc(nk, sizeof *rb->robust_drop);
+    rb->robust_rel = gb_calloc(nk, sizeof *rb->robust_rel);
+    size_t *defined = gb_calloc(nk, sizeof *defined);
+    signed char *table = gb_malloc((s + 1) * n);
+    for (size_t i = 0; i < r->nitems; i++) {
+        for (size_t v = 0; v <= s; v++)
+            for (size_t k = 0; k < n; k++) {
+                unsigned char x = r->verdict[gb_eval__slot(r, v, i, (long)k)];
+                table[v * n + k] = x == GB_V_NONE || x == GB_V_ERROR ? -1 : x == GB_V_PASS;
+            }
+        GbRobustCount c;
+        gb_robust_count(table, s, n, &c);
+        GbEvalCount o = gb_eval__count(r, 0, i);
+        if (c.used == 0) continue;
+        rb->items++;
+        for (size_t ki = 0; ki < cfg->nk; ki++) {
+            long kk = cfg->ks[ki];
+            double rp = gb_pass_at_k(c.used, c.all, kk), p = gb_pass_at_k(o.n, o.c, kk);
+            if (!isfinite(rp) || !isfinite(p)) continue;
+            defined[ki]++;
+            rb->pass_at[ki] += p;
+            rb->robust_pass[ki] += rp;
+            rb->robust_rel[ki] += gb_pass_at_k(c.used, c.worse, kk) + gb_pass_at_k(c.used, c.better, kk);
+        }
+    }
+    free(table);
+    gb_str_appendf(t, "\nrobust over %zu version%s (ReCode; %zu items scored on the original and every version):\n", s,
+                   s == 1 ? "" : "s", rb->items);
+    for (size_t ki = 0; ki < cfg->nk; ki++) {
+        double m = (double)defined[ki];
+        if (defined[ki]) {
+            rb->pass_at[ki] /= m;
+            rb->robust_pass[ki] /= m;
+            rb->robust_rel[ki] /= m;
+            rb->robust_drop[ki] = rb->pass_at[ki] > 0 ? (rb->pass_at[ki] - rb->robust_pass[ki]) / rb->pass_at[ki] : NAN;
+        } else {
+            rb->pass_at[ki] = rb->robust_pass[ki] = rb->robust_rel[ki] = rb->robust_drop[ki] = NAN;
+        }
+        long kk = cfg->ks[ki];
+        gb_str_appendf(t, "  k=%-3ld pass@k", kk);
+        gb_eval__pct(t, rb->pass_at[ki]);
+        gb_str_appendf(t, "  Robust Pass_%zu@%ld", s, kk);
+        gb_eval__pct(t, rb->robust_pass[ki]);
+        gb_str_appendf(t, "  Robust Drop_%zu@%ld", s, kk);
+        gb_eval__pct(t, rb->robust_drop[ki]);
+        gb_str_appendf(t, "  Robust Relative_%zu@%ld", s, kk);
+        gb_eval__pct(t, rb->robust_rel[ki]);
+        gb_str_append(t, "\n");
+    }
+    free(defined);
+}
+
 /* The summary (written through src/doc/eval_summary.h) and the text for the terminal. */
 static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, char **json_out, char **text_out)
 {
@@ -692,6 +878,8 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
         gb_array_push(&sum.comparisons, c);
     }
     if (r->nv > 2) gb_eval__summary_across(r, p1, &sum, &t);
+    if (r->nv > 1) gb_eval__summary_robust(r, &sum, &t);
+    if (r->refs) gb_eval__summary_plus(r, &sum, po, ph, &t);
     gb_eval__summary_truncation(r, po, ph, &sum, &t);
     free(po);
     free(ph);
@@ -721,7 +909,59 @@ static bool gb_eval__mkdirs(const char *dir)
 
 /* ---- the items and the versions' tasks ------------------------------------------------- */
 
-/* The items of the original (see GbEvalInputInfo); r->without counts its tasks that have none. */
+/* What makes two items the same question with the same right answer. A prediction item: the
+ * original's prompt (its program and the call or the expected value shown; input prediction
+ * scores only `EXPECTED == f(ANSWER)`, so two asserts of one task with the same expected value
+ * ask the same) and the expected value. A whole-task item (its prompt may run the program):
+ * the program, all modules, and its tests. Owned. */
+static char *gb_eval__item_key(const GbEvalRun *r, TSParser *parser, size_t item)
+{
+    const GbEvalItem *it = &r->items[item];
+    const GbTask *t = &r->versions[0].bench->tasks.items[it->task];
+    GbStr k;
+    gb_str_init(&k);
+    for (size_t i = 0; i < t->extra_files.len; i++)
+        gb_str_appendf(&k, "%s%c%s%c", t->extra_files.items[i].path, 1, t->extra_files.items[i].source, 1);
+    if (r->input->per_assert) {
+        GbEvalSample smp = gb_eval__sample(r, parser, t, item);
+        GbError e = {0};
+        char *prompt = r->type->prompt(&smp, &e);
+        gb_str_appendf(&k, "%s%c%s", prompt ? prompt : t->source, 2, it->pair.expected);
+        free(prompt);
+    } else {
+        gb_str_appendf(&k, "%s%c%d%c%s", t->source, 3, (int)t->kind, 3, t->test_code ? t->test_code : "");
+        for (size_t i = 0; i < t->cases.len; i++)
+            gb_str_appendf(&k, "%c%s%c%s", 3, t->cases.items[i].stdin_text ? t->cases.items[i].stdin_text : "", 3,
+                           t->cases.items[i].stdout_text ? t->cases.items[i].stdout_text : "");
+    }
+    return gb_str_take(&k);
+}
+
+/* Drop the items that repeat an earlier one (gb_eval__item_key): a repeat would count one
+ * question twice, inflating n and narrowing every interval. The first keeps its id. */
+static void gb_eval__dedup(GbEvalRun *r, TSParser *parser)
+{
+    char **keys = gb_calloc(r->nitems ? r->nitems : 1, sizeof *keys);
+    size_t kept = 0;
+    for (size_t i = 0; i < r->nitems; i++) {
+        char *key = gb_eval__item_key(r, parser, i);
+        bool dup = false;
+        for (size_t j = 0; j < kept && !dup; j++) dup = strcmp(keys[j], key) == 0;
+        if (dup) {
+            free(key);
+            free(r->items[i].id);
+            continue;
+        }
+        keys[kept] = key;
+        r->items[kept++] = r->items[i];
+    }
+    for (size_t j = 0; j < kept; j++) free(keys[j]);
+    free(keys);
+    r->nitems = kept;
+}
+
+/* The items of the original (see GbEvalInputInfo), without repeats; r->without counts its tasks
+ * that have none. */
 static void gb_eval__items(GbEvalRun *r, TSParser *parser)
 {
     const GbBench *ob = r->versions[0].bench;
@@ -749,6 +989,8 @@ static void gb_eval__items(GbEvalRun *r, TSParser *parser)
     }
     r->items = items.items;
     r->nitems = items.len;
+    r->before_dedup = items.len;
+    gb_eval__dedup(r, parser);
 }
 
 static bool gb_eval__same_program(const GbTask *a, const GbTask *b)
@@ -887,6 +1129,22 @@ static bool gb_eval__prompts(GbEvalRun *r, TSParser *parser, GbError *err)
     return true;
 }
 
+/* BUGS: each item's reference results on the derived inputs (plus.h), recorded from the bug's
+ * buggy original with its mutations reverted. An item without one is scored on the tests only. */
+static void gb_eval__plus_refs(GbEvalRun *r, TSParser *parser)
+{
+    r->refs = gb_calloc(r->nitems ? r->nitems : 1, sizeof *r->refs);
+    for (size_t i = 0; i < r->nitems; i++) {
+        char why[512];
+        GbTask *ref = gb_eval_plus_reference(r->views[i], why, sizeof why);
+        if (!ref) continue;
+        r->refs[i] = gb_eval_plus_new(r->pool, ref, 1, parser, why, sizeof why);
+        r->nrefs += r->refs[i] != NULL;
+        gb_task_destroy(ref);
+        free(ref);
+    }
+}
+
 /* Warn (cfg->warn) about the prompts that may not leave room for the reply in the server's
  * context: about 3 bytes per token (code tokenises at 3 to 4), plus max_tokens. */
 static void gb_eval__context_warning(const GbEvalRun *r)
@@ -1015,6 +1273,9 @@ static void gb_eval__run_destroy(GbEvalRun *r)
     free(r->jobs);
     free(r->verdict);
     free(r->truncated);
+    free(r->plus);
+    for (size_t i = 0; r->refs && i < r->nitems; i++) gb_eval_plus_delete(r->refs[i]);
+    free(r->refs);
     for (size_t i = 0; i < r->shown.len; i++) free(r->shown.items[i]);
     gb_array_free(&r->shown);
     free(r->params_json);
@@ -1047,6 +1308,7 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
     r.prompts = gb_calloc(r.nslots ? r.nslots : 1, sizeof *r.prompts);
     r.verdict = gb_calloc(r.nslots ? r.nslots : 1, 1);
     r.truncated = gb_calloc(r.nslots ? r.nslots : 1, 1);
+    r.plus = gb_calloc(r.nslots ? r.nslots : 1, 1);
     r.params_json = gb_eval__params_json(&cfg->params);
     bool ok = false;
     if (!r.nitems) {
@@ -1059,6 +1321,7 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
         ok = gb_eval__write_prompts(&r, parser, err);
         goto out;
     }
+    if (type->input == GB_EVAL_IN_BUGS) gb_eval__plus_refs(&r, parser);
     if (cfg->resume && cfg->results_path && !gb_eval__resume(&r, (const char *const *)r.hashes, &r.kept, err)) goto out;
     if (!gb_eval__open_outputs(&r, err)) goto out;
     gb_eval__plan(&r);

@@ -51,8 +51,15 @@
 #include "src/model/task.h"
 #include "src/runner/runner.h"
 
-/* The version of the prompts (recorded in the summary's provenance). */
+/* The version of the prompts (recorded in the summary's provenance): genebench's own, and
+ * CRUXEval's direct prompts (facebookresearch/cruxeval at commit 190faf1, prompts.py). */
 #define GB_EVAL_PROMPT_VERSION "genebench-eval-1"
+#define GB_EVAL_PROMPT_VERSION_CRUXEVAL "cruxeval-direct@190faf1"
+
+/* Whose prompt format output and input prediction use (prompt.h). */
+typedef enum { GB_EVAL_STYLE_GENEBENCH, GB_EVAL_STYLE_CRUXEVAL } GbEvalPromptStyle;
+
+struct GbEvalTemplate;
 
 /* The task types, in the order of src/eval/task_list.h. */
 typedef enum {
@@ -91,6 +98,8 @@ typedef struct {
     const GbEvalProvenance *provenance;  /* borrowed, copied into the summary; may be NULL */
     FILE *prompts_out;                   /* non-NULL: write every sample's prompt there (offline.h) and ask nothing */
     long context;                        /* the server's context in tokens (> 0: warn about prompts that may not fit) */
+    GbEvalPromptStyle prompt_style;      /* CRUXEVAL: output and input only */
+    const struct GbEvalTemplate *prompt_template; /* borrowed (prompt.h); non-NULL: every prompt from it */
 } GbEvalConfig;
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* pass@k, paired counts, relative drop and its bootstrap interval (stats.h). */
+/* pass@k, paired counts, McNemar, drops and their bootstrap intervals, robust metrics (stats.h). */
 #include "src/eval/stats.h"
 
 #include <math.h>
@@ -59,27 +59,97 @@ double gb_quantile_sorted(const double *sorted, size_t n, double q)
 void gb_drop_bootstrap(const double *p_orig, const double *p_hard, size_t n, size_t resamples, uint64_t seed,
                        GbDropCI *out)
 {
-    *out = (GbDropCI){.drop = gb_relative_drop(p_orig, p_hard, n), .lo = NAN, .hi = NAN, .resamples = resamples};
-    if (n == 0 || resamples == 0) return;
+    *out = (GbDropCI){.drop = gb_relative_drop(p_orig, p_hard, n),
+                      .lo = NAN,
+                      .hi = NAN,
+                      .abs = NAN,
+                      .abs_lo = NAN,
+                      .abs_hi = NAN,
+                      .resamples = resamples};
+    if (n == 0) return;
+    double so = 0, sh = 0;
+    for (size_t i = 0; i < n; i++) so += p_orig[i], sh += p_hard[i];
+    out->abs = (so - sh) / (double)n;
+    if (resamples == 0) return;
     GbRng rng;
     gb_rng_seed(&rng, seed, 0x65766131u); /* stream "eva1" */
-    double *d = gb_malloc(resamples * sizeof *d);
+    double *d = gb_malloc(resamples * sizeof *d), *a = gb_malloc(resamples * sizeof *a);
     size_t m = 0;
     for (size_t r = 0; r < resamples; r++) {
-        double so = 0, sh = 0;
+        double ro = 0, rh = 0;
         for (size_t i = 0; i < n; i++) {
             size_t j = gb_rng_bounded(&rng, (uint32_t)n);
-            so += p_orig[j];
-            sh += p_hard[j];
+            ro += p_orig[j];
+            rh += p_hard[j];
         }
-        if (so == 0) {
+        /* both drops from the same resample, so the relative interval is unchanged */
+        a[r] = (ro - rh) / (double)n;
+        if (ro == 0) {
             out->undefined++;
             continue;
         }
-        d[m++] = (so - sh) / so;
+        d[m++] = (ro - rh) / ro;
     }
     qsort(d, m, sizeof *d, gb_stats__cmp);
     out->lo = gb_quantile_sorted(d, m, 0.025);
     out->hi = gb_quantile_sorted(d, m, 0.975);
+    qsort(a, resamples, sizeof *a, gb_stats__cmp);
+    out->abs_lo = gb_quantile_sorted(a, resamples, 0.025);
+    out->abs_hi = gb_quantile_sorted(a, resamples, 0.975);
     free(d);
+    free(a);
+}
+
+void gb_mean_bootstrap(const double *x, size_t n, size_t resamples, uint64_t seed, double *mean, double *lo, double *hi)
+{
+    *mean = *lo = *hi = NAN;
+    if (n == 0) return;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += x[i];
+    *mean = sum / (double)n;
+    if (resamples == 0) return;
+    GbRng rng;
+    gb_rng_seed(&rng, seed, 0x65766132u); /* stream "eva2" */
+    double *m = gb_malloc(resamples * sizeof *m);
+    for (size_t r = 0; r < resamples; r++) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++) s += x[gb_rng_bounded(&rng, (uint32_t)n)];
+        m[r] = s / (double)n;
+    }
+    qsort(m, resamples, sizeof *m, gb_stats__cmp);
+    *lo = gb_quantile_sorted(m, resamples, 0.025);
+    *hi = gb_quantile_sorted(m, resamples, 0.975);
+    free(m);
+}
+
+double gb_mcnemar_exact(size_t lost, size_t gained)
+{
+    size_t n = lost + gained, x = lost < gained ? lost : gained;
+    if (n == 0) return 1.0;
+    /* P(X <= x) summed in log space: C(n, i) / 2^n underflows for a few thousand items */
+    double tail = 0, logc = 0; /* log C(n, 0) */
+    for (size_t i = 0; i <= x; i++) {
+        if (i) logc += log((double)(n - i + 1)) - log((double)i);
+        tail += exp(logc - (double)n * log(2.0));
+    }
+    double p = 2 * tail;
+    return p > 1 ? 1 : p;
+}
+
+void gb_robust_count(const signed char *pass, size_t s, size_t n, GbRobustCount *out)
+{
+    *out = (GbRobustCount){0};
+    for (size_t i = 0; i < n; i++) {
+        bool scored = true, every = true, some = false;
+        for (size_t j = 0; j <= s && scored; j++) scored = pass[j * n + i] >= 0;
+        if (!scored) continue;
+        for (size_t j = 1; j <= s; j++) {
+            every = every && pass[j * n + i] == 1;
+            some = some || pass[j * n + i] == 1;
+        }
+        out->used++;
+        out->all += every;
+        if (pass[i] == 1 && !every) out->worse++;
+        if (pass[i] == 0 && some) out->better++;
+    }
 }

@@ -7,13 +7,13 @@
 static char *gb_eval_input__prompt(const GbEvalSample *s, GbError *err)
 {
     (void)err;
-    return gb_answer_prompt(GB_ANSWER_ARGS, s->task->source, s->entry, s->pair->args, s->pair->expected);
+    return gb_eval_prediction_prompt(s, GB_ANSWER_ARGS);
 }
 
 static bool gb_eval_input__extract(const GbEvalSample *s, const char *reply, GbEvalAnswer *a, char *why,
                                    size_t why_size)
 {
-    return gb_answer_extract(s->parser, reply, GB_ANSWER_ARGS, s->entry, &a->text, why, why_size);
+    return gb_eval_prediction_extract(s, GB_ANSWER_ARGS, reply, a, why, why_size);
 }
 
 static GbVerdict gb_eval_input__score(const GbEvalSample *s, const GbEvalAnswer *a, char **error)

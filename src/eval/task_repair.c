@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "src/eval/prompt.h"
 #include "src/eval/repair.h"
 
 /* How the buggy program fails its tests (owned), as the sandbox reports it. */
@@ -50,7 +51,18 @@ static char *gb_eval_repair__prompt(const GbEvalSample *s, GbError *err)
     }
     char *spec = gb_eval_spec(s->parser, vt->source, vt->entry_point);
     char *program = gb_eval_program_text(vt);
-    char *p = gb_eval_repair_prompt(spec, program, vt->entry_point, failure);
+    char *p;
+    if (s->tmpl) {
+        GbEvalPromptFill f = {{0}};
+        f.v[GB_EVAL_PH_PROGRAM] = program;
+        f.v[GB_EVAL_PH_LANGUAGE] = "Python";
+        f.v[GB_EVAL_PH_ENTRY] = vt->entry_point ? vt->entry_point : "";
+        f.v[GB_EVAL_PH_SPECIFICATION] = spec ? spec : "";
+        f.v[GB_EVAL_PH_FAILURE] = failure;
+        p = gb_eval_template_expand(s->tmpl, &f);
+    } else {
+        p = gb_eval_repair_prompt(spec, program, vt->entry_point, failure);
+    }
     free(program);
     free(spec);
     free(failure);

@@ -4,11 +4,19 @@
 
 #include <stdio.h>
 
+#include "src/eval/prompt.h"
 #include "src/eval/repair.h"
 
 static char *gb_eval_translate__prompt(const GbEvalSample *s, GbError *err)
 {
     (void)err;
+    if (s->tmpl) {
+        GbEvalPromptFill f = {{0}};
+        f.v[GB_EVAL_PH_PROGRAM] = s->task->source;
+        f.v[GB_EVAL_PH_LANGUAGE] = "Python";
+        f.v[GB_EVAL_PH_TARGET_LANGUAGE] = "Java";
+        return gb_eval_template_expand(s->tmpl, &f);
+    }
     return gb_eval_translate_prompt(s->task->source);
 }
 

@@ -4,6 +4,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "src/eval/prompt.h"
+
 const char *const gb_eval_task_names[GB_EVAL_TASK_COUNT + 1] = {
 #define GB_EVAL_TASK(ID, name, help) #name,
     GB_EVAL_TASK_LIST
@@ -86,4 +88,32 @@ GbVerdict gb_eval_score_assert(const GbEvalSample *s, const char *check_code, ch
     gb_run_result_destroy(&res);
     gb_task_destroy(&run);
     return v;
+}
+
+char *gb_eval_prediction_prompt(const GbEvalSample *s, GbAnswerPart part)
+{
+    const char *program = s->task->source, *args = s->pair->args, *expected = s->pair->expected;
+    if (s->tmpl) {
+        char *assert_line = part == GB_ANSWER_VALUE ? gb_asprintf("assert %s(%s) == ?\?", s->entry, args)
+                                                    : gb_asprintf("assert %s(?\?) == %s", s->entry, expected);
+        GbEvalPromptFill f = {{0}};
+        f.v[GB_EVAL_PH_PROGRAM] = program;
+        f.v[GB_EVAL_PH_LANGUAGE] = "Python";
+        f.v[GB_EVAL_PH_ENTRY] = s->entry;
+        f.v[part == GB_ANSWER_VALUE ? GB_EVAL_PH_INPUT : GB_EVAL_PH_OUTPUT] = part == GB_ANSWER_VALUE ? args : expected;
+        f.v[GB_EVAL_PH_ASSERT] = assert_line;
+        char *p = gb_eval_template_expand(s->tmpl, &f);
+        free(assert_line);
+        return p;
+    }
+    if (s->style == GB_EVAL_STYLE_CRUXEVAL) return gb_eval_cruxeval_prompt(part, program, s->entry, args, expected);
+    return gb_answer_prompt(part, program, s->entry, args, expected);
+}
+
+bool gb_eval_prediction_extract(const GbEvalSample *s, GbAnswerPart part, const char *reply, GbEvalAnswer *a, char *why,
+                                size_t why_size)
+{
+    if (s->style == GB_EVAL_STYLE_CRUXEVAL)
+        return gb_answer_extract_cruxeval(s->parser, reply, part, s->entry, &a->text, why, why_size);
+    return gb_answer_extract(s->parser, reply, part, s->entry, &a->text, why, why_size);
 }

@@ -28,12 +28,14 @@ typedef enum { GB_EVAL_IN_ASSERTS, GB_EVAL_IN_STDIO_TASKS, GB_EVAL_IN_BUGS } GbE
 
 /* One item as one version shows it; all borrowed. */
 typedef struct {
-    TSParser *parser;         /* the calling thread's */
-    GbPool *pool;             /* runs the answers */
-    const GbJavaConfig *java; /* the JDK and its limits (types with .java) */
-    const GbTask *task;       /* the version's task: the program shown and run, its tests */
-    const char *entry;        /* the original's entry point, else "f" */
-    const GbEvalPair *pair;   /* GB_EVAL_IN_ASSERTS: the item's assert; else NULL */
+    TSParser *parser;                  /* the calling thread's */
+    GbPool *pool;                      /* runs the answers */
+    const GbJavaConfig *java;          /* the JDK and its limits (types with .java) */
+    const GbTask *task;                /* the version's task: the program shown and run, its tests */
+    const char *entry;                 /* the original's entry point, else "f" */
+    const GbEvalPair *pair;            /* GB_EVAL_IN_ASSERTS: the item's assert; else NULL */
+    GbEvalPromptStyle style;           /* output and input: whose prompt and extraction */
+    const struct GbEvalTemplate *tmpl; /* NULL: the type's own prompt (or style's) */
 } GbEvalSample;
 
 /* An answer taken out of a reply. gb_eval_answer_destroy frees what is set. */
@@ -71,6 +73,12 @@ const GbEvalTaskType *gb_eval_task_type(GbEvalTask task);
  * runner's message (verdict error), or from the failure when it did not pass: "EXC: MESSAGE",
  * prefixed with "FAILED_TEST: " when with_test. */
 GbVerdict gb_eval_verdict_of_run(bool ok, const GbRunResult *res, const GbError *e, bool with_test, char **error);
+
+/* Output and input prediction (part): the prompt of s (owned) from its template, else in its
+ * style; and the answer taken out of a reply as its style takes it (answer.h). */
+char *gb_eval_prediction_prompt(const GbEvalSample *s, GbAnswerPart part);
+bool gb_eval_prediction_extract(const GbEvalSample *s, GbAnswerPart part, const char *reply, GbEvalAnswer *a, char *why,
+                                size_t why_size);
 
 /* Run s's version's program against check_code (borrowed) as its only test, an assert test:
  * the verdict as gb_eval_verdict_of_run without the failed test. */

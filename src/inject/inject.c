@@ -505,7 +505,33 @@ static void gb_inject__emit(GbInjectRun *run, int order, size_t cand_no, const G
     free(id);
 }
 
-/* Apply, run and classify one candidate. Returns false when it is unusable (edits overlap). */
+static bool gb_inject__same_program(const GbProgram *a, const GbProgram *b)
+{
+    if (a->modules.len != b->modules.len) return false;
+    for (size_t i = 0; i < a->modules.len; i++)
+        if (strcmp(a->modules.items[i].path, b->modules.items[i].path) != 0 ||
+            strcmp(a->modules.items[i].source, b->modules.items[i].source) != 0)
+            return false;
+    return true;
+}
+
+/* Whether a bug already kept for this task (any order) has the buggy original program p: two
+ * edits (say a "return" and a "constant" mutation) can make the same program, which would be
+ * one bug counted twice. */
+static bool gb_inject__already_kept(const GbInjectRun *run, const GbProgram *p)
+{
+    bool same = false;
+    for (size_t i = 0; i < run->res->mutants.len && !same; i++) {
+        GbProgram k;
+        gb_program_from_task(&k, &run->res->mutants.items[i]);
+        same = gb_inject__same_program(&k, p);
+        gb_program_destroy(&k);
+    }
+    return same;
+}
+
+/* Apply, run and classify one candidate. Returns false when it is unusable (edits overlap). A
+ * candidate whose buggy original is a kept bug's is counted as a duplicate and not run. */
 static bool gb_inject__try(GbInjectRun *run, int order, size_t cand_no, const GbInjectCand *c)
 {
     const GbSharedSite *sites[GB_INJECT_MAX_ORDER];
@@ -513,6 +539,11 @@ static bool gb_inject__try(GbInjectRun *run, int order, size_t cand_no, const Gb
     GbProgram mo, mh;
     GbError err = {{0}};
     if (!gb_inject_apply(&run->orig, false, sites, c->pair, (size_t)order, &mo, &err)) return false;
+    if (gb_inject__already_kept(run, &mo)) {
+        run->res->orders[order].duplicate++;
+        gb_program_destroy(&mo);
+        return true;
+    }
     if (!gb_inject_apply(&run->hard, true, sites, c->pair, (size_t)order, &mh, &err)) {
         gb_program_destroy(&mo);
         return false;
@@ -604,16 +635,6 @@ static void gb_inject__order(GbInjectRun *run, int k, uint64_t task_hash)
     }
     free(scratch);
     gb_array_free(&seen);
-}
-
-static bool gb_inject__same_program(const GbProgram *a, const GbProgram *b)
-{
-    if (a->modules.len != b->modules.len) return false;
-    for (size_t i = 0; i < a->modules.len; i++)
-        if (strcmp(a->modules.items[i].path, b->modules.items[i].path) != 0 ||
-            strcmp(a->modules.items[i].source, b->modules.items[i].source) != 0)
-            return false;
-    return true;
 }
 
 void gb_inject_task(const GbInjectConfig *cfg, const GbTask *orig, const GbTask *hard, GbInjectResult *res)

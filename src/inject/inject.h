@@ -138,7 +138,8 @@ void gb_inject_config_defaults(GbInjectConfig *cfg);
 typedef struct {
     size_t outcome[GB_MUTANT_OUTCOME_COUNT]; /* candidates run, by outcome */
     size_t unusable;                         /* candidates drawn but not run (edits overlap) */
-    bool exhausted;                          /* every candidate of this order was tried */
+    size_t duplicate; /* candidates not run: the buggy original program is a kept bug's (identical) */
+    bool exhausted;   /* every candidate of this order was tried */
 } GbInjectOrderStats;
 
 typedef enum {

@@ -274,19 +274,37 @@ static void gb_report__count_cell(GbStr *out, size_t n)
 }
 
 /* The facts table's rows, in order. */
-static const char *const gb_rep_eval_facts[] = {"model",           "task",
-                                                "samples",         "temperature",
-                                                "top_p",           "k",
-                                                "items",           "tasks_without_items",
-                                                "samples_planned", "samples_scored",
-                                                "samples_cached",  "complete",
-                                                "stopped_by"};
+static const char *const gb_rep_eval_facts[] = {"model",
+                                                "task",
+                                                "samples",
+                                                "temperature",
+                                                "top_p",
+                                                "k",
+                                                "items",
+                                                "items_before_dedup",
+                                                "tasks_without_items",
+                                                "samples_planned",
+                                                "samples_scored",
+                                                "samples_cached",
+                                                "complete",
+                                                "stopped_by",
+                                                "warnings"};
 
 /* The cell of fact k (an index into gb_rep_eval_facts) of one summary. */
 static void gb_report__eval_fact(GbStr *out, const GbEvalSummary *s, size_t k)
 {
-    const size_t counts[] = {
-        0, 0, 0, 0, 0, 0, s->items, s->tasks_without_items, s->samples_planned, s->samples_scored, s->samples_cached};
+    const size_t counts[] = {0,
+                             0,
+                             0,
+                             0,
+                             0,
+                             0,
+                             s->items,
+                             s->items_before_dedup,
+                             s->tasks_without_items,
+                             s->samples_planned,
+                             s->samples_scored,
+                             s->samples_cached};
     switch (k) {
     case 0:
         gb_report__esc(out, s->model);
@@ -309,14 +327,21 @@ static void gb_report__eval_fact(GbStr *out, const GbEvalSummary *s, size_t k)
     case 5:
         for (size_t i = 0; i < s->nk; i++) gb_str_appendf(out, "%s%ld", i ? ", " : "", s->k[i]);
         break;
-    case 11:
+    case 12:
         gb_str_append(out, s->complete ? "yes" : "no");
         break;
-    case 12:
+    case 13:
         if (s->stopped_by)
             gb_report__esc(out, s->stopped_by);
         else
             gb_str_append(out, "not stopped");
+        break;
+    case 14:
+        if (!s->warnings.len) gb_str_append(out, "none");
+        for (size_t i = 0; i < s->warnings.len; i++) {
+            if (i) gb_str_append(out, "<br>");
+            gb_report__esc(out, s->warnings.items[i]);
+        }
         break;
     default:
         gb_report__count_cell(out, counts[k]);
@@ -460,6 +485,21 @@ static void gb_report__eval_compare_cells(GbStr *tab, const GbEvalComparison *c,
         gb_str_appendf(tab, "[%.1f%%, %.1f%%]", 100 * c->drop_lo, 100 * c->drop_hi);
     else
         gb_str_append(tab, "<span class=\"na\">undefined</span>");
+    gb_str_append(tab, "</td><td>");
+    if (isfinite(c->abs_drop))
+        gb_str_appendf(tab, "%+.1f", 100 * c->abs_drop);
+    else
+        gb_str_append(tab, "<span class=\"na\">–</span>");
+    gb_str_append(tab, "</td><td>");
+    if (isfinite(c->abs_lo) && isfinite(c->abs_hi))
+        gb_str_appendf(tab, "[%+.1f, %+.1f]", 100 * c->abs_lo, 100 * c->abs_hi);
+    else
+        gb_str_append(tab, "<span class=\"na\">–</span>");
+    gb_str_append(tab, "</td><td>");
+    if (isfinite(c->mcnemar_p))
+        gb_str_appendf(tab, "%.3g", c->mcnemar_p);
+    else
+        gb_str_append(tab, "<span class=\"na\">–</span>");
     const size_t n[4] = {c->lost, c->gained, c->both_pass, c->both_fail};
     for (int k = 0; k < 4; k++) {
         gb_str_append(tab, "</td><td>");
@@ -476,7 +516,8 @@ static void gb_report__eval_compare(GbStr *out, GbReport *r)
     gb_str_init(&tab);
     gb_str_append(&tab, "<div class=\"scroll\"><table class=\"facts\"><thead><tr><th>task type</th><th>version</th>"
                         "<th>paired items</th><th>pass@1 original</th><th>pass@1 version</th><th>relative drop</th>"
-                        "<th>95% interval</th><th>lost</th><th>gained</th><th>both pass</th><th>both fail</th>"
+                        "<th>95% interval</th><th>absolute drop (points)</th><th>95% interval</th>"
+                        "<th>McNemar p</th><th>lost</th><th>gained</th><th>both pass</th><th>both fail</th>"
                         "</tr></thead><tbody>\n");
     for (size_t i = 0; i < r->evals.len; i++) {
         GbRepEval *e = &r->evals.items[i];
@@ -572,20 +613,90 @@ static void gb_report__eval_changed(GbStr *out, GbReport *r)
     gb_str_destroy(&rows);
 }
 
+/* pass@k of every version with its bootstrap 95% interval over items; repair's pass@k on the
+ * tests and the derived inputs ("plus") beside it. */
+static void gb_report__eval_passk_table(GbStr *out, GbReport *r)
+{
+    gb_str_append(out, "<div class=\"scroll\"><table class=\"facts\"><thead><tr><th>task type</th><th>version</th>"
+                       "<th>k</th><th>pass@k</th><th>95% interval</th><th>repair: pass@k plus</th></tr></thead>"
+                       "<tbody>\n");
+    for (size_t i = 0; i < r->evals.len; i++) {
+        const GbEvalSummary *s = &r->evals.items[i].summary;
+        for (size_t vi = 0; vi < s->versions.len; vi++) {
+            const GbEvalSummaryVersion *v = &s->versions.items[vi];
+            char *vl = gb_report__version_label(s, v->version);
+            for (size_t ki = 0; ki < s->nk; ki++) {
+                gb_str_append(out, "<tr><td>");
+                gb_report__esc(out, r->evals.items[i].label);
+                gb_str_append(out, "</td><td>");
+                gb_report__esc(out, vl);
+                gb_str_appendf(out, "</td><td>%ld</td><td>", s->k[ki]);
+                gb_report__pct(out, v->pass_at[ki]);
+                gb_str_append(out, "</td><td>");
+                if (v->pass_lo && isfinite(v->pass_lo[ki]) && isfinite(v->pass_hi[ki]))
+                    gb_str_appendf(out, "[%.1f%%, %.1f%%]", 100 * v->pass_lo[ki], 100 * v->pass_hi[ki]);
+                else
+                    gb_str_append(out, "<span class=\"na\">–</span>");
+                gb_str_append(out, "</td><td>");
+                gb_report__pct(out, v->plus_pass_at ? v->plus_pass_at[ki] : NAN);
+                gb_str_append(out, "</td></tr>\n");
+            }
+            free(vl);
+        }
+    }
+    gb_str_append(out, "</tbody></table></div>\n");
+}
+
+/* ReCode's robust metrics of the evals that have them. */
+static void gb_report__eval_robust(GbStr *out, GbReport *r)
+{
+    bool any = false;
+    for (size_t i = 0; i < r->evals.len; i++) any = any || r->evals.items[i].summary.has_robust;
+    if (!any) return;
+    gb_str_append(out, "<h3>Robustness over all versions (ReCode)</h3>\n"
+                       "<p>Robust Pass<sub>s</sub>@k: an item counts only for the samples solved on every one of "
+                       "the s hardened versions; Robust Drop<sub>s</sub>@k: (pass@k − Robust Pass<sub>s</sub>@k) "
+                       "/ pass@k; Robust Relative<sub>s</sub>@k: the share of items whose outcome changes on some "
+                       "version, either way. Over the items scored on the original and every version.</p>\n"
+                       "<div class=\"scroll\"><table class=\"facts\"><thead><tr><th>task type</th><th>s</th>"
+                       "<th>items</th><th>k</th><th>pass@k original</th><th>Robust Pass</th><th>Robust Drop</th>"
+                       "<th>Robust Relative</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < r->evals.len; i++) {
+        const GbEvalSummary *s = &r->evals.items[i].summary;
+        if (!s->has_robust) continue;
+        const GbEvalRobust *rb = &s->robust;
+        for (size_t ki = 0; ki < s->nk; ki++) {
+            gb_str_append(out, "<tr><td>");
+            gb_report__esc(out, r->evals.items[i].label);
+            gb_str_appendf(out, "</td><td>%zu</td><td>%zu</td><td>%ld</td><td>", rb->versions, rb->items, s->k[ki]);
+            const double x[4] = {rb->pass_at[ki], rb->robust_pass[ki], rb->robust_drop[ki], rb->robust_rel[ki]};
+            for (int j = 0; j < 4; j++) {
+                if (j) gb_str_append(out, "</td><td>");
+                gb_report__pct(out, x[j]);
+            }
+            gb_str_append(out, "</td></tr>\n");
+        }
+    }
+    gb_str_append(out, "</tbody></table></div>\n");
+}
+
 void gb_report__panel_eval(GbStr *out, GbReport *r)
 {
     gb_str_append(out, "<section id=\"eval\"><h2>Model evaluation</h2>\n"
                        "<p>Runs of <code>genebench eval</code>: a model predicted outputs or inputs (or repaired or "
                        "translated programs) on the original benchmark and on each hardened version, every answer "
                        "scored by execution in the sandbox. pass@k per task type and version; the relative drop "
-                       "(pass@1 original − pass@1 version) / pass@1 original with its percentile bootstrap 95% "
-                       "interval over items; and per item whether the model still solves it (an item counts as "
+                       "(pass@1 original − pass@1 version) / pass@1 original and the absolute drop in points, each "
+                       "with its percentile bootstrap 95% interval over items, and the exact McNemar test of the "
+                       "paired outcomes; and per item whether the model still solves it (an item counts as "
                        "solved when at least half of its samples pass): <b>lost</b> (solved on the original only), "
                        "<b>gained</b>, <b>both pass</b>, <b>both fail</b>.</p>\n");
     gb_report__eval_labels(r);
     gb_report__eval_facts(out, r);
     gb_report__eval_passk(out, r);
+    gb_report__eval_passk_table(out, r);
     gb_report__eval_compare(out, r);
+    gb_report__eval_robust(out, r);
     gb_report__eval_changed(out, r);
     gb_str_append(out, "</section>\n");
 }

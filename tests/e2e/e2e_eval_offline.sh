@@ -112,6 +112,70 @@ check "identical errors: stopped after 3 requests, the error said once, exit 1" 
 check "output prediction on inject-bugs output: refused (exit 2), repair named" \
   '[ $rc -eq 2 ] && grep -q "is \`genebench inject-bugs\` output.*use --task repair" "$tmp/ef"'
 
+# 7. a prompt template, and CRUXEval's own prompts and answer extraction
+printf 'Template for a %s test: {{language}} function {{ entry }}.\n[PYTHON]\n{{program}}\n{{assert}}\n[/PYTHON]\nAnswer in [ANSWER] tags.\n' x >"$tmp/tpl.txt"
+"$gb" eval "$O" "$H" --prompt-template "$tmp/tpl.txt" --write-prompts "$tmp/pt.jsonl"; rc=$?
+check "template: the written prompts are the template's text with the placeholders filled" \
+  '[ $rc -eq 0 ] && [ "$($py -c "import json,sys; p=[json.loads(l)[\"messages\"][-1][\"content\"] for l in open(sys.argv[1])]; print(len(p) == 14 and all(x.startswith(\"Template for a x test: Python function \") and \"{{\" not in x and x.endswith(\"== ??\n[/PYTHON]\nAnswer in [ANSWER] tags.\n\") for x in p))" "$tmp/pt.jsonl")" = True ]'
+control "$model"
+ev "$O" "$H" --url "$url" --model sim --prompt-template "$tmp/tpl.txt" -o "$tmp/rtp.jsonl" --summary "$tmp/stp.json" >/dev/null 2>&1; rc=$?
+check "template: the same verdicts as genebench's prompts, its sha256 and version in the provenance" \
+  '[ $rc -eq 0 ] && [ "$(js "$tmp/stp.json" "[v[\"verdicts\"] for v in s[\"versions\"]], s[\"provenance\"][\"prompt_template\"][\"sha256\"], s[\"provenance\"][\"prompt_version\"]")" = "($(js "$tmp/ss.json" "[v[\"verdicts\"] for v in s[\"versions\"]]"), '"'"'$(sha256sum <"$tmp/tpl.txt" | cut -c1-64)'"'"', '"'"'template'"'"')" ]'
+offline "$tmp/pt.jsonl" "$tmp/at.jsonl" "$model"
+ev "$O" "$H" --answers "$tmp/at.jsonl" --model sim --prompt-template "$tmp/tpl.txt" -o "$tmp/rat.jsonl" --summary "$tmp/sat.json" >/dev/null 2>&1
+check "template round trip: identical to the server run" 'same "$tmp/rat.jsonl" "$tmp/rtp.jsonl" "$tmp/sat.json" "$tmp/stp.json"'
+printf '{{program}}\n\nThe call: {{nosuch}}\n' >"$tmp/bad.txt"
+"$gb" eval "$O" "$H" --prompt-template "$tmp/bad.txt" --write-prompts "$tmp/pb.jsonl" 2>"$tmp/eb"; rc=$?
+check "template: an unknown placeholder named with file and line, exit 2" \
+  '[ $rc -eq 2 ] && grep -q "$tmp/bad.txt:3: unknown placeholder {{nosuch}}" "$tmp/eb" && [ ! -e "$tmp/pb.jsonl" ]'
+printf '{{program}}\n{{output}}\n' >"$tmp/leak.txt"
+"$gb" eval "$O" "$H" --prompt-template "$tmp/leak.txt" --write-prompts "$tmp/pl.jsonl" 2>"$tmp/el"; rc=$?
+check "template: the answer itself ({{output}} in output prediction) refused, exit 2" \
+  '[ $rc -eq 2 ] && grep -q "$tmp/leak.txt:2: placeholder that is the answer itself" "$tmp/el"'
+crux=${GB_HARNESSES:-$src/../shared/harnesses}/cruxeval
+for task in output input; do
+  "$gb" eval "$O" "$H" --task $task --prompt-style cruxeval --write-prompts "$tmp/pcx-$task.jsonl"
+  if [ -f "$crux/prompts.py" ]; then
+    check "cruxeval $task: every prompt is CRUXEval's own (its prompts.py), word for word" \
+      '[ "$($py - "$crux" "$tmp/pcx-$task.jsonl" $task "$O" "$H" <<'"'"'PY'"'"'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import prompts
+task = sys.argv[3]
+programs = {json.loads(l)["source"].rstrip("\n") for f in sys.argv[4:] for l in open(f)}
+ok = True
+for line in open(sys.argv[2]):
+    p = json.loads(line)["messages"][-1]["content"]
+    program, last = p.rsplit("[PYTHON]\n", 1)[1].rsplit("\n[/PYTHON]", 1)[0].rsplit("\nassert ", 1)
+    entry = last[:last.index("(")]
+    if task == "output":
+        want = prompts.make_direct_output_prompt((program, last[len(entry) + 1:last.rindex(") == ??")]))
+    else:
+        want = prompts.make_direct_input_prompt((program, last[len(entry + "(??) == "):]))
+    head, tail = want.rsplit("assert f(", 1)
+    ok = ok and program in programs and p == head + "assert %s(" % entry + tail
+print(ok)
+PY
+)" = True ]'
+  fi
+  control "$model"
+  ev "$O" "$H" --task $task --url "$url" --model sim -o "$tmp/rg-$task.jsonl" --summary "$tmp/sg-$task.json" >/dev/null 2>&1
+  control "$model"
+  ev "$O" "$H" --task $task --url "$url" --model sim --prompt-style cruxeval -o "$tmp/rcx-$task.jsonl" --summary "$tmp/scx-$task.json" >/dev/null 2>&1; rc=$?
+  check "cruxeval $task: answers taken CRUXEval's way score as genebench's, prompt version recorded" \
+    '[ $rc -eq 0 ] && [ "$(js "$tmp/scx-$task.json" "[v[\"verdicts\"] for v in s[\"versions\"]], s[\"provenance\"][\"prompt_version\"]")" = "($(js "$tmp/sg-$task.json" "[v[\"verdicts\"] for v in s[\"versions\"]]"), '"'"'cruxeval-direct@190faf1'"'"')" ]'
+  offline "$tmp/pcx-$task.jsonl" "$tmp/acx-$task.jsonl" "$model"
+  ev "$O" "$H" --task $task --answers "$tmp/acx-$task.jsonl" --model sim --prompt-style cruxeval -o "$tmp/racx-$task.jsonl" --summary "$tmp/sacx-$task.json" >/dev/null 2>&1
+  check "cruxeval $task round trip: identical to the server run" \
+    'same "$tmp/racx-$task.jsonl" "$tmp/rcx-$task.jsonl" "$tmp/sacx-$task.json" "$tmp/scx-$task.json"'
+done
+control "$model"
+ev "$O" "$H" --url "$url" --model sim --api completions --prompt-style cruxeval -o "$tmp/rcxb.jsonl" --summary "$tmp/scxb.json" >/dev/null 2>&1; rc=$?
+check "cruxeval on a base model: the bare assert line (cut at [/ANSWER]) scores as the chat run" \
+  '[ $rc -eq 0 ] && [ "$(js "$tmp/scxb.json" "[v[\"verdicts\"] for v in s[\"versions\"]]")" = "$(js "$tmp/scx-output.json" "[v[\"verdicts\"] for v in s[\"versions\"]]")" ] && ! grep -q "ANSWER" "$tmp/rcxb.jsonl"'
+"$gb" eval "$src/tests/data/eval_tasks/bugs.jsonl" --task repair --prompt-style cruxeval --write-prompts "$tmp/pr.jsonl" 2>"$tmp/er"; rc=$?
+check "cruxeval style for repair: refused, exit 2" '[ $rc -eq 2 ] && grep -q "for --task output and input only" "$tmp/er"'
+
 # 6. progress off a terminal, SIGTERM
 control '{"mode": "oracle"}'
 GENEBENCH_RETRY_BASE_MS=1 "$gb" eval "$O" "$H" --url "$url" --model sim -j 2 -c 1 -o "$tmp/rk.jsonl" >/dev/null 2>"$tmp/ek" &

@@ -246,14 +246,17 @@ page = open(sys.argv[1]).read()
 sums = [json.load(open(p)) for p in sys.argv[2:]]
 # the comparison table: one row per (task type, hardened version), numbers as in the summaries
 rows = re.findall(r"<tr><td>(output|input)</td><td>(hard2?)</td><td>(\d+)</td><td>([\d.]+)%</td><td>([\d.]+)%</td>"
-                  r"<td>([\d.]+)%</td><td>\[([\d.]+)%, ([\d.]+)%\]</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>", page)
+                  r"<td>([\d.]+)%</td><td>\[([\d.]+)%, ([\d.]+)%\]</td><td>([+-][\d.]+)</td><td>\[([+-][\d.]+), ([+-][\d.]+)\]</td>"
+                  r"<td>([\d.e+-]+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>", page)
 want = []
 for s in sums:
     for c in s["comparisons"]:
         want.append((s["task"], "hard" if c["file"].endswith("/hard.jsonl") else "hard2", str(c["items"]),
                      "%.1f" % (100 * c["pass1_original"]), "%.1f" % (100 * c["pass1_version"]),
                      "%.1f" % (100 * c["relative_drop"]), "%.1f" % (100 * c["drop_ci95"][0]),
-                     "%.1f" % (100 * c["drop_ci95"][1]), str(c["lost"]), str(c["gained"]), str(c["both_pass"]),
+                     "%.1f" % (100 * c["drop_ci95"][1]), "%+.1f" % (100 * c["absolute_drop"]),
+                     "%+.1f" % (100 * c["absolute_drop_ci95"][0]), "%+.1f" % (100 * c["absolute_drop_ci95"][1]),
+                     "%.3g" % c["mcnemar_p"], str(c["lost"]), str(c["gained"]), str(c["both_pass"]),
                      str(c["both_fail"])))
 assert rows == want, (rows, want)
 # the changed items: exactly lost + gained of every comparison, each listed once

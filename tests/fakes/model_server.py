@@ -252,7 +252,7 @@ def load(paths):
 
 def place(prompt):
     """(task id, is original, name, args or None, expected or None, output mode) of a prompt."""
-    body = prompt.split("[PYTHON]\n", 1)[1].rsplit("\n[/PYTHON]", 1)[0]
+    body = prompt.rsplit("[PYTHON]\n", 1)[1].rsplit("\n[/PYTHON]", 1)[0]  # CRUXEval's prompt: after its examples
     cut = body.rindex("\nassert ")  # the expected value or the arguments may span lines
     program, last = body[:cut], body[cut + 1:]
     tid, orig = PROGRAMS[program.strip()]

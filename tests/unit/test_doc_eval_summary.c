@@ -10,6 +10,7 @@
 #include "tests/unit/helpers.h"
 
 #define FIXTURE GB_TEST_DATA "/eval/summary.json"
+#define FIXTURE_V1 GB_TEST_DATA "/eval/summary-v1.json" /* written before the keys of the statistics */
 
 static char *read_fixture(size_t *len)
 {
@@ -36,6 +37,16 @@ static void test_summary_fixture_round_trips(void **state)
     assert_int_equal(s.versions.items[1].verdicts[GB_V_FAIL], 6);
     assert_int_equal(s.comparisons.items[0].lost, 3);
     assert_near(s.comparisons.items[0].relative_drop, 0.428571428571, 1e-12);
+    assert_near(s.comparisons.items[0].abs_drop, 0.428571428571, 1e-12);
+    assert_near(s.comparisons.items[0].abs_hi, 0.714285714286, 1e-12);
+    assert_near(s.comparisons.items[0].mcnemar_p, 0.25, 1e-12);
+    assert_near(s.versions.items[1].pass_lo[0], 0.142857142857, 1e-12);
+    assert_int_equal(s.items_before_dedup, 7);
+    assert_int_equal(s.warnings.len, 1);
+    assert_true(s.has_robust);
+    assert_int_equal(s.robust.versions, 2);
+    assert_near(s.robust.robust_pass[0], 0.571428571429, 1e-12);
+    assert_false(s.has_plus);
     assert_null(s.stopped_by);
     assert_true(s.has_across);
     char *again = gb_eval_summary_write(&s);
@@ -43,6 +54,25 @@ static void test_summary_fixture_round_trips(void **state)
     free(again);
     gb_eval_summary_destroy(&s);
     free(text);
+}
+
+/* A summary written before items_before_dedup, warnings, the intervals of pass@k, the absolute
+ * drop, the McNemar test and robust: it is read, and those values are unknown. */
+static void test_summary_v1_read(void **state)
+{
+    (void)state;
+    GbEvalSummary s;
+    GbError err;
+    assert_true(gb_eval_summary_read(FIXTURE_V1, &s, &err));
+    assert_int_equal(s.items, 7);
+    assert_int_equal(s.items_before_dedup, 7);
+    assert_int_equal(s.warnings.len, 0);
+    assert_true(isnan(s.comparisons.items[0].abs_drop) && isnan(s.comparisons.items[0].mcnemar_p));
+    assert_true(isnan(s.versions.items[0].pass_lo[0]));
+    assert_false(s.has_robust);
+    assert_false(s.has_plus);
+    assert_near(s.comparisons.items[0].relative_drop, 0.428571428571, 1e-12);
+    gb_eval_summary_destroy(&s);
 }
 
 /* Undefined rates, a stop reason, no across_versions, a negative drop: write, parse, write. */
@@ -85,8 +115,28 @@ static void test_summary_struct_round_trips(void **state)
                           .drop_hi = 0.5,
                           .resamples = 1000,
                           .boot_seed = 7,
-                          .undefined = 12};
+                          .undefined = 12,
+                          .abs_drop = -1.0 / 12,
+                          .abs_lo = -0.5,
+                          .abs_hi = NAN,
+                          .mcnemar_p = 1,
+                          .plus_items = 3,
+                          .plus_relative_drop = 0.5,
+                          .plus_drop_lo = 0,
+                          .plus_drop_hi = 1,
+                          .plus_abs_drop = 0.25,
+                          .plus_abs_lo = NAN,
+                          .plus_abs_hi = 0.5};
     gb_array_push(&s.comparisons, c);
+    char *w = gb_strdup("a warning");
+    gb_array_push(&s.warnings, w);
+    s.has_plus = true;
+    s.plus_items = 3;
+    for (size_t v = 0; v < 2; v++) {
+        s.versions.items[v].plus_pass_at = gb_malloc(3 * sizeof(double));
+        s.versions.items[v].plus_pass_at[0] = 0.5, s.versions.items[v].plus_pass_at[1] = NAN;
+        s.versions.items[v].plus_pass_at[2] = (double)v;
+    }
     char *first = gb_eval_summary_write(&s);
     GbEvalSummary back;
     GbError err;
@@ -104,7 +154,13 @@ static void test_summary_struct_round_trips(void **state)
     char *second = gb_eval_summary_write(&back);
     assert_string_equal(second, first);
     assert_non_null(strstr(first, "\"top_p\":null"));
-    assert_non_null(strstr(first, "\"across_versions\":null}\n"));
+    assert_non_null(strstr(first, "\"across_versions\":null,\"robust\":null,\"plus\":{\"items\":3}}\n"));
+    assert_true(back.has_plus);
+    assert_int_equal(back.comparisons.items[0].plus_items, 3);
+    assert_true(isnan(back.comparisons.items[0].plus_abs_lo));
+    assert_near(back.comparisons.items[0].abs_drop, -1.0 / 12, 1e-11);
+    assert_true(isnan(back.versions.items[1].plus_pass_at[1]));
+    assert_string_equal(back.warnings.items[0], "a warning");
     free(first);
     free(second);
     gb_eval_summary_destroy(&back);
@@ -124,9 +180,15 @@ static void test_summary_mistyped_refused(void **state)
         {"\"pass_at\":{\"1\":1,\"2\":1}", "\"pass_at\":[1,1]", "\"versions[0].pass_at\": expected an object"},
         {"\"pass_at\":{\"1\":1,\"2\":1}", "\"pass_at\":{\"1\":1}", "\"versions[0].pass_at\": expected one value per k"},
         {"\"verdicts\":{\"pass\":14,", "\"verdicts\":{\"pass\":-1,", "\"versions[0].verdicts.pass\": expected a count"},
-        {"\"drop_ci95\":[0.142857142857,0.857142857143]", "\"drop_ci95\":[0.1]",
+        {"\"drop_ci95\":[0.142857142857,0.714285714286]", "\"drop_ci95\":[0.1]",
          "\"comparisons[0].drop_ci95\": expected a list [low, high]"},
         {"\"complete\":true", "\"complete\":1", "\"complete\": expected true or false"},
+        {"\"mcnemar_p\":0.25", "\"mcnemar_p\":\"0.25\"", "\"comparisons[0].mcnemar_p\": expected a number or null"},
+        {"\"absolute_drop_ci95\":[0.142857142857,0.714285714286]", "\"absolute_drop_ci95\":[0.1]",
+         "\"comparisons[0].absolute_drop_ci95\": expected a list [low, high]"},
+        {"\"warnings\":[\"", "\"warnings\":[1,\"", "\"warnings[0]\": expected a string"},
+        {"\"robust\":{\"versions\":2", "\"robust\":{\"versions\":-2", "\"robust.versions\": expected a count"},
+        {"\"items_before_dedup\":7", "\"items_before_dedup\":true", "\"items_before_dedup\": expected a count"},
         {"\"stopped_by\":null", "\"stopped_by\":false", "\"stopped_by\": expected a string or null"},
         {"\"comparisons\":[", "\"comparison\":[", "not the summary of `genebench eval`"},
         {"{\"model\"", "{{\"model\"", "malformed JSON"},
@@ -257,10 +319,10 @@ static void test_verdict_words_are_one_list(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_summary_fixture_round_trips), cmocka_unit_test(test_summary_struct_round_trips),
-        cmocka_unit_test(test_summary_mistyped_refused),    cmocka_unit_test(test_result_round_trips),
-        cmocka_unit_test(test_result_bad_utf8_still_json),  cmocka_unit_test(test_result_mistyped_refused),
-        cmocka_unit_test(test_verdict_words_are_one_list),
+        cmocka_unit_test(test_summary_fixture_round_trips), cmocka_unit_test(test_summary_v1_read),
+        cmocka_unit_test(test_summary_struct_round_trips),  cmocka_unit_test(test_summary_mistyped_refused),
+        cmocka_unit_test(test_result_round_trips),          cmocka_unit_test(test_result_bad_utf8_still_json),
+        cmocka_unit_test(test_result_mistyped_refused),     cmocka_unit_test(test_verdict_words_are_one_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

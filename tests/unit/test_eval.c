@@ -1,4 +1,5 @@
-/* src/eval: pass@k, paired counts, the drop and its bootstrap interval (hand-computed numbers),
+/* src/eval: pass@k, paired counts, the drops and their bootstrap intervals, the exact McNemar test,
+ * ReCode's robust counts (hand-computed numbers),
  * items from assert tests, answer extraction and the whitelist that keeps cheats out; repair and
  * translation: code blocks, the specification, the prompts, programs of several modules, Java
  * class names. */
@@ -8,6 +9,7 @@
 
 #include "src/eval/answer.h"
 #include "src/eval/eval.h"
+#include "src/eval/plus.h"
 #include "src/eval/repair.h"
 #include "src/eval/stats.h"
 #include "src/eval/task_type.h"
@@ -75,6 +77,129 @@ static void test_eval_bootstrap(void **state)
     gb_drop_bootstrap(zero, zero, 4, 100, 1, &ci);
     assert_int_equal(ci.undefined, 100);
     assert_true(isnan(ci.lo) && isnan(ci.drop));
+    /* ... but the absolute drop is 0 on every resample */
+    assert_float_equal(ci.abs, 0, 1e-12);
+    assert_float_equal(ci.abs_lo, 0, 1e-12);
+    assert_float_equal(ci.abs_hi, 0, 1e-12);
+    /* Two items, one lost: the absolute drop is 1/2, a resample's 0, 1/2 or 1 as above. */
+    gb_drop_bootstrap(o2, h2, 2, 1000, 7, &ci);
+    assert_float_equal(ci.abs, 0.5, 1e-12);
+    assert_float_equal(ci.abs_lo, 0, 1e-12);
+    assert_float_equal(ci.abs_hi, 1, 1e-12);
+    const double o4[] = {1, 1, 1, 0.5}, h4[] = {1, 0, 0.5, 0.5};
+    gb_drop_bootstrap(o4, h4, 4, 10, 3, &ci);
+    assert_float_equal(ci.abs, 1.5 / 4, 1e-12);
+    assert_float_equal(ci.drop, 1.5 / 3.5, 1e-12);
+}
+
+static void test_eval_mean_bootstrap(void **state)
+{
+    (void)state;
+    double m, lo, hi;
+    const double same[] = {0.5, 0.5, 0.5};
+    gb_mean_bootstrap(same, 3, 200, 1, &m, &lo, &hi);
+    assert_float_equal(m, 0.5, 1e-12);
+    assert_float_equal(lo, 0.5, 1e-12);
+    assert_float_equal(hi, 0.5, 1e-12);
+    /* Two items 0 and 1: a resample's mean is 0 (p = 1/4), 1/2 or 1 (1/4). */
+    const double two[] = {0, 1};
+    gb_mean_bootstrap(two, 2, 1000, 5, &m, &lo, &hi);
+    assert_float_equal(m, 0.5, 1e-12);
+    assert_float_equal(lo, 0, 1e-12);
+    assert_float_equal(hi, 1, 1e-12);
+    gb_mean_bootstrap(two, 0, 10, 5, &m, &lo, &hi);
+    assert_true(isnan(m) && isnan(lo) && isnan(hi));
+}
+
+static void test_eval_mcnemar_exact(void **state)
+{
+    (void)state;
+    assert_float_equal(gb_mcnemar_exact(0, 0), 1, 1e-12);
+    assert_float_equal(gb_mcnemar_exact(5, 0), 2.0 / 32, 1e-12);                    /* 2 * 1/2^5 */
+    assert_float_equal(gb_mcnemar_exact(0, 5), 2.0 / 32, 1e-12);                    /* symmetric */
+    assert_float_equal(gb_mcnemar_exact(3, 1), 2.0 * (1 + 4) / 16, 1e-12);          /* 0.625 */
+    assert_float_equal(gb_mcnemar_exact(10, 2), 2.0 * (1 + 12 + 66) / 4096, 1e-12); /* 0.03857 */
+    assert_float_equal(gb_mcnemar_exact(2, 2), 1, 1e-12);                           /* 2 * 11/16 capped */
+    assert_float_equal(gb_mcnemar_exact(1, 0), 1, 1e-12);
+    /* a large table stays finite: 2 * P(X <= 400), X ~ Bin(1000, 1/2), about 2.7e-10 */
+    double p = gb_mcnemar_exact(600, 400);
+    assert_true(p > 1e-10 && p < 1e-9);
+}
+
+static void test_eval_robust_count(void **state)
+{
+    (void)state;
+    /* s = 2 versions, n = 3 samples; row 0 the original:
+     *   original 1 1 0
+     *   version1 1 0 1
+     *   version2 1 1 1
+     * sample 0 passes everywhere, sample 1 is lost on version 1, sample 2 fails on the original
+     * and passes on both versions */
+    const signed char t[] = {1, 1, 0, 1, 0, 1, 1, 1, 1};
+    GbRobustCount c;
+    gb_robust_count(t, 2, 3, &c);
+    assert_int_equal(c.used, 3);
+    assert_int_equal(c.all, 2);
+    assert_int_equal(c.worse, 1);
+    assert_int_equal(c.better, 1);
+    assert_float_equal(gb_pass_at_k(c.used, c.all, 1), 2.0 / 3, 1e-12);
+    assert_float_equal(gb_pass_at_k(c.used, c.all, 2), 1, 1e-12);
+    /* an unscored sample (-1) in any row leaves its index out */
+    const signed char u[] = {1, 0, -1, 0, 1, 1};
+    gb_robust_count(u, 1, 3, &c);
+    assert_int_equal(c.used, 2);
+    assert_int_equal(c.all, 1);
+    assert_int_equal(c.worse, 1);
+    assert_int_equal(c.better, 1);
+    /* one sample, three versions, lost on the last only: not robust */
+    const signed char g[] = {1, 1, 1, 0};
+    gb_robust_count(g, 3, 1, &c);
+    assert_int_equal(c.used, 1);
+    assert_int_equal(c.all, 0);
+    assert_int_equal(c.worse, 1);
+    assert_int_equal(c.better, 0);
+}
+
+/* The reference of a bug: the buggy program with its mutations reverted (two on one line: the
+ * second's column is shifted by the first's longer text in the buggy program). */
+static void test_eval_plus_reference(void **state)
+{
+    (void)state;
+    GbTask bug;
+    gb_task_init(&bug);
+    bug.id = gb_strdup("t#bug-2-0");
+    /* original: "def f(a, b):\n    return a + b * 2\n"; mutations `+` -> `- 0 +` at column 13
+     * and `2` -> `(2 + 1)` at column 19 of line 2 (column 23 in the buggy program) */
+    bug.source = gb_strdup("def f(a, b):\n    return a - 0 + b * (2 + 1)\n");
+    gb_task_set_file(&bug, "helper.py", "X = 1\n");
+    gb_task_set_field(&bug, "mutations",
+                      "[{\"module\":\"main.py\",\"line\":2,\"column\":19,\"before\":\"2\",\"after\":\"(2 + 1)\"},"
+                      "{\"module\":\"main.py\",\"line\":2,\"column\":13,\"before\":\"+\",\"after\":\"- 0 +\"}]");
+    char why[256] = "";
+    GbTask *ref = gb_eval_plus_reference(&bug, why, sizeof why);
+    assert_non_null(ref);
+    assert_string_equal(ref->source, "def f(a, b):\n    return a + b * 2\n");
+    assert_int_equal(ref->extra_files.len, 1);
+    assert_string_equal(ref->extra_files.items[0].source, "X = 1\n");
+    gb_task_destroy(ref);
+    free(ref);
+    /* a mutation that is not where it says: no reference */
+    gb_task_set_field(&bug, "mutations",
+                      "[{\"module\":\"main.py\",\"line\":2,\"column\":4,\"before\":\"+\",\"after\":\"-\"}]");
+    assert_null(gb_eval_plus_reference(&bug, why, sizeof why));
+    assert_non_null(strstr(why, "is not there"));
+    /* a module the program lacks, and no mutations at all */
+    gb_task_set_field(&bug, "mutations",
+                      "[{\"module\":\"other.py\",\"line\":1,\"column\":0,\"before\":\"X\",\"after\":\"Y\"}]");
+    assert_null(gb_eval_plus_reference(&bug, why, sizeof why));
+    assert_non_null(strstr(why, "other.py"));
+    GbTask plain;
+    gb_task_init(&plain);
+    plain.id = gb_strdup("p");
+    plain.source = gb_strdup("x = 1\n");
+    assert_null(gb_eval_plus_reference(&plain, why, sizeof why));
+    gb_task_destroy(&plain);
+    gb_task_destroy(&bug);
 }
 
 static void test_eval_literal_whitelist(void **state)
@@ -428,6 +553,10 @@ int main(void)
         cmocka_unit_test(test_eval_pass_at_k),
         cmocka_unit_test(test_eval_paired_and_drop),
         cmocka_unit_test(test_eval_bootstrap),
+        cmocka_unit_test(test_eval_mean_bootstrap),
+        cmocka_unit_test(test_eval_mcnemar_exact),
+        cmocka_unit_test(test_eval_robust_count),
+        cmocka_unit_test(test_eval_plus_reference),
         cmocka_unit_test(test_eval_literal_whitelist),
         cmocka_unit_test(test_eval_extract),
         cmocka_unit_test(test_eval_pairs),
