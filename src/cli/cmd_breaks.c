@@ -50,8 +50,10 @@ static const GbCliCommand gb_breaks__cmd = {
              "                 against how often it is applied on a step from a passed version (Wilson\n"
              "                 interval); the RC of programs that flipped the model from the original's\n"
              "                 success to failure against those that did not (Mann-Whitney U); and a\n"
-             "                 logistic model of that failure on RC gain and log token ratio over the original\n"
-             "                 (standardised, penalised), saying which one the failures follow\n"
+             "                 logistic model of that failure on the program's RC and log tokens\n"
+             "                 (standardised, penalised), saying which one the failures follow (the larger\n"
+             "                 positive z; \"neither\" when no z is positive, \"undetermined\" without both\n"
+             "                 outcomes)\n"
              "    items.csv    one row per item and version: pass, rung, RC, RR, tokens, lines, operators\n"
              "    breaks.html  the curves, the operator table and per task its ladder with the diff of the\n"
              "                 breaking rung; curve_level.svg, curve_rc.svg, curve_tokens.svg the charts\n",
@@ -440,8 +442,9 @@ static void gb_breaks__flips(const GbBreaks *b, GbBreaksFlips *fl)
             if (!p || pass < 0 || p->rung == last_rung) continue;
             last_rung = p->rung;
             gb_array_push(&fl->y, !pass);
-            gb_array_push(&fl->d_rc, p->rc - p0->rc);
-            gb_array_push(&fl->d_tok, log(p->tokens / p0->tokens));
+            /* Levels, not gains over the original: a model's limits are on the program it reads. */
+            gb_array_push(&fl->d_rc, p->rc);
+            gb_array_push(&fl->d_tok, log(p->tokens));
             if (pass)
                 gb_array_push(&fl->rc_pass, p->rc);
             else
@@ -656,8 +659,9 @@ int gb_cmd_breaks(int argc, char **argv)
     double auc_tok = gb_breaks__auc(fl.d_tok.items, fl.y.items, fl.y.len);
     const char *points = !fitted || !fl.rc_fail.len || !fl.rc_pass.len || !(isfinite(z_rc) && isfinite(z_tok))
                              ? "undetermined"
-                         : fabs(z_tok) > fabs(z_rc) ? "size"
-                                                    : "complexity";
+                         : fmax(z_rc, z_tok) <= 0 ? "neither"
+                         : z_tok > z_rc           ? "size"
+                                                  : "complexity";
     gb_str_append(&js, "\n],\n\"rank_test\": {");
     bool f = true;
     gb_json_key(&js, "success_to_failure", &f);
@@ -678,7 +682,7 @@ int gb_cmd_breaks(int argc, char **argv)
     gb_json_integer(&js, (long long)fl.y.len);
     gb_json_key(&js, "ridge", &f);
     gb_json_number(&js, o.ridge);
-    const char *names[3] = {"intercept", "rc_gain", "log_token_ratio"};
+    const char *names[3] = {"intercept", "rc", "log_tokens"};
     for (int k = 0; k < 3; k++) {
         gb_json_key(&js, names[k], &f);
         bool g = true;
@@ -691,9 +695,9 @@ int gb_cmd_breaks(int argc, char **argv)
         gb_json_number(&js, beta[k] / se[k]);
         gb_str_append(&js, "}");
     }
-    gb_json_key(&js, "auc_rc_gain", &f);
+    gb_json_key(&js, "auc_rc", &f);
     gb_json_number(&js, auc_rc);
-    gb_json_key(&js, "auc_log_token_ratio", &f);
+    gb_json_key(&js, "auc_log_tokens", &f);
     gb_json_number(&js, auc_tok);
     gb_json_key(&js, "points_at", &f);
     gb_json_string(&js, points);
@@ -701,8 +705,8 @@ int gb_cmd_breaks(int argc, char **argv)
     printf("\nsuccess->failure %zu (median RC %.4f) vs success->success %zu (median RC %.4f): U = %.1f, p = %.3g\n",
            fl.rc_fail.len, gb_breaks__median(fl.rc_fail.items, fl.rc_fail.len), fl.rc_pass.len,
            gb_breaks__median(fl.rc_pass.items, fl.rc_pass.len), u, p);
-    printf("logistic on %zu steps: RC gain z = %.2f (AUC %.3f), log token ratio z = %.2f (AUC %.3f): points at %s\n",
-           fl.y.len, z_rc, auc_rc, z_tok, auc_tok, points);
+    printf("logistic on %zu steps: RC z = %.2f (AUC %.3f), log tokens z = %.2f (AUC %.3f): points at %s\n", fl.y.len,
+           z_rc, auc_rc, z_tok, auc_tok, points);
 
     /* The page. */
     gb_str_append(&html, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Where it breaks</title><style>"
@@ -751,7 +755,7 @@ int gb_cmd_breaks(int argc, char **argv)
     gb_str_appendf(&html,
                    "</table><h2>Complexity or size</h2><p>success&rarr;failure: %zu programs, median RC %.4f; "
                    "success&rarr;success: %zu, median RC %.4f; Mann-Whitney U = %.1f, p = %.3g.</p><p>Logistic model "
-                   "of failure on %zu steps: RC gain z = %.2f (AUC %.3f), log token ratio z = %.2f (AUC %.3f): the "
+                   "of failure on %zu steps: RC z = %.2f (AUC %.3f), log tokens z = %.2f (AUC %.3f): the "
                    "failures follow <b>%s</b>.</p>",
                    fl.rc_fail.len, gb_breaks__median(fl.rc_fail.items, fl.rc_fail.len), fl.rc_pass.len,
                    gb_breaks__median(fl.rc_pass.items, fl.rc_pass.len), u, p, fl.y.len, z_rc, auc_rc, z_tok, auc_tok,
