@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole evaluation flow on the bundled example benchmark, against a SIMULATED model
-# (tests/model_server.py on 127.0.0.1: it knows the right answers and is told to be right on every
+# (tests/fakes/model_server.py on 127.0.0.1: it knows the right answers and is told to be right on every
 # original and on the hardened programs of every other task). It shows what a run against a real
 # server prints and writes; with a real model, replace --url/--model (src/eval/README.md).
 #   examples/eval-demo.sh [OUTDIR]      (default demo-out/eval; needs build/genebench)
@@ -18,7 +18,7 @@ echo "== evolve (seed 1, 3 generations), then the same bug injected into origina
 "$gb" evolve "$B" -o hard.jsonl --seed 1 --generations 3 --quiet
 "$gb" inject-bugs "$B" hard.jsonl --order 1 --seed 1 -o bugs.jsonl
 rm -f port
-$py "$root/tests/model_server.py" --port-file port --bench "$B" hard.jsonl bugs.jsonl \
+$py "$root/tests/fakes/model_server.py" --port-file port --bench "$B" hard.jsonl bugs.jsonl \
   --fixed "$B" hard.jsonl --java "$root/tests/data/eval_tasks/java_oracle.json" &
 srv=$!
 trap 'kill $srv 2>/dev/null' EXIT

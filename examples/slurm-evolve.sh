@@ -9,7 +9,7 @@
 #
 # The array must be one contiguous range (1-8, 0-7); shard K/N is its K-th task. The result is
 # byte-identical (but each task's time_s) to one `genebench evolve` with the same seed and
-# --generations on one machine (tests/e2e_slurm.sh checks this on a real Slurm).
+# --generations on one machine (tests/e2e/e2e_slurm.sh checks this on a real Slurm).
 # A shard that was cut off (time limit, preemption) continues where it stopped when the
 # array task is re-queued, because every run uses --resume.
 # GENERATIONS (default 5) sets --generations; sbatch passes the environment on to the job.

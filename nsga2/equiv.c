@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/base/rng.h"
+#include "src/base/util.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
 
@@ -21,6 +22,8 @@ void gb_equiv_config_defaults(GbEquivConfig *cfg)
     cfg->wall_slack_s = 0.25;
     cfg->limit_s = 2.0;
     cfg->budget_s = 6.0;
+    cfg->search = 3;
+    cfg->mined = 160;
 }
 
 void gb_equiv_inputs_destroy(GbEquivInputs *in)
@@ -101,6 +104,264 @@ void gb_equiv_inputs(const GbEquivConfig *cfg, const GbTask *task, TSParser *par
     gb_call_list_destroy(&calls);
 }
 
+/* ---- mined literals and boundary values (CALL mode) ---- */
+
+typedef GbArray(char *) GbEquivStrs;
+
+/* Append t (taken) unless it is there or s holds cap already. */
+static void gb_equiv__strs_add(GbEquivStrs *s, char *t, size_t cap)
+{
+    if (!t) return;
+    for (size_t i = 0; i < s->len; i++)
+        if (strcmp(s->items[i], t) == 0) {
+            free(t);
+            return;
+        }
+    if (s->len >= cap) {
+        free(t);
+        return;
+    }
+    gb_array_push(s, t);
+}
+
+static void gb_equiv__strs_free(GbEquivStrs *s)
+{
+    for (size_t i = 0; i < s->len; i++) free(s->items[i]);
+    gb_array_free(s);
+}
+
+/* Integer and plain string literals of node's subtree: each integer n as n - 1, n, n + 1 (the
+ * thresholds of comparisons sit there), each short one-line string as written. */
+static void gb_equiv__mine_node(TSNode node, const char *src, GbEquivStrs *ints, GbEquivStrs *strs, int depth)
+{
+    if (depth > 200) return;
+    const char *type = ts_node_type(node);
+    uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+    if (strcmp(type, "integer") == 0 && b - a < 12) {
+        char buf[16], *end = NULL;
+        memcpy(buf, src + a, b - a);
+        buf[b - a] = '\0';
+        long v = strtol(buf, &end, 0);
+        if (end && *end == '\0')
+            for (long d = -1; d <= 1; d++) gb_equiv__strs_add(ints, gb_asprintf("%ld", v + d), 48);
+        return;
+    }
+    if (strcmp(type, "string") == 0) {
+        if (b - a <= 42 && (src[a] == '\'' || src[a] == '"') && !memchr(src + a, '\n', b - a) &&
+            !memchr(src + a, '{', b - a))
+            gb_equiv__strs_add(strs, gb_strndup(src + a, b - a), 32);
+        return;
+    }
+    uint32_t n = ts_node_child_count(node);
+    for (uint32_t i = 0; i < n; i++) gb_equiv__mine_node(ts_node_child(node, i), src, ints, strs, depth + 1);
+}
+
+static void gb_equiv__mine(TSParser *parser, const char *src, GbEquivStrs *ints, GbEquivStrs *strs)
+{
+    if (!src) return;
+    TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)strlen(src));
+    if (!tree) return;
+    gb_equiv__mine_node(ts_tree_root_node(tree), src, ints, strs, 0);
+    ts_tree_delete(tree);
+}
+
+/* The values tried in place of an argument written as node (boundary values of its type,
+ * then the mined literals that fit it). */
+static void gb_equiv__values(TSNode node, const char *src, const GbEquivStrs *ints, const GbEquivStrs *strs,
+                             bool thresholds, GbEquivStrs *out)
+{
+    static const char *const num[] = {"0", "1", "-1", "2", "10000", "-10000", "None"};
+    static const char *const flt[] = {"0.0", "-1.5", "0.5", "1000000.0", "0", "None"};
+    static const char *const str[] = {"''",
+                                      "' '",
+                                      "'a'",
+                                      "'A b C'",
+                                      "'-7'",
+                                      "'3.5'",
+                                      "'abc123'",
+                                      "'\\u00e9t\\u00e9'",
+                                      "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'",
+                                      "None"};
+    static const char *const lst[] = {"[]", "[0]", "[-1, -1]", "[None]", "[1, 'a']", "[[1, 2], [3]]", "None"};
+    static const char *const other[] = {"None", "0", "''", "[]"};
+    const char *type = ts_node_type(node);
+    if (thresholds) {
+        /* only the mined integers, in place of a number */
+        bool number = strcmp(type, "integer") == 0 || strcmp(type, "unary_operator") == 0 || strcmp(type, "float") == 0;
+        for (size_t i = 0; number && i < ints->len; i++) gb_equiv__strs_add(out, gb_strdup(ints->items[i]), SIZE_MAX);
+        return;
+    }
+    const char *const *base = other;
+    size_t nbase = sizeof other / sizeof *other;
+    bool want_ints = false, want_strs = false;
+    if (strcmp(type, "integer") == 0 || strcmp(type, "unary_operator") == 0) {
+        base = num, nbase = sizeof num / sizeof *num, want_ints = true;
+    } else if (strcmp(type, "float") == 0) {
+        base = flt, nbase = sizeof flt / sizeof *flt, want_ints = true;
+    } else if (strcmp(type, "string") == 0 || strcmp(type, "concatenated_string") == 0) {
+        base = str, nbase = sizeof str / sizeof *str, want_strs = true;
+    } else if (strcmp(type, "list") == 0) {
+        base = lst, nbase = sizeof lst / sizeof *lst, want_ints = true;
+    } else if (strcmp(type, "true") == 0 || strcmp(type, "false") == 0) {
+        static const char *const bools[] = {"True", "False", "None"};
+        base = bools, nbase = 3;
+    } else if (strcmp(type, "dictionary") == 0) {
+        static const char *const dicts[] = {"{}", "None"};
+        base = dicts, nbase = 2, want_strs = true;
+    } else if (strcmp(type, "tuple") == 0) {
+        static const char *const tuples[] = {"()", "None"};
+        base = tuples, nbase = 2;
+    }
+    for (size_t i = 0; i < nbase; i++) gb_equiv__strs_add(out, gb_strdup(base[i]), SIZE_MAX);
+    if (strcmp(type, "list") == 0 && ts_node_named_child_count(node) > 0) {
+        /* duplicates: the first element twice, and the list followed by its first element */
+        TSNode first = ts_node_named_child(node, 0);
+        uint32_t a = ts_node_start_byte(first), b = ts_node_end_byte(first);
+        uint32_t la = ts_node_start_byte(node), lb = ts_node_end_byte(node);
+        gb_equiv__strs_add(out, gb_asprintf("[%.*s, %.*s]", (int)(b - a), src + a, (int)(b - a), src + a), SIZE_MAX);
+        gb_equiv__strs_add(out, gb_asprintf("%.*s, %.*s]", (int)(lb - 1 - la), src + la, (int)(b - a), src + a),
+                           SIZE_MAX);
+        for (size_t i = 0; want_ints && i < ints->len; i++)
+            gb_equiv__strs_add(out, gb_asprintf("[%s]", ints->items[i]), SIZE_MAX);
+        return;
+    }
+    if (strcmp(type, "dictionary") == 0) {
+        /* a mined key added in front, with the value of the first pair */
+        const char *val = "0";
+        char *own = NULL;
+        TSNode pair = ts_node_named_child(node, 0);
+        if (!ts_node_is_null(pair) && strcmp(ts_node_type(pair), "pair") == 0) {
+            TSNode v = ts_node_child_by_field_name(pair, "value", 5);
+            if (!ts_node_is_null(v)) {
+                own = gb_strndup(src + ts_node_start_byte(v), ts_node_end_byte(v) - ts_node_start_byte(v));
+                val = own;
+            }
+        }
+        uint32_t la = ts_node_start_byte(node), lb = ts_node_end_byte(node);
+        bool empty = ts_node_named_child_count(node) == 0;
+        for (size_t i = 0; i < strs->len; i++)
+            gb_equiv__strs_add(
+                out,
+                gb_asprintf("{%s: %s%s%.*s", strs->items[i], val, empty ? "" : ", ", (int)(lb - la - 1), src + la + 1),
+                SIZE_MAX);
+        free(own);
+        return;
+    }
+    for (size_t i = 0; want_ints && i < ints->len; i++) gb_equiv__strs_add(out, gb_strdup(ints->items[i]), SIZE_MAX);
+    for (size_t i = 0; want_strs && i < strs->len; i++) gb_equiv__strs_add(out, gb_strdup(strs->items[i]), SIZE_MAX);
+}
+
+/* Every argument list that differs from args in one argument replaced by one of its values
+ * (gb_equiv__values), whitelisted (src/model/calls.h), appended to out. */
+static void gb_equiv__substitute(TSParser *parser, const char *args, const GbEquivStrs *ints, const GbEquivStrs *strs,
+                                 bool thresholds, GbEquivStrs *out)
+{
+    char *src = gb_asprintf("f(%s)", args);
+    TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)strlen(src));
+    TSNode root = ts_tree_root_node(tree);
+    TSNode stmt = ts_node_named_child(root, 0);
+    TSNode call = ts_node_is_null(stmt) ? stmt : ts_node_named_child(stmt, 0);
+    TSNode list = ts_node_is_null(call) ? call : ts_node_child_by_field_name(call, "arguments", 9);
+    uint32_t n = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+    for (uint32_t k = 0; k < n && k < 8; k++) {
+        TSNode arg = ts_node_named_child(list, k);
+        if (strcmp(ts_node_type(arg), "keyword_argument") == 0) arg = ts_node_child_by_field_name(arg, "value", 5);
+        if (ts_node_is_null(arg) || strcmp(ts_node_type(arg), "comment") == 0) continue;
+        uint32_t a = ts_node_start_byte(arg) - 2, b = ts_node_end_byte(arg) - 2;
+        GbEquivStrs vals = {0};
+        gb_equiv__values(arg, src, ints, strs, thresholds, &vals);
+        for (size_t i = 0; i < vals.len; i++) {
+            char *t = gb_asprintf("%.*s%s%s", (int)a, args, vals.items[i], args + b);
+            char why[128];
+            if (gb_literal_args_ok(parser, t, why, sizeof why))
+                gb_equiv__strs_add(out, t, SIZE_MAX);
+            else
+                free(t);
+        }
+        gb_equiv__strs_free(&vals);
+    }
+    ts_tree_delete(tree);
+    free(src);
+}
+
+/* Shuffle l in place by rng (Fisher-Yates) and append its first cap entries to in (the rest freed). */
+static void gb_equiv__shuffle_add(GbEquivStrs *l, GbRng *rng, size_t cap, GbEquivInputs *in)
+{
+    for (size_t i = l->len; i > 1; i--) {
+        size_t j = gb_rng_bounded(rng, (uint32_t)i);
+        char *t = l->items[i - 1];
+        l->items[i - 1] = l->items[j];
+        l->items[j] = t;
+    }
+    for (size_t i = 0; i < l->len; i++) {
+        if (i < cap)
+            gb_equiv__add(in, l->items[i], false);
+        else
+            free(l->items[i]);
+    }
+    gb_array_free(l);
+}
+
+/* Up to GB_EQUIV__THRESHOLDS inputs from the tests' calls with a number replaced by a mined
+ * integer (n - 1, n, n + 1 of the program's and tests' integers), then up to cfg->mined more with
+ * one argument replaced by a boundary value or a mined literal, each group in an order shuffled
+ * by (seed, task). Returns how many inputs the first group added. */
+enum { GB_EQUIV__THRESHOLDS = 24 };
+static size_t gb_equiv__mined(const GbEquivConfig *cfg, const GbTask *task, TSParser *parser, uint64_t key,
+                              GbEquivInputs *in)
+{
+    GbEquivStrs ints = {0}, strs = {0}, thr = {0}, all = {0};
+    gb_equiv__mine(parser, task->source, &ints, &strs);
+    gb_equiv__mine(parser, task->test_code, &ints, &strs);
+    for (size_t i = 0; i < in->from_tests && i < 8; i++) {
+        gb_equiv__substitute(parser, in->inputs.items[i], &ints, &strs, true, &thr);
+        gb_equiv__substitute(parser, in->inputs.items[i], &ints, &strs, false, &all);
+    }
+    GbRng rng;
+    gb_rng_init_keyed(&rng, cfg->seed, key, 4, 0);
+    size_t before = in->inputs.len;
+    gb_equiv__shuffle_add(&thr, &rng, GB_EQUIV__THRESHOLDS, in);
+    size_t nthr = in->inputs.len - before;
+    gb_equiv__shuffle_add(&all, &rng, cfg->mined > 0 ? (size_t)cfg->mined : 0, in);
+    gb_equiv__strs_free(&ints);
+    gb_equiv__strs_free(&strs);
+    return nthr;
+}
+
+/* Up to cfg->mined stdin texts from the tests' own, each with one integer token (among the first
+ * 16 of the text) replaced by a boundary value (0, 1, 2, -1, 10000) or a mined integer (n - 1, n,
+ * n + 1); whitespace and line structure are kept byte for byte. Shuffled by (seed, task). */
+static void gb_equiv__mined_stdin(const GbEquivConfig *cfg, const GbTask *task, TSParser *parser, uint64_t key,
+                                  GbEquivInputs *in)
+{
+    static const char *const bounds[] = {"0", "1", "2", "-1", "10000"};
+    GbEquivStrs ints = {0}, strs = {0}, all = {0};
+    gb_equiv__mine(parser, task->source, &ints, &strs);
+    for (size_t i = 0; i < sizeof bounds / sizeof *bounds; i++) gb_equiv__strs_add(&ints, gb_strdup(bounds[i]), 64);
+    for (size_t k = 0; k < in->from_tests && k < 4; k++) {
+        const char *t = in->inputs.items[k];
+        size_t pos = 0, tokens = 0, len = strlen(t);
+        while (pos < len && tokens < 16) {
+            while (pos < len && strchr(" \t\r\n", t[pos])) pos++;
+            size_t end = pos;
+            while (end < len && !strchr(" \t\r\n", t[end])) end++;
+            if (end == pos) break;
+            tokens++;
+            size_t d = pos + (t[pos] == '-');
+            bool integer = d < end;
+            for (size_t c = d; c < end && integer; c++) integer = t[c] >= '0' && t[c] <= '9';
+            for (size_t i = 0; integer && i < ints.len; i++)
+                gb_equiv__strs_add(&all, gb_asprintf("%.*s%s%s", (int)pos, t, ints.items[i], t + end), SIZE_MAX);
+            pos = end;
+        }
+    }
+    GbRng rng;
+    gb_rng_init_keyed(&rng, cfg->seed, key, 4, 1);
+    gb_equiv__shuffle_add(&all, &rng, cfg->mined > 0 ? (size_t)cfg->mined : 0, in);
+    gb_equiv__strs_free(&ints);
+    gb_equiv__strs_free(&strs);
+}
+
 /* ---- the original's record ---- */
 
 struct GbEquiv {
@@ -112,6 +373,13 @@ struct GbEquiv {
     GbArray(double) cpu;   /* per kept input: the smaller CPU time of the two probes */
     GbArray(double) wall;  /* per kept input: the smaller wall time */
     double limit_s;
+    size_t old_n;          /* the first old_n inputs are the tests' own and the derived ones */
+    size_t thr_end;        /* inputs old_n..thr_end-1 cross the mined thresholds */
+    GbArray(bool) chosen;  /* per input: probed in the record (old ones, and those the search kept) */
+    GbArray(char *) reach; /* owned, per input: the outcomes the search saw it reach */
+    char *branches;        /* owned: every outcome id of the original's source, or NULL (no search) */
+    size_t total, covered, covered_before;
+    char *uncovered; /* owned: the outcomes no kept input reaches, or NULL */
 };
 
 void gb_equiv_delete(GbEquiv *e)
@@ -126,6 +394,11 @@ void gb_equiv_delete(GbEquiv *e)
     gb_array_free(&e->out);
     gb_array_free(&e->cpu);
     gb_array_free(&e->wall);
+    gb_array_free(&e->chosen);
+    for (size_t i = 0; i < e->reach.len; i++) free(e->reach.items[i]);
+    gb_array_free(&e->reach);
+    free(e->branches);
+    free(e->uncovered);
     free(e);
 }
 
@@ -168,16 +441,169 @@ static char *gb_equiv__probe_failure(const GbProbeResult *r)
                        x->exc_message ? ": " : "", x->exc_message ? x->exc_message : "");
 }
 
+/* Whether reach (space-separated outcome ids) holds one not in u; commit: add them to u. */
+static bool gb_equiv__adds(GbEquivStrs *u, const char *reach, bool commit)
+{
+    bool adds = false;
+    for (const char *p = reach; p && *p;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " ");
+        if (n == 0) break;
+        bool have = false;
+        for (size_t i = 0; i < u->len && !have; i++) have = strlen(u->items[i]) == n && memcmp(u->items[i], p, n) == 0;
+        if (!have) {
+            adds = true;
+            if (!commit) return true;
+            gb_array_push(u, gb_strndup(p, n));
+        }
+        p += n;
+    }
+    return adds;
+}
+
+/* How many space-separated ids s holds. */
+static size_t gb_equiv__count(const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; p && *p;) {
+        while (*p == ' ') p++;
+        size_t k = strcspn(p, " ");
+        n += k > 0;
+        p += k;
+    }
+    return n;
+}
+
+/* Whether a searched input on which the original ended this way may be kept: not when its
+ * arguments were of a type the program does not handle (a rewrite may fail there otherwise). */
+static bool gb_equiv__keepable(const GbProbeItem *it, double limit_s, GbProbeMode mode)
+{
+    if (it->status != GB_PROBE_OK || it->wall_s > limit_s / 2) return false;
+    /* a stdio program that fails on a changed input read it in a way a rewrite may read otherwise */
+    if (mode == GB_PROBE_STDIO) return strcmp(it->value, "exit=0") == 0;
+    static const char *const refused[] = {"raise=TypeError", "raise=AttributeError", "raise=RecursionError",
+                                          "raise=ProbeTimeout", "raise=MemoryError"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        if (strncmp(it->value, refused[i], strlen(refused[i])) == 0) return false;
+    return true;
+}
+
+/* The coverage-guided search: probe the inputs from first on with branch tracing, mark those
+ * below first (always kept) and those that reach an outcome not reached yet. */
+static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
+                                   GbEquiv *e, size_t first, GbEquivStrs *u, GbError *err)
+{
+    size_t n = e->in.inputs.len - first;
+    if (n == 0) return true;
+    GbProbeSpec spec = {e->in.mode, e->in.entry,  (const char *const *)e->in.inputs.items + first,
+                        n,          cfg->limit_s, 2 * cfg->budget_s + 4,
+                        true};
+    GbProbeResult r;
+    if (!gb_pool_probe(pool, task, prog, &spec, &r, err)) {
+        gb_probe_result_destroy(&r);
+        return false;
+    }
+    if (r.run.status == GB_RUN_PASS) {
+        if (!e->branches) {
+            e->branches = gb_strdup(r.branches);
+            e->total = gb_equiv__count(r.branches);
+        }
+        /* the old inputs first: what they reach alone is the coverage without the search */
+        for (size_t i = 0; i < n; i++) {
+            const GbProbeItem *it = &r.items.items[i];
+            free(e->reach.items[first + i]);
+            e->reach.items[first + i] = gb_strdup(it->status == GB_PROBE_OK ? it->branches : "");
+            if (first + i < e->old_n) gb_equiv__adds(u, e->reach.items[first + i], true);
+        }
+        if (first == 0) e->covered_before = u->len;
+        for (size_t i = 0; i < n; i++) {
+            const GbProbeItem *it = &r.items.items[i];
+            if (first + i < e->old_n) continue;
+            /* a threshold input is kept when the original handles it: coverage cannot tell the two
+             * sides of a comparison the tests already took both ways */
+            bool threshold = first + i < e->thr_end;
+            if (gb_equiv__keepable(it, cfg->limit_s, e->in.mode) &&
+                (threshold || gb_equiv__adds(u, it->branches, false))) {
+                gb_equiv__adds(u, it->branches, true);
+                e->chosen.items[first + i] = true;
+            }
+        }
+    }
+    gb_probe_result_destroy(&r);
+    return true;
+}
+
+/* Append an input found by the search (taken), with its bookkeeping. */
+static void gb_equiv__add_searched(GbEquiv *e, char *text)
+{
+    size_t before = e->in.inputs.len;
+    gb_equiv__add(&e->in, text, false);
+    for (size_t i = before; i < e->in.inputs.len; i++) {
+        gb_array_push(&e->chosen, false);
+        gb_array_push(&e->reach, gb_strdup(""));
+    }
+}
+
 GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
                          TSParser *parser, GbError *err)
 {
     GbEquiv *e = gb_calloc(1, sizeof *e);
     e->limit_s = cfg->limit_s;
     gb_equiv_inputs(cfg, task, parser, &e->in);
-    size_t n = e->in.inputs.len;
-    if (n == 0) return e;
-    GbProbeSpec spec = {e->in.mode, e->in.entry,  (const char *const *)e->in.inputs.items,
-                        n,          cfg->limit_s, cfg->budget_s};
+    e->old_n = e->in.inputs.len;
+    if (e->old_n == 0) return e;
+    uint64_t key = gb_hash64(task->id ? task->id : "", task->id ? strlen(task->id) : 0, 0x5EED5EEDULL);
+    for (size_t i = 0; i < e->old_n; i++) {
+        gb_array_push(&e->chosen, true);
+        gb_array_push(&e->reach, gb_strdup(""));
+    }
+    if (cfg->search > 0) {
+        if (e->in.mode == GB_PROBE_CALL) {
+            size_t before = e->in.inputs.len;
+            e->thr_end = before + gb_equiv__mined(cfg, task, parser, key, &e->in);
+        } else {
+            gb_equiv__mined_stdin(cfg, task, parser, key, &e->in);
+        }
+        for (size_t i = e->old_n; i < e->in.inputs.len; i++) {
+            gb_array_push(&e->chosen, false);
+            gb_array_push(&e->reach, gb_strdup(""));
+        }
+        GbEquivStrs u = {0};
+        bool ok = gb_equiv__search_round(pool, task, prog, cfg, e, 0, &u, err);
+        /* later rounds perturb the inputs that reached something new, while outcomes are left */
+        for (int round = 1; ok && round < cfg->search && u.len < e->total; round++) {
+            size_t first = e->in.inputs.len;
+            GbArray(size_t) seeds = {0};
+            for (size_t i = e->old_n; i < first; i++)
+                if (e->chosen.items[i]) gb_array_push(&seeds, i);
+            for (size_t i = 0; i < e->in.from_tests; i++) gb_array_push(&seeds, i);
+            for (int j = 0; seeds.len > 0 && j < cfg->mined; j++) {
+                GbRng rng;
+                gb_rng_init_keyed(&rng, cfg->seed, key, 8 + (uint64_t)round, (uint64_t)j);
+                const char *base = e->in.inputs.items[seeds.items[(size_t)j % seeds.len]];
+                gb_equiv__add_searched(e, e->in.mode == GB_PROBE_STDIO ? gb_perturb_stdin(base, &rng)
+                                                                       : gb_perturb_args(parser, base, &rng, 1));
+            }
+            gb_array_free(&seeds);
+            ok = gb_equiv__search_round(pool, task, prog, cfg, e, first, &u, err);
+        }
+        gb_equiv__strs_free(&u);
+        if (!ok) {
+            gb_equiv_delete(e);
+            return NULL;
+        }
+    }
+    GbArray(const char *) probe_in = {0};
+    GbArray(size_t) probe_at = {0};
+    for (size_t i = 0; i < e->in.inputs.len; i++)
+        if (e->chosen.items[i]) {
+            gb_array_push(&probe_in, e->in.inputs.items[i]);
+            gb_array_push(&probe_at, i);
+        }
+    size_t n = probe_in.len;
+    /* the searched inputs come on top of the budget of the tests' own and derived ones */
+    double budget = cfg->budget_s + (n > e->old_n ? cfg->budget_s : 0);
+    GbProbeSpec spec = {e->in.mode, e->in.entry, probe_in.items, n, cfg->limit_s, budget, false};
     GbProbeResult r[2];
     bool ok = true;
     int ran = 0;
@@ -190,26 +616,71 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
             ok = false;
         }
     }
+    GbEquivStrs u = {0};
     if (ok) {
         for (size_t i = 0; i < n; i++) {
             const GbProbeItem *a = &r[0].items.items[i], *b = &r[1].items.items[i];
             if (a->status != GB_PROBE_OK || b->status != GB_PROBE_OK) continue;
             if (strcmp(a->value, b->value) != 0 || strcmp(a->out, b->out) != 0) continue; /* nondeterministic */
             if (a->wall_s > cfg->limit_s / 2 || b->wall_s > cfg->limit_s / 2) continue;   /* slow */
-            gb_array_push(&e->kept, e->in.inputs.items[i]);
-            gb_array_push(&e->kept_large, e->in.large.items[i]);
+            size_t at = probe_at.items[i];
+            gb_array_push(&e->kept, e->in.inputs.items[at]);
+            gb_array_push(&e->kept_large, e->in.large.items[at]);
             gb_array_push(&e->value, gb_strdup(a->value));
             gb_array_push(&e->out, gb_strdup(a->out));
             gb_array_push(&e->cpu, a->cpu_s < b->cpu_s ? a->cpu_s : b->cpu_s);
             gb_array_push(&e->wall, a->wall_s < b->wall_s ? a->wall_s : b->wall_s);
+            gb_equiv__adds(&u, e->reach.items[at], true);
         }
     }
+    e->covered = u.len;
+    if (e->branches) {
+        /* the outcomes no kept input reaches, in source order */
+        GbStr miss;
+        gb_str_init(&miss);
+        for (const char *p = e->branches; *p;) {
+            while (*p == ' ') p++;
+            size_t k = strcspn(p, " ");
+            if (k == 0) break;
+            char *id = gb_strndup(p, k);
+            if (gb_equiv__adds(&u, id, false)) {
+                if (miss.len) gb_str_append(&miss, " ");
+                gb_str_append(&miss, id);
+            }
+            free(id);
+            p += k;
+        }
+        e->uncovered = gb_str_take(&miss);
+    }
+    gb_equiv__strs_free(&u);
+    gb_array_free(&probe_in);
+    gb_array_free(&probe_at);
     for (int k = 0; k < ran; k++) gb_probe_result_destroy(&r[k]);
     if (!ok) {
         gb_equiv_delete(e);
         return NULL;
     }
     return e;
+}
+
+size_t gb_equiv_branches(const GbEquiv *e)
+{
+    return e ? e->total : 0;
+}
+
+size_t gb_equiv_covered(const GbEquiv *e)
+{
+    return e ? e->covered : 0;
+}
+
+size_t gb_equiv_covered_before(const GbEquiv *e)
+{
+    return e ? e->covered_before : 0;
+}
+
+const char *gb_equiv_uncovered(const GbEquiv *e)
+{
+    return e && e->uncovered ? e->uncovered : "";
 }
 
 /* ---- the check ---- */
@@ -246,7 +717,7 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
         if (l > limit) limit = l;
     }
     if (limit > 3600) limit = 3600; /* --no-cost sets a huge ratio; the pool's timeout ends the run anyway */
-    GbProbeSpec spec = {e->in.mode, e->in.entry, e->kept.items, n, limit, 1e9};
+    GbProbeSpec spec = {e->in.mode, e->in.entry, e->kept.items, n, limit, 1e9, false};
     GbProbeResult r;
     if (!gb_pool_probe(pool, task, prog, &spec, &r, err)) {
         gb_probe_result_destroy(&r);

@@ -12,6 +12,22 @@
  * is dropped and another derived (at most three tries per wanted input): the inputs of a task depend on the seed
  * and the task only, so `evolve` and `compare` derive the same ones.
  *
+ * Search (cfg->search > 0 rounds): assert tasks also get up to cfg->mined inputs made from the
+ * tests' calls by replacing one argument with a boundary value of its type (0, +-1, 10000,
+ * empty, one-element, duplicated and mixed lists, long and unicode strings, numeric strings,
+ * None) or a literal mined from the program and its tests (integers n - 1, n, n + 1, short
+ * strings, as dictionary keys too), shuffled by (seed, task); stdio tasks get stdins with one
+ * integer token replaced by 0, 1, 2, -1, 10000 or a mined integer (whitespace kept). The original is probed once
+ * with branch tracing (src/runner/runner.h: GbProbeSpec.cover): each if/elif/while/for header
+ * going on into its body or not, each except handler and match case reached. A searched input
+ * is kept when it reaches an outcome no earlier input reached, and up to 24 inputs with a number
+ * replaced by a mined integer are kept anyway (coverage cannot tell `x >= 50` from `x > 50`;
+ * n - 1, n, n + 1 can) -- in both cases only when the original neither raised TypeError,
+ * AttributeError or RecursionError on it nor took over limit_s / 2 (stdio: only when it exited
+ * with status 0); while outcomes
+ * are left, each further round perturbs the kept searched inputs and the tests' own. The
+ * tests' own and derived inputs are always kept, so the search only adds inputs.
+ *
  * Recording (gb_equiv_record): the original is probed twice (src/runner/runner.h:
  * gb_pool_probe); an input is kept when both probes finished it within limit_s / 2 with the
  * same result (value or exception type, arguments after the call, stdout); inputs on which the
@@ -49,6 +65,8 @@ typedef struct {
     double wall_slack_s; /* wall seconds per cost input allowed beyond R x the original's (0.25) */
     double limit_s;      /* per-input time limit of a probe (default 2) */
     double budget_s;     /* time budget of one probe of the original (default 6) */
+    int search;          /* rounds of the coverage-guided search (default 3; 0: the derived inputs only) */
+    int mined;           /* inputs tried per round of the search (default 160) */
 } GbEquivConfig;
 
 void gb_equiv_config_defaults(GbEquivConfig *cfg);
@@ -75,10 +93,15 @@ typedef struct GbEquiv GbEquiv;
 GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
                          TSParser *parser, GbError *err);
 void gb_equiv_delete(GbEquiv *e);
-size_t gb_equiv_kept(const GbEquiv *e);    /* inputs kept (compared) */
-size_t gb_equiv_derived(const GbEquiv *e); /* inputs derived before recording */
-size_t gb_equiv_large(const GbEquiv *e);   /* larger inputs kept */
-double gb_equiv_cost(const GbEquiv *e);    /* the original's CPU seconds on the cost inputs */
+size_t gb_equiv_kept(const GbEquiv *e);           /* inputs kept (compared) */
+size_t gb_equiv_derived(const GbEquiv *e);        /* inputs derived before recording */
+size_t gb_equiv_large(const GbEquiv *e);          /* larger inputs kept */
+double gb_equiv_cost(const GbEquiv *e);           /* the original's CPU seconds on the cost inputs */
+size_t gb_equiv_branches(const GbEquiv *e);       /* branch outcomes of the original (0: no search) */
+size_t gb_equiv_covered(const GbEquiv *e);        /* of them, reached by the kept inputs */
+size_t gb_equiv_covered_before(const GbEquiv *e); /* of them, reached by the derived inputs alone */
+/* The outcomes no kept input reaches, space-separated ("12f 20x"; borrowed, "" when none). */
+const char *gb_equiv_uncovered(const GbEquiv *e);
 
 typedef struct {
     bool agree;   /* every kept input agreed */

@@ -221,7 +221,7 @@ static void gb_evolve__conclude(GbRun *run, GbEvolveResult *res, TSParser *parse
     if (pick != 0 && cfg->naming) gb_evolve__name_pick(run, pick, parser);
     if (cfg->lint && pick != 0) {
         /* its score from its lint gate, unless naming changed it (a score does not depend on
-         * the session or on what it linted before: README, the lint gate) */
+         * the session or on what it linted before: src/runner/README.md, the lint worker) */
         const GbIndividual *p = &run->pop.items[pick];
         double score = run->lint_before;
         GbError err;

@@ -12,7 +12,13 @@
  *   "offspring_per_s", "gates": {...}, "operators": {"S1": {"applied": n, "accepted": n,
  *   "in_picks": n, "mean_rc_delta": d}, ...},
  *   "metrics": {"C1": {"before_mean", "after_mean", "raised", "lowered", "tasks"}, ...,
- *               "entropy": {...}}}
+ *               "entropy": {...}},
+ *   "added_text": {"tasks", "sentence", "sentence_tasks", "sentence_share", "name", "name_tasks",
+ *                  "name_share"}}
+ * "added_text" measures how recognisable the added text is (src/report/added_text.h): over the
+ * hardened and unchanged tasks, the docstring or comment sentence and the identifier (not a
+ * builtin, not one an import binds, not an attribute name) found in the most picks but not in their originals (null
+ * when none), in how many tasks, and that share.
  * "metrics" has one entry per metric of fitness/metric_list.h (keys and order as there), over
  * the tasks that evolved: status "hardened" or "unchanged"; tasks with status "original_fails"
  * or "error" are left out, and so, per metric, is a task whose before or after value is not

@@ -1,7 +1,7 @@
 #pragma once
 /* Private to nsga2/: what the files of the evolution loop share (evolve.c was split along its
  * seams). Nothing outside nsga2/ includes this header but the loop's unit test
- * (tests/test_evolve_loop.c); the public API is nsga2/evolve.h. nsga2/README.md walks through
+ * (tests/unit/test_evolve_loop.c); the public API is nsga2/evolve.h. nsga2/README.md walks through
  * the loop.
  *
  *   evolve.c       the task loop: gb_evolve_task, a generation, the final pick and naming

@@ -6,15 +6,15 @@
  * ID names the enum constant GB_GATE_<ID>; cost is what the gate costs per child (a GbGateCost:
  * where it runs and how long it takes); key is the name in the output record ("gates",
  * "gates_by_operator") and the summary; label is the short name of the `evolve` progress line;
- * rule is the one-line rule a child must satisfy to pass (it is rejected otherwise), as README.md
- * lists it (tests/test_docs.c compares them).
+ * rule is the one-line rule a child must satisfy to pass (it is rejected otherwise), as nsga2/README.md
+ * lists it (tests/unit/test_docs.c compares them).
  * Each row is checked by gb_evolve__pass_<ID> in nsga2/gates.c.
  *
  * The gates run cheapest first: by cost, and rows of the same cost in list order (a row may use
  * what a row above it of the same cost found: READABILITY and DOMINATED read the metrics that
  * PARSE measured). The run order is part of reproducibility (which gate rejects a child); the
  * list order is part of the output format (the keys of "gates"). Today the two agree, and the
- * documented order (README.md) is both. Insert a row only as a deliberate change of the output
+ * documented order (nsga2/README.md) is both. Insert a row only as a deliberate change of the output
  * format (EQUIV was inserted between TESTS and LINT: one sandbox run like TESTS, and it runs only
  * on children that pass their tests; DOMINATED was inserted before TESTS: a child its own parent
  * dominates can never be the final pick and is almost never bred from, so it is not worth a

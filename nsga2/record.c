@@ -65,6 +65,7 @@ void gb_record_destroy(GbRecord *r)
 {
     free(r->error);
     free(r->equiv_error);
+    free(r->equiv_uncovered);
     free(r->stop_reason);
     free(r->thresholds);
     for (size_t i = 0; i < r->operators.len; i++) {

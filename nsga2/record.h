@@ -35,6 +35,13 @@
  *              from the tests (d), kept after recording the original (n, compared for every
  *              child by the equiv gate), of which larger ones (l, for the cost bound), and
  *              "error": "..." when the original could not be probed (then only the tests gate),
+ *              and with the search for inputs "branches": b, "covered": c, "uncovered": "12f 20x":
+ *              the original's branch outcomes, those the kept inputs reach, those they do not,
+ *     "away": {"versions": n, "target": t, "original": j0, "pick": j} (only with earlier
+ *             versions: versions, `evolve --away-from`): how many earlier versions of the task
+ *             there were, the similarity target, and the token Jaccard to the nearest of them of
+ *             the original and of the final pick (after its renaming),
+ *     "time_s": t (wall time of the task's evolution), "offspring_validated": n,
  *     "lineage" (written last, after "offspring_validated"): [{"op": "S1", "site": "<key>", "rc": x,
  *                  "rr": y, "tokens": t, "lines": l,
  *                  "edits": e, "patch": [{"module": "main.py", "start": s, "end": e, "text": "..."}]}, ...]
@@ -44,12 +51,7 @@
  *                  [start, end) of the module replaced by text (a module the rung added appears with
  *                  start = end = 0). "edits" is how many entries of "edits" the rung's history
  *                  holds, "tokens" its num_tokens (R1), "lines" its lines over all modules.
- *                  src/bench/lineage.h rebuilds any rung exactly.),
- *     "away": {"versions": n, "target": t, "original": j0, "pick": j} (only with earlier
- *             versions: versions, `evolve --away-from`): how many earlier versions of the task
- *             there were, the similarity target, and the token Jaccard to the nearest of them of
- *             the original and of the final pick (after its renaming),
- *     "time_s": t (wall time of the task's evolution), "offspring_validated": n }
+ *                  src/bench/lineage.h rebuilds any rung exactly.) }
  * Numbers are written with gb_json_number's rules (src/base/json_write.h): integers exactly,
  * other values with up to 6 decimals, so outputs are byte-identical across runs and thread
  * counts (except time_s).
@@ -155,7 +157,9 @@ typedef struct {
     double lint_before, lint_after;
     bool has_equiv;
     long equiv_inputs, equiv_derived, equiv_large;
-    char *equiv_error; /* owned: why the original's results could not be recorded, or NULL */
+    long equiv_branches, equiv_covered; /* the original's branch outcomes, reached by the inputs (0, 0: no search) */
+    char *equiv_uncovered;              /* owned: the outcomes not reached ("12f 20x"), or NULL */
+    char *equiv_error;                  /* owned: why the original's results could not be recorded, or NULL */
     bool has_away;
     long away_versions;
     double away_target, away_original, away_pick;

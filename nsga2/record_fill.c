@@ -161,6 +161,9 @@ static void gb_evolve__fill_extras(GbRun *run, GbEvolveResult *res, long pick)
         rec->equiv_inputs = (long)gb_equiv_kept(run->equiv);
         rec->equiv_derived = (long)gb_equiv_derived(run->equiv);
         rec->equiv_large = (long)gb_equiv_large(run->equiv);
+        rec->equiv_branches = (long)gb_equiv_branches(run->equiv);
+        rec->equiv_covered = (long)gb_equiv_covered(run->equiv);
+        if (rec->equiv_branches > 0) rec->equiv_uncovered = gb_strdup(gb_equiv_uncovered(run->equiv));
         if (run->equiv_error) rec->equiv_error = gb_strdup(run->equiv_error);
     }
     if (run->n_away && run->pop.len > 0) {

@@ -1,10 +1,10 @@
-/* S6 CreateFunction: extract statements or an expression into a new module-level function.
+/* S6 CreateFunction: extract statements or an expression into a new module-level function
+ * (or, inside a method of a top-level class, a new method of that class: gb_s6_method_of).
  *
  *     def area(w, h, pad):                def compute_part(h, pad, w):
- *         inner = w - 2 * pad                 """Run one step of the computation."""
- *         size = inner * (h - 2 * pad)  ->    inner = w - 2 * pad
- *         return size                         size = inner * (h - 2 * pad)
- *                                             return size
+ *         inner = w - 2 * pad                 inner = w - 2 * pad
+ *         size = inner * (h - 2 * pad)  ->    size = inner * (h - 2 * pad)
+ *         return size                         return size
  *
  *                                         def area(w, h, pad):
  *                                             size = compute_part(h, pad, w)
@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
@@ -421,7 +422,57 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
     return ok;
 }
 
-/* Shared site conditions: not in a recursive function, not in a class body. */
+/* The method form: when node runs in a method of a top-level class (directly, or in a
+ * comprehension of it) whose first parameter is `self`, never rebound, the helper becomes a
+ * method of that class, defined just before the method, taking `self` first and called as
+ * `self.helper(...)`. Attribute lookup on `self` finds it in the class (its name is fresh, so
+ * no instance attribute or base class attribute has it), and its body resolves names exactly
+ * as a module-level function would (a method's body never sees the class namespace). Refused:
+ * decorated classes and methods (the class name or `self` may be something else), classes
+ * with keyword arguments (a metaclass), programs that mention __getattribute__ or
+ * __init_subclass__. Returns the method's definition node, or a null node. */
+static const char *const gb_s6_method_refuse_names[] = {"__getattribute__", "__init_subclass__", "metaclass"};
+
+static TSNode gb_s6_method_of(GbOpContext *ctx, size_t m, TSNode node)
+{
+    TSNode none = {0};
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    const char *src = gb_op_ctx_source(ctx, m);
+    int s = gb_scopes_at(sc, ts_node_start_byte(node));
+    while (s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION) s = sc->scopes.items[s].parent;
+    if (s <= 0 || sc->scopes.items[s].kind != GB_SCOPE_FUNCTION) return none;
+    int c = sc->scopes.items[s].parent;
+    if (c <= 0 || sc->scopes.items[c].kind != GB_SCOPE_CLASS || sc->scopes.items[c].parent != 0) return none;
+    TSNode cls = gb_flow_toplevel_of(node);
+    if (ts_node_is_null(cls) || !gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION)) return none;
+    TSNode sup = gb_node_field(cls, "superclasses");
+    if (!ts_node_is_null(sup))
+        for (uint32_t i = 0; i < ts_node_named_child_count(sup); i++)
+            if (gb_node_is_kind(ts_node_named_child(sup, i), GB_NK_KEYWORD_ARGUMENT)) return none;
+    TSNode body = gb_node_field(cls, "body");
+    TSNode fn = none;
+    for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
+        TSNode k = ts_node_named_child(body, i);
+        if (ts_node_start_byte(k) <= ts_node_start_byte(node) && ts_node_end_byte(node) <= ts_node_end_byte(k)) fn = k;
+    }
+    if (ts_node_is_null(fn) || !gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION) ||
+        ts_node_start_byte(fn) != sc->scopes.items[s].node_start || !gb_stmt_owns_lines(src, fn))
+        return none;
+    TSNode params = gb_node_field(fn, "parameters");
+    TSNode first =
+        ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ? none : ts_node_named_child(params, 0);
+    if (ts_node_is_null(first) || !gb_node_is_kind(first, GB_NK_IDENTIFIER) || !gb_node_text_eq(first, src, "self"))
+        return none;
+    const GbScopeName *self = gb_scope_name(&sc->scopes.items[s], "self");
+    if (!self || (self->flags & (GB_NAME_BINDS | GB_NAME_GLOBAL | GB_NAME_NONLOCAL)) != GB_NAME_PARAM) return none;
+    if (gb_op_ctx_mentions_any(ctx, gb_s6_method_refuse_names,
+                               sizeof gb_s6_method_refuse_names / sizeof *gb_s6_method_refuse_names))
+        return none;
+    return fn;
+}
+
+/* Shared site conditions: not in a recursive function, not in a class body; under ClassEval's
+ * rules (only the class and the imports before it are kept) only the method form. */
 static bool gb_s6_context_ok(GbOpContext *ctx, size_t m, const GbCallGraph *graph, TSNode node)
 {
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
@@ -431,6 +482,8 @@ static bool gb_s6_context_ok(GbOpContext *ctx, size_t m, const GbCallGraph *grap
     for (TSNode p = node; !ts_node_is_null(p); p = ts_node_parent(p))
         if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION) && gb_callgraph_is_recursive_at(graph, ts_node_start_byte(p)))
             return false;
+    if (ctx->task && ctx->task->harness == GB_HARNESS_CLASSEVAL && ts_node_is_null(gb_s6_method_of(ctx, m, node)))
+        return false;
     return true;
 }
 
@@ -527,15 +580,6 @@ static void gb_s6_join(GbStr *out, const GbNames *names)
     for (size_t i = 0; i < names->len; i++) gb_str_appendf(out, "%s%s", i ? ", " : "", names->items[i]);
 }
 
-static const char *const gb_s6_stmt_names[] = {"compute_part", "process_step", "update_values", "run_step",
-                                               "prepare_values"};
-static const char *const gb_s6_expr_names[] = {"evaluate", "compute_value", "calculate", "check_condition",
-                                               "combine_values"};
-static const char *const gb_s6_stmt_docs[] = {"Run one step of the computation.", "Compute intermediate values.",
-                                              "Carry out part of the work."};
-static const char *const gb_s6_expr_docs[] = {"Return the value of the expression.", "Compute and return a value.",
-                                              "Evaluate part of an expression."};
-
 bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
@@ -576,28 +620,39 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
         module_level = s == 0;
     }
     char *unit = gb_indent_unit(src, root);
-    char *name = gb_op_ctx_fresh_name(ctx, is_expr ? gb_s6_expr_names[gb_rng_bounded(rng, 5)]
-                                                   : gb_s6_stmt_names[gb_rng_bounded(rng, 5)]);
-    const char *doc = is_expr ? gb_s6_expr_docs[gb_rng_bounded(rng, 3)] : gb_s6_stmt_docs[gb_rng_bounded(rng, 3)];
-    /* Where the definition goes, and at which indentation. */
-    TSNode anchor = !module_level ? gb_flow_toplevel_of(first) : is_expr ? gb_stmt_enclosing(first) : first;
-    char *def_indent = module_level ? gb_line_indent(src, ts_node_start_byte(anchor)) : gb_strdup("");
+    char *word = gb_words_pick(rng, GB_WORDS_FUNCTION);
+    char *name = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
+    /* Where the definition goes, and at which indentation: before the method (method form),
+     * before the top-level statement, or at module level just before the site. */
+    TSNode method = gb_s6_method_of(ctx, m, first);
+    bool in_class = !ts_node_is_null(method);
+    TSNode anchor = in_class        ? method
+                    : !module_level ? gb_flow_toplevel_of(first)
+                    : is_expr       ? gb_stmt_enclosing(first)
+                                    : first;
+    char *def_indent = module_level || in_class ? gb_line_indent(src, ts_node_start_byte(anchor)) : gb_strdup("");
     char *body_indent = gb_asprintf("%s%s", def_indent, unit);
+    /* In the method form `self` is the helper's own first parameter, passed by the call. */
+    GbNames args = {0};
+    for (size_t i = 0; i < plan.params.len; i++)
+        if (!in_class || strcmp(plan.params.items[i], "self") != 0) gb_names_add(&args, plan.params.items[i]);
 
     GbStr def;
     gb_str_init(&def);
-    gb_str_appendf(&def, "%sdef %s(", def_indent, name);
-    gb_s6_join(&def, &plan.params);
-    gb_str_appendf(&def, "):\n%s\"\"\"%s\"\"\"\n", body_indent, doc);
+    gb_str_appendf(&def, "%sdef %s(%s", def_indent, name, in_class ? (args.len ? "self, " : "self") : "");
+    gb_s6_join(&def, &args);
+    gb_str_append(&def, "):\n");
     GbStr call;
     gb_str_init(&call);
     if (!is_expr && plan.results.len) {
         gb_s6_join(&call, &plan.results);
         gb_str_append(&call, " = ");
     }
-    gb_str_appendf(&call, "%s(", name);
-    gb_s6_join(&call, &plan.params);
+    gb_str_appendf(&call, "%s%s(", in_class ? "self." : "", name);
+    gb_s6_join(&call, &args);
     gb_str_append(&call, ")");
+    gb_names_destroy(&args);
     if (is_expr) {
         char *e = gb_node_text(first, src);
         gb_str_appendf(&def, "%sreturn (%s)\n", body_indent, e);
@@ -612,7 +667,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
             gb_str_append(&def, "\n");
         }
     }
-    gb_str_append(&def, module_level ? "" : "\n\n");
+    gb_str_append(&def, module_level ? "" : in_class ? "\n" : "\n\n");
 
     GbEditSet set;
     gb_edits_init(&set);

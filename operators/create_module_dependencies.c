@@ -6,7 +6,6 @@
  *     def norm(v):                 ->                 from vector_helpers import norm
  *         return math.hypot(*v) * SCALE
  *                                         vector_helpers.py:
- *                                                     """Functions used by the main module."""
  *                                                     import math
  *                                                     SCALE = 2
  *
@@ -41,11 +40,10 @@
  * go through the class (an inter-class dependency, C6):
  *
  *     def norm(v):                          class ComputationUtils:
- *         return math.hypot(*v)                 """Functions used by the module."""
- *                                    ->         @staticmethod
- *     def entry(v):                             def norm(v):
- *         return norm(v) * 2                        return math.hypot(*v)
- *                                           norm = ComputationUtils.norm
+ *         return math.hypot(*v)                 @staticmethod
+ *                                    ->         def norm(v):
+ *     def entry(v):                                 return math.hypot(*v)
+ *         return norm(v) * 2                norm = ComputationUtils.norm
  *
  *                                           def entry(v):
  *                                               return ComputationUtils.norm(v) * 2
@@ -71,6 +69,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
@@ -80,12 +79,6 @@ static const char *const gb_s7_refuse_names[] = {"__module__", "__globals__", "_
 static const char *const gb_s7_module_dunders[] = {"__name__",        "__file__",    "__doc__",      "__spec__",
                                                    "__loader__",      "__package__", "__builtins__", "__cached__",
                                                    "__annotations__", "__path__",    "__dict__"};
-
-static const char *const gb_s7_module_names[] = {"solution_helpers", "core_functions", "computation_utils",
-                                                 "support_routines", "shared_logic"};
-
-static const char *const gb_s7_class_names[] = {"ComputationUtils", "SolutionHelpers", "CoreFunctions",
-                                                "SupportRoutines", "SharedLogic"};
 
 static const char *const gb_s7_class_refuse_names[] = {"__qualname__"};
 
@@ -358,9 +351,11 @@ static bool gb_s7_class_apply(GbOpContext *ctx, const GbSite *site, TSNode fn, G
         return false;
     }
     const char *src = gb_op_ctx_source(ctx, site->module);
-    char *cls = gb_op_ctx_fresh_name(ctx, gb_s7_class_names[gb_rng_bounded(rng, 5)]);
+    char *word = gb_words_pick(rng, GB_WORDS_CLASS);
+    char *cls = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     char *name = gb_node_text(gb_node_field(fn, "name"), src);
-    char *header = gb_asprintf("class %s:\n    \"\"\"Functions used by the module.\"\"\"\n    @staticmethod", cls);
+    char *header = gb_asprintf("class %s:\n    @staticmethod", cls);
     char *footer = gb_asprintf("%s = %s.%s", name, cls, name);
     char *qualified = gb_asprintf("%s.%s", cls, name);
     GbEditSet set;
@@ -380,7 +375,209 @@ static bool gb_s7_class_apply(GbOpContext *ctx, const GbSite *site, TSNode fn, G
     return ok;
 }
 
-/* ---- both variants ---- */
+/* ---- the sibling-class variant: a method moves into a new class beside its own ----
+ *
+ *     class Shop:                               class Shop:
+ *         def price(self, n):                       def price(self, n):
+ *             return self.scaled(n) + 1     ->          return LedgerRules.scaled(self, n) + 1
+ *         def scaled(self, n):
+ *             return n * self.rate              class LedgerRules(Shop):
+ *                                                   def scaled(self, n):
+ *                                                       return n * self.rate
+ *
+ * A method h of a top-level class K moves, verbatim (both classes are top-level, so its lines
+ * keep their indentation), into a new class placed right after K, and every `self.h(...)` of
+ * K's methods becomes `H.h(self, ...)`: the same function called with the same arguments (a
+ * function read through a class is the function itself), its globals the same module's. The
+ * calls are inter-class dependencies (C6). H derives from K, so that a reader (and pylint, whose
+ * score the lint gate compares) sees `self` as a K with K's attributes and methods; H is never
+ * instantiated, and creating it runs nothing of K's (K has no base classes, no metaclass and no
+ * __init_subclass__). Placed after K, H is kept by ClassEval's extract_code
+ * (which keeps everything from the first class line on), and its def, which names `self`, is
+ * left alone by add_static_statement. Required, so that `self.h` could only have meant K's h: the
+ * only occurrences of the name h in the program are its def and those calls, the name is not
+ * pinned (the tests never name it), each call is in a method of K (not h itself) whose first
+ * parameter `self` is never rebound, K is undecorated and has no base classes, h
+ * is an undecorated, non-async def whose first parameter exists, and neither h nor its name is
+ * private (`__x` is mangled with the class's name) or a dunder. Refused programs: those that
+ * mention names that reach attributes by string or the class machinery (getattr, setattr,
+ * __dict__, __getattribute__, super, __class__, __qualname__, ...), and programs of more than
+ * one module (another module could name h). K keeps at least one other statement. */
+static const char *const gb_s7_method_refuse_names[] = {
+    "getattr",      "setattr",   "hasattr",       "delattr",          "__dict__",          "vars",
+    "dir",          "super",     "__class__",     "__getattribute__", "__init_subclass__", "metaclass",
+    "__qualname__", "__slots__", "__subclasses__"};
+
+enum { GB_S7_FUNCTION = 0, GB_S7_METHOD = 1 };
+
+static bool gb_s7_dunder_or_private(const char *n)
+{
+    return strncmp(n, "__", 2) == 0;
+}
+
+/* The function definition whose own scope (through comprehensions) contains pos, when it is a
+ * method of the class scope `cls` with a first parameter `self` that is never rebound. */
+static bool gb_s7_self_method(const GbScopes *sc, const char *src, TSNode root, uint32_t pos, int cls, TSNode *fn)
+{
+    int s = gb_scopes_at(sc, pos);
+    while (s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION) s = sc->scopes.items[s].parent;
+    if (s <= 0 || sc->scopes.items[s].kind != GB_SCOPE_FUNCTION || sc->scopes.items[s].parent != cls) return false;
+    const GbScopeName *self = gb_scope_name(&sc->scopes.items[s], "self");
+    if (!self || (self->flags & (GB_NAME_BINDS | GB_NAME_GLOBAL | GB_NAME_NONLOCAL)) != GB_NAME_PARAM) return false;
+    *fn = ts_node_descendant_for_byte_range(root, sc->scopes.items[s].node_start, sc->scopes.items[s].node_start);
+    while (!ts_node_is_null(*fn) && !gb_node_is_kind(*fn, GB_NK_FUNCTION_DEFINITION)) *fn = ts_node_parent(*fn);
+    if (ts_node_is_null(*fn) || ts_node_start_byte(*fn) != sc->scopes.items[s].node_start) return false;
+    TSNode params = gb_node_field(*fn, "parameters");
+    TSNode first = ts_node_named_child_count(params) ? ts_node_named_child(params, 0) : (TSNode){0};
+    return !ts_node_is_null(first) && gb_node_is_kind(first, GB_NK_IDENTIFIER) && gb_node_text_eq(first, src, "self");
+}
+
+/* Collect the identifiers named `name` under n into out. */
+static void gb_s7_idents(TSNode n, const char *src, const char *name, GbNodes *out)
+{
+    if (gb_node_is_kind(n, GB_NK_IDENTIFIER)) {
+        if (gb_node_text_eq(n, src, name)) gb_array_push(out, n);
+        return;
+    }
+    uint32_t c = ts_node_child_count(n);
+    for (uint32_t i = 0; i < c; i++) gb_s7_idents(ts_node_child(n, i), src, name, out);
+}
+
+/* Check method h of the top-level class cls for the sibling-class move; calls (may be NULL)
+ * gets the `self.h` attribute nodes of the calls to rewrite. */
+static bool gb_s7_method_site_ok(GbOpContext *ctx, TSNode cls, TSNode h, GbNodes *calls)
+{
+    if (ctx->prog->modules.len != 1 || !gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION) ||
+        !gb_node_is_kind(h, GB_NK_FUNCTION_DEFINITION))
+        return false;
+    const char *src = gb_op_ctx_source(ctx, 0);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, 0));
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, 0);
+    TSNode sup = gb_node_field(cls, "superclasses"), body = gb_node_field(cls, "body");
+    if (!ts_node_is_null(sup) && ts_node_named_child_count(sup) > 0) return false;
+    if (ts_node_is_null(body) || !ts_node_eq(ts_node_parent(h), body) || !gb_stmt_owns_lines(src, h)) return false;
+    uint32_t others = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode k = ts_node_named_child(body, i);
+        others += !ts_node_eq(k, h) && !gb_node_is_kind(k, GB_NK_COMMENT) && !gb_stmt_is_docstring(k);
+    }
+    if (!others) return false;
+    if (ts_node_child_count(h) > 0 && gb_node_kind(ts_node_child(h, 0)) == GB_NK_ASYNC) return false;
+    TSNode params = gb_node_field(h, "parameters");
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
+        !gb_node_is_kind(ts_node_named_child(params, 0), GB_NK_IDENTIFIER))
+        return false;
+    char *name = gb_node_text(gb_node_field(h, "name"), src);
+    bool ok = !gb_s7_dunder_or_private(name) && !gb_op_ctx_is_pinned(ctx, name);
+    if (ok) {
+        GbNames ids = {0};
+        gb_flow_identifiers(h, src, &ids);
+        for (size_t i = 0; ok && i < ids.len; i++) ok = !gb_s7_private(ids.items[i]);
+        gb_names_destroy(&ids);
+    }
+    /* the class scope of cls */
+    int cs = gb_scopes_at(sc, ts_node_start_byte(body));
+    ok = ok && cs > 0 && sc->scopes.items[cs].kind == GB_SCOPE_CLASS && sc->scopes.items[cs].parent == 0;
+    GbNodes found = {0}, attrs = {0};
+    if (ok) gb_s7_idents(root, src, name, &found);
+    for (size_t i = 0; ok && i < found.len; i++) {
+        TSNode id = found.items[i];
+        if (ts_node_eq(id, gb_node_field(h, "name"))) continue;
+        TSNode attr = ts_node_parent(id);
+        ok = gb_node_is_kind(attr, GB_NK_ATTRIBUTE) && ts_node_eq(gb_node_field(attr, "attribute"), id);
+        TSNode obj = ok ? gb_node_field(attr, "object") : (TSNode){0};
+        ok = ok && gb_node_is_kind(obj, GB_NK_IDENTIFIER) && gb_node_text_eq(obj, src, "self");
+        TSNode call = ok ? ts_node_parent(attr) : (TSNode){0};
+        ok = ok && gb_node_is_kind(call, GB_NK_CALL) && ts_node_eq(gb_node_field(call, "function"), attr);
+        TSNode fn;
+        ok = ok && gb_s7_self_method(sc, src, root, ts_node_start_byte(attr), cs, &fn) &&
+             !(ts_node_start_byte(h) <= ts_node_start_byte(attr) && ts_node_end_byte(attr) <= ts_node_end_byte(h));
+        if (ok) gb_array_push(&attrs, attr);
+    }
+    ok = ok && attrs.len > 0;
+    gb_array_free(&found);
+    if (ok && calls)
+        *calls = attrs;
+    else
+        gb_array_free(&attrs);
+    free(name);
+    return ok;
+}
+
+static void gb_s7_method_find(GbOpContext *ctx, GbSiteList *out)
+{
+    if (gb_op_ctx_mentions_any(ctx, gb_s7_method_refuse_names,
+                               sizeof gb_s7_method_refuse_names / sizeof *gb_s7_method_refuse_names))
+        return;
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, 0));
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+        TSNode cls = ts_node_named_child(root, i);
+        TSNode body = gb_node_field(cls, "body");
+        if (!gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION) || ts_node_is_null(body)) continue;
+        for (uint32_t k = 0; k < ts_node_named_child_count(body); k++) {
+            TSNode h = ts_node_named_child(body, k);
+            if (gb_s7_method_site_ok(ctx, cls, h, NULL)) gb_site_add(ctx, out, 0, h, "method", GB_S7_METHOD, NULL);
+        }
+    }
+}
+
+static bool gb_s7_method_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    TSNode h = gb_op_ctx_node_at(ctx, 0, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
+    TSNode cls = ts_node_is_null(h) ? h : ts_node_parent(ts_node_parent(h));
+    GbNodes calls = {0};
+    if (ts_node_is_null(h) ||
+        gb_op_ctx_mentions_any(ctx, gb_s7_method_refuse_names,
+                               sizeof gb_s7_method_refuse_names / sizeof *gb_s7_method_refuse_names) ||
+        !gb_flow_is_toplevel(cls) || !gb_s7_method_site_ok(ctx, cls, h, &calls)) {
+        gb_array_free(&calls);
+        gb_error_set(err, "CreateModuleDependencies: site %s is not a method that can move", site->key);
+        return false;
+    }
+    const char *src = gb_op_ctx_source(ctx, 0);
+    char *word = gb_words_pick(rng, GB_WORDS_CLASS);
+    char *helper = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
+    char *name = gb_node_text(gb_node_field(h, "name"), src);
+    /* h's whole lines, from its line start to the end of its last line */
+    uint32_t hs = gb_line_start(src, ts_node_start_byte(h)), he = ts_node_end_byte(h);
+    size_t len = strlen(src);
+    while (he < len && src[he] != '\n') he++;
+    if (he < len) he++;
+    uint32_t ce = ts_node_end_byte(cls);
+    GbStr text;
+    gb_str_init(&text);
+    char *owner = gb_node_text(gb_node_field(cls, "name"), src);
+    gb_str_appendf(&text, "\n\n\nclass %s(%s):\n", helper, owner);
+    free(owner);
+    gb_str_append_n(&text, src + hs, he - hs);
+    if (text.data[text.len - 1] == '\n') text.data[--text.len] = '\0';
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_replace(&set, 0, hs, he, "");
+    for (size_t i = 0; i < calls.len; i++) {
+        TSNode call = ts_node_parent(calls.items[i]);
+        TSNode args = gb_node_field(call, "arguments");
+        char *fn = gb_asprintf("%s.%s", helper, name);
+        gb_edits_replace(&set, 0, ts_node_start_byte(calls.items[i]), ts_node_end_byte(calls.items[i]), fn);
+        free(fn);
+        /* the instance becomes the first argument: `(` -> `(self, ` or `(self` */
+        bool empty = ts_node_named_child_count(args) == 0;
+        uint32_t open = ts_node_start_byte(args) + 1;
+        gb_edits_insert(&set, 0, open, empty ? "self" : "self, ");
+    }
+    /* after the class; when h is its last statement, after h's deleted lines */
+    gb_edits_insert(&set, 0, ce >= he ? ce : he, text.data);
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    gb_str_destroy(&text);
+    free(name);
+    free(helper);
+    gb_array_free(&calls);
+    return ok;
+}
+
+/* ---- all variants ---- */
 
 void gb_op_create_module_dependencies_find(GbOpContext *ctx, GbSiteList *out)
 {
@@ -390,8 +587,9 @@ void gb_op_create_module_dependencies_find(GbOpContext *ctx, GbSiteList *out)
     for (uint32_t i = 0; i < c; i++) {
         TSNode fn = ts_node_named_child(root, i);
         bool ok = gb_s7_single_file(ctx) ? gb_s7_class_site_ok(ctx, 0, fn, NULL) : gb_s7_site_ok(ctx, 0, fn, NULL);
-        if (ok) gb_site_add(ctx, out, 0, fn, NULL, 0, NULL);
+        if (ok) gb_site_add(ctx, out, 0, fn, NULL, GB_S7_FUNCTION, NULL);
     }
+    gb_s7_method_find(ctx, out);
 }
 
 static int gb_s7_node_cmp(const void *a, const void *b)
@@ -403,6 +601,7 @@ static int gb_s7_node_cmp(const void *a, const void *b)
 bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
+    if (site->kind == GB_S7_METHOD) return gb_s7_method_apply(ctx, site, rng, err);
     TSNode fn = gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_FUNCTION_DEFINITION);
     if (!ts_node_is_null(fn) && gb_s7_single_file(ctx) && gb_s7_program_ok(ctx))
         return gb_s7_class_apply(ctx, site, fn, rng, err);
@@ -416,13 +615,14 @@ bool gb_op_create_module_dependencies_apply(GbOpContext *ctx, const GbSite *site
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
     /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
     if (deps.len > 1) qsort(deps.items, deps.len, sizeof *deps.items, gb_s7_node_cmp);
-    char *module = gb_op_ctx_fresh_name(ctx, gb_s7_module_names[gb_rng_bounded(rng, 5)]);
+    char *word = gb_words_pick(rng, GB_WORDS_MODULE);
+    char *module = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     char *path = gb_asprintf("%s.py", module);
     char *name = gb_node_text(gb_node_field(fn, "name"), src);
 
     GbStr h;
     gb_str_init(&h);
-    gb_str_append(&h, "\"\"\"Functions used by the main module.\"\"\"\n");
     uint32_t c = ts_node_named_child_count(root);
     for (uint32_t i = 0; i < c; i++) {
         TSNode st = ts_node_named_child(root, i);

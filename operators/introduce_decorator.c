@@ -1,13 +1,12 @@
 /* S8 IntroduceDecorator: decorate a function or method with a transparent wrapper.
  *
- *     def area(w, h):            def passthrough(func):
- *         return w * h               """Return a wrapper that calls the function unchanged."""
- *                                    @functools.wraps(func)
+ *     def area(w, h):            def ratio_adapter(func):
+ *         return w * h               @functools.wraps(func)
  *                          ->        def wrapper(*args, **kwargs):
  *                                        return func(*args, **kwargs)
  *                                    return wrapper
  *
- *                                @passthrough
+ *                                @ratio_adapter
  *                                def area(w, h):
  *                                    return w * h
  *
@@ -30,13 +29,24 @@
  *   - recursive functions (name-based call graph, methods included): each level would take two
  *     frames, halving the reachable depth;
  *   - async functions (the wrapper would have to be a coroutine function);
- *   - defs that do not start their line (`class A: def f(self): ...`). */
+ *   - defs that do not start their line (`class A: def f(self): ...`).
+ *
+ * Under ClassEval's rules only the class (and the imports before it) is kept, so there the
+ * decorator is defined inside the class instead, as the first statement of its body (after
+ * its docstring), and only the class's own methods are decorated: the class body runs
+ * top to bottom, so the name is bound in the class namespace before any `@name` line of it
+ * is evaluated. The decorator is a staticmethod (callable as a decorator from Python 3.10 on;
+ * a plain function in a class would be a method without `self` to pylint, and the lint gate
+ * would reject it); ClassEval's add_static_statement removes that line and puts it back. Refused
+ * there: decorated classes and defs nested in methods (the class namespace is not visible from a
+ * method's body). */
 #include "operators/operator.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
@@ -61,8 +71,14 @@ static const char *const gb_s8_refuse_names[] = {"__code__",
                                                  "getrecursionlimit"};
 #define GB_S8_N_REFUSE (sizeof gb_s8_refuse_names / sizeof *gb_s8_refuse_names)
 
-static const char *const gb_s8_names[] = {"passthrough", "transparent",    "forward_call",
-                                          "delegate",    "keep_behaviour", "call_through"};
+/* A fresh name of the vocabulary (operators/words.h). Owned. */
+static char *gb_s8_fresh(GbOpContext *ctx, GbRng *rng, GbWordsKind kind)
+{
+    char *word = gb_words_pick(rng, kind);
+    char *name = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
+    return name;
+}
 
 static bool gb_s8_program_ok(GbOpContext *ctx)
 {
@@ -70,6 +86,30 @@ static bool gb_s8_program_ok(GbOpContext *ctx)
 }
 
 static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wraps_fn);
+
+/* True when the decorator must live in the class (ClassEval keeps only the class). */
+static bool gb_s8_in_class(const GbOpContext *ctx)
+{
+    return ctx->task && ctx->task->harness == GB_HARNESS_CLASSEVAL;
+}
+
+/* When fn is a method of a top-level, undecorated class whose body statements own their
+ * lines: the first statement of that body after its docstring (where the decorator goes).
+ * Else a null node. */
+static TSNode gb_s8_class_body_start(GbOpContext *ctx, size_t module, TSNode fn)
+{
+    TSNode none = {0};
+    const char *src = gb_op_ctx_source(ctx, module);
+    TSNode p = ts_node_parent(fn);
+    if (gb_node_is_kind(p, GB_NK_DECORATED_DEFINITION)) p = ts_node_parent(p);
+    if (!gb_node_is_kind(p, GB_NK_BLOCK)) return none;
+    TSNode cls = ts_node_parent(p);
+    if (!gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION) || !gb_flow_is_toplevel(cls)) return none;
+    TSNode first = ts_node_named_child(p, 0);
+    if (gb_stmt_is_docstring(first)) first = gb_stmt_next(first);
+    if (ts_node_is_null(first) || !gb_stmt_owns_lines(src, first)) return none;
+    return first;
+}
 
 static bool gb_s8_site_ok(GbOpContext *ctx, size_t module, TSNode fn, const GbCallGraph *graph)
 {
@@ -83,6 +123,7 @@ static bool gb_s8_site_ok(GbOpContext *ctx, size_t module, TSNode fn, const GbCa
     if (gb_callgraph_is_recursive_at(graph, s)) return false;
     TSNode top = gb_flow_toplevel_of(fn);
     if (ts_node_is_null(top)) return false;
+    if (gb_s8_in_class(ctx) && ts_node_is_null(gb_s8_class_body_start(ctx, module, fn))) return false;
     /* Decorating this operator's own decorators (or their wrappers) would add nothing. */
     TSNode wfn;
     char *own = gb_s8_match(ctx, module, top, &wfn);
@@ -127,7 +168,6 @@ static char *gb_s8_text(const GbS8Shape *s)
     GbStr t;
     gb_str_init(&t);
     gb_str_appendf(&t, "def %s(%s):\n", s->name, s->func);
-    gb_str_append(&t, "    \"\"\"Return a wrapper that calls the function unchanged.\"\"\"\n");
     gb_str_appendf(&t, "    @%s(%s)\n", s->wraps, s->func);
     gb_str_appendf(&t, "    def %s(*%s, **%s):\n", s->wrapper, s->args, s->kwargs);
     if (s->result) {
@@ -295,10 +335,15 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
     TSNode top = gb_flow_toplevel_of(fn);
     uint32_t limit = ts_node_start_byte(top);
 
-    /* Reuse a decorator this operator defined earlier in the module. */
+    /* Reuse a decorator this operator defined earlier in the module (module form only). */
     char *deco = NULL;
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
-    uint32_t n = ts_node_named_child_count(root);
+    TSNode home = gb_s8_in_class(ctx) ? gb_s8_class_body_start(ctx, m, fn) : (TSNode){0};
+    if (gb_s8_in_class(ctx) && ts_node_is_null(home)) {
+        gb_error_set(err, "IntroduceDecorator: site %s is not a method of a top-level class", site->key);
+        return false;
+    }
+    uint32_t n = gb_s8_in_class(ctx) ? 0 : ts_node_named_child_count(root);
     for (uint32_t i = 0; i < n && !deco; i++) {
         TSNode c = ts_node_named_child(root, i);
         if (ts_node_start_byte(c) >= limit) break;
@@ -319,25 +364,39 @@ bool gb_op_introduce_decorator_apply(GbOpContext *ctx, const GbSite *site, GbRng
             free(fresh);
         }
         char *wraps = from_form ? gb_strdup(alias) : gb_asprintf("%s.wraps", alias);
-        deco = gb_op_ctx_fresh_name(ctx, gb_s8_names[gb_rng_bounded(rng, 6)]);
-        char *func = gb_op_ctx_fresh_name(ctx, gb_rng_bounded(rng, 2) ? "func" : "function");
-        char *wrapper = gb_op_ctx_fresh_name(ctx, gb_rng_bounded(rng, 2) ? "wrapper" : "inner");
-        char *args = gb_op_ctx_fresh_name(ctx, "args");
-        char *kwargs = gb_op_ctx_fresh_name(ctx, "kwargs");
-        char *result = gb_rng_bounded(rng, 2) ? gb_op_ctx_fresh_name(ctx, "result") : NULL;
+        deco = gb_s8_fresh(ctx, rng, GB_WORDS_DECORATOR);
+        char *func = gb_s8_fresh(ctx, rng, GB_WORDS_CALLABLE);
+        char *wrapper = gb_s8_fresh(ctx, rng, GB_WORDS_INNER);
+        char *args = gb_s8_fresh(ctx, rng, GB_WORDS_ARGS);
+        char *kwargs = gb_s8_fresh(ctx, rng, GB_WORDS_KWARGS);
+        char *result = gb_rng_bounded(rng, 2) ? gb_s8_fresh(ctx, rng, GB_WORDS_RESULT) : NULL;
         GbS8Shape s = {deco, func, wrapper, args, kwargs, result, wraps};
         char *snippet = gb_s8_text(&s);
         const char *src = gb_op_ctx_source(ctx, m);
-        char *unit = gb_indent_unit(src, root);
-        char *text = gb_edit_format(snippet, "", unit, true);
-        uint32_t at = gb_module_code_start(ctx, m);
-        size_t len = strlen(src);
-        char *block =
-            (at == len && len && src[len - 1] != '\n') ? gb_asprintf("\n\n\n%s", text) : gb_asprintf("%s\n\n", text);
-        gb_edits_insert_ordered(&set, m, at, block, 0);
-        free(block);
-        free(text);
-        free(unit);
+        if (!ts_node_is_null(home)) {
+            char *indent = gb_line_indent(src, ts_node_start_byte(home));
+            char *unit = gb_indent_unit(src, root);
+            char *deco_snippet = gb_asprintf("@staticmethod\n%s", snippet);
+            char *text = gb_edit_format(deco_snippet, indent, unit, true);
+            free(deco_snippet);
+            char *block = gb_asprintf("%s\n", text);
+            gb_edits_insert_ordered(&set, m, gb_line_start(src, ts_node_start_byte(home)), block, 0);
+            free(block);
+            free(text);
+            free(unit);
+            free(indent);
+        } else {
+            char *unit = gb_indent_unit(src, root);
+            char *text = gb_edit_format(snippet, "", unit, true);
+            uint32_t at = gb_module_code_start(ctx, m);
+            size_t len = strlen(src);
+            char *block = (at == len && len && src[len - 1] != '\n') ? gb_asprintf("\n\n\n%s", text)
+                                                                     : gb_asprintf("%s\n\n", text);
+            gb_edits_insert_ordered(&set, m, at, block, 0);
+            free(block);
+            free(text);
+            free(unit);
+        }
         free(snippet);
         free(alias);
         free(wraps);

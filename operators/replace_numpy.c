@@ -638,8 +638,6 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
         const char *op = kind == GB_S9_GUARD_MAX ? "max" : "min";
         const char *i = n->items;
         gb_str_appendf(&t, "def %s(*%s):\n", n->helper, v);
-        gb_str_appendf(&t, "    \"\"\"Return %s(*%s), computed with numpy when every value is an int64 int.\"\"\"\n",
-                       op, v);
         gb_str_appendf(&t, "    %s = %s[0] if len(%s) == 1 else %s\n", i, v, v, v);
         gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not %s:\n        return %s(*%s)\n", i, i, op, v);
         gb_str_appendf(&t,
@@ -651,8 +649,6 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
     }
     case GB_S9_GUARD_SUM:
         gb_str_appendf(&t, "def %s(%s):\n", n->helper, v);
-        gb_str_appendf(
-            &t, "    \"\"\"Return sum(%s), computed with numpy when every value is a small int or bool.\"\"\"\n", v);
         gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not {type(%s) for %s in %s} <= {int, bool}:\n", v,
                        e, e, v);
         gb_str_appendf(&t, "        return sum(%s)\n", v);
@@ -662,7 +658,6 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
         break;
     case GB_S9_GUARD_ABS:
         gb_str_appendf(&t, "def %s(%s):\n", n->helper, v);
-        gb_str_appendf(&t, "    \"\"\"Return abs(%s), computed with numpy for floats and int64 ints.\"\"\"\n", v);
         gb_str_appendf(&t, "    %s = type(%s)\n", n->kind, v);
         gb_str_appendf(&t, "    if %s not in (int, float) or (%s is int and not -2 ** 62 <= %s < 2 ** 62):\n", n->kind,
                        n->kind, v);
@@ -671,8 +666,6 @@ static char *gb_s9_helper_text(int kind, const GbS9Names *n)
         break;
     default: /* GB_S9_GUARD_SORTED */
         gb_str_appendf(&t, "def %s(%s):\n", n->helper, v);
-        gb_str_appendf(&t, "    \"\"\"Return sorted(%s), computed with numpy when every value is an int64 int.\"\"\"\n",
-                       v);
         gb_str_appendf(&t, "    if type(%s) not in (list, tuple) or not {type(%s) for %s in %s} <= {int}:\n", v, e, e,
                        v);
         gb_str_appendf(&t, "        return sorted(%s)\n", v);

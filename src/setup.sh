@@ -9,11 +9,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # The third-party Python libraries' Debian packages: the third field of each row of the one
 # list, src/runner/library_list.h.
 libs=($(awk -F'"' '/^ *GB_LIBRARY\(/ {print $6}' "$here/src/runner/library_list.h"))
+# What the four upstream benchmarks' programs import besides those (ClassEval: PIL, pandas,
+# docx, openpyxl, gensim, nltk, PyPDF2; HumanEval, CRUXEval and Avatar import only the standard
+# library). Not rows of the list: no worker preloads them (a program that imports one imports it
+# in its own run), and the list's rows are what every FULL worker imports at start.
+bench_libs=(python3-pil python3-pandas python3-docx python3-openpyxl python3-gensim python3-nltk python3-pypdf2)
 pkgs=(build-essential pkg-config meson ninja-build
       libtree-sitter-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libcmocka-dev
       python3 "${libs[@]}"
       pylint python3-mccabe nodejs npm chromium
-      openjdk-17-jdk-headless)  # javac + java: genebench eval --task translate
+      openjdk-17-jdk-headless  # javac + java: genebench eval --task translate
+      "${bench_libs[@]}")
 calib=(python3-django python3-sympy python3-sklearn python3-matplotlib python3-astropy python3-requests
        python3-pytest python3-sphinx python3-xarray pylint python3-seaborn python3-flask)
 [ "${1:-}" = "--calibration" ] && pkgs+=("${calib[@]}")

@@ -162,7 +162,7 @@ static char *gb_http__server_message(const char *body)
 static json_t *gb_http__post_json(GbHttpClient *c, const char *path, json_t *req, bool array_ok, GbError *err)
 {
     char *url = gb_asprintf("%s%s", c->base, path);
-    char *payload = json_dumps(req, JSON_COMPACT);
+    char *payload = req ? json_dumps(req, JSON_COMPACT) : NULL; /* NULL: a GET */
     json_t *result = NULL;
     long delay = c->retry_base_ms;
     for (int attempt = 0;; attempt++) {
@@ -194,8 +194,12 @@ static json_t *gb_http__post_json(GbHttpClient *c, const char *path, json_t *req
         char cerr[CURL_ERROR_SIZE] = "";
         curl_easy_setopt(h, CURLOPT_URL, url);
         curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
-        curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload);
-        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(payload));
+        if (payload) {
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload);
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(payload));
+        } else {
+            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+        }
         curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
         curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout);
         curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* required for threads */
@@ -292,49 +296,131 @@ bool gb_llm_chat(GbHttpClient *c, const char *model, const char *system, const c
 bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user, const GbChatParams *p,
                         char **reply, GbError *err)
 {
-    *reply = NULL;
+    GbLlmReply r;
+    bool ok = gb_llm_generate(c, GB_LLM_CHAT, model, system, user, p, NULL, &r, err);
+    *reply = ok ? r.text : NULL;
+    r.text = NULL;
+    gb_llm_reply_destroy(&r);
+    return ok;
+}
+
+void gb_llm_reply_destroy(GbLlmReply *r)
+{
+    if (!r) return;
+    free(r->text);
+    free(r->finish_reason);
+    memset(r, 0, sizeof *r);
+}
+
+static json_t *gb_http__generate_request(GbLlmApi api, const char *model, const char *system, const char *prompt,
+                                         const GbChatParams *p, const char *const *stop)
+{
     json_t *req = json_object();
     json_object_set_new(req, "model", json_string(model ? model : ""));
-    json_t *msgs = json_array();
-    if (system) {
-        json_t *m = json_object();
-        json_object_set_new(m, "role", json_string("system"));
-        json_object_set_new(m, "content", json_string(system));
-        json_array_append_new(msgs, m);
+    if (api == GB_LLM_CHAT) {
+        json_t *msgs = json_array();
+        if (system) json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "system", "content", system));
+        json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "user", "content", prompt));
+        json_object_set_new(req, "messages", msgs);
+    } else {
+        json_object_set_new(req, "prompt", json_string(prompt));
     }
-    json_t *m = json_object();
-    json_object_set_new(m, "role", json_string("user"));
-    json_object_set_new(m, "content", json_string(user));
-    json_array_append_new(msgs, m);
-    json_object_set_new(req, "messages", msgs);
     json_object_set_new(req, "temperature", json_real(p->temperature));
     json_object_set_new(req, "top_p", json_real(p->top_p));
     if (p->max_tokens > 0) json_object_set_new(req, "max_tokens", json_integer(p->max_tokens));
     if (p->seed >= 0) json_object_set_new(req, "seed", json_integer(p->seed));
+    if (stop && stop[0]) {
+        json_t *st = json_array();
+        for (size_t i = 0; stop[i]; i++) json_array_append_new(st, json_string(stop[i]));
+        json_object_set_new(req, "stop", st);
+    }
     json_object_set_new(req, "stream", json_false());
-    json_t *res = gb_http__post(c, "/v1/chat/completions", req, err);
+    return req;
+}
+
+static long gb_http__usage(json_t *res, const char *key)
+{
+    json_t *v = json_object_get(json_object_get(res, "usage"), key);
+    return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+}
+
+bool gb_llm_generate(GbHttpClient *c, GbLlmApi api, const char *model, const char *system, const char *prompt,
+                     const GbChatParams *p, const char *const *stop, GbLlmReply *out, GbError *err)
+{
+    memset(out, 0, sizeof *out);
+    out->prompt_tokens = out->completion_tokens = -1;
+    const char *path = api == GB_LLM_CHAT ? "/v1/chat/completions" : "/v1/completions";
+    json_t *req = gb_http__generate_request(api, model, system, prompt, p, stop);
+    json_t *res = gb_http__post(c, path, req, err);
     json_decref(req);
     if (!res) return false;
     bool ok = false;
     json_t *choices = json_object_get(res, "choices");
-    json_t *content = NULL;
+    json_t *choice = json_array_get(choices, 0), *content = NULL;
     if (!json_is_array(choices) || json_array_size(choices) == 0) {
-        gb_error_set(err, "%s/v1/chat/completions: the reply has no \"choices\"", c->base);
-    } else {
-        json_t *msg = json_object_get(json_array_get(choices, 0), "message");
-        content = json_object_get(msg, "content");
-        if (!json_is_object(msg)) {
-            gb_error_set(err, "%s/v1/chat/completions: choices[0] has no \"message\" object", c->base);
-        } else if (!json_is_string(content)) {
-            gb_error_set(err, "%s/v1/chat/completions: choices[0].message.content is %s, not a string", c->base,
+        gb_error_set(err, "%s%s: the reply has no \"choices\"", c->base, path);
+    } else if (api == GB_LLM_COMPLETIONS) {
+        content = json_object_get(choice, "text");
+        if (!json_is_string(content))
+            gb_error_set(err, "%s%s: choices[0].text is %s, not a string", c->base, path,
                          content ? "of the wrong type" : "missing");
-        } else {
-            *reply = gb_strdup(json_string_value(content));
-            ok = true;
-        }
+    } else {
+        json_t *msg = json_object_get(choice, "message");
+        content = json_object_get(msg, "content");
+        if (!json_is_object(msg))
+            gb_error_set(err, "%s%s: choices[0] has no \"message\" object", c->base, path);
+        else if (!json_is_string(content))
+            gb_error_set(err, "%s%s: choices[0].message.content is %s, not a string", c->base, path,
+                         content ? "of the wrong type" : "missing");
+    }
+    if (json_is_string(content)) {
+        out->text = gb_strdup(json_string_value(content));
+        json_t *fr = json_object_get(choice, "finish_reason");
+        if (json_is_string(fr)) out->finish_reason = gb_strdup(json_string_value(fr));
+        out->prompt_tokens = gb_http__usage(res, "prompt_tokens");
+        out->completion_tokens = gb_http__usage(res, "completion_tokens");
+        ok = true;
     }
     json_decref(res);
     return ok;
+}
+
+bool gb_llm_model_info(GbHttpClient *c, const char *model, GbLlmModelInfo *out, GbError *err)
+{
+    memset(out, 0, sizeof *out);
+    out->context = -1;
+    json_t *res = gb_http__post_json(c, "/v1/models", NULL, false, err);
+    if (!res) return false;
+    json_t *data = json_object_get(res, "data");
+    if (!json_is_array(data)) {
+        gb_error_set(err, "%s/v1/models: the reply has no \"data\" list", c->base);
+        json_decref(res);
+        return false;
+    }
+    GbStr names;
+    gb_str_init(&names);
+    gb_str_append(&names, "");
+    size_t i;
+    json_t *m;
+    bool found = false;
+    json_array_foreach(data, i, m)
+    {
+        const char *id = json_string_value(json_object_get(m, "id"));
+        if (!id) continue;
+        gb_str_appendf(&names, "%s%s", names.len ? ", " : "", id);
+        if (found || strcmp(id, model) != 0) continue;
+        found = true;
+        out->id = gb_strdup(id);
+        json_t *ctx = json_object_get(m, "max_model_len");
+        if (!json_is_integer(ctx)) ctx = json_object_get(json_object_get(m, "meta"), "n_ctx_train");
+        if (json_is_integer(ctx)) out->context = (long)json_integer_value(ctx);
+    }
+    if (!found)
+        gb_error_set(err, "model %s not found at %s (the server has: %s)", model, c->base,
+                     names.len ? names.data : "no model");
+    gb_str_destroy(&names);
+    json_decref(res);
+    return found;
 }
 
 bool gb_embed_batch(GbHttpClient *c, const char *model, const char *const *texts, size_t n, double **vectors,

@@ -74,6 +74,37 @@ void gb_chat_params_default(GbChatParams *p);
 bool gb_llm_chat_params(GbHttpClient *c, const char *model, const char *system, const char *user, const GbChatParams *p,
                         char **reply, GbError *err);
 
+/* Which endpoint a generation uses: chat (messages: system?, user) or completions (a plain
+ * prompt, for base models). */
+typedef enum { GB_LLM_CHAT, GB_LLM_COMPLETIONS } GbLlmApi;
+
+/* A generation's reply; gb_llm_reply_destroy frees it. */
+typedef struct {
+    char *text;             /* owned: the content (chat) or text (completions) */
+    char *finish_reason;    /* owned, NULL when the server gave none ("stop", "length", ...) */
+    long prompt_tokens;     /* the reply's usage; -1 when the server gave none */
+    long completion_tokens; /* -1 when the server gave none */
+} GbLlmReply;
+void gb_llm_reply_destroy(GbLlmReply *r);
+
+/* One generation over api: POST /v1/chat/completions {"model","messages",...} or
+ * /v1/completions {"model","prompt",...}, with p's sampling parameters and stop (a
+ * NULL-terminated list of stop sequences, sent as "stop"; NULL or empty: not sent). system is
+ * used by chat only (NULL: none). On success *out is filled (owned). */
+bool gb_llm_generate(GbHttpClient *c, GbLlmApi api, const char *model, const char *system, const char *prompt,
+                     const GbChatParams *p, const char *const *stop, GbLlmReply *out, GbError *err);
+
+/* What GET /v1/models says of one model. */
+typedef struct {
+    char *id;     /* owned */
+    long context; /* its context length (vLLM's max_model_len, llama.cpp's meta.n_ctx_train); -1: not said */
+} GbLlmModelInfo;
+
+/* GET /v1/models and find model in it. False with err when the server cannot be reached, the
+ * reply is not a model list, or model is not in it ("model X not found at URL (the server has:
+ * ...)"). On success out->id is owned (free it). */
+bool gb_llm_model_info(GbHttpClient *c, const char *model, GbLlmModelInfo *out, GbError *err);
+
 /* Embeddings of n texts in one request. On success *vectors is an owned array of n * *dim
  * doubles, row i the embedding of texts[i] (the reply's data is ordered by its "index"
  * fields, which must cover 0..n-1 exactly once, with equal dimensions). */

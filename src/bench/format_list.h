@@ -11,7 +11,7 @@
  * applies and the evolution respects; PURPOSE says what a hardened record of the format is for,
  * which field holds the hardened program and what stays upstream's; COMMAND is how a researcher
  * runs the upstream harness on an export (OUT). PURPOSE and COMMAND go into `export --help`,
- * the README and the "genebench" key of every exported record that differs from upstream.
+ * src/bench/README.md and the "genebench" key of every exported record that differs from upstream.
  * The order is the enum's order. */
 #define GB_UPSTREAM_FORMAT_LIST                                                                                        \
     GB_UPSTREAM_FORMAT(                                                                                                \

@@ -169,6 +169,11 @@ char *gb_record_genebench_json(const GbRecord *r)
         json_object_set_new(e, "derived", json_integer(r->equiv_derived));
         json_object_set_new(e, "large", json_integer(r->equiv_large));
         if (r->equiv_error) json_object_set_new(e, "error", json_string(r->equiv_error));
+        if (r->equiv_branches > 0) {
+            json_object_set_new(e, "branches", json_integer(r->equiv_branches));
+            json_object_set_new(e, "covered", json_integer(r->equiv_covered));
+            json_object_set_new(e, "uncovered", json_string(r->equiv_uncovered ? r->equiv_uncovered : ""));
+        }
         json_object_set_new(o, "equiv", e);
     }
     if (r->has_away) {
@@ -543,6 +548,13 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
             return false;
         json_t *e = json_object_get(equiv, "error");
         if (json_is_string(e)) r->equiv_error = gb_strdup(json_string_value(e));
+        json_t *b = json_object_get(equiv, "branches"), *c = json_object_get(equiv, "covered"),
+               *u = json_object_get(equiv, "uncovered");
+        if (json_is_integer(b) && json_is_integer(c)) {
+            r->equiv_branches = (long)json_integer_value(b);
+            r->equiv_covered = (long)json_integer_value(c);
+        }
+        if (json_is_string(u)) r->equiv_uncovered = gb_strdup(json_string_value(u));
     }
     json_t *away = gb_record__get_typed(o, "away", P, false, &ok, err);
     if (!ok) return false;

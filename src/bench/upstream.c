@@ -286,7 +286,7 @@ static json_t *gb_up__extra_files(const GbTask *t)
 }
 
 /* The "genebench" key of an exported record that differs from upstream: what it is for and how
- * to run it (the README says the same). */
+ * to run it (src/bench/README.md says the same). */
 static json_t *gb_up__about(GbUpstream format)
 {
     json_t *about = json_object();

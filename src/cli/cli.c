@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -435,4 +436,32 @@ void gb_cli_unlock(GbCliLock *lock)
     free(lock->path);
     lock->path = NULL;
     lock->fd = -1;
+}
+
+char *gb_cli_command_line(const char *prog, int argc, char **argv)
+{
+    GbStr s;
+    gb_str_init(&s);
+    gb_str_append(&s, prog);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool plain =
+            *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@+%") == strlen(a);
+        if (plain) {
+            gb_str_appendf(&s, " %s", a);
+            continue;
+        }
+        gb_str_append(&s, " '");
+        for (const char *c = a; *c; c++) gb_str_append(&s, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+        gb_str_append(&s, "'");
+    }
+    return gb_str_take(&s);
+}
+
+void gb_cli_utc_date(char out[32])
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

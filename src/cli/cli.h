@@ -187,3 +187,9 @@ typedef struct {
 bool gb_cli_lock(GbCliLock *lock, const char *cmd, const char *output);
 /* Release and remove the lock file. */
 void gb_cli_unlock(GbCliLock *lock);
+
+/* The command line as typed (call before gb_cli_parse reorders argv): prog, then argv[0..argc)
+ * each quoted for a POSIX shell when needed. Owned. Recorded in the summaries' provenance. */
+char *gb_cli_command_line(const char *prog, int argc, char **argv);
+/* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into out. */
+void gb_cli_utc_date(char out[32]);

@@ -97,7 +97,7 @@ static const GbCliOption gb_check__options[] = {
                 "any output on stderr fails a task (as the published GeneBench tool does)"),
     GB_CLI_FLAG("lint", 0, O, lint, "also print each program's pylint score (0-10)"),
     GB_CLI_ENUM("sandbox", 0, O, sandbox, "MODE", gb_check__sandboxes, "auto",
-                "auto, namespaces, userns or plain; see the README"),
+                "auto, namespaces, userns or plain; see src/runner/README.md"),
     GB_CLI_FLAG("json", 0, O, json, "one JSON object per task, then a summary object, instead of text"),
     GB_CLI_END,
 };

@@ -16,7 +16,7 @@
 typedef struct {
     const char *output, *python;
     unsigned long long seed;
-    long inputs, large, jobs;
+    long inputs, large, jobs, search;
     double cost_ratio, timeout;
     bool no_cost;
 } GbCompareOptions;
@@ -39,6 +39,8 @@ static const GbCliOption gb_compare__options[] = {
     GB_CLI_PARSE("seed", 0, O, seed, "S", gb_compare__parse_seed, "1", "seed of the derived inputs"),
     GB_CLI_LONG("inputs", 0, O, inputs, "N", 0, 10000, "24", "derived inputs per task (besides the tests' own)"),
     GB_CLI_LONG("large", 0, O, large, "N", 0, 1000, "4", "larger inputs per task, for the cost bound"),
+    GB_CLI_LONG("search", 0, O, search, "N", 0, 100, "3",
+                "rounds of the search for inputs that reach the original's branches (0: derived inputs only)"),
     GB_CLI_DOUBLE("cost-ratio", 0, O, cost_ratio, "R", 1, 1e6, "4",
                   "B may cost at most R x A's time on the larger inputs (+ slack)"),
     GB_CLI_FLAG("no-cost", 0, O, no_cost, "compare results only, not run time"),
@@ -83,6 +85,8 @@ _Static_assert(GB_CMP_ERROR == (int)GB_COMPARE_ERROR && GB_COMPARE_COUNT == 6, "
 typedef struct {
     GbCmpStatus status;
     size_t derived, kept, large;
+    size_t branches, covered, covered_before;
+    char *uncovered; /* owned: the original's branch outcomes no kept input reaches */
     GbEquivVerdict v;
     char *error; /* owned */
 } GbCmpTask;
@@ -111,6 +115,10 @@ static void gb_compare__one(GbPool *pool, const GbEquivConfig *ecfg, const GbTas
     x->derived = gb_equiv_derived(e);
     x->kept = gb_equiv_kept(e);
     x->large = gb_equiv_large(e);
+    x->branches = gb_equiv_branches(e);
+    x->covered = gb_equiv_covered(e);
+    x->covered_before = gb_equiv_covered_before(e);
+    x->uncovered = gb_strdup(gb_equiv_uncovered(e));
     if (x->kept == 0) {
         x->status = GB_CMP_NOINPUT;
     } else {
@@ -146,6 +154,15 @@ static char *gb_compare__one_line(const char *s)
     return r ? r : gb_strdup("");
 }
 
+/* The coverage line under a task's verdict (nothing without the search). */
+static void gb_compare__coverage(const GbCmpTask *x)
+{
+    if (x->branches == 0) return;
+    printf("    branches: %zu/%zu covered (%.0f%%; derived inputs alone %zu)%s%s\n", x->covered, x->branches,
+           100.0 * (double)x->covered / (double)x->branches, x->covered_before,
+           x->uncovered && *x->uncovered ? "; uncovered: " : "", x->uncovered ? x->uncovered : "");
+}
+
 static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *entry)
 {
     printf("%-8s %s", gb_compare__names[x->status], t->id);
@@ -153,6 +170,7 @@ static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *en
     case GB_CMP_AGREE:
         printf(": %zu/%zu inputs agree (%zu derived, %zu larger kept); cost %.4fs vs %.4fs CPU\n", x->v.agreed,
                x->v.checked, x->derived, x->large, x->v.cost_child, x->v.cost_orig);
+        gb_compare__coverage(x);
         break;
     case GB_CMP_SLOWER:
         printf(": %zu/%zu inputs agree, but B costs %.4fs CPU / %.4fs wall on the cost inputs, A %.4fs / %.4fs\n",
@@ -170,6 +188,7 @@ static void gb_compare__line(const GbTask *t, const GbCmpTask *x, const char *en
             free(a);
             free(b);
         }
+        gb_compare__coverage(x);
         break;
     case GB_CMP_NOINPUT:
         printf(": no inputs (%s)\n", x->derived ? "the original's results were all nondeterministic or slow"
@@ -204,6 +223,10 @@ static GbCompareDocTask gb_compare__doc_task(const GbTask *t, const GbCmpTask *x
                           .first_input = x->v.input,
                           .first_a = x->v.expected,
                           .first_b = x->v.got,
+                          .branches = x->branches,
+                          .covered = x->covered,
+                          .covered_before = x->covered_before,
+                          .uncovered = x->uncovered,
                           .error = x->error};
     return d;
 }
@@ -231,6 +254,7 @@ int gb_cmd_compare(int argc, char **argv)
     ecfg.seed = o.seed;
     ecfg.inputs = (int)o.inputs;
     ecfg.large = (int)o.large;
+    ecfg.search = (int)o.search;
     ecfg.cost_ratio = o.no_cost ? 1e18 : o.cost_ratio;
     if (o.no_cost) ecfg.cost_slack_s = ecfg.wall_slack_s = 1e18;
 
@@ -302,6 +326,7 @@ int gb_cmd_compare(int argc, char **argv)
     if (sig.signo) rc = 128 + sig.signo;
     for (long i = 0; i < n; i++) {
         gb_equiv_verdict_destroy(&res[i].v);
+        free(res[i].uncovered);
         free(res[i].error);
     }
     free(res);

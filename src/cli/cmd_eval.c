@@ -5,10 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "gb_config.h"
+#include "src/base/sha256.h"
 
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
 #include "src/eval/eval.h"
+#include "src/eval/offline.h"
 
 #define GB_EVAL_MAX_K 16
 
@@ -18,9 +23,10 @@ typedef struct {
 } GbEvalKs;
 
 typedef struct {
-    const char *url, *model, *output, *summary, *cache, *python, *java_home;
-    int task;
-    long samples, max_tokens, seed, concurrency, workers, retries, timeout_ms, resamples, boot_seed;
+    const char *url, *model, *output, *summary, *cache, *python, *java_home, *system, *write_prompts, *answers;
+    int task, api;
+    long samples, max_tokens, seed, concurrency, workers, retries, timeout_ms, resamples, boot_seed, max_same_errors,
+        context;
     double temperature, top_p, time_budget, run_timeout, compile_timeout;
     long java_mem;
     bool resume, quiet;
@@ -49,20 +55,36 @@ static bool gb_eval__parse_k(const char *value, void *dest, char *msg, size_t si
     return true;
 }
 
+static const char *const gb_eval__apis[] = {"chat", "completions", NULL};
+
 #define O GbEvalOptions
 static const GbCliOption gb_eval__options[] = {
     GB_CLI_STRING("url", 0, O, url, "URL", NULL,
                   "base URL of the OpenAI-compatible server (required), e.g.\nhttp://127.0.0.1:8000 (with or "
                   "without /v1); the key comes from\n$GENEBENCH_API_KEY, else $OPENAI_API_KEY"),
-    GB_CLI_STRING("model", 0, O, model, "M", NULL, "model name sent to the server (required)"),
+    GB_CLI_STRING("model", 0, O, model, "M", NULL,
+                  "model name sent to the server (required, but with --write-prompts)"),
+    GB_CLI_ENUM("api", 0, O, api, "API", gb_eval__apis, "chat",
+                "chat: /v1/chat/completions (instruction models)\ncompletions: /v1/completions, a plain prompt and "
+                "stop\nsequences (base models)"),
+    GB_CLI_STRING("system", 0, O, system, "TEXT", NULL, "chat: a system message before every prompt"),
+    GB_CLI_STRING("write-prompts", 0, O, write_prompts, "FILE", NULL,
+                  "write every sample's prompt to FILE (JSONL) and stop;\nno server is asked"),
+    GB_CLI_STRING("answers", 0, O, answers, "FILE", NULL,
+                  "score the answers of FILE (JSONL: item, version, sample,\nanswer; or task_id, completion) "
+                  "instead of asking a server"),
+    GB_CLI_LONG("max-same-errors", 0, O, max_same_errors, "K", 0, 1000000, "10",
+                "stop after K identical request errors in a row (0: never)"),
+    GB_CLI_LONG("context", 0, O, context, "N", 0, 100000000L, "0",
+                "the server's context in tokens, when it does not say\n(warns about prompts that may not fit)"),
 #define GB_EVAL_TASK(ID, name, help) #name ": " help "\n"
     GB_CLI_ENUM("task", 0, O, task, "TASK", gb_eval_task_names, "output", GB_EVAL_TASK_LIST),
 #undef GB_EVAL_TASK
     GB_CLI_LONG("samples", 'n', O, samples, "N", 1, 1000, "1", "samples per item and version"),
     GB_CLI_DOUBLE("temperature", 0, O, temperature, "T", 0, 2, "0", "sampling temperature"),
     GB_CLI_DOUBLE("top-p", 0, O, top_p, "P", 0, 1, "1", "nucleus sampling top_p"),
-    GB_CLI_LONG("max-tokens", 0, O, max_tokens, "K", 0, 1000000, "0",
-                "max_tokens of a reply (0: not sent, the server's default)"),
+    GB_CLI_LONG("max-tokens", 0, O, max_tokens, "K", 0, 1000000, "2048",
+                "max_tokens of a reply (0: not sent, the server's default);\na reply cut there is counted apart"),
     GB_CLI_LONG("seed", 0, O, seed, "S", -1, 2147483647L, "-1",
                 "seed sent to the server, plus the sample index (-1: not sent)"),
     GB_CLI_PARSE("k", 0, O, k, "K1,K2", gb_eval__parse_k, "1,5", "the k of pass@k (a k above --samples is left out)"),
@@ -94,11 +116,15 @@ static const GbCliOption gb_eval__options[] = {
 #undef O
 
 static const GbCliExit gb_eval__exits[] = {
-    {0, "evaluated (the summary was printed; it says when the time budget or Ctrl-C stopped it)"},
-    {1, "a benchmark could not be read or had bad lines, no item to predict, some samples got no\n"
-        "       reply or the runner failed on them (verdict error), the results could not be written,\n"
-        "       the sandbox could not start"},
-    {2, "usage error (bad option or value, --url or --model missing, an output is an input)"},
+    {0, "evaluated (the summary was printed; it says when the time budget stopped it), or the\n"
+        "       prompts were written (--write-prompts)"},
+    {1, "a benchmark could not be read or had bad lines, no item to predict, the pre-flight request\n"
+        "       failed (no server, model not found), some samples got no reply or the runner failed on them\n"
+        "       (verdict error), the results could not be written, the sandbox could not start"},
+    {2, "usage error (bad option or value, --url or --model missing, an output is an input, the task\n"
+        "       type does not fit the file)"},
+    {130, "interrupted (Ctrl-C; 143 for SIGTERM): the finished samples are in --output and the summary\n"
+          "       is printed and written; add --resume"},
     {0, NULL},
 };
 
@@ -130,12 +156,20 @@ static const GbCliCommand gb_eval__cmd = {
 /* Usage errors the option table cannot see; true when there is none. */
 static bool gb_eval__usage_ok(const GbEvalOptions *opt, const GbCliArgs *args)
 {
-    if (!opt->url || !opt->model) {
-        fprintf(stderr, "genebench eval: --url and --model are required\n");
+    if (opt->write_prompts && opt->answers) {
+        fprintf(stderr, "genebench eval: --write-prompts and --answers do not go together\n");
         return false;
     }
-    const char *outs[2] = {opt->output, opt->summary};
-    for (int i = 0; i < 2; i++)
+    if (!opt->write_prompts && ((!opt->url && !opt->answers) || !opt->model)) {
+        fprintf(stderr, "genebench eval: --url (or --answers) and --model are required\n");
+        return false;
+    }
+    if (opt->answers && opt->url) {
+        fprintf(stderr, "genebench eval: --answers scores a file: no --url\n");
+        return false;
+    }
+    const char *outs[3] = {opt->output, opt->summary, opt->write_prompts};
+    for (int i = 0; i < 3; i++)
         if (gb_cli_refuse_output("eval", outs[i], (const char *const *)args->items, (size_t)args->count)) return false;
     if (opt->output && opt->summary && strcmp(opt->output, opt->summary) == 0) {
         fprintf(stderr, "genebench eval: --output and --summary name the same file\n");
@@ -155,6 +189,85 @@ static bool gb_eval__read(const GbCliArgs *args, GbBench *benches)
         if (!gb_cli_read_bench(args->items[f], &benches[f], "genebench eval", &bad)) ok = false;
     }
     return ok && !bad;
+}
+
+/* Whether the task type fits the original file: inject-bugs output (tasks with "hardened_buggy")
+ * is for repair only; a prediction or translation on it would score the buggy programs. */
+static bool gb_eval__fits(GbEvalTask task, const char *path, const GbBench *b)
+{
+    size_t bugs = 0;
+    for (size_t i = 0; i < b->tasks.len; i++) bugs += gb_task_get_field(&b->tasks.items[i], "hardened_buggy") != NULL;
+    if (task != GB_EVAL_TASK_REPAIR && bugs) {
+        fprintf(stderr,
+                "genebench eval: %s is `genebench inject-bugs` output (%zu of %zu tasks have \"hardened_buggy\"): "
+                "--task %s would score the buggy programs; use --task repair\n",
+                path, bugs, b->tasks.len, gb_eval_task_names[task]);
+        return false;
+    }
+    return true;
+}
+
+/* A file's path and the SHA-256 of its bytes ("" when it cannot be read). */
+static GbEvalInputFile gb_eval__input_file(const char *path)
+{
+    GbEvalInputFile f = {.path = gb_strdup(path)};
+    size_t len;
+    GbError e = {0};
+    char *data = gb_read_file(path, &len, &e);
+    if (data) gb_sha256_hex(data, len, f.sha256);
+    free(data);
+    return f;
+}
+
+/* What the summary says of where it came from (the server's part is filled by the pre-flight). */
+static void gb_eval__provenance(GbEvalProvenance *p, const GbEvalOptions *opt, const GbCliArgs *args,
+                                const char *command_line)
+{
+    memset(p, 0, sizeof *p);
+    p->command_line = gb_strdup(command_line);
+    p->tool_version = gb_strdup(GB_VERSION);
+    p->git_commit = gb_strdup(GB_GIT_COMMIT);
+    char date[32];
+    gb_cli_utc_date(date);
+    p->date = gb_strdup(date);
+    for (int i = 0; i < args->count; i++) {
+        GbEvalInputFile f = gb_eval__input_file(args->items[i]);
+        gb_array_push(&p->inputs, f);
+    }
+    p->source = gb_strdup(opt->answers ? "answers" : "server");
+    p->server_url = opt->url ? gb_strdup(opt->url) : NULL;
+    p->server_context = -1;
+    p->api = gb_strdup(gb_eval__apis[opt->api]);
+    if (opt->system) {
+        char hex[65];
+        gb_sha256_hex(opt->system, strlen(opt->system), hex);
+        p->system_sha256 = gb_strdup(hex);
+    }
+    if (opt->answers) {
+        p->has_answers = true;
+        p->answers = gb_eval__input_file(opt->answers);
+    }
+    p->prompt_version = gb_strdup(GB_EVAL_PROMPT_VERSION);
+}
+
+/* The pre-flight request: GET /v1/models, before any sample is sent. False (said on stderr) when
+ * the server cannot be reached or does not serve the model; a server without /v1/models is
+ * only warned about. */
+static bool gb_eval__preflight(GbHttpClient *http, const GbEvalOptions *opt, GbEvalProvenance *p)
+{
+    GbLlmModelInfo info;
+    GbError err = {0};
+    if (gb_llm_model_info(http, opt->model, &info, &err)) {
+        p->server_model = info.id;
+        p->server_context = info.context;
+        return true;
+    }
+    if (strstr(err.msg, "HTTP 404") || strstr(err.msg, "HTTP 405")) {
+        fprintf(stderr, "genebench eval: warning: %s: the model could not be checked before the run\n", err.msg);
+        return true;
+    }
+    fprintf(stderr, "genebench eval: %s; no sample was sent\n", err.msg);
+    return false;
 }
 
 static GbHttpClient *gb_eval__http_new(const GbEvalOptions *opt, GbError *err)
@@ -177,7 +290,8 @@ static double gb_eval__run_timeout(const GbEvalOptions *opt)
     return opt->run_timeout > 0 ? opt->run_timeout : gb_eval_task_run_timeout((GbEvalTask)opt->task);
 }
 
-static GbEvalConfig gb_eval__config(const GbEvalOptions *opt, const GbJavaConfig *java, volatile sig_atomic_t *stop)
+static GbEvalConfig gb_eval__config(const GbEvalOptions *opt, const GbJavaConfig *java, volatile sig_atomic_t *stop,
+                                    const GbEvalAnswers *answers, const GbEvalProvenance *prov)
 {
     GbEvalConfig cfg = {
         .model = opt->model,
@@ -195,6 +309,16 @@ static GbEvalConfig gb_eval__config(const GbEvalOptions *opt, const GbJavaConfig
         .progress = opt->quiet ? NULL : stderr,
         .stop = stop,
         .java = java,
+        .api = opt->api == 1 ? GB_LLM_COMPLETIONS : GB_LLM_CHAT,
+        .system = opt->system,
+        .answers = answers,
+        .max_same_errors = opt->max_same_errors,
+        .progress_lines = !isatty(STDERR_FILENO),
+        .warn = stderr,
+        .provenance = prov,
+        .context = opt->context > 0 ? opt->context
+                   : prov           ? prov->server_context
+                                    : -1,
     };
     gb_chat_params_default(&cfg.params);
     cfg.params.temperature = opt->temperature;
@@ -226,10 +350,35 @@ static int gb_eval__print(const GbEvalOptions *opt, const char *json, const char
     return rc;
 }
 
+/* Write every sample's prompt to --write-prompts (no server, no sandbox). */
+static int gb_eval__write_prompts(const GbEvalOptions *opt, const GbEvalVersion *versions, size_t nv)
+{
+    FILE *f = fopen(opt->write_prompts, "w");
+    if (!f) {
+        fprintf(stderr, "genebench eval: %s: cannot write the prompts: %m\n", opt->write_prompts);
+        return GB_EXIT_FAIL;
+    }
+    GbEvalConfig cfg = gb_eval__config(opt, NULL, NULL, NULL, NULL);
+    cfg.model = opt->model ? opt->model : "";
+    cfg.prompts_out = f;
+    cfg.progress = NULL;
+    char *json = NULL, *text = NULL;
+    size_t errors = 0;
+    GbError err = {0};
+    bool ok = gb_eval_run(&cfg, NULL, NULL, versions, nv, &json, &text, &errors, &err);
+    if (fclose(f) != 0 && ok) {
+        gb_error_set(&err, "%s: cannot write the prompts", opt->write_prompts);
+        ok = false;
+    }
+    if (!ok) fprintf(stderr, "genebench eval: %s\n", err.msg);
+    return ok ? GB_EXIT_OK : GB_EXIT_FAIL;
+}
+
 /* Run the evaluation in a sandbox pool (started and stopped here, Ctrl-C stopping the run) and
- * print it. Returns the exit status. */
+ * print it. Returns the exit status (128 + the signal when interrupted). */
 static int gb_eval__run(const GbEvalOptions *opt, GbHttpClient *http, const char *java_home,
-                        const GbEvalVersion *versions, size_t nv)
+                        const GbEvalVersion *versions, size_t nv, const GbEvalAnswers *answers,
+                        const GbEvalProvenance *prov)
 {
     volatile sig_atomic_t stop = 0;
     GbCliSignals sig;
@@ -245,8 +394,10 @@ static int gb_eval__run(const GbEvalOptions *opt, GbHttpClient *http, const char
         return GB_EXIT_FAIL;
     }
     sig.pool = pool;
+    GbEvalProvenance full = *prov;
+    full.sandbox = (char *)gb_pool_sandbox(pool);
     GbJavaConfig java = {java_home, opt->compile_timeout, gb_eval__run_timeout(opt), opt->java_mem};
-    GbEvalConfig cfg = gb_eval__config(opt, &java, &stop);
+    GbEvalConfig cfg = gb_eval__config(opt, &java, &stop, answers, &full);
     char *json = NULL, *text = NULL;
     size_t errors = 0;
     GbError err = {0};
@@ -258,6 +409,11 @@ static int gb_eval__run(const GbEvalOptions *opt, GbHttpClient *http, const char
         rc = gb_eval__print(opt, json, text, errors);
     else
         fprintf(stderr, "genebench eval: %s\n", err.msg);
+    if (sig.signo) {
+        fprintf(stderr, "genebench eval: interrupted by signal %d; the finished samples are kept (--resume)\n",
+                (int)sig.signo);
+        rc = 128 + sig.signo;
+    }
     free(json);
     free(text);
     gb_pool_delete(pool);
@@ -268,37 +424,61 @@ int gb_cmd_eval(int argc, char **argv)
 {
     GbEvalOptions opt = {0};
     GbCliArgs args;
+    char *command_line = gb_cli_command_line("genebench", argc, argv);
     int rc = gb_cli_parse(&gb_eval__cmd, argc, argv, &opt, &args);
-    if (rc != GB_CLI_CONTINUE) return rc;
-    if (!gb_eval__usage_ok(&opt, &args)) return GB_EXIT_USAGE;
+    if (rc != GB_CLI_CONTINUE || !gb_eval__usage_ok(&opt, &args)) {
+        free(command_line);
+        return rc != GB_CLI_CONTINUE ? rc : GB_EXIT_USAGE;
+    }
     GbEvalTask task = (GbEvalTask)opt.task;
     size_t nfiles = (size_t)args.count, nv;
     GbBench *benches = gb_calloc(nfiles, sizeof *benches);
     GbEvalVersion *versions = gb_eval_versions_new(task, args.items, benches, nfiles, &nv);
     char *java_home = NULL;
     GbHttpClient *http = NULL;
+    GbEvalAnswers *answers = NULL;
+    GbEvalProvenance prov;
+    gb_eval__provenance(&prov, &opt, &args, command_line);
     GbCliLock lock = {.fd = -1};
     bool locked = false;
     GbError err = {0};
     rc = GB_EXIT_FAIL;
     if (!gb_eval__read(&args, benches)) goto out;
+    if (!gb_eval__fits(task, args.items[0], &benches[0])) {
+        rc = GB_EXIT_USAGE;
+        goto out;
+    }
+    if (opt.write_prompts) {
+        rc = gb_eval__write_prompts(&opt, versions, nv);
+        goto out;
+    }
     if (gb_eval_task_needs_java(task) && !(java_home = gb_java_home_find(opt.java_home, &err))) {
         fprintf(stderr, "genebench eval: %s\n", err.msg);
         goto out;
     }
-    if (!(http = gb_eval__http_new(&opt, &err))) {
+    if (opt.answers && !(answers = gb_eval_answers_read(opt.answers, &err))) {
         fprintf(stderr, "genebench eval: %s\n", err.msg);
-        rc = GB_EXIT_USAGE;
         goto out;
     }
+    if (!answers) {
+        if (!(http = gb_eval__http_new(&opt, &err))) {
+            fprintf(stderr, "genebench eval: %s\n", err.msg);
+            rc = GB_EXIT_USAGE;
+            goto out;
+        }
+        if (!gb_eval__preflight(http, &opt, &prov)) goto out;
+    }
     if (opt.output && !(locked = gb_cli_lock(&lock, "eval", opt.output))) goto out;
-    rc = gb_eval__run(&opt, http, java_home, versions, nv);
+    rc = gb_eval__run(&opt, http, java_home, versions, nv, answers, &prov);
 out:
     if (locked) gb_cli_unlock(&lock);
     gb_http_client_delete(http);
+    gb_eval_answers_delete(answers);
+    gb_eval_provenance_destroy(&prov);
     for (size_t f = 0; f < nfiles; f++) gb_bench_destroy(&benches[f]);
     free(java_home);
     free(benches);
     free(versions);
+    free(command_line);
     return rc;
 }

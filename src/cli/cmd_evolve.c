@@ -51,13 +51,21 @@ int gb_cmd_evolve(int argc, char **argv)
 {
     GbEvolveCmdOptions o = {0};
     GbCliArgs args;
+    char *command_line = gb_cli_command_line("genebench", argc, argv);
     int rc = gb_cli_parse(&gb_evolve__cmd, argc, argv, &o, &args);
-    if (rc != GB_CLI_CONTINUE) return rc;
+    if (rc != GB_CLI_CONTINUE) {
+        free(command_line);
+        return rc;
+    }
     if (!o.output) {
         fprintf(stderr, "genebench evolve: -o OUT.jsonl is required\n");
         gb_cli_usage(&gb_evolve__cmd, stderr);
+        free(command_line);
         return GB_EXIT_USAGE;
     }
-    GbEvolveRun run = {"evolve", args.items[0], o.output, o.summary, (unsigned long long)o.seed, &o.run, NULL, 0};
-    return gb_evolve_benchmark(&run);
+    GbEvolveRun run = {"evolve", args.items[0], o.output, o.summary,   (unsigned long long)o.seed,
+                       &o.run,   NULL,          0,        command_line};
+    rc = gb_evolve_benchmark(&run);
+    free(command_line);
+    return rc;
 }

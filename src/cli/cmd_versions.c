@@ -286,7 +286,8 @@ int gb_cmd_versions(int argc, char **argv)
                            (unsigned long long)seed_list.items[k],
                            &o.run,
                            o.independent ? NULL : outs.items,
-                           o.independent ? 0 : outs.len};
+                           o.independent ? 0 : outs.len,
+                           NULL};
         int erc = gb_evolve_benchmark(&run);
         if (erc == 130 || erc == GB_EXIT_USAGE) {
             free(out);

@@ -79,6 +79,9 @@ const GbCliOption gb_evolve_options[] = {
                 "on inputs derived from the tests' calls / stdin, and not be slower than the cost bound)"),
     GB_CLI_LONG("equiv-inputs", 0, O, equiv_inputs, "N", 0, 10000, "24",
                 "inputs the equivalence gate derives per task (besides the tests' own and 4 larger ones)"),
+    GB_CLI_LONG("equiv-search", 0, O, equiv_search, "N", 0, 100, "3",
+                "rounds of the equivalence gate's search for inputs that reach the original's branches\n"
+                "(0: the derived inputs only)"),
     GB_CLI_DOUBLE("cost-ratio", 0, O, cost_ratio, "R", 1, 1e6, "4",
                   "the equivalence gate rejects a child whose CPU or wall time on the larger inputs\n"
                   "exceeds R x the original's (+ 0.02 s CPU / 0.25 s wall per input)"),

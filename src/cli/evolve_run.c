@@ -11,6 +11,7 @@
 #include "operators/api_call.h"
 #include "operators/naming.h"
 #include "src/base/gzip.h"
+#include "src/base/sha256.h"
 #include "src/base/journal.h"
 #include "src/bench/record.h"
 #include "src/bench/task_io.h"
@@ -236,7 +237,20 @@ static int gb_evolve__finish(const GbEvolveRun *run, const GbBench *bench, const
                         cfg->accept,
                         cfg->balanced ? "balanced" : "rc",
                         cfg->away ? (int)((const GbEvolveAway *)cfg->away_arg)->n : 0,
-                        cfg->away_target};
+                        cfg->away_target,
+                        run->command_line,
+                        run->input,
+                        NULL,
+                        NULL};
+    char sha[65] = "", date[32];
+    size_t ilen;
+    GbError ierr = {0};
+    char *idata = run->command_line ? gb_read_file(run->input, &ilen, &ierr) : NULL;
+    if (idata) gb_sha256_hex(idata, ilen, sha);
+    free(idata);
+    gb_cli_utc_date(date);
+    facts.input_sha256 = sha;
+    facts.date = date;
     char *summary = gb_summary_build(&ordered, &facts);
     char *spath = run->summary ? gb_strdup(run->summary) : gb_evolve__summary_path(run->output);
     if (!gb_write_file_atomic(spath, summary, strlen(summary), &err)) {
@@ -322,6 +336,7 @@ static bool gb_evolve__configure(const GbEvolveRun *run, GbEvolveState *S)
     cfg->keep_front = o->keep_front;
     cfg->equiv = !o->no_equiv;
     cfg->equiv_cfg.inputs = (int)o->equiv_inputs;
+    cfg->equiv_cfg.search = (int)o->equiv_search;
     cfg->equiv_cfg.cost_ratio = o->cost_ratio;
     if (o->ops.given) memcpy(cfg->ops, o->ops.on, sizeof cfg->ops);
     gb_naming_config_default(&S->naming);

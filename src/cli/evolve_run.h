@@ -35,6 +35,7 @@ typedef struct {
     bool no_harness_rules; /* ignore the upstream harness's execution rules (src/model/task.h) */
     bool no_equiv;         /* no equivalence gate (nsga2/equiv.h) */
     long equiv_inputs;     /* derived inputs per task */
+    long equiv_search;     /* rounds of the search for inputs that reach the original's branches */
     double cost_ratio;     /* the equivalence gate's cost bound R */
     GbEvolveOps ops;
     GbEvolveShard shard;
@@ -60,6 +61,7 @@ typedef struct {
     /* earlier versions to evolve away from, besides opt->away_from (versions: the seeds before) */
     char *const *away;
     size_t n_away;
+    const char *command_line; /* recorded in the summary's provenance; NULL: no provenance */
 } GbEvolveRun;
 
 /* Run it, with messages and the progress line on stderr. Refuses (GB_EXIT_USAGE) an output that

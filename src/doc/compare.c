@@ -64,6 +64,17 @@ static void gb_compare__task(GbStr *s, const GbCompareDocTask *x)
             gb_json_string(s, x->first_b);
             gb_str_append(s, "}");
         }
+        if (x->branches > 0) {
+            gb_json_key(s, "coverage", &first);
+            bool f2 = true;
+            gb_str_append(s, "{");
+            gb_compare__count(s, "branches", x->branches, &f2);
+            gb_compare__count(s, "covered", x->covered, &f2);
+            gb_compare__count(s, "before", x->covered_before, &f2);
+            gb_json_key(s, "uncovered", &f2);
+            gb_json_string(s, x->uncovered ? x->uncovered : "");
+            gb_str_append(s, "}");
+        }
     }
     if (x->error) {
         gb_json_key(s, "error", &first);
@@ -113,6 +124,7 @@ void gb_compare_doc_destroy(GbCompareDoc *doc)
         free((char *)t->first_input);
         free((char *)t->first_a);
         free((char *)t->first_b);
+        free((char *)t->uncovered);
         free((char *)t->error);
     }
     gb_array_free(&doc->tasks);
@@ -144,9 +156,9 @@ static bool gb_compare__size(const json_t *o, const char *key, const char *where
 
 static bool gb_compare__parse_task(const json_t *o, const char *where, GbCompareDocTask *x, GbError *err)
 {
-    static const char *const keys[] = {"id",       "status",       "derived",  "inputs",   "large",
-                                       "agreed",   "checked",      "cost_a_s", "cost_b_s", "wall_a_s",
-                                       "wall_b_s", "probe_failed", "first",    "error",    NULL};
+    static const char *const keys[] = {"id",      "status",   "derived",  "inputs",   "large",    "agreed",
+                                       "checked", "cost_a_s", "cost_b_s", "wall_a_s", "wall_b_s", "probe_failed",
+                                       "first",   "error",    "coverage", NULL};
     if (!json_is_object(o)) {
         gb_error_set(err, "%s: must be an object", where);
         return false;
@@ -182,6 +194,16 @@ static bool gb_compare__parse_task(const json_t *o, const char *where, GbCompare
          gb_doc_read_number(o, "wall_a_s", true, where, &x->wall_a_s, err) &&
          gb_doc_read_number(o, "wall_b_s", true, where, &x->wall_b_s, err) &&
          gb_compare__str(o, "probe_failed", true, where, &x->probe_failed, err);
+    if (ok && json_object_get(o, "coverage")) {
+        const json_t *c = gb_doc_read_typed(o, "coverage", JSON_OBJECT, where, err);
+        static const char *const ckeys[] = {"branches", "covered", "before", "uncovered", NULL};
+        char *w = gb_asprintf("%s \"coverage\"", where);
+        ok = c && gb_doc_only_keys(c, ckeys, w, err) && gb_compare__size(c, "branches", w, &x->branches, err) &&
+             gb_compare__size(c, "covered", w, &x->covered, err) &&
+             gb_compare__size(c, "before", w, &x->covered_before, err) &&
+             gb_compare__str(c, "uncovered", false, w, &x->uncovered, err);
+        free(w);
+    }
     if (!ok || !json_object_get(o, "first")) return ok;
     const json_t *f = gb_doc_read_typed(o, "first", JSON_OBJECT, where, err);
     if (!f) return false;

@@ -32,6 +32,10 @@ typedef struct {
     bool has_first;           /* the first disagreement: */
     long first_index;
     const char *first_input, *first_a, *first_b;
+    /* "coverage" (with the search; branches 0: absent): the original's branch outcomes, those
+     * the kept inputs reach, those the derived inputs alone reach, the ones left ("12f 20x") */
+    size_t branches, covered, covered_before;
+    const char *uncovered;
     const char *error; /* NULL: absent */
 } GbCompareDocTask;
 

@@ -21,6 +21,12 @@ char *gb_eval_result_write(const GbEvalResult *r)
     json_object_set_new(o, "verdict", json_string(gb_verdict_name(r->verdict)));
     json_object_set_new(o, "error", gb_doc_str(r->error));
     json_object_set_new(o, "cached", json_boolean(r->cached));
+    json_object_set_new(o, "finish_reason", gb_doc_str(r->finish_reason));
+    json_object_set_new(o, "prompt_tokens", r->prompt_tokens >= 0 ? json_integer(r->prompt_tokens) : json_null());
+    json_object_set_new(o, "completion_tokens",
+                        r->completion_tokens >= 0 ? json_integer(r->completion_tokens) : json_null());
+    json_object_set_new(o, "latency_ms", r->latency_ms >= 0 ? json_integer((json_int_t)r->latency_ms) : json_null());
+    json_object_set_new(o, "truncated", json_boolean(r->truncated));
     char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(o);
     return line;
@@ -52,6 +58,17 @@ bool gb_eval_result_parse(const char *line, size_t len, GbEvalResult *out, GbErr
         gb_doc_fail(&c, "\"verdict\": \"%s\" is not a verdict (pass, fail, timeout, crash, invalid, error)", verdict);
     gb_doc_string_ref(&c, o, "", "error", true, &out->error);
     gb_doc_bool(&c, o, "", "cached", &out->cached);
+    out->prompt_tokens = out->completion_tokens = -1;
+    out->latency_ms = -1;
+    if (json_is_string(json_object_get(o, "finish_reason")))
+        gb_doc_string_ref(&c, o, "", "finish_reason", true, &out->finish_reason);
+    if (json_is_integer(json_object_get(o, "prompt_tokens")))
+        gb_doc_long(&c, o, "", "prompt_tokens", &out->prompt_tokens);
+    if (json_is_integer(json_object_get(o, "completion_tokens")))
+        gb_doc_long(&c, o, "", "completion_tokens", &out->completion_tokens);
+    if (json_is_number(json_object_get(o, "latency_ms")))
+        out->latency_ms = json_number_value(json_object_get(o, "latency_ms"));
+    if (json_is_boolean(json_object_get(o, "truncated"))) gb_doc_bool(&c, o, "", "truncated", &out->truncated);
     if (!c.ok) {
         json_decref(o);
         memset(out, 0, sizeof *out);

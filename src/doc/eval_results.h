@@ -2,7 +2,10 @@
 /* One line of the per-sample results of `genebench eval` (-o FILE): one compact JSON object per
  * scored sample, non-ASCII escaped. This module is its only writer and its only parser. Keys, in
  * this order: task, item, version, file, sample, model, prompt_sha256, raw (null: no reply),
- * extracted (null: nothing extracted), verdict (eval_verdict.h), error (null: none), cached. */
+ * extracted (null: nothing extracted), verdict (eval_verdict.h), error (null: none), cached,
+ * finish_reason (null: none given), prompt_tokens, completion_tokens (null: not reported),
+ * latency_ms (null: no request was made), truncated (the reply was cut at the token limit).
+ * The last five are optional when parsing (older results files). */
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,6 +22,10 @@ typedef struct {
     GbVerdict verdict;
     const char *error; /* NULL: null */
     bool cached;
+    const char *finish_reason;             /* NULL: null */
+    long prompt_tokens, completion_tokens; /* < 0: null */
+    double latency_ms;                     /* < 0: null */
+    bool truncated;
     void *storage_; /* the parsed text the strings point into (parse only) */
 } GbEvalResult;
 

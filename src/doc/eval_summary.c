@@ -21,7 +21,52 @@ void gb_eval_summary_destroy(GbEvalSummary *s)
     gb_array_free(&s->versions);
     for (size_t i = 0; i < s->comparisons.len; i++) free(s->comparisons.items[i].file);
     gb_array_free(&s->comparisons);
+    gb_array_free(&s->trunc_versions);
+    gb_array_free(&s->trunc_drops);
+    gb_eval_provenance_destroy(&s->provenance);
     memset(s, 0, sizeof *s);
+}
+
+static char *gb_eval_summary__dup(const char *s)
+{
+    return s ? gb_strdup(s) : NULL;
+}
+
+void gb_eval_provenance_copy(GbEvalProvenance *out, const GbEvalProvenance *p)
+{
+    memset(out, 0, sizeof *out);
+    out->command_line = gb_eval_summary__dup(p->command_line);
+    out->tool_version = gb_eval_summary__dup(p->tool_version);
+    out->git_commit = gb_eval_summary__dup(p->git_commit);
+    out->date = gb_eval_summary__dup(p->date);
+    for (size_t i = 0; i < p->inputs.len; i++) {
+        GbEvalInputFile f = p->inputs.items[i];
+        f.path = gb_strdup(f.path);
+        gb_array_push(&out->inputs, f);
+    }
+    out->source = gb_eval_summary__dup(p->source);
+    out->server_url = gb_eval_summary__dup(p->server_url);
+    out->server_model = gb_eval_summary__dup(p->server_model);
+    out->server_context = p->server_context;
+    out->api = gb_eval_summary__dup(p->api);
+    out->system_sha256 = gb_eval_summary__dup(p->system_sha256);
+    out->has_answers = p->has_answers;
+    out->answers = p->answers;
+    out->answers.path = gb_eval_summary__dup(p->answers.path);
+    out->prompt_version = gb_eval_summary__dup(p->prompt_version);
+    out->sandbox = gb_eval_summary__dup(p->sandbox);
+}
+
+void gb_eval_provenance_destroy(GbEvalProvenance *p)
+{
+    if (!p) return;
+    char *strs[] = {p->command_line,  p->tool_version, p->git_commit,     p->date,
+                    p->source,        p->server_url,   p->server_model,   p->api,
+                    p->system_sha256, p->answers.path, p->prompt_version, p->sandbox};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) free(strs[i]);
+    for (size_t i = 0; i < p->inputs.len; i++) free(p->inputs.items[i].path);
+    gb_array_free(&p->inputs);
+    memset(p, 0, sizeof *p);
 }
 
 /* ---- writing -------------------------------------------------------------------------------- */
@@ -100,6 +145,52 @@ static json_t *gb_eval_summary__facts(const GbEvalSummary *s)
     return o;
 }
 
+static json_t *gb_eval_summary__truncation(const GbEvalSummary *s)
+{
+    json_t *versions = json_array(), *without = json_array();
+    for (size_t i = 0; i < s->trunc_versions.len; i++) {
+        const GbEvalTruncVersion *v = &s->trunc_versions.items[i];
+        json_array_append_new(
+            versions, json_pack("{s:I,s:I}", "version", (json_int_t)v->version, "truncated", (json_int_t)v->truncated));
+    }
+    for (size_t i = 0; i < s->trunc_drops.len; i++) {
+        const GbEvalTruncDrop *d = &s->trunc_drops.items[i];
+        json_array_append_new(without,
+                              json_pack("{s:I,s:I,s:o,s:o,s:o}", "version", (json_int_t)d->version, "items",
+                                        (json_int_t)d->items, "pass1_original", gb_doc_number(d->pass1_original),
+                                        "pass1_version", gb_doc_number(d->pass1_version), "relative_drop",
+                                        gb_doc_number(d->relative_drop)));
+    }
+    return json_pack("{s:I,s:o,s:o}", "samples", (json_int_t)s->truncated, "versions", versions, "without", without);
+}
+
+static json_t *gb_eval_summary__file(const GbEvalInputFile *f)
+{
+    return json_pack("{s:o,s:o}", "path", gb_doc_str(f->path), "sha256", gb_doc_str(f->sha256[0] ? f->sha256 : NULL));
+}
+
+static json_t *gb_eval_summary__provenance(const GbEvalProvenance *p)
+{
+    json_t *o = json_object(), *inputs = json_array();
+    for (size_t i = 0; i < p->inputs.len; i++)
+        json_array_append_new(inputs, gb_eval_summary__file(&p->inputs.items[i]));
+    json_object_set_new(o, "command_line", gb_doc_str(p->command_line));
+    json_object_set_new(o, "tool_version", gb_doc_str(p->tool_version));
+    json_object_set_new(o, "git_commit", gb_doc_str(p->git_commit));
+    json_object_set_new(o, "date", gb_doc_str(p->date));
+    json_object_set_new(o, "inputs", inputs);
+    json_object_set_new(o, "source", gb_doc_str(p->source));
+    json_object_set_new(o, "server_url", gb_doc_str(p->server_url));
+    json_object_set_new(o, "server_model", gb_doc_str(p->server_model));
+    json_object_set_new(o, "server_context", p->server_context >= 0 ? json_integer(p->server_context) : json_null());
+    json_object_set_new(o, "api", gb_doc_str(p->api));
+    json_object_set_new(o, "system_sha256", gb_doc_str(p->system_sha256));
+    json_object_set_new(o, "answers", p->has_answers ? gb_eval_summary__file(&p->answers) : json_null());
+    json_object_set_new(o, "prompt_version", gb_doc_str(p->prompt_version));
+    json_object_set_new(o, "sandbox", gb_doc_str(p->sandbox));
+    return o;
+}
+
 char *gb_eval_summary_write(const GbEvalSummary *s)
 {
     json_t *o = gb_eval_summary__facts(s), *versions = json_array(), *comparisons = json_array();
@@ -110,6 +201,8 @@ char *gb_eval_summary_write(const GbEvalSummary *s)
     json_object_set_new(o, "versions", versions);
     json_object_set_new(o, "comparisons", comparisons);
     json_object_set_new(o, "across_versions", gb_eval_summary__across(s));
+    if (s->has_truncation) json_object_set_new(o, "truncation", gb_eval_summary__truncation(s));
+    if (s->has_provenance) json_object_set_new(o, "provenance", gb_eval_summary__provenance(&s->provenance));
     char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12));
     json_decref(o);
     char *line = gb_asprintf("%s\n", text);
@@ -243,6 +336,87 @@ static void gb_eval_summary__parse_lists(GbDocReader *c, json_t *o, GbEvalSummar
     }
 }
 
+/* truncation, when there (older summaries have none). */
+static void gb_eval_summary__parse_truncation(GbDocReader *c, json_t *o, GbEvalSummary *s)
+{
+    json_t *t = json_object_get(o, "truncation");
+    if (!c->ok || !t) return;
+    s->has_truncation = true;
+    gb_doc_size(c, t, "truncation.", "samples", &s->truncated);
+    json_t *versions = gb_doc_get(c, t, "truncation.", "versions", JSON_ARRAY, "a list");
+    json_t *without = gb_doc_get(c, t, "truncation.", "without", JSON_ARRAY, "a list");
+    for (size_t i = 0; c->ok && i < json_array_size(versions); i++) {
+        GbEvalTruncVersion v = {0};
+        char *w = gb_asprintf("truncation.versions[%zu].", i);
+        gb_doc_long(c, json_array_get(versions, i), w, "version", &v.version);
+        gb_doc_size(c, json_array_get(versions, i), w, "truncated", &v.truncated);
+        free(w);
+        gb_array_push(&s->trunc_versions, v);
+    }
+    for (size_t i = 0; c->ok && i < json_array_size(without); i++) {
+        GbEvalTruncDrop d = {0};
+        json_t *x = json_array_get(without, i);
+        char *w = gb_asprintf("truncation.without[%zu].", i);
+        gb_doc_long(c, x, w, "version", &d.version);
+        gb_doc_size(c, x, w, "items", &d.items);
+        gb_doc_rate(c, x, w, "pass1_original", &d.pass1_original);
+        gb_doc_rate(c, x, w, "pass1_version", &d.pass1_version);
+        gb_doc_rate(c, x, w, "relative_drop", &d.relative_drop);
+        free(w);
+        gb_array_push(&s->trunc_drops, d);
+    }
+}
+
+static void gb_eval_summary__parse_file(GbDocReader *c, json_t *o, const char *w, GbEvalInputFile *f)
+{
+    char *sha = NULL;
+    gb_doc_string(c, o, w, "path", false, &f->path);
+    gb_doc_string(c, o, w, "sha256", true, &sha);
+    snprintf(f->sha256, sizeof f->sha256, "%s", sha ? sha : "");
+    free(sha);
+}
+
+/* provenance, when there (older summaries have none). */
+static void gb_eval_summary__parse_provenance(GbDocReader *c, json_t *o, GbEvalSummary *s)
+{
+    json_t *p = json_object_get(o, "provenance");
+    if (!c->ok || !p) return;
+    s->has_provenance = true;
+    GbEvalProvenance *v = &s->provenance;
+    const char *w = "provenance.";
+    struct {
+        const char *key;
+        char **out;
+    } strs[] = {{"command_line", &v->command_line},
+                {"tool_version", &v->tool_version},
+                {"git_commit", &v->git_commit},
+                {"date", &v->date},
+                {"source", &v->source},
+                {"server_url", &v->server_url},
+                {"server_model", &v->server_model},
+                {"api", &v->api},
+                {"system_sha256", &v->system_sha256},
+                {"prompt_version", &v->prompt_version},
+                {"sandbox", &v->sandbox}};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) gb_doc_string(c, p, w, strs[i].key, true, strs[i].out);
+    v->server_context = -1;
+    if (json_is_integer(json_object_get(p, "server_context")))
+        gb_doc_long(c, p, w, "server_context", &v->server_context);
+    json_t *inputs = gb_doc_get(c, p, w, "inputs", JSON_ARRAY, "a list");
+    for (size_t i = 0; c->ok && i < json_array_size(inputs); i++) {
+        GbEvalInputFile f = {0};
+        char *wi = gb_asprintf("provenance.inputs[%zu].", i);
+        gb_eval_summary__parse_file(c, json_array_get(inputs, i), wi, &f);
+        free(wi);
+        gb_array_push(&v->inputs, f);
+    }
+    json_t *a = json_object_get(p, "answers");
+    if (c->ok && json_is_object(a)) {
+        v->has_answers = true;
+        gb_eval_summary__parse_file(c, a, "provenance.answers.", &v->answers);
+    }
+}
+
 bool gb_eval_summary_parse(const char *text, size_t len, const char *name, GbEvalSummary *out, GbError *err)
 {
     memset(out, 0, sizeof *out);
@@ -260,6 +434,8 @@ bool gb_eval_summary_parse(const char *text, size_t len, const char *name, GbEva
     gb_eval_summary__parse_facts(&c, o, out);
     gb_eval_summary__parse_lists(&c, o, out);
     gb_eval_summary__parse_across(&c, o, out);
+    gb_eval_summary__parse_truncation(&c, o, out);
+    gb_eval_summary__parse_provenance(&c, o, out);
     json_decref(o);
     if (!c.ok) gb_eval_summary_destroy(out);
     return c.ok;

@@ -9,7 +9,15 @@
  *   comparisons: [{version, file, items, both_pass, lost, gained, both_fail, pass1_original,
  *                  pass1_version, relative_drop, drop_ci95: [lo, hi],
  *                  bootstrap: {resamples, seed, undefined}}],
- *   across_versions: {versions, relative_drop: {mean, min, max}, pass1: {mean, min, max}} | null
+ *   across_versions: {versions, relative_drop: {mean, min, max}, pass1: {mean, min, max}} | null,
+ *   truncation: {samples, versions: [{version, truncated}],
+ *                without: [{version, items, pass1_original, pass1_version, relative_drop}]},
+ *   provenance: {command_line, tool_version, git_commit, date, inputs: [{path, sha256}],
+ *                source ("server" | "answers"), server_url, server_model, server_context, api,
+ *                system_sha256, answers: {path, sha256} | null, prompt_version, sandbox}
+ * truncation counts the samples cut at the token limit (finish_reason "length") and gives each
+ * comparison again over the items none of whose samples (original or version) was cut.
+ * truncation and provenance are optional when parsing (older summaries have neither).
  * A rate that is undefined (no item, pass@1 of the original 0, ...) is null (NAN in the struct).
  * Numbers that are whole are written as integers, others with 12 significant digits. */
 #include <stdbool.h>
@@ -43,6 +51,40 @@ typedef struct {
 } GbEvalAcross;
 
 typedef struct {
+    long version;
+    size_t truncated; /* samples of the version cut at the token limit */
+} GbEvalTruncVersion;
+
+typedef struct {
+    long version;
+    size_t items;                                        /* paired items without a truncated sample */
+    double pass1_original, pass1_version, relative_drop; /* NAN: undefined */
+} GbEvalTruncDrop;
+
+typedef struct {
+    char *path;      /* owned */
+    char sha256[65]; /* "" when the file could not be read */
+} GbEvalInputFile;
+
+/* Where a summary came from; every string owned, NULL written as null. */
+typedef struct {
+    char *command_line, *tool_version, *git_commit, *date;
+    GbArray(GbEvalInputFile) inputs;
+    char *source; /* "server" or "answers" */
+    char *server_url, *server_model;
+    long server_context; /* -1: not reported */
+    char *api;           /* "chat" or "completions" */
+    char *system_sha256; /* NULL: no system message */
+    bool has_answers;
+    GbEvalInputFile answers;
+    char *prompt_version, *sandbox;
+} GbEvalProvenance;
+
+/* A deep copy of p into out (caller storage). */
+void gb_eval_provenance_copy(GbEvalProvenance *out, const GbEvalProvenance *p);
+void gb_eval_provenance_destroy(GbEvalProvenance *p);
+
+typedef struct {
     char *model; /* owned */
     char *task;  /* owned: the task type's name ("output", "input", ...) */
     long samples;
@@ -58,6 +100,12 @@ typedef struct {
     GbArray(GbEvalComparison) comparisons;  /* owned: versions 1.. against version 0 */
     bool has_across;                        /* across_versions is written only for 2+ versions */
     GbEvalAcross across;
+    bool has_truncation; /* eval always sets it; false when parsing an older summary (then not written) */
+    size_t truncated;    /* samples cut at the token limit, all versions */
+    GbArray(GbEvalTruncVersion) trunc_versions;
+    GbArray(GbEvalTruncDrop) trunc_drops; /* versions 1.. */
+    bool has_provenance;
+    GbEvalProvenance provenance;
 } GbEvalSummary;
 
 /* Free what s owns (s itself is caller storage); a zeroed struct is fine. */

@@ -12,6 +12,7 @@
 #include "src/base/sha256.h"
 #include "src/doc/eval_results.h"
 #include "src/doc/eval_summary.h"
+#include "src/eval/offline.h"
 #include "src/eval/stats.h"
 #include "src/eval/task_type.h"
 #include "src/python/pyparse.h"
@@ -71,21 +72,33 @@ typedef struct {
     GbEvalPairs *pairs; /* [task of the original]: its asserts (GB_EVAL_IN_ASSERTS) */
     GbEvalJob *jobs;
     size_t nslots, njobs, next, done, cached, failed_io, kept;
-    unsigned char *verdict; /* [version][item][sample] */
-    char **hashes;          /* [version][item][sample]: the prompt's sha256 (NULL: the version has no such task) */
-    char **prompts;         /* [version][item][sample]: the prompt, at sample 0 only */
-    const GbTask **views;   /* [version][item]: the task a version shows and runs (NULL: none) */
+    unsigned char *verdict;   /* [version][item][sample] */
+    unsigned char *truncated; /* [version][item][sample]: the reply was cut at the token limit */
+    char **hashes;            /* [version][item][sample]: the prompt's sha256 (NULL: the version has no such task) */
+    char **prompts;           /* [version][item][sample]: the prompt, at sample 0 only */
+    const GbTask **views;     /* [version][item]: the task a version shows and runs (NULL: none) */
     GbEvalOwnedTasks owned_views;
     char *params_json;
     FILE *out;
     double t0, last_progress;
+    long requests0; /* the client's requests before the run (the pre-flight's) */
     bool budget_hit;
+    bool stop_errors;      /* stopped by cfg->max_same_errors identical request errors */
+    char last_error[256];  /* the last request error, for counting identical ones */
+    long same_errors;      /* identical request errors in a row */
+    GbArray(char *) shown; /* the distinct request errors said on cfg->warn (owned) */
     pthread_mutex_t mu;
 } GbEvalRun;
 
 static size_t gb_eval__slot(const GbEvalRun *r, size_t v, size_t item, long s)
 {
     return (v * r->nitems + item) * (size_t)r->cfg->samples + (size_t)s;
+}
+
+/* The requests of the run's samples (retries included). */
+static long gb_eval__requests(const GbEvalRun *r)
+{
+    return r->http ? gb_http_client_requests(r->http) - r->requests0 : 0;
 }
 
 /* ---- cache ---------------------------------------------------------------------------- */
@@ -96,6 +109,12 @@ static void gb_eval__cache_key(const GbEvalRun *r, const GbEvalJob *j, char hex[
     gb_sha256_init(&h);
     const char *parts[] = {"genebench-eval-1", r->cfg->model, j->prompt, r->params_json};
     for (size_t i = 0; i < 4; i++) gb_sha256_update(&h, parts[i], strlen(parts[i]) + 1);
+    /* the default (chat, no system message) keeps the keys of caches written before these existed */
+    if (r->cfg->api == GB_LLM_COMPLETIONS) gb_sha256_update(&h, "completions", sizeof "completions");
+    if (r->cfg->system) {
+        gb_sha256_update(&h, "system", sizeof "system");
+        gb_sha256_update(&h, r->cfg->system, strlen(r->cfg->system) + 1);
+    }
     char s[32];
     snprintf(s, sizeof s, "%ld", j->sample);
     gb_sha256_update(&h, s, strlen(s) + 1);
@@ -104,7 +123,7 @@ static void gb_eval__cache_key(const GbEvalRun *r, const GbEvalJob *j, char hex[
     for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
 }
 
-static char *gb_eval__cache_get(const GbEvalRun *r, const char *key)
+static char *gb_eval__cache_get(const GbEvalRun *r, const char *key, GbLlmReply *info)
 {
     if (!r->cfg->cache_dir) return NULL;
     char *path = gb_asprintf("%s/%s.json", r->cfg->cache_dir, key);
@@ -117,18 +136,28 @@ static char *gb_eval__cache_get(const GbEvalRun *r, const char *key)
     char *reply = NULL;
     json_t *v = json_object_get(doc, "reply");
     if (json_is_string(v) && json_is_string(json_object_get(doc, "model")) &&
-        strcmp(json_string_value(json_object_get(doc, "model")), r->cfg->model) == 0)
+        strcmp(json_string_value(json_object_get(doc, "model")), r->cfg->model) == 0) {
         reply = gb_strdup(json_string_value(v));
+        json_t *fr = json_object_get(doc, "finish_reason"), *pt = json_object_get(doc, "prompt_tokens"),
+               *ct = json_object_get(doc, "completion_tokens");
+        if (json_is_string(fr)) info->finish_reason = gb_strdup(json_string_value(fr));
+        if (json_is_integer(pt)) info->prompt_tokens = (long)json_integer_value(pt);
+        if (json_is_integer(ct)) info->completion_tokens = (long)json_integer_value(ct);
+    }
     json_decref(doc);
     return reply;
 }
 
-static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const char *reply)
+static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const GbLlmReply *reply)
 {
     if (!r->cfg->cache_dir) return;
     json_t *doc = json_object();
     json_object_set_new(doc, "model", json_string(r->cfg->model));
-    json_object_set_new(doc, "reply", json_string(reply));
+    json_object_set_new(doc, "reply", json_string(reply->text));
+    if (reply->finish_reason) json_object_set_new(doc, "finish_reason", json_string(reply->finish_reason));
+    if (reply->prompt_tokens >= 0) json_object_set_new(doc, "prompt_tokens", json_integer(reply->prompt_tokens));
+    if (reply->completion_tokens >= 0)
+        json_object_set_new(doc, "completion_tokens", json_integer(reply->completion_tokens));
     char *text = json_dumps(doc, JSON_COMPACT);
     json_decref(doc);
     char *path = gb_asprintf("%s/%s.json", r->cfg->cache_dir, key);
@@ -139,6 +168,21 @@ static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const char *
 }
 
 /* ---- one sample ---------------------------------------------------------------------- */
+
+/* Whether a reply was cut at the token limit. */
+static bool gb_eval__cut(const GbLlmReply *reply)
+{
+    return reply->finish_reason && strcmp(reply->finish_reason, "length") == 0;
+}
+
+/* The stop sequences of a completions request (NULL-terminated; NULL for chat): a prediction's
+ * answer block ends at [/ANSWER]; programs (repair, translate) end where the model stops. */
+static const char *const *gb_eval__stops(const GbEvalRun *r)
+{
+    static const char *const answer[] = {"[/ANSWER]", NULL};
+    if (r->cfg->api != GB_LLM_COMPLETIONS || r->type->input != GB_EVAL_IN_ASSERTS) return NULL;
+    return answer;
+}
 
 /* The sample of job j: its item as its version shows it. */
 static GbEvalSample gb_eval__sample(const GbEvalRun *r, TSParser *parser, const GbTask *task, size_t item)
@@ -174,8 +218,8 @@ static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob 
     return v;
 }
 
-static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, const char *extracted, GbVerdict v,
-                            const char *error, bool cached)
+static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const GbLlmReply *reply, const char *extracted,
+                            GbVerdict v, const char *error, bool cached, double latency_ms)
 {
     const GbEvalItem *it = &r->items[j->item];
     GbEvalResult res = {.task = r->versions[0].bench->tasks.items[it->task].id,
@@ -185,11 +229,16 @@ static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const char *raw, c
                         .sample = j->sample,
                         .model = r->cfg->model,
                         .prompt_sha256 = j->hash,
-                        .raw = raw,
+                        .raw = reply->text,
                         .extracted = extracted,
                         .verdict = v,
                         .error = error,
-                        .cached = cached};
+                        .cached = cached,
+                        .finish_reason = reply->finish_reason,
+                        .prompt_tokens = reply->prompt_tokens,
+                        .completion_tokens = reply->completion_tokens,
+                        .latency_ms = latency_ms,
+                        .truncated = gb_eval__cut(reply)};
     char *line = gb_eval_result_write(&res);
     if (r->out) {
         if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) r->failed_io++;
@@ -201,7 +250,15 @@ static void gb_eval__progress(GbEvalRun *r, bool final)
 {
     if (!r->cfg->progress) return;
     double now = gb_now();
-    if (!final && now - r->last_progress < 0.5) return;
+    if (!final && now - r->last_progress < (r->cfg->progress_lines ? 10 : 0.5)) return;
+    if (r->cfg->progress_lines) {
+        /* a log file gets whole lines, no carriage returns */
+        r->last_progress = now;
+        fprintf(r->cfg->progress, "eval: %zu/%zu samples, %zu from the cache, %.0f s\n", r->done, r->njobs, r->cached,
+                now - r->t0);
+        fflush(r->cfg->progress);
+        return;
+    }
     r->last_progress = now;
     double el = now - r->t0;
     size_t left = r->njobs - r->done;
@@ -209,6 +266,72 @@ static void gb_eval__progress(GbEvalRun *r, bool final)
     fprintf(r->cfg->progress, "\reval: %zu/%zu samples, %zu from the cache, %.0f s, ETA %.0f s   %s", r->done, r->njobs,
             r->cached, el, eta, final ? "\n" : "");
     fflush(r->cfg->progress);
+}
+
+/* The reply of job j: from the answers file, the cache, or the server (*latency_ms: the
+ * request's wall-clock time). reply->text stays NULL with *error set when there is none.
+ * Returns whether it came from the cache. */
+static bool gb_eval__ask(GbEvalRun *r, const GbEvalJob *j, GbLlmReply *reply, char **error, double *latency_ms)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    if (cfg->answers) {
+        const GbEvalAnswer1 *a = gb_eval_answers_find(cfg->answers, r->items[j->item].id, (long)j->version, j->sample);
+        if (!a) {
+            *error = gb_asprintf("the answers file has no line for item %s, version %zu, sample %ld",
+                                 r->items[j->item].id, j->version, j->sample);
+            return false;
+        }
+        reply->text = gb_strdup(a->text);
+        reply->finish_reason = a->finish_reason ? gb_strdup(a->finish_reason) : NULL;
+        reply->prompt_tokens = a->prompt_tokens;
+        reply->completion_tokens = a->completion_tokens;
+        return false;
+    }
+    char key[65];
+    gb_eval__cache_key(r, j, key);
+    reply->text = gb_eval__cache_get(r, key, reply);
+    if (reply->text) return true;
+    gb_llm_reply_destroy(reply);
+    GbChatParams p = cfg->params;
+    if (p.seed >= 0) p.seed += j->sample;
+    GbError e = {0};
+    double t0 = gb_now();
+    bool ok = gb_llm_generate(r->http, cfg->api, cfg->model, cfg->system, j->prompt, &p, gb_eval__stops(r), reply, &e);
+    *latency_ms = (gb_now() - t0) * 1000;
+    if (ok)
+        gb_eval__cache_put(r, key, reply);
+    else
+        *error = gb_strdup(e.msg);
+    return false;
+}
+
+/* A request error (under r->mu): said on cfg->warn when it is one of the first distinct ones;
+ * the run stops after cfg->max_same_errors identical ones in a row. */
+static void gb_eval__request_error(GbEvalRun *r, const char *error)
+{
+    if (!error) return;
+    if (strncmp(r->last_error, error, sizeof r->last_error - 1) == 0)
+        r->same_errors++;
+    else
+        r->same_errors = 1;
+    snprintf(r->last_error, sizeof r->last_error, "%s", error);
+    bool seen = false;
+    for (size_t i = 0; i < r->shown.len && !seen; i++) seen = strcmp(r->shown.items[i], error) == 0;
+    if (!seen && r->shown.len < 5) {
+        char *copy = gb_strdup(error);
+        gb_array_push(&r->shown, copy);
+        if (r->cfg->warn) {
+            fprintf(r->cfg->warn, "%sgenebench eval: %s\n", r->cfg->progress && !r->cfg->progress_lines ? "\n" : "",
+                    error);
+            fflush(r->cfg->warn);
+        }
+    }
+    if (r->cfg->max_same_errors > 0 && r->same_errors >= r->cfg->max_same_errors && !r->stop_errors) {
+        r->stop_errors = true;
+        if (r->cfg->warn)
+            fprintf(r->cfg->warn, "genebench eval: %ld identical errors in a row: stopping (no further request)\n",
+                    r->same_errors);
+    }
 }
 
 static void *gb_eval__worker(void *arg)
@@ -219,43 +342,34 @@ static void *gb_eval__worker(void *arg)
         pthread_mutex_lock(&r->mu);
         bool over = r->cfg->time_budget_s > 0 && gb_now() - r->t0 > r->cfg->time_budget_s;
         if (over) r->budget_hit = true;
-        if (over || r->next >= r->njobs || (r->cfg->stop && *r->cfg->stop)) {
+        if (over || r->stop_errors || r->next >= r->njobs || (r->cfg->stop && *r->cfg->stop)) {
             pthread_mutex_unlock(&r->mu);
             break;
         }
         GbEvalJob *j = &r->jobs[r->next++];
         pthread_mutex_unlock(&r->mu);
 
-        char key[65];
-        gb_eval__cache_key(r, j, key);
-        char *reply = gb_eval__cache_get(r, key);
-        bool cached = reply != NULL;
-        char *extracted = NULL, *error = NULL;
-        GbVerdict v;
-        if (!reply) {
-            GbChatParams p = r->cfg->params;
-            if (p.seed >= 0) p.seed += j->sample;
-            GbError e = {0};
-            if (gb_llm_chat_params(r->http, r->cfg->model, NULL, j->prompt, &p, &reply, &e)) {
-                gb_eval__cache_put(r, key, reply);
-            } else {
-                reply = NULL;
-                error = gb_strdup(e.msg);
-            }
-        }
-        if (reply)
-            v = gb_eval__score(r, parser, j, reply, &extracted, &error);
-        else
-            v = GB_V_ERROR;
+        GbLlmReply reply = {.prompt_tokens = -1, .completion_tokens = -1};
+        char *error = NULL;
+        double latency = -1;
+        bool cached = gb_eval__ask(r, j, &reply, &error, &latency);
+        char *extracted = NULL;
+        GbVerdict v = reply.text ? gb_eval__score(r, parser, j, reply.text, &extracted, &error) : GB_V_ERROR;
 
         pthread_mutex_lock(&r->mu);
-        r->verdict[gb_eval__slot(r, j->version, j->item, j->sample)] = (unsigned char)v;
-        gb_eval__record(r, j, reply, extracted, v, error, cached);
+        size_t slot = gb_eval__slot(r, j->version, j->item, j->sample);
+        r->verdict[slot] = (unsigned char)v;
+        r->truncated[slot] = gb_eval__cut(&reply);
+        gb_eval__record(r, j, &reply, extracted, v, error, cached, latency);
+        if (!reply.text)
+            gb_eval__request_error(r, error);
+        else
+            r->same_errors = 0;
         r->done++;
         r->cached += cached;
         gb_eval__progress(r, false);
         pthread_mutex_unlock(&r->mu);
-        free(reply);
+        gb_llm_reply_destroy(&reply);
         free(extracted);
         free(error);
     }
@@ -293,6 +407,7 @@ static bool gb_eval__resume(GbEvalRun *r, const char *const *hashes, size_t *kep
                 size_t slot = gb_eval__slot(r, (size_t)v, i, s);
                 if (hashes[slot] && strcmp(hashes[slot], res.prompt_sha256) == 0 && r->verdict[slot] == GB_V_NONE) {
                     r->verdict[slot] = (unsigned char)vd;
+                    r->truncated[slot] = res.truncated;
                     (*kept)++;
                 }
                 break;
@@ -362,19 +477,27 @@ static void gb_eval__summary_facts(GbEvalRun *r, size_t ntasks_without, size_t k
     sum->samples_scored = scored_total;
     sum->samples_resumed = kept;
     sum->samples_cached = r->cached;
-    sum->requests = gb_http_client_requests(r->http);
+    sum->requests = gb_eval__requests(r);
     sum->complete = scored_total == planned;
-    sum->stopped_by = r->budget_hit ? gb_strdup("time budget") : interrupted ? gb_strdup("interrupt") : NULL;
+    sum->stopped_by = r->budget_hit    ? gb_strdup("time budget")
+                      : r->stop_errors ? gb_strdup("repeated errors")
+                      : interrupted    ? gb_strdup("interrupt")
+                                       : NULL;
+    if (cfg->provenance) {
+        sum->has_provenance = true;
+        gb_eval_provenance_copy(&sum->provenance, cfg->provenance);
+    }
     gb_str_appendf(t, "eval: model %s, %s, %zu items, %ld sample%s per item and version\n", cfg->model, r->type->title,
                    r->nitems, cfg->samples, cfg->samples == 1 ? "" : "s");
     if (ntasks_without)
         gb_str_appendf(t, "  %zu tasks of the original %s: left out\n", ntasks_without, r->input->without);
     gb_str_appendf(
         t, "  %zu samples scored (%zu kept from the results file, %zu replies from the cache, %ld requests)%s\n",
-        scored_total, kept, r->cached, gb_http_client_requests(r->http),
-        r->budget_hit ? "; stopped by the time budget"
-        : interrupted ? "; interrupted"
-                      : "");
+        scored_total, kept, r->cached, gb_eval__requests(r),
+        r->budget_hit    ? "; stopped by the time budget"
+        : r->stop_errors ? "; stopped by repeated errors"
+        : interrupted    ? "; interrupted"
+                         : "");
     gb_str_appendf(t, "\n%-40s %6s", "version", "items");
     for (size_t i = 0; i < cfg->nk; i++) gb_str_appendf(t, "   pass@%-3ld", cfg->ks[i]);
     gb_str_append(t, "\n");
@@ -457,6 +580,58 @@ static GbEvalComparison gb_eval__summary_compare(GbEvalRun *r, size_t v, double 
     return c;
 }
 
+/* The truncated samples per version, and each comparison again over the items none of whose
+ * samples (original or version) was cut. */
+static void gb_eval__summary_truncation(GbEvalRun *r, double *po, double *ph, GbEvalSummary *sum, GbStr *t)
+{
+    sum->has_truncation = true;
+    for (size_t v = 0; v < r->nv; v++) {
+        GbEvalTruncVersion tv = {.version = (long)v};
+        for (size_t i = 0; i < r->nitems; i++)
+            for (long s = 0; s < r->cfg->samples; s++) tv.truncated += r->truncated[gb_eval__slot(r, v, i, s)];
+        sum->truncated += tv.truncated;
+        gb_array_push(&sum->trunc_versions, tv);
+    }
+    for (size_t v = 1; v < r->nv; v++) {
+        size_t m = 0;
+        double so = 0, sh = 0;
+        for (size_t i = 0; i < r->nitems; i++) {
+            GbEvalCount a = gb_eval__count(r, 0, i), b = gb_eval__count(r, v, i);
+            bool cut = false;
+            for (long s = 0; s < r->cfg->samples; s++)
+                cut = cut || r->truncated[gb_eval__slot(r, 0, i, s)] || r->truncated[gb_eval__slot(r, v, i, s)];
+            if (!a.n || !b.n || cut) continue;
+            po[m] = (double)a.c / (double)a.n;
+            ph[m] = (double)b.c / (double)b.n;
+            so += po[m];
+            sh += ph[m];
+            m++;
+        }
+        GbEvalTruncDrop d = {
+            .version = (long)v, .items = m, .pass1_original = NAN, .pass1_version = NAN, .relative_drop = NAN};
+        if (m) {
+            d.pass1_original = so / (double)m;
+            d.pass1_version = sh / (double)m;
+            if (d.pass1_original > 0) d.relative_drop = (d.pass1_original - d.pass1_version) / d.pass1_original;
+        }
+        gb_array_push(&sum->trunc_drops, d);
+    }
+    if (!sum->truncated) return;
+    gb_str_appendf(t, "\n%zu samples were cut at the token limit (finish_reason length):", sum->truncated);
+    for (size_t v = 0; v < sum->trunc_versions.len; v++)
+        gb_str_appendf(t, " version %zu: %zu%s", v, sum->trunc_versions.items[v].truncated,
+                       v + 1 < sum->trunc_versions.len ? "," : "\n");
+    for (size_t k = 0; k < sum->trunc_drops.len; k++) {
+        const GbEvalTruncDrop *d = &sum->trunc_drops.items[k];
+        gb_str_appendf(t, "  version %ld without the items with a cut reply (%zu items): relative drop", d->version,
+                       d->items);
+        gb_eval__pct(t, d->relative_drop);
+        gb_str_append(t, " (with them:");
+        gb_eval__pct(t, sum->comparisons.items[k].relative_drop);
+        gb_str_append(t, ")\n");
+    }
+}
+
 /* The spread over the hardened versions (only when there are two or more). */
 static void gb_eval__summary_across(GbEvalRun *r, const double *p1, GbEvalSummary *sum, GbStr *t)
 {
@@ -517,6 +692,7 @@ static void gb_eval__summary(GbEvalRun *r, size_t ntasks_without, size_t kept, c
         gb_array_push(&sum.comparisons, c);
     }
     if (r->nv > 2) gb_eval__summary_across(r, p1, &sum, &t);
+    gb_eval__summary_truncation(r, po, ph, &sum, &t);
     free(po);
     free(ph);
     free(p1);
@@ -693,6 +869,12 @@ static bool gb_eval__prompts(GbEvalRun *r, TSParser *parser, GbError *err)
             GbEvalSample s = gb_eval__sample(r, parser, vt, i);
             char *prompt = r->type->prompt(&s, err);
             if (!prompt) return false;
+            if (gb_eval__stops(r)) {
+                /* a base model continues the text: open the answer block it is to complete */
+                char *open = gb_asprintf("%s\n[ANSWER]\n", prompt);
+                free(prompt);
+                prompt = open;
+            }
             char hex[65];
             gb_sha256_hex(prompt, strlen(prompt), hex);
             for (long k = 0; k < r->cfg->samples; k++) {
@@ -701,6 +883,59 @@ static bool gb_eval__prompts(GbEvalRun *r, TSParser *parser, GbError *err)
                 r->prompts[slot] = k == 0 ? prompt : NULL;
             }
         }
+    }
+    return true;
+}
+
+/* Warn (cfg->warn) about the prompts that may not leave room for the reply in the server's
+ * context: about 3 bytes per token (code tokenises at 3 to 4), plus max_tokens. */
+static void gb_eval__context_warning(const GbEvalRun *r)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    if (cfg->context <= 0 || !cfg->warn) return;
+    size_t near = 0, total = 0, longest = 0;
+    for (size_t i = 0; i < r->nslots; i += (size_t)cfg->samples) {
+        if (!r->prompts[i]) continue;
+        size_t n = strlen(r->prompts[i]) / 3 + (cfg->system ? strlen(cfg->system) / 3 : 0);
+        total++;
+        if (n > longest) longest = n;
+        if ((double)n + (double)(cfg->params.max_tokens > 0 ? cfg->params.max_tokens : 0) > 0.9 * (double)cfg->context)
+            near++;
+    }
+    if (near)
+        fprintf(cfg->warn,
+                "genebench eval: warning: %zu of %zu prompts (the longest about %zu tokens) may not leave room for "
+                "the reply (max_tokens %ld) in the server's context of %ld tokens: replies may be cut\n",
+                near, total, longest, cfg->params.max_tokens, cfg->context);
+}
+
+/* Every sample's prompt as a line of cfg->prompts_out (offline.h). */
+static bool gb_eval__write_prompts(GbEvalRun *r, TSParser *parser, GbError *err)
+{
+    const GbEvalConfig *cfg = r->cfg;
+    const char *task = gb_eval_task_names[cfg->task];
+    for (size_t v = 0; v < r->nv; v++)
+        for (size_t i = 0; i < r->nitems; i++) {
+            const char *prompt = r->prompts[gb_eval__slot(r, v, i, 0)];
+            if (!prompt) continue;
+            GbEvalSample smp = gb_eval__sample(r, parser, r->views[v * r->nitems + i], i);
+            const char *expected = NULL;
+            if (smp.pair) expected = cfg->task == GB_EVAL_TASK_INPUT ? smp.pair->args : smp.pair->expected;
+            for (long k = 0; k < cfg->samples; k++) {
+                char *line =
+                    gb_eval_prompt_line(r->items[i].id, (long)v, k, task, cfg->api == GB_LLM_CHAT, cfg->system, prompt,
+                                        gb_eval__stops(r), expected, r->hashes[gb_eval__slot(r, v, i, k)]);
+                bool ok = fputs(line, cfg->prompts_out) >= 0;
+                free(line);
+                if (!ok) {
+                    gb_error_set(err, "the prompts could not be written: %s", strerror(errno));
+                    return false;
+                }
+            }
+        }
+    if (fflush(cfg->prompts_out) != 0) {
+        gb_error_set(err, "the prompts could not be written: %s", strerror(errno));
+        return false;
     }
     return true;
 }
@@ -779,6 +1014,9 @@ static void gb_eval__run_destroy(GbEvalRun *r)
     free(r->views);
     free(r->jobs);
     free(r->verdict);
+    free(r->truncated);
+    for (size_t i = 0; i < r->shown.len; i++) free(r->shown.items[i]);
+    gb_array_free(&r->shown);
     free(r->params_json);
     for (size_t i = 0; i < r->nitems; i++) free(r->items[i].id);
     free(r->items);
@@ -801,12 +1039,14 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
                    .versions = versions,
                    .nv = nv};
     pthread_mutex_init(&r.mu, NULL);
+    r.requests0 = http ? gb_http_client_requests(http) : 0;
     TSParser *parser = gb_parser_new();
     gb_eval__items(&r, parser);
     r.nslots = nv * r.nitems * (size_t)cfg->samples;
     r.hashes = gb_calloc(r.nslots ? r.nslots : 1, sizeof *r.hashes);
     r.prompts = gb_calloc(r.nslots ? r.nslots : 1, sizeof *r.prompts);
     r.verdict = gb_calloc(r.nslots ? r.nslots : 1, 1);
+    r.truncated = gb_calloc(r.nslots ? r.nslots : 1, 1);
     r.params_json = gb_eval__params_json(&cfg->params);
     bool ok = false;
     if (!r.nitems) {
@@ -814,6 +1054,11 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
         goto out;
     }
     if (!gb_eval__views(&r, err) || !gb_eval__prompts(&r, parser, err)) goto out;
+    gb_eval__context_warning(&r);
+    if (cfg->prompts_out) {
+        ok = gb_eval__write_prompts(&r, parser, err);
+        goto out;
+    }
     if (cfg->resume && cfg->results_path && !gb_eval__resume(&r, (const char *const *)r.hashes, &r.kept, err)) goto out;
     if (!gb_eval__open_outputs(&r, err)) goto out;
     gb_eval__plan(&r);
@@ -823,6 +1068,13 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
         goto out;
     }
     gb_eval__summary(&r, r.without, r.kept, summary_json, text);
+    size_t cut = 0;
+    for (size_t i = 0; i < r.nslots; i++) cut += r.truncated[i];
+    if (cut && cfg->warn)
+        fprintf(cfg->warn,
+                "genebench eval: warning: %zu replies were cut at the token limit (finish_reason length): the "
+                "summary's \"truncation\" counts them and gives the drop without them; raise --max-tokens\n",
+                cut);
     for (size_t i = 0; i < r.nslots; i++) *errors += r.verdict[i] == GB_V_ERROR;
     ok = true;
 out:

@@ -21,11 +21,19 @@
  * sampling parameters and sample index), so a re-run asks the server nothing it was asked
  * before. Every sample is appended to the results file as soon as it is scored, one JSON line:
  *   {"task","item","version","file","sample","model","prompt_sha256","raw","extracted",
- *    "verdict","error","cached"}
+ *    "verdict","error","cached","finish_reason","prompt_tokens","completion_tokens",
+ *    "latency_ms","truncated"}
+ * (truncated: the reply was cut at the token limit, finish_reason "length"; such samples keep
+ * their verdict, are counted apart in the summary's "truncation", and the drop is given again
+ * without the items that have one).
  * verdict: pass | fail | timeout | crash (from the runner's status only) | invalid (the answer
  * was refused before running) | error (no reply from the server, or the runner failed: not
  * scored, redone by a resumed run). With resume, the results file's lines with the same item,
  * version, sample, model and prompt hash and a verdict other than error are kept and not redone.
+ *
+ * Answers from elsewhere: with answers set, no server is asked; sample (item, version, s) gets
+ * the answer of that line of the answers file (offline.h), and the results and summary are
+ * those a server giving the same replies would produce (cached false, latency null).
  *
  * Thread-safety: gb_eval_run starts and joins its own threads; the pool and HTTP client it is
  * given must be thread-safe (they are). */
@@ -35,12 +43,16 @@
 #include <stdio.h>
 
 #include "src/base/http.h"
+#include "src/doc/eval_summary.h"
 #include "src/base/util.h"
 #include "src/eval/answer.h"
 #include "src/eval/java.h"
 #include "src/eval/task_list.h"
 #include "src/model/task.h"
 #include "src/runner/runner.h"
+
+/* The version of the prompts (recorded in the summary's provenance). */
+#define GB_EVAL_PROMPT_VERSION "genebench-eval-1"
 
 /* The task types, in the order of src/eval/task_list.h. */
 typedef enum {
@@ -67,9 +79,18 @@ typedef struct {
     size_t nk;
     long resamples; /* bootstrap resamples */
     unsigned long boot_seed;
-    FILE *progress;              /* progress line with ETA; NULL: none */
-    volatile sig_atomic_t *stop; /* set by Ctrl-C; may be NULL */
-    const GbJavaConfig *java;    /* translate: the JDK and its limits */
+    FILE *progress;                      /* progress line with ETA; NULL: none */
+    volatile sig_atomic_t *stop;         /* set by Ctrl-C; may be NULL */
+    const GbJavaConfig *java;            /* translate: the JDK and its limits */
+    GbLlmApi api;                        /* chat, or completions (base models: a plain prompt, stop sequences) */
+    const char *system;                  /* chat: the system message; NULL: none */
+    const struct GbEvalAnswers *answers; /* borrowed; non-NULL: score these instead of asking */
+    long max_same_errors;                /* stop after this many identical request errors in a row (<= 0: never) */
+    bool progress_lines;                 /* progress as whole lines (stderr not a terminal) */
+    FILE *warn;                          /* the first distinct request errors, the truncation count; NULL: none */
+    const GbEvalProvenance *provenance;  /* borrowed, copied into the summary; may be NULL */
+    FILE *prompts_out;                   /* non-NULL: write every sample's prompt there (offline.h) and ask nothing */
+    long context;                        /* the server's context in tokens (> 0: warn about prompts that may not fit) */
 } GbEvalConfig;
 
 typedef struct {
@@ -77,6 +98,8 @@ typedef struct {
     const GbBench *bench; /* borrowed */
 } GbEvalVersion;
 
+/* With cfg->prompts_out, gb_eval_run writes the prompts, returns true with *summary_json and
+ * *text NULL, and asks nothing. */
 /* Run the evaluation of versions[0] (the original) and versions[1..nv) (repair: see above). On success (even when
  * stopped by the time budget or Ctrl-C: the summary says so) *summary_json and *text get the
  * summary (owned) and *errors the number of samples whose verdict is error. False with err on an error that stops the

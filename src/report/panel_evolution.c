@@ -1,4 +1,4 @@
-/* Panels of the evolution: RC against RR (fronts, picks), the operators, the gates. */
+/* Panels of the evolution: RC against RR (fronts, picks), the operators, the gates, the added text. */
 #include "src/report/report_private.h"
 
 #include <stdlib.h>
@@ -408,4 +408,43 @@ void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
     }
     gb_report__gates_charts(out, r, rows);
     gb_str_append(out, "</section>\n");
+}
+
+/* The added-text measure of each run's summary ("added_text", nsga2/evolve.h). */
+void gb_report__panel_added_text(GbStr *out, GbReport *r)
+{
+    GbStr table;
+    gb_str_init(&table);
+    size_t rows = 0;
+    for (size_t i = 0; i < r->runs.len; i++) {
+        const GbRepRun *run = &r->runs.items[i];
+        json_t *at = gb_report__get(run->summary, "added_text", NULL);
+        if (!json_is_object(at)) continue;
+        gb_str_append(&table, "<tr><td>");
+        gb_report__esc(&table, run->label);
+        static const char *const keys[] = {"sentence", "name"};
+        for (int k = 0; k < 2; k++) {
+            char *tk = gb_asprintf("%s_tasks", keys[k]);
+            gb_str_append(&table, "</td><td><code>");
+            const char *text = gb_report__str(json_object_get(at, keys[k]));
+            gb_report__esc(&table, text ? text : "");
+            gb_str_append(&table, "</code></td><td>");
+            gb_report__fmt(&table, json_object_get(at, tk), "%.0f");
+            gb_str_append(&table, "/");
+            gb_report__fmt(&table, json_object_get(at, "tasks"), "%.0f");
+            free(tk);
+        }
+        gb_str_append(&table, "</td></tr>\n");
+        rows++;
+    }
+    if (rows)
+        gb_str_appendf(out,
+                       "<section id=\"added-text\"><h2>Added text</h2>\n"
+                       "<p>The docstring or comment sentence and the identifier that the most picks contain and their "
+                       "originals do not, and in how many tasks: a phrase that recurs across a benchmark is what a "
+                       "reader or a model learns to skip.</p>\n"
+                       "<table class=\"facts\"><thead><tr><th>run</th><th>sentence</th><th>tasks</th><th>name</th>"
+                       "<th>tasks</th></tr></thead><tbody>\n%s</tbody></table></section>\n",
+                       table.data ? table.data : "");
+    gb_str_destroy(&table);
 }

@@ -156,7 +156,8 @@ static void gb_report__page_head(GbStr *out, const GbReport *r)
         gb_str_append(out, "<a href=\"#facts\">run facts</a><a href=\"#metrics\">metrics</a><a "
                            "href=\"#change\">per-metric change</a><a href=\"#fitness\">RC vs RR</a><a "
                            "href=\"#operators\">operators</a><a "
-                           "href=\"#gates\">gates</a><a href=\"#versions\">versions</a>");
+                           "href=\"#gates\">gates</a><a href=\"#added-text\">added text</a><a "
+                           "href=\"#versions\">versions</a>");
     if (r->evals.len) gb_str_append(out, "<a href=\"#eval\">model evaluation</a>");
     if (r->runs.len) gb_str_append(out, "<a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>");
     gb_str_append(out, "</nav></header>\n<main>\n");
@@ -194,6 +195,7 @@ char *gb_report_render(GbReport *r, GbError *err)
         gb_report__panel_scatter(&out, r);
         gb_report__panel_operators(&out, r, names);
         gb_report__panel_gates(&out, r, names);
+        gb_report__panel_added_text(&out, r);
         gb_report__panel_versions(&out, r);
     }
     if (r->evals.len) gb_report__panel_eval(&out, r);

@@ -142,6 +142,7 @@ void gb_report__panel_scatter(GbStr *out, GbReport *r); /* panel_evolution.c */
 /* names: operator code -> "S1 AddNestedFor", filled by the operators and read by the gates. */
 void gb_report__panel_operators(GbStr *out, GbReport *r, json_t *names); /* panel_evolution.c */
 void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names);     /* panel_evolution.c */
+void gb_report__panel_added_text(GbStr *out, GbReport *r);               /* panel_evolution.c */
 void gb_report__panel_versions(GbStr *out, GbReport *r);                 /* panel_versions.c */
 void gb_report__panel_eval(GbStr *out, GbReport *r);                     /* panel_eval.c */
 void gb_report__panel_tasks(GbStr *out, GbReport *r);                    /* panel_tasks.c */

@@ -9,6 +9,7 @@
 #include "nsga2/gate_list.h"
 #include "operators/operator.h"
 #include "src/bench/record.h"
+#include "src/report/added_text.h"
 
 long gb_summary_task_index(const GbTask *t)
 {
@@ -164,6 +165,42 @@ static json_t *gb_summary__metrics(const GbAgg *a)
     return m;
 }
 
+/* The added-text measure (src/report/added_text.h) over the hardened and unchanged tasks that
+ * record their original program. */
+static json_t *gb_summary__added_text(const GbBench *out)
+{
+    GbAddedText at;
+    gb_added_text_init(&at);
+    for (size_t i = 0; i < out->tasks.len; i++) {
+        const GbTask *t = &out->tasks.items[i];
+        GbRecord r;
+        GbError err;
+        if (gb_record_read(t, &r, &err) && r.original_source && r.has_status &&
+            (r.status == GB_EVOLVED_HARDENED || r.status == GB_EVOLVED_UNCHANGED))
+            gb_added_text_add(&at, r.original_source, r.original_extra_files.items, r.original_extra_files.len,
+                              t->source, t->extra_files.items, t->extra_files.len);
+        gb_record_destroy(&r);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "tasks", json_integer((json_int_t)at.tasks));
+    static const char what[] = {'s', 'n'};
+    static const char *const key[] = {"sentence", "name"};
+    for (int w = 0; w < 2; w++) {
+        char *text;
+        size_t k = gb_added_text_top(&at, what[w], &text);
+        json_object_set_new(o, key[w], text ? json_string(text) : json_null());
+        char *tk = gb_asprintf("%s_tasks", key[w]);
+        json_object_set_new(o, tk, json_integer((json_int_t)k));
+        free(tk);
+        char *sk = gb_asprintf("%s_share", key[w]);
+        json_object_set_new(o, sk, gb_summary__round(at.tasks ? (double)k / (double)at.tasks : 0));
+        free(sk);
+        free(text);
+    }
+    gb_added_text_destroy(&at);
+    return o;
+}
+
 char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
 {
     GbAgg a;
@@ -211,6 +248,14 @@ char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
         json_object_set_new(ops, gb_operator((GbOperatorId)o)->code, gb_summary__operator(&a, o));
     json_object_set_new(s, "operators", ops);
     json_object_set_new(s, "metrics", gb_summary__metrics(&a));
+    json_object_set_new(s, "added_text", gb_summary__added_text(out));
+    if (f->command_line) {
+        json_t *in = json_pack("[{s:s,s:s?}]", "path", f->input_path ? f->input_path : "", "sha256",
+                               f->input_sha256 && *f->input_sha256 ? f->input_sha256 : NULL);
+        json_object_set_new(s, "provenance",
+                            json_pack("{s:s,s:s,s:s,s:s?,s:o}", "command_line", f->command_line, "tool_version",
+                                      GB_VERSION, "git_commit", GB_GIT_COMMIT, "date", f->date, "inputs", in));
+    }
     char *txt = json_dumps(s, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(s);
     char *res = gb_asprintf("%s\n", txt);

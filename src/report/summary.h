@@ -41,6 +41,9 @@ typedef struct {
     const char *objective;   /* "balanced" | "rc" (NULL: not written, e.g. merge) */
     int away_versions;       /* earlier versions evolved away from (0: none) */
     double away_target;
+    /* provenance (written as "provenance" when command_line is not NULL): the command line, the
+     * input benchmark and the SHA-256 of its bytes ("" when unreadable), the date (UTC) */
+    const char *command_line, *input_path, *input_sha256, *date;
 } GbRunFacts;
 
 /* Build the summary JSON (owned, pretty-printed, ends with a newline) over the tasks. */

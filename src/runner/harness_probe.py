@@ -5,7 +5,9 @@ each input of the request (literal argument lists that genebench checked against
 whitelist, src/model/calls.h), or runs it as __main__ once per stdin text (mode "stdio"), and
 sends back per input a canonical description of what happened: returned value or exception
 type, the arguments after the call (mutation), captured stdout, and the CPU and wall time of
-the call. genebench compares the descriptions of two programs; nothing is compared here, so
+the call. With "cover" set, the branches the program's own code took on each input are sent too
+(probe_branches below; genebench's search for inputs keeps those that reach new ones). genebench
+compares the descriptions of two programs; nothing is compared here, so
 the program never sees the original's results. Everything the description is built with is
 bound before the program runs (default arguments below; the seal checks the harness's
 functions and the builtins after the run), so a program that replaces a builtin during a call
@@ -134,6 +136,88 @@ def probe_args_builder(text_args, _compile=compile, _eval=eval):
     return lambda: _eval(code, dict(env))
 
 
+def probe_branches(path):
+    """The branch outcomes of the program's source: per if/elif/while/for header (lines lo..hi),
+    "<lo>t" (on to the first line of its body) and "<lo>f" (on to any other line, or out of
+    the function), per except handler and match case "<line>x" (its first body line ran).
+    Headers whose body starts on their own line are left out (lines cannot tell the outcomes
+    apart). Returns (two-way branches as (lo, hi, body line), reached-line outcomes as
+    (line, id), every outcome id in source order)."""
+    import ast
+
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            tree = ast.parse(f.read())
+    except BaseException:  # noqa: BLE001 - a program that does not parse has no branches
+        return [], [], []
+    two, reach = [], []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.While)):
+            hi = node.test.end_lineno
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            hi = node.iter.end_lineno
+        elif isinstance(node, ast.ExceptHandler) and node.body:
+            reach.append((node.body[0].lineno, "%dx" % node.lineno))
+            continue
+        elif hasattr(ast, "match_case") and isinstance(node, ast.match_case) and node.body:
+            reach.append((node.body[0].lineno, "%dx" % node.pattern.lineno))
+            continue
+        else:
+            continue
+        body = node.body[0].lineno
+        if node.lineno <= body <= hi:
+            continue
+        two.append((node.lineno, hi, body))
+    two.sort()
+    reach.sort()
+    ids = [i for lo, _, _ in two for i in ("%dt" % lo, "%df" % lo)] + [i for _, i in reach]
+    return two, reach, ids
+
+
+def probe_tracer(path, arcs, _settrace=sys.settrace):
+    """A sys.settrace hook that adds to arcs every (line, next line) step of frames running
+    path's code (next line -1: the frame returned)."""
+
+    def start(frame, event, arg):
+        if frame.f_code.co_filename != path:
+            return None
+        prev = [frame.f_lineno]
+
+        def step(frame, event, arg):
+            if event == "line":
+                arcs.add((prev[0], frame.f_lineno))
+                prev[0] = frame.f_lineno
+            elif event == "return":
+                arcs.add((prev[0], -1))
+            return step
+
+        return step
+
+    return start
+
+
+def probe_outcomes(two, reach, arcs):
+    """The outcome ids reached by arcs (probe_branches)."""
+    got = []
+    lines = {b for _, b in arcs}
+    for lo, hi, body in two:
+        t = f = False
+        for a, b in arcs:
+            if lo <= a <= hi:
+                if b == body:
+                    t = True
+                elif not lo <= b <= hi:
+                    f = True
+        if t:
+            got.append("%dt" % lo)
+        if f:
+            got.append("%df" % lo)
+    for line, i in reach:
+        if line in lines:
+            got.append(i)
+    return got
+
+
 def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_time, _monotonic=time.monotonic,
               _setitimer=signal.setitimer, _signal=signal.signal, _open=open):
     import io
@@ -143,6 +227,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
     inputs = text(req, "inputs").split("\0") if text(req, "inputs") else []
     limit = float(text(req, "limit", "1"))
     budget = float(text(req, "budget", "5"))
+    cover = text(req, "cover") == "1"
+    two, reach, branch_ids = probe_branches(main_path) if cover else ([], [], [])
     builders = []
     if mode == "call":
         for item in inputs:
@@ -176,6 +262,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
             result["s" + key] = "skip"
             continue
         out_buf = None
+        arcs = set()
         status = "ok"
         value = ""
         c0 = w0 = 0.0
@@ -197,6 +284,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
                 raw = bytes_io()
                 sys.stdout = out_buf = text_wrapper(raw, encoding="utf-8", errors="replace", write_through=True)
                 out_buf.raw_bytes = raw
+            if cover:
+                sys.settrace(probe_tracer(main_path, arcs))
             c0, w0 = _process_time(), _monotonic()
             _setitimer(signal.ITIMER_REAL, limit)
             try:
@@ -212,6 +301,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
                         value = "exit=0" if exc.code in (None, 0) else "exit=%s" % probe_canon(exc.code, np)
             finally:
                 _setitimer(signal.ITIMER_REAL, 0)
+                if cover:
+                    sys.settrace(None)
         except ProbeTimeout:
             status = "timeout"
         except BaseException as exc:  # noqa: BLE001 - the program's exception is the result
@@ -240,6 +331,10 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
         result["o" + key] = probe_clip(out) if mode == "call" else out[:1 << 14]
         result["c" + key] = repr(c1 - c0)
         result["w" + key] = repr(w1 - w0)
+        if cover:
+            result["b" + key] = " ".join(probe_outcomes(two, reach, arcs))
+    if cover:
+        result["branches"] = " ".join(branch_ids)
     _signal(signal.SIGALRM, old_handler)
     result["n"] = len(inputs)
     result["outcome"] = "pass"

@@ -250,7 +250,7 @@ static bool gb_lint_session__lint_once(GbLintSession *s, const GbProgram *prog, 
     }
     /* A process forked during the warm-up builds for itself what the warm-up had not built
      * yet; once the worker has ended it, the session starts again from the warm image
-     * (a lint's result does not depend on the process: README, the lint gate). */
+     * (a lint's result does not depend on the process: src/runner/README.md, the lint worker). */
     if (s->sock >= 0 && s->partial && gb_lint_session__worker_warm(s)) gb_lint_session__end(s, false);
     if (s->sock >= 0) {
         /* between lints the session process never writes: readable means it is gone */

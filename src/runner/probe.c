@@ -15,8 +15,11 @@ void gb_probe_result_destroy(GbProbeResult *r)
     for (size_t i = 0; i < r->items.len; i++) {
         free(r->items.items[i].value);
         free(r->items.items[i].out);
+        free(r->items.items[i].branches);
     }
     gb_array_free(&r->items);
+    free(r->branches);
+    r->branches = NULL;
 }
 
 /* The per-input fields of a passing probe's record; false when one is missing or malformed
@@ -27,7 +30,7 @@ static bool gb_probe__items(const GbRec *c, size_t n, GbProbeResult *out)
     for (size_t i = 0; i < n; i++) {
         char key[32];
         snprintf(key, sizeof key, "s%zu", i);
-        GbProbeItem it = {GB_PROBE_SKIPPED, NULL, NULL, 0, 0};
+        GbProbeItem it = {GB_PROBE_SKIPPED, NULL, NULL, 0, 0, NULL};
         if (gb_rec_is(c, key, "ok"))
             it.status = GB_PROBE_OK;
         else if (gb_rec_is(c, key, "timeout"))
@@ -43,9 +46,12 @@ static bool gb_probe__items(const GbRec *c, size_t n, GbProbeResult *out)
             it.cpu_s = gb_rec_double(c, key, 0);
             snprintf(key, sizeof key, "w%zu", i);
             it.wall_s = gb_rec_double(c, key, 0);
+            snprintf(key, sizeof key, "b%zu", i);
+            it.branches = gb_rec_dup(c, key);
         }
         if (!it.value) it.value = gb_strdup("");
         if (!it.out) it.out = gb_strdup("");
+        if (!it.branches) it.branches = gb_strdup("");
         if (it.status == GB_PROBE_TIMEOUT) {
             it.value[0] = '\0';
             it.out[0] = '\0';
@@ -79,12 +85,14 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
     gb_rec_add_n(&extra, "inputs", inputs.data ? inputs.data : "", inputs.len);
     gb_rec_addf(&extra, "limit", "%.6f", spec->limit_s);
     gb_rec_addf(&extra, "budget", "%.6f", spec->budget_s);
+    if (spec->cover) gb_rec_add(&extra, "cover", "1");
     GbRunSpec rs = {"probe", prog, NULL, task, NULL, pool->cfg.output_cap, &extra, NULL, NULL, NULL};
     GbRaw raw;
     gb_raw_init(&raw);
     bool ok = gb_pool_run_spec(pool, &rs, &raw, err);
     if (ok) {
         gb_runner_map(pool, &raw, &out->run);
+        if (out->run.status == GB_RUN_PASS) out->branches = gb_rec_dup(&raw.child_rec, "branches");
         if (out->run.status == GB_RUN_PASS && !gb_probe__items(&raw.child_rec, spec->n, out)) {
             out->run.status = GB_RUN_FAIL;
             free(out->run.exc_message);
@@ -96,6 +104,7 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
         }
     }
     if (!ok) out->run.status = GB_RUN_ERROR;
+    if (!out->branches) out->branches = gb_strdup("");
     gb_raw_destroy(&raw);
     gb_str_destroy(&extra);
     gb_str_destroy(&inputs);

@@ -301,6 +301,7 @@ typedef struct {
     size_t n;
     double limit_s;  /* per input (wall) */
     double budget_s; /* whole probe; inputs after it are skipped */
+    bool cover;      /* also trace the branches the program's own code takes on each input */
 } GbProbeSpec;
 
 typedef enum { GB_PROBE_OK, GB_PROBE_TIMEOUT, GB_PROBE_SKIPPED } GbProbeStatus;
@@ -310,11 +311,15 @@ typedef struct {
     char *value; /* owned, "" unless OK */
     char *out;   /* owned, "" unless OK */
     double cpu_s, wall_s;
+    char *branches; /* owned: with spec->cover, the outcomes reached (space-separated ids), else "" */
 } GbProbeItem;
 
 typedef struct {
     GbRunResult run; /* status PASS: the probe completed and items has spec->n entries; else why not */
     GbArray(GbProbeItem) items;
+    char *branches; /* owned: with spec->cover, every branch outcome of the program's source
+                     * ("12t 12f" for the header on line 12 going on into its body or not,
+                     * "15x" for the except handler or match case on line 15), else "" */
 } GbProbeResult;
 
 /* Probe prog (NULL: the task's own program) with spec; thread-safe like gb_pool_run. Returns

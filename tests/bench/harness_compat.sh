@@ -63,7 +63,7 @@ for cfg in $configs; do
     [ -s "$d/ev.jsonl" ] || continue
     ext=jsonl; [ "$fmt" = classeval ] && ext=json
     if [ -s "$d/out.$ext" ]; then
-      line=$(cd "$d" && { "$py" "$root/tests/harness/run_upstream.py" "$h" "out.$ext" "$harnesses" 2>"$d/$h.err" || true; } | tee "$d/$h.log" | tail -1)
+      line=$(cd "$d" && { "$py" "$root/tests/e2e/run_upstream.py" "$h" "out.$ext" "$harnesses" 2>"$d/$h.err" || true; } | tee "$d/$h.log" | tail -1)
     else
       line="$h: no export"
     fi

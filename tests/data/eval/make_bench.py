@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes orig.jsonl, hard.jsonl and hard2.jsonl: the small benchmark of tests/e2e_eval.sh
+"""Writes orig.jsonl, hard.jsonl and hard2.jsonl: the small benchmark of tests/e2e/e2e_eval.sh
 (run it again after changing it). Hardened programs are hand-written equivalents."""
 import json
 

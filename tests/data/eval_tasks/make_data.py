@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the fixtures of tests/e2e_eval_tasks.sh (run from this directory; the output is committed):
+"""Writes the fixtures of tests/e2e/e2e_eval_tasks.sh (run from this directory; the output is committed):
   stdio.jsonl, stdio-hard.jsonl   three stdio tasks (from examples/benchmark.jsonl) and hand-hardened
                                   versions of them (same behaviour, other code)
   java_oracle.json                right Java translations of the three tasks (task id -> source)

@@ -2,7 +2,7 @@
 .jsonl files are committed). hostile.jsonl: wrong programs that try to make their failing
 tests pass by attacking the harness; every one must FAIL. legit.jsonl: correct programs
 that do unusual but honest things (exec, threads, exit(), their own globals named like the
-harness's); every one must PASS. Used by tests/e2e_trust.sh."""
+harness's); every one must PASS. Used by tests/e2e/e2e_trust.sh."""
 import json
 import os
 

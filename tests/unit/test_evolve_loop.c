@@ -1,0 +1,335 @@
+/* The evolution loop's steps (nsga2/evolve_private.h) on hand-made populations whose objectives
+ * are set directly, so every rank, selection and pick below follows from the objectives alone:
+ * parent selection, the children's validation order, the waves of a generation against the real
+ * runner (a one-line task; the cheap gates, the tests gate and the cut-off after cfg->accept),
+ * with and without helper threads, the gates' cost order, and the final pick with and without
+ * earlier versions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsga2/evolve_private.h"
+#include "src/python/pyparse.h"
+#include "tests/unit/helpers.h"
+
+/* ---- fixtures ---- */
+
+static const char *const orig_src = "def f(x):\n    return x + 1\n";
+
+static void make_task(GbTask *t)
+{
+    gb_task_init(t);
+    t->id = gb_strdup("loop/1");
+    t->kind = GB_TESTS_ASSERT;
+    t->entry_point = gb_strdup("f");
+    t->source = gb_strdup(orig_src);
+    t->test_code = gb_strdup("assert f(1) == 2\nassert f(-3) == -2\n");
+}
+
+/* An individual of task t with source src (NULL: the task's own), objectives (score = rc, rr)
+ * and lineage; measured, so that nothing recomputes its objectives. */
+static GbIndividual individual(const GbTask *t, const char *src, double score, double rr, long parent, int op)
+{
+    GbIndividual ind;
+    memset(&ind, 0, sizeof ind);
+    gb_program_from_task(&ind.prog, t);
+    if (src) gb_program_set_source_take(&ind.prog, 0, gb_strdup(src));
+    ind.rc = ind.score = score;
+    ind.rr = rr;
+    ind.parent = parent;
+    ind.op = op;
+    ind.measured = true;
+    return ind;
+}
+
+typedef struct {
+    GbEvolveConfig cfg;
+    GbThresholds thr; /* all zero: no readability limit is exceeded by all-zero metrics */
+    GbTask task;
+    GbRun run;
+} Fixture;
+
+/* A run of the fixture task with a population of n individuals with objectives obj[2i], obj[2i+1]
+ * (the first is the original, the others its children). */
+static void fixture_init(Fixture *f, const double *obj, size_t n)
+{
+    memset(f, 0, sizeof *f);
+    gb_evolve_config_defaults(&f->cfg);
+    f->cfg.balanced = false;
+    f->cfg.lint = false;
+    f->cfg.equiv = false;
+    f->cfg.thresholds = &f->thr;
+    make_task(&f->task);
+    f->run.cfg = &f->cfg;
+    f->run.task = &f->task;
+    f->run.stop_reason = "generations";
+    pthread_mutex_init(&f->run.lint_mu, NULL);
+    for (size_t i = 0; i < n; i++) {
+        char *src = i ? gb_asprintf("def f(x):\n    y%zu = x + 1\n    return y%zu\n", i, i) : NULL;
+        GbIndividual ind = individual(&f->task, src, obj[2 * i], obj[2 * i + 1], i ? 0 : -1, i ? 0 : -1);
+        free(src);
+        gb_array_push(&f->run.pop, ind);
+    }
+}
+
+static void fixture_destroy(Fixture *f)
+{
+    gb_evolve_crew_end(&f->run);
+    for (size_t i = 0; i < f->run.pop.len; i++) gb_individual_destroy(&f->run.pop.items[i]);
+    gb_array_free(&f->run.pop);
+    pthread_mutex_destroy(&f->run.lint_mu);
+    gb_task_destroy(&f->task);
+}
+
+/* Five individuals: fronts {1, 2} (neither dominates the other), {3, 4}, {0}. */
+static const double five[] = {0.10, 0.10, 0.50, 0.40, 0.70, 0.20, 0.30, 0.30, 0.60, 0.10};
+
+/* ---- selection ---- */
+
+/* The crowded-comparison order is 1, 2 (first front, both boundaries), 3, 4, 0; the breeding
+ * fraction takes a prefix of it (ceil), max_parents cuts it. */
+static void test_select_parents_takes_the_ranked_prefix(void **state)
+{
+    (void)state;
+    static const struct {
+        double breed;
+        int max_parents;
+        size_t n;
+        size_t want[5];
+    } cases[] = {
+        {1.0, 0, 5, {1, 2, 3, 4, 0}}, {0.6, 0, 3, {1, 2, 3}}, {0.6, 2, 2, {1, 2}}, {0.2, 0, 1, {1}},
+        {0.5, 4, 3, {1, 2, 3}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Fixture f;
+        fixture_init(&f, five, 5);
+        f.cfg.breed = cases[c].breed;
+        f.cfg.max_parents = cases[c].max_parents;
+        size_t sel[5];
+        size_t n = gb_evolve_select_parents(&f.run, sel);
+        assert_int_equal(n, cases[c].n);
+        for (size_t i = 0; i < n; i++) assert_int_equal(sel[i], cases[c].want[i]);
+        fixture_destroy(&f);
+    }
+}
+
+/* ---- validation order ---- */
+
+/* Children ranked with the population: the original (0.1, 0.1) and (0.5, 0.4) against children
+ * (0.2, 0.2), (0.8, 0.1), (0.6, 0.3), (0.05, 0.05). First front: pop 1, child 1, child 2 (child
+ * 2 inside it, finite crowding, after the two boundaries); then child 0, the original, child 3. */
+static void test_rank_children_orders_by_crowded_comparison(void **state)
+{
+    (void)state;
+    static const double pop[] = {0.10, 0.10, 0.50, 0.40};
+    static const double kids[][2] = {{0.2, 0.2}, {0.8, 0.1}, {0.6, 0.3}, {0.05, 0.05}};
+    Fixture f;
+    fixture_init(&f, pop, 2);
+    TSParser *parser = gb_parser_new();
+    GbIndividual children[4];
+    for (int c = 0; c < 4; c++) children[c] = individual(&f.task, NULL, kids[c][0], kids[c][1], 0, c);
+    gb_evolve_rank_children(&f.run, children, 4, parser);
+    static const int want[] = {1, 2, 0, 3};
+    for (int r = 0; r < 4; r++) assert_int_equal(children[r].op, want[r]);
+    for (int c = 0; c < 4; c++) gb_individual_destroy(&children[c]);
+    ts_parser_delete(parser);
+    fixture_destroy(&f);
+}
+
+/* ---- the gates' cost order ---- */
+
+static void test_gates_run_cheapest_first_in_today_order(void **state)
+{
+    (void)state;
+    static const GbGate want[] = {GB_GATE_PARSE, GB_GATE_READABILITY, GB_GATE_DUPLICATE, GB_GATE_DOMINATED,
+                                  GB_GATE_TESTS, GB_GATE_EQUIV,       GB_GATE_LINT};
+    assert_int_equal(sizeof want / sizeof want[0], GB_GATE_COUNT);
+    size_t at = 0;
+    for (int cost = 0; cost < GB_GATE_COST_COUNT; cost++)
+        for (int g = 0; g < GB_GATE_COUNT; g++)
+            if (gb_gate_cost((GbGate)g) == (GbGateCost)cost) assert_int_equal(g, want[at++]);
+    assert_int_equal(at, GB_GATE_COUNT);
+    assert_int_equal(gb_gate_cost(GB_GATE_DOMINATED), GB_GATE_COST_TREE);
+    assert_int_equal(gb_gate_cost(GB_GATE_TESTS), GB_GATE_COST_RUN);
+    assert_int_equal(gb_gate_cost(GB_GATE_LINT), GB_GATE_COST_LINT);
+    assert_true(gb_gate_runs_before(GB_GATE_DUPLICATE, GB_GATE_DOMINATED));
+    assert_true(gb_gate_runs_before(GB_GATE_DOMINATED, GB_GATE_TESTS));
+    assert_false(gb_gate_runs_before(GB_GATE_TESTS, GB_GATE_DUPLICATE));
+    assert_false(gb_gate_runs_before(GB_GATE_LINT, GB_GATE_LINT));
+}
+
+/* ---- waves, in the sandbox ---- */
+
+/* One pool for the group (the tests' state), with workers for the fixture task only. */
+static int pool_setup(void **state)
+{
+    GbPoolConfig cfg;
+    gb_pool_config_defaults(&cfg);
+    cfg.workers = 2;
+    cfg.timeout_s = 20;
+    cfg.cpu_s = 20;
+    GbTask t;
+    make_task(&t);
+    gb_pool_config_need(&cfg, &t); /* only the standard library's workers */
+    gb_task_destroy(&t);
+    GbError err = {{0}};
+    GbPool *pool = gb_pool_new(&cfg, &err);
+    if (!pool) print_error("gb_pool_new: %s\n", err.msg);
+    *state = pool;
+    return pool ? 0 : -1;
+}
+
+static int pool_teardown(void **state)
+{
+    gb_pool_delete(*state);
+    return 0;
+}
+
+/* A generation's children, in breeding order; each a distinct operator (op) so the counts can
+ * be told apart. On the chain p1 > a > b > c > d > e > g > original (each dominates the next)
+ * the validation order is a, b, c, d | e, g: two waves of GB_EVOLVE_WAVE = 4.
+ *   a fails the tests; b passes; c passes the tests but its parent p1 dominates it; d is the
+ *   original's tokens with other layout (a duplicate); e and g would pass. */
+enum { KID_A = 1, KID_B, KID_C, KID_D, KID_E, KID_G, NKIDS = 6 };
+static const struct {
+    int op;
+    long parent;
+    double obj;
+    const char *src;
+} wave_kids[NKIDS] = {
+    {KID_E, 0, 0.70, "def f(x):\n    e = x + 1\n    return e\n"},
+    {KID_C, 1, 0.80, "def f(x):\n    c = 1\n    return x + c\n"},
+    {KID_A, 0, 0.90, "def f(x):\n    return x + 2\n"},
+    {KID_G, 0, 0.65, "def f(x):\n    g = 1 + x\n    return g\n"},
+    {KID_D, 0, 0.75, "def f(x):\n    return x+1  # the same tokens\n"},
+    {KID_B, 0, 0.85, "def f(x):\n    return 1 + x\n"},
+};
+
+/* Validate the generation above with accept children wanted (0: all) and helpers on nslots - 1
+ * borrowed slots (0: none); pop gets the original (0.5, 0.5) and p1 (0.95, 0.95). */
+static void validate_wave_kids(GbPool *pool, int accept, int nslots, Fixture *f, GbEvolveStats *stats)
+{
+    static const double pop[] = {0.50, 0.50, 0.95, 0.95};
+    fixture_init(f, pop, 2);
+    f->cfg.pool = pool;
+    f->cfg.accept = accept;
+    GbEvolveSlots slots;
+    if (nslots) {
+        gb_evolve_slots_init(&slots, nslots - 1); /* the task thread holds one */
+        f->cfg.slots = &slots;
+    }
+    TSParser *parser = gb_parser_new();
+    GbHashList hashes = {0};
+    for (size_t i = 0; i < f->run.pop.len; i++) {
+        f->run.pop.items[i].hash = gb_program_token_hash(&f->run.pop.items[i].prog, parser);
+        gb_array_push(&hashes, f->run.pop.items[i].hash);
+    }
+    f->run.orig_prog = f->run.pop.items[0].prog;
+    GbIndividual *children = gb_malloc(NKIDS * sizeof *children);
+    memset(stats, 0, sizeof *stats);
+    for (int c = 0; c < NKIDS; c++) {
+        children[c] = individual(&f->task, wave_kids[c].src, wave_kids[c].obj, wave_kids[c].obj, wave_kids[c].parent,
+                                 wave_kids[c].op);
+        stats->offered[wave_kids[c].op] = 1;
+    }
+    gb_evolve_validate_generation(&f->cfg, &f->run, children, NKIDS, parser, &hashes, stats);
+    free(children);
+    gb_evolve_crew_end(&f->run);
+    if (nslots) assert_int_equal(atomic_load(&slots.free), nslots - 1);
+    f->cfg.slots = NULL;
+    assert_int_equal(hashes.len, f->run.pop.len);
+    gb_array_free(&hashes);
+    ts_parser_delete(parser);
+}
+
+static void test_waves_stop_after_the_wave_that_reaches_accept(void **state)
+{
+    GbPool *pool = *state;
+    for (int nslots = 0; nslots <= 3; nslots += 3) {
+        Fixture f;
+        GbEvolveStats st;
+        validate_wave_kids(pool, 1, nslots, &f, &st);
+        const GbRun run = f.run;
+        /* wave 1: b joins; a, c, d are rejected where one-at-a-time validation rejects them */
+        assert_int_equal(run.pop.len, 3);
+        assert_int_equal(run.pop.items[2].op, KID_B);
+        assert_int_equal(run.pop.items[2].parent, 0);
+        assert_int_equal(st.rejected[KID_A][GB_GATE_TESTS], 1);
+        assert_int_equal(st.rejected[KID_C][GB_GATE_DOMINATED], 1);
+        assert_int_equal(st.rejected[KID_D][GB_GATE_DUPLICATE], 1);
+        assert_int_equal(st.accepted[KID_B], 1);
+        assert_int_equal(st.validated, 2); /* a and b ran their tests; c and d never reached them */
+        /* wave 2 is never validated, and its children never counted as offered */
+        assert_int_equal(st.offered[KID_E], 0);
+        assert_int_equal(st.offered[KID_G], 0);
+        assert_int_equal(st.offered[KID_B], 1);
+        assert_int_equal(st.accepted[KID_E] + st.accepted[KID_G], 0);
+        fixture_destroy(&f);
+    }
+}
+
+static void test_accept_zero_validates_all_in_breeding_order(void **state)
+{
+    GbPool *pool = *state;
+    Fixture f;
+    GbEvolveStats st;
+    validate_wave_kids(pool, 0, 0, &f, &st);
+    const GbRun run = f.run;
+    /* e, g and b pass and join in breeding order (e, c, a, g, d, b) */
+    assert_int_equal(run.pop.len, 5);
+    assert_int_equal(run.pop.items[2].op, KID_E);
+    assert_int_equal(run.pop.items[3].op, KID_G);
+    assert_int_equal(run.pop.items[4].op, KID_B);
+    assert_int_equal(st.validated, 4);
+    for (int c = 0; c < NKIDS; c++) assert_int_equal(st.offered[wave_kids[c].op], 1);
+    assert_int_equal(st.rejected[KID_A][GB_GATE_TESTS], 1);
+    assert_int_equal(st.rejected[KID_C][GB_GATE_DOMINATED], 1);
+    assert_int_equal(st.rejected[KID_D][GB_GATE_DUPLICATE], 1);
+    fixture_destroy(&f);
+}
+
+/* ---- the pick ---- */
+
+/* Without earlier versions: the first front {1, 2}, the highest score 2. With them (target
+ * 0.4): the best among those at most 0.4 similar, or the least similar when none is. */
+static void test_pick_best_score_within_the_away_target(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t n_away;
+        double sim[5];
+        size_t want;
+    } cases[] = {
+        {0, {0}, 2},
+        /* candidates 0, 1, 3, 4: first front among them {1 (0.5, 0.4), 4 (0.6, 0.1)} -> 4 */
+        {1, {0.10, 0.30, 0.90, 0.20, 0.35}, 4},
+        /* none at most 0.4: the least similar, 3 */
+        {1, {0.95, 0.50, 0.90, 0.45, 0.60}, 3},
+        /* only 2 within the target */
+        {1, {0.95, 0.50, 0.40, 0.45, 0.60}, 2},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Fixture f;
+        fixture_init(&f, five, 5);
+        f.run.n_away = cases[c].n_away;
+        for (size_t i = 0; i < 5; i++) f.run.pop.items[i].sim = cases[c].sim[i];
+        double obj[15];
+        size_t k = gb_evolve_pop_objectives(&f.run, obj);
+        assert_int_equal(k, cases[c].n_away ? 3 : 2);
+        assert_int_equal(gb_evolve_pick(&f.run, obj, k), cases[c].want);
+        f.run.n_away = 0;
+        fixture_destroy(&f);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_select_parents_takes_the_ranked_prefix),
+        cmocka_unit_test(test_rank_children_orders_by_crowded_comparison),
+        cmocka_unit_test(test_gates_run_cheapest_first_in_today_order),
+        cmocka_unit_test(test_waves_stop_after_the_wave_that_reaches_accept),
+        cmocka_unit_test(test_accept_zero_validates_all_in_breeding_order),
+        cmocka_unit_test(test_pick_best_score_within_the_away_target),
+    };
+    return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
+}

@@ -1,0 +1,473 @@
+/* Operators that change how a computation runs: S4 AddThread, S9 ReplaceNumpy and S11
+ * TransformLoopToRecursion. Before/after cases, refusal cases (sites that must not be listed),
+ * and behaviour checks under /usr/bin/python3 over several seeds and sites. */
+#include "tests/unit/op_behaviour.h"
+
+static void test_s4_runs_call_in_thread(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S4,
+                   "def f(xs):\n"
+                   "    total = sum(xs, start=1)\n"
+                   "    return total\n",
+                   "total = sum", 1,
+                   "import concurrent.futures as concurrent_futures\n"
+                   "def f(xs):\n"
+                   "    with concurrent_futures.ThreadPoolExecutor(max_workers=1) as runner:\n"
+                   "        total = runner.submit(sum, xs, start=1).result()\n"
+                   "    return total\n");
+}
+
+static const char *const s4_prog = "import sys\n"
+                                   "LOG = []\n"
+                                   "class Bad(Exception):\n"
+                                   "    pass\n"
+                                   "def parse(text, base=10):\n"
+                                   "    if not text:\n"
+                                   "        raise Bad('empty', text)\n"
+                                   "    return int(text, base)\n"
+                                   "def quit_now(code):\n"
+                                   "    sys.exit(code)\n"
+                                   "def run(items, default):\n"
+                                   "    first = second = parse(items[0], base=16)\n"
+                                   "    count: int = len(items)\n"
+                                   "    LOG.append(first)\n"
+                                   "    squares = sorted(x * x for x in items_as_ints(items))\n"
+                                   "    print('run', first, second, count, squares)\n"
+                                   "    return parse(items[-1] if items[-1] else default)\n"
+                                   "def items_as_ints(items):\n"
+                                   "    return [int(i, 16) for i in items if i]\n"
+                                   "value = run(['a', '10'], '7')\n";
+
+static void test_s4_values_exceptions_and_exit_are_unchanged(void **state)
+{
+    (void)state;
+    const char *check = "print(value, LOG)\n"
+                        "try:\n"
+                        "    run(['', '1'], '2')\n"
+                        "except Bad as e:\n"
+                        "    print('Bad', e.args, type(e).__name__)\n"
+                        "try:\n"
+                        "    run(['f', ''], '')\n"
+                        "except Bad as e:\n"
+                        "    print('Bad', e.args)\n"
+                        "try:\n"
+                        "    quit_now(3)\n"
+                        "except SystemExit as e:\n"
+                        "    print('exit', e.code)\n"
+                        "print(run(['ff', ''], '12'))\n";
+    expect_same_behaviour(GB_OP_S4, s4_prog, check, 2);
+    /* The very exception object the callee raised reaches the caller. */
+    const char *prog = "SEEN = []\n"
+                       "def boom():\n"
+                       "    e = KeyError('k')\n"
+                       "    SEEN.append(e)\n"
+                       "    raise e\n"
+                       "def call():\n"
+                       "    boom()\n";
+    expect_same_behaviour(GB_OP_S4, prog, "try:\n    call()\nexcept KeyError as e:\n    print(e is SEEN[0], repr(e))\n",
+                          2);
+}
+
+static void test_s4_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "def fact(n):\n"
+                       "    return 1 if n < 2 else n * fact(n - 1)\n"
+                       "def helper(x):\n"
+                       "    return x + 1\n"
+                       "def looped(xs):\n"
+                       "    return helper(xs)\n"
+                       "def g(xs, kw):\n"
+                       "    a = fact(5)\n"
+                       "    b = helper(*xs)\n"
+                       "    c = helper(**kw)\n"
+                       "    d = helper((y := 2))\n"
+                       "    for x in xs:\n"
+                       "        e = helper(x)\n"
+                       "    try:\n"
+                       "        f = helper(1)\n"
+                       "    except ValueError:\n"
+                       "        h = helper(2)\n"
+                       "    finally:\n"
+                       "        i = helper(3)\n"
+                       "    with open('x') as fh:\n"
+                       "        j = helper(4)\n"
+                       "    k = helper(5)\n"
+                       "    return helper(k)\n"
+                       "def gen():\n"
+                       "    z = helper(1)\n"
+                       "    yield z\n"
+                       "async def co():\n"
+                       "    z = helper(1)\n"
+                       "    return z\n"
+                       "class C:\n"
+                       "    attr = helper(1)\n"
+                       "    def m(self):\n"
+                       "        return helper(self)\n"
+                       "for q in range(3):\n"
+                       "    looped(q)\n"
+                       "print(helper(0))\n";
+    const char *listed[] = {"f = helper(1)", "k = helper(5)", "return helper(k)", "return helper(self)",
+                            "print(helper(0))"};
+    const char *refused[] = {
+        "a = fact(5)", "b = helper", "c = helper", "d = helper",        "e = helper",  "h = helper", "i = helper",
+        "j = helper",  "z = helper", "attr = ",    "return helper(xs)", "return 1 if", "looped(q)"};
+    expect_sites(GB_OP_S4, prog, listed, N_OF(listed), refused, N_OF(refused));
+    /* Thread-local or thread-affine state anywhere in the program or the tests. */
+    assert_int_equal(count_sites(GB_OP_S4, "import decimal\nx = abs(-1)\n", NULL), 0);
+    assert_int_equal(
+        count_sites(GB_OP_S4, "x = abs(-1)\n", "import numpy as np\nwith np.errstate(all='raise'):\n    pass\n"), 0);
+    assert_int_equal(count_sites(GB_OP_S4, "import sqlite3\nx = abs(-1)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "assert x == 1\n"), 1);
+}
+
+/* ---- S9 ReplaceNumpy ---- */
+
+static void test_s9_proven_sites_before_after(void **state)
+{
+    (void)state;
+    const char *prog = "def f(xs, n):\n"
+                       "    m = len(xs)\n"
+                       "    k = 0\n"
+                       "    for i in range(n):\n"
+                       "        k += 1\n"
+                       "    c = sum(1 for x in xs if x > 0)\n"
+                       "    u = sorted((j % 4 for j in range(m)), reverse=True)\n"
+                       "    return max(m, k + 1), abs(k - m), c, u\n";
+    expect_applied(GB_OP_S9, prog, "max(m", 2,
+                   "import numpy as np\n"
+                   "def f(xs, n):\n"
+                   "    m = len(xs)\n"
+                   "    k = 0\n"
+                   "    for i in range(n):\n"
+                   "        k += 1\n"
+                   "    c = sum(1 for x in xs if x > 0)\n"
+                   "    u = sorted((j % 4 for j in range(m)), reverse=True)\n"
+                   "    return int(np.maximum(m, k + 1)), abs(k - m), c, u\n");
+    expect_applied(GB_OP_S9, prog, "sum(1", 0,
+                   "import numpy as np\n"
+                   "def f(xs, n):\n"
+                   "    m = len(xs)\n"
+                   "    k = 0\n"
+                   "    for i in range(n):\n"
+                   "        k += 1\n"
+                   "    c = int(np.sum([1 for x in xs if x > 0]))\n"
+                   "    u = sorted((j % 4 for j in range(m)), reverse=True)\n"
+                   "    return max(m, k + 1), abs(k - m), c, u\n");
+    expect_applied(GB_OP_S9, prog, "sorted(", 0,
+                   "import numpy as np\n"
+                   "def f(xs, n):\n"
+                   "    m = len(xs)\n"
+                   "    k = 0\n"
+                   "    for i in range(n):\n"
+                   "        k += 1\n"
+                   "    c = sum(1 for x in xs if x > 0)\n"
+                   "    u = np.sort(np.array([j % 4 for j in range(m)], dtype=np.int64))[::-1].tolist()\n"
+                   "    return max(m, k + 1), abs(k - m), c, u\n");
+    const char *check = "for args in (([3, -1, 0, 5], 4), ([], 0), ([1], 7)):\n"
+                        "    r = f(*args)\n"
+                        "    print(r, [type(v).__name__ for v in r], [type(v).__name__ for v in r[3]])\n";
+    expect_same_behaviour(GB_OP_S9, prog, check, 3);
+}
+
+static void test_s9_guarded_helper_before_after(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S9,
+                   "def top(xs):\n"
+                   "    return max(xs)\n",
+                   "max(xs)", 0,
+                   "import numpy as np\n"
+                   "def array_max(*values):\n"
+                   "    items = values[0] if len(values) == 1 else values\n"
+                   "    if type(items) not in (list, tuple) or not items:\n"
+                   "        return max(*values)\n"
+                   "    if {type(item) for item in items} != {int} or not all(-2 ** 62 <= item < 2 ** 62 for item in "
+                   "items):\n"
+                   "        return max(*values)\n"
+                   "    return int(np.max(np.array(items, dtype=np.int64)))\n"
+                   "\n"
+                   "\n"
+                   "def top(xs):\n"
+                   "    return array_max(xs)\n");
+}
+
+/* The guarded helpers give the builtin's value, type and exception for every kind of input. */
+static void test_s9_guarded_helpers_are_exact(void **state)
+{
+    (void)state;
+    const char *prog = "import enum\n"
+                       "class Level(enum.IntEnum):\n"
+                       "    LOW = 1\n"
+                       "    HIGH = 2\n"
+                       "def hi(*xs):\n"
+                       "    return max(*xs)\n"
+                       "def lo(xs):\n"
+                       "    return min(xs)\n"
+                       "def total(xs):\n"
+                       "    return sum(xs)\n"
+                       "def size(x):\n"
+                       "    return abs(x)\n"
+                       "def order(xs):\n"
+                       "    return sorted(xs)\n";
+    const char *check =
+        "big = 2 ** 70\n"
+        "cases = [[3, 1, 2], (5, -7), [], [True, False, True], [2.5, float('nan'), 1.0], [big, 1], [-big, 3],\n"
+        "         [Level.HIGH, Level.LOW], ['b', 'a'], [1, 2.0], [2 ** 62, 2 ** 62 - 1], [2 ** 31, 1], {3: 1, 1: 2},\n"
+        "         (x for x in [4, 2]), 'cab', [[2], [1]]]\n"
+        "def show(fn, *a):\n"
+        "    try:\n"
+        "        r = fn(*a)\n"
+        "        print(repr(r), type(r).__name__, [type(v).__name__ for v in r] if isinstance(r, list) else '')\n"
+        "    except Exception as e:\n"
+        "        print(type(e).__name__, e)\n"
+        "for c in cases:\n"
+        "    for fn in (lo, total, order):\n"
+        "        show(fn, c)\n"
+        "    show(hi, c)\n"
+        "    if isinstance(c, (list, tuple)):\n"
+        "        show(hi, *c)\n"
+        "for x in (-3, 0, 2 ** 62, -2 ** 62, 2 ** 63, -0.0, float('-inf'), float('nan'), True, Level.LOW, -2.5, 3j):\n"
+        "    show(size, x)\n"
+        "show(size, 'x')\n"
+        "show(hi)\n"
+        "show(hi, 5)\n";
+    expect_same_behaviour(GB_OP_S9, prog, check, 2);
+}
+
+static void test_s9_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "def f(xs, n, d):\n"
+                       "    big = 10 ** 30\n"
+                       "    flag = True\n"
+                       "    a = max(xs, key=len)\n"
+                       "    b = max(xs, default=0)\n"
+                       "    c = sum(xs, 10)\n"
+                       "    for i in range(n):\n"
+                       "        e = max(i, n)\n"
+                       "        g = max(big, 1)\n"
+                       "        h = sorted([flag, False])\n"
+                       "        k = max(1.5, 2.5)\n"
+                       "        m = abs(n)\n"
+                       "        p = sum([n, 1])\n"
+                       "        q = max(i, 2)\n"
+                       "    return a, b, c\n"
+                       "def g(max, xs):\n"
+                       "    return max(xs)\n";
+    const char *listed[] = {"max(i, 2)"};
+    const char *refused[] = {"max(xs, key",  "max(xs, default", "sum(xs, 10)", "max(i, n)", "max(big",
+                             "sorted([flag", "max(1.5",         "abs(n)",      "sum([n",    "max(xs)\n"};
+    expect_sites(GB_OP_S9, prog, listed, N_OF(listed), refused, N_OF(refused));
+    assert_int_equal(count_sites(GB_OP_S9, "import builtins\ndef f(xs):\n    return max(xs)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S9, "from os import *\ndef f(xs):\n    return max(xs)\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S9, "def f(xs):\n    return max(xs)\n", NULL), 1);
+}
+
+/* ---- S11 TransformLoopToRecursion ---- */
+
+static void test_s11_halving_recursion_before_after(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S11,
+                   "def f(n):\n"
+                   "    total = 0\n"
+                   "    for i in range(n):\n"
+                   "        total += i * i\n"
+                   "    return total\n",
+                   "for i", 0,
+                   "def f(n):\n"
+                   "    total = 0\n"
+                   "    i: int\n"
+                   "    def step_through(values, low, high):\n"
+                   "        nonlocal i, total\n"
+                   "        if high - low == 1:\n"
+                   "            i = values[low]\n"
+                   "            total += i * i\n"
+                   "        elif high - low > 1:\n"
+                   "            half = (low + high) // 2\n"
+                   "            step_through(values, low, half)\n"
+                   "            step_through(values, half, high)\n"
+                   "    bounds = range(n)\n"
+                   "    step_through(bounds, 0, len(bounds))\n"
+                   "    return total\n");
+}
+
+static void test_s11_linear_recursion_for_small_literal_ranges(void **state)
+{
+    (void)state;
+    expect_applied(GB_OP_S11,
+                   "for k in range(10, 0, -3):\n"
+                   "    print(k)\n",
+                   "for k", 0,
+                   "def step_through(values, position):\n"
+                   "    global k\n"
+                   "    if position < len(values):\n"
+                   "        k = values[position]\n"
+                   "        print(k)\n"
+                   "        step_through(values, position + 1)\n"
+                   "step_through(range(10, 0, -3), 0)\n");
+}
+
+static const char *const s11_prog = "import sys\n"
+                                    "COUNT = 0\n"
+                                    "def squares(n, step):\n"
+                                    "    acc = []\n"
+                                    "    last = None\n"
+                                    "    for i in range(0, n, step):\n"
+                                    "        value = i * i\n"
+                                    "        acc.append(value)\n"
+                                    "        last = value\n"
+                                    "        if value > 10:\n"
+                                    "            acc.append(-1)\n"
+                                    "    return acc, last, i\n"
+                                    "def grid(rows, cols):\n"
+                                    "    cells = []\n"
+                                    "    for r in range(rows):\n"
+                                    "        for c in range(cols):\n"
+                                    "            cells.append((r, c))\n"
+                                    "        width = c\n"
+                                    "    return cells, r, width\n"
+                                    "def closures(n):\n"
+                                    "    fs = []\n"
+                                    "    for i in range(n):\n"
+                                    "        fs.append(lambda: i)\n"
+                                    "    return [g() for g in fs]\n"
+                                    "def bump(n):\n"
+                                    "    global COUNT\n"
+                                    "    for _ in range(n):\n"
+                                    "        COUNT += 1\n"
+                                    "    return COUNT\n"
+                                    "def many():\n"
+                                    "    total = 0\n"
+                                    "    for i in range(20000):\n"
+                                    "        total += i % 7\n"
+                                    "    return total\n"
+                                    "def fail(n):\n"
+                                    "    for i in range(n):\n"
+                                    "        if i == 2:\n"
+                                    "            raise ValueError(i)\n"
+                                    "for x in range(3):\n"
+                                    "    y = x * 2\n";
+
+static void test_s11_loop_semantics_are_kept(void **state)
+{
+    (void)state;
+    const char *check = "print(squares(7, 2), squares(5, 2)[:2], grid(2, 3), closures(3), bump(3), bump(0))\n"
+                        "print(many(), x, y)\n"
+                        "for args in ((0, 1), (1, 0)):\n"
+                        "    try:\n"
+                        "        print(squares(*args))\n"
+                        "    except (UnboundLocalError, ValueError) as e:\n"
+                        "        print(type(e).__name__, e)\n"
+                        "try:\n"
+                        "    grid(0, 2)\n"
+                        "except UnboundLocalError as e:\n"
+                        "    print('unbound', e)\n"
+                        "try:\n"
+                        "    fail(5)\n"
+                        "except ValueError as e:\n"
+                        "    print('ValueError', e)\n";
+    expect_same_behaviour(GB_OP_S11, s11_prog, check, 2);
+}
+
+static void test_s11_refusals(void **state)
+{
+    (void)state;
+    const char *prog = "def rec(n):\n"
+                       "    for i in range(n):\n"
+                       "        rec(i)\n"
+                       "def calls_rec(n):\n"
+                       "    for i in range(n):\n"
+                       "        rec(i)\n"
+                       "def g(xs, n):\n"
+                       "    for a in range(n):\n"
+                       "        if a: break\n"
+                       "    for b in range(n):\n"
+                       "        if b: continue\n"
+                       "    for c in range(n):\n"
+                       "        return c\n"
+                       "    for d in range(n):\n"
+                       "        pass\n"
+                       "    else:\n"
+                       "        pass\n"
+                       "    for e, f in enumerate(xs):\n"
+                       "        pass\n"
+                       "    for h in xs:\n"
+                       "        pass\n"
+                       "    for k in range(*xs):\n"
+                       "        pass\n"
+                       "    for m in range(n):\n"
+                       "        late = late + 1\n"
+                       "    late = 0\n"
+                       "    for p in range(n):\n"
+                       "        print(maybe)\n"
+                       "        maybe = 1\n"
+                       "    for ok in range(n):\n"
+                       "        print(ok)\n"
+                       "def dyn(n):\n"
+                       "    for q in range(n):\n"
+                       "        print(locals())\n"
+                       "def gen(n):\n"
+                       "    for y in range(n):\n"
+                       "        yield y\n"
+                       "def shadow(n, range):\n"
+                       "    for z in range(n):\n"
+                       "        pass\n"
+                       "class C:\n"
+                       "    for w in range(3):\n"
+                       "        pass\n";
+    const char *listed[] = {"for ok in"};
+    const char *refused[] = {"for i in range(n):\n        rec(i)",
+                             "for a in",
+                             "for b in",
+                             "for c in",
+                             "for d in",
+                             "for e,",
+                             "for h in",
+                             "for k in",
+                             "for m in",
+                             "for p in",
+                             "for q in",
+                             "for y in",
+                             "for z in",
+                             "for w in"};
+    expect_sites(GB_OP_S11, prog, listed, N_OF(listed), refused, N_OF(refused));
+    assert_int_equal(
+        count_sites(GB_OP_S11, "import sys\nsys.setrecursionlimit(10000)\nfor i in range(3):\n    pass\n", NULL), 0);
+    /* An annotated name in the body would be declared nonlocal/global: CPython rejects that. */
+    assert_int_equal(count_sites(GB_OP_S11,
+                                 "def f(n):\n    last = None\n    for i in range(n):\n        last: object\n"
+                                 "        last = i\n    return last\n",
+                                 NULL),
+                     0);
+    assert_int_equal(count_sites(GB_OP_S11, "t = 0\nfor i in range(3):\n    t: int = t + i\n", NULL), 0);
+    /* ... but an annotation inside a def of the body is the def's own */
+    assert_int_equal(count_sites(GB_OP_S11,
+                                 "def f(n):\n    out = []\n    for i in range(n):\n        def g():\n"
+                                 "            v: int = 1\n            return v\n        out.append(g() + i)\n"
+                                 "    return out\n",
+                                 NULL),
+                     1);
+}
+
+/* ---- S6 CreateFunction ---- */
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_s4_runs_call_in_thread),
+        cmocka_unit_test(test_s4_values_exceptions_and_exit_are_unchanged),
+        cmocka_unit_test(test_s4_refusals),
+        cmocka_unit_test(test_s9_proven_sites_before_after),
+        cmocka_unit_test(test_s9_guarded_helper_before_after),
+        cmocka_unit_test(test_s9_guarded_helpers_are_exact),
+        cmocka_unit_test(test_s9_refusals),
+        cmocka_unit_test(test_s11_halving_recursion_before_after),
+        cmocka_unit_test(test_s11_linear_recursion_for_small_literal_ranges),
+        cmocka_unit_test(test_s11_loop_semantics_are_kept),
+        cmocka_unit_test(test_s11_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
