@@ -19,6 +19,7 @@
 typedef struct {
     const char *output;
     double ridge;
+    double size_tolerance, rc_tolerance;
 } GbBreaksOptions;
 
 static const GbCliOption gb_breaks__options[] = {
@@ -26,6 +27,10 @@ static const GbCliOption gb_breaks__options[] = {
                   "directory for breaks.json, items.csv, breaks.html and the charts (SVG)"),
     GB_CLI_DOUBLE("ridge", 0, GbBreaksOptions, ridge, "L", 0, 1e6, "1",
                   "L2 penalty of the logistic model on its standardised coefficients"),
+    GB_CLI_DOUBLE("size-tolerance", 0, GbBreaksOptions, size_tolerance, "F", 0, 10, "0.1",
+                  "programs of similar size: the same lines and tokens within this fraction"),
+    GB_CLI_DOUBLE("rc-tolerance", 0, GbBreaksOptions, rc_tolerance, "D", 0, 1, "0.01",
+                  "programs of similar RC: RC within this difference"),
     GB_CLI_END,
 };
 
@@ -49,11 +54,15 @@ static const GbCliCommand gb_breaks__cmd = {
              "                 between the two rungs; per operator how often it lies on a breaking step\n"
              "                 against how often it is applied on a step from a passed version (Wilson\n"
              "                 interval); the RC of programs that flipped the model from the original's\n"
-             "                 success to failure against those that did not (Mann-Whitney U); and a\n"
-             "                 logistic model of that failure on the program's RC and log tokens\n"
-             "                 (standardised, penalised), saying which one the failures follow (the larger\n"
-             "                 positive z; \"neither\" when no z is positive, \"undetermined\" without both\n"
-             "                 outcomes)\n"
+             "                 success to failure against those that did not (Mann-Whitney U); size-matched\n"
+             "                 comparisons of those steps: each failure matched with one success of the same\n"
+             "                 lines and similar tokens but different RC, and with one of similar RC but\n"
+             "                 different lines, with how often the failure is the higher one (Wilson\n"
+             "                 interval, sign test); \"points_at\" says which the failures follow (\"size\",\n"
+             "                 \"complexity\", \"both\": the rate's interval lies above 1/2; \"neither\";\n"
+             "                 \"undetermined\" without matched pairs or both outcomes); and beside them\n"
+             "                 logistic models of failure on RC and log tokens, and on RC and log lines\n"
+             "                 (standardised, penalised), each naming its larger positive z\n"
              "    items.csv    one row per item and version: pass, rung, RC, RR, tokens, lines, operators\n"
              "    breaks.html  the curves, the operator table and per task its ladder with the diff of the\n"
              "                 breaking rung; curve_level.svg, curve_rc.svg, curve_tokens.svg the charts\n",
@@ -424,7 +433,7 @@ static size_t gb_breaks__breaking(const GbBreaksItem *it, size_t nver)
 /* What failure after the original's success follows: the transitions of every item that passed
  * version 0, one per distinct rung. */
 typedef struct {
-    GbArray(double) d_rc, d_tok, rc_fail, rc_pass;
+    GbArray(double) d_rc, d_tok, lines, log_lines, rc_fail, rc_pass;
     GbArray(int) y;
 } GbBreaksFlips;
 
@@ -445,6 +454,8 @@ static void gb_breaks__flips(const GbBreaks *b, GbBreaksFlips *fl)
             /* Levels, not gains over the original: a model's limits are on the program it reads. */
             gb_array_push(&fl->d_rc, p->rc);
             gb_array_push(&fl->d_tok, log(p->tokens));
+            gb_array_push(&fl->lines, p->lines);
+            gb_array_push(&fl->log_lines, log(p->lines));
             if (pass)
                 gb_array_push(&fl->rc_pass, p->rc);
             else
@@ -485,6 +496,71 @@ static double gb_breaks__auc(const double *x, const int *y, size_t n)
     gb_array_free(&a);
     gb_array_free(&c);
     return auc;
+}
+
+/* One logistic fit of failure on RC and a size measure. */
+typedef struct {
+    double beta[3], se[3], z[3];
+    const char *points; /* static: the larger positive z's measure, "neither" or "undetermined" */
+} GbBreaksFit;
+
+static GbBreaksFit gb_breaks__fit(const GbBreaksFlips *fl, const double *size, double ridge, bool both)
+{
+    GbBreaksFit r;
+    bool fitted = gb_logistic2(fl->d_rc.items, size, fl->y.items, fl->y.len, ridge, r.beta, r.se);
+    for (int k = 0; k < 3; k++) r.z[k] = r.beta[k] / r.se[k];
+    r.points = !fitted || !both || !(isfinite(r.z[1]) && isfinite(r.z[2])) ? "undetermined"
+               : fmax(r.z[1], r.z[2]) <= 0                                 ? "neither"
+               : r.z[2] > r.z[1]                                           ? "size"
+                                                                           : "complexity";
+    return r;
+}
+
+static void gb_breaks__fit_json(GbStr *js, const GbBreaksFit *r, const char *size_name)
+{
+    const char *names[3] = {"intercept", "rc", size_name};
+    bool f = true;
+    gb_str_append(js, "{");
+    for (int k = 0; k < 3; k++) {
+        gb_json_key(js, names[k], &f);
+        bool g = true;
+        gb_str_append(js, "{");
+        gb_json_key(js, "beta", &g);
+        gb_json_number(js, r->beta[k]);
+        gb_json_key(js, "se", &g);
+        gb_json_number(js, r->se[k]);
+        gb_json_key(js, "z", &g);
+        gb_json_number(js, r->z[k]);
+        gb_str_append(js, "}");
+    }
+    gb_json_key(js, "points_at", &f);
+    gb_json_string(js, r->points);
+    gb_str_append(js, "}");
+}
+
+static void gb_breaks__pairs_json(GbStr *js, const GbMatchedPairs *m)
+{
+    bool f = true;
+    gb_str_append(js, "{");
+    gb_json_key(js, "failures", &f);
+    gb_json_integer(js, m->cases);
+    gb_json_key(js, "pairs", &f);
+    gb_json_integer(js, m->pairs);
+    gb_json_key(js, "higher_failed", &f);
+    gb_json_integer(js, m->higher_failed);
+    gb_json_key(js, "rate", &f);
+    gb_json_number(js, m->rate);
+    gb_json_key(js, "ci95", &f);
+    gb_str_append(js, "[");
+    gb_json_number(js, m->lo);
+    gb_str_append(js, ", ");
+    gb_json_number(js, m->hi);
+    gb_str_append(js, "]");
+    gb_json_key(js, "p", &f);
+    gb_json_number(js, m->p);
+    gb_json_key(js, "mean_gap", &f);
+    gb_json_number(js, m->mean_gap);
+    gb_str_append(js, "}");
 }
 
 int gb_cmd_breaks(int argc, char **argv)
@@ -651,17 +727,29 @@ int gb_cmd_breaks(int argc, char **argv)
     /* Success -> failure against success -> success; complexity against size. */
     GbBreaksFlips fl;
     gb_breaks__flips(&b, &fl);
-    double u, p, beta[3], se[3];
+    double u, p;
     gb_mann_whitney(fl.rc_fail.items, fl.rc_fail.len, fl.rc_pass.items, fl.rc_pass.len, &u, &p);
-    bool fitted = gb_logistic2(fl.d_rc.items, fl.d_tok.items, fl.y.items, fl.y.len, o.ridge, beta, se);
-    double z_rc = beta[1] / se[1], z_tok = beta[2] / se[2];
+    bool both = fl.rc_fail.len && fl.rc_pass.len;
+    GbBreaksFit fit_tok = gb_breaks__fit(&fl, fl.d_tok.items, o.ridge, both);
+    GbBreaksFit fit_lines = gb_breaks__fit(&fl, fl.log_lines.items, o.ridge, both);
     double auc_rc = gb_breaks__auc(fl.d_rc.items, fl.y.items, fl.y.len);
     double auc_tok = gb_breaks__auc(fl.d_tok.items, fl.y.items, fl.y.len);
-    const char *points = !fitted || !fl.rc_fail.len || !fl.rc_pass.len || !(isfinite(z_rc) && isfinite(z_tok))
-                             ? "undetermined"
-                         : fmax(z_rc, z_tok) <= 0 ? "neither"
-                         : z_tok > z_rc           ? "size"
-                                                  : "complexity";
+    double auc_lines = gb_breaks__auc(fl.lines.items, fl.y.items, fl.y.len);
+    /* Size held: the same lines and tokens within the tolerance (in logs); RC held: RC within its. */
+    GbMatchedPairs at_size, at_rc;
+    const double *size_keys[] = {fl.lines.items, fl.d_tok.items};
+    double size_tol[] = {0, log1p(o.size_tolerance)};
+    gb_matched_pairs(fl.d_rc.items, size_keys, size_tol, 2, fl.y.items, fl.y.len, &at_size);
+    const double *rc_keys[] = {fl.d_rc.items};
+    double rc_tol[] = {o.rc_tolerance};
+    gb_matched_pairs(fl.lines.items, rc_keys, rc_tol, 1, fl.y.items, fl.y.len, &at_rc);
+    bool rc_shows = at_size.pairs && at_size.lo > 0.5, size_shows = at_rc.pairs && at_rc.lo > 0.5;
+    const char *points = !both                             ? "undetermined"
+                         : rc_shows && size_shows          ? "both"
+                         : size_shows                      ? "size"
+                         : rc_shows                        ? "complexity"
+                         : at_size.pairs + at_rc.pairs > 0 ? "neither"
+                                                           : "undetermined";
     gb_str_append(&js, "\n],\n\"rank_test\": {");
     bool f = true;
     gb_json_key(&js, "success_to_failure", &f);
@@ -682,31 +770,39 @@ int gb_cmd_breaks(int argc, char **argv)
     gb_json_integer(&js, (long long)fl.y.len);
     gb_json_key(&js, "ridge", &f);
     gb_json_number(&js, o.ridge);
-    const char *names[3] = {"intercept", "rc", "log_tokens"};
-    for (int k = 0; k < 3; k++) {
-        gb_json_key(&js, names[k], &f);
-        bool g = true;
-        gb_str_append(&js, "{");
-        gb_json_key(&js, "beta", &g);
-        gb_json_number(&js, beta[k]);
-        gb_json_key(&js, "se", &g);
-        gb_json_number(&js, se[k]);
-        gb_json_key(&js, "z", &g);
-        gb_json_number(&js, beta[k] / se[k]);
-        gb_str_append(&js, "}");
-    }
+    gb_json_key(&js, "logistic_tokens", &f);
+    gb_breaks__fit_json(&js, &fit_tok, "log_tokens");
+    gb_json_key(&js, "logistic_lines", &f);
+    gb_breaks__fit_json(&js, &fit_lines, "log_lines");
     gb_json_key(&js, "auc_rc", &f);
     gb_json_number(&js, auc_rc);
     gb_json_key(&js, "auc_log_tokens", &f);
     gb_json_number(&js, auc_tok);
+    gb_json_key(&js, "auc_lines", &f);
+    gb_json_number(&js, auc_lines);
+    gb_json_key(&js, "size_tolerance", &f);
+    gb_json_number(&js, o.size_tolerance);
+    gb_json_key(&js, "rc_tolerance", &f);
+    gb_json_number(&js, o.rc_tolerance);
+    gb_json_key(&js, "rc_at_equal_size", &f);
+    gb_breaks__pairs_json(&js, &at_size);
+    gb_json_key(&js, "lines_at_equal_rc", &f);
+    gb_breaks__pairs_json(&js, &at_rc);
     gb_json_key(&js, "points_at", &f);
     gb_json_string(&js, points);
     gb_str_append(&js, "}}\n");
     printf("\nsuccess->failure %zu (median RC %.4f) vs success->success %zu (median RC %.4f): U = %.1f, p = %.3g\n",
            fl.rc_fail.len, gb_breaks__median(fl.rc_fail.items, fl.rc_fail.len), fl.rc_pass.len,
            gb_breaks__median(fl.rc_pass.items, fl.rc_pass.len), u, p);
-    printf("logistic on %zu steps: RC z = %.2f (AUC %.3f), log tokens z = %.2f (AUC %.3f): points at %s\n", fl.y.len,
-           z_rc, auc_rc, z_tok, auc_tok, points);
+    printf("logistic on %zu steps: RC z = %.2f, log tokens z = %.2f (%s); RC z = %.2f, log lines z = %.2f (%s)\n",
+           fl.y.len, fit_tok.z[1], fit_tok.z[2], fit_tok.points, fit_lines.z[1], fit_lines.z[2], fit_lines.points);
+    printf("RC at equal size: %ld of %ld failures matched with a success, the failure had the higher RC in %ld "
+           "(rate %.3f [%.3f, %.3f], p = %.3g)\n",
+           at_size.pairs, at_size.cases, at_size.higher_failed, at_size.rate, at_size.lo, at_size.hi, at_size.p);
+    printf("lines at equal RC: %ld of %ld failures matched with a success, the failure had more lines in %ld "
+           "(rate %.3f [%.3f, %.3f], p = %.3g)\n",
+           at_rc.pairs, at_rc.cases, at_rc.higher_failed, at_rc.rate, at_rc.lo, at_rc.hi, at_rc.p);
+    printf("the failures follow: %s\n", points);
 
     /* The page. */
     gb_str_append(&html, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Where it breaks</title><style>"
@@ -754,12 +850,22 @@ int gb_cmd_breaks(int argc, char **argv)
     }
     gb_str_appendf(&html,
                    "</table><h2>Complexity or size</h2><p>success&rarr;failure: %zu programs, median RC %.4f; "
-                   "success&rarr;success: %zu, median RC %.4f; Mann-Whitney U = %.1f, p = %.3g.</p><p>Logistic model "
-                   "of failure on %zu steps: RC z = %.2f (AUC %.3f), log tokens z = %.2f (AUC %.3f): the "
-                   "failures follow <b>%s</b>.</p>",
+                   "success&rarr;success: %zu, median RC %.4f; Mann-Whitney U = %.1f, p = %.3g.</p>"
+                   "<p>Size-matched comparisons (each failure matched with one success): with the same lines and "
+                   "tokens within %.0f%%, %ld of %ld failures found a success of different RC, and the failure "
+                   "had the higher RC in %ld (rate %.3f [%.3f, %.3f], sign test p = %.3g); with RC within %.3g, "
+                   "%ld of %ld found a success of different lines, and the failure was the longer one in %ld "
+                   "(rate %.3f "
+                   "[%.3f, %.3f], p = %.3g). The failures follow <b>%s</b>.</p><p>Logistic models of failure "
+                   "on %zu steps (beside the pairs; RC and size rise together along a ladder, so their z "
+                   "values share the evidence): RC z = %.2f, log tokens z = %.2f (%s); RC z = %.2f, log lines "
+                   "z = %.2f (%s).</p>",
                    fl.rc_fail.len, gb_breaks__median(fl.rc_fail.items, fl.rc_fail.len), fl.rc_pass.len,
-                   gb_breaks__median(fl.rc_pass.items, fl.rc_pass.len), u, p, fl.y.len, z_rc, auc_rc, z_tok, auc_tok,
-                   points);
+                   gb_breaks__median(fl.rc_pass.items, fl.rc_pass.len), u, p, 100 * o.size_tolerance, at_size.pairs,
+                   at_size.cases, at_size.higher_failed, at_size.rate, at_size.lo, at_size.hi, at_size.p,
+                   o.rc_tolerance, at_rc.pairs, at_rc.cases, at_rc.higher_failed, at_rc.rate, at_rc.lo, at_rc.hi,
+                   at_rc.p, points, fl.y.len, fit_tok.z[1], fit_tok.z[2], fit_tok.points, fit_lines.z[1],
+                   fit_lines.z[2], fit_lines.points);
     gb_str_append(&html, "<h2>Ladders</h2>");
     for (size_t i = 0; i < b.items.len; i++) {
         const GbBreaksItem *it = &b.items.items[i];
@@ -819,6 +925,8 @@ int gb_cmd_breaks(int argc, char **argv)
     }
     gb_array_free(&fl.d_rc);
     gb_array_free(&fl.d_tok);
+    gb_array_free(&fl.lines);
+    gb_array_free(&fl.log_lines);
     gb_array_free(&fl.rc_fail);
     gb_array_free(&fl.rc_pass);
     gb_array_free(&fl.y);

@@ -1,5 +1,6 @@
 #include "src/measure/drop_stats.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,4 +140,85 @@ bool gb_logistic2(const double *x1, const double *x2, const int *y, size_t n, do
     free(z1);
     free(z2);
     return true;
+}
+
+double gb_sign_test(long k, long n)
+{
+    if (n <= 0) return 1;
+    long m = k < n - k ? k : n - k;
+    /* P(X <= m) for X ~ Binomial(n, 1/2), summed in logs so large n stays finite. */
+    double tail = 0;
+    for (long i = 0; i <= m; i++)
+        tail += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) - (double)n * log(2.0));
+    return fmin(1.0, 2 * tail);
+}
+
+typedef struct {
+    double key;
+    size_t i;
+} GbKeyed;
+
+static int gb_drop__keyed_cmp(const void *a, const void *b)
+{
+    const GbKeyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static bool gb_drop__close(const double *vary, const double *const *match, const double *tol, size_t nmatch, size_t i,
+                           size_t j)
+{
+    if (vary[i] == vary[j]) return false;
+    for (size_t k = 0; k < nmatch; k++)
+        if (fabs(match[k][i] - match[k][j]) > tol[k]) return false;
+    return true;
+}
+
+void gb_matched_pairs(const double *vary, const double *const *match, const double *tol, size_t nmatch, const int *y,
+                      size_t n, GbMatchedPairs *out)
+{
+    assert(nmatch >= 1);
+    memset(out, 0, sizeof *out);
+    GbKeyed *order = gb_malloc((n ? n : 1) * sizeof *order);
+    bool *used = gb_malloc((n ? n : 1) * sizeof *used);
+    for (size_t i = 0; i < n; i++) {
+        order[i] = (GbKeyed){match[0][i], i};
+        used[i] = false;
+    }
+    qsort(order, n, sizeof *order, gb_drop__keyed_cmp);
+    double gap = 0;
+    for (size_t a = 0; a < n; a++) {
+        size_t i = order[a].i;
+        if (!y[i]) continue;
+        out->cases++;
+        /* The nearest unused success on either side of the failure in match[0] order. */
+        size_t best = n;
+        double best_d = INFINITY;
+        for (size_t b = a; b-- > 0 && order[a].key - order[b].key <= tol[0];) {
+            size_t j = order[b].i;
+            if (y[j] || used[j] || !gb_drop__close(vary, match, tol, nmatch, i, j)) continue;
+            best = b;
+            best_d = order[a].key - order[b].key;
+            break;
+        }
+        for (size_t b = a + 1; b < n && order[b].key - order[a].key <= tol[0] && order[b].key - order[a].key < best_d;
+             b++) {
+            size_t j = order[b].i;
+            if (y[j] || used[j] || !gb_drop__close(vary, match, tol, nmatch, i, j)) continue;
+            best = b;
+            break;
+        }
+        if (best == n) continue;
+        size_t j = order[best].i;
+        used[j] = true;
+        out->pairs++;
+        gap += fabs(vary[i] - vary[j]);
+        out->higher_failed += vary[i] > vary[j];
+    }
+    free(order);
+    free(used);
+    out->mean_gap = out->pairs ? gap / (double)out->pairs : NAN;
+    out->rate = out->pairs ? (double)out->higher_failed / (double)out->pairs : NAN;
+    gb_wilson(out->higher_failed, out->pairs, 1.96, &out->lo, &out->hi);
+    out->p = gb_sign_test(out->higher_failed, out->pairs);
 }

@@ -20,3 +20,27 @@ void gb_mann_whitney(const double *a, size_t na, const double *b, size_t nb, dou
  * False when n < 3. */
 bool gb_logistic2(const double *x1, const double *x2, const int *y, size_t n, double ridge, double beta[3],
                   double se[3]);
+
+/* Exact two-sided sign test: the probability, under a fair coin, of a split of n at least as
+ * uneven as k against n - k (1 when n = 0). */
+double gb_sign_test(long k, long n);
+
+/* A matched case-control comparison: does failure follow one measure when others are held close? */
+typedef struct {
+    long cases;         /* failures */
+    long pairs;         /* failures matched with a success */
+    long higher_failed; /* of the pairs, those where the failure has the larger varied measure */
+    double rate;        /* higher_failed / pairs (NAN when no pair) */
+    double lo, hi;      /* its Wilson 95% interval */
+    double p;           /* exact two-sided sign test of higher_failed against pairs / 2 */
+    double mean_gap;    /* mean |difference| of the varied measure over the pairs (NAN: none) */
+} GbMatchedPairs;
+
+/* Matches each failure (y[i] = 1) with one success (each used at most once) whose matched measures
+ * match[k][j] all lie within tol[k] of the failure's and whose varied measure vary[j] differs from
+ * it: the nearest in match[0] (ties: the earlier in order of match[0], then index), failures taken
+ * in that order. When failure does not depend on the varied measure once the matched ones are
+ * held, the failure is the larger member of a pair half the time. nmatch >= 1. Deterministic;
+ * borrows every array. */
+void gb_matched_pairs(const double *vary, const double *const *match, const double *tol, size_t nmatch, const int *y,
+                      size_t n, GbMatchedPairs *out);

@@ -7,8 +7,9 @@
 #   - a simulated model that fails whenever a program uses concurrent.futures (which only S4
 #     AddThread adds) gets every figure of `breaks` as recomputed from the level files, and S4 is
 #     the first breaking operator with rate 1;
-#   - one that fails on programs longer than N lines gets its curve, verdicts and operator table
-#     as recomputed (the complexity-vs-size verdict is printed, not asserted).
+#   - one that fails on programs longer than N lines gets its curve, verdicts, operator table and
+#     size-matched comparisons as recomputed; its curve breaks where sizes cross N, and the
+#     complexity-vs-size analysis points at size (no pair of equal size splits on RC).
 set -u
 gb=${GENEBENCH:?}
 src=${GB_SOURCE_ROOT:?}

@@ -61,6 +61,90 @@ def wilson(k, n):
     return max(0.0, c - h), min(1.0, c + h)
 
 
+def lines_of(t):
+    """Lines over all modules, as genebench counts them (a last line without a newline counts)."""
+    n = 0
+    for text in [t["source"]] + list(t.get("extra_files", {}).values()):
+        n += text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    return n
+
+
+def scored(t):
+    g = t.get("genebench", {})
+    side = g.get("after") or g.get("before")
+    return side["rc"], side["metrics"]["num_tokens"], len(g.get("lineage", []))
+
+
+def sign_test(k, n):
+    if n == 0:
+        return 1.0
+    m = min(k, n - k)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(m + 1)) / 2 ** n)
+
+
+def pairs(vary, match, tol, y):
+    """Each failure matched with the nearest unused success, as documented for gb_matched_pairs."""
+    order = sorted(range(len(y)), key=lambda i: (match[0][i], i))
+    used = [False] * len(y)
+    cases = n = hi_failed = 0
+
+    def close(i, j):
+        return vary[i] != vary[j] and all(abs(m[i] - m[j]) <= t for m, t in zip(match, tol))
+
+    for a, i in enumerate(order):
+        if not y[i]:
+            continue
+        cases += 1
+        cands = [(abs(match[0][j] - match[0][i]), b, j) for b, j in enumerate(order)
+                 if b != a and not y[j] and not used[j] and close(i, j)]
+        if not cands:
+            continue
+        j = min(cands)[2]
+        used[j] = True
+        n += 1
+        hi_failed += vary[i] > vary[j]
+    lo, hi = wilson(hi_failed, n)
+    return {"failures": cases, "pairs": n, "higher_failed": hi_failed, "ci95": [lo, hi],
+            "p": sign_test(hi_failed, n), "rate": hi_failed / n if n else None}
+
+
+def check_pairs(got, items, levels, passes, k):
+    """The steps from an original that passed, and both size-matched comparisons, recomputed."""
+    rc, tok, lines, y = [], [], [], []
+    for t, _ in items:
+        if not passes(t, 0):
+            continue
+        last = scored(levels[0][t])[2]
+        for v in range(1, k + 1):
+            r, n_tok, rung = scored(levels[v][t])
+            if rung == last:
+                continue
+            last = rung
+            rc.append(r)
+            tok.append(math.log(n_tok))
+            lines.append(lines_of(levels[v][t]))
+            y.append(0 if passes(t, v) else 1)
+    cs = got["complexity_vs_size"]
+    assert cs["n"] == len(y), (cs["n"], len(y))
+    want = {"rc_at_equal_size": pairs(rc, [lines, tok], [0, math.log1p(cs["size_tolerance"])], y),
+            "lines_at_equal_rc": pairs(lines, [rc], [cs["rc_tolerance"]], y)}
+    for key, w in want.items():
+        g = cs[key]
+        for f in ("failures", "pairs", "higher_failed"):
+            assert g[f] == w[f], (key, f, g[f], w[f])
+        assert abs(g["ci95"][0] - w["ci95"][0]) < 1e-6 and abs(g["ci95"][1] - w["ci95"][1]) < 1e-6, (key, g, w)
+        assert abs(g["p"] - w["p"]) < 1e-6, (key, g["p"], w["p"])
+        assert (g["rate"] is None) == (w["rate"] is None), (key, g, w)
+        assert w["rate"] is None or abs(g["rate"] - w["rate"]) < 1e-6, (key, g, w)
+    shows = {key: w["pairs"] > 0 and w["ci95"][0] > 0.5 for key, w in want.items()}
+    both = 0 < sum(y) < len(y)
+    points = ("undetermined" if not both else "both" if all(shows.values())
+              else "size" if shows["lines_at_equal_rc"] else "complexity" if shows["rc_at_equal_size"]
+              else "neither" if any(w["pairs"] for w in want.values()) else "undetermined")
+    assert cs["points_at"] == points, (cs["points_at"], points)
+    print("pairs:", {key: (w["failures"], w["pairs"], w["higher_failed"]) for key, w in want.items()})
+
+
 def check_breaks(ldir, rdir, k, rule, arg):
     st = {"breaks_on": arg if rule == "construct" else None, "max_lines": int(arg) if rule == "lines" else 0}
     levels = []
@@ -103,6 +187,7 @@ def check_breaks(ldir, rdir, k, rule, arg):
             assert it["operators"] == "+".join(ops(t, bv)[len(ops(t, bv - 1)):]), (t, it["operators"])
     table = {o["op"]: (o["applied"], o["breaking"]) for o in got["operators"]}
     assert table == {op: (applied[op], broke[op]) for op in applied}, (table, applied, broke)
+    check_pairs(got, items, levels, passes, k)
     print("levels:", [round(l["pass_at_1"], 4) for l in got["levels"]])
     print("operators:", [(o["op"], o["applied"], o["breaking"], o["rate"]) for o in got["operators"]])
     print("complexity_vs_size:", got["complexity_vs_size"]["points_at"], "rank test:", got["rank_test"])
@@ -118,7 +203,17 @@ def main():
         first = got["operators"][0]
         assert first["op"] == "S4" and first["rate"] == 1.0, first
     else:
-        assert got["complexity_vs_size"]["points_at"] in ("size", "complexity", "neither"), got["complexity_vs_size"]
+        # The curve breaks where sizes cross N: an item passes a level exactly when its program there
+        # has at most N lines; and the analysis points at size, not RC.
+        n_max = int(sys.argv[6])
+        got_levels = got["levels"]
+        for v in range(int(sys.argv[4]) + 1):
+            level = {json.loads(l)["id"]: json.loads(l) for l in open(os.path.join(sys.argv[2], "level_%d.jsonl" % v))}
+            small = [lines_of(level[i["task"]]) <= n_max for i in got["items"]]
+            assert abs(got_levels[v]["pass_at_1"] - sum(small) / len(small)) < 1e-6, (v, got_levels[v])
+        cs = got["complexity_vs_size"]
+        assert cs["points_at"] == "size", cs
+        assert cs["rc_at_equal_size"]["pairs"] == 0, cs["rc_at_equal_size"]
 
 
 if __name__ == "__main__":
