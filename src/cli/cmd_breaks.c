@@ -15,6 +15,22 @@
 #include "src/cli/commands.h"
 #include "src/doc/eval_results.h"
 #include "src/measure/drop_stats.h"
+#include "src/report/report.h"
+
+/* The chart export of the page's self-contained part (between the markers of
+ * src/report/report.h): the figure's SVG as a file, or drawn on a canvas at twice its size as a
+ * PNG. */
+#define GB_BREAKS_SCRIPT                                                                                               \
+    "function gbBreaksGet(u,n){var a=document.createElement('a');a.href=u;a.download=n;"                               \
+    "document.body.appendChild(a);a.click();a.remove();}"                                                              \
+    "function gbBreaksSave(b,kind){var f=b.closest('figure'),n=f.dataset.name,"                                        \
+    "x=new XMLSerializer().serializeToString(f.querySelector('svg')),"                                                 \
+    "u=URL.createObjectURL(new Blob([x],{type:'image/svg+xml'}));"                                                     \
+    "if(kind==='svg'){gbBreaksGet(u,n+'.svg');return;}"                                                                \
+    "var i=new Image();i.onload=function(){var c=document.createElement('canvas');"                                    \
+    "c.width=2*i.width;c.height=2*i.height;var g=c.getContext('2d');g.fillStyle='#fff';"                               \
+    "g.fillRect(0,0,c.width,c.height);g.drawImage(i,0,0,c.width,c.height);"                                            \
+    "c.toBlob(function(p){gbBreaksGet(URL.createObjectURL(p),n+'.png');});};i.src=u;}"
 
 typedef struct {
     const char *output;
@@ -805,15 +821,23 @@ int gb_cmd_breaks(int argc, char **argv)
     printf("the failures follow: %s\n", points);
 
     /* The page. */
-    gb_str_append(&html, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Where it breaks</title><style>"
-                         "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid "
-                         "#ccc;padding:2px 6px;font-size:12px}.diff td{font-family:monospace;white-space:pre}"
-                         ".del{background:#fdd}.ins{background:#dfd}.chg{background:#ffd}.P{color:green}.F{color:red}"
-                         "</style></head><body><h1>Where the model breaks</h1><h2>pass@1 against level, RC and "
-                         "tokens (95% Wilson intervals)</h2><div id=\"curves\">");
+    /* The page. Its part between the gb-breaks markers stands alone (scoped style, charts with their
+     * export buttons, the script), so that `genebench report --breaks` can show it as a panel. */
+    gb_str_append(&html,
+                  "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Where it breaks</title></head>"
+                  "<body><h1>Where the model breaks</h1>\n" GB_REPORT_BREAKS_BEGIN "\n<div class=\"gb-breaks\"><style>"
+                  ".gb-breaks{font-family:sans-serif}.gb-breaks table{border-collapse:collapse}.gb-breaks td,"
+                  ".gb-breaks th{border:1px solid #ccc;padding:2px 6px;font-size:12px}.gb-breaks .diff td{"
+                  "font-family:monospace;white-space:pre}.gb-breaks .del{background:#fdd}.gb-breaks .ins{"
+                  "background:#dfd}.gb-breaks .chg{background:#ffd}.gb-breaks .P{color:green}.gb-breaks .F{"
+                  "color:red}.gb-breaks figure{display:inline-block;margin:0 1em 1em 0}</style><h2>pass@1 "
+                  "against level, RC and tokens (95% Wilson intervals)</h2><div class=\"curves\">");
     for (int k = 0; k < 3; k++) {
+        gb_str_appendf(&html, "<figure data-name=\"%.*s\">", (int)(strlen(svg_names[k]) - 4), svg_names[k]);
         gb_str_append(&html, svg[k].data);
-        gb_str_appendf(&html, "<a href=\"%s\" download>%s</a> ", svg_names[k], svg_names[k]);
+        gb_str_append(&html, "<figcaption><button type=\"button\" onclick=\"gbBreaksSave(this,'svg')\">SVG</button> "
+                             "<button type=\"button\" onclick=\"gbBreaksSave(this,'png')\">PNG</button>"
+                             "</figcaption></figure>");
     }
     gb_str_append(&html, "</div><h2>Per level</h2><table><tr><th>version</th><th>file</th><th>items</th><th>pass@1</"
                          "th><th>95%</th><th>RC</th><th>RR</th><th>tokens</th><th>lines</th><th>rung</th></tr>");
@@ -915,7 +939,7 @@ int gb_cmd_breaks(int argc, char **argv)
             if (pa && pb) gb_diff_render_html(&html, pa->source, pb->source);
         }
     }
-    gb_str_append(&html, "</body></html>\n");
+    gb_str_append(&html, "<script>" GB_BREAKS_SCRIPT "</script></div>\n" GB_REPORT_BREAKS_END "\n</body></html>\n");
     bool ok = gb_breaks__write(o.output, "breaks.json", &js) && gb_breaks__write(o.output, "items.csv", &csv) &&
               gb_breaks__write(o.output, "breaks.html", &html);
     for (int k = 0; k < 3; k++) {
