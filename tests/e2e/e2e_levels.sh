@@ -7,6 +7,7 @@
 #   - a simulated model that fails whenever a program uses concurrent.futures (which only S4
 #     AddThread adds) gets every figure of `breaks` as recomputed from the level files, and S4 is
 #     the first breaking operator with rate 1;
+#   - `report --breaks` shows the breaks page as a panel;
 #   - one that fails on programs longer than N lines gets its curve, verdicts, operator table and
 #     size-matched comparisons as recomputed; its curve breaks where sizes cross N, and the
 #     complexity-vs-size analysis points at size (no pair of equal size splits on RC).
@@ -62,6 +63,11 @@ cat "$tmp/b1.out"
 check "every figure as the construct model implies; S4 first" '$py "$src/tests/e2e/levels_check.py" breaks "$tmp/L" "$tmp/B1" $K construct concurrent.futures'
 check "breaks wrote the table, the page and the charts" \
   '[ -s "$tmp/B1/items.csv" ] && [ -s "$tmp/B1/breaks.html" ] && grep -q "<svg" "$tmp/B1/curve_level.svg"'
+check "report --breaks: the panel, its three charts with SVG and PNG export, the ladders" \
+  '"$gb" report --breaks "$tmp/B1" -o "$tmp/rep.html" >/dev/null && grep -q "<section id=\"breaks\">" "$tmp/rep.html" &&
+   [ "$(grep -o "<svg xmlns" "$tmp/rep.html" | wc -l)" -eq 3 ] && [ "$(grep -o "gbBreaksSave(this,.png.)" "$tmp/rep.html" | wc -l)" -eq 3 ] &&
+   grep -q "<h2>Ladders</h2>" "$tmp/rep.html"'
+check "report --breaks on a directory without breaks.html: exit 1" '! "$gb" report --breaks "$tmp/L" -o "$tmp/rep2.html" >/dev/null 2>&1'
 
 # N: the median size of the hardened levels' programs, at least every original's.
 N=$($py -c "
