@@ -49,6 +49,18 @@ void gb_record_init(GbRecord *r)
     r->time_s = NAN;
 }
 
+void gb_record_rung_destroy(GbRecordRung *g)
+{
+    free(g->op);
+    free(g->site);
+    for (size_t i = 0; i < g->patch.len; i++) {
+        free(g->patch.items[i].module);
+        free(g->patch.items[i].text);
+    }
+    gb_array_free(&g->patch);
+    memset(g, 0, sizeof *g);
+}
+
 void gb_record_destroy(GbRecord *r)
 {
     free(r->error);
@@ -75,6 +87,8 @@ void gb_record_destroy(GbRecord *r)
         free(m->source);
     }
     gb_array_free(&r->front);
+    for (size_t i = 0; i < r->lineage.len; i++) gb_record_rung_destroy(&r->lineage.items[i]);
+    gb_array_free(&r->lineage);
     free(r->naming_mode);
     gb_rename_list_destroy(&r->renamed);
     free(r->original_source);

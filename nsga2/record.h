@@ -41,7 +41,17 @@
  *             versions: versions, `evolve --away-from`): how many earlier versions of the task
  *             there were, the similarity target, and the token Jaccard to the nearest of them of
  *             the original and of the final pick (after its renaming),
- *     "time_s": t (wall time of the task's evolution), "offspring_validated": n }
+ *     "time_s": t (wall time of the task's evolution), "offspring_validated": n,
+ *     "lineage" (written last, after "offspring_validated"): [{"op": "S1", "site": "<key>", "rc": x,
+ *                  "rr": y, "tokens": t, "lines": l,
+ *                  "edits": e, "patch": [{"module": "main.py", "start": s, "end": e, "text": "..."}]}, ...]
+ *                  (the pick's ancestors, one rung per operator application, oldest first, the last
+ *                  rung being the pick as output, after its renaming; rung 0 is "original", scored in
+ *                  "before". A rung's program is the previous rung's with each patch applied: bytes
+ *                  [start, end) of the module replaced by text (a module the rung added appears with
+ *                  start = end = 0). "edits" is how many entries of "edits" the rung's history
+ *                  holds, "tokens" its num_tokens (R1), "lines" its lines over all modules.
+ *                  src/bench/lineage.h rebuilds any rung exactly.) }
  * Numbers are written with gb_json_number's rules (src/base/json_write.h): integers exactly,
  * other values with up to 6 decimals, so outputs are byte-identical across runs and thread
  * counts (except time_s).
@@ -88,6 +98,23 @@ typedef struct {
     char *source;              /* owned: concatenated program with --keep-front, else NULL */
 } GbRecordFrontMember;
 
+/* One replacement of a lineage rung: bytes [start, end) of module replaced by text. */
+typedef struct {
+    char *module; /* owned: module path */
+    size_t start, end;
+    char *text; /* owned */
+} GbRecordPatch;
+
+/* One rung of the pick's lineage ("lineage"). */
+typedef struct {
+    char *op;   /* owned: operator code, "S1" */
+    char *site; /* owned: site key; NULL when absent */
+    double rc, rr, tokens;
+    long lines;
+    long edits;                   /* history length of the rung's program; -1 when absent */
+    GbArray(GbRecordPatch) patch; /* from the previous rung's program to this one */
+} GbRecordRung;
+
 /* Offspring offered to the gates, rejections per gate, and accepted. */
 typedef struct {
     long offered;
@@ -116,6 +143,8 @@ typedef struct {
     GbArray(GbApplied) edits; /* owned; site_key is "" */
     bool has_front;
     GbArray(GbRecordFrontMember) front;
+    bool has_lineage;
+    GbArray(GbRecordRung) lineage;
     bool has_gates;
     GbGateCounts gates;
     bool has_gates_by_operator;
@@ -145,5 +174,7 @@ typedef struct {
 /* Caller storage; an empty record (sentinels set, no has_ flags). */
 void gb_record_init(GbRecord *r);
 void gb_record_destroy(GbRecord *r);
+/* Free a rung's strings and patches (caller storage, left zeroed). */
+void gb_record_rung_destroy(GbRecordRung *g);
 /* Set the "original" part from a task's program (copied). */
 void gb_record_set_original(GbRecord *r, const GbTask *task);

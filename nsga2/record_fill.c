@@ -30,6 +30,62 @@ static void gb_evolve__fill_lineage(const GbRun *run, GbRecord *rec, long pick, 
     gb_array_free(&chain);
 }
 
+/* The patch turning module text a (NULL: the module did not exist) into b: their common prefix
+ * and suffix kept, the middle replaced. */
+static GbRecordPatch gb_evolve__patch(const char *path, const char *a, const char *b)
+{
+    size_t la = a ? strlen(a) : 0, lb = strlen(b), pre = 0, suf = 0;
+    while (pre < la && pre < lb && a[pre] == b[pre]) pre++;
+    while (suf < la - pre && suf < lb - pre && a[la - 1 - suf] == b[lb - 1 - suf]) suf++;
+    GbRecordPatch p = {gb_strdup(path), pre, la - suf, gb_malloc(lb - suf - pre + 1)};
+    memcpy(p.text, b + pre, lb - suf - pre);
+    p.text[lb - suf - pre] = '\0';
+    return p;
+}
+
+static long gb_evolve__lines(const GbProgram *prog)
+{
+    long n = 0;
+    for (size_t m = 0; m < prog->modules.len; m++) {
+        const char *s = prog->modules.items[m].source;
+        size_t len = strlen(s);
+        for (size_t i = 0; i < len; i++) n += s[i] == '\n';
+        if (len > 0 && s[len - 1] != '\n') n++;
+    }
+    return n;
+}
+
+/* The pick's ancestors as rungs with the patches that rebuild each from the one before. */
+static void gb_evolve__fill_rungs(const GbRun *run, GbRecord *rec, long pick)
+{
+    rec->has_lineage = true;
+    GbArray(long) chain = {0};
+    for (long i = pick; i > 0; i = run->pop.items[i].parent) gb_array_push(&chain, i);
+    for (size_t c = chain.len; c-- > 0;) {
+        const GbIndividual *ind = &run->pop.items[chain.items[c]];
+        const GbProgram *par = &run->pop.items[ind->parent].prog;
+        const GbApplied *last = ind->prog.history.len ? &ind->prog.history.items[ind->prog.history.len - 1] : NULL;
+        GbRecordRung g = {gb_strdup(gb_operator((GbOperatorId)ind->op)->code),
+                          last ? gb_strdup(last->site_key) : NULL,
+                          ind->rc,
+                          ind->rr,
+                          ind->metrics.v[GB_METRIC_R1],
+                          gb_evolve__lines(&ind->prog),
+                          (long)ind->prog.history.len,
+                          {0}};
+        for (size_t m = 0; m < ind->prog.modules.len; m++) {
+            const GbFile *f = &ind->prog.modules.items[m];
+            const char *before = NULL;
+            for (size_t k = 0; k < par->modules.len && !before; k++)
+                if (strcmp(par->modules.items[k].path, f->path) == 0) before = par->modules.items[k].source;
+            if (before && strcmp(before, f->source) == 0) continue;
+            gb_array_push(&g.patch, gb_evolve__patch(f->path, before, f->source));
+        }
+        gb_array_push(&rec->lineage, g);
+    }
+    gb_array_free(&chain);
+}
+
 /* The first front: each member's objectives and lineage (and source with keep_front). */
 static void gb_evolve__fill_front(const GbRun *run, GbRecord *rec, const size_t *front, size_t nfront)
 {
@@ -63,6 +119,7 @@ static void gb_evolve__fill_pick(const GbRun *run, GbEvolveResult *res, long pic
         gb_array_push(&rec->edits, a);
     }
     gb_evolve__fill_front(run, rec, front, nfront);
+    gb_evolve__fill_rungs(run, rec, pick);
 }
 
 /* "gates" and "gates_by_operator" from the task's counts. */

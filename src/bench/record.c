@@ -53,6 +53,34 @@ static char *gb_record__dump(json_t *v)
     return s.data;
 }
 
+static json_t *gb_record__lineage(const GbRecord *r)
+{
+    json_t *lin = json_array();
+    for (size_t i = 0; i < r->lineage.len; i++) {
+        const GbRecordRung *g = &r->lineage.items[i];
+        json_t *e = json_object(), *patch = json_array();
+        json_object_set_new(e, "op", gb_record__str(g->op));
+        if (g->site) json_object_set_new(e, "site", json_string(g->site));
+        json_object_set_new(e, "rc", gb_record__num(g->rc));
+        json_object_set_new(e, "rr", gb_record__num(g->rr));
+        json_object_set_new(e, "tokens", gb_record__num(g->tokens));
+        if (g->lines >= 0) json_object_set_new(e, "lines", json_integer(g->lines));
+        if (g->edits >= 0) json_object_set_new(e, "edits", json_integer(g->edits));
+        for (size_t k = 0; k < g->patch.len; k++) {
+            const GbRecordPatch *p = &g->patch.items[k];
+            json_t *pe = json_object();
+            json_object_set_new(pe, "module", gb_record__str(p->module));
+            json_object_set_new(pe, "start", json_integer((json_int_t)p->start));
+            json_object_set_new(pe, "end", json_integer((json_int_t)p->end));
+            json_object_set_new(pe, "text", gb_record__str(p->text));
+            json_array_append_new(patch, pe);
+        }
+        json_object_set_new(e, "patch", patch);
+        json_array_append_new(lin, e);
+    }
+    return lin;
+}
+
 char *gb_record_genebench_json(const GbRecord *r)
 {
     json_t *o = json_object();
@@ -159,6 +187,7 @@ char *gb_record_genebench_json(const GbRecord *r)
     if (r->has_time) json_object_set_new(o, "time_s", gb_record__num(r->time_s));
     if (r->offspring_validated >= 0)
         json_object_set_new(o, "offspring_validated", json_integer(r->offspring_validated));
+    if (r->has_lineage) json_object_set_new(o, "lineage", gb_record__lineage(r));
     return gb_record__dump(o);
 }
 
@@ -262,6 +291,61 @@ static bool gb_record__parse_gates(json_t *o, const char *path, GbGateCounts *g,
     for (int k = 0; k < GB_GATE_COUNT; k++)
         if (!gb_record__get_long(o, gb_gate_name((GbGate)k), path, &g->rejected[k], err)) return false;
     return gb_record__get_long(o, "accepted", path, &g->accepted, err);
+}
+
+static bool gb_record__parse_rung(json_t *e, const char *path, GbRecordRung *g, GbError *err)
+{
+    bool ok = true;
+    if (!json_is_object(e) || !json_is_string(json_object_get(e, "op"))) {
+        gb_error_set(err, "field \"%s\" must be an object with a string \"op\"", path);
+        return false;
+    }
+    g->op = gb_strdup(json_string_value(json_object_get(e, "op")));
+    if (!gb_record__get_str(e, "site", path, &g->site, err) || !gb_record__get_num(e, "rc", path, &g->rc, err) ||
+        !gb_record__get_num(e, "rr", path, &g->rr, err) || !gb_record__get_num(e, "tokens", path, &g->tokens, err) ||
+        !gb_record__get_long(e, "lines", path, &g->lines, err) ||
+        !gb_record__get_long(e, "edits", path, &g->edits, err))
+        return false;
+    json_t *patch = gb_record__get_typed(e, "patch", path, true, &ok, err);
+    if (!ok) return false;
+    for (size_t k = 0; k < json_array_size(patch); k++) {
+        json_t *pe = json_array_get(patch, k);
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s.patch[%zu]", path, k);
+        json_t *mod = json_object_get(pe, "module"), *text = json_object_get(pe, "text");
+        long start = -1, end = -1;
+        if (!json_is_string(mod) || !json_is_string(text)) {
+            gb_error_set(err, "field \"%s\" must be an object with strings \"module\" and \"text\"", sub);
+            return false;
+        }
+        if (!gb_record__get_long(pe, "start", sub, &start, err) || !gb_record__get_long(pe, "end", sub, &end, err))
+            return false;
+        if (start < 0 || end < start) {
+            gb_error_set(err, "field \"%s\": start and end must be present, end not before start", sub);
+            return false;
+        }
+        GbRecordPatch p = {gb_strdup(json_string_value(mod)), (size_t)start, (size_t)end,
+                           gb_strdup(json_string_value(text))};
+        gb_array_push(&g->patch, p);
+    }
+    return true;
+}
+
+static bool gb_record__parse_lineage(json_t *o, GbRecord *r, GbError *err)
+{
+    bool ok = true;
+    json_t *lin = gb_record__get_typed(o, "lineage", "genebench", true, &ok, err);
+    if (!ok) return false;
+    r->has_lineage = lin != NULL;
+    for (size_t i = 0; i < json_array_size(lin); i++) {
+        char path[64];
+        snprintf(path, sizeof path, "genebench.lineage[%zu]", i);
+        GbRecordRung g = {NULL, NULL, NAN, NAN, NAN, -1, -1, {0}};
+        gb_array_push(&r->lineage, g);
+        if (!gb_record__parse_rung(json_array_get(lin, i), path, &r->lineage.items[r->lineage.len - 1], err))
+            return false;
+    }
+    return true;
 }
 
 static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
@@ -486,7 +570,8 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
         if (!gb_record__get_num(o, "time_s", P, &r->time_s, err)) return false;
         r->has_time = true;
     }
-    return gb_record__get_long(o, "offspring_validated", P, &r->offspring_validated, err);
+    return gb_record__get_long(o, "offspring_validated", P, &r->offspring_validated, err) &&
+           gb_record__parse_lineage(o, r, err);
 }
 
 static bool gb_record__parse_original(json_t *o, GbRecord *r, GbError *err)

@@ -10,7 +10,7 @@
 
 typedef struct {
     const char *output, *assets, *thresholds, *title;
-    GbCliList evals;
+    GbCliList evals, breaks;
 } GbReportCmdOptions;
 
 #define O GbReportCmdOptions
@@ -26,6 +26,9 @@ static const GbCliOption gb_report__options[] = {
                 "a run of `genebench eval`: its --summary JSON and, optionally, its -o\n"
                 "results JSONL (for the items that changed); repeatable, one per task\n"
                 "type (output, input, repair, translate) or model"),
+    GB_CLI_LIST("breaks", 0, O, breaks, "DIR",
+                "the output of `genebench breaks`: a \"Where the model breaks\" panel (the\n"
+                "curves with SVG/PNG export, operators, formats, ladders); repeatable"),
     GB_CLI_END,
 };
 #undef O
@@ -41,14 +44,16 @@ static const GbCliExit gb_report__exits[] = {
 
 static const GbCliCommand gb_report__cmd = {
     .name = "report",
-    .synopsis = "[RUN_DIR_OR_JSONL...] [--eval SUMMARY.json[,RESULTS.jsonl]]... -o report.html [options]",
+    .synopsis = "[RUN_DIR_OR_JSONL...] [--eval SUMMARY.json[,RESULTS.jsonl]]... [--breaks DIR]... -o report.html "
+                "[options]",
     .about = "  Write one self-contained HTML page (opens offline) about hardening runs: metric\n"
              "  distributions before/after with thresholds, RC vs RR with Pareto fronts, operators,\n"
              "  gate rejections, similarity of versions, a sortable task table with diffs, run facts.\n"
              "  Each JSONL is the output of `genebench evolve` (its OUT.summary.json is read when\n"
              "  present); a directory is the output of `genebench versions` (seed-*.jsonl + similarity.json).\n"
              "  With --eval: a model evaluation panel (pass@k before/after per task type and version, the\n"
-             "  relative drop with its 95% interval, per-item outcome changes); eval inputs alone are enough.\n",
+             "  relative drop with its 95% interval, per-item outcome changes); eval inputs alone are enough.\n"
+             "  With --breaks: the analysis of `genebench breaks` over complexity levels, as a panel.\n",
     .options = gb_report__options,
     .min_args = 0,
     .max_args = -1,
@@ -66,10 +71,11 @@ int gb_cmd_report(int argc, char **argv)
     opt.thresholds = o.thresholds;
     opt.title = o.title;
     const char *output = o.output;
-    if (!output || (args.count < 1 && o.evals.len == 0)) {
+    if (!output || (args.count < 1 && o.evals.len == 0 && o.breaks.len == 0)) {
         fprintf(stderr, "genebench report: %s\n", !output ? "-o FILE is required" : "no input given");
         gb_cli_usage(&gb_report__cmd, stderr);
         gb_cli_list_destroy(&o.evals);
+        gb_cli_list_destroy(&o.breaks);
         return GB_EXIT_USAGE;
     }
     /* --eval SUMMARY[,RESULTS]: split once; every file is an input the output may not replace. */
@@ -81,6 +87,7 @@ int gb_cmd_report(int argc, char **argv)
             for (size_t k = 0; k < eval_files.len; k++) free(eval_files.items[k]);
             gb_array_free(&eval_files);
             gb_cli_list_destroy(&o.evals);
+            gb_cli_list_destroy(&o.breaks);
             return GB_EXIT_USAGE;
         }
         char *summary = comma ? gb_strndup(spec, (size_t)(comma - spec)) : gb_strdup(spec);
@@ -96,6 +103,7 @@ int gb_cmd_report(int argc, char **argv)
     gb_array_free(&inames);
     gb_cli_list_destroy(&o.evals);
     if (refused) {
+        gb_cli_list_destroy(&o.breaks);
         for (size_t k = 0; k < eval_files.len; k++) free(eval_files.items[k]);
         gb_array_free(&eval_files);
         return GB_EXIT_USAGE;
@@ -122,6 +130,17 @@ int gb_cmd_report(int argc, char **argv)
     }
     for (size_t k = 0; k < eval_files.len; k++) free(eval_files.items[k]);
     gb_array_free(&eval_files);
+    size_t nbreaks = 0;
+    for (size_t k = 0; k < o.breaks.len; k++) {
+        if (gb_report_add_breaks(r, o.breaks.items[k], &err))
+            nbreaks++;
+        else {
+            fprintf(stderr, "genebench report: %s\n", err.msg);
+            status = GB_EXIT_FAIL;
+        }
+    }
+    gb_cli_list_destroy(&o.breaks);
+    inputs += nbreaks;
     for (size_t i = 0; i < gb_report_warning_count(r); i++)
         fprintf(stderr, "genebench report: warning: %s\n", gb_report_warning(r, i));
     if (inputs == 0) {
@@ -139,7 +158,7 @@ int gb_cmd_report(int argc, char **argv)
         status = GB_EXIT_FAIL;
     } else {
         printf("wrote %s (%zu tasks from %zu input(s), %zu eval run(s), %zu warning(s))\n", output,
-               gb_report_task_count(r), inputs - gb_report_eval_count(r), gb_report_eval_count(r),
+               gb_report_task_count(r), inputs - nbreaks - gb_report_eval_count(r), gb_report_eval_count(r),
                gb_report_warning_count(r));
     }
     free(html);

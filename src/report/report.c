@@ -56,6 +56,12 @@ void gb_report_delete(GbReport *r)
     gb_array_free(&r->thresholds);
     for (size_t i = 0; i < r->warnings.len; i++) free(r->warnings.items[i]);
     gb_array_free(&r->warnings);
+    for (size_t i = 0; i < r->breaks_dirs.len; i++) {
+        free(r->breaks_dirs.items[i]);
+        free(r->breaks_parts.items[i]);
+    }
+    gb_array_free(&r->breaks_dirs);
+    gb_array_free(&r->breaks_parts);
     free(r);
 }
 
@@ -158,6 +164,7 @@ static void gb_report__page_head(GbStr *out, const GbReport *r)
                            "href=\"#gates\">gates</a><a href=\"#added-text\">added text</a><a "
                            "href=\"#versions\">versions</a>");
     if (r->evals.len) gb_str_append(out, "<a href=\"#eval\">model evaluation</a>");
+    if (r->breaks_dirs.len) gb_str_append(out, "<a href=\"#breaks\">where it breaks</a>");
     if (r->runs.len) gb_str_append(out, "<a href=\"#tasks\">tasks</a><a href=\"#diffs\">diffs</a>");
     gb_str_append(out, "</nav></header>\n<main>\n");
     if (r->warnings.len) {
@@ -173,7 +180,7 @@ static void gb_report__page_head(GbStr *out, const GbReport *r)
 
 char *gb_report_render(GbReport *r, GbError *err)
 {
-    if (r->runs.len == 0 && r->evals.len == 0) {
+    if (r->runs.len == 0 && r->evals.len == 0 && r->breaks_dirs.len == 0) {
         gb_error_set(err, "no input with genebench results to report on");
         return NULL;
     }
@@ -198,6 +205,7 @@ char *gb_report_render(GbReport *r, GbError *err)
         gb_report__panel_versions(&out, r);
     }
     if (r->evals.len) gb_report__panel_eval(&out, r);
+    if (r->breaks_dirs.len) gb_report__panel_breaks(&out, r);
     if (r->runs.len) gb_report__panel_tasks(&out, r);
     json_decref(names);
     gb_str_appendf(&out,

@@ -44,6 +44,16 @@ bool gb_report_add_input(GbReport *r, const char *path, GbError *err);
 bool gb_report_add_eval(GbReport *r, const char *summary_path, const char *results_path, GbError *err);
 size_t gb_report_eval_count(const GbReport *r);
 
+/* The markers around the self-contained part of `genebench breaks`'s breaks.html (its charts with
+ * their export, the tables, the ladders; style and script scoped to it). */
+#define GB_REPORT_BREAKS_BEGIN "<!-- gb-breaks -->"
+#define GB_REPORT_BREAKS_END "<!-- /gb-breaks -->"
+
+/* Add the output of `genebench breaks` in dir: the report then has a "Where the model breaks"
+ * panel with the part of dir/breaks.html between the markers. False with err when the file cannot
+ * be read or has no marked part. */
+bool gb_report_add_breaks(GbReport *r, const char *dir, GbError *err);
+
 /* Warnings collected so far ("FILE:LINE: task ID: what"), borrowed. */
 size_t gb_report_warning_count(const GbReport *r);
 const char *gb_report_warning(const GbReport *r, size_t i);

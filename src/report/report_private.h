@@ -102,6 +102,7 @@ struct GbReport {
     GbArray(GbRepThresholds) thresholds;
     GbArray(char *) warnings; /* owned strings */
     size_t ntasks;
+    GbArray(char *) breaks_dirs, breaks_parts; /* owned: --breaks directories and their marked parts */
 };
 
 /* ---- helpers (report_util.c) -------------------------------------------------------------- */
@@ -163,3 +164,4 @@ void gb_report__panel_added_text(GbStr *out, GbReport *r);               /* pane
 void gb_report__panel_versions(GbStr *out, GbReport *r);                 /* panel_versions.c */
 void gb_report__panel_eval(GbStr *out, GbReport *r);                     /* panel_eval.c */
 void gb_report__panel_tasks(GbStr *out, GbReport *r);                    /* panel_tasks.c */
+void gb_report__panel_breaks(GbStr *out, GbReport *r);                   /* panel_breaks.c */

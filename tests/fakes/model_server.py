@@ -30,6 +30,9 @@ answers as told by POST /control {...}:
                          make the assert pass without being right; cheat "all": the n-th request
                          gets the (n mod count)-th cheat
     seed_mod    with oracle: right only when the request's seed % seed_mod == 0 (0: ignore)
+    breaks_on   with oracle: wrong whenever the prompt's program contains this text (null: ignore),
+                e.g. "ThreadPoolExecutor": a model that breaks on one operator's construct
+    max_lines   with oracle: wrong whenever the prompt's program has more lines than this (0: ignore)
     style       tags (an [ANSWER] block after some reasoning), fence (a ```python block), bare
     fail_first  the first N chat requests get HTTP 500 (then correct replies)
     truncate_over  a prompt longer than this many characters gets its reply cut to its first 12
@@ -160,8 +163,8 @@ JAVA_ALLOC = ("import java.util.*;\n\npublic class Main {\n    public static voi
 
 def reset(**kw):
     STATE.clear()
-    STATE.update(mode="oracle", right=None, right_hard=None, seed_mod=0, style="tags", cheat=None, fail_first=0,
-                 chat=0, failed=0, unknown=0, cheats=[], truncate_over=0, models=["sim"], context=0, completions=0,
+    STATE.update(mode="oracle", right=None, right_hard=None, seed_mod=0, breaks_on=None, max_lines=0, style="tags", cheat=None,
+                 fail_first=0, chat=0, failed=0, unknown=0, cheats=[], truncate_over=0, models=["sim"], context=0, completions=0,
                  models_asked=0)
     STATE.update(kw)
 
@@ -248,6 +251,20 @@ def load(paths):
                             and isinstance(c.left.func, ast.Name)):
                         pairs.append((call_args(src, c.left), ast.get_source_segment(src, c.comparators[0])))
                 PAIRS[t["id"]] = pairs
+
+
+def broken(st, prompt):
+    """True when the prompt's program has the construct or the size the model breaks on."""
+    program = prompt
+    if "Buggy program:\n```python\n" in prompt:
+        program = prompt.split("Buggy program:\n```python\n", 1)[1].split("```", 1)[0]
+    elif "[PYTHON]\n" in prompt:
+        program = prompt.split("[PYTHON]\n", 1)[1].split("\n[/PYTHON]", 1)[0]
+        if "\nassert " in program:
+            program = program[:program.rindex("\nassert ")]
+    if st.get("breaks_on") and st["breaks_on"] in program:
+        return True
+    return bool(st.get("max_lines")) and len(program.strip("\n").split("\n")) > st["max_lines"]
 
 
 def place(prompt):
@@ -339,6 +356,7 @@ class Handler(BaseHTTPRequestHandler):
         opened = "\n[ANSWER]\n"
         if base and prompt.endswith(opened):
             prompt = prompt[:-len(opened)]
+        st["broken"] = broken(st, prompt)
         content = self.content(st, req, prompt)
         if base:  # a base model continues the opened block: the assert line, stopped at [/ANSWER]
             inner = content.split("[ANSWER]\n", 1)[-1]
@@ -383,7 +401,7 @@ class Handler(BaseHTTPRequestHandler):
                 return "[ANSWER]\nassert %s(%s) == %s\n[/ANSWER]" % (name, args, text)
             return "[ANSWER]\nassert %s(%s) == %s\n[/ANSWER]" % (name, text, expected)
         ok_set = st["right"] if orig or st["right_hard"] is None else st["right_hard"]
-        good = ok_set is None or tid in ok_set
+        good = (ok_set is None or tid in ok_set) and not st["broken"]
         if st["seed_mod"]:
             good = good and isinstance(req.get("seed"), int) and req["seed"] % st["seed_mod"] == 0
         if output_mode:
@@ -408,7 +426,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def good(self, st, tid, orig):
         ok_set = st["right"] if orig or st["right_hard"] is None else st["right_hard"]
-        return ok_set is None or tid in ok_set
+        return (ok_set is None or tid in ok_set) and not st.get("broken")
 
     def cheat_kind(self, st, table):
         kind = st["cheat"] if st["cheat"] != "all" else sorted(table)[(st["n"] - 1) % len(table)]
