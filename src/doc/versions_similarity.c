@@ -16,20 +16,6 @@ static const char *const gb_vsim__summary_keys[] = {GB_VSIM__MEASURE_KEYS NULL};
 static const char *const gb_vsim__task_keys[] = {"id", GB_VSIM__MEASURE_KEYS NULL};
 #undef GB_SIM_MEASURE
 
-static const char *const gb_vsim__stat_keys[] = {"mean", "median", "q1", "q3", "min", "max", NULL};
-
-static void gb_vsim__stats(GbStr *out, const GbVsimStats *s)
-{
-    const double v[] = {s->mean, s->median, s->q1, s->q3, s->min, s->max};
-    bool first = true;
-    gb_str_append(out, "{");
-    for (size_t i = 0; gb_vsim__stat_keys[i]; i++) {
-        gb_json_key(out, gb_vsim__stat_keys[i], &first);
-        gb_json_number(out, v[i]);
-    }
-    gb_str_append(out, "}");
-}
-
 static void gb_vsim__pair(GbStr *out, const GbVsimPair *p)
 {
     bool first = true;
@@ -59,7 +45,7 @@ static void gb_vsim__pair(GbStr *out, const GbVsimPair *p)
     gb_str_append(out, "{");
     for (size_t m = 0; m < GB_VSIM_MEASURES; m++) {
         gb_json_key(out, gb_vsim_measure_keys[m], &f3);
-        gb_vsim__stats(out, &p->summary[m]);
+        gb_doc_write_stats(out, &p->summary[m]);
     }
     gb_str_append(out, "}}");
 }
@@ -169,15 +155,8 @@ static void gb_vsim__parse_pair(GbDocReader *c, const json_t *o, const char *whe
     char *sw = gb_asprintf("%ssummary.", where);
     const json_t *sum = gb_doc_get(c, o, where, "summary", JSON_OBJECT, "an object");
     gb_doc_keys(c, sum, sw, gb_vsim__summary_keys);
-    for (size_t m = 0; c->ok && m < GB_VSIM_MEASURES; m++) {
-        const json_t *s = gb_doc_get(c, sum, sw, gb_vsim_measure_keys[m], JSON_OBJECT, "an object");
-        char *w = gb_asprintf("%s%s.", sw, gb_vsim_measure_keys[m]);
-        GbVsimStats *st = &p->summary[m];
-        double *dest[] = {&st->mean, &st->median, &st->q1, &st->q3, &st->min, &st->max};
-        gb_doc_keys(c, s, w, gb_vsim__stat_keys);
-        for (size_t k = 0; gb_vsim__stat_keys[k]; k++) gb_doc_rate(c, s, w, gb_vsim__stat_keys[k], dest[k]);
-        free(w);
-    }
+    for (size_t m = 0; c->ok && m < GB_VSIM_MEASURES; m++)
+        gb_doc_stats(c, sum, sw, gb_vsim_measure_keys[m], &p->summary[m]);
     free(sw);
 }
 
@@ -209,29 +188,12 @@ static void gb_vsim__parse_nnmr(GbDocReader *c, const json_t *o, GbVsimDoc *doc)
     if (json_object_size(o) == 0) return;
     doc->has_embedding = true;
     gb_vsim__str(c, o, "nnmr.", "embedding", &doc->embedding);
-    const json_t *src = gb_doc_get(c, o, "nnmr.", "embedding_source", JSON_OBJECT, "an object");
-    if (!src) return;
-    GbStr s;
-    gb_str_init(&s);
-    gb_str_append(&s, "{");
-    bool first = true;
+    char *src = NULL;
+    gb_doc_flat_object(c, o, "nnmr.", "embedding_source", &src);
+    doc->embedding_source = src;
+    if (!c->ok) return;
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)src, k, v)
-    {
-        gb_json_key(&s, k, &first);
-        if (json_is_string(v)) {
-            gb_json_string(&s, json_string_value(v));
-        } else if (json_is_integer(v)) {
-            gb_json_integer(&s, json_integer_value(v));
-        } else {
-            gb_doc_fail(c, "\"nnmr.embedding_source.%s\": expected a string or an integer", k);
-            gb_str_destroy(&s);
-            return;
-        }
-    }
-    gb_str_append(&s, "}");
-    doc->embedding_source = gb_str_take(&s);
     size_t expect = 2;
     json_object_foreach((json_t *)o, k, v)
     {
