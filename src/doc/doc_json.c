@@ -141,6 +141,17 @@ json_t *gb_doc_parse(GbDocReader *c, const char *text, size_t len)
     return v;
 }
 
+bool gb_doc_parse_object(const char *text, size_t len, const char *name, GbError *err,
+                         void (*fill)(GbDocReader *c, const json_t *o, void *doc), void *doc)
+{
+    GbDocReader c = {.name = name, .err = err, .ok = true};
+    json_t *o = gb_doc_parse(&c, text, len);
+    if (o && !json_is_object(o)) gb_doc_fail(&c, "expected a JSON object");
+    if (c.ok) fill(&c, o, doc);
+    json_decref(o);
+    return c.ok;
+}
+
 json_t *gb_doc_number(double v)
 {
     if (!isfinite(v)) return json_null();

@@ -41,6 +41,11 @@ void gb_doc_keys(GbDocReader *c, const json_t *obj, const char *where, const cha
 /* Parse text (a whole JSON value; owned, NULL on failure) or fail with "malformed JSON at line
  * L: ...". */
 json_t *gb_doc_parse(GbDocReader *c, const char *text, size_t len);
+/* The whole parse of a document that is one JSON object: text is parsed, must be an object
+ * ("expected a JSON object") and goes to fill (the document's own reader, which fills doc).
+ * False with err at the first problem. */
+bool gb_doc_parse_object(const char *text, size_t len, const char *name, GbError *err,
+                         void (*fill)(GbDocReader *c, const json_t *o, void *doc), void *doc);
 /* Set err for a problem that is not one key's type. */
 void gb_doc_fail(GbDocReader *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

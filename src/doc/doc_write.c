@@ -35,3 +35,27 @@ void gb_doc_write_stats(GbStr *out, const GbDocStats *s)
     }
     gb_str_append(out, "}");
 }
+
+void gb_doc_put_string(GbStr *out, const char *key, const char *v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_json_string(out, v);
+}
+
+void gb_doc_put_number(GbStr *out, const char *key, double v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_json_number(out, v);
+}
+
+void gb_doc_put_count(GbStr *out, const char *key, size_t v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_json_integer(out, (long long)v);
+}
+
+void gb_doc_put_bool(GbStr *out, const char *key, bool v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_json_bool(out, v);
+}

@@ -20,19 +20,6 @@ void gb_inject_bugs_doc_destroy(GbInjectBugsDoc *doc)
     memset(doc, 0, sizeof *doc);
 }
 
-/* A count or a number under key. */
-static void gb_inject_bugs_doc__num(GbStr *out, const char *key, double v, bool *first)
-{
-    gb_json_key(out, key, first);
-    gb_json_number(out, v);
-}
-
-static void gb_inject_bugs_doc__str(GbStr *out, const char *key, const char *v, bool *first)
-{
-    gb_json_key(out, key, first);
-    gb_json_string(out, v);
-}
-
 /* The top-level counts, in their order (the writer and the parser walk the same table). */
 #define GB_INJECT_BUGS_DOC__COUNTS(doc)                                                                                \
     {"tasks", &(doc)->tasks}, {"processed", &(doc)->processed}, {"skipped", &(doc)->skipped},                          \
@@ -61,12 +48,12 @@ static void gb_inject_bugs_doc__order(GbStr *out, const GbInjectBugsOrder *t)
 {
     bool f = true;
     gb_str_append(out, "{");
-    gb_inject_bugs_doc__num(out, "tasks_with_mutant", (double)t->tasks_with_mutant, &f);
-    gb_inject_bugs_doc__num(out, "share", t->share, &f);
+    gb_doc_put_number(out, "tasks_with_mutant", (double)t->tasks_with_mutant, &f);
+    gb_doc_put_number(out, "share", t->share, &f);
     for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++)
-        gb_inject_bugs_doc__num(out, gb_mutant_outcome_name((GbMutantOutcome)x), (double)t->outcome[x], &f);
-    gb_inject_bugs_doc__num(out, "unusable", (double)t->unusable, &f);
-    gb_inject_bugs_doc__num(out, "tasks_exhausted", (double)t->tasks_exhausted, &f);
+        gb_doc_put_number(out, gb_mutant_outcome_name((GbMutantOutcome)x), (double)t->outcome[x], &f);
+    gb_doc_put_number(out, "unusable", (double)t->unusable, &f);
+    gb_doc_put_number(out, "tasks_exhausted", (double)t->tasks_exhausted, &f);
     gb_str_append(out, "}");
 }
 
@@ -74,10 +61,10 @@ void gb_inject_bugs_doc_write(GbStr *out, const GbInjectBugsDoc *doc)
 {
     bool first = true;
     gb_str_append(out, "{");
-    gb_inject_bugs_doc__str(out, "tool", GB_INJECT_BUGS_DOC_TOOL, &first);
-    gb_inject_bugs_doc__str(out, "version", doc->version, &first);
-    gb_inject_bugs_doc__str(out, "original", doc->original, &first);
-    gb_inject_bugs_doc__str(out, "hardened", doc->hardened, &first);
+    gb_doc_put_string(out, "tool", GB_INJECT_BUGS_DOC_TOOL, &first);
+    gb_doc_put_string(out, "version", doc->version, &first);
+    gb_doc_put_string(out, "original", doc->original, &first);
+    gb_doc_put_string(out, "hardened", doc->hardened, &first);
     gb_json_key(out, "seed", &first);
     gb_str_appendf(out, "%llu", doc->seed);
     gb_json_key(out, "orders", &first);
@@ -86,18 +73,18 @@ void gb_inject_bugs_doc_write(GbStr *out, const GbInjectBugsDoc *doc)
     gb_str_append(out, ", ");
     gb_json_integer(out, doc->order_max);
     gb_str_append(out, "]");
-    gb_inject_bugs_doc__num(out, "max_per_task", (double)doc->max_per_task, &first);
-    gb_inject_bugs_doc__num(out, "max_attempts", (double)doc->max_attempts, &first);
-    gb_inject_bugs_doc__num(out, "timeout_s", doc->timeout_s, &first);
-    gb_inject_bugs_doc__str(out, "python", doc->python, &first);
+    gb_doc_put_number(out, "max_per_task", (double)doc->max_per_task, &first);
+    gb_doc_put_number(out, "max_attempts", (double)doc->max_attempts, &first);
+    gb_doc_put_number(out, "timeout_s", doc->timeout_s, &first);
+    gb_doc_put_string(out, "python", doc->python, &first);
     const GbInjectBugsDocCount counts[] = {GB_INJECT_BUGS_DOC__COUNTS(doc)}, sites[] = {GB_INJECT_BUGS_DOC__SITES(doc)};
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
-        gb_inject_bugs_doc__num(out, counts[i].key, (double)*counts[i].v, &first);
+        gb_doc_put_number(out, counts[i].key, (double)*counts[i].v, &first);
     gb_json_key(out, "sites", &first);
     bool f = true;
     gb_str_append(out, "{");
     for (size_t i = 0; i < sizeof sites / sizeof *sites; i++)
-        gb_inject_bugs_doc__num(out, sites[i].key, (double)*sites[i].v, &f);
+        gb_doc_put_number(out, sites[i].key, (double)*sites[i].v, &f);
     gb_str_append(out, "}");
     gb_json_key(out, "by_order", &first);
     gb_str_append(out, "{");
@@ -109,7 +96,7 @@ void gb_inject_bugs_doc_write(GbStr *out, const GbInjectBugsDoc *doc)
         gb_inject_bugs_doc__order(out, &doc->orders.items[i]);
     }
     gb_str_append(out, "}");
-    gb_inject_bugs_doc__num(out, "time_s", doc->time_s, &first);
+    gb_doc_put_number(out, "time_s", doc->time_s, &first);
     gb_str_append(out, "}\n");
 }
 
@@ -143,8 +130,9 @@ static void gb_inject_bugs_doc__parse_orders(GbDocReader *c, const json_t *o, Gb
     doc->order_max = (int)json_integer_value(hi);
 }
 
-static void gb_inject_bugs_doc__parse(GbDocReader *c, const json_t *o, GbInjectBugsDoc *doc)
+static void gb_inject_bugs_doc__parse(GbDocReader *c, const json_t *o, void *arg)
 {
+    GbInjectBugsDoc *doc = arg;
     static const char *const keys[] = {"tool",         "version",      "original",  "hardened",  "seed",    "orders",
                                        "max_per_task", "max_attempts", "timeout_s", "python",    "tasks",   "processed",
                                        "skipped",      "errors",       "unmatched", "bad_lines", "mutants", "sites",
@@ -187,11 +175,7 @@ static void gb_inject_bugs_doc__parse(GbDocReader *c, const json_t *o, GbInjectB
 bool gb_inject_bugs_doc_parse(const char *text, size_t len, const char *name, GbInjectBugsDoc *doc, GbError *err)
 {
     memset(doc, 0, sizeof *doc);
-    GbDocReader c = {.name = name, .err = err, .ok = true};
-    json_t *o = gb_doc_parse(&c, text, len);
-    if (o && !json_is_object(o)) gb_doc_fail(&c, "expected a JSON object");
-    if (c.ok) gb_inject_bugs_doc__parse(&c, o, doc);
-    json_decref(o);
-    if (!c.ok) gb_inject_bugs_doc_destroy(doc);
-    return c.ok;
+    bool ok = gb_doc_parse_object(text, len, name, err, gb_inject_bugs_doc__parse, doc);
+    if (!ok) gb_inject_bugs_doc_destroy(doc);
+    return ok;
 }

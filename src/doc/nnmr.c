@@ -27,35 +27,17 @@ void gb_nnmr_doc_destroy(GbNnmrDoc *doc)
     memset(doc, 0, sizeof *doc);
 }
 
-static void gb_nnmr_doc__str(GbStr *out, const char *key, const char *v, bool *first)
-{
-    gb_json_key(out, key, first);
-    gb_json_string(out, v);
-}
-
-static void gb_nnmr_doc__num(GbStr *out, const char *key, double v, bool *first)
-{
-    gb_json_key(out, key, first);
-    gb_json_number(out, v);
-}
-
-static void gb_nnmr_doc__count(GbStr *out, const char *key, size_t v, bool *first)
-{
-    gb_json_key(out, key, first);
-    gb_json_integer(out, (long long)v);
-}
-
 static void gb_nnmr_doc__task(GbStr *out, const GbNnmrDocTask *t)
 {
     bool first = true;
     gb_str_append(out, "{");
-    gb_nnmr_doc__str(out, "id", t->id, &first);
-    gb_nnmr_doc__num(out, "counterpart_cosine", t->counterpart_cosine, &first);
-    gb_nnmr_doc__str(out, "nearest_hard_of_orig", t->nearest_hard_of_orig, &first);
-    gb_nnmr_doc__str(out, "nearest_orig_of_hard", t->nearest_orig_of_hard, &first);
-    gb_nnmr_doc__count(out, "rank_orig_to_hard", t->rank_orig_to_hard, &first);
-    gb_nnmr_doc__count(out, "rank_hard_to_orig", t->rank_hard_to_orig, &first);
-    gb_nnmr_doc__num(out, "displacement", t->displacement, &first);
+    gb_doc_put_string(out, "id", t->id, &first);
+    gb_doc_put_number(out, "counterpart_cosine", t->counterpart_cosine, &first);
+    gb_doc_put_string(out, "nearest_hard_of_orig", t->nearest_hard_of_orig, &first);
+    gb_doc_put_string(out, "nearest_orig_of_hard", t->nearest_orig_of_hard, &first);
+    gb_doc_put_count(out, "rank_orig_to_hard", t->rank_orig_to_hard, &first);
+    gb_doc_put_count(out, "rank_hard_to_orig", t->rank_hard_to_orig, &first);
+    gb_doc_put_number(out, "displacement", t->displacement, &first);
     gb_str_append(out, "}");
 }
 
@@ -63,33 +45,33 @@ void gb_nnmr_doc_write(GbStr *out, const GbNnmrDoc *doc)
 {
     bool first = true;
     gb_str_append(out, "{");
-    gb_nnmr_doc__str(out, "original", doc->original, &first);
-    gb_nnmr_doc__str(out, "hardened", doc->hardened, &first);
-    gb_nnmr_doc__count(out, "n", doc->n, &first);
-    gb_nnmr_doc__str(out, "metric", GB_NNMR_DOC_METRIC, &first);
-    gb_nnmr_doc__str(out, "gallery", GB_NNMR_DOC_GALLERY, &first);
-    gb_nnmr_doc__str(out, "ties", GB_NNMR_DOC_TIES, &first);
-    gb_nnmr_doc__str(out, "embedding", doc->embedding, &first);
+    gb_doc_put_string(out, "original", doc->original, &first);
+    gb_doc_put_string(out, "hardened", doc->hardened, &first);
+    gb_doc_put_count(out, "n", doc->n, &first);
+    gb_doc_put_string(out, "metric", GB_NNMR_DOC_METRIC, &first);
+    gb_doc_put_string(out, "gallery", GB_NNMR_DOC_GALLERY, &first);
+    gb_doc_put_string(out, "ties", GB_NNMR_DOC_TIES, &first);
+    gb_doc_put_string(out, "embedding", doc->embedding, &first);
     gb_json_key(out, "embedding_source", &first);
     gb_str_append(out, doc->embedding_source ? doc->embedding_source : "{}");
-    gb_nnmr_doc__num(out, "nnmr_orig_to_hard", doc->nnmr_orig_to_hard, &first);
-    gb_nnmr_doc__count(out, "misses_orig_to_hard", doc->misses_orig_to_hard, &first);
-    gb_nnmr_doc__num(out, "nnmr_hard_to_orig", doc->nnmr_hard_to_orig, &first);
-    gb_nnmr_doc__count(out, "misses_hard_to_orig", doc->misses_hard_to_orig, &first);
-    gb_nnmr_doc__num(out, "mean_rank_orig_to_hard", doc->mean_rank_orig_to_hard, &first);
-    gb_nnmr_doc__num(out, "mean_rank_hard_to_orig", doc->mean_rank_hard_to_orig, &first);
+    gb_doc_put_number(out, "nnmr_orig_to_hard", doc->nnmr_orig_to_hard, &first);
+    gb_doc_put_count(out, "misses_orig_to_hard", doc->misses_orig_to_hard, &first);
+    gb_doc_put_number(out, "nnmr_hard_to_orig", doc->nnmr_hard_to_orig, &first);
+    gb_doc_put_count(out, "misses_hard_to_orig", doc->misses_hard_to_orig, &first);
+    gb_doc_put_number(out, "mean_rank_orig_to_hard", doc->mean_rank_orig_to_hard, &first);
+    gb_doc_put_number(out, "mean_rank_hard_to_orig", doc->mean_rank_hard_to_orig, &first);
     gb_json_key(out, "displacement", &first);
     bool f2 = true;
     gb_str_append(out, "{");
-    gb_nnmr_doc__num(out, "median", doc->displacement_median, &f2);
-    gb_nnmr_doc__num(out, "mean", doc->displacement_mean, &f2);
-    gb_nnmr_doc__count(out, "at_least_1", doc->displaced, &f2);
+    gb_doc_put_number(out, "median", doc->displacement_median, &f2);
+    gb_doc_put_number(out, "mean", doc->displacement_mean, &f2);
+    gb_doc_put_count(out, "at_least_1", doc->displaced, &f2);
     gb_str_append(out, "}");
     gb_json_key(out, "counterpart_cosine", &first);
     f2 = true;
     gb_str_append(out, "{");
-    gb_nnmr_doc__num(out, "mean", doc->counterpart_cosine_mean, &f2);
-    gb_nnmr_doc__num(out, "median", doc->counterpart_cosine_median, &f2);
+    gb_doc_put_number(out, "mean", doc->counterpart_cosine_mean, &f2);
+    gb_doc_put_number(out, "median", doc->counterpart_cosine_median, &f2);
     gb_str_append(out, "}");
     gb_json_key(out, "tasks", &first);
     gb_str_append(out, "[");
@@ -128,8 +110,9 @@ static void gb_nnmr_doc__parse_task(GbDocReader *c, const json_t *o, size_t i, G
     free(w);
 }
 
-static void gb_nnmr_doc__parse(GbDocReader *c, const json_t *o, GbNnmrDoc *doc)
+static void gb_nnmr_doc__parse(GbDocReader *c, const json_t *o, void *arg)
 {
+    GbNnmrDoc *doc = arg;
     static const char *const keys[] = {"original",
                                        "hardened",
                                        "n",
@@ -191,11 +174,7 @@ static void gb_nnmr_doc__parse(GbDocReader *c, const json_t *o, GbNnmrDoc *doc)
 bool gb_nnmr_doc_parse(const char *text, size_t len, const char *name, GbNnmrDoc *doc, GbError *err)
 {
     memset(doc, 0, sizeof *doc);
-    GbDocReader c = {.name = name, .err = err, .ok = true};
-    json_t *o = gb_doc_parse(&c, text, len);
-    if (o && !json_is_object(o)) gb_doc_fail(&c, "expected a JSON object");
-    if (c.ok) gb_nnmr_doc__parse(&c, o, doc);
-    json_decref(o);
-    if (!c.ok) gb_nnmr_doc_destroy(doc);
-    return c.ok;
+    bool ok = gb_doc_parse_object(text, len, name, err, gb_nnmr_doc__parse, doc);
+    if (!ok) gb_nnmr_doc_destroy(doc);
+    return ok;
 }

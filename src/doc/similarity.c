@@ -25,16 +25,12 @@ static void gb_sim_doc__task(GbStr *out, const GbSimDocTask *t)
 {
     bool first = true;
     gb_str_append(out, "{");
-    gb_json_key(out, "id", &first);
-    gb_json_string(out, t->id);
+    gb_doc_put_string(out, "id", t->id, &first);
     for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
-        gb_json_key(out, gb_sim_measure_info((GbSimMeasure)m)->command_key, &first);
-        gb_json_number(out, t->v[m]);
+        gb_doc_put_number(out, gb_sim_measure_info((GbSimMeasure)m)->command_key, t->v[m], &first);
     }
-    gb_json_key(out, "dataflow_defined", &first);
-    gb_json_bool(out, t->dataflow_defined);
-    gb_json_key(out, "dataflow_truncated", &first);
-    gb_json_bool(out, t->dataflow_truncated);
+    gb_doc_put_bool(out, "dataflow_defined", t->dataflow_defined, &first);
+    gb_doc_put_bool(out, "dataflow_truncated", t->dataflow_truncated, &first);
     gb_str_append(out, "}");
 }
 
@@ -42,14 +38,11 @@ void gb_sim_doc_write(GbStr *out, const GbSimDoc *doc)
 {
     bool first = true, f2 = true;
     gb_str_append(out, "{");
-    gb_json_key(out, "reference", &first);
-    gb_json_string(out, doc->reference);
-    gb_json_key(out, "prediction", &first);
-    gb_json_string(out, doc->prediction);
+    gb_doc_put_string(out, "reference", doc->reference, &first);
+    gb_doc_put_string(out, "prediction", doc->prediction, &first);
     gb_json_key(out, "codebleu", &first);
     gb_str_append(out, "{");
-    gb_json_key(out, "behaviour", &f2);
-    gb_json_string(out, GB_SIM_DOC_BEHAVIOUR);
+    gb_doc_put_string(out, "behaviour", GB_SIM_DOC_BEHAVIOUR, &f2);
     gb_json_key(out, "weights", &f2);
     gb_str_append(out, "[");
     for (int i = 0; i < 4; i++) {
@@ -57,15 +50,11 @@ void gb_sim_doc_write(GbStr *out, const GbSimDoc *doc)
         gb_json_general(out, doc->weights[i], 6);
     }
     gb_str_append(out, "]");
-    gb_json_key(out, "strict_dataflow", &f2);
-    gb_json_bool(out, doc->strict_dataflow);
-    gb_json_key(out, "ngram_tokenizer", &f2);
-    gb_json_string(out, GB_SIM_DOC_NGRAM_TOKENIZER);
-    gb_json_key(out, "grammar", &f2);
-    gb_json_string(out, GB_SIM_DOC_GRAMMAR);
+    gb_doc_put_bool(out, "strict_dataflow", doc->strict_dataflow, &f2);
+    gb_doc_put_string(out, "ngram_tokenizer", GB_SIM_DOC_NGRAM_TOKENIZER, &f2);
+    gb_doc_put_string(out, "grammar", GB_SIM_DOC_GRAMMAR, &f2);
     gb_str_append(out, "}");
-    gb_json_key(out, "token_tokenizer", &first);
-    gb_json_string(out, GB_TOKENIZER_NAME);
+    gb_doc_put_string(out, "token_tokenizer", GB_TOKENIZER_NAME, &first);
     gb_json_key(out, "tasks", &first);
     gb_str_append(out, "[");
     for (size_t i = 0; i < doc->tasks.len; i++) {
@@ -76,8 +65,7 @@ void gb_sim_doc_write(GbStr *out, const GbSimDoc *doc)
     gb_json_key(out, "summary", &first);
     gb_str_append(out, "{");
     f2 = true;
-    gb_json_key(out, "n", &f2);
-    gb_json_integer(out, (long long)doc->tasks.len);
+    gb_doc_put_count(out, "n", doc->tasks.len, &f2);
     for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
         gb_json_key(out, gb_sim_measure_info((GbSimMeasure)m)->command_key, &f2);
         gb_doc_write_stats(out, &doc->summary[m]);
@@ -89,8 +77,7 @@ void gb_sim_doc_write(GbStr *out, const GbSimDoc *doc)
     for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
         const GbSimMeasureInfo *info = gb_sim_measure_info((GbSimMeasure)m);
         if (!info->corpus) continue;
-        gb_json_key(out, info->command_key, &f2);
-        gb_json_number(out, doc->corpus[m]);
+        gb_doc_put_number(out, info->command_key, doc->corpus[m], &f2);
     }
     gb_str_append(out, "}");
     gb_json_key(out, "only_in_reference", &first);
@@ -138,8 +125,9 @@ static void gb_sim_doc__parse_task(GbDocReader *c, const json_t *o, size_t i, Gb
     free(w);
 }
 
-static void gb_sim_doc__parse(GbDocReader *c, const json_t *o, GbSimDoc *doc)
+static void gb_sim_doc__parse(GbDocReader *c, const json_t *o, void *arg)
 {
+    GbSimDoc *doc = arg;
     static const char *const keys[] = {"reference", "prediction", "codebleu",          "token_tokenizer",    "tasks",
                                        "summary",   "corpus",     "only_in_reference", "only_in_prediction", NULL};
     gb_doc_keys(c, o, "", keys);
@@ -182,11 +170,7 @@ static void gb_sim_doc__parse(GbDocReader *c, const json_t *o, GbSimDoc *doc)
 bool gb_sim_doc_parse(const char *text, size_t len, const char *name, GbSimDoc *doc, GbError *err)
 {
     memset(doc, 0, sizeof *doc);
-    GbDocReader c = {.name = name, .err = err, .ok = true};
-    json_t *o = gb_doc_parse(&c, text, len);
-    if (o && !json_is_object(o)) gb_doc_fail(&c, "expected a JSON object");
-    if (c.ok) gb_sim_doc__parse(&c, o, doc);
-    json_decref(o);
-    if (!c.ok) gb_sim_doc_destroy(doc);
-    return c.ok;
+    bool ok = gb_doc_parse_object(text, len, name, err, gb_sim_doc__parse, doc);
+    if (!ok) gb_sim_doc_destroy(doc);
+    return ok;
 }

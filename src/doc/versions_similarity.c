@@ -20,10 +20,8 @@ static void gb_vsim__pair(GbStr *out, const GbVsimPair *p)
 {
     bool first = true;
     gb_str_append(out, "{");
-    gb_json_key(out, "a", &first);
-    gb_json_string(out, p->a);
-    gb_json_key(out, "b", &first);
-    gb_json_string(out, p->b);
+    gb_doc_put_string(out, "a", p->a, &first);
+    gb_doc_put_string(out, "b", p->b, &first);
     gb_json_key(out, "per_task", &first);
     gb_str_append(out, "[");
     for (size_t i = 0; i < p->per_task.len; i++) {
@@ -31,11 +29,9 @@ static void gb_vsim__pair(GbStr *out, const GbVsimPair *p)
         bool f2 = true;
         if (i) gb_str_append(out, ",");
         gb_str_append(out, "{");
-        gb_json_key(out, "id", &f2);
-        gb_json_string(out, t->id);
+        gb_doc_put_string(out, "id", t->id, &f2);
         for (size_t m = 0; m < GB_VSIM_MEASURES; m++) {
-            gb_json_key(out, gb_vsim_measure_keys[m], &f2);
-            gb_json_number(out, t->v[m]);
+            gb_doc_put_number(out, gb_vsim_measure_keys[m], t->v[m], &f2);
         }
         gb_str_append(out, "}");
     }
@@ -55,23 +51,17 @@ static void gb_vsim__nnmr(GbStr *out, const GbVsimNnmr *n)
     char *k1 = gb_asprintf("original_to_%s", n->label), *k2 = gb_asprintf("%s_to_original", n->label),
          *k3 = gb_asprintf("graded_%s", n->label);
     bool first = false; /* after "embedding_source" */
-    gb_json_key(out, k1, &first);
-    gb_json_number(out, n->o2h);
-    gb_json_key(out, k2, &first);
-    gb_json_number(out, n->h2o);
+    gb_doc_put_number(out, k1, n->o2h, &first);
+    gb_doc_put_number(out, k2, n->h2o, &first);
     gb_json_key(out, k3, &first);
     bool f2 = true;
     gb_str_append(out, "{");
-    gb_json_key(out, "mean_rank_orig_to_hard", &f2);
-    gb_json_number(out, n->mean_rank_o2h);
-    gb_json_key(out, "mean_rank_hard_to_orig", &f2);
-    gb_json_number(out, n->mean_rank_h2o);
-    gb_json_key(out, "displacement_median", &f2);
-    gb_json_number(out, n->displacement_median);
-    gb_json_key(out, "displacement_mean", &f2);
-    gb_json_number(out, n->displacement_mean);
-    gb_json_key(out, "displacement_at_least_1", &f2);
-    gb_str_appendf(out, "%zu}", n->displaced);
+    gb_doc_put_number(out, "mean_rank_orig_to_hard", n->mean_rank_o2h, &f2);
+    gb_doc_put_number(out, "mean_rank_hard_to_orig", n->mean_rank_h2o, &f2);
+    gb_doc_put_number(out, "displacement_median", n->displacement_median, &f2);
+    gb_doc_put_number(out, "displacement_mean", n->displacement_mean, &f2);
+    gb_doc_put_count(out, "displacement_at_least_1", n->displaced, &f2);
+    gb_str_append(out, "}");
     free(k1);
     free(k2);
     free(k3);
