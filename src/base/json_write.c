@@ -84,6 +84,15 @@ void gb_json_number(GbStr *out, double v)
     gb_str_append(out, buf);
 }
 
+void gb_json_general(GbStr *out, double v, int digits)
+{
+    if (!isfinite(v)) {
+        gb_str_append(out, "null");
+        return;
+    }
+    gb_str_appendf(out, "%.*g", digits, v);
+}
+
 void gb_json_fixed(GbStr *out, double v, int decimals)
 {
     if (!isfinite(v)) {

@@ -18,6 +18,9 @@ void gb_json_fixed(GbStr *out, double v, int decimals);
  * exponent ("3.0", "1e-5": no '+' and no leading zeros in the exponent), as jansson writes reals
  * with JSON_REAL_PRECISION(digits); non-finite values as null. */
 void gb_json_real(GbStr *out, double v, int digits);
+/* Append a number with up to `digits` significant digits (printf "%.*g": a whole value without a
+ * '.', "1e-05" for small ones); non-finite values as null. */
+void gb_json_general(GbStr *out, double v, int digits);
 /* Append an integer. */
 void gb_json_integer(GbStr *out, long long v);
 /* Append true or false. */

@@ -13,7 +13,7 @@
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
 #include "src/inject/inject.h"
-#include "src/base/json_write.h"
+#include "src/doc/inject_bugs.h"
 #include "src/runner/runner.h"
 #include "src/bench/task_io.h"
 
@@ -257,65 +257,33 @@ static void gb_inject_bugs__tally(GbInjectRun *R)
     }
 }
 
-/* The summary: the table on stdout, the JSON object into s. */
+/* The summary: the table on stdout, the document (src/doc/inject_bugs.h) into s. */
 static void gb_inject_bugs__summary(const GbInjectRun *R, GbStr *s)
 {
     const GbInjectConfig *cfg = &R->cfg;
-    bool first = true;
-    gb_str_append(s, "{");
-    gb_json_key(s, "tool", &first);
-    gb_json_string(s, "genebench inject-bugs");
-    gb_json_key(s, "version", &first);
-    gb_json_string(s, GB_VERSION);
-    gb_json_key(s, "original", &first);
-    gb_json_string(s, R->orig_path);
-    gb_json_key(s, "hardened", &first);
-    gb_json_string(s, R->hard_path);
-    gb_json_key(s, "seed", &first);
-    gb_str_appendf(s, "%llu", (unsigned long long)cfg->seed);
-    gb_json_key(s, "orders", &first);
-    gb_str_appendf(s, "[%d, %d]", cfg->order_min, cfg->order_max);
-    const struct {
-        const char *key;
-        double v;
-    } counts[] = {{"max_per_task", (double)cfg->max_per_task},
-                  {"max_attempts", (double)cfg->max_attempts},
-                  {"timeout_s", R->pcfg.timeout_s}};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        gb_json_key(s, counts[i].key, &first);
-        gb_json_number(s, counts[i].v);
-    }
-    gb_json_key(s, "python", &first);
-    gb_json_string(s, R->pcfg.python ? R->pcfg.python : GB_DEFAULT_PYTHON);
-    const struct {
-        const char *key;
-        size_t v;
-    } totals[] = {{"tasks", R->n},         {"processed", R->processed}, {"skipped", R->skipped},
-                  {"errors", R->errors},   {"unmatched", R->unmatched}, {"bad_lines", R->bad},
-                  {"mutants", R->kept_all}};
-    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
-        gb_json_key(s, totals[i].key, &first);
-        gb_json_number(s, (double)totals[i].v);
-    }
-    gb_json_key(s, "sites", &first);
-    {
-        bool f = true;
-        gb_str_append(s, "{");
-        gb_json_key(s, "found", &f);
-        gb_json_number(s, (double)R->sites.found);
-        gb_json_key(s, "shared", &f);
-        gb_json_number(s, (double)R->sites.shared);
-        gb_json_key(s, "unmapped", &f);
-        gb_json_number(s, (double)R->sites.unmapped);
-        gb_json_key(s, "moved", &f);
-        gb_json_number(s, (double)R->sites.moved);
-        gb_json_key(s, "no_common_variant", &f);
-        gb_json_number(s, (double)R->sites.no_variant);
-        gb_str_append(s, "}");
-    }
-    gb_json_key(s, "by_order", &first);
-    gb_str_append(s, "{");
-    bool fo = true;
+    GbInjectBugsDoc doc = {.version = gb_strdup(GB_VERSION),
+                           .original = gb_strdup(R->orig_path),
+                           .hardened = gb_strdup(R->hard_path),
+                           .python = gb_strdup(R->pcfg.python ? R->pcfg.python : GB_DEFAULT_PYTHON),
+                           .seed = (unsigned long long)cfg->seed,
+                           .order_min = cfg->order_min,
+                           .order_max = cfg->order_max,
+                           .max_per_task = cfg->max_per_task,
+                           .max_attempts = cfg->max_attempts,
+                           .timeout_s = R->pcfg.timeout_s,
+                           .tasks = R->n,
+                           .processed = R->processed,
+                           .skipped = R->skipped,
+                           .errors = R->errors,
+                           .unmatched = R->unmatched,
+                           .bad_lines = R->bad,
+                           .mutants = R->kept_all,
+                           .sites_found = R->sites.found,
+                           .sites_shared = R->sites.shared,
+                           .sites_unmapped = R->sites.unmapped,
+                           .sites_moved = R->sites.moved,
+                           .sites_no_common_variant = R->sites.no_variant,
+                           .time_s = R->secs};
     printf("\n%s + %s: %zu tasks, %zu processed, %zu skipped, %zu errors, %zu unmatched; %zu/%zu sites shared; "
            "%zu mutants in %.1fs\n",
            R->orig_path, R->hard_path, R->n, R->processed, R->skipped, R->errors, R->unmatched, R->sites.shared,
@@ -323,36 +291,21 @@ static void gb_inject_bugs__summary(const GbInjectRun *R, GbStr *s)
     printf("  order  tasks>=1  share   kept  equivalent  divergent  timeout  crash  error  unusable  duplicate\n");
     for (int k = cfg->order_min; k <= cfg->order_max; k++) {
         const GbInjectTotals *t = &R->tot[k];
-        double share = R->processed ? (double)t->tasks_with_mutant / (double)R->processed : 0;
-        printf("  %5d  %8zu  %5.1f%%  %5zu  %10zu  %9zu  %7zu  %5zu  %5zu  %8zu  %9zu\n", k, t->tasks_with_mutant,
-               100 * share, t->outcome[GB_MUTANT_KEPT], t->outcome[GB_MUTANT_EQUIVALENT],
-               t->outcome[GB_MUTANT_DIVERGENT], t->outcome[GB_MUTANT_TIMEOUT], t->outcome[GB_MUTANT_CRASH],
-               t->outcome[GB_MUTANT_ERROR], t->unusable, t->duplicate);
-        char key[16];
-        snprintf(key, sizeof key, "%d", k);
-        gb_json_key(s, key, &fo);
-        bool f = true;
-        gb_str_append(s, "{");
-        gb_json_key(s, "tasks_with_mutant", &f);
-        gb_json_number(s, (double)t->tasks_with_mutant);
-        gb_json_key(s, "share", &f);
-        gb_json_number(s, share);
-        for (int x = 0; x < GB_MUTANT_OUTCOME_COUNT; x++) {
-            gb_json_key(s, gb_mutant_outcome_name((GbMutantOutcome)x), &f);
-            gb_json_number(s, (double)t->outcome[x]);
-        }
-        gb_json_key(s, "unusable", &f);
-        gb_json_number(s, (double)t->unusable);
-        gb_json_key(s, "duplicate", &f);
-        gb_json_number(s, (double)t->duplicate);
-        gb_json_key(s, "tasks_exhausted", &f);
-        gb_json_number(s, (double)t->exhausted);
-        gb_str_append(s, "}");
+        GbInjectBugsOrder o = {.tasks_with_mutant = t->tasks_with_mutant,
+                               .share = R->processed ? (double)t->tasks_with_mutant / (double)R->processed : 0,
+                               .unusable = t->unusable,
+                               .has_duplicate = true,
+                               .duplicate = t->duplicate,
+                               .tasks_exhausted = t->exhausted};
+        memcpy(o.outcome, t->outcome, sizeof o.outcome);
+        gb_array_push(&doc.orders, o);
+        printf("  %5d  %8zu  %5.1f%%  %5zu  %10zu  %9zu  %7zu  %5zu  %5zu  %8zu  %9zu\n", k, o.tasks_with_mutant,
+               100 * o.share, o.outcome[GB_MUTANT_KEPT], o.outcome[GB_MUTANT_EQUIVALENT],
+               o.outcome[GB_MUTANT_DIVERGENT], o.outcome[GB_MUTANT_TIMEOUT], o.outcome[GB_MUTANT_CRASH],
+               o.outcome[GB_MUTANT_ERROR], o.unusable, o.duplicate);
     }
-    gb_str_append(s, "}");
-    gb_json_key(s, "time_s", &first);
-    gb_json_number(s, R->secs);
-    gb_str_append(s, "}\n");
+    gb_inject_bugs_doc_write(s, &doc);
+    gb_inject_bugs_doc_destroy(&doc);
 }
 
 static void gb_inject_bugs__destroy(GbInjectRun *R)

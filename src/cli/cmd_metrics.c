@@ -8,32 +8,10 @@
 #include "fitness/fitness.h"
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
-#include "src/base/json_write.h"
+#include "src/doc/metrics.h"
 #include "src/model/program.h"
 #include "src/python/pyparse.h"
 #include "src/bench/task_io.h"
-
-/* Metric values are counts except the entropy; print 4 decimals at most. */
-static void gb_metrics__num(GbStr *o, double x)
-{
-    gb_str_appendf(o, "%.10g", round(x * 10000.0) / 10000.0);
-}
-
-static void gb_metrics__json_metrics(GbStr *o, const double *v, const double *rc, const double *rr)
-{
-    gb_str_append(o, "{");
-    for (int i = 0; i < GB_METRIC_COUNT; i++) {
-        gb_str_appendf(o, "%s\"%s\": ", i ? ", " : "", gb_metric_key((GbMetricId)i));
-        gb_metrics__num(o, v[i]);
-    }
-    if (rc) {
-        gb_str_append(o, ", \"rc\": ");
-        gb_metrics__num(o, *rc);
-        gb_str_append(o, ", \"rr\": ");
-        gb_metrics__num(o, *rr);
-    }
-    gb_str_append(o, "}");
-}
 
 /* Short column names of the table, in metric order. */
 static const char *const gb_metrics__short[GB_METRIC_COUNT] = {
@@ -144,9 +122,7 @@ static bool gb_metrics__print(const char *input, const GbBench *bench, const GbM
         printf(" %6s %6s\n", "RC", "RR");
     }
     double sum[GB_METRIC_COUNT] = {0}, sum_rc = 0, sum_rr = 0;
-    long measured = 0;
-    GbStr line;
-    gb_str_init(&line);
+    GbMetricsDoc doc = {.n_tasks = n, .thresholds = gb_strdup(thr->name)};
     for (long i = 0; i < n; i++) {
         const GbTask *t = &tasks[i];
         if (!res[i].ok) {
@@ -156,57 +132,38 @@ static bool gb_metrics__print(const char *input, const GbBench *bench, const GbM
         }
         double r = gb_fitness_rc(&res[i].m, thr), rr = gb_fitness_rr(&res[i].m, thr);
         int ex = gb_fitness_exceeds(&res[i].m, thr);
-        measured++;
         for (int k = 0; k < GB_METRIC_COUNT; k++) sum[k] += res[i].m.v[k];
         sum_rc += r;
         sum_rr += rr;
-        if (table) {
-            gb_metrics__row(t->id, res[i].m.v, r, rr, ex);
-            continue;
-        }
-        gb_str_clear(&line);
-        gb_str_append(&line, "{\"id\": ");
-        gb_json_string(&line, t->id);
-        gb_str_append(&line, ", \"metrics\": ");
-        gb_metrics__json_metrics(&line, res[i].m.v, NULL, NULL);
-        gb_str_append(&line, ", \"rc\": ");
-        gb_metrics__num(&line, r);
-        gb_str_append(&line, ", \"rr\": ");
-        gb_metrics__num(&line, rr);
-        gb_str_append(&line, ", \"exceeds\": ");
-        if (ex >= 0)
-            gb_json_string(&line, gb_metric_key((GbMetricId)(GB_N_COMPLEXITY + ex)));
-        else
-            gb_str_append(&line, "null");
-        gb_str_append(&line, "}");
-        puts(line.data);
+        if (table) gb_metrics__row(t->id, res[i].m.v, r, rr, ex);
+        GbMetricsDocTask dt = {.id = gb_strdup(t->id), .rc = r, .rr = rr, .exceeds = ex};
+        memcpy(dt.metrics, res[i].m.v, sizeof dt.metrics);
+        gb_array_push(&doc.tasks, dt);
     }
-    double mean[GB_METRIC_COUNT] = {0}, mean_rc = 0, mean_rr = 0;
+    long measured = (long)doc.tasks.len;
     if (measured) {
-        for (int k = 0; k < GB_METRIC_COUNT; k++) mean[k] = sum[k] / (double)measured;
-        mean_rc = sum_rc / (double)measured;
-        mean_rr = sum_rr / (double)measured;
+        for (int k = 0; k < GB_METRIC_COUNT; k++) doc.mean[k] = sum[k] / (double)measured;
+        doc.mean_rc = sum_rc / (double)measured;
+        doc.mean_rr = sum_rr / (double)measured;
     }
     if (table) {
         printf("%-24s", "");
         for (int i = 0; i < GB_METRIC_COUNT + 2; i++) printf(" %6s", "------");
         printf("\n");
-        gb_metrics__row("mean", mean, mean_rc, mean_rr, -1);
+        gb_metrics__row("mean", doc.mean, doc.mean_rc, doc.mean_rr, -1);
         printf("\n%ld of %ld tasks measured; thresholds %s\n", measured, n, thr->name);
         printf("keys: tok=num_tokens loc=lines_of_code cond=num_conditions loop=num_loops asgn=num_assignments\n"
                "      nloop=num_max_nested_loop nif=num_max_nested_if cif=num_max_conditions_in_if\n"
                "      ltok=max_line_tokens var=num_of_variables arr=num_of_arrays op=num_of_operators\n"
                "      cast=num_of_nested_casting ent=entropy; >KEY: first readability metric above its threshold\n");
     } else {
-        gb_str_clear(&line);
-        gb_str_appendf(&line, "{\"summary\": {\"tasks\": %ld, \"measured\": %ld, \"thresholds\": ", n, measured);
-        gb_json_string(&line, thr->name);
-        gb_str_append(&line, ", \"mean\": ");
-        gb_metrics__json_metrics(&line, mean, &mean_rc, &mean_rr);
-        gb_str_append(&line, "}}");
-        puts(line.data);
+        GbStr lines;
+        gb_str_init(&lines);
+        gb_metrics_doc_write(&lines, &doc);
+        fputs(lines.data, stdout);
+        gb_str_destroy(&lines);
     }
-    gb_str_destroy(&line);
+    gb_metrics_doc_destroy(&doc);
     return all;
 }
 

@@ -8,7 +8,7 @@
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
 #include "src/cli/embed_opts.h"
-#include "src/base/json_write.h"
+#include "src/doc/nnmr.h"
 #include "src/measure/nnmr.h"
 #include "src/model/program.h"
 #include "src/python/pyparse.h"
@@ -87,12 +87,6 @@ typedef struct {
     GbSummary self;
 } GbNnmrRun;
 
-static const char *const gb_nnmr__gallery =
-    "the whole other set (its own counterpart included, nothing from the query's own set)";
-static const char *const gb_nnmr__ties =
-    "lowest index wins (ORIG.jsonl order): a tie counts as a miss unless the counterpart is the "
-    "lowest-index tied program";
-
 /* Pair the tasks by id; false (with a message) when no id is in both. */
 static bool gb_nnmr__pair(GbNnmrRun *R)
 {
@@ -134,72 +128,48 @@ static int gb_nnmr__embed(GbNnmrRun *R, const GbNnmrOptions *opt)
     return GB_CLI_CONTINUE;
 }
 
+/* The JSON document (src/doc/nnmr.h) of a run. */
 static void gb_nnmr__json(GbStr *s, const GbNnmrRun *R)
 {
-    const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
-    gb_str_append(s, "{\"original\":");
-    gb_json_string(s, R->po);
-    gb_str_append(s, ",\"hardened\":");
-    gb_json_string(s, R->ph);
-    gb_str_appendf(s, ",\"n\":%zu,\"metric\":\"cosine similarity\",\"gallery\":", R->n);
-    gb_json_string(s, gallery);
-    gb_str_append(s, ",\"ties\":");
-    gb_json_string(s, ties);
-    gb_str_append(s, ",\"embedding\":");
-    gb_json_string(s, R->info.text);
-    gb_str_append(s, ",\"embedding_source\":");
-    gb_str_append(s, R->info.json.data);
-    gb_str_appendf(s, ",\"nnmr_orig_to_hard\":");
-    gb_json_number(s, R->r.nnmr_o2h);
-    gb_str_appendf(s, ",\"misses_orig_to_hard\":%zu,\"nnmr_hard_to_orig\":", R->r.miss_o2h);
-    gb_json_number(s, R->r.nnmr_h2o);
-    gb_str_appendf(s, ",\"misses_hard_to_orig\":%zu,\"mean_rank_orig_to_hard\":", R->r.miss_h2o);
-    gb_json_number(s, R->r.mean_rank_o2h);
-    gb_str_append(s, ",\"mean_rank_hard_to_orig\":");
-    gb_json_number(s, R->r.mean_rank_h2o);
-    gb_str_append(s, ",\"displacement\":{\"median\":");
-    gb_json_number(s, R->r.displacement_median);
-    gb_str_append(s, ",\"mean\":");
-    gb_json_number(s, R->r.displacement_mean);
-    gb_str_appendf(s, ",\"at_least_1\":%zu},\"counterpart_cosine\":{\"mean\":", R->r.displaced);
-    gb_json_number(s, R->self.mean);
-    gb_str_append(s, ",\"median\":");
-    gb_json_number(s, R->self.median);
-    gb_str_append(s, "},\"tasks\":[");
+    GbNnmrDoc doc = {.original = gb_strdup(R->po),
+                     .hardened = gb_strdup(R->ph),
+                     .n = R->n,
+                     .embedding = gb_strdup(R->info.text),
+                     .embedding_source = gb_strdup(R->info.json.data),
+                     .nnmr_orig_to_hard = R->r.nnmr_o2h,
+                     .nnmr_hard_to_orig = R->r.nnmr_h2o,
+                     .misses_orig_to_hard = R->r.miss_o2h,
+                     .misses_hard_to_orig = R->r.miss_h2o,
+                     .mean_rank_orig_to_hard = R->r.mean_rank_o2h,
+                     .mean_rank_hard_to_orig = R->r.mean_rank_h2o,
+                     .displacement_median = R->r.displacement_median,
+                     .displacement_mean = R->r.displacement_mean,
+                     .displaced = R->r.displaced,
+                     .counterpart_cosine_mean = R->self.mean,
+                     .counterpart_cosine_median = R->self.median};
+    const GbTask *orig = R->o.tasks.items;
     for (size_t k = 0; k < R->n; k++) {
-        gb_str_append(s, k ? ",{\"id\":" : "{\"id\":");
-        gb_json_string(s, R->o.tasks.items[R->io.items[k]].id);
-        gb_str_append(s, ",\"counterpart_cosine\":");
-        gb_json_number(s, R->r.self_cos[k]);
-        gb_str_append(s, ",\"nearest_hard_of_orig\":");
-        gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_o2h[k]]].id);
-        gb_str_append(s, ",\"nearest_orig_of_hard\":");
-        gb_json_string(s, R->o.tasks.items[R->io.items[R->r.nn_h2o[k]]].id);
-        gb_str_appendf(s, ",\"rank_orig_to_hard\":%zu,\"rank_hard_to_orig\":%zu,\"displacement\":", R->r.rank_o2h[k],
-                       R->r.rank_h2o[k]);
-        gb_json_number(s, R->r.displacement[k]);
-        gb_str_append(s, "}");
+        GbNnmrDocTask t = {.id = gb_strdup(orig[R->io.items[k]].id),
+                           .counterpart_cosine = R->r.self_cos[k],
+                           .nearest_hard_of_orig = gb_strdup(orig[R->io.items[R->r.nn_o2h[k]]].id),
+                           .nearest_orig_of_hard = gb_strdup(orig[R->io.items[R->r.nn_h2o[k]]].id),
+                           .rank_orig_to_hard = R->r.rank_o2h[k],
+                           .rank_hard_to_orig = R->r.rank_h2o[k],
+                           .displacement = R->r.displacement[k]};
+        gb_array_push(&doc.tasks, t);
     }
-    gb_str_append(s, "],\"only_in_original\":[");
-    for (size_t i = 0; i < R->only_o.len; i++) {
-        if (i) gb_str_append(s, ",");
-        gb_json_string(s, R->only_o.items[i]);
-    }
-    gb_str_append(s, "],\"only_in_hardened\":[");
-    for (size_t i = 0; i < R->only_h.len; i++) {
-        if (i) gb_str_append(s, ",");
-        gb_json_string(s, R->only_h.items[i]);
-    }
-    gb_str_append(s, "]}\n");
+    for (size_t i = 0; i < R->only_o.len; i++) gb_array_push(&doc.only_in_original, gb_strdup(R->only_o.items[i]));
+    for (size_t i = 0; i < R->only_h.len; i++) gb_array_push(&doc.only_in_hardened, gb_strdup(R->only_h.items[i]));
+    gb_nnmr_doc_write(s, &doc);
+    gb_nnmr_doc_destroy(&doc);
 }
 
 static void gb_nnmr__text(GbStr *s, const GbNnmrRun *R)
 {
-    const char *gallery = gb_nnmr__gallery, *ties = gb_nnmr__ties;
     gb_str_appendf(s, "NNMR of %s (hardened) against %s (original): %zu programs paired by task id\n", R->ph, R->po,
                    R->n);
     gb_str_appendf(s, "embedding: %s\n", R->info.text);
-    gb_str_appendf(s, "metric: cosine similarity; gallery: %s; ties: %s\n", gallery, ties);
+    gb_str_appendf(s, "metric: %s; gallery: %s; ties: %s\n", GB_NNMR_DOC_METRIC, GB_NNMR_DOC_GALLERY, GB_NNMR_DOC_TIES);
     gb_str_appendf(s,
                    "NNMR orig->hard: %6.2f%% (%zu of %zu originals whose nearest hardened program is not "
                    "their own)\n",

@@ -8,7 +8,7 @@
 #include "src/cli/cli.h"
 #include "src/measure/codebleu.h"
 #include "src/cli/commands.h"
-#include "src/base/json_write.h"
+#include "src/doc/similarity.h"
 #include "src/measure/similarity.h"
 #include "src/bench/task_io.h"
 #include "src/python/tokensim.h"
@@ -35,10 +35,12 @@ static void gb_sim__text(GbStr *s, const char *pa, const char *pb, const GbSimRe
 {
     gb_str_appendf(s, "similarity of %s (prediction) against %s (reference): %zu tasks matched by id\n", pb, pa,
                    r->tasks.len);
-    gb_str_appendf(s, "CodeBLEU: codebleu 0.7.1 behaviour, weights %g,%g,%g,%g, data-flow rule: %s\n", o->alpha,
-                   o->beta, o->gamma, o->delta, gb_sim__dataflow_rule(o));
-    gb_str_appendf(s, "  n-gram parts tokenised on whitespace (s.split()); syntax and data flow on tree-sitter-python "
-                      "0.23.6 after removing comments and docstrings\n");
+    gb_str_appendf(s, "CodeBLEU: %s behaviour, weights %g,%g,%g,%g, data-flow rule: %s\n", GB_SIM_DOC_BEHAVIOUR,
+                   o->alpha, o->beta, o->gamma, o->delta, gb_sim__dataflow_rule(o));
+    gb_str_appendf(s,
+                   "  n-gram parts tokenised on %s; syntax and data flow on %s after removing comments and "
+                   "docstrings\n",
+                   GB_SIM_DOC_NGRAM_TOKENIZER, GB_SIM_DOC_GRAMMAR);
     gb_str_appendf(s, "cosine/Jaccard tokens: %s\n", GB_TOKENIZER_NAME);
     if (!summary_only && r->tasks.len) {
         /* Column heads are the measures' keys cut to the column width ("weighted"). */
@@ -95,67 +97,32 @@ static void gb_sim__text(GbStr *s, const char *pa, const char *pb, const GbSimRe
     }
 }
 
+/* The JSON document (src/doc/similarity.h) of a comparison. */
 static void gb_sim__json(GbStr *s, const char *pa, const char *pb, const GbSimReport *r, const GbCodeBleuOptions *o)
 {
-    gb_str_append(s, "{\"reference\":");
-    gb_json_string(s, pa);
-    gb_str_append(s, ",\"prediction\":");
-    gb_json_string(s, pb);
-    gb_str_appendf(s,
-                   ",\"codebleu\":{\"behaviour\":\"codebleu 0.7.1\",\"weights\":[%g,%g,%g,%g],"
-                   "\"strict_dataflow\":%s,\"ngram_tokenizer\":\"whitespace (s.split())\","
-                   "\"grammar\":\"tree-sitter-python 0.23.6\"},",
-                   o->alpha, o->beta, o->gamma, o->delta, o->strict_dataflow ? "true" : "false");
-    gb_str_append(s, "\"token_tokenizer\":");
-    gb_json_string(s, GB_TOKENIZER_NAME);
-    gb_str_append(s, ",\"tasks\":[");
+    GbSimDoc doc = {.reference = gb_strdup(pa),
+                    .prediction = gb_strdup(pb),
+                    .weights = {o->alpha, o->beta, o->gamma, o->delta},
+                    .strict_dataflow = o->strict_dataflow};
     for (size_t i = 0; i < r->tasks.len; i++) {
         const GbSimTask *t = &r->tasks.items[i];
-        gb_str_append(s, i ? ",{\"id\":" : "{\"id\":");
-        gb_json_string(s, t->id);
-        for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
-            gb_str_appendf(s, ",\"%s\":", gb_sim_measure_info((GbSimMeasure)m)->command_key);
-            gb_json_number(s, gb_sim_task_value(t, (GbSimMeasure)m));
-        }
-        gb_str_appendf(s, ",\"dataflow_defined\":%s,\"dataflow_truncated\":%s}",
-                       t->codebleu.dataflow_defined ? "true" : "false", t->df_truncated ? "true" : "false");
+        GbSimDocTask x = {.id = gb_strdup(t->id),
+                          .dataflow_defined = t->codebleu.dataflow_defined,
+                          .dataflow_truncated = t->df_truncated};
+        for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) x.v[m] = gb_sim_task_value(t, (GbSimMeasure)m);
+        gb_array_push(&doc.tasks, x);
     }
     GbSummary sm[GB_SIM_MEASURE_COUNT];
     gb_sim__summaries(r, sm);
-    gb_str_appendf(s, "],\"summary\":{\"n\":%zu", r->tasks.len);
-    for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
-        gb_str_appendf(s, ",\"%s\":{\"mean\":", gb_sim_measure_info((GbSimMeasure)m)->command_key);
-        gb_json_number(s, sm[m].mean);
-        const char *k[] = {"median", "q1", "q3", "min", "max"};
-        double v[] = {sm[m].median, sm[m].q1, sm[m].q3, sm[m].min, sm[m].max};
-        for (int i = 0; i < 5; i++) {
-            gb_str_appendf(s, ",\"%s\":", k[i]);
-            gb_json_number(s, v[i]);
-        }
-        gb_str_append(s, "}");
-    }
-    gb_str_append(s, "},\"corpus\":{");
     const GbSimTask corpus = {.codebleu = r->corpus};
-    const char *sep = "";
     for (int m = 0; m < GB_SIM_MEASURE_COUNT; m++) {
-        const GbSimMeasureInfo *info = gb_sim_measure_info((GbSimMeasure)m);
-        if (!info->corpus) continue;
-        gb_str_appendf(s, "%s\"%s\":", sep, info->command_key);
-        gb_json_number(s, gb_sim_task_value(&corpus, (GbSimMeasure)m));
-        sep = ",";
+        doc.summary[m] = (GbDocStats){sm[m].mean, sm[m].median, sm[m].q1, sm[m].q3, sm[m].min, sm[m].max};
+        if (gb_sim_measure_info((GbSimMeasure)m)->corpus) doc.corpus[m] = gb_sim_task_value(&corpus, (GbSimMeasure)m);
     }
-    gb_str_append(s, "}");
-    for (int side = 0; side < 2; side++) {
-        size_t n = side == 0 ? r->only_a.len : r->only_b.len;
-        const char *const *ids = side == 0 ? r->only_a.items : r->only_b.items;
-        gb_str_append(s, side == 0 ? ",\"only_in_reference\":[" : ",\"only_in_prediction\":[");
-        for (size_t i = 0; i < n; i++) {
-            if (i) gb_str_append(s, ",");
-            gb_json_string(s, ids[i]);
-        }
-        gb_str_append(s, "]");
-    }
-    gb_str_append(s, "}\n");
+    for (size_t i = 0; i < r->only_a.len; i++) gb_array_push(&doc.only_in_reference, gb_strdup(r->only_a.items[i]));
+    for (size_t i = 0; i < r->only_b.len; i++) gb_array_push(&doc.only_in_prediction, gb_strdup(r->only_b.items[i]));
+    gb_sim_doc_write(s, &doc);
+    gb_sim_doc_destroy(&doc);
 }
 
 /* Read a benchmark, printing its problems; false when it could not be read at all. */

@@ -20,65 +20,49 @@ static bool gb_compare__has_run(GbCompareStatus s)
     return s == GB_COMPARE_AGREE || s == GB_COMPARE_DISAGREE || s == GB_COMPARE_SLOWER;
 }
 
-static void gb_compare__count(GbStr *s, const char *key, size_t v, bool *first)
-{
-    gb_json_key(s, key, first);
-    gb_json_number(s, (double)v);
-}
-
 static void gb_compare__task(GbStr *s, const GbCompareDocTask *x)
 {
     bool first = true;
     gb_str_append(s, "{");
-    gb_json_key(s, "id", &first);
-    gb_json_string(s, x->id);
-    gb_json_key(s, "status", &first);
-    gb_json_string(s, gb_compare__words[x->status]);
-    gb_compare__count(s, "derived", x->derived, &first);
-    gb_compare__count(s, "inputs", x->inputs, &first);
-    gb_compare__count(s, "large", x->large, &first);
+    gb_doc_put_string(s, "id", x->id, &first);
+    gb_doc_put_string(s, "status", gb_compare__words[x->status], &first);
+    gb_doc_put_count(s, "derived", x->derived, &first);
+    gb_doc_put_count(s, "inputs", x->inputs, &first);
+    gb_doc_put_count(s, "large", x->large, &first);
     if (gb_compare__has_run(x->status)) {
-        gb_compare__count(s, "agreed", x->agreed, &first);
-        gb_compare__count(s, "checked", x->checked, &first);
+        gb_doc_put_count(s, "agreed", x->agreed, &first);
+        gb_doc_put_count(s, "checked", x->checked, &first);
         const char *keys[] = {"cost_a_s", "cost_b_s", "wall_a_s", "wall_b_s"};
         const double v[] = {x->cost_a_s, x->cost_b_s, x->wall_a_s, x->wall_b_s};
         for (int k = 0; k < 4; k++) {
-            gb_json_key(s, keys[k], &first);
-            gb_json_number(s, v[k]);
+            gb_doc_put_number(s, keys[k], v[k], &first);
         }
         if (x->probe_failed) {
-            gb_json_key(s, "probe_failed", &first);
-            gb_json_string(s, x->probe_failed);
+            gb_doc_put_string(s, "probe_failed", x->probe_failed, &first);
         }
         if (x->has_first) {
             gb_json_key(s, "first", &first);
             bool f2 = true;
             gb_str_append(s, "{");
-            gb_json_key(s, "index", &f2);
-            gb_json_number(s, (double)x->first_index);
-            gb_json_key(s, "input", &f2);
-            gb_json_string(s, x->first_input);
-            gb_json_key(s, "a", &f2);
-            gb_json_string(s, x->first_a);
-            gb_json_key(s, "b", &f2);
-            gb_json_string(s, x->first_b);
+            gb_doc_put_number(s, "index", (double)x->first_index, &f2);
+            gb_doc_put_string(s, "input", x->first_input, &f2);
+            gb_doc_put_string(s, "a", x->first_a, &f2);
+            gb_doc_put_string(s, "b", x->first_b, &f2);
             gb_str_append(s, "}");
         }
         if (x->branches > 0) {
             gb_json_key(s, "coverage", &first);
             bool f2 = true;
             gb_str_append(s, "{");
-            gb_compare__count(s, "branches", x->branches, &f2);
-            gb_compare__count(s, "covered", x->covered, &f2);
-            gb_compare__count(s, "before", x->covered_before, &f2);
-            gb_json_key(s, "uncovered", &f2);
-            gb_json_string(s, x->uncovered ? x->uncovered : "");
+            gb_doc_put_count(s, "branches", x->branches, &f2);
+            gb_doc_put_count(s, "covered", x->covered, &f2);
+            gb_doc_put_count(s, "before", x->covered_before, &f2);
+            gb_doc_put_string(s, "uncovered", x->uncovered ? x->uncovered : "", &f2);
             gb_str_append(s, "}");
         }
     }
     if (x->error) {
-        gb_json_key(s, "error", &first);
-        gb_json_string(s, x->error);
+        gb_doc_put_string(s, "error", x->error, &first);
     }
     gb_str_append(s, "}");
 }
@@ -87,12 +71,9 @@ void gb_compare_doc_write(GbStr *out, const GbCompareDoc *doc)
 {
     bool first = true;
     gb_str_append(out, "{");
-    gb_json_key(out, "a", &first);
-    gb_json_string(out, doc->a);
-    gb_json_key(out, "b", &first);
-    gb_json_string(out, doc->b);
-    gb_json_key(out, "seed", &first);
-    gb_json_number(out, doc->seed);
+    gb_doc_put_string(out, "a", doc->a, &first);
+    gb_doc_put_string(out, "b", doc->b, &first);
+    gb_doc_put_number(out, "seed", doc->seed, &first);
     gb_json_key(out, "tasks", &first);
     gb_str_append(out, "[");
     for (size_t i = 0; i < doc->tasks.len; i++) {
@@ -103,12 +84,12 @@ void gb_compare_doc_write(GbStr *out, const GbCompareDoc *doc)
     gb_json_key(out, "summary", &first);
     bool f2 = true;
     gb_str_append(out, "{");
-    gb_compare__count(out, "tasks", doc->tasks.len, &f2);
-    gb_compare__count(out, "with_inputs", doc->with_inputs, &f2);
-    gb_compare__count(out, "inputs", doc->inputs, &f2);
-    gb_compare__count(out, "inputs_checked", doc->inputs_checked, &f2);
-    gb_compare__count(out, "inputs_agreed", doc->inputs_agreed, &f2);
-    for (int k = 0; k < GB_COMPARE_COUNT; k++) gb_compare__count(out, gb_compare__words[k], doc->count[k], &f2);
+    gb_doc_put_count(out, "tasks", doc->tasks.len, &f2);
+    gb_doc_put_count(out, "with_inputs", doc->with_inputs, &f2);
+    gb_doc_put_count(out, "inputs", doc->inputs, &f2);
+    gb_doc_put_count(out, "inputs_checked", doc->inputs_checked, &f2);
+    gb_doc_put_count(out, "inputs_agreed", doc->inputs_agreed, &f2);
+    for (int k = 0; k < GB_COMPARE_COUNT; k++) gb_doc_put_count(out, gb_compare__words[k], doc->count[k], &f2);
     gb_str_append(out, "}}\n");
 }
 

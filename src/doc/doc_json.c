@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "src/base/json_write.h"
+
 void gb_doc_fail(GbDocReader *c, const char *fmt, ...)
 {
     if (!c->ok) return;
@@ -139,6 +141,17 @@ json_t *gb_doc_parse(GbDocReader *c, const char *text, size_t len)
     return v;
 }
 
+bool gb_doc_parse_object(const char *text, size_t len, const char *name, GbError *err,
+                         void (*fill)(GbDocReader *c, const json_t *o, void *doc), void *doc)
+{
+    GbDocReader c = {.name = name, .err = err, .ok = true};
+    json_t *o = gb_doc_parse(&c, text, len);
+    if (o && !json_is_object(o)) gb_doc_fail(&c, "expected a JSON object");
+    if (c.ok) fill(&c, o, doc);
+    json_decref(o);
+    return c.ok;
+}
+
 json_t *gb_doc_number(double v)
 {
     if (!isfinite(v)) return json_null();
@@ -176,4 +189,61 @@ json_t *gb_doc_str(const char *s)
     j = json_string(fixed.data ? fixed.data : "");
     gb_str_destroy(&fixed);
     return j;
+}
+
+void gb_doc_strings(GbDocReader *c, const json_t *obj, const char *where, const char *key, GbDocStrings *out)
+{
+    const json_t *a = gb_doc_get(c, obj, where, key, JSON_ARRAY, "a list");
+    for (size_t i = 0; c->ok && i < json_array_size(a); i++) {
+        const json_t *v = json_array_get(a, i);
+        if (!json_is_string(v))
+            gb_doc_fail(c, "\"%s%s[%zu]\": expected a string, not %s", where, key, i, gb_doc__type_name(v));
+        else
+            gb_array_push(out, gb_strdup(json_string_value(v)));
+    }
+}
+
+void gb_doc_constant(GbDocReader *c, const json_t *obj, const char *where, const char *key, const char *expected)
+{
+    const char *s = NULL;
+    gb_doc_string_ref(c, obj, where, key, false, &s);
+    if (s && strcmp(s, expected) != 0) gb_doc_fail(c, "\"%s%s\": expected \"%s\"", where, key, expected);
+}
+
+void gb_doc_flat_object(GbDocReader *c, const json_t *obj, const char *where, const char *key, char **out)
+{
+    const json_t *o = gb_doc_get(c, obj, where, key, JSON_OBJECT, "an object");
+    if (!o) return;
+    GbStr s;
+    gb_str_init(&s);
+    gb_str_append(&s, "{");
+    bool first = true;
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)o, k, v)
+    {
+        gb_json_key(&s, k, &first);
+        if (json_is_string(v)) {
+            gb_json_string(&s, json_string_value(v));
+        } else if (json_is_integer(v)) {
+            gb_json_integer(&s, json_integer_value(v));
+        } else {
+            gb_doc_fail(c, "\"%s%s.%s\": expected a string or an integer", where, key, k);
+            gb_str_destroy(&s);
+            return;
+        }
+    }
+    gb_str_append(&s, "}");
+    *out = gb_str_take(&s);
+}
+
+void gb_doc_stats(GbDocReader *c, const json_t *obj, const char *where, const char *key, GbDocStats *out)
+{
+    const json_t *s = gb_doc_get(c, obj, where, key, JSON_OBJECT, "an object");
+    if (!s) return;
+    char *w = gb_asprintf("%s%s.", where, key);
+    double *dest[] = {&out->mean, &out->median, &out->q1, &out->q3, &out->min, &out->max};
+    gb_doc_keys(c, s, w, gb_doc_stat_keys);
+    for (size_t k = 0; gb_doc_stat_keys[k]; k++) gb_doc_rate(c, s, w, gb_doc_stat_keys[k], dest[k]);
+    free(w);
 }

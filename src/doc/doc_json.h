@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "src/base/util.h"
+#include "src/doc/doc_write.h"
 
 /* A parse in progress: the first problem goes to err, later ones are ignored. */
 typedef struct {
@@ -40,6 +41,11 @@ void gb_doc_keys(GbDocReader *c, const json_t *obj, const char *where, const cha
 /* Parse text (a whole JSON value; owned, NULL on failure) or fail with "malformed JSON at line
  * L: ...". */
 json_t *gb_doc_parse(GbDocReader *c, const char *text, size_t len);
+/* The whole parse of a document that is one JSON object: text is parsed, must be an object
+ * ("expected a JSON object") and goes to fill (the document's own reader, which fills doc).
+ * False with err at the first problem. */
+bool gb_doc_parse_object(const char *text, size_t len, const char *name, GbError *err,
+                         void (*fill)(GbDocReader *c, const json_t *o, void *doc), void *doc);
 /* Set err for a problem that is not one key's type. */
 void gb_doc_fail(GbDocReader *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -48,3 +54,14 @@ void gb_doc_fail(GbDocReader *c, const char *fmt, ...) __attribute__((format(pri
 json_t *gb_doc_number(double v);
 /* A string, NULL → null; bytes that are not UTF-8 become U+FFFD. New reference. */
 json_t *gb_doc_str(const char *s);
+
+/* obj[key], a list of strings, into *out (owned copies appended). */
+void gb_doc_strings(GbDocReader *c, const json_t *obj, const char *where, const char *key, GbDocStrings *out);
+/* obj[key] must be the string `expected` (a constant of the document): "\"<where><key>\": expected
+ * \"<expected>\"" otherwise. */
+void gb_doc_constant(GbDocReader *c, const json_t *obj, const char *where, const char *key, const char *expected);
+/* obj[key], an object whose values are strings and integers (an embedding's description), as
+ * compact JSON text in its key order (owned): the form src/cli/embed_opts.c writes. */
+void gb_doc_flat_object(GbDocReader *c, const json_t *obj, const char *where, const char *key, char **out);
+/* obj[key] (at `where`), a distribution object, into *out. */
+void gb_doc_stats(GbDocReader *c, const json_t *obj, const char *where, const char *key, GbDocStats *out);

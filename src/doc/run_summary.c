@@ -376,7 +376,7 @@ static void gb_run_summary__parse_metrics(GbDocReader *c, json_t *m, GbRunSummar
     }
 }
 
-static void gb_run_summary__parse_added_text(GbDocReader *c, json_t *o, GbRunSummary *out)
+static void gb_run_summary__parse_added_text(GbDocReader *c, const json_t *o, GbRunSummary *out)
 {
     json_t *a = gb_doc_get(c, o, "", "added_text", JSON_OBJECT, "an object");
     if (!a) return;
@@ -395,7 +395,7 @@ static void gb_run_summary__parse_added_text(GbDocReader *c, json_t *o, GbRunSum
     gb_doc_rate(c, a, w, "name_share", &t->name_share);
 }
 
-static void gb_run_summary__parse_provenance(GbDocReader *c, json_t *o, GbRunSummary *out)
+static void gb_run_summary__parse_provenance(GbDocReader *c, const json_t *o, GbRunSummary *out)
 {
     json_t *p = gb_doc_get(c, o, "", "provenance", JSON_OBJECT, "an object");
     if (!p) return;
@@ -427,8 +427,9 @@ static void gb_run_summary__parse_provenance(GbDocReader *c, json_t *o, GbRunSum
     }
 }
 
-static void gb_run_summary__parse_object(GbDocReader *c, json_t *o, GbRunSummary *out)
+static void gb_run_summary__parse_object(GbDocReader *c, const json_t *o, void *arg)
 {
+    GbRunSummary *out = arg;
     static const char *const keys[] = {"tool",
                                        "version",
                                        "seed",
@@ -525,13 +526,9 @@ static void gb_run_summary__parse_object(GbDocReader *c, json_t *o, GbRunSummary
 bool gb_run_summary_parse(const char *text, size_t len, const char *name, GbRunSummary *out, GbError *err)
 {
     gb_run_summary_init(out);
-    GbDocReader c = {.name = name, .err = err, .ok = true};
-    json_t *o = gb_doc_parse(&c, text, len);
-    if (o && !json_is_object(o)) gb_doc_fail(&c, "expected a JSON object");
-    if (c.ok) gb_run_summary__parse_object(&c, o, out);
-    json_decref(o);
-    if (!c.ok) gb_run_summary_destroy(out);
-    return c.ok;
+    bool ok = gb_doc_parse_object(text, len, name, err, gb_run_summary__parse_object, out);
+    if (!ok) gb_run_summary_destroy(out);
+    return ok;
 }
 
 bool gb_run_summary_read(const char *path, GbRunSummary *out, GbError *err)

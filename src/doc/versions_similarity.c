@@ -16,28 +16,12 @@ static const char *const gb_vsim__summary_keys[] = {GB_VSIM__MEASURE_KEYS NULL};
 static const char *const gb_vsim__task_keys[] = {"id", GB_VSIM__MEASURE_KEYS NULL};
 #undef GB_SIM_MEASURE
 
-static const char *const gb_vsim__stat_keys[] = {"mean", "median", "q1", "q3", "min", "max", NULL};
-
-static void gb_vsim__stats(GbStr *out, const GbVsimStats *s)
-{
-    const double v[] = {s->mean, s->median, s->q1, s->q3, s->min, s->max};
-    bool first = true;
-    gb_str_append(out, "{");
-    for (size_t i = 0; gb_vsim__stat_keys[i]; i++) {
-        gb_json_key(out, gb_vsim__stat_keys[i], &first);
-        gb_json_number(out, v[i]);
-    }
-    gb_str_append(out, "}");
-}
-
 static void gb_vsim__pair(GbStr *out, const GbVsimPair *p)
 {
     bool first = true;
     gb_str_append(out, "{");
-    gb_json_key(out, "a", &first);
-    gb_json_string(out, p->a);
-    gb_json_key(out, "b", &first);
-    gb_json_string(out, p->b);
+    gb_doc_put_string(out, "a", p->a, &first);
+    gb_doc_put_string(out, "b", p->b, &first);
     gb_json_key(out, "per_task", &first);
     gb_str_append(out, "[");
     for (size_t i = 0; i < p->per_task.len; i++) {
@@ -45,11 +29,9 @@ static void gb_vsim__pair(GbStr *out, const GbVsimPair *p)
         bool f2 = true;
         if (i) gb_str_append(out, ",");
         gb_str_append(out, "{");
-        gb_json_key(out, "id", &f2);
-        gb_json_string(out, t->id);
+        gb_doc_put_string(out, "id", t->id, &f2);
         for (size_t m = 0; m < GB_VSIM_MEASURES; m++) {
-            gb_json_key(out, gb_vsim_measure_keys[m], &f2);
-            gb_json_number(out, t->v[m]);
+            gb_doc_put_number(out, gb_vsim_measure_keys[m], t->v[m], &f2);
         }
         gb_str_append(out, "}");
     }
@@ -59,7 +41,7 @@ static void gb_vsim__pair(GbStr *out, const GbVsimPair *p)
     gb_str_append(out, "{");
     for (size_t m = 0; m < GB_VSIM_MEASURES; m++) {
         gb_json_key(out, gb_vsim_measure_keys[m], &f3);
-        gb_vsim__stats(out, &p->summary[m]);
+        gb_doc_write_stats(out, &p->summary[m]);
     }
     gb_str_append(out, "}}");
 }
@@ -69,23 +51,17 @@ static void gb_vsim__nnmr(GbStr *out, const GbVsimNnmr *n)
     char *k1 = gb_asprintf("original_to_%s", n->label), *k2 = gb_asprintf("%s_to_original", n->label),
          *k3 = gb_asprintf("graded_%s", n->label);
     bool first = false; /* after "embedding_source" */
-    gb_json_key(out, k1, &first);
-    gb_json_number(out, n->o2h);
-    gb_json_key(out, k2, &first);
-    gb_json_number(out, n->h2o);
+    gb_doc_put_number(out, k1, n->o2h, &first);
+    gb_doc_put_number(out, k2, n->h2o, &first);
     gb_json_key(out, k3, &first);
     bool f2 = true;
     gb_str_append(out, "{");
-    gb_json_key(out, "mean_rank_orig_to_hard", &f2);
-    gb_json_number(out, n->mean_rank_o2h);
-    gb_json_key(out, "mean_rank_hard_to_orig", &f2);
-    gb_json_number(out, n->mean_rank_h2o);
-    gb_json_key(out, "displacement_median", &f2);
-    gb_json_number(out, n->displacement_median);
-    gb_json_key(out, "displacement_mean", &f2);
-    gb_json_number(out, n->displacement_mean);
-    gb_json_key(out, "displacement_at_least_1", &f2);
-    gb_str_appendf(out, "%zu}", n->displaced);
+    gb_doc_put_number(out, "mean_rank_orig_to_hard", n->mean_rank_o2h, &f2);
+    gb_doc_put_number(out, "mean_rank_hard_to_orig", n->mean_rank_h2o, &f2);
+    gb_doc_put_number(out, "displacement_median", n->displacement_median, &f2);
+    gb_doc_put_number(out, "displacement_mean", n->displacement_mean, &f2);
+    gb_doc_put_count(out, "displacement_at_least_1", n->displaced, &f2);
+    gb_str_append(out, "}");
     free(k1);
     free(k2);
     free(k3);
@@ -169,15 +145,8 @@ static void gb_vsim__parse_pair(GbDocReader *c, const json_t *o, const char *whe
     char *sw = gb_asprintf("%ssummary.", where);
     const json_t *sum = gb_doc_get(c, o, where, "summary", JSON_OBJECT, "an object");
     gb_doc_keys(c, sum, sw, gb_vsim__summary_keys);
-    for (size_t m = 0; c->ok && m < GB_VSIM_MEASURES; m++) {
-        const json_t *s = gb_doc_get(c, sum, sw, gb_vsim_measure_keys[m], JSON_OBJECT, "an object");
-        char *w = gb_asprintf("%s%s.", sw, gb_vsim_measure_keys[m]);
-        GbVsimStats *st = &p->summary[m];
-        double *dest[] = {&st->mean, &st->median, &st->q1, &st->q3, &st->min, &st->max};
-        gb_doc_keys(c, s, w, gb_vsim__stat_keys);
-        for (size_t k = 0; gb_vsim__stat_keys[k]; k++) gb_doc_rate(c, s, w, gb_vsim__stat_keys[k], dest[k]);
-        free(w);
-    }
+    for (size_t m = 0; c->ok && m < GB_VSIM_MEASURES; m++)
+        gb_doc_stats(c, sum, sw, gb_vsim_measure_keys[m], &p->summary[m]);
     free(sw);
 }
 
@@ -209,29 +178,12 @@ static void gb_vsim__parse_nnmr(GbDocReader *c, const json_t *o, GbVsimDoc *doc)
     if (json_object_size(o) == 0) return;
     doc->has_embedding = true;
     gb_vsim__str(c, o, "nnmr.", "embedding", &doc->embedding);
-    const json_t *src = gb_doc_get(c, o, "nnmr.", "embedding_source", JSON_OBJECT, "an object");
-    if (!src) return;
-    GbStr s;
-    gb_str_init(&s);
-    gb_str_append(&s, "{");
-    bool first = true;
+    char *src = NULL;
+    gb_doc_flat_object(c, o, "nnmr.", "embedding_source", &src);
+    doc->embedding_source = src;
+    if (!c->ok) return;
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)src, k, v)
-    {
-        gb_json_key(&s, k, &first);
-        if (json_is_string(v)) {
-            gb_json_string(&s, json_string_value(v));
-        } else if (json_is_integer(v)) {
-            gb_json_integer(&s, json_integer_value(v));
-        } else {
-            gb_doc_fail(c, "\"nnmr.embedding_source.%s\": expected a string or an integer", k);
-            gb_str_destroy(&s);
-            return;
-        }
-    }
-    gb_str_append(&s, "}");
-    doc->embedding_source = gb_str_take(&s);
     size_t expect = 2;
     json_object_foreach((json_t *)o, k, v)
     {

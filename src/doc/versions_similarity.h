@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "src/base/util.h"
+#include "src/doc/doc_write.h"
 
 /* The measures of a task and of a pair's summary, in the order they are written. */
 enum { GB_VSIM_MEASURES = GB_SIM_MEASURE_COUNT };
@@ -21,9 +22,7 @@ typedef struct {
 } GbVsimTask;
 
 /* The distribution of one measure over a pair's tasks. */
-typedef struct {
-    double mean, median, q1, q3, min, max;
-} GbVsimStats;
+typedef GbDocStats GbVsimStats;
 
 typedef struct {
     const char *a, *b; /* "original", "seed-<S>" */

@@ -210,12 +210,6 @@ void gb_inject_failure_ids(const GbRunResult *r, GbInjectIds *out)
     out->len = w;
 }
 
-const char *gb_mutant_outcome_name(GbMutantOutcome o)
-{
-    static const char *const names[] = {"kept", "equivalent", "divergent", "timeout", "crash", "error"};
-    return o < GB_MUTANT_OUTCOME_COUNT ? names[o] : "?";
-}
-
 static bool gb_inject__same_ids(const GbInjectIds *a, const GbInjectIds *b)
 {
     if (a->len != b->len) return false;

@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/doc/mutant_outcome.h"
 #include "src/inject/mutate.h"
 #include "src/model/program.h"
 #include "src/runner/runner.h"
@@ -111,18 +112,8 @@ typedef GbArray(char *) GbInjectIds;
 void gb_inject_failure_ids(const GbRunResult *r, GbInjectIds *out);
 void gb_inject_ids_destroy(GbInjectIds *ids);
 
-typedef enum {
-    GB_MUTANT_KEPT,       /* both versions fail, with the same failing-test set */
-    GB_MUTANT_EQUIVALENT, /* no test fails in either version */
-    GB_MUTANT_DIVERGENT,  /* one version fails and the other passes, or different failing sets */
-    GB_MUTANT_TIMEOUT,    /* a version hit the time limit */
-    GB_MUTANT_CRASH,      /* a version was killed by a signal (memory limit, ...) */
-    GB_MUTANT_ERROR,      /* the runner could not run it (infrastructure) */
-    GB_MUTANT_OUTCOME_COUNT
-} GbMutantOutcome;
-/* "kept", "equivalent", "divergent", "timeout", "crash", "error" (static). */
-const char *gb_mutant_outcome_name(GbMutantOutcome o);
-/* The outcome of a mutant from its two runs (both already made). */
+/* The outcome of a mutant from its two runs (both already made); the outcomes and their words are
+ * in src/doc/mutant_outcome.h. */
 GbMutantOutcome gb_inject_classify(const GbRunResult *orig, const GbRunResult *hard);
 
 typedef struct {
