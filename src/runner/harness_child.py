@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 
+from harness_judge import run_judged
 from harness_lint import run_lint_session
 from harness_probe import run_probe
 from harness_program import compile_tests, describe_exception, exec_program, new_main_module
@@ -75,6 +76,42 @@ def run_unittest(req, run_dir, main_path, result):
         result.update(describe_exception(exc, run_dir))
         result["outcome"] = "fail"
         return
+    unittest_verdict(req, run_dir, mod.__dict__, result)
+
+
+def judged_assert(run_dir):
+    """The tests of an assert run, in the judge (harness_judge.run_judged)."""
+
+    def run_tests(namespace, tests, result):
+        try:
+            exec(tests, namespace)
+        except BaseException as exc:  # noqa: BLE001 - SystemExit included on purpose
+            result.update(describe_exception(exc, run_dir))
+            result["outcome"] = "fail"
+            return
+        result["outcome"] = "pass"
+
+    return run_tests
+
+
+def judged_unittest(req, run_dir):
+    """The tests of a unittest run, in the judge (harness_judge.run_judged)."""
+
+    def run_tests(namespace, tests, result):
+        try:
+            exec(tests, namespace)
+        except BaseException as exc:  # noqa: BLE001
+            result.update(describe_exception(exc, run_dir))
+            result["outcome"] = "fail"
+            return
+        unittest_verdict(req, run_dir, namespace, result)
+
+    return run_tests
+
+
+def unittest_verdict(req, run_dir, namespace, result):
+    """Run the listed test classes of namespace (the tests' globals) and fill result."""
+    import unittest
 
     class Collect(unittest.TestResult):
         def __init__(self):
@@ -106,7 +143,7 @@ def run_unittest(req, run_dir, main_path, result):
     first = None
     total = 0
     for name in [c for c in text(req, "classes").split("\n") if c]:
-        cls = mod.__dict__.get(name)
+        cls = namespace.get(name)
         if not isinstance(cls, type) or not issubclass(cls, unittest.TestCase):
             failed.append(name)
             if first is None:
@@ -149,9 +186,12 @@ def run_unittest(req, run_dir, main_path, result):
         result["outcome"] = "pass"
 
 
-def run_request(req, result, numpy, lint):
-    """Run what req asks for in this process, from its run directory; fill result. numpy and
-    lint: those of the Worker (taken before the program runs)."""
+def run_request(req, result, worker, private):
+    """Run what req asks for in this process, from its run directory; fill result. worker:
+    the Worker (what it holds is taken before the program runs). private: the descriptors a
+    split run's program process must not have (the result pipe, the token pipe, the tests),
+    empty when the run is not split."""
+    numpy, lint = worker.numpy, worker.lint
     run_dir = text(req, "dir")
     os.chdir(run_dir)
     os.environ["TMPDIR"] = run_dir
@@ -162,6 +202,14 @@ def run_request(req, result, numpy, lint):
     kind = text(req, "kind")
     if kind in ("assert", "unittest", "stdio", "probe"):
         result["program"] = "started"  # from here on, a harness exception fails the run
+        if private:
+            # the program runs in a process of its own; the upstream guard is applied there
+            rules = text(req, "rules")
+            if rules != "guard":
+                apply_harness_rules(req, main_path)
+            run_tests = judged_assert(run_dir) if kind == "assert" else judged_unittest(req, run_dir)
+            run_judged(req, run_dir, main_path, result, private, worker.seal, worker.libc, run_tests)
+            return
         undo = apply_harness_rules(req, main_path)
         try:
             if kind == "assert":
@@ -210,7 +258,7 @@ def child(worker, req, fds, result_w, ctl, token_r):
     # Taken before the program runs (the seal, harness_seal.py): what reports the result.
     os_read, os_write, os_exit, encode_record, check = os.read, os.write, os._exit, encode, seal_check
     check_code, encode_code = seal_check.__code__, encode.__code__
-    seal, libc, numpy, lint = worker.seal, worker.libc, worker.numpy, worker.lint
+    seal, libc = worker.seal, worker.libc
     kind = text(req, "kind")
     result = {"outcome": "error"}
     sealed = b""
@@ -219,14 +267,20 @@ def child(worker, req, fds, result_w, ctl, token_r):
         os.setsid()
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
-        low, high = min(result_w, token_r), max(result_w, token_r)
-        os.closerange(3, low)
-        os.closerange(low + 1, high)
-        os.closerange(high + 1, 1 << 16)
+        # A split run (harness_judge.py) keeps the descriptor of its tests for the judge.
+        split = text(req, "split") == "1" and kind in ("assert", "unittest") and len(fds) == 4
+        keep = sorted({result_w, token_r} | ({fds[3]} if split else set()))
+        low = 3
+        for fd in keep:
+            os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, 1 << 16)
         # The token, read before the program runs and its descriptor closed: the program
-        # finds no descriptor to read it from (only the memory of this frame).
-        sealed = os.read(token_r, 64)
-        os.close(token_r)
+        # finds no descriptor to read it from (only the memory of this frame). A split run
+        # reads it after its program's process has been forked without it.
+        if not split:
+            sealed = os.read(token_r, 64)
+            os.close(token_r)
         limits = [
             (resource.RLIMIT_CORE, 0),
             (resource.RLIMIT_CPU, int(text(req, "cpu", "10"))),
@@ -252,7 +306,7 @@ def child(worker, req, fds, result_w, ctl, token_r):
             libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
         if kind == "exec":
             exec_command(req, result_w)  # returns only when it cannot exec
-        run_request(req, result, numpy, lint)
+        run_request(req, result, worker, (result_w, token_r, fds[3]) if split else ())
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed
         # once the program ran, the harness's failure may be its doing: a failed run
         started = result.get("program") == "started"
@@ -265,6 +319,12 @@ def child(worker, req, fds, result_w, ctl, token_r):
         except BaseException:  # noqa: BLE001
             pass
     result.pop("program", None)
+    if not sealed:
+        try:
+            sealed = os.read(token_r, 64)
+            os.close(token_r)
+        except OSError:
+            pass
     # stdio: the verdict is the output, which genebench compares; a program may set builtins.input
     if kind in ("assert", "unittest", "probe") and result.get("outcome") in ("pass", "fail"):
         try:

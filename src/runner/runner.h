@@ -42,6 +42,9 @@ typedef struct {
     unsigned start_sets;   /* the test workers' import sets the pool waits for (gb_pool_config_need adds
                               a task's); the others start at their first run, e.g. an offspring's that
                               imports a library no original does. 0: every set */
+    bool tests_in_program; /* run every assert and unittest run's tests in the program's process, under the
+                              seal only (src/runner/README.md, "What a test run can trust"); for
+                              tests/bench/bench_runner's comparison, never set by genebench */
     bool spawn_rest;       /* with start_sets: one worker of each other set starts with the pool too, and
                               is awaited at its first run (a long run: ready when an offspring needs
                               it); the set's others start when a run finds that one busy */

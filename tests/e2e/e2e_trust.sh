@@ -35,8 +35,10 @@ for mode in namespaces userns plain; do
         check "$mode: the benchmark file and host /proc are out of reach" \
             '! grep -q "^PASS    hostile/stdio_reads_benchmark" <<<"$out"'
     fi
-    check "$mode: forged records are rejected by the token" \
-        'grep -q "FAIL    hostile/stack_result_fd_exit1 .*Tampering: the result record does not carry the run.s token" <<<"$out"'
+    # The program runs apart from its tests (src/runner/harness_judge.py): the result pipe it
+    # looks for is not in its process, so the wrong answer fails as wrong.
+    check "$mode: forged records reach nothing" \
+        'grep -q "FAIL    hostile/stack_result_fd_exit1 .*Bad file descriptor" <<<"$out"'
     check "$mode: exec replaced" 'grep -q "FAIL    hostile/replace_exec .*Tampering: the program replaced builtins.exec" <<<"$out"'
     check "$mode: compile replaced" 'grep -q "FAIL    hostile/replace_compile .*Tampering: the program replaced builtins.compile" <<<"$out"'
     check "$mode: trace hook" 'grep -q "FAIL    hostile/trace_swaps_candidate .*Tampering: the program left a trace" <<<"$out"'
