@@ -129,6 +129,9 @@ def serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo)
         first = ("ready", namespace_of(mod))
     except BaseException as exc:  # noqa: BLE001 - SystemExit included: the tests did not run
         first = ("failed", describe_exception(exc, run_dir))
+    # What the program printed at import time is in the run's output before anything the tests
+    # print (the judge writes a call's output itself), and survives the judge ending this process.
+    flush_output()
     try:
         send(replies_w, first, objects.handle_of)
         while True:
@@ -150,8 +153,14 @@ def serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo)
                 send(replies_w, exception_record(objects, exc, run_dir), objects.handle_of)
     except BaseException:  # noqa: BLE001 - the judge sees the pipe close
         pass
-    try:
-        sys.stdout.flush()
-    except BaseException:  # noqa: BLE001
-        pass
+    flush_output()
     os._exit(0)
+
+
+def flush_output():
+    """Flush the program's stdout and stderr (it may have closed or replaced them)."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001
+            pass

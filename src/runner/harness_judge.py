@@ -15,6 +15,7 @@ forked the program's process, so their text is in no memory the program inherits
 
 import builtins
 import os
+import select
 import signal
 import sys
 import time
@@ -254,17 +255,40 @@ def start_host(req, run_dir, main_path, private, seal, libc, unittest_too):
     return pid, Link(pid, calls_w, replies_r)
 
 
-def end_host(pid, link):
+def end_host(pid, link, grace=0.5):
+    """Close the pipes to the program's process and reap it. It flushes what the program wrote
+    and exits when its requests pipe closes; one that has not after grace seconds (a thread of
+    the program holding it) is killed, and so is anything it left."""
     for fd in (link.calls_w, link.replies_r):
         try:
             os.close(fd)
         except OSError:
             pass
     try:
-        os.kill(pid, signal.SIGKILL)
+        if os.waitpid(pid, os.WNOHANG)[0] == 0 and not exited_within(pid, grace):
+            os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     except OSError:  # already reaped (Link.gone)
         pass
+
+
+def exited_within(pid, seconds):
+    """Whether the child pid (not reaped) exits within seconds."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        pidfd = None
+    if pidfd is not None:
+        try:
+            return bool(select.select([pidfd], [], [], seconds)[0])
+        finally:
+            os.close(pidfd)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            return True
+        time.sleep(0.002)
+    return False
 
 
 def judge_namespace(link, first):
