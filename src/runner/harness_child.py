@@ -10,6 +10,7 @@ import sys
 import time
 
 from harness_lint import run_lint_session
+from harness_process import exec_only
 from harness_probe import run_probe
 from harness_program import compile_tests, describe_exception, exec_program, new_main_module
 from harness_rules import apply_harness_rules
@@ -21,10 +22,11 @@ class Worker:
     """What a run's child takes from its worker, built once by main() after the worker's
     imports and never changed after: seal (the snapshot of harness_seal.seal_snapshot),
     libc (a ctypes handle on libc, or None), numpy (the preloaded numpy module, or None) and
-    lint (the lint worker's harness_lint.Lint, or None)."""
+    lint (the lint worker's harness_lint.Lint, or None) and shm (the worker's private
+    /dev/shm, emptied after every run, or None where it is the host's)."""
 
-    def __init__(self, seal, libc, numpy, lint):
-        self.seal, self.libc, self.numpy, self.lint = seal, libc, numpy, lint
+    def __init__(self, seal, libc, numpy, lint, shm):
+        self.seal, self.libc, self.numpy, self.lint, self.shm = seal, libc, numpy, lint, shm
 
 
 def run_assert(req, run_dir, main_path, result):
@@ -93,6 +95,12 @@ def run_unittest(req, run_dir, main_path, result):
             super().addUnexpectedSuccess(test)
             self.bad.append((test, None))
 
+        def addSkip(self, test, reason):
+            # a program can raise unittest.SkipTest from the code a test calls: a test that
+            # did not run to its end did not pass
+            super().addSkip(test, reason)
+            self.bad.append((test, "skipped: %s" % reason))
+
         def addSubTest(self, test, subtest, err):
             super().addSubTest(test, subtest, err)
             if err is not None:
@@ -135,6 +143,8 @@ def run_unittest(req, run_dir, main_path, result):
                 if err is None:
                     first = {"failed_test": test_name(test), "exc_type": "",
                              "exc_message": "unexpected success"}
+                elif isinstance(err, str):
+                    first = {"failed_test": test_name(test), "exc_type": "SkipTest", "exc_message": clip(err)}
                 else:
                     info = describe_exception(err[1], run_dir)
                     where = info["failed_test"]
@@ -180,7 +190,7 @@ def run_request(req, result, numpy, lint):
         result["exc_message"] = "unknown run kind %r" % kind
 
 
-def exec_command(req, result_w):
+def exec_command(req, result_w, libc):
     """Run kind "exec": replace this child by the command of req ("argv", "env": NUL-separated),
     in the run directory, with the limits, uid and namespaces already set. The result pipe is
     closed first, so the command cannot write a result record: genebench judges an exec run by
@@ -200,7 +210,7 @@ def exec_command(req, result_w):
         raise FileNotFoundError("exec: %s is not an executable file in the sandbox" % argv[0])
     os.close(result_w)
     try:
-        os.execve(argv[0], argv, env)
+        exec_only(libc, argv, env)  # the command, and nothing it would exec after
     except BaseException:  # noqa: BLE001 - the record pipe is gone: report by the exit status
         os._exit(127)
 
@@ -251,19 +261,13 @@ def child(worker, req, fds, result_w, ctl, token_r):
         if libc is not None and os.getppid() != 1:
             libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
         if kind == "exec":
-            exec_command(req, result_w)  # returns only when it cannot exec
+            exec_command(req, result_w, libc)  # returns only when it cannot exec
         run_request(req, result, numpy, lint)
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed
         # once the program ran, the harness's failure may be its doing: a failed run
         started = result.get("program") == "started"
         result = {"outcome": "fail" if started else "error", "exc_type": type(exc).__name__,
                   "exc_message": clip(exc)}
-    # The program may have closed or replaced sys.stdout/sys.stderr or fds 1 and 2.
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001
-            pass
     result.pop("program", None)
     # stdio: the verdict is the output, which genebench compares; a program may set builtins.input
     if kind in ("assert", "unittest", "probe") and result.get("outcome") in ("pass", "fail"):
@@ -282,6 +286,14 @@ def child(worker, req, fds, result_w, ctl, token_r):
     result["t_start"] = repr(t_start)
     result["t_end"] = repr(time.monotonic())
     data = encode_record(result)
+    # Flushed only after the seal check, with the record already encoded: a stream's flush()
+    # may be the program's code (it may have replaced sys.stdout/sys.stderr or closed fds 1 and
+    # 2), and code that ran between the tests and the check could restore what it patched.
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001
+            pass
     try:
         while data:
             n = os_write(result_w, data)
