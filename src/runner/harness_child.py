@@ -11,6 +11,7 @@ import time
 
 from harness_judge import run_judged
 from harness_lint import run_lint_session
+from harness_process import exec_only
 from harness_probe import run_probe
 from harness_program import compile_tests, describe_exception, exec_program, new_main_module
 from harness_rules import apply_harness_rules
@@ -22,10 +23,11 @@ class Worker:
     """What a run's child takes from its worker, built once by main() after the worker's
     imports and never changed after: seal (the snapshot of harness_seal.seal_snapshot),
     libc (a ctypes handle on libc, or None), numpy (the preloaded numpy module, or None) and
-    lint (the lint worker's harness_lint.Lint, or None)."""
+    lint (the lint worker's harness_lint.Lint, or None) and shm (the worker's private
+    /dev/shm, emptied after every run, or None where it is the host's)."""
 
-    def __init__(self, seal, libc, numpy, lint):
-        self.seal, self.libc, self.numpy, self.lint = seal, libc, numpy, lint
+    def __init__(self, seal, libc, numpy, lint, shm):
+        self.seal, self.libc, self.numpy, self.lint, self.shm = seal, libc, numpy, lint, shm
 
 
 def run_assert(req, run_dir, main_path, result):
@@ -130,6 +132,12 @@ def unittest_verdict(req, run_dir, namespace, result):
             super().addUnexpectedSuccess(test)
             self.bad.append((test, None))
 
+        def addSkip(self, test, reason):
+            # a program can raise unittest.SkipTest from the code a test calls: a test that
+            # did not run to its end did not pass
+            super().addSkip(test, reason)
+            self.bad.append((test, "skipped: %s" % reason))
+
         def addSubTest(self, test, subtest, err):
             super().addSubTest(test, subtest, err)
             if err is not None:
@@ -172,6 +180,8 @@ def unittest_verdict(req, run_dir, namespace, result):
                 if err is None:
                     first = {"failed_test": test_name(test), "exc_type": "",
                              "exc_message": "unexpected success"}
+                elif isinstance(err, str):
+                    first = {"failed_test": test_name(test), "exc_type": "SkipTest", "exc_message": clip(err)}
                 else:
                     info = describe_exception(err[1], run_dir)
                     where = info["failed_test"]
@@ -228,7 +238,7 @@ def run_request(req, result, worker, private):
         result["exc_message"] = "unknown run kind %r" % kind
 
 
-def exec_command(req, result_w):
+def exec_command(req, result_w, libc):
     """Run kind "exec": replace this child by the command of req ("argv", "env": NUL-separated),
     in the run directory, with the limits, uid and namespaces already set. The result pipe is
     closed first, so the command cannot write a result record: genebench judges an exec run by
@@ -248,7 +258,7 @@ def exec_command(req, result_w):
         raise FileNotFoundError("exec: %s is not an executable file in the sandbox" % argv[0])
     os.close(result_w)
     try:
-        os.execve(argv[0], argv, env)
+        exec_only(libc, argv, env)  # the command, and nothing it would exec after
     except BaseException:  # noqa: BLE001 - the record pipe is gone: report by the exit status
         os._exit(127)
 
@@ -305,19 +315,13 @@ def child(worker, req, fds, result_w, ctl, token_r):
         if libc is not None and os.getppid() != 1:
             libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
         if kind == "exec":
-            exec_command(req, result_w)  # returns only when it cannot exec
+            exec_command(req, result_w, libc)  # returns only when it cannot exec
         run_request(req, result, worker, (result_w, token_r, fds[3]) if split else ())
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed
         # once the program ran, the harness's failure may be its doing: a failed run
         started = result.get("program") == "started"
         result = {"outcome": "fail" if started else "error", "exc_type": type(exc).__name__,
                   "exc_message": clip(exc)}
-    # The program may have closed or replaced sys.stdout/sys.stderr or fds 1 and 2.
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001
-            pass
     result.pop("program", None)
     if not sealed:
         try:
@@ -342,6 +346,14 @@ def child(worker, req, fds, result_w, ctl, token_r):
     result["t_start"] = repr(t_start)
     result["t_end"] = repr(time.monotonic())
     data = encode_record(result)
+    # Flushed only after the seal check, with the record already encoded: a stream's flush()
+    # may be the program's code (it may have replaced sys.stdout/sys.stderr or closed fds 1 and
+    # 2), and code that ran between the tests and the check could restore what it patched.
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001
+            pass
     try:
         while data:
             n = os_write(result_w, data)

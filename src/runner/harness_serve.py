@@ -11,7 +11,7 @@ import sys
 import time
 
 from harness_child import child
-from harness_process import kill_everything, reap_strays
+from harness_process import empty_dir, kill_everything, reap_strays
 from harness_wire import encode, recv_msg, send, text
 
 
@@ -350,6 +350,8 @@ def serve_tests(worker, ctl, wait):
                 serve_run(worker, ctl, req, fds, wait)
             else:
                 serve_run_py(worker, ctl, req, fds)
+            if worker.shm is not None:
+                empty_dir(worker.shm)  # after "done": the next run starts with an empty /dev/shm
         else:
             for fd in fds:
                 os.close(fd)

@@ -404,16 +404,7 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
             GbRunResult one;
             gb_run_result_init(&one);
             gb_runner_map(pool, &raw, &one);
-            if (one.status == GB_RUN_PASS &&
-                !gb_stdio_output_matches(one.out, cs->stdout_text ? cs->stdout_text : "")) {
-                one.status = GB_RUN_FAIL;
-                char *got = gb_runner_excerpt(one.out),
-                     *want = gb_runner_excerpt(cs->stdout_text ? cs->stdout_text : "");
-                one.exc_type = gb_strdup("WrongOutput");
-                one.exc_message = gb_asprintf("expected %s, got %s", want, got);
-                free(got);
-                free(want);
-            }
+            gb_stdio_judge(&one, cs->stdout_text ? cs->stdout_text : "", gb_runner_excerpt);
             if (pool->cfg.stderr_fails) gb_runner_fail_stderr(&one);
             out->tests_run++;
             out->wall_s += one.wall_s;

@@ -74,6 +74,8 @@ typedef struct {
     double wall_s;                /* wall time of the run */
     long peak_rss_kb;             /* peak resident memory of the child */
     char *out;                    /* owned: captured stdout (capped), never NULL after a run */
+    size_t out_total;             /* bytes the run wrote to stdout in all (out holds them all when
+                                     it is that long: no cap hit and no NUL byte) */
     char *err;                    /* owned: captured stderr (capped), never NULL after a run */
     int tests_run;                /* unittest: tests run; stdio: cases run; assert: 1 */
     GbArray(char *) failed_tests; /* every failing test id (unittest methods, stdio case k) */
@@ -230,6 +232,14 @@ void gb_pool_stats(GbPool *pool, GbPoolStats *out);
  * number of lines, and on each line the same whitespace-separated tokens, where two
  * tokens that both parse as finite numbers are equal within an absolute 1e-6. */
 bool gb_stdio_output_matches(const char *got, const char *expected);
+
+/* Judge a stdio run (a case of a stdio task or a translated program's run) that is GB_RUN_PASS
+ * so far: its whole output must match expected. Output beyond what was kept, or a NUL byte
+ * (which would end the comparison early), fails it; the comparison sees every byte written.
+ * On a mismatch r becomes GB_RUN_FAIL with exc_type "WrongOutput" and a message quoting both
+ * sides (excerpt: returns an owned short quotation of a text). Other statuses are left as
+ * they are. */
+void gb_stdio_judge(GbRunResult *r, const char *expected, char *(*excerpt)(const char *text));
 
 /* ---- Commands in the sandbox (gb_pool_exec) --------------------------------------------
  *

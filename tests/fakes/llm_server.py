@@ -25,6 +25,7 @@ Modes (for the API paths):
     slow          sleep `delay` seconds, then reply correctly
     fail_then_ok  HTTP 500 with an OpenAI error body for the first `count` requests
     429           HTTP 429 (Retry-After: 0) for the first `count` requests
+    429_huge      the same with a Retry-After of 10^20 seconds (more than a long holds)
     malformed     HTTP 200 with a body that is not JSON
     missing       HTTP 200 with JSON that lacks choices / data
     nonsense      chat: prose instead of the JSON asked for; embeddings: one vector too few
@@ -165,9 +166,9 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "fail_then_ok" and n <= count:
             self.send(500, {"error": {"message": "model overloaded, try again", "type": "server_error"}})
             return
-        if mode == "429" and n <= count:
+        if mode in ("429", "429_huge") and n <= count:
             self.send(429, {"error": {"message": "rate limit reached", "type": "rate_limit_error"}},
-                      {"Retry-After": "0"})
+                      {"Retry-After": "0" if mode == "429" else "100000000000000000000"})
             return
         if mode == "huge":
             pad = max(0, count - 2)
