@@ -102,7 +102,8 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
                      .timeout_s = cfg->compile_timeout_s,
                      .cpu_s = cfg->compile_timeout_s,
                      .mem_mb = cfg->mem_mb,
-                     .collect_suffix = ".class"};
+                     .collect_suffix = ".class",
+                     .exec_nothing = true};
     GbRunFiles classes = {0};
     bool ok = gb_pool_exec(pool, &cs, out, &classes, err);
     if (!ok) goto done;
@@ -141,7 +142,8 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
                          .timeout_s = cfg->run_timeout_s,
                          .cpu_s = cfg->run_timeout_s,
                          .mem_mb = cfg->mem_mb,
-                         .out_cap = cap};
+                         .out_cap = cap,
+                         .exec_nothing = true}; /* the Java runtime only: no interpreter, no shell */
         GbRunResult one;
         ok = gb_pool_exec(pool, &rs, &one, NULL, err);
         if (!ok) {

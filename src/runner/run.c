@@ -191,6 +191,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         }
         gb_rec_add_n(&body, "env", v.data ? v.data : "", v.len);
         gb_str_destroy(&v);
+        if (rs->exec->exec_nothing) gb_rec_add(&body, "exec_nothing", "1");
         double cpu = rs->exec->cpu_s > 0 ? rs->exec->cpu_s : cfg->cpu_s;
         gb_pool_add_limits_mem(pool, w, &body, (long)ceil(cpu), rs->exec->mem_mb);
     } else {

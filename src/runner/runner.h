@@ -277,6 +277,11 @@ typedef struct {
                                    level whose names end with it are returned (at most 256 files,
                                    64 MiB in all, symbolic links ignored) */
     size_t out_cap;             /* stdout bytes kept; 0: the pool's output_cap */
+    bool exec_nothing;          /* the command may start no other program: every execve after its
+                                   own is refused (EACCES) by a seccomp filter, in every sandbox
+                                   mode; a run whose filter cannot be installed does not start
+                                   (exit status 127). A translated program gets only the Java
+                                   runtime, no other interpreter and no shell */
 } GbExecSpec;
 
 /* Run a command in a sandboxed child of a test worker (see above). Fills out (initialised here)

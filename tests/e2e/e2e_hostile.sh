@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Hostile answers, one at a time, against the simulated model (tests/fakes/model_server.py): answers
 # nested deeper than any recursion may go (output and input prediction), repairs that skip their
-# tests or put a patched unittest back in sys.stdout.flush(). Each must score as wrong and none
-# may take genebench down; the honest answers still pass. The same deep literals in
+# tests or put a patched unittest back in sys.stdout.flush(), translations that print more than
+# is kept, a NUL byte, or run the Python program through python3 or a shell (the Java runtime is
+# all a translation may run). Each must score as wrong and none may take genebench down; the honest answers still pass. The same deep literals in
 # a benchmark's tests go through `check` and `compare`. With the `sanitize` build option this is
 # the suite the sanitizers run over.
 set -u
@@ -18,10 +19,10 @@ check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
 d=$src/tests/data/eval
 O=$d/orig.jsonl H=$d/hard.jsonl
 t=$src/tests/data/eval_tasks
-B=$t/bugs.jsonl
+B=$t/bugs.jsonl S=$t/stdio.jsonl SH=$t/stdio-hard.jsonl
 
-$py "$src/tests/fakes/model_server.py" --port-file "$tmp/port" --bench "$O" "$H" "$B" \
-  --fixed "$t/fixed.jsonl" "$t/fixed-hard.jsonl" &
+$py "$src/tests/fakes/model_server.py" --port-file "$tmp/port" --bench "$O" "$H" "$S" "$SH" "$B" \
+  --fixed "$t/fixed.jsonl" "$t/fixed-hard.jsonl" --java "$t/java_oracle.json" &
 server_pid=$!
 for _ in $(seq 1 500); do [ -s "$tmp/port" ] && break; sleep 0.02; done
 url="http://127.0.0.1:$(cat "$tmp/port")"
@@ -70,6 +71,23 @@ check "repair flush_restore: the class task fails as tampering" 'grep -q "Tamper
 control '{"mode": "oracle"}'
 ev "$B" --task repair --summary "$tmp/r-honest.json" >/dev/null 2>&1
 check "the honest repairs still pass (6)" '[ "$(passes "$tmp/r-honest.json")" = 6 ]'
+
+# ---- translate: more output than kept, a NUL byte, another interpreter, a shell
+for cheat in trailing nul exec_python exec_sh; do
+  control "{\"mode\": \"cheat\", \"cheat\": \"$cheat\"}"
+  ev "$S" "$SH" --task translate --run-timeout 5 --summary "$tmp/t-$cheat.json" -o "$tmp/t-$cheat.jsonl" \
+    >/dev/null 2>&1; rc=$?
+  check "translate $cheat: exit 0, 6 samples, none passes ($(verdicts "$tmp/t-$cheat.jsonl"))" \
+    '[ $rc -eq 0 ] && [ "$(scored "$tmp/t-$cheat.json")" = 6 ] && [ "$(passes "$tmp/t-$cheat.json")" = 0 ]'
+done
+check "translate trailing: failed for writing more than can match" 'grep -q "more than the" "$tmp/t-trailing.jsonl"'
+check "translate nul: failed as wrong output" 'grep -q "WrongOutput" "$tmp/t-nul.jsonl"'
+for cheat in exec_python exec_sh; do
+  check "translate $cheat: the exec is refused" 'grep -q "Permission denied" "$tmp/t-$cheat.jsonl"'
+done
+control '{"mode": "oracle"}'
+ev "$S" "$SH" --task translate --summary "$tmp/t-honest.json" >/dev/null 2>&1
+check "the honest translations still pass (6)" '[ "$(passes "$tmp/t-honest.json")" = 6 ]'
 
 # ---- the same deep literals in a benchmark's tests: check, compare (the equivalence probes)
 $py - "$O" "$tmp/deep.jsonl" <<'EOF'
