@@ -228,6 +228,107 @@ static Preds cfg__loop(Cfg *g, uint32_t s, uint32_t test, uint32_t first)
     return out;
 }
 
+/* An if/elif/else chain: each test follows the previous one; without an else the last test
+ * falls through. */
+static Preds cfg__if(Cfg *g, uint32_t s, Preds *p)
+{
+    View *v = g->v;
+    Preds out = {0};
+    uint32_t t = cfg__node(g, CFG_STMT, p);
+    cfg__calls(g, t, gb_pyview_field(v, s, GB_PF_CONDITION));
+    out = cfg__block(g, gb_pyview_field(v, s, GB_PF_CONSEQUENCE), cfg__one(t));
+    uint32_t last = t;
+    bool has_else = false;
+    for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
+        Preds e = {0};
+        if (v->nodes[c].kind == GB_NK_ELIF_CLAUSE) {
+            Preds lp = cfg__one(last);
+            uint32_t t2 = cfg__node(g, CFG_STMT, &lp);
+            gb_array_free(&lp);
+            cfg__calls(g, t2, gb_pyview_field(v, c, GB_PF_CONDITION));
+            e = cfg__block(g, gb_pyview_field(v, c, GB_PF_CONSEQUENCE), cfg__one(t2));
+            last = t2;
+        } else if (v->nodes[c].kind == GB_NK_ELSE_CLAUSE) {
+            e = cfg__block(g, gb_pyview_field(v, c, GB_PF_BODY), cfg__one(last));
+            has_else = true;
+        } else {
+            continue;
+        }
+        cfg__append(&out, &e);
+        gb_array_free(&e);
+    }
+    if (!has_else) gb_array_push(&out, last);
+    return out;
+}
+
+/* try/except/else/finally: every handler starts at the try node; a finally joins the body,
+ * the handlers and the try node itself. */
+static Preds cfg__try(Cfg *g, uint32_t s, Preds *p)
+{
+    View *v = g->v;
+    Preds out = {0};
+    uint32_t e = cfg__node(g, CFG_STMT, p);
+    Preds ends = cfg__block(g, gb_pyview_field(v, s, GB_PF_BODY), cfg__one(e));
+    Preds handlers = {0};
+    uint32_t fin = GB_PY_NIL;
+    for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
+        uint8_t k = v->nodes[c].kind;
+        if (k == GB_NK_ELSE_CLAUSE) {
+            ends = cfg__block(g, gb_pyview_field(v, c, GB_PF_BODY), ends);
+        } else if (k == GB_NK_EXCEPT_CLAUSE || k == GB_NK_EXCEPT_GROUP_CLAUSE) {
+            Preds ep = cfg__one(e);
+            uint32_t h = cfg__node(g, CFG_STMT, &ep);
+            gb_array_free(&ep);
+            for (uint32_t x = v->nodes[c].first_child; x != GB_PY_NIL; x = v->nodes[x].next_sibling)
+                if (v->nodes[x].named && v->nodes[x].kind != GB_NK_BLOCK) cfg__calls(g, h, x);
+            Preds he = cfg__block(g, cfg__clause_block(v, c), cfg__one(h));
+            cfg__append(&handlers, &he);
+            gb_array_free(&he);
+        } else if (k == GB_NK_FINALLY_CLAUSE) {
+            fin = c;
+        }
+    }
+    if (fin != GB_PY_NIL) {
+        Preds fp = cfg__one(e);
+        cfg__append(&fp, &ends);
+        cfg__append(&fp, &handlers);
+        uint32_t f = cfg__node(g, CFG_STMT, &fp);
+        gb_array_free(&fp);
+        out = cfg__block(g, cfg__clause_block(v, fin), cfg__one(f));
+        gb_array_free(&ends);
+    } else {
+        out = ends;
+        cfg__append(&out, &handlers);
+    }
+    gb_array_free(&handlers);
+    return out;
+}
+
+/* A match: each case body starts at the subject; without an unguarded `_` case the subject
+ * falls through. */
+static Preds cfg__match(Cfg *g, uint32_t s, Preds *p)
+{
+    View *v = g->v;
+    Preds out = {0};
+    uint32_t m = cfg__node(g, CFG_STMT, p);
+    cfg__calls(g, m, gb_pyview_field(v, s, GB_PF_SUBJECT));
+    uint32_t body = gb_pyview_field(v, s, GB_PF_BODY);
+    bool wildcard = false;
+    if (body != GB_PY_NIL) {
+        for (uint32_t c = v->nodes[body].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
+            if (v->nodes[c].kind != GB_NK_CASE_CLAUSE) continue;
+            Preds e = cfg__block(g, gb_pyview_field(v, c, GB_PF_CONSEQUENCE), cfg__one(m));
+            cfg__append(&out, &e);
+            gb_array_free(&e);
+            uint32_t pat = gb_pyview_first_named(v, c);
+            wildcard = pat != GB_PY_NIL && v->nodes[pat].kind == GB_NK_CASE_PATTERN && gb_pyview_text_eq(v, pat, "_") &&
+                       gb_pyview_field(v, c, GB_PF_GUARD) == GB_PY_NIL;
+        }
+    }
+    if (!wildcard) gb_array_push(&out, m);
+    return out;
+}
+
 static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
 {
     View *v = g->v;
@@ -281,33 +382,9 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
             out = cfg__one(c);
         break;
     }
-    case GB_NK_IF_STATEMENT: {
-        uint32_t t = cfg__node(g, CFG_STMT, &p);
-        cfg__calls(g, t, gb_pyview_field(v, s, GB_PF_CONDITION));
-        out = cfg__block(g, gb_pyview_field(v, s, GB_PF_CONSEQUENCE), cfg__one(t));
-        uint32_t last = t;
-        bool has_else = false;
-        for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
-            Preds e = {0};
-            if (v->nodes[c].kind == GB_NK_ELIF_CLAUSE) {
-                Preds lp = cfg__one(last);
-                uint32_t t2 = cfg__node(g, CFG_STMT, &lp);
-                gb_array_free(&lp);
-                cfg__calls(g, t2, gb_pyview_field(v, c, GB_PF_CONDITION));
-                e = cfg__block(g, gb_pyview_field(v, c, GB_PF_CONSEQUENCE), cfg__one(t2));
-                last = t2;
-            } else if (v->nodes[c].kind == GB_NK_ELSE_CLAUSE) {
-                e = cfg__block(g, gb_pyview_field(v, c, GB_PF_BODY), cfg__one(last));
-                has_else = true;
-            } else {
-                continue;
-            }
-            cfg__append(&out, &e);
-            gb_array_free(&e);
-        }
-        if (!has_else) gb_array_push(&out, last);
+    case GB_NK_IF_STATEMENT:
+        out = cfg__if(g, s, &p);
         break;
-    }
     case GB_NK_WHILE_STATEMENT: {
         uint32_t t = cfg__node(g, CFG_STMT, &p);
         cfg__calls(g, t, gb_pyview_field(v, s, GB_PF_CONDITION));
@@ -323,43 +400,9 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
         out = cfg__loop(g, s, t, x);
         break;
     }
-    case GB_NK_TRY_STATEMENT: {
-        uint32_t e = cfg__node(g, CFG_STMT, &p);
-        Preds ends = cfg__block(g, gb_pyview_field(v, s, GB_PF_BODY), cfg__one(e));
-        Preds handlers = {0};
-        uint32_t fin = GB_PY_NIL;
-        for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
-            uint8_t k = v->nodes[c].kind;
-            if (k == GB_NK_ELSE_CLAUSE) {
-                ends = cfg__block(g, gb_pyview_field(v, c, GB_PF_BODY), ends);
-            } else if (k == GB_NK_EXCEPT_CLAUSE || k == GB_NK_EXCEPT_GROUP_CLAUSE) {
-                Preds ep = cfg__one(e);
-                uint32_t h = cfg__node(g, CFG_STMT, &ep);
-                gb_array_free(&ep);
-                for (uint32_t x = v->nodes[c].first_child; x != GB_PY_NIL; x = v->nodes[x].next_sibling)
-                    if (v->nodes[x].named && v->nodes[x].kind != GB_NK_BLOCK) cfg__calls(g, h, x);
-                Preds he = cfg__block(g, cfg__clause_block(v, c), cfg__one(h));
-                cfg__append(&handlers, &he);
-                gb_array_free(&he);
-            } else if (k == GB_NK_FINALLY_CLAUSE) {
-                fin = c;
-            }
-        }
-        if (fin != GB_PY_NIL) {
-            Preds fp = cfg__one(e);
-            cfg__append(&fp, &ends);
-            cfg__append(&fp, &handlers);
-            uint32_t f = cfg__node(g, CFG_STMT, &fp);
-            gb_array_free(&fp);
-            out = cfg__block(g, cfg__clause_block(v, fin), cfg__one(f));
-            gb_array_free(&ends);
-        } else {
-            out = ends;
-            cfg__append(&out, &handlers);
-        }
-        gb_array_free(&handlers);
+    case GB_NK_TRY_STATEMENT:
+        out = cfg__try(g, s, &p);
         break;
-    }
     case GB_NK_WITH_STATEMENT: {
         uint32_t w = cfg__node(g, CFG_STMT, &p);
         for (uint32_t c = v->nodes[s].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling)
@@ -367,25 +410,9 @@ static Preds cfg__stmt(Cfg *g, uint32_t s, Preds p)
         out = cfg__block(g, gb_pyview_field(v, s, GB_PF_BODY), cfg__one(w));
         break;
     }
-    case GB_NK_MATCH_STATEMENT: {
-        uint32_t m = cfg__node(g, CFG_STMT, &p);
-        cfg__calls(g, m, gb_pyview_field(v, s, GB_PF_SUBJECT));
-        uint32_t body = gb_pyview_field(v, s, GB_PF_BODY);
-        bool wildcard = false;
-        if (body != GB_PY_NIL) {
-            for (uint32_t c = v->nodes[body].first_child; c != GB_PY_NIL; c = v->nodes[c].next_sibling) {
-                if (v->nodes[c].kind != GB_NK_CASE_CLAUSE) continue;
-                Preds e = cfg__block(g, gb_pyview_field(v, c, GB_PF_CONSEQUENCE), cfg__one(m));
-                cfg__append(&out, &e);
-                gb_array_free(&e);
-                uint32_t pat = gb_pyview_first_named(v, c);
-                wildcard = pat != GB_PY_NIL && v->nodes[pat].kind == GB_NK_CASE_PATTERN &&
-                           gb_pyview_text_eq(v, pat, "_") && gb_pyview_field(v, c, GB_PF_GUARD) == GB_PY_NIL;
-            }
-        }
-        if (!wildcard) gb_array_push(&out, m);
+    case GB_NK_MATCH_STATEMENT:
+        out = cfg__match(g, s, &p);
         break;
-    }
     case GB_NK_FUNCTION_DEFINITION:
     case GB_NK_CLASS_DEFINITION:
         cfg__def(g, s);

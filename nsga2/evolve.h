@@ -4,28 +4,9 @@
  * The output record of a task (its "original" and "genebench" fields) is typed in
  * nsga2/record.h, which documents the format; src/bench/record.h writes and reads it.
  *
- * The run summary (OUT.summary.json): {"tool", "version", "seed", "generations", "time_budget",
- *   "breed", "thresholds", "lint", "objective", "accept", "away": {"versions", "target"} (only
- *   with earlier versions; merge writes none of the three), "python": {"interpreter", "version", "numpy", "scipy",
- *   "sklearn", ...}, "tasks", "hardened", "unchanged", "failed", "rc_before_mean",
- *   "rr_before_mean", "rc_after_mean", "rr_after_mean", "time_s", "offspring_validated",
- *   "offspring_per_s", "gates": {...}, "operators": {"S1": {"applied": n, "accepted": n,
- *   "in_picks": n, "mean_rc_delta": d}, ...},
- *   "metrics": {"C1": {"before_mean", "after_mean", "raised", "lowered", "tasks"}, ...,
- *               "entropy": {...}},
- *   "added_text": {"tasks", "sentence", "sentence_tasks", "sentence_share", "name", "name_tasks",
- *                  "name_share"}}
- * "added_text" measures how recognisable the added text is (src/report/added_text.h): over the
- * hardened and unchanged tasks, the docstring or comment sentence and the identifier (not a
- * builtin, not one an import binds, not an attribute name) found in the most picks but not in their originals (null
- * when none), in how many tasks, and that share.
- * "metrics" has one entry per metric of fitness/metric_list.h (keys and order as there), over
- * the tasks that evolved: status "hardened" or "unchanged"; tasks with status "original_fails"
- * or "error" are left out, and so, per metric, is a task whose before or after value is not
- * finite. "tasks" is how many were counted, "raised"/"lowered" in how many the value after is
- * above/below the value before (the rest kept it), and the means are rounded to 4 decimals
- * (0 when tasks is 0). The summary is computed from the output records (src/report/summary.h),
- * so `genebench merge` writes the same "metrics" from shards as one run does.
+ * The run summary (OUT.summary.json) is the document src/doc/run_summary.h owns and documents;
+ * src/report/summary.h computes it from the output records, so `genebench merge` writes the same
+ * summary from shards as one run does.
  */
 #include <signal.h>
 #include <stdatomic.h>

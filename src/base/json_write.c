@@ -93,6 +93,29 @@ void gb_json_fixed(GbStr *out, double v, int decimals)
     gb_str_appendf(out, "%.*f", decimals, v);
 }
 
+void gb_json_real(GbStr *out, double v, int digits)
+{
+    if (!isfinite(v)) {
+        gb_str_append(out, "null");
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*g", digits, v);
+    char *e = strchr(buf, 'e');
+    if (!e && !strchr(buf, '.')) {
+        strcat(buf, ".0");
+    } else if (e) {
+        char *from = e + 1, *to = e + 1;
+        if (*from == '-')
+            from = ++to;
+        else if (*from == '+')
+            from++;
+        while (*from == '0' && from[1]) from++;
+        memmove(to, from, strlen(from) + 1);
+    }
+    gb_str_append(out, buf);
+}
+
 void gb_json_integer(GbStr *out, long long v)
 {
     gb_str_appendf(out, "%lld", v);

@@ -14,6 +14,10 @@ void gb_json_string(GbStr *out, const char *s);
 void gb_json_number(GbStr *out, double v);
 /* Append a number with exactly `decimals` decimals (printf "%.*f"); non-finite values as null. */
 void gb_json_fixed(GbStr *out, double v, int decimals);
+/* Append a real with `digits` significant digits (printf "%.*g"), always with a '.' or an
+ * exponent ("3.0", "1e-5": no '+' and no leading zeros in the exponent), as jansson writes reals
+ * with JSON_REAL_PRECISION(digits); non-finite values as null. */
+void gb_json_real(GbStr *out, double v, int digits);
 /* Append an integer. */
 void gb_json_integer(GbStr *out, long long v);
 /* Append true or false. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "src/base/json_write.h"
-#include "src/doc/doc_read.h"
+#include "src/doc/doc_json.h"
 #include "src/model/task.h"
 #include "src/runner/runner.h"
 
@@ -104,33 +104,27 @@ void gb_check_doc_destroy(GbCheckDoc *doc)
 }
 
 /* A string key into a const char * field (the document owns the copy). */
-static bool gb_check_doc__str(const json_t *o, const char *key, bool nullable, const char *where, const char **out,
-                              GbError *err)
+static void gb_check_doc__str(GbDocReader *c, const json_t *o, const char *key, bool nullable, const char **out)
 {
     char *s = NULL;
-    bool ok = gb_doc_read_string(o, key, nullable, where, &s, err);
+    gb_doc_string(c, o, "", key, nullable, &s);
     *out = s;
-    return ok;
 }
 
-static bool gb_check_doc__int(const json_t *o, const char *key, const char *where, long long min, long long *out,
-                              GbError *err)
+static long gb_check_doc__int(GbDocReader *c, const json_t *o, const char *key, long min)
 {
-    if (!gb_doc_read_integer(o, key, where, out, err)) return false;
-    if (*out < min) {
-        gb_error_set(err, "%s: \"%s\" must be at least %lld, not %lld", where, key, min, *out);
-        return false;
-    }
-    return true;
+    long v = min;
+    gb_doc_long(c, o, "", key, &v);
+    if (c->ok && v < min) gb_doc_fail(c, "\"%s\": expected at least %ld, not %ld", key, min, v);
+    return v;
 }
 
-static bool gb_check_doc__known(const char *word, const char *key, const char *(*name)(int), int n, const char *where,
-                                GbError *err)
+static void gb_check_doc__known(GbDocReader *c, const char *word, const char *key, const char *(*name)(int), int n)
 {
+    if (!c->ok) return;
     for (int i = 0; i < n; i++)
-        if (strcmp(name(i), word) == 0) return true;
-    gb_error_set(err, "%s: \"%s\" is \"%s\", which genebench check does not write", where, key, word);
-    return false;
+        if (strcmp(name(i), word) == 0) return;
+    gb_doc_fail(c, "\"%s\" is \"%s\", which genebench check does not write", key, word);
 }
 
 static const char *gb_check_doc__status_name(int i)
@@ -143,89 +137,75 @@ static const char *gb_check_doc__kind_name(int i)
     return gb_test_kind_name((GbTestKind)i);
 }
 
-static bool gb_check_doc__task(const json_t *o, const char *where, GbCheckDocTask *t, GbError *err)
+static void gb_check_doc__task(GbDocReader *c, const json_t *o, GbCheckDocTask *t)
 {
     static const char *const keys[] = {
         "id",        "kind",   "status",      "failed_test", "failed_tests", "exc_type", "exc_message",  "signal",
         "tests_run", "wall_s", "peak_rss_kb", "stdout",      "stderr",       "pylint",   "pylint_error", NULL};
-    if (!gb_doc_only_keys(o, keys, where, err)) return false;
-    long long v;
-    if (!gb_check_doc__str(o, "id", false, where, &t->id, err) ||
-        !gb_check_doc__str(o, "kind", false, where, &t->kind, err) ||
-        !gb_check_doc__known(t->kind, "kind", gb_check_doc__kind_name, GB_TESTS_STDIO + 1, where, err) ||
-        !gb_check_doc__str(o, "status", false, where, &t->status, err) ||
-        !gb_check_doc__known(t->status, "status", gb_check_doc__status_name, GB_RUN_ERROR + 1, where, err) ||
-        !gb_check_doc__str(o, "failed_test", true, where, &t->failed_test, err))
-        return false;
-    const json_t *ft = gb_doc_read_typed(o, "failed_tests", JSON_ARRAY, where, err);
-    if (!ft) return false;
-    for (size_t i = 0; i < json_array_size(ft); i++) {
+    gb_doc_keys(c, o, "", keys);
+    gb_check_doc__str(c, o, "id", false, &t->id);
+    gb_check_doc__str(c, o, "kind", false, &t->kind);
+    gb_check_doc__known(c, t->kind, "kind", gb_check_doc__kind_name, GB_TESTS_STDIO + 1);
+    gb_check_doc__str(c, o, "status", false, &t->status);
+    gb_check_doc__known(c, t->status, "status", gb_check_doc__status_name, GB_RUN_ERROR + 1);
+    gb_check_doc__str(c, o, "failed_test", true, &t->failed_test);
+    const json_t *ft = gb_doc_get(c, o, "", "failed_tests", JSON_ARRAY, "an array");
+    for (size_t i = 0; c->ok && i < json_array_size(ft); i++) {
         const json_t *x = json_array_get(ft, i);
-        if (!json_is_string(x)) {
-            gb_error_set(err, "%s: \"failed_tests\"[%zu] must be a string", where, i);
-            return false;
-        }
-        gb_array_push(&t->failed_tests, gb_strndup(json_string_value(x), json_string_length(x)));
+        if (!json_is_string(x))
+            gb_doc_fail(c, "\"failed_tests\"[%zu]: expected a string", i);
+        else
+            gb_array_push(&t->failed_tests, gb_strndup(json_string_value(x), json_string_length(x)));
     }
-    if (!gb_check_doc__str(o, "exc_type", true, where, &t->exc_type, err) ||
-        !gb_check_doc__str(o, "exc_message", true, where, &t->exc_message, err))
-        return false;
-    if (!gb_check_doc__int(o, "signal", where, 0, &v, err)) return false;
-    t->signal = (int)v;
-    if (!gb_check_doc__int(o, "tests_run", where, 0, &v, err)) return false;
-    t->tests_run = (int)v;
-    if (!gb_doc_read_number(o, "wall_s", false, where, &t->wall_s, err)) return false;
-    if (!gb_check_doc__int(o, "peak_rss_kb", where, -1, &v, err)) return false;
-    t->peak_rss_kb = (long)v;
-    if (!gb_check_doc__str(o, "stdout", false, where, &t->out, err) ||
-        !gb_check_doc__str(o, "stderr", false, where, &t->err, err))
-        return false;
+    gb_check_doc__str(c, o, "exc_type", true, &t->exc_type);
+    gb_check_doc__str(c, o, "exc_message", true, &t->exc_message);
+    t->signal = (int)gb_check_doc__int(c, o, "signal", 0);
+    t->tests_run = (int)gb_check_doc__int(c, o, "tests_run", 0);
+    gb_doc_real(c, o, "", "wall_s", &t->wall_s);
+    t->peak_rss_kb = gb_check_doc__int(c, o, "peak_rss_kb", -1);
+    gb_check_doc__str(c, o, "stdout", false, &t->out);
+    gb_check_doc__str(c, o, "stderr", false, &t->err);
+    if (!c->ok) return;
     t->lint = json_object_get(o, "pylint") != NULL;
     if (!t->lint) {
-        if (json_object_get(o, "pylint_error")) {
-            gb_error_set(err, "%s: \"pylint_error\" without \"pylint\"", where);
-            return false;
-        }
-        return true;
+        if (json_object_get(o, "pylint_error")) gb_doc_fail(c, "\"pylint_error\" without \"pylint\"");
+    } else if (json_is_null(json_object_get(o, "pylint"))) {
+        gb_check_doc__str(c, o, "pylint_error", false, &t->pylint_error);
+    } else if (json_object_get(o, "pylint_error")) {
+        gb_doc_fail(c, "\"pylint_error\" with a \"pylint\" score");
+    } else {
+        gb_doc_real(c, o, "", "pylint", &t->pylint);
     }
-    if (json_is_null(json_object_get(o, "pylint")))
-        return gb_check_doc__str(o, "pylint_error", false, where, &t->pylint_error, err);
-    if (json_object_get(o, "pylint_error")) {
-        gb_error_set(err, "%s: \"pylint_error\" with a \"pylint\" score", where);
-        return false;
-    }
-    return gb_doc_read_number(o, "pylint", false, where, &t->pylint, err);
 }
 
-static bool gb_check_doc__summary(const json_t *line, const char *where, GbCheckDocSummary *s, GbError *err)
+static void gb_check_doc__summary(GbDocReader *c, const json_t *line, GbCheckDocSummary *s)
 {
     static const char *const top[] = {"summary", NULL};
-    if (!gb_doc_only_keys(line, top, where, err)) return false;
-    const json_t *o = gb_doc_read_typed(line, "summary", JSON_OBJECT, where, err);
-    if (!o) return false;
+    gb_doc_keys(c, line, "", top);
+    const json_t *o = gb_doc_get(c, line, "", "summary", JSON_OBJECT, "an object");
     static const char *const keys[] = {"file",    "tasks",     "passed",  "failed", "timeout",        "crash",
                                        "error",   "bad_lines", "sandbox", "python", "python_version", "workers",
                                        "start_s", "run_s",     "remap",   NULL};
-    if (!gb_doc_only_keys(o, keys, where, err)) return false;
+    gb_doc_keys(c, o, "summary.", keys);
     const char *const counts[] = {"tasks", "passed", "failed", "timeout", "crash", "error", "bad_lines"};
     size_t *dest[] = {&s->tasks, &s->passed, &s->failed, &s->timeout, &s->crash, &s->error, &s->bad_lines};
-    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
-        long long v;
-        if (!gb_check_doc__int(o, counts[i], where, 0, &v, err)) return false;
-        *dest[i] = (size_t)v;
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) gb_doc_size(c, o, "summary.", counts[i], dest[i]);
+    char *str = NULL;
+    const char *const strs[] = {"file", "sandbox", "python", "python_version"};
+    const char **sdest[] = {&s->file, &s->sandbox, &s->python, &s->python_version};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+        str = NULL;
+        gb_doc_string(c, o, "summary.", strs[i], false, &str);
+        *sdest[i] = str;
     }
-    long long w;
-    if (!gb_check_doc__str(o, "file", false, where, &s->file, err) ||
-        !gb_check_doc__str(o, "sandbox", false, where, &s->sandbox, err) ||
-        !gb_check_doc__str(o, "python", false, where, &s->python, err) ||
-        !gb_check_doc__str(o, "python_version", false, where, &s->python_version, err) ||
-        !gb_check_doc__int(o, "workers", where, 0, &w, err) ||
-        !gb_doc_read_number(o, "start_s", false, where, &s->start_s, err) ||
-        !gb_doc_read_number(o, "run_s", false, where, &s->run_s, err) ||
-        !gb_check_doc__str(o, "remap", false, where, &s->remap, err))
-        return false;
-    s->workers = (int)w;
-    return true;
+    size_t workers = 0;
+    gb_doc_size(c, o, "summary.", "workers", &workers);
+    s->workers = (int)workers;
+    gb_doc_real(c, o, "summary.", "start_s", &s->start_s);
+    gb_doc_real(c, o, "summary.", "run_s", &s->run_s);
+    str = NULL;
+    gb_doc_string(c, o, "summary.", "remap", false, &str);
+    s->remap = str;
 }
 
 bool gb_check_doc_parse(const char *text, GbCheckDoc *doc, GbError *err)
@@ -240,27 +220,25 @@ bool gb_check_doc_parse(const char *text, GbCheckDoc *doc, GbError *err)
         line_no++;
         char where[64];
         snprintf(where, sizeof where, "line %zu", line_no);
+        GbDocReader c = {.name = where, .err = err, .ok = true};
         if (have_summary) {
-            gb_error_set(err, "%s: a line after the summary line", where);
+            gb_doc_fail(&c, "a line after the summary line");
             return false;
         }
-        json_t *o = gb_doc_load(p, n, where, err);
-        if (!o) return false;
-        bool ok;
-        if (!json_is_object(o)) {
-            gb_error_set(err, "%s: not a JSON object", where);
-            ok = false;
-        } else if (json_object_get(o, "summary")) {
-            ok = gb_check_doc__summary(o, where, &doc->summary, err);
+        json_t *o = gb_doc_parse(&c, p, n);
+        if (o && !json_is_object(o)) {
+            gb_doc_fail(&c, "not a JSON object");
+        } else if (o && json_object_get(o, "summary")) {
+            gb_check_doc__summary(&c, o, &doc->summary);
             have_summary = true;
-        } else {
+        } else if (o) {
             GbCheckDocTask t;
             memset(&t, 0, sizeof t);
-            ok = gb_check_doc__task(o, where, &t, err);
+            gb_check_doc__task(&c, o, &t);
             gb_array_push(&doc->tasks, t);
         }
         json_decref(o);
-        if (!ok) return false;
+        if (!c.ok) return false;
         p = nl ? nl + 1 : p + n;
     }
     if (!have_summary) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "src/base/json_write.h"
-#include "src/doc/doc_read.h"
+#include "src/doc/doc_json.h"
 
 static const char *const gb_compare__words[GB_COMPARE_COUNT + 1] = {"agree",   "disagree", "slower", "noinput",
                                                                     "missing", "error",    NULL};
@@ -131,151 +131,134 @@ void gb_compare_doc_destroy(GbCompareDoc *doc)
     memset(doc, 0, sizeof *doc);
 }
 
-static bool gb_compare__str(const json_t *o, const char *key, bool optional, const char *where, const char **out,
-                            GbError *err)
+/* A string key into a const char * field (the document owns the copy); an optional key may be
+ * absent (NULL). */
+static void gb_compare__str(GbDocReader *c, const json_t *o, const char *where, const char *key, bool optional,
+                            const char **out)
 {
     *out = NULL;
-    if (optional && !json_object_get(o, key)) return true;
+    if (optional && !json_object_get(o, key)) return;
     char *s = NULL;
-    bool ok = gb_doc_read_string(o, key, false, where, &s, err);
+    gb_doc_string(c, o, where, key, false, &s);
     *out = s;
-    return ok;
 }
 
-static bool gb_compare__size(const json_t *o, const char *key, const char *where, size_t *out, GbError *err)
+static void gb_compare__parse_first(GbDocReader *c, const json_t *o, const char *where, GbCompareDocTask *x)
 {
-    long long v = 0;
-    if (!gb_doc_read_integer(o, key, where, &v, err)) return false;
-    if (v < 0) {
-        gb_error_set(err, "%s: \"%s\" must not be negative", where, key);
-        return false;
-    }
-    *out = (size_t)v;
-    return true;
+    char *w = gb_asprintf("%sfirst.", where);
+    const json_t *f = gb_doc_get(c, o, where, "first", JSON_OBJECT, "an object");
+    static const char *const fkeys[] = {"index", "input", "a", "b", NULL};
+    gb_doc_keys(c, f, w, fkeys);
+    x->has_first = true;
+    gb_doc_long(c, f, w, "index", &x->first_index);
+    gb_compare__str(c, f, w, "input", false, &x->first_input);
+    gb_compare__str(c, f, w, "a", false, &x->first_a);
+    gb_compare__str(c, f, w, "b", false, &x->first_b);
+    free(w);
 }
 
-static bool gb_compare__parse_task(const json_t *o, const char *where, GbCompareDocTask *x, GbError *err)
+/* "coverage": the original's branch outcomes; a document that has it says branches > 0. */
+static void gb_compare__parse_coverage(GbDocReader *c, const json_t *o, const char *where, GbCompareDocTask *x)
+{
+    char *w = gb_asprintf("%scoverage.", where);
+    const json_t *cv = gb_doc_get(c, o, where, "coverage", JSON_OBJECT, "an object");
+    static const char *const ckeys[] = {"branches", "covered", "before", "uncovered", NULL};
+    gb_doc_keys(c, cv, w, ckeys);
+    gb_doc_size(c, cv, w, "branches", &x->branches);
+    gb_doc_size(c, cv, w, "covered", &x->covered);
+    gb_doc_size(c, cv, w, "before", &x->covered_before);
+    gb_compare__str(c, cv, w, "uncovered", false, &x->uncovered);
+    if (c->ok && x->branches == 0) gb_doc_fail(c, "\"%sbranches\": expected a count above 0", w);
+    free(w);
+}
+
+static void gb_compare__parse_task(GbDocReader *c, const json_t *o, const char *where, GbCompareDocTask *x)
 {
     static const char *const keys[] = {"id",      "status",   "derived",  "inputs",   "large",    "agreed",
                                        "checked", "cost_a_s", "cost_b_s", "wall_a_s", "wall_b_s", "probe_failed",
                                        "first",   "error",    "coverage", NULL};
-    if (!json_is_object(o)) {
-        gb_error_set(err, "%s: must be an object", where);
-        return false;
-    }
+    if (c->ok && !json_is_object(o)) gb_doc_fail(c, "\"%.*s\": expected an object", (int)strlen(where) - 1, where);
+    gb_doc_keys(c, o, where, keys);
+    gb_compare__str(c, o, where, "id", false, &x->id);
     const char *status = NULL;
-    bool ok = gb_doc_only_keys(o, keys, where, err) && gb_compare__str(o, "id", false, where, &x->id, err) &&
-              gb_compare__str(o, "status", false, where, &status, err);
-    if (ok) {
+    gb_doc_string_ref(c, o, where, "status", false, &status);
+    if (c->ok) {
         int k = 0;
         while (k < GB_COMPARE_COUNT && strcmp(gb_compare__words[k], status) != 0) k++;
-        if (k == GB_COMPARE_COUNT) {
-            gb_error_set(err, "%s: \"status\" is \"%s\", which genebench compare does not write", where, status);
-            ok = false;
-        }
+        if (k == GB_COMPARE_COUNT)
+            gb_doc_fail(c, "\"%sstatus\" is \"%s\", which genebench compare does not write", where, status);
         x->status = (GbCompareStatus)k;
     }
-    free((char *)status);
-    ok = ok && gb_compare__size(o, "derived", where, &x->derived, err) &&
-         gb_compare__size(o, "inputs", where, &x->inputs, err) && gb_compare__size(o, "large", where, &x->large, err) &&
-         gb_compare__str(o, "error", true, where, &x->error, err);
-    if (!ok) return false;
+    gb_doc_size(c, o, where, "derived", &x->derived);
+    gb_doc_size(c, o, where, "inputs", &x->inputs);
+    gb_doc_size(c, o, where, "large", &x->large);
+    gb_compare__str(c, o, where, "error", true, &x->error);
+    if (!c->ok) return;
     if (!gb_compare__has_run(x->status)) {
-        static const char *const bare[] = {"id", "status", "derived", "inputs", "large", "error", NULL};
-        char *w = gb_asprintf("%s (status %s)", where, gb_compare__words[x->status]);
-        ok = gb_doc_only_keys(o, bare, w, err);
-        free(w);
-        return ok;
+        static const char *const ran[] = {"agreed",   "checked",      "cost_a_s", "cost_b_s", "wall_a_s",
+                                          "wall_b_s", "probe_failed", "first",    "coverage"};
+        for (size_t i = 0; i < sizeof ran / sizeof *ran; i++)
+            if (c->ok && json_object_get(o, ran[i]))
+                gb_doc_fail(c, "\"%s%s\": unknown key for status %s", where, ran[i], gb_compare__words[x->status]);
+        return;
     }
-    ok = gb_compare__size(o, "agreed", where, &x->agreed, err) &&
-         gb_compare__size(o, "checked", where, &x->checked, err) &&
-         gb_doc_read_number(o, "cost_a_s", true, where, &x->cost_a_s, err) &&
-         gb_doc_read_number(o, "cost_b_s", true, where, &x->cost_b_s, err) &&
-         gb_doc_read_number(o, "wall_a_s", true, where, &x->wall_a_s, err) &&
-         gb_doc_read_number(o, "wall_b_s", true, where, &x->wall_b_s, err) &&
-         gb_compare__str(o, "probe_failed", true, where, &x->probe_failed, err);
-    if (ok && json_object_get(o, "coverage")) {
-        const json_t *c = gb_doc_read_typed(o, "coverage", JSON_OBJECT, where, err);
-        static const char *const ckeys[] = {"branches", "covered", "before", "uncovered", NULL};
-        char *w = gb_asprintf("%s \"coverage\"", where);
-        ok = c && gb_doc_only_keys(c, ckeys, w, err) && gb_compare__size(c, "branches", w, &x->branches, err) &&
-             gb_compare__size(c, "covered", w, &x->covered, err) &&
-             gb_compare__size(c, "before", w, &x->covered_before, err) &&
-             gb_compare__str(c, "uncovered", false, w, &x->uncovered, err);
-        free(w);
-    }
-    if (!ok || !json_object_get(o, "first")) return ok;
-    const json_t *f = gb_doc_read_typed(o, "first", JSON_OBJECT, where, err);
-    if (!f) return false;
-    static const char *const fkeys[] = {"index", "input", "a", "b", NULL};
-    char *w = gb_asprintf("%s \"first\"", where);
-    long long idx = 0;
-    x->has_first = true;
-    ok = gb_doc_only_keys(f, fkeys, w, err) && gb_doc_read_integer(f, "index", w, &idx, err) &&
-         gb_compare__str(f, "input", false, w, &x->first_input, err) &&
-         gb_compare__str(f, "a", false, w, &x->first_a, err) && gb_compare__str(f, "b", false, w, &x->first_b, err);
-    x->first_index = (long)idx;
-    free(w);
-    return ok;
+    gb_doc_size(c, o, where, "agreed", &x->agreed);
+    gb_doc_size(c, o, where, "checked", &x->checked);
+    gb_doc_rate(c, o, where, "cost_a_s", &x->cost_a_s);
+    gb_doc_rate(c, o, where, "cost_b_s", &x->cost_b_s);
+    gb_doc_rate(c, o, where, "wall_a_s", &x->wall_a_s);
+    gb_doc_rate(c, o, where, "wall_b_s", &x->wall_b_s);
+    gb_compare__str(c, o, where, "probe_failed", true, &x->probe_failed);
+    if (c->ok && json_object_get(o, "first")) gb_compare__parse_first(c, o, where, x);
+    if (c->ok && json_object_get(o, "coverage")) gb_compare__parse_coverage(c, o, where, x);
 }
 
-static bool gb_compare__parse_summary(const json_t *s, const char *where, GbCompareDoc *doc, GbError *err)
+static void gb_compare__parse_summary(GbDocReader *c, const json_t *s, GbCompareDoc *doc)
 {
     static const char *const keys[] = {"tasks",    "with_inputs", "inputs",  "inputs_checked", "inputs_agreed", "agree",
                                        "disagree", "slower",      "noinput", "missing",        "error",         NULL};
     size_t tasks = 0;
-    if (!gb_doc_only_keys(s, keys, where, err) || !gb_compare__size(s, "tasks", where, &tasks, err) ||
-        !gb_compare__size(s, "with_inputs", where, &doc->with_inputs, err) ||
-        !gb_compare__size(s, "inputs", where, &doc->inputs, err) ||
-        !gb_compare__size(s, "inputs_checked", where, &doc->inputs_checked, err) ||
-        !gb_compare__size(s, "inputs_agreed", where, &doc->inputs_agreed, err))
-        return false;
+    gb_doc_keys(c, s, "summary.", keys);
+    gb_doc_size(c, s, "summary.", "tasks", &tasks);
+    gb_doc_size(c, s, "summary.", "with_inputs", &doc->with_inputs);
+    gb_doc_size(c, s, "summary.", "inputs", &doc->inputs);
+    gb_doc_size(c, s, "summary.", "inputs_checked", &doc->inputs_checked);
+    gb_doc_size(c, s, "summary.", "inputs_agreed", &doc->inputs_agreed);
     size_t seen[GB_COMPARE_COUNT] = {0};
     for (size_t i = 0; i < doc->tasks.len; i++) seen[doc->tasks.items[i].status]++;
-    for (int k = 0; k < GB_COMPARE_COUNT; k++) {
-        if (!gb_compare__size(s, gb_compare__words[k], where, &doc->count[k], err)) return false;
-        if (doc->count[k] != seen[k]) {
-            gb_error_set(err, "%s: \"%s\" is %zu but %zu tasks have that status", where, gb_compare__words[k],
-                         doc->count[k], seen[k]);
-            return false;
-        }
+    for (int k = 0; k < GB_COMPARE_COUNT && c->ok; k++) {
+        gb_doc_size(c, s, "summary.", gb_compare__words[k], &doc->count[k]);
+        if (c->ok && doc->count[k] != seen[k])
+            gb_doc_fail(c, "\"summary.%s\" is %zu but %zu tasks have that status", gb_compare__words[k], doc->count[k],
+                        seen[k]);
     }
-    if (tasks != doc->tasks.len) {
-        gb_error_set(err, "%s: \"tasks\" is %zu but the list has %zu", where, tasks, doc->tasks.len);
-        return false;
-    }
-    return true;
+    if (c->ok && tasks != doc->tasks.len)
+        gb_doc_fail(c, "\"summary.tasks\" is %zu but the list has %zu", tasks, doc->tasks.len);
 }
 
 bool gb_compare_doc_parse(const char *text, const char *name, GbCompareDoc *doc, GbError *err)
 {
     memset(doc, 0, sizeof *doc);
-    json_t *root = gb_doc_load(text, strlen(text), name, err);
+    GbDocReader c = {.name = name, .err = err, .ok = true};
+    json_t *root = gb_doc_parse(&c, text, strlen(text));
     if (!root) return false;
     static const char *const keys[] = {"a", "b", "seed", "tasks", "summary", NULL};
-    bool ok = json_is_object(root);
-    if (!ok) gb_error_set(err, "%s: not a JSON object", name);
-    ok = ok && gb_doc_only_keys(root, keys, name, err) && gb_compare__str(root, "a", false, name, &doc->a, err) &&
-         gb_compare__str(root, "b", false, name, &doc->b, err) &&
-         gb_doc_read_number(root, "seed", false, name, &doc->seed, err);
-    const json_t *tasks = ok ? gb_doc_read_typed(root, "tasks", JSON_ARRAY, name, err) : NULL;
-    ok = ok && tasks;
-    for (size_t i = 0; ok && i < json_array_size(tasks); i++) {
-        char *where = gb_asprintf("%s: \"tasks\"[%zu]", name, i);
+    if (!json_is_object(root)) gb_doc_fail(&c, "not a JSON object");
+    gb_doc_keys(&c, root, "", keys);
+    gb_compare__str(&c, root, "", "a", false, &doc->a);
+    gb_compare__str(&c, root, "", "b", false, &doc->b);
+    gb_doc_real(&c, root, "", "seed", &doc->seed);
+    const json_t *tasks = gb_doc_get(&c, root, "", "tasks", JSON_ARRAY, "an array");
+    for (size_t i = 0; c.ok && i < json_array_size(tasks); i++) {
+        char *where = gb_asprintf("tasks[%zu].", i);
         GbCompareDocTask x;
         memset(&x, 0, sizeof x);
-        ok = gb_compare__parse_task(json_array_get(tasks, i), where, &x, err);
+        gb_compare__parse_task(&c, json_array_get(tasks, i), where, &x);
         gb_array_push(&doc->tasks, x);
         free(where);
     }
-    const json_t *sum = ok ? gb_doc_read_typed(root, "summary", JSON_OBJECT, name, err) : NULL;
-    if (ok && sum) {
-        char *where = gb_asprintf("%s: \"summary\"", name);
-        ok = gb_compare__parse_summary(sum, where, doc, err);
-        free(where);
-    } else {
-        ok = false;
-    }
+    const json_t *sum = gb_doc_get(&c, root, "", "summary", JSON_OBJECT, "an object");
+    if (sum) gb_compare__parse_summary(&c, sum, doc);
     json_decref(root);
-    return ok;
+    return c.ok;
 }

@@ -17,20 +17,47 @@ void gb_doc_fail(GbDocReader *c, const char *fmt, ...)
     free(msg);
 }
 
-json_t *gb_doc_get(GbDocReader *c, json_t *obj, const char *where, const char *key, json_type type, const char *what)
+/* "a string", "an integer", ... for messages. */
+static const char *gb_doc__type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "a value";
+}
+
+json_t *gb_doc_get(GbDocReader *c, const json_t *obj, const char *where, const char *key, json_type type,
+                   const char *what)
 {
     if (!c->ok) return NULL;
     json_t *v = json_object_get(obj, key);
     bool good = v && (json_typeof(v) == type || (type == JSON_REAL && json_is_number(v)) ||
                       (type == JSON_TRUE && json_is_boolean(v)));
     if (!good) {
-        gb_doc_fail(c, "\"%s%s\": expected %s%s", where, key, what, v ? "" : " (missing)");
+        if (v)
+            gb_doc_fail(c, "\"%s%s\": expected %s, not %s", where, key, what, gb_doc__type_name(v));
+        else
+            gb_doc_fail(c, "\"%s%s\": expected %s (missing)", where, key, what);
         return NULL;
     }
     return v;
 }
 
-void gb_doc_size(GbDocReader *c, json_t *obj, const char *where, const char *key, size_t *out)
+void gb_doc_size(GbDocReader *c, const json_t *obj, const char *where, const char *key, size_t *out)
 {
     json_t *v = gb_doc_get(c, obj, where, key, JSON_INTEGER, "a count (an integer >= 0)");
     if (!v) return;
@@ -41,13 +68,19 @@ void gb_doc_size(GbDocReader *c, json_t *obj, const char *where, const char *key
     *out = (size_t)json_integer_value(v);
 }
 
-void gb_doc_long(GbDocReader *c, json_t *obj, const char *where, const char *key, long *out)
+void gb_doc_long(GbDocReader *c, const json_t *obj, const char *where, const char *key, long *out)
 {
     json_t *v = gb_doc_get(c, obj, where, key, JSON_INTEGER, "an integer");
     if (v) *out = (long)json_integer_value(v);
 }
 
-void gb_doc_rate(GbDocReader *c, json_t *obj, const char *where, const char *key, double *out)
+void gb_doc_real(GbDocReader *c, const json_t *obj, const char *where, const char *key, double *out)
+{
+    json_t *v = gb_doc_get(c, obj, where, key, JSON_REAL, "a number");
+    if (v) *out = json_number_value(v);
+}
+
+void gb_doc_rate(GbDocReader *c, const json_t *obj, const char *where, const char *key, double *out)
 {
     if (c->ok && json_is_null(json_object_get(obj, key))) {
         *out = NAN;
@@ -57,13 +90,14 @@ void gb_doc_rate(GbDocReader *c, json_t *obj, const char *where, const char *key
     if (v) *out = json_number_value(v);
 }
 
-void gb_doc_bool(GbDocReader *c, json_t *obj, const char *where, const char *key, bool *out)
+void gb_doc_bool(GbDocReader *c, const json_t *obj, const char *where, const char *key, bool *out)
 {
     json_t *v = gb_doc_get(c, obj, where, key, JSON_TRUE, "true or false");
     if (v) *out = json_is_true(v);
 }
 
-void gb_doc_string_ref(GbDocReader *c, json_t *obj, const char *where, const char *key, bool nullable, const char **out)
+void gb_doc_string_ref(GbDocReader *c, const json_t *obj, const char *where, const char *key, bool nullable,
+                       const char **out)
 {
     if (nullable && c->ok && json_is_null(json_object_get(obj, key))) {
         *out = NULL;
@@ -73,12 +107,36 @@ void gb_doc_string_ref(GbDocReader *c, json_t *obj, const char *where, const cha
     if (v) *out = json_string_value(v);
 }
 
-void gb_doc_string(GbDocReader *c, json_t *obj, const char *where, const char *key, bool nullable, char **out)
+void gb_doc_string(GbDocReader *c, const json_t *obj, const char *where, const char *key, bool nullable, char **out)
 {
     const char *s = NULL;
     bool was_ok = c->ok;
     gb_doc_string_ref(c, obj, where, key, nullable, &s);
     if (was_ok && c->ok) *out = s ? gb_strdup(s) : NULL;
+}
+
+void gb_doc_keys(GbDocReader *c, const json_t *obj, const char *where, const char *const *keys)
+{
+    if (!c->ok || !obj) return;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)obj, k, v)
+    {
+        bool known = false;
+        for (size_t i = 0; keys[i] && !known; i++) known = strcmp(keys[i], k) == 0;
+        if (!known) {
+            gb_doc_fail(c, "\"%s%s\": unknown key", where, k);
+            return;
+        }
+    }
+}
+
+json_t *gb_doc_parse(GbDocReader *c, const char *text, size_t len)
+{
+    json_error_t jerr;
+    json_t *v = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+    if (!v) gb_doc_fail(c, "malformed JSON at line %d: %s", jerr.line, jerr.text);
+    return v;
 }
 
 json_t *gb_doc_number(double v)

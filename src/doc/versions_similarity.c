@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "src/base/json_write.h"
-#include "src/doc/doc_read.h"
+#include "src/doc/doc_json.h"
 
 /* The measures' keys, once: the public array, the keys of a summary and of a task are made from it. */
 #define GB_SIM_MEASURE(id, key, command_key, panel, corpus, field) key,
@@ -135,75 +135,82 @@ void gb_vsim_doc_destroy(GbVsimDoc *doc)
     memset(doc, 0, sizeof *doc);
 }
 
-static bool gb_vsim__str(const json_t *o, const char *key, const char *where, const char **out, GbError *err)
+static void gb_vsim__str(GbDocReader *c, const json_t *o, const char *where, const char *key, const char **out)
 {
     char *s = NULL;
-    bool ok = gb_doc_read_string(o, key, false, where, &s, err);
+    gb_doc_string(c, o, where, key, false, &s);
     *out = s;
-    return ok;
 }
 
-static bool gb_vsim__measures(const json_t *o, const char *where, double *v, GbError *err)
+static void gb_vsim__measures(GbDocReader *c, const json_t *o, const char *where, double *v)
 {
-    for (size_t m = 0; m < GB_VSIM_MEASURES; m++)
-        if (!gb_doc_read_number(o, gb_vsim_measure_keys[m], true, where, &v[m], err)) return false;
-    return true;
+    for (size_t m = 0; m < GB_VSIM_MEASURES; m++) gb_doc_rate(c, o, where, gb_vsim_measure_keys[m], &v[m]);
 }
 
-static bool gb_vsim__parse_pair(const json_t *o, const char *where, GbVsimPair *p, GbError *err)
+static void gb_vsim__parse_pair(GbDocReader *c, const json_t *o, const char *where, GbVsimPair *p)
 {
     static const char *const keys[] = {"a", "b", "per_task", "summary", NULL};
-    if (!json_is_object(o)) {
-        gb_error_set(err, "%s: must be an object", where);
-        return false;
-    }
-    if (!gb_doc_only_keys(o, keys, where, err) || !gb_vsim__str(o, "a", where, &p->a, err) ||
-        !gb_vsim__str(o, "b", where, &p->b, err))
-        return false;
-    const json_t *per = gb_doc_read_typed(o, "per_task", JSON_ARRAY, where, err);
-    if (!per) return false;
-    for (size_t i = 0; i < json_array_size(per); i++) {
-        char w[1024];
-        snprintf(w, sizeof w, "%s \"per_task\"[%zu]", where, i);
+    if (c->ok && !json_is_object(o)) gb_doc_fail(c, "\"%.*s\": expected an object", (int)strlen(where) - 1, where);
+    gb_doc_keys(c, o, where, keys);
+    gb_vsim__str(c, o, where, "a", &p->a);
+    gb_vsim__str(c, o, where, "b", &p->b);
+    const json_t *per = gb_doc_get(c, o, where, "per_task", JSON_ARRAY, "an array");
+    for (size_t i = 0; c->ok && i < json_array_size(per); i++) {
+        char *w = gb_asprintf("%sper_task[%zu].", where, i);
         const json_t *t = json_array_get(per, i);
         GbVsimTask x = {0};
-        bool ok = json_is_object(t);
-        if (!ok) gb_error_set(err, "%s: must be an object", w);
-        ok = ok && gb_doc_only_keys(t, gb_vsim__task_keys, w, err) && gb_vsim__str(t, "id", w, &x.id, err) &&
-             gb_vsim__measures(t, w, x.v, err);
+        if (!json_is_object(t)) gb_doc_fail(c, "\"%.*s\": expected an object", (int)strlen(w) - 1, w);
+        gb_doc_keys(c, t, w, gb_vsim__task_keys);
+        gb_vsim__str(c, t, w, "id", &x.id);
+        gb_vsim__measures(c, t, w, x.v);
         gb_array_push(&p->per_task, x);
-        if (!ok) return false;
+        free(w);
     }
-    const json_t *sum = gb_doc_read_typed(o, "summary", JSON_OBJECT, where, err);
-    if (!sum || !gb_doc_only_keys(sum, gb_vsim__summary_keys, where, err)) return false;
-    for (size_t m = 0; m < GB_VSIM_MEASURES; m++) {
-        char w[1024];
-        snprintf(w, sizeof w, "%s \"summary\"", where);
-        const json_t *s = gb_doc_read_typed(sum, gb_vsim_measure_keys[m], JSON_OBJECT, w, err);
-        if (!s) return false;
-        snprintf(w, sizeof w, "%s \"summary\".\"%s\"", where, gb_vsim_measure_keys[m]);
+    char *sw = gb_asprintf("%ssummary.", where);
+    const json_t *sum = gb_doc_get(c, o, where, "summary", JSON_OBJECT, "an object");
+    gb_doc_keys(c, sum, sw, gb_vsim__summary_keys);
+    for (size_t m = 0; c->ok && m < GB_VSIM_MEASURES; m++) {
+        const json_t *s = gb_doc_get(c, sum, sw, gb_vsim_measure_keys[m], JSON_OBJECT, "an object");
+        char *w = gb_asprintf("%s%s.", sw, gb_vsim_measure_keys[m]);
         GbVsimStats *st = &p->summary[m];
         double *dest[] = {&st->mean, &st->median, &st->q1, &st->q3, &st->min, &st->max};
-        if (!gb_doc_only_keys(s, gb_vsim__stat_keys, w, err)) return false;
-        for (size_t k = 0; gb_vsim__stat_keys[k]; k++)
-            if (!gb_doc_read_number(s, gb_vsim__stat_keys[k], true, w, dest[k], err)) return false;
+        gb_doc_keys(c, s, w, gb_vsim__stat_keys);
+        for (size_t k = 0; gb_vsim__stat_keys[k]; k++) gb_doc_rate(c, s, w, gb_vsim__stat_keys[k], dest[k]);
+        free(w);
     }
-    return true;
+    free(sw);
+}
+
+/* One version's three keys of "nnmr": "original_to_<L>", "<L>_to_original", "graded_<L>". */
+static void gb_vsim__parse_nnmr_version(GbDocReader *c, const json_t *o, const char *k, GbVsimNnmr *x)
+{
+    char *k2 = gb_asprintf("%s_to_original", x->label), *k3 = gb_asprintf("graded_%s", x->label);
+    gb_doc_rate(c, o, "nnmr.", k, &x->o2h);
+    gb_doc_rate(c, o, "nnmr.", k2, &x->h2o);
+    const json_t *g = gb_doc_get(c, o, "nnmr.", k3, JSON_OBJECT, "an object");
+    static const char *const gkeys[] = {"mean_rank_orig_to_hard", "mean_rank_hard_to_orig",  "displacement_median",
+                                        "displacement_mean",      "displacement_at_least_1", NULL};
+    char *gw = gb_asprintf("nnmr.%s.", k3);
+    gb_doc_keys(c, g, gw, gkeys);
+    gb_doc_rate(c, g, gw, "mean_rank_orig_to_hard", &x->mean_rank_o2h);
+    gb_doc_rate(c, g, gw, "mean_rank_hard_to_orig", &x->mean_rank_h2o);
+    gb_doc_rate(c, g, gw, "displacement_median", &x->displacement_median);
+    gb_doc_rate(c, g, gw, "displacement_mean", &x->displacement_mean);
+    gb_doc_size(c, g, gw, "displacement_at_least_1", &x->displaced);
+    free(gw);
+    free(k2);
+    free(k3);
 }
 
 /* "nnmr": {"embedding", "embedding_source", then per version "original_to_<L>", "<L>_to_original",
  * "graded_<L>"}, or {} when no embedding was made. */
-static bool gb_vsim__parse_nnmr(const json_t *o, const char *name, GbVsimDoc *doc, GbError *err)
+static void gb_vsim__parse_nnmr(GbDocReader *c, const json_t *o, GbVsimDoc *doc)
 {
-    char where[512];
-    snprintf(where, sizeof where, "%s: \"nnmr\"", name);
-    if (json_object_size(o) == 0) return true;
+    if (json_object_size(o) == 0) return;
     doc->has_embedding = true;
-    char *emb = NULL;
-    if (!gb_doc_read_string(o, "embedding", false, where, &emb, err)) return false;
-    doc->embedding = emb;
-    const json_t *src = gb_doc_read_typed(o, "embedding_source", JSON_OBJECT, where, err);
-    if (!src) return false;
+    gb_vsim__str(c, o, "nnmr.", "embedding", &doc->embedding);
+    const json_t *src = gb_doc_get(c, o, "nnmr.", "embedding_source", JSON_OBJECT, "an object");
+    if (!src) return;
     GbStr s;
     gb_str_init(&s);
     gb_str_append(&s, "{");
@@ -218,9 +225,9 @@ static bool gb_vsim__parse_nnmr(const json_t *o, const char *name, GbVsimDoc *do
         } else if (json_is_integer(v)) {
             gb_json_integer(&s, json_integer_value(v));
         } else {
-            gb_error_set(err, "%s: \"embedding_source\".\"%s\" must be a string or an integer", where, k);
+            gb_doc_fail(c, "\"nnmr.embedding_source.%s\": expected a string or an integer", k);
             gb_str_destroy(&s);
-            return false;
+            return;
         }
     }
     gb_str_append(&s, "}");
@@ -231,69 +238,40 @@ static bool gb_vsim__parse_nnmr(const json_t *o, const char *name, GbVsimDoc *do
         if (strcmp(k, "embedding") == 0 || strcmp(k, "embedding_source") == 0) continue;
         if (strncmp(k, "original_to_", 12) != 0) {
             if (strstr(k, "_to_original") || strncmp(k, "graded_", 7) == 0) continue; /* checked with its version */
-            gb_error_set(err, "%s: unknown key \"%s\"", where, k);
-            return false;
+            gb_doc_fail(c, "\"nnmr.%s\": unknown key", k);
+            return;
         }
         GbVsimNnmr n = {.label = gb_strdup(k + 12)};
         gb_array_push(&doc->nnmr, n);
-        GbVsimNnmr *x = &doc->nnmr.items[doc->nnmr.len - 1];
-        char *k2 = gb_asprintf("%s_to_original", x->label), *k3 = gb_asprintf("graded_%s", x->label);
-        const json_t *g = NULL;
-        bool ok = gb_doc_read_number(o, k, true, where, &x->o2h, err) &&
-                  gb_doc_read_number(o, k2, true, where, &x->h2o, err) &&
-                  (g = gb_doc_read_typed(o, k3, JSON_OBJECT, where, err)) != NULL;
-        if (ok) {
-            static const char *const gkeys[] = {"mean_rank_orig_to_hard",  "mean_rank_hard_to_orig",
-                                                "displacement_median",     "displacement_mean",
-                                                "displacement_at_least_1", NULL};
-            char *gw = gb_asprintf("%s.\"%s\"", where, k3);
-            long long d = 0;
-            ok = gb_doc_only_keys(g, gkeys, gw, err) &&
-                 gb_doc_read_number(g, "mean_rank_orig_to_hard", true, gw, &x->mean_rank_o2h, err) &&
-                 gb_doc_read_number(g, "mean_rank_hard_to_orig", true, gw, &x->mean_rank_h2o, err) &&
-                 gb_doc_read_number(g, "displacement_median", true, gw, &x->displacement_median, err) &&
-                 gb_doc_read_number(g, "displacement_mean", true, gw, &x->displacement_mean, err) &&
-                 gb_doc_read_integer(g, "displacement_at_least_1", gw, &d, err);
-            if (ok && d < 0) {
-                gb_error_set(err, "%s: \"displacement_at_least_1\" must not be negative", gw);
-                ok = false;
-            }
-            x->displaced = (size_t)d;
-            free(gw);
-        }
-        free(k2);
-        free(k3);
-        if (!ok) return false;
+        gb_vsim__parse_nnmr_version(c, o, k, &doc->nnmr.items[doc->nnmr.len - 1]);
+        if (!c->ok) return;
         expect += 3;
     }
-    if (json_object_size(o) != expect) {
-        gb_error_set(err, "%s: a \"<L>_to_original\" or \"graded_<L>\" key without its \"original_to_<L>\"", where);
-        return false;
-    }
-    return true;
+    if (json_object_size(o) != expect)
+        gb_doc_fail(c, "\"nnmr\": a \"<L>_to_original\" or \"graded_<L>\" key without its \"original_to_<L>\"");
 }
 
 bool gb_vsim_doc_parse(const char *text, const char *name, GbVsimDoc *doc, GbError *err)
 {
     memset(doc, 0, sizeof *doc);
-    json_t *root = gb_doc_load(text, strlen(text), name, err);
+    GbDocReader c = {.name = name, .err = err, .ok = true};
+    json_t *root = gb_doc_parse(&c, text, strlen(text));
     if (!root) return false;
     static const char *const keys[] = {"tokenizer", "pairs", "nnmr", NULL};
-    bool ok = json_is_object(root);
-    if (!ok) gb_error_set(err, "%s: not a JSON object", name);
-    ok = ok && gb_doc_only_keys(root, keys, name, err) && gb_vsim__str(root, "tokenizer", name, &doc->tokenizer, err);
-    const json_t *pairs = ok ? gb_doc_read_typed(root, "pairs", JSON_ARRAY, name, err) : NULL;
-    ok = ok && pairs;
-    for (size_t i = 0; ok && i < json_array_size(pairs); i++) {
-        char where[512];
-        snprintf(where, sizeof where, "%s: \"pairs\"[%zu]", name, i);
+    if (!json_is_object(root)) gb_doc_fail(&c, "not a JSON object");
+    gb_doc_keys(&c, root, "", keys);
+    gb_vsim__str(&c, root, "", "tokenizer", &doc->tokenizer);
+    const json_t *pairs = gb_doc_get(&c, root, "", "pairs", JSON_ARRAY, "an array");
+    for (size_t i = 0; c.ok && i < json_array_size(pairs); i++) {
+        char where[64];
+        snprintf(where, sizeof where, "pairs[%zu].", i);
         GbVsimPair p;
         memset(&p, 0, sizeof p);
-        ok = gb_vsim__parse_pair(json_array_get(pairs, i), where, &p, err);
+        gb_vsim__parse_pair(&c, json_array_get(pairs, i), where, &p);
         gb_array_push(&doc->pairs, p);
     }
-    const json_t *nnmr = ok ? gb_doc_read_typed(root, "nnmr", JSON_OBJECT, name, err) : NULL;
-    ok = ok && nnmr && gb_vsim__parse_nnmr(nnmr, name, doc, err);
+    const json_t *nnmr = gb_doc_get(&c, root, "", "nnmr", JSON_OBJECT, "an object");
+    if (nnmr) gb_vsim__parse_nnmr(&c, nnmr, doc);
     json_decref(root);
-    return ok;
+    return c.ok;
 }

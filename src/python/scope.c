@@ -621,6 +621,147 @@ static void gb_sc__imports(GbScWalk *w, TSNode n, int scope)
 
 static const char *const gb_sc__dynamic_calls[] = {"eval", "exec", "globals", "locals", "super", "vars"};
 
+/* `a = b`, `a: T = b`, `a: T`: the value and the annotation are read before the targets bind. */
+static void gb_sc__assignment(GbScWalk *w, TSNode n, int scope)
+{
+    TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right"), ty = gb_node_field(n, "type");
+    if (!ts_node_is_null(right)) gb_sc__visit(w, right, scope);
+    if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, scope);
+    unsigned flag = ts_node_is_null(right) ? GB_NAME_ANNOTATED : GB_NAME_ASSIGN;
+    if (!ts_node_is_null(left)) {
+        if (flag == GB_NAME_ANNOTATED && !gb_node_is_kind(left, GB_NK_IDENTIFIER))
+            gb_sc__visit(w, left, scope);
+        else
+            gb_sc__targets(w, left, scope, flag);
+    }
+}
+
+/* `a += b`: a plain name is read and bound; an attribute or subscript target only reads. */
+static void gb_sc__augmented(GbScWalk *w, TSNode n, int scope)
+{
+    TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right");
+    if (gb_node_is_kind(left, GB_NK_IDENTIFIER)) {
+        w->read(w, scope, left);
+        w->bind(w, scope, left, GB_NAME_AUG);
+    } else if (!ts_node_is_null(left)) {
+        gb_sc__targets(w, left, scope, GB_NAME_ASSIGN);
+    }
+    gb_sc__visit(w, right, scope);
+}
+
+/* A call; calling eval/exec/globals/locals/super/vars by name makes the scope dynamic. */
+static void gb_sc__call(GbScWalk *w, TSNode n, int scope)
+{
+    w->fx(w, scope, GB_FX_CALL);
+    TSNode f = gb_node_field(n, "function");
+    if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) {
+        for (size_t i = 0; i < sizeof gb_sc__dynamic_calls / sizeof *gb_sc__dynamic_calls; i++) {
+            uint32_t a = ts_node_start_byte(f), b = ts_node_end_byte(f);
+            const char *d = gb_sc__dynamic_calls[i];
+            if (strlen(d) == b - a && memcmp(w->src + a, d, b - a) == 0) {
+                w->fx(w, scope, GB_FX_DYNAMIC);
+                if (w->build) w->s->scopes.items[scope].dynamic = true;
+            }
+        }
+    }
+}
+
+/* A match case: its patterns bind, its guard and body are visited. */
+static void gb_sc__case_clause(GbScWalk *w, TSNode n, int scope)
+{
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+        TSNode k = ts_node_named_child(n, i);
+        if (gb_node_is_kind(k, GB_NK_CASE_PATTERN))
+            gb_sc__pattern(w, k, scope);
+        else
+            gb_sc__visit(w, k, scope);
+    }
+}
+
+/* `del a, (b, c)`: every target is unbound. */
+static void gb_sc__delete(GbScWalk *w, TSNode n, int scope)
+{
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+        TSNode k = ts_node_named_child(n, i);
+        if (gb_node_is_kind(k, GB_NK_EXPRESSION_LIST) || gb_node_is_kind(k, GB_NK_TUPLE) ||
+            gb_node_is_kind(k, GB_NK_LIST) || gb_node_is_kind(k, GB_NK_PARENTHESIZED_EXPRESSION)) {
+            uint32_t m = ts_node_named_child_count(k);
+            for (uint32_t j = 0; j < m; j++) gb_sc__targets(w, ts_node_named_child(k, j), scope, GB_NAME_DEL);
+        } else {
+            gb_sc__targets(w, k, scope, GB_NAME_DEL);
+        }
+    }
+}
+
+/* An except clause: `as NAME` binds, and the handler body counts as inside a handler (a bare
+ * `raise` there re-raises). */
+static void gb_sc__except(GbScWalk *w, TSNode n, int scope)
+{
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+        TSNode k = ts_node_named_child(n, i);
+        if (gb_node_is_kind(k, GB_NK_BLOCK)) {
+            w->handler_depth++;
+            gb_sc__visit(w, k, scope);
+            w->handler_depth--;
+        } else if (gb_node_is_kind(k, GB_NK_AS_PATTERN)) {
+            gb_sc__as_pattern(w, k, scope);
+        } else {
+            gb_sc__visit(w, k, scope);
+        }
+    }
+}
+
+/* A for loop: the iterable is read before the target binds; the body is inside a loop. */
+static void gb_sc__for(GbScWalk *w, TSNode n, int scope)
+{
+    if (gb_sc__first_token_is(n, GB_NK_ASYNC)) w->fx(w, scope, GB_FX_AWAIT);
+    gb_sc__visit(w, gb_node_field(n, "right"), scope);
+    gb_sc__targets(w, gb_node_field(n, "left"), scope, GB_NAME_ASSIGN);
+    w->loop_depth++;
+    gb_sc__visit(w, gb_node_field(n, "body"), scope);
+    w->loop_depth--;
+    gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
+}
+
+/* `global` and `nonlocal` declarations. */
+static void gb_sc__declaration(GbScWalk *w, TSNode n, int scope)
+{
+    bool global = gb_node_is_kind(n, GB_NK_GLOBAL_STATEMENT);
+    w->fx(w, scope, global ? GB_FX_GLOBAL : GB_FX_NONLOCAL);
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_IDENTIFIER))
+            w->bind(w, scope, ts_node_named_child(n, i), global ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
+}
+
+/* `(name := value)` binds in the nearest enclosing function or module scope. */
+static void gb_sc__named_expression(GbScWalk *w, TSNode n, int scope)
+{
+    gb_sc__visit(w, gb_node_field(n, "value"), scope);
+    TSNode name = gb_node_field(n, "name");
+    if (!ts_node_is_null(name)) {
+        int target = gb_sc__walrus_scope(w->s, scope);
+        /* The comprehensions in between refer to the target's variable (CPython makes
+         * it a cell of the function, or a global at module level). */
+        for (int c = scope; c != target; c = w->s->scopes.items[c].parent)
+            w->bind(w, c, name, target == 0 ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
+        w->bind(w, target, name, GB_NAME_ASSIGN);
+    }
+}
+
+/* A while loop: the condition, then the body inside a loop, then its else. */
+static void gb_sc__while(GbScWalk *w, TSNode n, int scope)
+{
+    gb_sc__visit(w, gb_node_field(n, "condition"), scope);
+    w->loop_depth++;
+    gb_sc__visit(w, gb_node_field(n, "body"), scope);
+    w->loop_depth--;
+    gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
+}
+
 static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
 {
     if (ts_node_is_null(n)) return;
@@ -631,27 +772,11 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         return;
     }
     case GB_NK_ASSIGNMENT: {
-        TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right"), ty = gb_node_field(n, "type");
-        if (!ts_node_is_null(right)) gb_sc__visit(w, right, scope);
-        if (!ts_node_is_null(ty)) gb_sc__visit(w, ty, scope);
-        unsigned flag = ts_node_is_null(right) ? GB_NAME_ANNOTATED : GB_NAME_ASSIGN;
-        if (!ts_node_is_null(left)) {
-            if (flag == GB_NAME_ANNOTATED && !gb_node_is_kind(left, GB_NK_IDENTIFIER))
-                gb_sc__visit(w, left, scope);
-            else
-                gb_sc__targets(w, left, scope, flag);
-        }
+        gb_sc__assignment(w, n, scope);
         return;
     }
     case GB_NK_AUGMENTED_ASSIGNMENT: {
-        TSNode left = gb_node_field(n, "left"), right = gb_node_field(n, "right");
-        if (gb_node_is_kind(left, GB_NK_IDENTIFIER)) {
-            w->read(w, scope, left);
-            w->bind(w, scope, left, GB_NAME_AUG);
-        } else if (!ts_node_is_null(left)) {
-            gb_sc__targets(w, left, scope, GB_NAME_ASSIGN);
-        }
-        gb_sc__visit(w, right, scope);
+        gb_sc__augmented(w, n, scope);
         return;
     }
     case GB_NK_AWAIT: {
@@ -667,18 +792,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         return;
     }
     case GB_NK_CALL: {
-        w->fx(w, scope, GB_FX_CALL);
-        TSNode f = gb_node_field(n, "function");
-        if (gb_node_is_kind(f, GB_NK_IDENTIFIER)) {
-            for (size_t i = 0; i < sizeof gb_sc__dynamic_calls / sizeof *gb_sc__dynamic_calls; i++) {
-                uint32_t a = ts_node_start_byte(f), b = ts_node_end_byte(f);
-                const char *d = gb_sc__dynamic_calls[i];
-                if (strlen(d) == b - a && memcmp(w->src + a, d, b - a) == 0) {
-                    w->fx(w, scope, GB_FX_DYNAMIC);
-                    if (w->build) w->s->scopes.items[scope].dynamic = true;
-                }
-            }
-        }
+        gb_sc__call(w, n, scope);
         break;
     }
     case GB_NK_CLASS_DEFINITION: {
@@ -692,30 +806,11 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
     case GB_NK_COMMENT:
         return;
     case GB_NK_CASE_CLAUSE: {
-        uint32_t c = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode k = ts_node_named_child(n, i);
-            if (gb_node_is_kind(k, GB_NK_CASE_PATTERN))
-                gb_sc__pattern(w, k, scope);
-            else
-                gb_sc__visit(w, k, scope);
-        }
+        gb_sc__case_clause(w, n, scope);
         return;
     }
     case GB_NK_DELETE_STATEMENT: {
-        uint32_t c = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode k = ts_node_named_child(n, i);
-            TSNode items[1] = {k};
-            (void)items;
-            if (gb_node_is_kind(k, GB_NK_EXPRESSION_LIST) || gb_node_is_kind(k, GB_NK_TUPLE) ||
-                gb_node_is_kind(k, GB_NK_LIST) || gb_node_is_kind(k, GB_NK_PARENTHESIZED_EXPRESSION)) {
-                uint32_t m = ts_node_named_child_count(k);
-                for (uint32_t j = 0; j < m; j++) gb_sc__targets(w, ts_node_named_child(k, j), scope, GB_NAME_DEL);
-            } else {
-                gb_sc__targets(w, k, scope, GB_NAME_DEL);
-            }
-        }
+        gb_sc__delete(w, n, scope);
         return;
     }
     case GB_NK_DECORATED_DEFINITION: {
@@ -735,19 +830,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
     }
     case GB_NK_EXCEPT_CLAUSE:
     case GB_NK_EXCEPT_GROUP_CLAUSE: {
-        uint32_t c = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode k = ts_node_named_child(n, i);
-            if (gb_node_is_kind(k, GB_NK_BLOCK)) {
-                w->handler_depth++;
-                gb_sc__visit(w, k, scope);
-                w->handler_depth--;
-            } else if (gb_node_is_kind(k, GB_NK_AS_PATTERN)) {
-                gb_sc__as_pattern(w, k, scope);
-            } else {
-                gb_sc__visit(w, k, scope);
-            }
-        }
+        gb_sc__except(w, n, scope);
         return;
     }
     case GB_NK_ERROR:
@@ -757,23 +840,12 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         return;
     }
     case GB_NK_FOR_STATEMENT: {
-        if (gb_sc__first_token_is(n, GB_NK_ASYNC)) w->fx(w, scope, GB_FX_AWAIT);
-        gb_sc__visit(w, gb_node_field(n, "right"), scope);
-        gb_sc__targets(w, gb_node_field(n, "left"), scope, GB_NAME_ASSIGN);
-        w->loop_depth++;
-        gb_sc__visit(w, gb_node_field(n, "body"), scope);
-        w->loop_depth--;
-        gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
+        gb_sc__for(w, n, scope);
         return;
     }
     case GB_NK_GLOBAL_STATEMENT:
     case GB_NK_NONLOCAL_STATEMENT: {
-        bool global = t == GB_NK_GLOBAL_STATEMENT;
-        w->fx(w, scope, global ? GB_FX_GLOBAL : GB_FX_NONLOCAL);
-        uint32_t c = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < c; i++)
-            if (gb_node_is_kind(ts_node_named_child(n, i), GB_NK_IDENTIFIER))
-                w->bind(w, scope, ts_node_named_child(n, i), global ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
+        gb_sc__declaration(w, n, scope);
         return;
     }
     case GB_NK_IDENTIFIER: {
@@ -795,16 +867,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         return;
     }
     case GB_NK_NAMED_EXPRESSION: {
-        gb_sc__visit(w, gb_node_field(n, "value"), scope);
-        TSNode name = gb_node_field(n, "name");
-        if (!ts_node_is_null(name)) {
-            int target = gb_sc__walrus_scope(w->s, scope);
-            /* The comprehensions in between refer to the target's variable (CPython makes
-             * it a cell of the function, or a global at module level). */
-            for (int c = scope; c != target; c = w->s->scopes.items[c].parent)
-                w->bind(w, c, name, target == 0 ? GB_NAME_GLOBAL : GB_NAME_NONLOCAL);
-            w->bind(w, target, name, GB_NAME_ASSIGN);
-        }
+        gb_sc__named_expression(w, n, scope);
         return;
     }
     case GB_NK_RETURN_STATEMENT: {
@@ -817,11 +880,7 @@ static void gb_sc__visit(GbScWalk *w, TSNode n, int scope)
         break;
     }
     case GB_NK_WHILE_STATEMENT: {
-        gb_sc__visit(w, gb_node_field(n, "condition"), scope);
-        w->loop_depth++;
-        gb_sc__visit(w, gb_node_field(n, "body"), scope);
-        w->loop_depth--;
-        gb_sc__visit(w, gb_node_field(n, "alternative"), scope);
+        gb_sc__while(w, n, scope);
         return;
     }
     case GB_NK_WITH_STATEMENT: {

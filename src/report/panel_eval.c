@@ -10,10 +10,45 @@
 
 /* ---- eval runs ----------------------------------------------------------------------------- */
 
-/* One results line into samples ("item\x1fversion\x1fsample" -> [item, task, version, pass
- * 0/1/-1]) and order (items as first seen). False when the line was skipped. */
+/* One scored or unscored sample of the results; seq is its line's position (a later line for the
+ * same item, version and sample replaces an earlier one). */
+typedef struct {
+    char *item; /* owned */
+    long version, sample;
+    int pass; /* 1 passed, 0 failed, -1 not scored */
+    size_t seq;
+} GbRepSample;
+
+static int gb_report__cmp_samples(const void *pa, const void *pb)
+{
+    const GbRepSample *a = pa, *b = pb;
+    int c = strcmp(a->item, b->item);
+    if (c) return c;
+    if (a->version != b->version) return a->version < b->version ? -1 : 1;
+    if (a->sample != b->sample) return a->sample < b->sample ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int gb_report__cmp_items(const void *pa, const void *pb)
+{
+    const GbRepEvalItem *a = pa, *b = pb;
+    return strverscmp(a->id, b->id);
+}
+
+void gb_report__eval_items_free(GbRepEval *e)
+{
+    for (size_t i = 0; i < e->items.len; i++) {
+        free(e->items.items[i].id);
+        gb_array_free(&e->items.items[i].counts);
+    }
+    gb_array_free(&e->items);
+}
+
+typedef GbArray(GbRepSample) GbRepSamples;
+
+/* One results line into samples. False when the line was skipped. */
 static bool gb_report__result_line(GbReport *r, GbRepEval *e, const char *line, size_t n, size_t lineno,
-                                   json_t *samples, json_t *order, size_t *other_model)
+                                   GbRepSamples *samples, size_t *other_model)
 {
     GbEvalResult res;
     GbError perr;
@@ -26,53 +61,42 @@ static bool gb_report__result_line(GbReport *r, GbRepEval *e, const char *line, 
         gb_eval_result_destroy(&res);
         return false;
     }
-    char *key = gb_asprintf("%s\x1f%ld\x1f%ld", res.item, res.version, res.sample);
-    int pass = !gb_verdict_scored(res.verdict) ? -1 : res.verdict == GB_V_PASS;
-    if (!json_object_get(samples, key)) json_array_append_new(order, json_string(res.item));
-    json_object_set_new(samples, key, json_pack("[ssIi]", res.item, res.task, (json_int_t)res.version, pass));
-    free(key);
+    GbRepSample smp = {.item = gb_strdup(res.item),
+                       .version = res.version,
+                       .sample = res.sample,
+                       .pass = !gb_verdict_scored(res.verdict) ? -1 : res.verdict == GB_V_PASS,
+                       .seq = samples->len};
+    gb_array_push(samples, smp);
     gb_eval_result_destroy(&res);
     return true;
 }
 
-/* e->items and e->order (natural order) from the samples. */
-static void gb_report__result_items(GbRepEval *e, json_t *samples, json_t *order)
+/* e->items (natural order of ids) from the samples: the last line of each item, version and
+ * sample counts. */
+static void gb_report__result_items(GbRepEval *e, GbRepSample *smp, size_t n)
 {
-    e->items = json_object();
-    size_t oi;
-    json_t *id;
-    GbArray(const char *) ids = {0};
-    json_array_foreach(order, oi, id)
-    {
-        const char *item = json_string_value(id);
-        if (json_object_get(e->items, item)) continue;
-        json_object_set_new(e->items, item, json_pack("{s:n,s:{}}", "task", "v"));
-        gb_array_push(&ids, item);
+    qsort(smp, n, sizeof *smp, gb_report__cmp_samples);
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && strcmp(smp[i].item, smp[i + 1].item) == 0 && smp[i].version == smp[i + 1].version &&
+            smp[i].sample == smp[i + 1].sample)
+            continue; /* replaced by a later line */
+        if (e->items.len == 0 || strcmp(e->items.items[e->items.len - 1].id, smp[i].item) != 0) {
+            GbRepEvalItem it = {.id = gb_strdup(smp[i].item)};
+            gb_array_push(&e->items, it);
+        }
+        GbRepEvalItem *it = &e->items.items[e->items.len - 1];
+        if (it->counts.len == 0 || it->counts.items[it->counts.len - 1].version != smp[i].version) {
+            GbRepEvalCount c = {.version = smp[i].version};
+            gb_array_push(&it->counts, c);
+        }
+        GbRepEvalCount *c = &it->counts.items[it->counts.len - 1];
+        if (smp[i].pass >= 0) {
+            c->passed += smp[i].pass;
+            c->scored++;
+        }
     }
     /* items in natural order (the file has them in the order they finished) */
-    qsort(ids.items, ids.len, sizeof *ids.items, gb_report__cmp_names);
-    e->order = json_array();
-    for (size_t i = 0; i < ids.len; i++) json_array_append_new(e->order, json_string(ids.items[i]));
-    gb_array_free(&ids);
-    const char *key;
-    json_t *smp;
-    json_object_foreach(samples, key, smp)
-    {
-        json_t *it = json_object_get(e->items, json_string_value(json_array_get(smp, 0)));
-        json_object_set(it, "task", json_array_get(smp, 1));
-        char *ver = gb_asprintf("%lld", (long long)json_integer_value(json_array_get(smp, 2)));
-        json_t *v = json_object_get(json_object_get(it, "v"), ver);
-        if (!v) {
-            v = json_pack("[ii]", 0, 0);
-            json_object_set_new(json_object_get(it, "v"), ver, v);
-        }
-        free(ver);
-        json_int_t pass = json_integer_value(json_array_get(smp, 3));
-        if (pass >= 0) {
-            json_array_set_new(v, 0, json_integer(json_integer_value(json_array_get(v, 0)) + pass));
-            json_array_set_new(v, 1, json_integer(json_integer_value(json_array_get(v, 1)) + 1));
-        }
-    }
+    qsort(e->items.items, e->items.len, sizeof *e->items.items, gb_report__cmp_items);
 }
 
 /* Read the per-sample results of an eval (src/doc/eval_results.h) into e->items: for every item
@@ -84,7 +108,7 @@ static bool gb_report__read_results(GbReport *r, GbRepEval *e, GbError *err)
     size_t len;
     char *text = gb_read_data_file(e->results_path, &len, err);
     if (!text) return false;
-    json_t *samples = json_object(), *order = json_array();
+    GbRepSamples samples = {0};
     size_t lineno = 0, other_model = 0, used = 0;
     for (char *p = text; *p;) {
         char *nl = strchr(p, '\n');
@@ -95,31 +119,33 @@ static bool gb_report__read_results(GbReport *r, GbRepEval *e, GbError *err)
         size_t k = 0;
         while (k < n && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r')) k++;
         if (k == n) continue;
-        used += gb_report__result_line(r, e, line, n, lineno, samples, order, &other_model);
+        used += gb_report__result_line(r, e, line, n, lineno, &samples, &other_model);
     }
     free(text);
     if (other_model)
         gb_report__warn(r, "%s: %zu line(s) of another model than the summary's (%s) skipped", e->results_path,
                         other_model, e->summary.model);
-    gb_report__result_items(e, samples, order);
-    json_decref(samples);
-    json_decref(order);
+    gb_report__result_items(e, samples.items, samples.len);
+    for (size_t i = 0; i < samples.len; i++) free(samples.items[i].item);
+    gb_array_free(&samples);
     if (used == 0) {
         gb_error_set(err, "%s: no eval result line in it", e->results_path);
         return false;
     }
+    e->has_results = true;
     return true;
 }
 
 /* Solved: at least half of the scored samples passed (src/eval/stats.h). -1: nothing scored. */
-static int gb_report__solved(json_t *item, long version, json_int_t *c, json_int_t *n)
+static int gb_report__solved(const GbRepEvalItem *item, long version, long *c, long *n)
 {
-    char ver[32];
-    snprintf(ver, sizeof ver, "%ld", version);
-    json_t *v = gb_report__get(item, "v", ver, NULL);
-    *c = json_integer_value(json_array_get(v, 0));
-    *n = json_integer_value(json_array_get(v, 1));
-    if (!v || *n == 0) return -1;
+    *c = *n = 0;
+    for (size_t i = 0; i < item->counts.len; i++)
+        if (item->counts.items[i].version == version) {
+            *c = item->counts.items[i].passed;
+            *n = item->counts.items[i].scored;
+        }
+    if (*n == 0) return -1;
     return 2 * *c >= *n;
 }
 
@@ -129,11 +155,9 @@ static void gb_report__check_results(GbReport *r, const GbRepEval *e)
     for (size_t ci = 0; ci < e->summary.comparisons.len; ci++) {
         const GbEvalComparison *c = &e->summary.comparisons.items[ci];
         size_t cnt[4] = {0};
-        const char *id;
-        json_t *it;
-        json_object_foreach(e->items, id, it)
-        {
-            json_int_t a, b, x, y;
+        for (size_t i = 0; i < e->items.len; i++) {
+            const GbRepEvalItem *it = &e->items.items[i];
+            long a, b, x, y;
             int so = gb_report__solved(it, 0, &a, &b), sv = gb_report__solved(it, c->version, &x, &y);
             if (so < 0 || sv < 0) continue;
             cnt[so && sv ? 0 : so ? 1 : sv ? 2 : 3]++;
@@ -162,8 +186,7 @@ bool gb_report_add_eval(GbReport *r, const char *summary_path, const char *resul
             free(e.summary_path);
             free(e.results_path);
             gb_eval_summary_destroy(&e.summary);
-            json_decref(e.items);
-            json_decref(e.order);
+            gb_report__eval_items_free(&e);
             return false;
         }
         gb_report__check_results(r, &e);
@@ -491,12 +514,9 @@ static void gb_report__eval_compare(GbStr *out, GbReport *r)
 static void gb_report__eval_changed_rows(GbStr *rows, const GbRepEval *e, long ver, size_t *changed, size_t *listed)
 {
     char *vl = gb_report__version_label(&e->summary, ver);
-    size_t oi;
-    json_t *id;
-    json_array_foreach(e->order, oi, id)
-    {
-        json_t *it = json_object_get(e->items, json_string_value(id));
-        json_int_t a, b, x, y;
+    for (size_t i = 0; i < e->items.len; i++) {
+        const GbRepEvalItem *it = &e->items.items[i];
+        long a, b, x, y;
         int so = gb_report__solved(it, 0, &a, &b), sv = gb_report__solved(it, ver, &x, &y);
         if (so < 0 || sv < 0 || so == sv) continue;
         (*changed)++;
@@ -507,7 +527,7 @@ static void gb_report__eval_changed_rows(GbStr *rows, const GbRepEval *e, long v
         gb_str_append(rows, "</td><td>");
         gb_report__esc(rows, vl);
         gb_str_append(rows, "</td><td>");
-        gb_report__esc(rows, json_string_value(id));
+        gb_report__esc(rows, it->id);
         gb_str_appendf(rows, "</td><td data-v=\"%g\">%lld / %lld</td><td data-v=\"%g\">%lld / %lld</td>",
                        (double)a / (double)b, (long long)a, (long long)b, (double)x / (double)y, (long long)x,
                        (long long)y);
@@ -526,7 +546,7 @@ static void gb_report__eval_changed(GbStr *out, GbReport *r)
     gb_str_init(&rows);
     for (size_t i = 0; i < r->evals.len; i++) {
         const GbRepEval *e = &r->evals.items[i];
-        if (!e->items) continue;
+        if (!e->has_results) continue;
         any_results = true;
         for (size_t ci = 0; ci < e->summary.comparisons.len; ci++)
             gb_report__eval_changed_rows(&rows, e, e->summary.comparisons.items[ci].version, &changed, &listed);

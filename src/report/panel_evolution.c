@@ -1,6 +1,7 @@
 /* Panels of the evolution: RC against RR (fronts, picks), the operators, the gates, the added text. */
 #include "src/report/report_private.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,16 +149,13 @@ static bool gb_report__ops_from_tasks(const GbRepRun *run, json_t *names, json_t
 /* Tasks without operator lists: the run summary's per-operator numbers into agg instead. */
 static bool gb_report__ops_from_summary(const GbRepRun *run, json_t *names, json_t *agg)
 {
-    json_t *sops = gb_report__get(run->summary, "operators", NULL);
-    if (!json_is_object(sops)) return false;
-    const char *code;
-    json_t *o;
-    json_object_foreach(sops, code, o)
-    {
-        double n = 0, d = 0;
-        gb_report__num(json_object_get(o, "in_picks"), &n);
-        bool has_d = gb_report__num(json_object_get(o, "mean_rc_delta"), &d);
-        gb_report__note_opname(names, code, gb_report__str(json_object_get(o, "name")));
+    if (!run->has_summary) return false;
+    for (int k = 0; k < GB_OP_COUNT; k++) {
+        const GbRunSummaryOperator *o = &run->summary.operators[k];
+        const char *code = gb_operator((GbOperatorId)k)->code;
+        double n = (double)o->in_picks, d = o->mean_rc_delta;
+        bool has_d = isfinite(d);
+        gb_report__note_opname(names, code, gb_operator((GbOperatorId)k)->name);
         json_object_set_new(agg, code,
                             json_pack("[fff]", n, has_d ? d * (n > 0 ? n : 1) : 0.0, has_d ? (n > 0 ? n : 1) : 0.0));
     }
@@ -321,18 +319,28 @@ static void gb_report__gates_rows(json_t *rows, const GbRepRun *run, json_t *byo
 static void gb_report__gates_total(GbStr *table, const GbRepRun *run, json_t *totals, bool any_task_gates)
 {
     /* The totals row: the summary's when present, else the sum over the tasks. */
-    json_t *sg = gb_report__get(run->summary, "gates", NULL);
-    json_t *use = json_is_object(sg) ? sg : any_task_gates ? totals : NULL;
+    const GbRunSummary *s = &run->summary;
+    json_t *use = run->has_summary ? NULL : any_task_gates ? totals : NULL;
+    bool from_summary = run->has_summary && s->has_gates;
     gb_str_append(table, "<tr><td>");
     gb_report__esc(table, run->label);
     gb_str_append(table, "</td><td>");
-    gb_report__fmt(table, use ? json_object_get(use, "offered") : NULL, "%.0f");
+    if (from_summary)
+        gb_str_appendf(table, "%.0f", (double)s->gates.offered);
+    else
+        gb_report__fmt(table, use ? json_object_get(use, "offered") : NULL, "%.0f");
     for (int g = 0; g < GB_GATE_COUNT; g++) {
         gb_str_append(table, "</td><td>");
-        gb_report__fmt(table, use ? json_object_get(use, gb_gate_name((GbGate)g)) : NULL, "%.0f");
+        if (from_summary)
+            gb_str_appendf(table, "%.0f", (double)s->gates.rejected[g]);
+        else
+            gb_report__fmt(table, use ? json_object_get(use, gb_gate_name((GbGate)g)) : NULL, "%.0f");
     }
     gb_str_append(table, "</td><td>");
-    gb_report__fmt(table, use ? json_object_get(use, "accepted") : NULL, "%.0f");
+    if (from_summary)
+        gb_str_appendf(table, "%.0f", (double)s->gates.accepted);
+    else
+        gb_report__fmt(table, use ? json_object_get(use, "accepted") : NULL, "%.0f");
     gb_str_append(table, "</td></tr>");
 }
 
@@ -410,7 +418,7 @@ void gb_report__panel_gates(GbStr *out, GbReport *r, json_t *names)
     gb_str_append(out, "</section>\n");
 }
 
-/* The added-text measure of each run's summary ("added_text", nsga2/evolve.h). */
+/* The added-text measure of each run's summary ("added_text", src/doc/run_summary.h). */
 void gb_report__panel_added_text(GbStr *out, GbReport *r)
 {
     GbStr table;
@@ -418,21 +426,16 @@ void gb_report__panel_added_text(GbStr *out, GbReport *r)
     size_t rows = 0;
     for (size_t i = 0; i < r->runs.len; i++) {
         const GbRepRun *run = &r->runs.items[i];
-        json_t *at = gb_report__get(run->summary, "added_text", NULL);
-        if (!json_is_object(at)) continue;
+        if (!run->has_summary || !run->summary.has_added_text) continue;
+        const GbRunSummaryAddedText *at = &run->summary.added_text;
         gb_str_append(&table, "<tr><td>");
         gb_report__esc(&table, run->label);
-        static const char *const keys[] = {"sentence", "name"};
+        const char *const text[] = {at->sentence, at->name};
+        const long tasks[] = {at->sentence_tasks, at->name_tasks};
         for (int k = 0; k < 2; k++) {
-            char *tk = gb_asprintf("%s_tasks", keys[k]);
             gb_str_append(&table, "</td><td><code>");
-            const char *text = gb_report__str(json_object_get(at, keys[k]));
-            gb_report__esc(&table, text ? text : "");
-            gb_str_append(&table, "</code></td><td>");
-            gb_report__fmt(&table, json_object_get(at, tk), "%.0f");
-            gb_str_append(&table, "/");
-            gb_report__fmt(&table, json_object_get(at, "tasks"), "%.0f");
-            free(tk);
+            gb_report__esc(&table, text[k] ? text[k] : "");
+            gb_str_appendf(&table, "</code></td><td>%ld/%ld", tasks[k], at->tasks);
         }
         gb_str_append(&table, "</td></tr>\n");
         rows++;

@@ -2,6 +2,7 @@
 #include "src/report/report_private.h"
 
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,13 +211,29 @@ static const char *const gb_rep_fact_names[F_COUNT] = {"file",
                                                        "mean RR before → after",
                                                        "Python"};
 
-static void gb_report__fact_tool(GbStr *out, json_t *s)
+/* "–" */
+static void gb_report__fact_none(GbStr *out)
 {
-    const char *tool = gb_report__str(json_object_get(s, "tool"));
-    const char *ver = gb_report__str(json_object_get(s, "version"));
-    if (!tool && !ver) gb_str_append(out, "<span class=\"na\">–</span>");
-    gb_report__esc(out, tool);
-    if (ver) gb_str_append(out, " "), gb_report__esc(out, ver);
+    gb_report__fmt(out, NULL, "");
+}
+
+/* v with fmt, "–" when not finite. */
+static void gb_report__fact_num(GbStr *out, double v, const char *fmt)
+{
+    if (isfinite(v))
+        gb_str_appendf(out, fmt, v);
+    else
+        gb_report__fact_none(out);
+}
+
+static void gb_report__fact_tool(GbStr *out, const GbRepRun *run)
+{
+    if (!run->has_summary) {
+        gb_report__fact_none(out);
+        return;
+    }
+    gb_report__esc(out, "genebench");
+    gb_str_append(out, " "), gb_report__esc(out, run->summary.version);
 }
 
 static void gb_report__fact_thresholds(GbStr *out, const GbReport *r, const GbRepRun *run)
@@ -232,78 +249,79 @@ static void gb_report__fact_thresholds(GbStr *out, const GbReport *r, const GbRe
     if (!t->loaded) gb_str_append(out, " <span class=\"bad\">(not read)</span>");
 }
 
-static void gb_report__fact_budget(GbStr *out, json_t *s, const GbRepStats *st)
+static void gb_report__fact_budget(GbStr *out, const GbRepRun *run, const GbRepStats *st)
 {
-    json_t *g = json_object_get(s, "generations"), *tb = json_object_get(s, "time_budget");
-    bool any = false;
-    double x;
-    if (gb_report__num(g, &x)) gb_str_appendf(out, "%.0f generations", x), any = true;
-    if (gb_report__num(tb, &x)) {
+    if (run->has_summary) {
+        gb_str_appendf(out, "%.0f generations", (double)run->summary.generations);
         /* 0 (or less) is how evolve records "no time budget" */
-        if (x > 0)
-            gb_str_appendf(out, "%s%g s per task", any ? ", " : "", x);
-        else
-            gb_str_appendf(out, "%stime budget: none", any ? ", " : "");
-        any = true;
+        if (run->summary.time_budget > 0)
+            gb_str_appendf(out, ", %g s per task", run->summary.time_budget);
+        else if (isfinite(run->summary.time_budget))
+            gb_str_append(out, ", time budget: none");
+    } else if (st->max_gen > 0) {
+        gb_str_appendf(out, "≥ %.0f generations†", st->max_gen);
+    } else {
+        gb_report__fact_none(out);
     }
-    if (!any && st->max_gen > 0) gb_str_appendf(out, "≥ %.0f generations†", st->max_gen), any = true;
-    if (!any) gb_str_append(out, "<span class=\"na\">–</span>");
 }
 
-/* The summary's key with fmt when present, else the value gathered from the tasks (when has) with
- * fmt and a †, else "–". */
-static void gb_report__fact_or_tasks(GbStr *out, json_t *s, const char *key, const char *fmt, bool has, double v)
+/* The summary's value with fmt when there is a summary, else the value gathered from the tasks
+ * (when has) with fmt and a †, else "–". */
+static void gb_report__fact_or_tasks(GbStr *out, const GbRepRun *run, double summary_value, const char *fmt, bool has,
+                                     double v)
 {
-    if (json_object_get(s, key)) {
-        gb_report__fmt(out, json_object_get(s, key), fmt);
+    if (run->has_summary) {
+        gb_report__fact_num(out, summary_value, fmt);
     } else if (has) {
         gb_str_appendf(out, fmt, v);
         gb_str_append(out, "†");
     } else {
-        gb_report__fmt(out, NULL, "");
+        gb_report__fact_none(out);
     }
 }
 
-static void gb_report__fact_mean(GbStr *out, json_t *s, const GbRepStats *st, bool rc)
+static void gb_report__fact_mean(GbStr *out, const GbRepRun *run, const GbRepStats *st, bool rc)
 {
-    json_t *b = json_object_get(s, rc ? "rc_before_mean" : "rr_before_mean");
-    json_t *a = json_object_get(s, rc ? "rc_after_mean" : "rr_after_mean");
+    const GbRunSummary *s = &run->summary;
     double sb = rc ? st->rc_b : st->rr_b, sa = rc ? st->rc_a : st->rr_a;
-    if (b || a) {
-        gb_report__fmt(out, b, "%.4f");
+    if (run->has_summary) {
+        gb_report__fact_num(out, rc ? s->rc_before_mean : s->rr_before_mean, "%.4f");
         gb_str_append(out, " → ");
-        gb_report__fmt(out, a, "%.4f");
+        gb_report__fact_num(out, rc ? s->rc_after_mean : s->rr_after_mean, "%.4f");
     } else if (st->n_b || st->n_a) {
         if (st->n_b) gb_str_appendf(out, "%.4f", sb / (double)st->n_b);
         gb_str_append(out, " → ");
         if (st->n_a) gb_str_appendf(out, "%.4f", sa / (double)st->n_a);
         gb_str_append(out, "†");
     } else
-        gb_report__fmt(out, NULL, "");
+        gb_report__fact_none(out);
 }
 
-static void gb_report__fact_python(GbStr *out, json_t *s)
+static void gb_report__fact_python(GbStr *out, const GbRepRun *run)
 {
-    json_t *py = json_object_get(s, "python");
-    if (!json_is_object(py)) {
-        gb_report__fmt(out, py, "%g");
+    if (!run->has_summary) {
+        gb_report__fact_none(out);
         return;
     }
-    const char *k;
-    json_t *v;
-    json_object_foreach(py, k, v)
-    {
-        gb_report__esc(out, k);
+    for (size_t i = 0; i < run->summary.n_libs; i++) {
+        const GbRunSummaryLib *lib = &run->summary.libs[i];
+        gb_report__esc(out, lib->name);
         gb_str_append(out, " ");
-        gb_report__fmt(out, v, "%g");
+        if (lib->version)
+            gb_report__esc(out, lib->version);
+        else
+            gb_report__fact_none(out);
         gb_str_append(out, "<br>");
     }
+    gb_str_append(out, "interpreter ");
+    gb_report__esc(out, run->summary.interpreter);
+    gb_str_append(out, "<br>");
 }
 
 /* The cell of fact f of one run. */
 static void gb_report__fact_cell(GbStr *out, const GbReport *r, const GbRepRun *run, int f)
 {
-    json_t *s = run->summary;
+    const GbRunSummary *s = &run->summary;
     GbRepStats st;
     gb_report__stats(run, &st);
     switch (f) {
@@ -317,11 +335,11 @@ static void gb_report__fact_cell(GbStr *out, const GbReport *r, const GbRepRun *
             gb_str_append(out, "<span class=\"na\">none</span>");
         break;
     case F_TOOL:
-        gb_report__fact_tool(out, s);
+        gb_report__fact_tool(out, run);
         break;
     case F_SEED:
-        if (json_object_get(s, "seed"))
-            gb_report__fmt(out, json_object_get(s, "seed"), "%.0f");
+        if (run->has_summary)
+            gb_str_appendf(out, "%.0f", (double)s->seed);
         else if (st.has_seed)
             gb_str_appendf(out, "%.0f†", (double)st.seed);
         else
@@ -334,30 +352,36 @@ static void gb_report__fact_cell(GbStr *out, const GbReport *r, const GbRepRun *
         gb_report__fact_thresholds(out, r, run);
         break;
     case F_BUDGET:
-        gb_report__fact_budget(out, s, &st);
+        gb_report__fact_budget(out, run, &st);
         break;
     case F_BREED:
-        gb_report__fmt(out, json_object_get(s, "breed"), "%g");
+        if (run->has_summary)
+            gb_report__fact_num(out, s->breed, "%g");
+        else
+            gb_report__fact_none(out);
         break;
     case F_LINT:
-        gb_report__fmt(out, json_object_get(s, "lint"), "%g");
+        if (run->has_summary)
+            gb_str_append(out, s->lint ? "yes" : "no");
+        else
+            gb_report__fact_none(out);
         break;
     case F_TIME:
-        gb_report__fact_or_tasks(out, s, "time_s", "%.2f", st.has_time, st.time_s);
+        gb_report__fact_or_tasks(out, run, s->time_s, "%.2f", st.has_time, st.time_s);
         break;
     case F_OFFSPRING:
-        gb_report__fact_or_tasks(out, s, "offspring_validated", "%.0f", st.has_offspring, st.offspring);
+        gb_report__fact_or_tasks(out, run, (double)s->offspring_validated, "%.0f", st.has_offspring, st.offspring);
         break;
     case F_RATE:
-        gb_report__fact_or_tasks(out, s, "offspring_per_s", "%.2f", st.has_offspring && st.has_time && st.time_s > 0,
+        gb_report__fact_or_tasks(out, run, s->offspring_per_s, "%.2f", st.has_offspring && st.has_time && st.time_s > 0,
                                  st.time_s > 0 ? st.offspring / st.time_s : 0);
         break;
     case F_RC:
     case F_RR:
-        gb_report__fact_mean(out, s, &st, f == F_RC);
+        gb_report__fact_mean(out, run, &st, f == F_RC);
         break;
     case F_PYTHON:
-        gb_report__fact_python(out, s);
+        gb_report__fact_python(out, run);
         break;
     default:
         break;

@@ -31,7 +31,7 @@ void gb_report_delete(GbReport *r)
             gb_record_destroy(&run->tasks.items[t].rec);
         }
         gb_array_free(&run->tasks);
-        json_decref(run->summary);
+        gb_run_summary_destroy(&run->summary);
     }
     gb_array_free(&r->runs);
     for (size_t i = 0; i < r->versions.len; i++) {
@@ -46,8 +46,7 @@ void gb_report_delete(GbReport *r)
         free(e->results_path);
         free(e->label);
         gb_eval_summary_destroy(&e->summary);
-        json_decref(e->items);
-        json_decref(e->order);
+        gb_report__eval_items_free(e);
     }
     gb_array_free(&r->evals);
     for (size_t i = 0; i < r->thresholds.len; i++) {

@@ -11,6 +11,7 @@
 #include "src/bench/record.h"
 #include "src/base/util.h"
 #include "src/doc/eval_summary.h"
+#include "src/doc/run_summary.h"
 #include "src/model/task.h"
 #include "src/report/report.h"
 
@@ -57,7 +58,8 @@ typedef struct {
     char *label;              /* owned: unique display label, set at render time */
     char *summary_path;       /* owned, NULL when no summary was found */
     GbArray(GbRepTask) tasks; /* owned: the run's tasks with their records */
-    json_t *summary;          /* owned, NULL when absent */
+    bool has_summary;         /* a summary was found and parsed */
+    GbRunSummary summary;     /* owned, read through src/doc/run_summary.h (when has_summary) */
     size_t thresholds;        /* index into GbReport.thresholds, SIZE_MAX when the run names none */
 } GbRepRun;
 
@@ -67,15 +69,30 @@ typedef struct {
     json_t *sim; /* owned */
 } GbRepVersions;
 
+/* One item's samples of one version in an eval's results: how many passed, how many were scored. */
+typedef struct {
+    long version;
+    long passed, scored;
+} GbRepEvalCount;
+
+/* One item of an eval's results. */
+typedef struct {
+    char *id;                       /* owned */
+    GbArray(GbRepEvalCount) counts; /* owned: one per version the item has samples of */
+} GbRepEvalItem;
+
 /* One `genebench eval` run: its summary and, when given, its per-sample results. */
 typedef struct {
-    char *summary_path;    /* owned */
-    char *results_path;    /* owned, NULL when not given */
-    char *label;           /* owned: the task type, with the model when the evals name several */
-    GbEvalSummary summary; /* owned, read through src/doc/eval_summary.h */
-    json_t *items;         /* owned, NULL without results: item -> {"task", "v": {"<version>": [passed, scored]}} */
-    json_t *order;         /* owned: the item ids in natural order */
+    char *summary_path;           /* owned */
+    char *results_path;           /* owned, NULL when not given */
+    char *label;                  /* owned: the task type, with the model when the evals name several */
+    GbEvalSummary summary;        /* owned, read through src/doc/eval_summary.h */
+    bool has_results;             /* results were given and read */
+    GbArray(GbRepEvalItem) items; /* owned: the results' items in natural order of their ids */
 } GbRepEval;
+
+/* Free an eval's items (gb_report_delete and a failed read). */
+void gb_report__eval_items_free(GbRepEval *e);
 
 struct GbReport {
     GbReportOptions opt;

@@ -179,9 +179,13 @@ static void gb_report__run_files(GbReport *r, GbRepRun *run)
         run->summary_path = gb_strdup(cand2);
     free(cand1);
     free(cand2);
-    if (run->summary_path) run->summary = gb_report__read_json(r, run->summary_path);
+    GbError err;
+    if (run->summary_path && !gb_run_summary_read(run->summary_path, &run->summary, &err))
+        gb_report__warn(r, "%s; the run's summary is not used", err.msg);
+    else if (run->summary_path)
+        run->has_summary = true;
     const char *tname = r->opt.thresholds;
-    if (!tname) tname = gb_report__str(gb_report__get(run->summary, "thresholds", NULL));
+    if (!tname && run->has_summary) tname = run->summary.thresholds;
     for (size_t i = 0; !tname && i < run->tasks.len; i++) tname = run->tasks.items[i].rec.thresholds;
     if (tname)
         run->thresholds = gb_report__thresholds(r, tname, path);

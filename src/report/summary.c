@@ -1,7 +1,7 @@
 #include "src/report/summary.h"
 
-#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,75 +99,14 @@ static void gb_summary__aggregate(const GbBench *out, GbAgg *a)
     }
 }
 
-/* {"offered", <gates>..., "accepted"} */
-static json_t *gb_summary__gates(const GbGateCounts *c)
+static double gb_summary__round(double v)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "offered", json_integer(c->offered));
-    for (int g = 0; g < GB_GATE_COUNT; g++)
-        json_object_set_new(o, gb_gate_name((GbGate)g), json_integer(c->rejected[g]));
-    json_object_set_new(o, "accepted", json_integer(c->accepted));
-    return o;
-}
-
-/* One operator's entry. The key order is the one the summary has always had: it depends on
- * whether the operator was offered anything and whether it is in some pick. */
-static json_t *gb_summary__operator(const GbAgg *a, int o)
-{
-    json_t *e = json_object(), *rej = json_object();
-    json_object_set_new(e, "name", json_string(gb_operator((GbOperatorId)o)->name));
-    double mean = a->in_picks[o] > 0 ? a->rc_delta_sum[o] / (double)a->in_picks[o] : 0;
-    if (a->offered_in_some[o])
-        for (int g = 0; g < GB_GATE_COUNT; g++)
-            json_object_set_new(rej, gb_gate_name((GbGate)g), json_integer(a->per_op[o].rejected[g]));
-    if (!a->offered_in_some[o]) {
-        json_object_set_new(e, "mean_rc_delta", json_real(mean));
-        json_object_set_new(e, "offered", json_integer(0));
-        json_object_set_new(e, "accepted", json_integer(0));
-        json_object_set_new(e, "in_picks", json_integer(a->in_picks[o]));
-        json_object_set_new(e, "rejected", rej);
-        return e;
-    }
-    json_object_set_new(e, "offered", json_integer(a->per_op[o].offered));
-    json_object_set_new(e, "accepted", json_integer(a->per_op[o].accepted));
-    json_object_set_new(e, "rejected", rej);
-    if (a->in_picks[o] > 0) {
-        json_object_set_new(e, "in_picks", json_integer(a->in_picks[o]));
-        json_object_set_new(e, "mean_rc_delta", json_real(mean));
-    } else {
-        json_object_set_new(e, "mean_rc_delta", json_real(mean));
-        json_object_set_new(e, "in_picks", json_integer(0));
-    }
-    return e;
-}
-
-static json_t *gb_summary__round(double v)
-{
-    return json_real(round(v * 10000.0) / 10000.0);
-}
-
-/* "metrics": {"C1": {"before_mean", "after_mean", "raised", "lowered", "tasks"}, ...} in
- * metric_list.h order; the means are 0 for a metric no task counted for. */
-static json_t *gb_summary__metrics(const GbAgg *a)
-{
-    json_t *m = json_object();
-    for (int k = 0; k < GB_METRIC_COUNT; k++) {
-        const GbMetricChange *c = &a->metrics[k];
-        double n = c->tasks ? (double)c->tasks : 1;
-        json_t *e = json_object();
-        json_object_set_new(e, "before_mean", gb_summary__round(c->before_sum / n));
-        json_object_set_new(e, "after_mean", gb_summary__round(c->after_sum / n));
-        json_object_set_new(e, "raised", json_integer(c->raised));
-        json_object_set_new(e, "lowered", json_integer(c->lowered));
-        json_object_set_new(e, "tasks", json_integer(c->tasks));
-        json_object_set_new(m, gb_metric_key((GbMetricId)k), e);
-    }
-    return m;
+    return round(v * 10000.0) / 10000.0;
 }
 
 /* The added-text measure (src/report/added_text.h) over the hardened and unchanged tasks that
  * record their original program. */
-static json_t *gb_summary__added_text(const GbBench *out)
+static void gb_summary__added_text(const GbBench *out, GbRunSummaryAddedText *o)
 {
     GbAddedText at;
     gb_added_text_init(&at);
@@ -181,86 +120,83 @@ static json_t *gb_summary__added_text(const GbBench *out)
                               t->source, t->extra_files.items, t->extra_files.len);
         gb_record_destroy(&r);
     }
-    json_t *o = json_object();
-    json_object_set_new(o, "tasks", json_integer((json_int_t)at.tasks));
-    static const char what[] = {'s', 'n'};
-    static const char *const key[] = {"sentence", "name"};
-    for (int w = 0; w < 2; w++) {
-        char *text;
-        size_t k = gb_added_text_top(&at, what[w], &text);
-        json_object_set_new(o, key[w], text ? json_string(text) : json_null());
-        char *tk = gb_asprintf("%s_tasks", key[w]);
-        json_object_set_new(o, tk, json_integer((json_int_t)k));
-        free(tk);
-        char *sk = gb_asprintf("%s_share", key[w]);
-        json_object_set_new(o, sk, gb_summary__round(at.tasks ? (double)k / (double)at.tasks : 0));
-        free(sk);
-        free(text);
-    }
+    o->tasks = (long)at.tasks;
+    o->sentence_tasks = (long)gb_added_text_top(&at, 's', &o->sentence);
+    o->sentence_share = gb_summary__round(at.tasks ? (double)o->sentence_tasks / (double)at.tasks : 0);
+    o->name_tasks = (long)gb_added_text_top(&at, 'n', &o->name);
+    o->name_share = gb_summary__round(at.tasks ? (double)o->name_tasks / (double)at.tasks : 0);
     gb_added_text_destroy(&at);
-    return o;
+}
+
+void gb_summary_fill(const GbBench *out, const GbRunFacts *f, GbRunSummary *s)
+{
+    GbAgg a;
+    gb_summary__aggregate(out, &a);
+    gb_run_summary_init(s);
+    s->version = gb_strdup(GB_VERSION);
+    s->seed = f->seed;
+    s->generations = f->generations;
+    s->time_budget = f->time_budget;
+    s->breed = f->breed;
+    s->thresholds = gb_strdup(f->thresholds ? f->thresholds : "");
+    s->lint = f->lint;
+    if (f->objective) {
+        s->objective = gb_strdup(f->objective);
+        s->accept = f->accept;
+        s->away_versions = f->away_versions;
+        s->away_target = f->away_target;
+    }
+    gb_run_summary_set_libs(s, f->python_json);
+    s->interpreter = gb_strdup(f->python ? f->python : "");
+    s->tasks = a.tasks;
+    s->hardened = a.hardened;
+    s->unchanged = a.unchanged;
+    s->failed = a.failed;
+    double n = a.nmeasured ? (double)a.nmeasured : 1;
+    s->rc_before_mean = gb_summary__round(a.rcb / n);
+    s->rr_before_mean = gb_summary__round(a.rrb / n);
+    s->rc_after_mean = gb_summary__round(a.rca / n);
+    s->rr_after_mean = gb_summary__round(a.rra / n);
+    s->time_s = gb_summary__round(f->time_s);
+    s->offspring_validated = a.validated;
+    s->offspring_validated_this_run = f->validated_this_run;
+    s->offspring_per_s = gb_summary__round(f->time_s > 0 ? (double)f->validated_this_run / f->time_s : 0);
+    s->has_gates = a.any_gates;
+    s->gates = a.gates;
+    for (int o = 0; o < GB_OP_COUNT; o++) {
+        GbRunSummaryOperator *op = &s->operators[o];
+        if (a.offered_in_some[o]) op->counts = a.per_op[o];
+        op->in_picks = a.in_picks[o];
+        op->mean_rc_delta = a.in_picks[o] > 0 ? a.rc_delta_sum[o] / (double)a.in_picks[o] : 0;
+    }
+    for (int k = 0; k < GB_METRIC_COUNT; k++) {
+        const GbMetricChange *c = &a.metrics[k];
+        double tasks = c->tasks ? (double)c->tasks : 1;
+        s->metrics[k] = (GbRunSummaryMetric){gb_summary__round(c->before_sum / tasks),
+                                             gb_summary__round(c->after_sum / tasks), c->raised, c->lowered, c->tasks};
+    }
+    s->has_added_text = true;
+    gb_summary__added_text(out, &s->added_text);
+    if (f->command_line) {
+        GbRunSummaryProvenance *p = &s->provenance;
+        s->has_provenance = true;
+        p->command_line = gb_strdup(f->command_line);
+        p->tool_version = gb_strdup(GB_VERSION);
+        p->git_commit = gb_strdup(GB_GIT_COMMIT);
+        p->date = f->date ? gb_strdup(f->date) : NULL;
+        GbRunSummaryInput in = {.path = gb_strdup(f->input_path ? f->input_path : "")};
+        snprintf(in.sha256, sizeof in.sha256, "%s", f->input_sha256 ? f->input_sha256 : "");
+        gb_array_push(&p->inputs, in);
+    }
 }
 
 char *gb_summary_build(const GbBench *out, const GbRunFacts *f)
 {
-    GbAgg a;
-    gb_summary__aggregate(out, &a);
-    json_t *s = json_object();
-    json_object_set_new(s, "tool", json_string("genebench"));
-    json_object_set_new(s, "version", json_string(GB_VERSION));
-    json_object_set_new(s, "seed", json_integer((json_int_t)f->seed));
-    json_object_set_new(s, "generations", json_integer(f->generations));
-    json_object_set_new(s, "time_budget", json_real(f->time_budget));
-    json_object_set_new(s, "breed", json_real(f->breed));
-    json_object_set_new(s, "thresholds", json_string(f->thresholds ? f->thresholds : ""));
-    json_object_set_new(s, "lint", json_boolean(f->lint));
-    if (f->objective) {
-        json_object_set_new(s, "objective", json_string(f->objective));
-        json_object_set_new(s, "accept", json_integer(f->accept));
-        if (f->away_versions) {
-            json_t *aw = json_object();
-            json_object_set_new(aw, "versions", json_integer(f->away_versions));
-            json_object_set_new(aw, "target", json_real(f->away_target));
-            json_object_set_new(s, "away", aw);
-        }
-    }
-    json_t *py = f->python_json ? json_loads(f->python_json, 0, NULL) : NULL;
-    if (!py) py = json_object();
-    json_object_set_new(py, "interpreter", json_string(f->python ? f->python : ""));
-    json_object_set_new(s, "python", py);
-    json_object_set_new(s, "tasks", json_integer(a.tasks));
-    json_object_set_new(s, "hardened", json_integer(a.hardened));
-    json_object_set_new(s, "unchanged", json_integer(a.unchanged));
-    json_object_set_new(s, "failed", json_integer(a.failed));
-    double n = a.nmeasured ? (double)a.nmeasured : 1;
-    json_object_set_new(s, "rc_before_mean", gb_summary__round(a.rcb / n));
-    json_object_set_new(s, "rr_before_mean", gb_summary__round(a.rrb / n));
-    json_object_set_new(s, "rc_after_mean", gb_summary__round(a.rca / n));
-    json_object_set_new(s, "rr_after_mean", gb_summary__round(a.rra / n));
-    json_object_set_new(s, "time_s", gb_summary__round(f->time_s));
-    json_object_set_new(s, "offspring_validated", json_integer(a.validated));
-    json_object_set_new(s, "offspring_validated_this_run", json_integer(f->validated_this_run));
-    json_object_set_new(s, "offspring_per_s",
-                        gb_summary__round(f->time_s > 0 ? (double)f->validated_this_run / f->time_s : 0));
-    json_object_set_new(s, "gates", a.any_gates ? gb_summary__gates(&a.gates) : json_object());
-    json_t *ops = json_object();
-    for (int o = 0; o < GB_OP_COUNT; o++)
-        json_object_set_new(ops, gb_operator((GbOperatorId)o)->code, gb_summary__operator(&a, o));
-    json_object_set_new(s, "operators", ops);
-    json_object_set_new(s, "metrics", gb_summary__metrics(&a));
-    json_object_set_new(s, "added_text", gb_summary__added_text(out));
-    if (f->command_line) {
-        json_t *in = json_pack("[{s:s,s:s?}]", "path", f->input_path ? f->input_path : "", "sha256",
-                               f->input_sha256 && *f->input_sha256 ? f->input_sha256 : NULL);
-        json_object_set_new(s, "provenance",
-                            json_pack("{s:s,s:s,s:s,s:s?,s:o}", "command_line", f->command_line, "tool_version",
-                                      GB_VERSION, "git_commit", GB_GIT_COMMIT, "date", f->date, "inputs", in));
-    }
-    char *txt = json_dumps(s, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-    json_decref(s);
-    char *res = gb_asprintf("%s\n", txt);
-    free(txt);
-    return res;
+    GbRunSummary s;
+    gb_summary_fill(out, f, &s);
+    char *text = gb_run_summary_write(&s);
+    gb_run_summary_destroy(&s);
+    return text;
 }
 
 char *gb_summary_line(const GbBench *out)

@@ -1,14 +1,15 @@
 #pragma once
-/* The run summary of `evolve`/`merge` (format in nsga2/evolve.h), computed from the output
- * tasks' output records (read through src/bench/record.h), so a resumed or merged run is
- * summarised exactly like a run done in one go. jansson (for the summary's own JSON) stays inside
- * src/report/summary.c. Not thread-safe (call once, at the end). */
+/* The run summary of `evolve`/`merge` (the document src/doc/run_summary.h owns and documents),
+ * computed from the output tasks' output records (read through src/bench/record.h), so a resumed
+ * or merged run is summarised exactly like a run done in one go. Not thread-safe (call once, at
+ * the end). */
 #include <stdbool.h>
 
 #include "fitness/fitness.h"
 #include "nsga2/record.h"
 #include "src/model/task.h"
 #include "src/base/util.h"
+#include "src/doc/run_summary.h"
 
 /* Per-metric change over the tasks that evolved: for each metric of
  * fitness/metric_list.h, the sums of its values before and after, and in how many tasks it
@@ -46,7 +47,10 @@ typedef struct {
     const char *command_line, *input_path, *input_sha256, *date;
 } GbRunFacts;
 
-/* Build the summary JSON (owned, pretty-printed, ends with a newline) over the tasks. */
+/* Fill *s (initialised here; gb_run_summary_destroy frees it) over the tasks: counts, the means
+ * rounded to 4 decimals, per-gate, per-operator and per-metric figures, and the run's facts. */
+void gb_summary_fill(const GbBench *out, const GbRunFacts *facts, GbRunSummary *s);
+/* The summary document (owned, as gb_run_summary_write writes it) over the tasks. */
 char *gb_summary_build(const GbBench *out, const GbRunFacts *facts);
 /* The "index" of a task's output record, or -1 when absent or unreadable. */
 long gb_summary_task_index(const GbTask *t);

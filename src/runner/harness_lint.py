@@ -129,7 +129,7 @@ def libraries_opaque(libraries):
     --ignored-modules (Lint.options) keeps pylint from reporting it as missing. Parsing
     them was most of pylint's warm-up (numpy and scipy.stats alone: 5 of 8.5 s on a quiet
     host) and a third of each lint; on 293 benchmark and hardened programs, 28 of them
-    with library calls, every score and message was the same (README: the lint gate).
+    with library calls, every score and message was the same (src/runner/README.md: the lint gate).
     The standard library is still parsed. Idempotent."""
     import astroid.manager
     from astroid.exceptions import AstroidImportError

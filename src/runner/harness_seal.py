@@ -1,5 +1,5 @@
-"""The seal: what keeps a program from making failing tests pass (README: "What a test run
-can trust").
+"""The seal: what keeps a program from making failing tests pass (src/runner/README.md:
+"What a test run can trust").
 
 The verdict travels from the child to genebench on a pipe; genebench accepts a pass only
 when (1) the record carries the run's token, which the worker writes into a pipe after the

@@ -246,7 +246,7 @@ def serve_lint(worker, ctl, steps):
     killed on its own: its process group (it calls setsid) and never a sibling.
     While no request waits, it runs the steps of the warm-up's second stage (harness_lint.py: warm_steps),
     one at a time; after the last it says "warm" (genebench then replaces the sessions
-    started before, at their next lint: README, the lint gate)."""
+    started before, at their next lint: src/runner/README.md, the lint gate)."""
     ctl_fd = ctl.fileno()
     runs = {}  # fd to watch (pidfd or result pipe) -> LintRun
     poller = select.poll()

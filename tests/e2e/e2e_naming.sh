@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Natural names from the CLI: `genebench transform --op RenameVariable` without an endpoint
-# (--names: built-in vocabulary) and against tests/fakes/llm_server.py started here on 127.0.0.1
+# (--names: built-in vocabulary) and against tests/fakes/model_server.py started here on 127.0.0.1
 # (--llm-url), then with the server failing (HTTP 500) and with nothing listening. Every run
 # must produce a valid benchmark whose programs pass their tests (transform runs them on every
 # program it keeps; the first two outputs are checked again with `genebench check`).
@@ -32,7 +32,7 @@ check "built-in: programs were renamed" '! cmp -s "$bench" "$work/builtin.jsonl"
 check "built-in: no numbered synthetic names" '! grep -Eq "[a-z]_[0-9]+\b" "$work/builtin.jsonl"'
 
 # 2. Against a local OpenAI-compatible server.
-/usr/bin/python3 "$root/tests/fakes/llm_server.py" --port-file "$work/port" --mode names &
+/usr/bin/python3 "$root/tests/fakes/model_server.py" --port-file "$work/port" --mode names &
 server=$!
 for _ in $(seq 1 500); do [ -s "$work/port" ] && break; sleep 0.02; done
 port=$(cat "$work/port")

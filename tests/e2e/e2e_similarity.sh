@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `genebench similarity` and `genebench nnmr` end to end, including nnmr against a real
-# OpenAI-compatible server on 127.0.0.1 (tests/fakes/llm_server.py) with its embedding cache.
+# OpenAI-compatible server on 127.0.0.1 (tests/fakes/model_server.py) with its embedding cache.
 set -u
 gb=${GENEBENCH:?}
 src=${GB_SOURCE_ROOT:?}
@@ -92,7 +92,7 @@ d = json.load(open(\"$tmp/self.json\"))
 assert d[\"nnmr_orig_to_hard\"] == 0 and d[\"nnmr_hard_to_orig\"] == 0 and d[\"n\"] == 4, d"'
 
 # --- nnmr against a real server on 127.0.0.1 --------------------------------------------
-$py "$src/tests/fakes/llm_server.py" --port-file "$tmp/port" &
+$py "$src/tests/fakes/model_server.py" --port-file "$tmp/port" &
 server_pid=$!
 for _ in $(seq 1 500); do [ -s "$tmp/port" ] && break; sleep 0.02; done
 url="http://127.0.0.1:$(cat "$tmp/port")"

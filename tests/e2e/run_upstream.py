@@ -4,7 +4,7 @@
 
 FORMAT is humaneval, cruxeval-output, cruxeval-input or classeval; EXPORTED the file written by
 `genebench export`; HARNESSES the folder with the unchanged upstream harnesses (human-eval/,
-cruxeval/, classeval/; see its README). Nothing of the harness code is copied or re-implemented
+cruxeval/, classeval/, as published). Nothing of the harness code is copied or re-implemented
 here: this script only calls it, as a researcher would:
   humaneval        human_eval.evaluation.evaluate_functional_correctness(SAMPLES, problem_file=EXPORTED)
                    with each record's canonical_solution as its completion (check_correctness inside)

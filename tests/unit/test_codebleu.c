@@ -1,5 +1,5 @@
-/* CodeBLEU against the codebleu package's own test vectors (tests/test_codebleu.py and its
- * README, v0.7.1), its quirks, and the tokenize-based comment/docstring removal. */
+/* CodeBLEU against the test vectors the codebleu package (v0.7.1) publishes with its tests and
+ * documentation, its quirks, and the tokenize-based comment/docstring removal. */
 #include "src/measure/codebleu.h"
 
 #include <stdlib.h>

@@ -96,13 +96,13 @@ static void test_check_doc_refuses_mistyped_input(void **state)
     struct {
         const char *from, *to, *msg;
     } cases[] = {
-        {"\"tests_run\":1", "\"tests_run\":\"1\"", "line 1: \"tests_run\" must be an integer, not a string"},
+        {"\"tests_run\":1", "\"tests_run\":\"1\"", "line 1: \"tests_run\": expected an integer, not a string"},
         {"\"status\":\"pass\"", "\"status\":\"passed\"", "line 1: \"status\" is \"passed\""},
-        {"\"stdout\":\"\"", "\"stdout\":null", "line 1: \"stdout\" must be a string, not null"},
-        {"\"failed_tests\":[]", "\"failed_tests\":[1]", "\"failed_tests\"[0] must be a string"},
-        {"\"signal\":0,", "", "line 1: missing key \"signal\""},
-        {"\"id\":\"a\",", "\"id\":\"a\",\"extra\":1,", "line 1: unknown key \"extra\""},
-        {"\"wall_s\":0.1000", "\"wall_s\":true", "\"wall_s\" must be a number"},
+        {"\"stdout\":\"\"", "\"stdout\":null", "line 1: \"stdout\": expected a string, not null"},
+        {"\"failed_tests\":[]", "\"failed_tests\":[1]", "line 1: \"failed_tests\"[0]: expected a string"},
+        {"\"signal\":0,", "", "line 1: \"signal\": expected an integer (missing)"},
+        {"\"id\":\"a\",", "\"id\":\"a\",\"extra\":1,", "line 1: \"extra\": unknown key"},
+        {"\"wall_s\":0.1000", "\"wall_s\":true", "line 1: \"wall_s\": expected a number, not a boolean"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *at = strstr(task, cases[i].from);
@@ -214,15 +214,17 @@ static void test_vsim_doc_refuses_mistyped_input(void **state)
     struct {
         const char *from, *to, *msg;
     } cases[] = {
-        {"\"a\":\"original\"", "\"a\":1", "s.json: \"pairs\"[0]: \"a\" must be a string, not an integer"},
-        {"\"codebleu\":0.125", "\"codebleu\":\"x\"", "\"per_task\"[0]: \"codebleu\" must be a number or null"},
-        {"\"graded_seed-1\"", "\"graded_seed-9\"", "\"nnmr\": missing key \"graded_seed-1\""},
-        {"\"displacement_at_least_1\":3", "\"displacement_at_least_1\":3.5", "must be an integer"},
+        {"\"a\":\"original\"", "\"a\":1", "s.json: \"pairs[0].a\": expected a string, not an integer"},
+        {"\"codebleu\":0.125", "\"codebleu\":\"x\"",
+         "s.json: \"pairs[0].per_task[0].codebleu\": expected a number or null, not a string"},
+        {"\"graded_seed-1\"", "\"graded_seed-9\"", "s.json: \"nnmr.graded_seed-1\": expected an object (missing)"},
+        {"\"displacement_at_least_1\":3", "\"displacement_at_least_1\":3.5",
+         "\"nnmr.graded_seed-1.displacement_at_least_1\": expected a count (an integer >= 0), not a real number"},
         {"\"dimension\":256", "\"dimension\":[256]",
-         "\"embedding_source\".\"dimension\" must be a string or an integer"},
-        {"\"tokenizer\"", "\"tokeniser\"", "s.json: unknown key \"tokeniser\""},
+         "s.json: \"nnmr.embedding_source.dimension\": expected a string or an integer"},
+        {"\"tokenizer\"", "\"tokeniser\"", "s.json: \"tokeniser\": unknown key"},
         {"\"tokenizer\":\"tree-sitter lexical tokens (comments dropped)\"", "\"tokenizer\":[\"t\"]",
-         "s.json: \"tokenizer\" must be a string, not an array"},
+         "s.json: \"tokenizer\": expected a string, not an array"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *at = strstr(good.data, cases[i].from);
@@ -238,7 +240,7 @@ static void test_vsim_doc_refuses_mistyped_input(void **state)
     GbVsimDoc d;
     GbError err = {{0}};
     assert_false(gb_vsim_doc_parse("{\"tokenizer\":", "s.json", &d, &err));
-    assert_non_null(strstr(err.msg, "s.json:1: malformed JSON"));
+    assert_non_null(strstr(err.msg, "s.json: malformed JSON at line 1"));
     gb_vsim_doc_destroy(&d);
     gb_str_destroy(&good);
 }
@@ -261,7 +263,11 @@ static void fill_compare(GbCompareDoc *doc, GbCompareDocTask *t)
                               .cost_a_s = 0.012345,
                               .cost_b_s = 0.5,
                               .wall_a_s = 1,
-                              .wall_b_s = 2.25};
+                              .wall_b_s = 2.25,
+                              .branches = 6,
+                              .covered = 5,
+                              .covered_before = 3,
+                              .uncovered = "line 4 false"};
     t[1] = (GbCompareDocTask){.id = "t/1",
                               .status = GB_COMPARE_DISAGREE,
                               .derived = 10,
@@ -306,6 +312,8 @@ static void test_compare_doc_round_trips(void **state)
     if (!ok) fail_msg("%s", err.msg);
     assert_int_equal(back.tasks.len, 4);
     assert_string_equal(back.tasks.items[1].first_b, "\"x\\ny\"");
+    assert_int_equal(back.tasks.items[0].covered_before, 3);
+    assert_string_equal(back.tasks.items[0].uncovered, "line 4 false");
     GbStr b;
     gb_str_init(&b);
     gb_compare_doc_write(&b, &back);
@@ -314,11 +322,15 @@ static void test_compare_doc_round_trips(void **state)
     struct {
         const char *from, *to, *msg;
     } cases[] = {
-        {"\"status\":\"agree\"", "\"status\":\"AGREE\"", "r.json: \"tasks\"[0]: \"status\" is \"AGREE\""},
-        {"\"derived\":40", "\"derived\":-1", "\"tasks\"[0]: \"derived\" must not be negative"},
-        {"\"large\":0}", "\"large\":0,\"agreed\":1}", "(status missing): unknown key \"agreed\""},
-        {"\"missing\":1", "\"missing\":2", "\"summary\": \"missing\" is 2 but 1 tasks have that status"},
-        {"\"seed\":1", "\"seed\":\"1\"", "r.json: \"seed\" must be a number, not a string"},
+        {"\"status\":\"agree\"", "\"status\":\"AGREE\"", "r.json: \"tasks[0].status\" is \"AGREE\""},
+        {"\"derived\":40", "\"derived\":-1", "r.json: \"tasks[0].derived\": expected a count (an integer >= 0)"},
+        {"\"large\":0}", "\"large\":0,\"agreed\":1}", "r.json: \"tasks[2].agreed\": unknown key for status missing"},
+        {"\"missing\":1", "\"missing\":2", "r.json: \"summary.missing\" is 2 but 1 tasks have that status"},
+        {"\"seed\":1", "\"seed\":\"1\"", "r.json: \"seed\": expected a number, not a string"},
+        {"\"before\":3", "\"before\":3,\"after\":4", "r.json: \"tasks[0].coverage.after\": unknown key"},
+        {"\"covered\":5", "\"covered\":\"5\"", "r.json: \"tasks[0].coverage.covered\": expected a count"},
+        {"\"branches\":6", "\"branches\":0", "r.json: \"tasks[0].coverage.branches\": expected a count above 0"},
+        {"\"large\":0}", "\"large\":0,\"coverage\":{}}", "r.json: \"tasks[2].coverage\": unknown key for status"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *at = strstr(a.data, cases[i].from);

@@ -1,6 +1,6 @@
 /* Embeddings: SHA-256 (cache keys), the built-in TF-IDF and structural embeddings, and the HTTP
  * embeddings (OpenAI /v1/embeddings and llama.cpp's /embedding with pooling) with batching and
- * the disk cache against tests/fakes/llm_server.py on 127.0.0.1. */
+ * the disk cache against tests/fakes/model_server.py on 127.0.0.1. */
 #include "src/measure/embedding.h"
 
 #include <dirent.h>

@@ -1,4 +1,4 @@
-/* The HTTP client against a real server on 127.0.0.1 (tests/fakes/llm_server.py) in each of its
+/* The HTTP client against a real server on 127.0.0.1 (tests/fakes/model_server.py) in each of its
  * modes, and against a port where nothing listens. */
 #include "src/base/http.h"
 

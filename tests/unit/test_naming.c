@@ -1,5 +1,5 @@
 /* Natural names (operators/naming.h): the built-in vocabulary (what a value is, how it is used), and
- * the LLM path against tests/fakes/llm_server.py on 127.0.0.1 started by the test itself, with its
+ * the LLM path against tests/fakes/model_server.py on 127.0.0.1 started by the test itself, with its
  * failure modes (slow, HTTP 500, malformed JSON, prose, wrong names, connection refused) all
  * falling back to built-in names. Every renamed program must still print what it printed. */
 #include "operators/naming.h"

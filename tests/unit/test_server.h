@@ -1,5 +1,5 @@
 #pragma once
-/* Start and drive tests/fakes/llm_server.py (an OpenAI-compatible server on 127.0.0.1) from a
+/* Start and drive tests/fakes/model_server.py (an OpenAI-compatible server on 127.0.0.1) from a
  * cmocka test: the test starts its own server, switches its mode through POST /control and
  * reads its request counters from GET /stats. */
 #include <arpa/inet.h>
@@ -34,7 +34,7 @@ static inline bool gb_test_server_start(GbTestServer *s)
     snprintf(s->dir, sizeof s->dir, "/tmp/gb_test_server.XXXXXX");
     if (!mkdtemp(s->dir)) return false;
     char script[512], portfile[300];
-    snprintf(script, sizeof script, "%s/tests/fakes/llm_server.py", root);
+    snprintf(script, sizeof script, "%s/tests/fakes/model_server.py", root);
     snprintf(portfile, sizeof portfile, "%s/port", s->dir);
     s->pid = fork();
     if (s->pid < 0) return false;

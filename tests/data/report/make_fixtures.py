@@ -259,38 +259,72 @@ def stats(xs):
             "q3": round(q(0.75), 6), "min": round(xs[0], 6), "max": round(xs[-1], 6)}
 
 
+def registry(path, pattern):
+    """The rows of one of genebench's X-macro lists (the one place they are kept)."""
+    with open(os.path.join(HERE, "..", "..", "..", path)) as f:
+        return re.findall(pattern, f.read())
+
+
 def summary(lines, seed, lint=True):
+    """The run summary (src/doc/run_summary.h), keys in the order genebench writes them."""
+    ops_list = registry("operators/operator_list.h", r"GB_OPERATOR\(([SAN]\d+), (\w+), \w+\)")
+    gates = registry("nsga2/gate_list.h", r'GB_GATE\(\w+, \w+, "(\w+)"')
+    mkeys = registry("fitness/metric_list.h", r'GB_METRIC\(\w+, "(\w+)"')
     gbs = [l["genebench"] for l in lines]
     done = [g for g in gbs if "after" in g]
-    ops = {}
+    picks, offered = {}, {}
     for g in done:
         for o in g["operators"]:
-            e = ops.setdefault(o["op"], {"applied": 0, "accepted": 0, "in_picks": 0, "deltas": []})
-            e["in_picks"] += 1
-            e["deltas"].append(o["rc_delta"])
-        for op, gg in g["gates_by_operator"].items():
-            e = ops.setdefault(op, {"applied": 0, "accepted": 0, "in_picks": 0, "deltas": []})
-            e["applied"] += gg["offered"]
+            picks.setdefault(o["op"], []).append(o["rc_delta"])
+    for g in gbs:
+        for op, gg in g.get("gates_by_operator", {}).items():
+            if not gg["offered"]:
+                continue
+            e = offered.setdefault(op, {"offered": 0, "accepted": 0, "rejected": {k: 0 for k in gates}})
+            e["offered"] += gg["offered"]
             e["accepted"] += gg["accepted"]
-    for e in ops.values():
-        d = e.pop("deltas")
-        e["mean_rc_delta"] = round(sum(d) / len(d), 6) if d else 0.0
+            for k in gates:
+                e["rejected"][k] += gg.get(k, 0)
+    ops = {}
+    for code, name in ops_list:
+        d = picks.get(code, [])
+        mean_d = sum(d) / len(d) if d else 0.0
+        if code not in offered:
+            ops[code] = {"name": name, "mean_rc_delta": mean_d, "offered": 0, "accepted": 0, "in_picks": len(d),
+                         "rejected": {}}
+            continue
+        e = {"name": name, **offered[code]}
+        if d:
+            e["in_picks"], e["mean_rc_delta"] = len(d), mean_d
+        else:
+            e["mean_rc_delta"], e["in_picks"] = mean_d, 0
+        ops[code] = e
+    evolved = [g for g in gbs if g["status"] in ("hardened", "unchanged") and "after" in g]
+    metrics = {}
+    for k in mkeys:
+        both = [(g["before"]["metrics"][k], g["after"]["metrics"][k]) for g in evolved
+                if isinstance(g["before"]["metrics"].get(k), (int, float)) and isinstance(g["after"]["metrics"].get(k), (int, float))]
+        n = len(both) or 1
+        metrics[k] = {"before_mean": round(sum(b for b, _ in both) / n, 4),
+                      "after_mean": round(sum(a for _, a in both) / n, 4),
+                      "raised": sum(a > b for b, a in both), "lowered": sum(a < b for b, a in both), "tasks": len(both)}
     t = round(sum(g.get("time_s", 0) for g in done), 3)
     val = sum(g.get("offspring_validated", 0) for g in done)
     mean = lambda xs: round(sum(xs) / len(xs), 6) if xs else None
     return {"tool": "genebench", "version": "0.1.0", "seed": seed, "generations": 8, "time_budget": 0.0,
             "breed": 0.2, "thresholds": THRESHOLDS, "lint": lint,
-            "python": {"interpreter": "/usr/bin/python3", "version": "3.11.2", "numpy": "1.24.2",
-                       "scipy": "1.10.1", "sklearn": "1.2.1", "dateutil": "2.8.2", "cryptography": "38.0.4",
-                       "pylint": "2.16.2"},
+            "python": {"version": "3.11.2", "numpy": "1.24.2", "scipy": "1.10.1", "sklearn": "1.2.1",
+                       "dateutil": "2.8.2", "cryptography": "38.0.4", "pylint": "2.16.2",
+                       "interpreter": "/usr/bin/python3"},
             "tasks": len(lines), "hardened": sum(g["status"] == "hardened" for g in gbs),
             "unchanged": sum(g["status"] == "unchanged" for g in gbs),
             "failed": sum(g["status"] in ("original_fails", "error") for g in gbs),
             "rc_before_mean": mean([g["before"]["rc"] for g in gbs]), "rr_before_mean": mean([g["before"]["rr"] for g in gbs]),
             "rc_after_mean": mean([g["after"]["rc"] for g in done]), "rr_after_mean": mean([g["after"]["rr"] for g in done]),
-            "time_s": t, "offspring_validated": val, "offspring_per_s": round(val / t, 3) if t else 0,
-            "gates": {k: sum(g["gates"][k] for g in done) for k in ["offered"] + GATES + ["accepted"]},
-            "operators": dict(sorted(ops.items()))}
+            "time_s": t, "offspring_validated": val, "offspring_validated_this_run": val,
+            "offspring_per_s": round(val / t, 3) if t else 0,
+            "gates": {k: sum(g["gates"].get(k, 0) for g in done) for k in ["offered"] + gates + ["accepted"]},
+            "operators": ops, "metrics": metrics}
 
 
 def write_jsonl(path, lines):
