@@ -97,15 +97,21 @@ def answer(objects, request, run_dir):
     op = request[0]
     if op == "call":
         _op, target, args, kwargs, changed = request
-        out = io.StringIO()
+        # a text stream with a binary buffer under it, as sys.stdout: a program may write bytes
+        raw = io.BytesIO()
+        out = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", write_through=True)
         saved = sys.stdout
         sys.stdout = out
         try:
             value = objects.by_id[target](*args, **kwargs)
         finally:
             sys.stdout = saved
+            try:
+                out.flush()
+            except BaseException:  # noqa: BLE001 - the program may have closed it
+                pass
         back = [args[i] if type(i) is int else kwargs[i] for i in changed]
-        return ("ok", value, back, out.getvalue())
+        return ("ok", value, back, raw.getvalue())
     if op == "getattr":
         return ("ok", getattr(objects.by_id[request[1]], request[2]), [], "")
     if op == "setattr":

@@ -190,8 +190,8 @@ class Link:
             raise self.rebuild(reply)
         if reply[0] != "ok" or len(reply) != 4:
             raise ProgramError("the program's process sent a malformed reply")
-        if type(reply[3]) is str and reply[3]:
-            sys.stdout.write(reply[3])
+        if type(reply[3]) in (str, bytes) and reply[3]:
+            write_output(reply[3])
         return reply
 
     def rebuild(self, reply):
@@ -232,6 +232,21 @@ class Link:
                     old.clear()
                     old.update(new)
         return reply[1]
+
+
+def write_output(data):
+    """What a call printed (bytes from the program's process), to the judge's sys.stdout: as
+    bytes when it has a binary buffer, else (a test's StringIO) as text."""
+    if type(data) is str:
+        sys.stdout.write(data)
+        return
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(data.decode("utf-8", "replace"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()
 
 
 def start_host(req, run_dir, main_path, private, seal, libc, unittest_too):
