@@ -54,6 +54,12 @@ typedef struct {
 /* url, model and api_key NULL; the numeric fields at their defaults (the values above). */
 void gb_naming_config_default(GbNamingConfig *cfg);
 
+/* A client for cfg's server built from its fields (cfg->client is not consulted), with the
+ * default overall time budget (GbHttpOptions.budget_ms): give it to cfg->client so that every
+ * naming request of a run shares that cap. NULL and err filled on a bad URL. Owned: free with
+ * gb_http_client_delete. */
+GbHttpClient *gb_naming_client_new(const GbNamingConfig *cfg, GbError *err);
+
 /* An ordered list of owned names. */
 typedef GbArray(char *) GbNameList;
 void gb_name_list_destroy(GbNameList *l);

@@ -124,7 +124,7 @@ static char *gb_nm__llm_prompt(GbOpContext *ctx, const GbNmVars *vars, GbNames *
 }
 
 /* One chat completion with the user message; the reply (owned) in *reply. */
-static bool gb_nm__llm_ask(const GbNamingConfig *cfg, const char *user, char **reply, GbError *err)
+GbHttpClient *gb_naming_client_new(const GbNamingConfig *cfg, GbError *err)
 {
     GbHttpOptions opts;
     gb_http_options_default(&opts);
@@ -134,7 +134,12 @@ static bool gb_nm__llm_ask(const GbNamingConfig *cfg, const char *user, char **r
     opts.timeout_ms = cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000;
     opts.max_retries = cfg->max_retries >= 0 ? cfg->max_retries : 2;
     opts.retry_base_ms = cfg->retry_base_ms >= 0 ? cfg->retry_base_ms : 500;
-    GbHttpClient *own = cfg->client ? NULL : gb_http_client_new(&opts, err);
+    return gb_http_client_new(&opts, err);
+}
+
+static bool gb_nm__llm_ask(const GbNamingConfig *cfg, const char *user, char **reply, GbError *err)
+{
+    GbHttpClient *own = cfg->client ? NULL : gb_naming_client_new(cfg, err);
     GbHttpClient *client = cfg->client ? cfg->client : own;
     bool ok = client && gb_llm_chat(client, cfg->model ? cfg->model : "default",
                                     "You are a careful Python developer who gives machine-generated identifiers "

@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,12 +15,17 @@ struct GbHttpClient {
     long connect_timeout_ms, timeout_ms, retry_base_ms, retry_max_ms;
     int max_retries;
     long requests; /* atomic */
-    long budget_ms, max_reply_bytes;
-    long spent_ms; /* atomic: time spent in requests and back-off so far */
+    long budget_ms;         /* wall-clock cap of the client from its creation; < 0: none */
+    long request_budget_ms; /* wall-clock cap of one call, its retries and back-off included; <= 0: none */
+    long max_reply_bytes;
+    long t0_ms; /* when the client was created (monotonic) */
 };
 
 #define GB_HTTP_BUDGET_MS 600000L
 #define GB_HTTP_MAX_REPLY (16L << 20)
+#define GB_HTTP_RETRY_AFTER_MAX_S 86400L
+
+static long gb_http__now_ms(void);
 
 void gb_http_options_default(GbHttpOptions *o)
 {
@@ -60,7 +66,9 @@ GbHttpClient *gb_http_client_new(const GbHttpOptions *o, GbError *err)
     c->max_retries = o->max_retries >= 0 ? o->max_retries : 4;
     c->retry_base_ms = o->retry_base_ms >= 0 ? o->retry_base_ms : 500;
     c->retry_max_ms = o->retry_max_ms > 0 ? o->retry_max_ms : 30000;
-    c->budget_ms = o->budget_ms > 0 ? o->budget_ms : GB_HTTP_BUDGET_MS;
+    c->budget_ms = o->budget_ms != 0 ? o->budget_ms : GB_HTTP_BUDGET_MS;
+    c->request_budget_ms = o->request_budget_ms;
+    c->t0_ms = gb_http__now_ms();
     c->max_reply_bytes = o->max_reply_bytes > 0 ? o->max_reply_bytes : GB_HTTP_MAX_REPLY;
     return c;
 }
@@ -116,9 +124,26 @@ static size_t gb_http__header(char *buf, size_t size, size_t nitems, void *user)
     if (n > 12 && strncasecmp(buf, "Retry-After:", 12) == 0) {
         char *end;
         long v = strtol(buf + 12, &end, 10);
-        if (end != buf + 12 && v >= 0) r->retry_after_s = v;
+        /* capped before it is turned into milliseconds: a server's huge value must not overflow */
+        if (end != buf + 12 && v >= 0) r->retry_after_s = v < GB_HTTP_RETRY_AFTER_MAX_S ? v : GB_HTTP_RETRY_AFTER_MAX_S;
     }
     return n;
+}
+
+/* What is left of the client's budget and of this call's (started at call_t0), the smaller;
+ * *which (may be NULL) gets the size of the budget that is smaller. LONG_MAX: no budget. */
+static long gb_http__left_ms(const GbHttpClient *c, long call_t0, long *which)
+{
+    long now = gb_http__now_ms(), left = LONG_MAX;
+    if (c->budget_ms > 0) {
+        left = c->budget_ms - (now - c->t0_ms);
+        if (which) *which = c->budget_ms;
+    }
+    if (c->request_budget_ms > 0 && c->request_budget_ms - (now - call_t0) < left) {
+        left = c->request_budget_ms - (now - call_t0);
+        if (which) *which = c->request_budget_ms;
+    }
+    return left;
 }
 
 static void gb_http__sleep_ms(long ms)
@@ -165,21 +190,22 @@ static json_t *gb_http__post_json(GbHttpClient *c, const char *path, json_t *req
     char *payload = req ? json_dumps(req, JSON_COMPACT) : NULL; /* NULL: a GET */
     json_t *result = NULL;
     long delay = c->retry_base_ms;
+    long call_t0 = gb_http__now_ms();
     for (int attempt = 0;; attempt++) {
-        long left = c->budget_ms - __atomic_load_n(&c->spent_ms, __ATOMIC_RELAXED);
+        long which_ms = 0;
+        long left = gb_http__left_ms(c, call_t0, &which_ms);
         if (left <= 0) {
+            const char *what = which_ms == c->budget_ms ? "requests to this server" : "this request";
             if (attempt == 0)
-                gb_error_set(err, "%s: the time budget of %ld s for requests to this server is spent", url,
-                             c->budget_ms / 1000);
+                gb_error_set(err, "%s: the time budget of %ld s for %s is spent", url, which_ms / 1000, what);
             else {
                 size_t n = strlen(err->msg);
-                snprintf(err->msg + n, sizeof err->msg - n,
-                         "; the time budget of %ld s for requests to this server is spent", c->budget_ms / 1000);
+                snprintf(err->msg + n, sizeof err->msg - n, "; the time budget of %ld s for %s is spent",
+                         which_ms / 1000, what);
             }
             break;
         }
         long timeout = c->timeout_ms < left ? c->timeout_ms : left;
-        long t0 = gb_http__now_ms();
         CURL *h = curl_easy_init();
         if (!h) {
             gb_error_set(err, "%s: libcurl could not create a handle", url);
@@ -215,7 +241,6 @@ static json_t *gb_http__post_json(GbHttpClient *c, const char *path, json_t *req
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
         curl_slist_free_all(hdr);
         curl_easy_cleanup(h);
-        __atomic_add_fetch(&c->spent_ms, gb_http__now_ms() - t0, __ATOMIC_RELAXED);
 
         bool retry = false;
         if (rc == CURLE_COULDNT_CONNECT) {
@@ -260,10 +285,9 @@ static json_t *gb_http__post_json(GbHttpClient *c, const char *path, json_t *req
         long wait = delay;
         if (retry_after >= 0 && retry_after * 1000 > wait) wait = retry_after * 1000;
         if (wait > c->retry_max_ms) wait = c->retry_max_ms;
-        long budget_left = c->budget_ms - __atomic_load_n(&c->spent_ms, __ATOMIC_RELAXED);
+        long budget_left = gb_http__left_ms(c, call_t0, NULL);
         if (wait > budget_left) wait = budget_left > 0 ? budget_left : 0;
         gb_http__sleep_ms(wait);
-        __atomic_add_fetch(&c->spent_ms, wait, __ATOMIC_RELAXED);
         delay = delay * 2 > c->retry_max_ms ? c->retry_max_ms : delay * 2;
     }
     free(payload);

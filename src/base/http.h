@@ -10,10 +10,11 @@
  *
  * The base URL may be given with or without a trailing "/v1". The key (the commands read
  * GENEBENCH_API_KEY) is sent as "Authorization: Bearer KEY"; local servers accept any key.
- * Each request has a connect timeout and a total timeout, and the client as a whole has a
- * budget: the time all its requests together may spend waiting for the server (retries and
- * back-off included, summed over threads); once it is spent, requests fail at once, and a
- * request never waits longer than what is left. A reply larger than max_reply_bytes is
+ * Each request has a connect timeout and a total timeout. Two budgets, both wall-clock, so
+ * that concurrent requests do not add up: the client's (from its creation: an overall cap, for
+ * the naming step) and, optionally, each call's (its attempts and back-off together: eval). Once
+ * one is spent the call fails at once, and no attempt or back-off waits longer than what is left
+ * of either. A reply larger than max_reply_bytes is
  * refused as it arrives (not retried). 429, 5xx, timeouts and dropped connections are retried with exponential back-off
  * (base * 2^attempt, capped; a Retry-After header in seconds is honoured up to the cap). A refused connection is not
  * retried: it fails at once with a message saying no server is listening.
@@ -37,7 +38,8 @@ typedef struct {
     int max_retries;         /* further attempts after the first; < 0: 4 */
     long retry_base_ms;      /* first back-off; < 0: 500 (tests use a few ms) */
     long retry_max_ms;       /* cap of one back-off; <= 0: 30000 */
-    long budget_ms;          /* all requests of the client together; <= 0: 600000 */
+    long budget_ms;          /* wall-clock cap from the client's creation; 0: 600000; < 0: none */
+    long request_budget_ms;  /* wall-clock cap of one call, retries and back-off included; <= 0: none */
     long max_reply_bytes;    /* a longer reply body is an error; <= 0: 16 MiB */
 } GbHttpOptions;
 

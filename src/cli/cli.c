@@ -381,9 +381,31 @@ void gb_cli_signals_stop(GbCliSignals *s)
 
 /* ---- Output lock ---- */
 
+/* The file output names, as one path however it is reached (a symlink to it, a directory
+ * reached through a symlink): its lock must be the same for every name of it. Owned. */
+static char *gb_cli__lock_target(const char *output)
+{
+    char *real = realpath(output, NULL); /* an existing output (or symlink to one) */
+    if (real) {
+        char *t = gb_strdup(real);
+        free(real);
+        return t;
+    }
+    const char *slash = strrchr(output, '/');
+    char *dir = slash ? gb_strndup(output, (size_t)(slash - output) + (slash == output)) : gb_strdup(".");
+    const char *base = slash ? slash + 1 : output;
+    char *rdir = realpath(dir, NULL);
+    char *t = rdir ? gb_asprintf("%s%s%s", rdir, strcmp(rdir, "/") == 0 ? "" : "/", base) : gb_strdup(output);
+    free(rdir);
+    free(dir);
+    return t;
+}
+
 bool gb_cli_lock(GbCliLock *lock, const char *cmd, const char *output)
 {
-    lock->path = gb_asprintf("%s.lock", output);
+    char *target = gb_cli__lock_target(output);
+    lock->path = gb_asprintf("%s.lock", target);
+    free(target);
     for (int attempt = 0; attempt < 100; attempt++) {
         lock->fd = open(lock->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (lock->fd < 0) {

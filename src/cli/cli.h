@@ -177,7 +177,9 @@ void gb_cli_signals_start(GbCliSignals *s, GbPool *pool, volatile sig_atomic_t *
 void gb_cli_signals_stop(GbCliSignals *s);
 
 /* An exclusive lock on OUTPUT.lock (flock), held by a long run that writes OUTPUT, so a second
- * run on the same output refuses instead of moving the first one's results aside. */
+ * run on the same output refuses instead of moving the first one's results aside. OUTPUT is
+ * resolved first (symlinks to it or to a directory on its path): the lock belongs to the file,
+ * not to the name it was given by. */
 typedef struct {
     int fd;
     char *path; /* owned */

@@ -294,6 +294,8 @@ static bool gb_eval__preflight(GbHttpClient *http, const GbEvalOptions *opt, GbE
     return false;
 }
 
+#define GB_EVAL_REQUEST_BUDGET_MS 600000L
+
 static GbHttpClient *gb_eval__http_new(const GbEvalOptions *opt, GbError *err)
 {
     GbHttpOptions ho;
@@ -303,6 +305,10 @@ static GbHttpClient *gb_eval__http_new(const GbEvalOptions *opt, GbError *err)
     if (!ho.api_key || !*ho.api_key) ho.api_key = getenv("OPENAI_API_KEY");
     ho.timeout_ms = opt->timeout_ms;
     ho.max_retries = (int)opt->retries;
+    /* a budget per request, not one for the whole run: with -c N, N requests wait at once, and
+     * the run has its own --time-budget */
+    ho.budget_ms = -1;
+    ho.request_budget_ms = GB_EVAL_REQUEST_BUDGET_MS;
     const char *rb = getenv("GENEBENCH_RETRY_BASE_MS"); /* tests: short back-off */
     if (rb && *rb) ho.retry_base_ms = atol(rb);
     return gb_http_client_new(&ho, err);

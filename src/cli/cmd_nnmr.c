@@ -124,6 +124,11 @@ static int gb_nnmr__embed(GbNnmrRun *R, const GbNnmrOptions *opt)
     R->d = R->info.dim;
     gb_nnmr_compute(R->vec, R->vec + n * R->d, n, R->d, &R->r);
     R->have_r = true;
+    if (R->r.zero_rows)
+        fprintf(stderr,
+                "genebench nnmr: warning: %zu of the %zu embeddings are all zero (an empty program or a broken "
+                "embedding server?): they match nothing, so the NNMR says little\n",
+                R->r.zero_rows, 2 * n);
     gb_summary_compute(R->r.self_cos, n, &R->self);
     return GB_CLI_CONTINUE;
 }

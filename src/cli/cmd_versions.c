@@ -202,6 +202,11 @@ static int gb_versions__measure(const char *bench_path, const char *outdir, cons
         }
         GbNnmr r;
         gb_nnmr_compute(vec, vec + n * info.dim, n, info.dim, &r);
+        if (r.zero_rows)
+            fprintf(stderr,
+                    "genebench versions: warning: %s: %zu of the %zu embeddings are all zero: they match nothing, "
+                    "so its NNMR says little\n",
+                    labels[v], r.zero_rows, 2 * n);
         GbVsimNnmr x = {.label = labels[v],
                         .o2h = r.nnmr_o2h,
                         .h2o = r.nnmr_h2o,

@@ -279,6 +279,7 @@ typedef struct {
     long jobs;
     GbEvolveConfig cfg;
     GbNamingConfig naming;
+    GbHttpClient *naming_client; /* owned, NULL without --llm-url */
     GbThresholds thr;
     bool have_thr, have_journal, locked;
     GbBench bench, done;
@@ -347,6 +348,13 @@ static bool gb_evolve__configure(const GbEvolveRun *run, GbEvolveState *S)
         S->naming.seed = (long)(cfg->seed & 0x7fffffff);
         cfg->naming = gb_naming_apply_fn;
         cfg->naming_arg = &S->naming;
+        if (S->naming.url && *S->naming.url) {
+            /* one client for every naming request: its budget is the naming step's overall cap
+             * (a URL it refuses leaves the client NULL: each request then reports the error) */
+            GbError err;
+            S->naming_client = gb_naming_client_new(&S->naming, &err);
+            S->naming.client = S->naming_client;
+        }
     }
     return true;
 }
@@ -459,6 +467,10 @@ static bool gb_evolve__start(const GbEvolveRun *run, GbEvolveState *S)
     pcfg.workers = (int)(o->workers ? o->workers : S->jobs);
     pcfg.timeout_s = o->timeout;
     pcfg.lint = S->cfg.lint;
+    /* the tests gate judges genebench's own offspring of the benchmark's program, not answers
+     * written against the verdict: their tests run in the program's process under the seal, at
+     * half the cost of a judge apart (src/runner/README.md, "What a test run can trust") */
+    pcfg.tests_in_program = true;
     /* every validating thread (a task's own, or a helper on a borrowed slot: at most `jobs` in
      * all, nsga2/evolve.h) holds one lint session; the one lint worker serves them all, each
      * session in a process of its own, so pylint warms up once for any -j */
@@ -542,6 +554,7 @@ static void gb_evolve__state_destroy(GbEvolveState *S)
     gb_bench_destroy(&S->bench);
     gb_evolve__away_destroy(&S->away);
     if (S->have_thr) gb_thresholds_destroy(&S->thr);
+    gb_http_client_delete(S->naming_client);
 }
 
 int gb_evolve_benchmark(const GbEvolveRun *run)

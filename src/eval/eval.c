@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/base/sha256.h"
 #include "src/doc/eval_results.h"
@@ -105,6 +106,8 @@ static long gb_eval__requests(const GbEvalRun *r)
 {
     return r->http ? gb_http_client_requests(r->http) - r->requests0 : 0;
 }
+
+#define GB_EVAL_RAW_KEEP (256u << 10)
 
 /* ---- cache ---------------------------------------------------------------------------- */
 
@@ -230,9 +233,22 @@ static GbVerdict gb_eval__score(GbEvalRun *r, TSParser *parser, const GbEvalJob 
     return v;
 }
 
+/* The reply as a results line keeps it: whole up to GB_EVAL_RAW_KEEP bytes, else its head (cut at
+ * a character boundary) and how much was left out. Owned, or NULL for raw NULL. */
+static char *gb_eval__raw_kept(const char *raw)
+{
+    if (!raw) return NULL;
+    size_t n = strlen(raw);
+    if (n <= GB_EVAL_RAW_KEEP) return gb_strdup(raw);
+    size_t k = GB_EVAL_RAW_KEEP;
+    while (k > 0 && ((unsigned char)raw[k] & 0xC0) == 0x80) k--;
+    return gb_asprintf("%.*s\n[genebench: %zu more bytes of the reply not kept]", (int)k, raw, n - k);
+}
+
 static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const GbLlmReply *reply, const char *extracted,
                             GbVerdict v, GbVerdict plus, const char *error, bool cached, double latency_ms)
 {
+    char *raw = gb_eval__raw_kept(reply->text);
     const GbEvalItem *it = &r->items[j->item];
     GbEvalResult res = {.task = r->versions[0].bench->tasks.items[it->task].id,
                         .item = it->id,
@@ -241,7 +257,7 @@ static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const GbLlmReply *
                         .sample = j->sample,
                         .model = r->cfg->model,
                         .prompt_sha256 = j->hash,
-                        .raw = reply->text,
+                        .raw = raw,
                         .extracted = extracted,
                         .verdict = v,
                         .error = error,
@@ -257,6 +273,7 @@ static void gb_eval__record(GbEvalRun *r, const GbEvalJob *j, const GbLlmReply *
         if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) r->failed_io++;
     }
     free(line);
+    free(raw);
 }
 
 static void gb_eval__progress(GbEvalRun *r, bool final)
@@ -311,11 +328,15 @@ static bool gb_eval__ask(GbEvalRun *r, const GbEvalJob *j, GbLlmReply *reply, ch
     double t0 = gb_now();
     bool ok = gb_llm_generate(r->http, cfg->api, cfg->model, cfg->system, j->prompt, &p, gb_eval__stops(r), reply, &e);
     *latency_ms = (gb_now() - t0) * 1000;
-    if (ok)
-        gb_eval__cache_put(r, key, reply);
-    else
-        *error = gb_strdup(e.msg);
+    if (!ok) *error = gb_strdup(e.msg); /* the reply is cached once it is scored (gb_eval__worker) */
     return false;
+}
+
+static void gb_eval__cache_put_reply(GbEvalRun *r, const GbEvalJob *j, const GbLlmReply *reply)
+{
+    char key[65];
+    gb_eval__cache_key(r, j, key);
+    gb_eval__cache_put(r, key, reply);
 }
 
 /* A request error (under r->mu): said on cfg->warn when it is one of the first distinct ones;
@@ -369,6 +390,9 @@ static void *gb_eval__worker(void *arg)
         char *extracted = NULL;
         GbVerdict plus = GB_V_NONE;
         GbVerdict v = reply.text ? gb_eval__score(r, parser, j, reply.text, &extracted, &error, &plus) : GB_V_ERROR;
+        /* cached only once scored: a reply whose scoring failed (or took genebench down) is
+         * asked for again, never replayed as if it were good */
+        if (reply.text && !cached && !r->cfg->answers && v != GB_V_ERROR) gb_eval__cache_put_reply(r, j, &reply);
 
         pthread_mutex_lock(&r->mu);
         size_t slot = gb_eval__slot(r, j->version, j->item, j->sample);
@@ -411,8 +435,8 @@ static bool gb_eval__resume(GbEvalRun *r, const char *const *hashes, size_t *kep
     while ((n = getline(&line, &cap, f)) > 0) {
         GbEvalResult res;
         GbError perr;
-        /* a line cut short by a killed run does not parse and is redone */
-        if (!gb_eval_result_parse(line, (size_t)n, &res, &perr)) continue;
+        /* a line cut short by a killed run is redone (and cut off: gb_eval__open_outputs) */
+        if (line[n - 1] != '\n' || !gb_eval_result_parse(line, (size_t)n, &res, &perr)) continue;
         GbVerdict vd = res.verdict;
         long v = res.version, s = res.sample;
         if (strcmp(res.model, r->cfg->model) == 0) {
@@ -1049,7 +1073,8 @@ static bool gb_eval__views(GbEvalRun *r, GbError *err)
     const GbBench *ob = r->versions[0].bench;
     r->views = gb_calloc(r->nv * r->nitems + 1, sizeof *r->views);
     bool bugs = r->type->input == GB_EVAL_IN_BUGS;
-    for (size_t v = 0; v < r->nv; v++)
+    for (size_t v = 0; v < r->nv; v++) {
+        size_t found = 0;
         for (size_t i = 0; i < r->nitems; i++) {
             const GbTask *ot = &ob->tasks.items[r->items[i].task];
             const GbTask **slot = &r->views[v * r->nitems + i];
@@ -1068,7 +1093,15 @@ static bool gb_eval__views(GbEvalRun *r, GbError *err)
                 long ti = gb_bench_find(r->versions[v].bench, ot->id);
                 *slot = ti >= 0 ? &r->versions[v].bench->tasks.items[ti] : NULL;
             }
+            found += *slot != NULL;
         }
+        /* a version of other tasks (the wrong file) would be scored as empty, not as hard */
+        if (!bugs && v > 0 && r->nitems && !found) {
+            gb_error_set(err, "%s: no task of it has an id of a task of %s (is it a version of another benchmark?)",
+                         r->versions[v].path, r->versions[0].path);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -1206,17 +1239,28 @@ static bool gb_eval__open_outputs(GbEvalRun *r, GbError *err)
         gb_error_set(err, "%s: cannot create the cache directory: %s", cfg->cache_dir, strerror(errno));
         return false;
     }
+    struct stat cst;
+    if (cfg->cache_dir && (stat(cfg->cache_dir, &cst) != 0 || !S_ISDIR(cst.st_mode))) {
+        gb_error_set(err, "%s: --cache takes a directory, and this is not one", cfg->cache_dir);
+        return false;
+    }
     if (!cfg->results_path) return true;
     r->out = fopen(cfg->results_path, cfg->resume ? "a+" : "w");
     if (!r->out) {
         gb_error_set(err, "%s: cannot write the results: %s", cfg->results_path, strerror(errno));
         return false;
     }
-    /* A run killed mid-line left a partial last line: end it, so the next record starts a line. */
-    if (cfg->resume && fseek(r->out, -1, SEEK_END) == 0) {
-        int last = fgetc(r->out);
+    /* A run killed mid-line left a torn last line: cut it off, so that the file holds only
+     * whole records and the next one starts a line (its sample is scored again). */
+    if (cfg->resume && fseek(r->out, 0, SEEK_END) == 0) {
+        long end = ftell(r->out), keep = end;
+        while (keep > 0 && fseek(r->out, keep - 1, SEEK_SET) == 0 && fgetc(r->out) != '\n') keep--;
         fseek(r->out, 0, SEEK_END); /* a positioning call between reading and writing */
-        if (last != '\n') fputc('\n', r->out);
+        if (keep < end && (fflush(r->out) != 0 || ftruncate(fileno(r->out), keep) != 0)) {
+            gb_error_set(err, "%s: cannot cut off the torn last line: %s", cfg->results_path, strerror(errno));
+            return false;
+        }
+        fseek(r->out, 0, SEEK_END);
     }
     return true;
 }

@@ -102,7 +102,8 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
                      .timeout_s = cfg->compile_timeout_s,
                      .cpu_s = cfg->compile_timeout_s,
                      .mem_mb = cfg->mem_mb,
-                     .collect_suffix = ".class"};
+                     .collect_suffix = ".class",
+                     .exec_nothing = true};
     GbRunFiles classes = {0};
     bool ok = gb_pool_exec(pool, &cs, out, &classes, err);
     if (!ok) goto done;
@@ -141,7 +142,8 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
                          .timeout_s = cfg->run_timeout_s,
                          .cpu_s = cfg->run_timeout_s,
                          .mem_mb = cfg->mem_mb,
-                         .out_cap = cap};
+                         .out_cap = cap,
+                         .exec_nothing = true}; /* the Java runtime only: no interpreter, no shell */
         GbRunResult one;
         ok = gb_pool_exec(pool, &rs, &one, NULL, err);
         if (!ok) {
@@ -151,14 +153,9 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
         }
         out->tests_run++;
         out->wall_s += one.wall_s;
-        if (one.status == GB_RUN_PASS && !gb_stdio_output_matches(one.out, want)) {
-            one.status = GB_RUN_FAIL;
-            char *got = gb_java__excerpt(one.out), *exp = gb_java__excerpt(want);
-            one.exc_type = gb_strdup("WrongOutput");
-            one.exc_message = gb_asprintf("expected %s, got %s", exp, got);
-            free(got);
-            free(exp);
-        } else if (one.status == GB_RUN_FAIL && one.err && *one.err) {
+        bool passed = one.status == GB_RUN_PASS;
+        gb_stdio_judge(&one, want, gb_java__excerpt);
+        if (!passed && one.status == GB_RUN_FAIL && one.err && *one.err) {
             char *head = gb_java__head(one.err, 4, 400);
             char *msg = gb_asprintf("%s: %s", one.exc_message ? one.exc_message : "", head);
             free(one.exc_message);

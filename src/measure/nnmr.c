@@ -14,8 +14,10 @@ typedef struct {
     size_t *nz_off; /* row r: nz[nz_off[r] .. nz_off[r + 1]) */
 } GbNnmr__Rows;
 
-static void gb_nnmr__rows(GbNnmr__Rows *r, const double *src, size_t n, size_t dim)
+/* Returns the number of all-zero rows. */
+static size_t gb_nnmr__rows(GbNnmr__Rows *r, const double *src, size_t n, size_t dim)
 {
+    size_t zero = 0;
     r->v = gb_malloc((n * dim > 0 ? n * dim : 1) * sizeof *r->v);
     r->nz_off = gb_malloc((n + 1) * sizeof *r->nz_off);
     GbArray(size_t) nz = {0};
@@ -24,6 +26,7 @@ static void gb_nnmr__rows(GbNnmr__Rows *r, const double *src, size_t n, size_t d
         double *d = r->v + i * dim, norm = 0;
         for (size_t k = 0; k < dim; k++) norm += s[k] * s[k];
         norm = sqrt(norm);
+        zero += !(norm > 0);
         r->nz_off[i] = nz.len;
         for (size_t k = 0; k < dim; k++) {
             d[k] = norm > 0 ? s[k] / norm : 0;
@@ -32,6 +35,7 @@ static void gb_nnmr__rows(GbNnmr__Rows *r, const double *src, size_t n, size_t d
     }
     r->nz_off[n] = nz.len;
     r->nz = nz.items ? nz.items : gb_malloc(1);
+    return zero;
 }
 
 static void gb_nnmr__rows_free(GbNnmr__Rows *r)
@@ -75,8 +79,8 @@ void gb_nnmr_compute(const double *orig, const double *hard, size_t n, size_t di
     out->mean_rank_o2h = out->mean_rank_h2o = NAN;
     if (n == 0) return;
     GbNnmr__Rows o, h;
-    gb_nnmr__rows(&o, orig, n, dim);
-    gb_nnmr__rows(&h, hard, n, dim);
+    out->zero_rows = gb_nnmr__rows(&o, orig, n, dim);
+    out->zero_rows += gb_nnmr__rows(&h, hard, n, dim);
     /* S[i][j] = cos(o_i, h_j), computed once; both directions read it. */
     double *S = gb_malloc(n * n * sizeof *S);
     for (size_t i = 0; i < n; i++)

@@ -33,6 +33,8 @@ typedef struct {
     double *displacement; /* owned, n */
     double displacement_median, displacement_mean;
     size_t displaced; /* displacement_i >= 1 */
+    size_t zero_rows; /* vectors of either set that are all zero: they match nothing, and their
+                         queries fall to the lowest index (a caller should warn) */
 } GbNnmr;
 
 /* orig and hard: n * dim row-major vectors (not modified). Result in caller storage;

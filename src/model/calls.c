@@ -11,6 +11,7 @@
 
 #define GB_LITERAL_MAX_BYTES 65536
 #define GB_LITERAL_MAX_DEPTH 200
+#define GB_CALLS_MAX_DEPTH 1000
 
 static const char *const gb_literal__ctors[] = {"set",     "frozenset", "list",  "tuple",     "dict", "int", "float",
                                                 "complex", "str",       "bytes", "bytearray", "bool", NULL};
@@ -136,14 +137,30 @@ static TSNode gb_literal__single(TSParser *parser, const char *text, TSTree **tr
     return ts_node_child(st, 0);
 }
 
-/* No comment anywhere below n (a comment would swallow the closing parenthesis). */
+/* No comment anywhere below n (a comment would swallow the closing parenthesis). Walked with a
+ * cursor, not by recursion: the tree is untrusted text and may be as deep as it is long. */
 static bool gb_literal__no_comment(TSNode n)
 {
-    if (gb_node_is_kind(n, GB_NK_COMMENT) || gb_node_is_kind(n, GB_NK_LINE_CONTINUATION)) return false;
-    uint32_t nc = ts_node_child_count(n);
-    for (uint32_t i = 0; i < nc; i++)
-        if (!gb_literal__no_comment(ts_node_child(n, i))) return false;
-    return true;
+    TSTreeCursor cur = ts_tree_cursor_new(n);
+    bool ok = true;
+    for (;;) {
+        TSNode c = ts_tree_cursor_current_node(&cur);
+        if (gb_node_is_kind(c, GB_NK_COMMENT) || gb_node_is_kind(c, GB_NK_LINE_CONTINUATION)) {
+            ok = false;
+            break;
+        }
+        if (ts_tree_cursor_goto_first_child(&cur)) continue;
+        bool moved = false;
+        while (!moved) {
+            if (ts_tree_cursor_goto_next_sibling(&cur))
+                moved = true;
+            else if (!ts_tree_cursor_goto_parent(&cur))
+                break;
+        }
+        if (!moved) break;
+    }
+    ts_tree_cursor_delete(&cur);
+    return ok;
 }
 
 bool gb_literal_ok(TSParser *parser, const char *text, char *why, size_t why_size)
@@ -227,8 +244,10 @@ static char *gb_calls__callee(TSNode call, const char *src, const char *entry)
 /* expected_of: the call that is the left operand of the assert being walked, with its EXPECTED
  * node (null when none). */
 static void gb_calls__collect(TSParser *parser, TSNode n, const char *src, const char *entry, TSNode direct,
-                              TSNode expected, GbCallList *out)
+                              TSNode expected, int depth, GbCallList *out)
 {
+    /* the tests are untrusted text: no call is looked for deeper than a literal may nest */
+    if (depth > GB_CALLS_MAX_DEPTH) return;
     if (gb_node_is_kind(n, GB_NK_ASSERT_STATEMENT) && ts_node_named_child_count(n) >= 1) {
         TSNode a, b;
         if (gb_call_eq_operands(ts_node_named_child(n, 0), src, &a, &b) && gb_node_is_kind(a, GB_NK_CALL)) {
@@ -259,7 +278,7 @@ static void gb_calls__collect(TSParser *parser, TSNode n, const char *src, const
     }
     uint32_t nc = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < nc; i++)
-        gb_calls__collect(parser, ts_node_named_child(n, i), src, entry, direct, expected, out);
+        gb_calls__collect(parser, ts_node_named_child(n, i), src, entry, direct, expected, depth + 1, out);
 }
 
 void gb_calls_extract(TSParser *parser, const GbTask *t, GbCallList *out)
@@ -267,7 +286,7 @@ void gb_calls_extract(TSParser *parser, const GbTask *t, GbCallList *out)
     if (t->kind != GB_TESTS_ASSERT || !t->test_code) return;
     TSTree *tree = gb_parse(parser, t->test_code, strlen(t->test_code));
     TSNode none = {0};
-    gb_calls__collect(parser, ts_tree_root_node(tree), t->test_code, t->entry_point, none, none, out);
+    gb_calls__collect(parser, ts_tree_root_node(tree), t->test_code, t->entry_point, none, none, 0, out);
     ts_tree_delete(tree);
 }
 

@@ -27,20 +27,22 @@ TSTree *gb_parse(TSParser *parser, const char *source, size_t len)
     return ts_parser_parse_string(parser, NULL, source, (uint32_t)len);
 }
 
+/* The first error below node, in document order, by descent rather than recursion: a tree
+ * may be as deep as its text is long (an answer of 60,000 nested operators). */
 static bool gb__find_error(TSNode node, unsigned *row, unsigned *col)
 {
     if (!ts_node_has_error(node)) return false;
-    if (gb_node_kind(node) == GB_NK_ERROR || ts_node_is_missing(node)) {
-        TSPoint p = ts_node_start_point(node);
-        if (row) *row = p.row;
-        if (col) *col = p.column;
-        return true;
+    for (;;) {
+        if (gb_node_kind(node) == GB_NK_ERROR || ts_node_is_missing(node)) break;
+        uint32_t n = ts_node_child_count(node);
+        TSNode next = {0};
+        for (uint32_t i = 0; i < n && ts_node_is_null(next); i++) {
+            TSNode c = ts_node_child(node, i);
+            if (ts_node_has_error(c)) next = c;
+        }
+        if (ts_node_is_null(next)) break; /* has_error set but no child found: the node itself */
+        node = next;
     }
-    uint32_t n = ts_node_child_count(node);
-    for (uint32_t i = 0; i < n; i++) {
-        if (gb__find_error(ts_node_child(node, i), row, col)) return true;
-    }
-    /* has_error set but no child found: report the node itself. */
     TSPoint p = ts_node_start_point(node);
     if (row) *row = p.row;
     if (col) *col = p.column;

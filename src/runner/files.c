@@ -11,41 +11,89 @@
 
 #include "src/runner/runner_private.h"
 
-/* Remove a directory tree without following symlinks, restoring permissions a program may
- * have taken away (chmod 000 on a subdirectory). */
-static void gb_runner__rmtree_at(int parent, const char *name)
+/* Open the directory name under parent for removing what it holds (restoring the
+ * permissions a program may have taken away: chmod 000 on a subdirectory); -1 when it is not
+ * a directory we can open. */
+static int gb_runner__open_dir(int parent, const char *name)
 {
-    if (unlinkat(parent, name, 0) == 0 || errno == ENOENT) return;
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0 && errno == EACCES) {
         fchmodat(parent, name, 0700, 0);
         fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     }
-    if (fd < 0) return;
-    fchmod(fd, 0700);
-    DIR *d = fdopendir(fd);
-    if (!d) {
-        close(fd);
-        return;
-    }
-    struct dirent *e;
-    GbArray(char *) names = {0};
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        gb_array_push(&names, gb_strdup(e->d_name));
-    }
-    for (size_t i = 0; i < names.len; i++) {
-        gb_runner__rmtree_at(dirfd(d), names.items[i]);
-        free(names.items[i]);
-    }
-    gb_array_free(&names);
-    closedir(d);
-    unlinkat(parent, name, AT_REMOVEDIR);
+    if (fd >= 0) fchmod(fd, 0700);
+    return fd;
 }
 
+/* Remove what the open directory dfd holds that is not a non-empty directory; the name of
+ * the first non-empty subdirectory (owned) in *sub, NULL when none is left. Takes dfd (closed).
+ * False when an entry could not be removed (the walk then stops: it would find it again). */
+static bool gb_runner__sweep(int dfd, char **sub)
+{
+    *sub = NULL;
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return false;
+    }
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno == ENOENT) continue;
+        if (errno != EISDIR && errno != EPERM) {
+            ok = false;
+        } else if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0 || errno == ENOENT) {
+            continue;
+        } else if (errno == ENOTEMPTY || errno == EEXIST || errno == EACCES) {
+            if (!*sub) *sub = gb_strdup(e->d_name);
+        } else {
+            ok = false;
+        }
+    }
+    closedir(d);
+    return ok;
+}
+
+/* Remove a directory tree without following symlinks. Iterative, with one descriptor open at
+ * a time and the names of the path from the top on the heap: a program's tree may be as deep
+ * as its disk allows (a 60,000-deep one must not cost a descriptor or a stack frame a level). */
 void gb_runner_rmtree(const char *path)
 {
-    gb_runner__rmtree_at(AT_FDCWD, path);
+    if (unlinkat(AT_FDCWD, path, 0) == 0 || errno == ENOENT) return;
+    int fd = gb_runner__open_dir(AT_FDCWD, path);
+    if (fd < 0) return;
+    GbArray(char *) names = {0}; /* the directories below path that fd is in, outermost first */
+    for (;;) {
+        /* a description of its own for the listing (a dup would share its offset) */
+        int list = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        char *sub = NULL;
+        if (list < 0 || !gb_runner__sweep(list, &sub)) break;
+        if (sub) {
+            int child = gb_runner__open_dir(fd, sub);
+            if (child < 0) {
+                free(sub);
+                break;
+            }
+            close(fd);
+            fd = child;
+            gb_array_push(&names, sub);
+            continue;
+        }
+        if (names.len == 0) break; /* path itself is empty */
+        int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (parent < 0) break;
+        close(fd);
+        fd = parent;
+        char *name = names.items[--names.len];
+        bool gone = unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT;
+        free(name);
+        if (!gone) break;
+    }
+    if (fd >= 0) close(fd);
+    for (size_t i = 0; i < names.len; i++) free(names.items[i]);
+    gb_array_free(&names);
+    unlinkat(AT_FDCWD, path, AT_REMOVEDIR);
 }
 
 bool gb_runner_write_all(int fd, const char *data, size_t len)

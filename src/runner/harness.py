@@ -61,6 +61,7 @@ class Options:
         self.ctl_fd = int(argv[1])
         self.lint = "--lint" in args
         self.seccomp = "--seccomp" in args
+        self.private_shm = "--private-shm" in args
         self.warm_dir = value("--warm-dir")
         self.native_path = value("--native")
         self.remap = "--remap" in args
@@ -99,7 +100,8 @@ def main(argv, libc):
         sys.stderr.write("genebench harness: warming the after-fork handlers failed: %r\n" % (exc,))
     native = load_native(opts.native_path)
     wait = NativeWait(native.lib) if native.lib is not None else None
-    worker = Worker(seal_snapshot(harness_modules(__file__)), libc, sys.modules.get("numpy"), lint)
+    worker = Worker(seal_snapshot(harness_modules(__file__)), libc, sys.modules.get("numpy"), lint,
+                    "/dev/shm" if opts.private_shm else None)
     gc.collect()
     gc.freeze()
     remap_report = "off"

@@ -9,7 +9,9 @@ import signal
 import sys
 import time
 
+from harness_judge import run_judged
 from harness_lint import run_lint_session
+from harness_process import exec_only
 from harness_probe import run_probe
 from harness_program import compile_tests, describe_exception, exec_program, new_main_module
 from harness_rules import apply_harness_rules
@@ -21,10 +23,11 @@ class Worker:
     """What a run's child takes from its worker, built once by main() after the worker's
     imports and never changed after: seal (the snapshot of harness_seal.seal_snapshot),
     libc (a ctypes handle on libc, or None), numpy (the preloaded numpy module, or None) and
-    lint (the lint worker's harness_lint.Lint, or None)."""
+    lint (the lint worker's harness_lint.Lint, or None) and shm (the worker's private
+    /dev/shm, emptied after every run, or None where it is the host's)."""
 
-    def __init__(self, seal, libc, numpy, lint):
-        self.seal, self.libc, self.numpy, self.lint = seal, libc, numpy, lint
+    def __init__(self, seal, libc, numpy, lint, shm):
+        self.seal, self.libc, self.numpy, self.lint, self.shm = seal, libc, numpy, lint, shm
 
 
 def run_assert(req, run_dir, main_path, result):
@@ -75,6 +78,42 @@ def run_unittest(req, run_dir, main_path, result):
         result.update(describe_exception(exc, run_dir))
         result["outcome"] = "fail"
         return
+    unittest_verdict(req, run_dir, mod.__dict__, result)
+
+
+def judged_assert(run_dir):
+    """The tests of an assert run, in the judge (harness_judge.run_judged)."""
+
+    def run_tests(namespace, tests, result):
+        try:
+            exec(tests, namespace)
+        except BaseException as exc:  # noqa: BLE001 - SystemExit included on purpose
+            result.update(describe_exception(exc, run_dir))
+            result["outcome"] = "fail"
+            return
+        result["outcome"] = "pass"
+
+    return run_tests
+
+
+def judged_unittest(req, run_dir):
+    """The tests of a unittest run, in the judge (harness_judge.run_judged)."""
+
+    def run_tests(namespace, tests, result):
+        try:
+            exec(tests, namespace)
+        except BaseException as exc:  # noqa: BLE001
+            result.update(describe_exception(exc, run_dir))
+            result["outcome"] = "fail"
+            return
+        unittest_verdict(req, run_dir, namespace, result)
+
+    return run_tests
+
+
+def unittest_verdict(req, run_dir, namespace, result):
+    """Run the listed test classes of namespace (the tests' globals) and fill result."""
+    import unittest
 
     class Collect(unittest.TestResult):
         def __init__(self):
@@ -93,6 +132,12 @@ def run_unittest(req, run_dir, main_path, result):
             super().addUnexpectedSuccess(test)
             self.bad.append((test, None))
 
+        def addSkip(self, test, reason):
+            # a program can raise unittest.SkipTest from the code a test calls: a test that
+            # did not run to its end did not pass
+            super().addSkip(test, reason)
+            self.bad.append((test, "skipped: %s" % reason))
+
         def addSubTest(self, test, subtest, err):
             super().addSubTest(test, subtest, err)
             if err is not None:
@@ -106,7 +151,7 @@ def run_unittest(req, run_dir, main_path, result):
     first = None
     total = 0
     for name in [c for c in text(req, "classes").split("\n") if c]:
-        cls = mod.__dict__.get(name)
+        cls = namespace.get(name)
         if not isinstance(cls, type) or not issubclass(cls, unittest.TestCase):
             failed.append(name)
             if first is None:
@@ -135,6 +180,8 @@ def run_unittest(req, run_dir, main_path, result):
                 if err is None:
                     first = {"failed_test": test_name(test), "exc_type": "",
                              "exc_message": "unexpected success"}
+                elif isinstance(err, str):
+                    first = {"failed_test": test_name(test), "exc_type": "SkipTest", "exc_message": clip(err)}
                 else:
                     info = describe_exception(err[1], run_dir)
                     where = info["failed_test"]
@@ -149,9 +196,12 @@ def run_unittest(req, run_dir, main_path, result):
         result["outcome"] = "pass"
 
 
-def run_request(req, result, numpy, lint):
-    """Run what req asks for in this process, from its run directory; fill result. numpy and
-    lint: those of the Worker (taken before the program runs)."""
+def run_request(req, result, worker, private):
+    """Run what req asks for in this process, from its run directory; fill result. worker:
+    the Worker (what it holds is taken before the program runs). private: the descriptors a
+    split run's program process must not have (the result pipe, the token pipe, the tests),
+    empty when the run is not split."""
+    numpy, lint = worker.numpy, worker.lint
     run_dir = text(req, "dir")
     os.chdir(run_dir)
     os.environ["TMPDIR"] = run_dir
@@ -162,6 +212,14 @@ def run_request(req, result, numpy, lint):
     kind = text(req, "kind")
     if kind in ("assert", "unittest", "stdio", "probe"):
         result["program"] = "started"  # from here on, a harness exception fails the run
+        if private:
+            # the program runs in a process of its own; the upstream guard is applied there
+            rules = text(req, "rules")
+            if rules != "guard":
+                apply_harness_rules(req, main_path)
+            run_tests = judged_assert(run_dir) if kind == "assert" else judged_unittest(req, run_dir)
+            run_judged(req, run_dir, main_path, result, private, worker.seal, worker.libc, run_tests)
+            return
         undo = apply_harness_rules(req, main_path)
         try:
             if kind == "assert":
@@ -180,7 +238,7 @@ def run_request(req, result, numpy, lint):
         result["exc_message"] = "unknown run kind %r" % kind
 
 
-def exec_command(req, result_w):
+def exec_command(req, result_w, libc):
     """Run kind "exec": replace this child by the command of req ("argv", "env": NUL-separated),
     in the run directory, with the limits, uid and namespaces already set. The result pipe is
     closed first, so the command cannot write a result record: genebench judges an exec run by
@@ -200,6 +258,8 @@ def exec_command(req, result_w):
         raise FileNotFoundError("exec: %s is not an executable file in the sandbox" % argv[0])
     os.close(result_w)
     try:
+        if text(req, "exec_nothing") == "1":
+            exec_only(libc, argv, env)  # the command, and nothing it would exec after
         os.execve(argv[0], argv, env)
     except BaseException:  # noqa: BLE001 - the record pipe is gone: report by the exit status
         os._exit(127)
@@ -210,7 +270,7 @@ def child(worker, req, fds, result_w, ctl, token_r):
     # Taken before the program runs (the seal, harness_seal.py): what reports the result.
     os_read, os_write, os_exit, encode_record, check = os.read, os.write, os._exit, encode, seal_check
     check_code, encode_code = seal_check.__code__, encode.__code__
-    seal, libc, numpy, lint = worker.seal, worker.libc, worker.numpy, worker.lint
+    seal, libc = worker.seal, worker.libc
     kind = text(req, "kind")
     result = {"outcome": "error"}
     sealed = b""
@@ -219,14 +279,20 @@ def child(worker, req, fds, result_w, ctl, token_r):
         os.setsid()
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
-        low, high = min(result_w, token_r), max(result_w, token_r)
-        os.closerange(3, low)
-        os.closerange(low + 1, high)
-        os.closerange(high + 1, 1 << 16)
+        # A split run (harness_judge.py) keeps the descriptor of its tests for the judge.
+        split = text(req, "split") == "1" and kind in ("assert", "unittest") and len(fds) == 4
+        keep = sorted({result_w, token_r} | ({fds[3]} if split else set()))
+        low = 3
+        for fd in keep:
+            os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, 1 << 16)
         # The token, read before the program runs and its descriptor closed: the program
-        # finds no descriptor to read it from (only the memory of this frame).
-        sealed = os.read(token_r, 64)
-        os.close(token_r)
+        # finds no descriptor to read it from (only the memory of this frame). A split run
+        # reads it after its program's process has been forked without it.
+        if not split:
+            sealed = os.read(token_r, 64)
+            os.close(token_r)
         limits = [
             (resource.RLIMIT_CORE, 0),
             (resource.RLIMIT_CPU, int(text(req, "cpu", "10"))),
@@ -251,20 +317,20 @@ def child(worker, req, fds, result_w, ctl, token_r):
         if libc is not None and os.getppid() != 1:
             libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (plain mode only)
         if kind == "exec":
-            exec_command(req, result_w)  # returns only when it cannot exec
-        run_request(req, result, numpy, lint)
+            exec_command(req, result_w, libc)  # returns only when it cannot exec
+        run_request(req, result, worker, (result_w, token_r, fds[3]) if split else ())
     except BaseException as exc:  # noqa: BLE001 - the harness itself failed
         # once the program ran, the harness's failure may be its doing: a failed run
         started = result.get("program") == "started"
         result = {"outcome": "fail" if started else "error", "exc_type": type(exc).__name__,
                   "exc_message": clip(exc)}
-    # The program may have closed or replaced sys.stdout/sys.stderr or fds 1 and 2.
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001
-            pass
     result.pop("program", None)
+    if not sealed:
+        try:
+            sealed = os.read(token_r, 64)
+            os.close(token_r)
+        except OSError:
+            pass
     # stdio: the verdict is the output, which genebench compares; a program may set builtins.input
     if kind in ("assert", "unittest", "probe") and result.get("outcome") in ("pass", "fail"):
         try:
@@ -282,6 +348,14 @@ def child(worker, req, fds, result_w, ctl, token_r):
     result["t_start"] = repr(t_start)
     result["t_end"] = repr(time.monotonic())
     data = encode_record(result)
+    # Flushed only after the seal check, with the record already encoded: a stream's flush()
+    # may be the program's code (it may have replaced sys.stdout/sys.stderr or closed fds 1 and
+    # 2), and code that ran between the tests and the check could restore what it patched.
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001
+            pass
     try:
         while data:
             n = os_write(result_w, data)

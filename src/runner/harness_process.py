@@ -45,6 +45,103 @@ def install_seccomp():
     return libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
 
 
+def empty_dir(path):
+    """Remove everything under the directory path (not path itself), without following
+    symlinks. Iterative, one descriptor open at a time and the names of the way down kept in a
+    list: what a run left may be as deep as its disk allows. Stops at an entry it cannot remove
+    (it would find it again)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    down = []
+    try:
+        while True:
+            sub = None
+            with os.scandir(fd) as it:
+                for entry in it:
+                    try:
+                        os.unlink(entry.name, dir_fd=fd)
+                        continue
+                    except FileNotFoundError:
+                        continue
+                    except (IsADirectoryError, PermissionError):
+                        pass
+                    try:
+                        os.rmdir(entry.name, dir_fd=fd)
+                    except FileNotFoundError:
+                        pass
+                    except OSError:
+                        sub = sub or entry.name
+            if sub is not None:
+                os.chmod(sub, 0o700, dir_fd=fd, follow_symlinks=False)
+                child = os.open(sub, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = child
+                down.append(sub)
+                continue
+            if not down:
+                return
+            parent = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            os.rmdir(down.pop(), dir_fd=fd)
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+
+
+def exec_only(libc, argv, env):
+    """Replace this process by argv[0] (absolute) with env, under a seccomp filter that lets
+    execve through only for the path buffer passed here: the command itself runs, and every
+    later execve (a shell, another interpreter, even the command again) and every execveat is
+    refused with EACCES. A program cannot pass that buffer's address (it is in the image the
+    execve replaced). Returns only on failure, with an OSError."""
+    import ctypes
+    import platform
+
+    arches = {"x86_64": (0xC000003E, 59, 322), "aarch64": (0xC00000B7, 221, 281)}
+    machine = platform.machine()
+    if machine not in arches or libc is None:
+        raise OSError("exec: no seccomp filter for this machine (%s)" % machine)
+    audit_arch, nr_execve, nr_execveat = arches[machine]
+    path = ctypes.create_string_buffer(os.fsencode(argv[0]))
+    args = [ctypes.create_string_buffer(os.fsencode(a)) for a in argv]
+    envs = [ctypes.create_string_buffer(("%s=%s" % kv).encode()) for kv in env.items()]
+    c_argv = (ctypes.c_char_p * (len(args) + 1))(*[ctypes.addressof(a) for a in args], None)
+    c_env = (ctypes.c_char_p * (len(envs) + 1))(*[ctypes.addressof(e) for e in envs], None)
+    addr = ctypes.addressof(path)
+    ld_w_abs, jeq_k, ret_k = 0x20, 0x15, 0x06
+    allow, deny = 0x7FFF0000, 0x00050000 | 13  # SECCOMP_RET_ERRNO | EACCES
+    prog = [
+        (ld_w_abs, 0, 0, 4),                     # 0: A = arch
+        (jeq_k, 1, 0, audit_arch),               # 1: ours -> 3
+        (ret_k, 0, 0, deny),                     # 2
+        (ld_w_abs, 0, 0, 0),                     # 3: A = nr
+        (jeq_k, 7, 0, nr_execveat),              # 4: execveat -> deny (12)
+        (jeq_k, 1, 0, nr_execve),                # 5: execve -> 7
+        (ret_k, 0, 0, allow),                    # 6
+        (ld_w_abs, 0, 0, 16),                    # 7: A = args[0], low half
+        (jeq_k, 0, 3, addr & 0xFFFFFFFF),        # 8: other -> deny (12)
+        (ld_w_abs, 0, 0, 20),                    # 9: A = args[0], high half
+        (jeq_k, 0, 1, addr >> 32),               # 10: other -> deny (12)
+        (ret_k, 0, 0, allow),                    # 11
+        (ret_k, 0, 0, deny),                     # 12
+    ]
+    raw = b"".join(struct.pack("<HBBI", *ins) for ins in prog)
+    buf = ctypes.create_string_buffer(raw)
+
+    class Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = Fprog(len(prog), ctypes.addressof(buf))
+    if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "exec: the seccomp filter could not be installed")
+    libc.execve(path, c_argv, c_env)
+    raise OSError(ctypes.get_errno(), "exec: %s" % argv[0])
+
+
 class Native:
     """The worker's shared object, when it loads: lib is its ctypes handle (None when it did
     not load), why the reason it did not, path where it was looked for (None: not given).

@@ -75,6 +75,7 @@ static void gb_runner__take_outputs(GbRaw *raw, GbRunResult *out)
     out->peak_rss_kb = raw->maxrss;
     free(out->out);
     free(out->err);
+    out->out_total = raw->out_total;
     out->out = gb_runner__take_str(&raw->out);
     out->err = gb_runner__take_str(&raw->err);
     out->signal = raw->signal;

@@ -84,6 +84,16 @@ static void gb_pool__add_harness_rules(GbStr *body, const GbTask *task)
     if (task->harness_prelude) gb_rec_add(body, "prelude", task->harness_prelude);
 }
 
+/* Whether a run's tests run in the judge, apart from the program (harness_judge.py): assert and
+ * unittest runs, unless their tests patch what the program uses (unittest.mock's patch replaces
+ * a binding of the judge's process, not of the program's), or the pool keeps them together. */
+static bool gb_pool__tests_split(const GbPool *pool, const GbRunSpec *rs)
+{
+    if (pool->cfg.tests_in_program || !rs->test_code) return false;
+    if (strcmp(rs->kind, "assert") != 0 && strcmp(rs->kind, "unittest") != 0) return false;
+    return !strstr(rs->test_code, "mock") && !strstr(rs->test_code, "patch");
+}
+
 /* Run once on worker w. Returns false on an infrastructure error (err set). */
 static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, GbRaw *raw, GbError *err)
 {
@@ -92,7 +102,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
     /* dir: the run directory as the worker sees it; hdir: the same reached from here */
     char *dir = gb_asprintf("%s/w%d-%lu", pool->runs, w->slot, ++w->serial);
     char *hdir = gb_asprintf("%s%s", w->host_root, dir);
-    int in_fd = -1, out_p[2] = {-1, -1}, err_p[2] = {-1, -1};
+    int in_fd = -1, tests_fd = -1, out_p[2] = {-1, -1}, err_p[2] = {-1, -1};
     bool ok = false;
     GbStr body, frame;
     gb_str_init(&body);
@@ -135,7 +145,19 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
     gb_rec_add(&body, "op", "run");
     gb_rec_add(&body, "kind", rs->kind);
     gb_rec_add(&body, "dir", dir);
-    if (rs->test_code) gb_rec_add(&body, "test", rs->test_code);
+    if (gb_pool__tests_split(pool, rs)) {
+        /* The tests reach only the run's judge, as a descriptor that it reads after it forked
+         * the program's process: their text is in no memory the program inherits. */
+        tests_fd = memfd_create("gb-tests", MFD_CLOEXEC);
+        if (tests_fd < 0 || !gb_runner_write_all(tests_fd, rs->test_code, strlen(rs->test_code)) ||
+            lseek(tests_fd, 0, SEEK_SET) != 0) {
+            gb_error_set(err, "cannot prepare the tests: %s", strerror(errno));
+            goto done;
+        }
+        gb_rec_add(&body, "split", "1");
+    } else if (rs->test_code) {
+        gb_rec_add(&body, "test", rs->test_code);
+    }
     if (rs->task && strcmp(rs->kind, "unittest") == 0) {
         GbStr classes;
         gb_str_init(&classes);
@@ -169,6 +191,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         }
         gb_rec_add_n(&body, "env", v.data ? v.data : "", v.len);
         gb_str_destroy(&v);
+        if (rs->exec->exec_nothing) gb_rec_add(&body, "exec_nothing", "1");
         double cpu = rs->exec->cpu_s > 0 ? rs->exec->cpu_s : cfg->cpu_s;
         gb_pool_add_limits_mem(pool, w, &body, (long)ceil(cpu), rs->exec->mem_mb);
     } else {
@@ -176,15 +199,17 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
     }
     gb_rec_frame(&frame, &body);
 
-    int fds[3] = {in_fd, out_p[1], err_p[1]};
+    int fds[4] = {in_fd, out_p[1], err_p[1], tests_fd};
     double t_sent = gb_now();
-    if (!gb_worker_send(w, &frame, fds, 3)) {
+    if (!gb_worker_send(w, &frame, fds, tests_fd >= 0 ? 4 : 3)) {
         raw->worker_died = true;
         ok = true;
         goto done;
     }
     close(in_fd);
     in_fd = -1;
+    if (tests_fd >= 0) close(tests_fd);
+    tests_fd = -1;
     close(out_p[1]);
     out_p[1] = -1;
     close(err_p[1]);
@@ -308,6 +333,7 @@ gone: /* the worker died before the run was sent: the caller retries on a new on
 done:
     if (!ok) gb_runner_rmtree(hdir);
     if (in_fd >= 0) close(in_fd);
+    if (tests_fd >= 0) close(tests_fd);
     for (int i = 0; i < 2; i++) {
         if (out_p[i] >= 0) close(out_p[i]);
         if (err_p[i] >= 0) close(err_p[i]);
@@ -379,16 +405,7 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
             GbRunResult one;
             gb_run_result_init(&one);
             gb_runner_map(pool, &raw, &one);
-            if (one.status == GB_RUN_PASS &&
-                !gb_stdio_output_matches(one.out, cs->stdout_text ? cs->stdout_text : "")) {
-                one.status = GB_RUN_FAIL;
-                char *got = gb_runner_excerpt(one.out),
-                     *want = gb_runner_excerpt(cs->stdout_text ? cs->stdout_text : "");
-                one.exc_type = gb_strdup("WrongOutput");
-                one.exc_message = gb_asprintf("expected %s, got %s", want, got);
-                free(got);
-                free(want);
-            }
+            gb_stdio_judge(&one, cs->stdout_text ? cs->stdout_text : "", gb_runner_excerpt);
             if (pool->cfg.stderr_fails) gb_runner_fail_stderr(&one);
             out->tests_run++;
             out->wall_s += one.wall_s;

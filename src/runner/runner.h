@@ -42,6 +42,10 @@ typedef struct {
     unsigned start_sets;   /* the test workers' import sets the pool waits for (gb_pool_config_need adds
                               a task's); the others start at their first run, e.g. an offspring's that
                               imports a library no original does. 0: every set */
+    bool tests_in_program; /* run every assert and unittest run's tests in the program's process, under the
+                              seal only (src/runner/README.md, "What a test run can trust"): evolve's
+                              tests gate, whose programs are genebench's own offspring; eval, check
+                              and inject-bugs judge apart */
     bool spawn_rest;       /* with start_sets: one worker of each other set starts with the pool too, and
                               is awaited at its first run (a long run: ready when an offspring needs
                               it); the set's others start when a run finds that one busy */
@@ -71,6 +75,8 @@ typedef struct {
     double wall_s;                /* wall time of the run */
     long peak_rss_kb;             /* peak resident memory of the child */
     char *out;                    /* owned: captured stdout (capped), never NULL after a run */
+    size_t out_total;             /* bytes the run wrote to stdout in all (out holds them all when
+                                     it is that long: no cap hit and no NUL byte) */
     char *err;                    /* owned: captured stderr (capped), never NULL after a run */
     int tests_run;                /* unittest: tests run; stdio: cases run; assert: 1 */
     GbArray(char *) failed_tests; /* every failing test id (unittest methods, stdio case k) */
@@ -228,6 +234,14 @@ void gb_pool_stats(GbPool *pool, GbPoolStats *out);
  * tokens that both parse as finite numbers are equal within an absolute 1e-6. */
 bool gb_stdio_output_matches(const char *got, const char *expected);
 
+/* Judge a stdio run (a case of a stdio task or a translated program's run) that is GB_RUN_PASS
+ * so far: its whole output must match expected. Output beyond what was kept, or a NUL byte
+ * (which would end the comparison early), fails it; the comparison sees every byte written.
+ * On a mismatch r becomes GB_RUN_FAIL with exc_type "WrongOutput" and a message quoting both
+ * sides (excerpt: returns an owned short quotation of a text). Other statuses are left as
+ * they are. */
+void gb_stdio_judge(GbRunResult *r, const char *expected, char *(*excerpt)(const char *text));
+
 /* ---- Commands in the sandbox (gb_pool_exec) --------------------------------------------
  *
  * Run kind "exec": the run's child sets up the sandbox exactly as for a Python run (namespaces,
@@ -264,6 +278,11 @@ typedef struct {
                                    level whose names end with it are returned (at most 256 files,
                                    64 MiB in all, symbolic links ignored) */
     size_t out_cap;             /* stdout bytes kept; 0: the pool's output_cap */
+    bool exec_nothing;          /* the command may start no other program: every execve after its
+                                   own is refused (EACCES) by a seccomp filter, in every sandbox
+                                   mode; a run whose filter cannot be installed does not start
+                                   (exit status 127). A translated program gets only the Java
+                                   runtime, no other interpreter and no shell */
 } GbExecSpec;
 
 /* Run a command in a sandboxed child of a test worker (see above). Fills out (initialised here)

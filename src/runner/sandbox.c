@@ -161,7 +161,10 @@ static int gb_sandbox__mounts(const GbSpawnCtx *c)
 /* A seccomp filter for the worker and everything it starts: no new user namespace (unshare
  * or clone with CLONE_NEWUSER; clone3, whose flags a filter cannot read, answers ENOSYS so
  * that libc falls back to clone), no setns, and no ptrace or process_vm_readv/writev, so a
- * run cannot reach into its worker (same uid in the userns and plain modes). */
+ * run cannot reach into its worker (same uid in the userns and plain modes). Also refused:
+ * io_uring (ENOSYS: its requests are not seen by this filter), netlink sockets (the kernel's
+ * configuration interfaces), and memfd_create (ENOSYS: its memory is held outside the run's
+ * RLIMIT_AS and its tmpfs, bounded only by the machine). */
 static int gb_sandbox__seccomp(void)
 {
 #if defined(__x86_64__)
@@ -172,7 +175,9 @@ static int gb_sandbox__seccomp(void)
         NR_SETNS = 308,
         NR_PTRACE = 101,
         NR_VM_READ = 310,
-        NR_VM_WRITE = 311
+        NR_VM_WRITE = 311,
+        NR_SOCKET = 41,
+        NR_MEMFD_CREATE = 319
     };
 #elif defined(__aarch64__)
     enum {
@@ -182,12 +187,14 @@ static int gb_sandbox__seccomp(void)
         NR_SETNS = 268,
         NR_PTRACE = 117,
         NR_VM_READ = 270,
-        NR_VM_WRITE = 271
+        NR_VM_WRITE = 271,
+        NR_SOCKET = 198,
+        NR_MEMFD_CREATE = 279
     };
 #else
     return -1;
 #endif
-    enum { NR_CLONE3 = 435, NR_PIDFD_GETFD = 438 };
+    enum { NR_CLONE3 = 435, NR_PIDFD_GETFD = 438, NR_IO_URING_SETUP = 425, NR_IO_URING_REGISTER = 427 };
     const unsigned deny = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
     const unsigned nosys = SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA);
     struct sock_filter f[] = {
@@ -199,6 +206,16 @@ static int gb_sandbox__seccomp(void)
         BPF_STMT(BPF_RET | BPF_K, deny),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_CLONE3, 0, 1),
         BPF_STMT(BPF_RET | BPF_K, nosys),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_MEMFD_CREATE, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, nosys),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, NR_IO_URING_SETUP, 0, 2), /* io_uring_setup, _enter, _register */
+        BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, NR_IO_URING_REGISTER, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, nosys),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_SOCKET, 0, 4),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])), /* the family */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, deny),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_SETNS, 4, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_PTRACE, 3, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_VM_READ, 2, 0),
@@ -483,6 +500,7 @@ static bool gb_sandbox__spawn_mode(const GbSpawnSpec *spec, GbSandboxMode mode, 
         argv[argc++] = (char *)spec->imports;
     }
     if (mode == GB_SANDBOX_PLAIN) argv[argc++] = "--seccomp";
+    if (plan) argv[argc++] = "--private-shm"; /* its own /dev/shm: emptied after every run */
     if (spec->native) {
         argv[argc++] = "--native";
         argv[argc++] = (char *)spec->native;

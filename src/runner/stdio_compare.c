@@ -76,3 +76,25 @@ bool gb_stdio_output_matches(const char *got, const char *expected)
         b = nb + 1;
     }
 }
+
+void gb_stdio_judge(GbRunResult *r, const char *expected, char *(*excerpt)(const char *text))
+{
+    if (r->status != GB_RUN_PASS) return;
+    size_t kept = strlen(r->out);
+    if (kept != r->out_total) {
+        r->status = GB_RUN_FAIL;
+        r->exc_type = gb_strdup("WrongOutput");
+        r->exc_message = kept < r->out_total && !memchr(r->out, '\0', kept)
+                             ? gb_asprintf("the program wrote %zu bytes to stdout, more than the %zu that can match",
+                                           r->out_total, kept)
+                             : gb_asprintf("the output holds a NUL byte (after %zu of %zu bytes)", kept, r->out_total);
+        return;
+    }
+    if (gb_stdio_output_matches(r->out, expected)) return;
+    r->status = GB_RUN_FAIL;
+    char *got = excerpt(r->out), *want = excerpt(expected);
+    r->exc_type = gb_strdup("WrongOutput");
+    r->exc_message = gb_asprintf("expected %s, got %s", want, got);
+    free(got);
+    free(want);
+}

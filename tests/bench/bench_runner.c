@@ -7,9 +7,11 @@
  *   - through the warm worker pool as genebench runs it: test workers in three import sets, a
  *     run forks from the smallest that has what its program imports (src/runner/tier.c);
  *   - through the old pool, every test worker with every library (GbPoolConfig.no_tiers);
+ *   - through the import-set pool with the tests in the program's process, under the seal only
+ *     (GbPoolConfig.tests_in_program), against the judge that genebench uses (harness_judge.py);
  *   - with a cold interpreter per run (GB_DEFAULT_PYTHON on a file holding program + tests,
  *     one per online CPU in flight at all times), which is what the published tool does.
- * The two pools run in alternating rounds (POOL_RUNS each per kind), so that a change in the
+ * The three pools run in alternating rounds (POOL_RUNS each per kind), so that a change in the
  * host's load falls on both. It prints the host (CPUs, load average, the cost of a plain
  * fork + exit + wait of the interpreter with nothing and with numpy, scipy.stats and
  * sklearn.utils imported), the ratios, CPU time per validation and the pools' per-run
@@ -150,7 +152,7 @@ typedef struct {
     GbPoolStats st; /* this kind's share of the pool's stats */
 } BenchScore;
 
-static bool bench_pool_start(BenchPool *b, int parallel, bool no_tiers)
+static bool bench_pool_start(BenchPool *b, int parallel, bool no_tiers, bool tests_in_program)
 {
     memset(b, 0, sizeof *b);
     GbPoolConfig cfg;
@@ -158,6 +160,7 @@ static bool bench_pool_start(BenchPool *b, int parallel, bool no_tiers)
     cfg.workers = parallel;
     cfg.stderr_fails = true;
     cfg.no_tiers = no_tiers;
+    cfg.tests_in_program = tests_in_program;
     GbError err = {{0}};
     double t0 = gb_now();
     b->pool = gb_pool_new(&cfg, &err);
@@ -319,8 +322,10 @@ int main(int argc, char **argv)
            online, loadavg[0], loadavg[1], loadavg[2], GB_DEFAULT_PYTHON, fork_none, fork_libs);
 
     /* Both pools stay up; their idle workers cost nothing while the other one runs. */
-    BenchPool pnew, pold;
-    if (!bench_pool_start(&pnew, parallel, false) || !bench_pool_start(&pold, parallel, true)) return 1;
+    BenchPool pnew, pold, ptog;
+    if (!bench_pool_start(&pnew, parallel, false, false) || !bench_pool_start(&pold, parallel, true, false) ||
+        !bench_pool_start(&ptog, parallel, false, true))
+        return 1;
     printf("pools: %d test workers per import set (new: 3 sets, %zu processes, started in %.2f s; old: %zu "
            "processes, started in %.2f s); sandbox %s; remap: %s\n",
            parallel, pnew.nw, pnew.start_s, pold.nw, pold.start_s, pnew.mode, gb_pool_remap(pnew.pool));
@@ -334,18 +339,22 @@ int main(int argc, char **argv)
         task.entry_point = gb_strdup("below_zero");
         task.kind = GB_TESTS_ASSERT;
         task.test_code = gb_strdup(strcmp(kind->name, "empty") == 0 ? "pass\n" : k_tests);
-        if (!bench_pool_warm(&pnew, &task, parallel) || !bench_pool_warm(&pold, &task, parallel)) return 1;
-        BenchScore snew = {0}, sold = {0};
+        if (!bench_pool_warm(&pnew, &task, parallel) || !bench_pool_warm(&pold, &task, parallel) ||
+            !bench_pool_warm(&ptog, &task, parallel))
+            return 1;
+        BenchScore snew = {0}, sold = {0}, stog = {0};
         const int rounds = 4;
         for (int k = 0; k < rounds; k++) {
             long n = pool_runs / rounds + (k < pool_runs % rounds ? 1 : 0);
             bench_pool_round(&pnew, &snew, &task, n, parallel);
             bench_pool_round(&pold, &sold, &task, n, parallel);
+            bench_pool_round(&ptog, &stog, &task, n, parallel);
         }
         long cold_passed = 0;
         double cold_cpu = 0;
         double cold_rate = bench_cold(&task, cold_runs, cold_parallel, &cold_passed, &cold_cpu);
         double new_rate = (double)snew.runs / snew.wall_s, old_rate = (double)sold.runs / sold.wall_s;
+        double tog_rate = (double)stog.runs / stog.wall_s;
         double new_cpu = snew.cpu_s / (double)snew.runs, old_cpu = sold.cpu_s / (double)sold.runs;
         getloadavg(loadavg, 1);
         printf("\nprogram %s: %s (load average now %.2f)\n", kind->name, kind->what, loadavg[0]);
@@ -353,6 +362,10 @@ int main(int argc, char **argv)
                snew.wall_s, new_rate, snew.passed);
         printf("  pool (old, all libraries): %ld validations in %.2f s = %.1f validations/s (%ld passed)\n", sold.runs,
                sold.wall_s, old_rate, sold.passed);
+        printf("  pool (import sets, tests in the program's process): %ld validations in %.2f s = %.1f "
+               "validations/s (%ld passed); judge / in-process = %.2fx, CPU per validation %.2f ms\n",
+               stog.runs, stog.wall_s, tog_rate, stog.passed, new_rate / tog_rate,
+               stog.cpu_s / (double)stog.runs * 1000);
         printf("  cold: %s per run, %d in parallel: %ld validations = %.2f validations/s (%ld passed)\n",
                GB_DEFAULT_PYTHON, cold_parallel, cold_runs, cold_rate, cold_passed);
         printf("  ratio: new / cold = %.0fx, old / cold = %.0fx, new / old = %.2fx\n", new_rate / cold_rate,
@@ -360,10 +373,12 @@ int main(int argc, char **argv)
         printf("  CPU per validation (genebench + workers + runs): new %.2f ms, old %.2f ms, cold %.0f ms\n",
                new_cpu * 1000, old_cpu * 1000, cold_cpu * 1000);
         print_breakdown(&snew, &sold, parallel);
-        all_passed = all_passed && snew.passed == snew.runs && sold.passed == sold.runs && cold_passed == cold_runs;
+        all_passed = all_passed && snew.passed == snew.runs && sold.passed == sold.runs && stog.passed == stog.runs &&
+                     cold_passed == cold_runs;
         gb_task_destroy(&task);
     }
     gb_pool_delete(pnew.pool);
     gb_pool_delete(pold.pool);
+    gb_pool_delete(ptog.pool);
     return all_passed ? 0 : 1;
 }

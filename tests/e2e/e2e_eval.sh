@@ -99,8 +99,8 @@ head -n 10 "$tmp/r7.jsonl" >"$tmp/r9.jsonl"
 printf '{"task":"crux/0","item":"cr' >>"$tmp/r9.jsonl" # a line cut short by a killed run
 control '{"mode": "oracle", "models": ["sim", "other"]}'
 ev "$O" "$H" -o "$tmp/r9.jsonl" --resume --summary "$tmp/s9.json" >/dev/null 2>&1
-check "resume: 10 samples kept, 4 asked for, the cut line ended, 4 good lines added, all pass" \
-  '[ "$(stat chat)" = 4 ] && [ "$(js "$tmp/s9.json" "(s[\"samples_resumed\"], s[\"complete\"], float(s[\"versions\"][1][\"pass_at\"][\"1\"]))")" = "(10, True, 1.0)" ] && [ "$(wc -l <"$tmp/r9.jsonl")" = 15 ] && [ "$(grep -c "\"verdict\":\"pass\"" "$tmp/r9.jsonl")" = 14 ]'
+check "resume: 10 samples kept, 4 asked for, the cut line removed, 4 good lines added, all pass" \
+  '[ "$(stat chat)" = 4 ] && [ "$(js "$tmp/s9.json" "(s[\"samples_resumed\"], s[\"complete\"], float(s[\"versions\"][1][\"pass_at\"][\"1\"]))")" = "(10, True, 1.0)" ] && [ "$(wc -l <"$tmp/r9.jsonl")" = 14 ] && [ "$(grep -c "\"verdict\":\"pass\"" "$tmp/r9.jsonl")" = 14 ] && ! grep -q "\"item\":\"cr\$" "$tmp/r9.jsonl"'
 GENEBENCH_RETRY_BASE_MS=1 "$gb" eval "$O" "$H" --url "$url" --model other -q -j 2 --resume -o "$tmp/r9.jsonl" --summary "$tmp/s10.json" >/dev/null 2>&1
 check "resume does not keep another model's samples" '[ "$(js "$tmp/s10.json" "s[\"samples_resumed\"]")" = 0 ]'
 
@@ -115,4 +115,9 @@ check "no server: exit 1 at the pre-flight, named, no sample sent or recorded" \
   '[ $rc -eq 1 ] && grep -q "cannot connect.*is the server running?; no sample was sent" "$tmp/err12" && [ ! -s "$tmp/e.jsonl" ]'
 "$gb" eval "$O" "$H" --url "$url" --model sim -o "$H" >/dev/null 2>&1; rc=$?
 check "refuses to overwrite an input" '[ $rc -eq 2 ]'
+touch "$tmp/not-a-dir"
+ev "$O" --cache "$tmp/not-a-dir" --summary "$tmp/s13.json" >/dev/null 2>"$tmp/err13"; rc=$?
+check "--cache FILE: refused, says it takes a directory" '[ $rc -ne 0 ] && grep -q "takes a directory" "$tmp/err13"'
+ev "$O" "$src/tests/data/eval_tasks/stdio.jsonl" --summary "$tmp/s14.json" >/dev/null 2>"$tmp/err14"; rc=$?
+check "a version sharing no task id with the original: refused" '[ $rc -ne 0 ] && grep -q "no task of it has an id" "$tmp/err14"'
 exit $fail

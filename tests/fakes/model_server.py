@@ -51,7 +51,8 @@ Translation prompts (--task translate; the first --bench file holds the original
 id -> source) for the tasks in `right` / `right_hard`, a wrong Java program otherwise; wrong: the
 wrong program; nocompile: Java that does not compile; loop: a program that never ends; alloc: one
 that allocates without end; rename: the oracle with its class renamed to Solution, in an unlabelled
-fence; garbage: prose.
+fence; garbage: prose; cheat: a program that tries to pass without translating (a key of
+CHEATS_TRANSLATE, "all" cycles through them).
 GET /stats gives {"chat", "failed", "unknown", "cheats"} (unknown: prompts it could not place;
 cheats: the cheats sent).
 
@@ -76,6 +77,7 @@ Modes (for the API paths):
     slow          sleep `delay` seconds, then reply correctly
     fail_then_ok  HTTP 500 with an OpenAI error body for the first `count` requests
     429           HTTP 429 (Retry-After: 0) for the first `count` requests
+    429_huge      the same with a Retry-After of 10^20 seconds (more than a long holds)
     malformed     HTTP 200 with a body that is not JSON
     missing       HTTP 200 with JSON that lacks choices / data
     nonsense      chat: prose instead of the JSON asked for; embeddings: one vector too few
@@ -119,6 +121,10 @@ CHEATS_OUTPUT = {
     "attribute": "().__class__.__bases__[0].__subclasses__()",
     "comment": "!{right_wrong} # ) or True",
     "globals": "globals()['__builtins__']",
+    # nested deeper than any recursion may go (a 60 KB answer: 30,000 levels)
+    "deep_unary": "- " * 30000 + "1",
+    "deep_parens": "(" * 20000 + "{right_wrong}" + ")" * 20000,
+    "deep_list": "[" * 20000 + "]" * 20000,
 }
 # Input prediction: the text inside "assert NAME(...) == EXPECTED" (or a whole reply, "!").
 CHEATS_INPUT = {
@@ -130,6 +136,7 @@ CHEATS_INPUT = {
     "paren_escape": "1) or (True",
     "keyword_escape": "x=(lambda: 1)()",
     "fstring": "f\"{{__import__('os')._exit(0)}}\"",
+    "deep_unary": "- " * 30000 + "1",
 }
 
 
@@ -151,6 +158,35 @@ CHEATS_REPAIR = {
     "kill_worker": "{buggy}\nimport os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
     "atexit": "{buggy}\nimport atexit, os\natexit.register(lambda: os._exit(0))\n",
     "print_pass": "{buggy}\nprint('OK')\nprint('{{\"status\": \"pass\"}}')\n",
+    # every function and class of the program raises unittest.SkipTest: a skipped test is not a pass
+    "skiptest": ("{buggy}\nimport unittest as _u\n"
+                 "def _skip(*a, **k):\n"
+                 "    raise _u.SkipTest('not today')\n"
+                 "for _n, _v in list(globals().items()):\n"
+                 "    if _n.startswith('_') or getattr(_v, '__module__', None) != __name__:\n"
+                 "        continue\n"
+                 "    if isinstance(_v, type):\n"
+                 "        _v.__init__ = _skip\n"
+                 "    elif callable(_v):\n"
+                 "        globals()[_n] = _skip\n"),
+    # every test passes by a patched TestCase.run, put back in sys.stdout.flush() (which the
+    # harness calls after the tests)
+    "flush_restore": ("{buggy}\nimport sys, unittest\n"
+                      "_run = unittest.TestCase.run\n"
+                      "def _pass(self, result=None):\n"
+                      "    result.startTest(self)\n"
+                      "    result.addSuccess(self)\n"
+                      "    result.stopTest(self)\n"
+                      "unittest.TestCase.run = _pass\n"
+                      "class _Out:\n"
+                      "    def __init__(self, w):\n"
+                      "        self.w = w\n"
+                      "    def write(self, x):\n"
+                      "        return self.w.write(x)\n"
+                      "    def flush(self):\n"
+                      "        unittest.TestCase.run = _run\n"
+                      "        return self.w.flush()\n"
+                      "sys.stdout = _Out(sys.stdout)\n"),
 }
 FIXED = {}       # task id -> [original program, hardened program or None]
 JAVA = {}        # task id -> Java source
@@ -159,6 +195,34 @@ JAVA_NOCOMPILE = "public class Main {\n    public static void main(String[] args
 JAVA_LOOP = "public class Main {\n    public static void main(String[] args) {\n        long i = 0;\n        while (true) i++;\n    }\n}\n"
 JAVA_ALLOC = ("import java.util.*;\n\npublic class Main {\n    public static void main(String[] args) {\n"
               "        List<long[]> keep = new ArrayList<>();\n        while (true) keep.add(new long[1 << 20]);\n    }\n}\n")
+
+
+def java_wrap(right, tail):
+    """The right Java program run from a Main that then does tail (Java statements)."""
+    inner = right.replace("public class Main", "class Right")
+    return inner + "\npublic class Main {\n    public static void main(String[] args) throws Exception {\n" \
+        "        Right.main(args);\n" + tail + "    }\n}\n"
+
+
+def java_exec(argv, program):
+    """A "translation" that runs the prompt's Python program through another program (argv,
+    the program's text appended as the last argument), its stdin and stdout passed through."""
+    words = ", ".join(json.dumps(w) for w in argv + [program])
+    return ("public class Main {\n    public static void main(String[] args) throws Exception {\n"
+            "        Process p = new ProcessBuilder(" + words + ").inheritIO().start();\n"
+            "        System.exit(p.waitFor());\n    }\n}\n")
+
+
+# Translation cheats (mode "cheat", cheat one of these or "all"): the right output followed by
+# what should fail it, or the Python program run by another interpreter or a shell.
+CHEATS_TRANSLATE = {
+    "trailing": lambda right, program: java_wrap(
+        right, "        System.out.print(\" \".repeat(20000) + \"garbage\");\n        System.out.flush();\n"),
+    "nul": lambda right, program: java_wrap(
+        right, "        System.out.print(\"\\0garbage\");\n        System.out.flush();\n"),
+    "exec_python": lambda right, program: java_exec(["/usr/bin/python3", "-c"], program),
+    "exec_sh": lambda right, program: java_exec(["/bin/sh", "-c", "exec /usr/bin/python3 -c \"$0\""], program),
+}
 
 
 def reset(**kw):
@@ -463,6 +527,9 @@ class Handler(BaseHTTPRequestHandler):
         mode = st["mode"]
         if mode == "garbage" or tid is None:
             return "Java is a fine language."
+        if mode == "cheat":
+            kind = self.cheat_kind(st, CHEATS_TRANSLATE)
+            return "```java\n" + CHEATS_TRANSLATE[kind](JAVA[tid], program) + "```\n"
         code = {"wrong": JAVA_WRONG, "nocompile": JAVA_NOCOMPILE, "loop": JAVA_LOOP, "alloc": JAVA_ALLOC}.get(mode)
         if code is None:
             code = JAVA[tid] if self.good(st, tid, orig) else JAVA_WRONG
@@ -524,9 +591,9 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "fail_then_ok" and n <= count:
             self.send(500, {"error": {"message": "model overloaded, try again", "type": "server_error"}})
             return
-        if mode == "429" and n <= count:
+        if mode in ("429", "429_huge") and n <= count:
             self.send(429, {"error": {"message": "rate limit reached", "type": "rate_limit_error"}},
-                      {"Retry-After": "0"})
+                      {"Retry-After": "0" if mode == "429" else "100000000000000000000"})
             return
         if mode == "huge":
             pad = max(0, count - 2)

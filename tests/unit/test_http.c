@@ -145,6 +145,60 @@ static void test_http_429_is_retried(void **state)
     gb_http_client_delete(c);
 }
 
+/* A Retry-After larger than a long: honoured up to the back-off cap, without overflow (UBSan). */
+static void test_http_huge_retry_after_is_capped(void **state)
+{
+    (void)state;
+    mode("{\"mode\":\"429_huge\",\"count\":1}");
+    GbHttpOptions o;
+    gb_http_options_default(&o);
+    o.base_url = server.url;
+    o.max_retries = 2;
+    o.retry_base_ms = 1;
+    o.retry_max_ms = 5;
+    GbError err;
+    GbHttpClient *c = gb_http_client_new(&o, &err);
+    assert_non_null(c);
+    const char *texts[] = {"a"};
+    double *v = NULL;
+    size_t dim = 0;
+    double t0 = gb_now();
+    assert_true(gb_embed_batch(c, "m", texts, 1, &v, &dim, &err));
+    assert_true(gb_now() - t0 < 5.0);
+    free(v);
+    assert_int_equal(gb_test_server_stat(&server, "requests"), 2);
+    gb_http_client_delete(c);
+}
+
+/* Per-request budgets (eval's): one call's budget is its own, so calls one after the other (or
+ * at once, from several threads) each get the whole of it; with no client budget nothing adds
+ * up across them. */
+static void test_http_request_budget_is_per_call(void **state)
+{
+    (void)state;
+    mode("{\"mode\":\"slow\",\"delay\":0.4}");
+    GbHttpOptions o;
+    gb_http_options_default(&o);
+    o.base_url = server.url;
+    o.timeout_ms = 5000;
+    o.max_retries = 0;
+    o.budget_ms = -1;
+    o.request_budget_ms = 1500;
+    GbError err;
+    GbHttpClient *c = gb_http_client_new(&o, &err);
+    assert_non_null(c);
+    for (int k = 0; k < 5; k++) { /* 5 x 0.4 s: more than one budget in all, each call within its own */
+        char *reply = NULL;
+        if (!gb_llm_chat(c, "m", NULL, "hi", -1, &reply, &err)) fail_msg("call %d: %s", k, err.msg);
+        free(reply);
+    }
+    mode("{\"mode\":\"slow\",\"delay\":3}");
+    char *reply = NULL;
+    assert_false(gb_llm_chat(c, "m", NULL, "hi", -1, &reply, &err));
+    assert_non_null(strstr(err.msg, "timeout"));
+    gb_http_client_delete(c);
+}
+
 static void test_http_slow_server_times_out(void **state)
 {
     (void)state;
@@ -306,6 +360,8 @@ int main(void)
         cmocka_unit_test(test_http_500_then_ok_is_retried),
         cmocka_unit_test(test_http_500_gives_up_after_retries_with_server_message),
         cmocka_unit_test(test_http_429_is_retried),
+        cmocka_unit_test(test_http_huge_retry_after_is_capped),
+        cmocka_unit_test(test_http_request_budget_is_per_call),
         cmocka_unit_test(test_http_slow_server_times_out),
         cmocka_unit_test(test_http_huge_reply_is_refused),
         cmocka_unit_test(test_http_budget_caps_a_slow_server),

@@ -1538,6 +1538,24 @@ static void test_runner_exec_commands(void **state)
         /* a signal is a crash */
         assert_int_equal(exec_sh(pool, "kill -SEGV $$", NULL, NULL, 0, NULL, &r, NULL), GB_RUN_CRASH);
         gb_run_result_destroy(&r);
+        /* exec_nothing: the command itself runs, and nothing it starts (an interpreter, a shell,
+         * itself again); without it the same script starts them */
+        static const char *const starts[] = {"/usr/bin/python3 -c 'print(7)'", "/bin/sh -c 'echo 7'", "/bin/echo 7"};
+        for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+            const char *sargv[] = {"/bin/sh", "-c", starts[i], NULL};
+            GbExecSpec only = {.argv = sargv, .timeout_s = 5, .exec_nothing = true};
+            GbError e = {{0}};
+            assert_true(gb_pool_exec(pool, &only, &r, NULL, &e));
+            assert_int_equal(r.status, GB_RUN_FAIL);
+            assert_string_equal(r.out, "");
+            assert_non_null(strstr(r.err, "Permission denied"));
+            gb_run_result_destroy(&r);
+            only.exec_nothing = false;
+            assert_true(gb_pool_exec(pool, &only, &r, NULL, &e));
+            assert_int_equal(r.status, GB_RUN_PASS);
+            assert_string_equal(r.out, "7\n");
+            gb_run_result_destroy(&r);
+        }
         /* a command the sandbox cannot start is the runner's error, not the program's */
         const char *argv[] = {"/nonexistent/tool", NULL};
         GbExecSpec spec = {.argv = argv};

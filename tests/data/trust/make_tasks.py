@@ -130,6 +130,19 @@ sys.modules["unittest"] = fake
     "patch_during_tests": "import unittest\n"
                           "def add(a, b):\n    unittest.TestCase.assertTrue = lambda self, x, msg=None: None\n"
                           "    return 3 if (a, b) == (1, 2) else a - b\n",
+    # the function under test skips the test that calls it: a skipped test is not a pass
+    "skip_test": "import unittest\ndef add(a, b):\n    raise unittest.SkipTest('later')\n",
+    # failures are never recorded, and TestCase.run is put back in sys.stdout.flush(), which
+    # the harness calls after the tests: the seal check must come first
+    "flush_restores_patch": "import sys, unittest\n"
+                            "_run = unittest.TestCase.run\n"
+                            "def _pass(self, result=None):\n    result.startTest(self)\n    result.addSuccess(self)\n"
+                            "    result.stopTest(self)\n"
+                            "unittest.TestCase.run = _pass\n"
+                            "class _Out:\n    def __init__(self, w):\n        self.w = w\n"
+                            "    def write(self, x):\n        return self.w.write(x)\n"
+                            "    def flush(self):\n        unittest.TestCase.run = _run\n        return self.w.flush()\n"
+                            "sys.stdout = _Out(sys.stdout)\n" + ADD_WRONG,
 }
 hostile_stdio = {
     # prints the expected output found in the benchmark file named on genebench's command line
@@ -167,6 +180,12 @@ for path in candidates:
             sys.exit(0)
 print("0")
 ''',
+    # the right output, then more than genebench keeps: only the kept part would match
+    "stdio_trailing_garbage": "import sys\na, b = map(int, sys.stdin.read().split())\nprint(a + b)\n"
+                              "sys.stdout.write(' ' * 200000 + 'garbage')\n",
+    # the right output, then a NUL byte and garbage: a comparison of C strings would stop at the NUL
+    "stdio_nul_garbage": "import sys\na, b = map(int, sys.stdin.read().split())\nprint(a + b)\n"
+                         "sys.stdout.write('\\0 garbage')\n",
 }
 
 legit = {
@@ -234,6 +253,41 @@ def probe():
         dirs[:] = [d for d in dirs if not d.startswith("genebench-pool-")]
         found += [os.path.join(dirpath, f) for f in files][:5]
     return found
+''',
+    # no io_uring (its requests bypass the seccomp filter), no netlink socket, no memfd (memory
+    # outside the run's limits); in every mode
+    "no_io_uring_netlink_memfd": '''
+import ctypes, errno, os, socket
+def probe():
+    libc = ctypes.CDLL(None, use_errno=True)
+    bad = []
+    params = ctypes.create_string_buffer(120)
+    if libc.syscall(425, 4, params) >= 0 or ctypes.get_errno() != errno.ENOSYS:  # io_uring_setup
+        bad.append("io_uring_setup: errno %d" % ctypes.get_errno())
+    try:
+        socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close()
+        bad.append("a netlink socket opened")
+    except OSError:
+        pass
+    try:
+        os.close(os.memfd_create("x"))
+        bad.append("memfd_create worked")
+    except OSError:
+        pass
+    return bad
+''',
+    # a tree deeper than a descriptor or a stack frame per level allows: removed after the run
+    "deep_tree": '''
+import os
+def probe():
+    top = os.getcwd()
+    for _ in range(20000):
+        os.mkdir("d")
+        os.chdir("d")
+    with open("f", "w") as f:
+        f.write("x")
+    os.chdir(top)
+    return []
 ''',
     # no user namespace (unshare, clone), no ptrace of the worker
     "no_user_namespace_no_ptrace": '''

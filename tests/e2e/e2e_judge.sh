@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The judge (src/runner/harness_judge.py): a split run's tests run in a process the program cannot
+# reach. tests/data/judge/make_tasks.py writes the benchmarks: wrong answers in the HumanEval,
+# CRUXEval and ClassEval formats, each attacking tests that would run in its own process (forged
+# record with the token from the harness's frames, the seal's lists cleared, frame locals changed
+# through ctypes, always-true __eq__, a lookup table from the tests' source, a shadowed builtin, a
+# patched unittest, SkipTest, an early exit, killing the judge) all FAIL, and right answers that
+# print, hand objects back, raise the expected exceptions and change their arguments PASS, in
+# every sandbox mode this machine allows.
+set -u
+gb=${GENEBENCH:?}
+data=${GB_SOURCE_ROOT:?}/tests/data/judge
+tmp=$(mktemp -d)
+chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
+export TMPDIR=$tmp/tmp
+mkdir -p "$TMPDIR"
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
+cd /
+
+# The codec itself: exact types only, handles for the rest, malformed messages refused.
+codec=$(/usr/bin/python3 - "$GB_SOURCE_ROOT/src/runner" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from harness_codec import Broken, decode, encode
+handles = []
+def handle_of(v):
+    handles.append(v)
+    return len(handles), "o", type(v).__name__
+def rebuild(i, k, n):
+    return ("handle", i, n)
+class S(str):
+    def __eq__(self, o):
+        return True
+    __hash__ = str.__hash__
+plain = [None, True, 3, -2 ** 200, 2.5, 1j, "é\ud800", b"\0", [1, (2, {3: frozenset({4})})], {"a": {5}}]
+assert decode(encode(plain, handle_of), rebuild) == plain and not handles
+assert decode(encode(S("x"), handle_of), rebuild) == ("handle", 1, "S")
+deep = []
+for _ in range(200):
+    deep = [deep]
+out = decode(encode(deep, handle_of), rebuild)
+while isinstance(out, list):
+    out = out[0]
+assert out[0] == "handle"
+for bad in (b"l\xff\xff\xff\x7f", b"s\x05\x00\x00\x00ab", b"N!", b"?", b"h\x01\x00\x00\x00o\x03"):
+    try:
+        decode(bad, rebuild)
+    except Broken:
+        continue
+    raise SystemExit("accepted %r" % bad)
+print("codec ok")
+PY
+)
+check "the codec keeps plain data, makes handles of the rest, refuses malformed input" '[ "$codec" = "codec ok" ]'
+
+nhostile=$(wc -l <"$data/hostile.jsonl")
+nlegit=$(wc -l <"$data/legit.jsonl")
+ran=0
+for mode in namespaces userns plain; do
+    out=$("$gb" check -j 2 --sandbox "$mode" "$data/legit.jsonl" 2>&1); rc=$?
+    if grep -q "cannot start a worker\|worker set-up failed\|cannot map ids" <<<"$out"; then
+        echo "skip: sandbox $mode is not available here"
+        continue
+    fi
+    ran=$((ran + 1))
+    echo "$out"
+    check "$mode: every honest answer passes" "[ $rc -eq 0 ] && grep -q '$nlegit tasks, $nlegit passed, 0 failed' <<<\"\$out\""
+    out=$("$gb" check -j 2 --sandbox "$mode" "$data/hostile.jsonl" 2>&1); rc=$?
+    echo "$out"
+    check "$mode: hostile benchmark exits 1" '[ $rc -eq 1 ]'
+    check "$mode: all $nhostile hostile answers were scored" "grep -q '$nhostile tasks, 0 passed' <<<\"\$out\""
+    passed=$(grep '^PASS' <<<"$out" || true)
+    check "$mode: no hostile answer passes${passed:+ ($passed)}" '[ -z "$passed" ]'
+    for attack in forge_token clear_seal ctypes_frame_locals always_true_eq linecache_lookup shadowed_builtin \
+        patched_unittest skiptest early_exit kill_judge; do
+        for fmt in humaneval cruxeval classeval; do
+            check "$mode: $fmt/$attack is scored wrong" "grep -Eq '^(FAIL|ERROR|TIMEOUT|CRASH)[A-Z]* +hostile/$fmt/$attack( |\$)' <<<\"\$out\""
+        done
+    done
+    check "$mode: SkipTest from the program is an error, not a skip" \
+        'grep -q "hostile/classeval/skiptest .*SkipTest" <<<"$out"'
+done
+check "at least one sandbox mode ran" '[ $ran -gt 0 ]'
+rm -rf "$tmp"
+exit $fail
