@@ -14,6 +14,7 @@
 #include "src/bench/task_io.h"
 #include "src/cli/cli.h"
 #include "src/cli/commands.h"
+#include "src/doc/levels.h"
 #include "src/python/pyparse.h"
 
 typedef struct {
@@ -164,29 +165,12 @@ static bool gb_levels__task(const GbTask *t, const GbRecord *r, size_t g, const 
     return ok;
 }
 
-static void gb_levels__summary(GbStr *o, const char *name, const char *file, const GbLevelSums *s, bool *first)
+static void gb_levels__summary(GbLevelsDoc *doc, const char *name, const char *file, const GbLevelSums *s)
 {
     double n = s->n ? (double)s->n : NAN;
-    gb_str_append(o, *first ? "\n    {" : ",\n    {");
-    *first = false;
-    bool f = true;
-    gb_json_key(o, "level", &f);
-    gb_json_string(o, name);
-    gb_json_key(o, "file", &f);
-    gb_json_string(o, file);
-    gb_json_key(o, "tasks", &f);
-    gb_json_integer(o, s->n);
-    gb_json_key(o, "mean_rc", &f);
-    gb_json_number(o, s->rc / n);
-    gb_json_key(o, "mean_rr", &f);
-    gb_json_number(o, s->rr / n);
-    gb_json_key(o, "mean_tokens", &f);
-    gb_json_number(o, s->tokens / n);
-    gb_json_key(o, "mean_lines", &f);
-    gb_json_number(o, s->lines / n);
-    gb_json_key(o, "mean_rung", &f);
-    gb_json_number(o, s->rung / n);
-    gb_str_append(o, "}");
+    GbLevelsDocLevel l = {gb_strdup(name), gb_strdup(file), s->n,         s->rc / n,
+                          s->rr / n,       s->tokens / n,   s->lines / n, s->rung / n};
+    gb_array_push(&doc->levels, l);
     printf("%-6s %-18s %5ld  %8.4f %8.4f %9.1f %8.1f %6.2f\n", name, file, s->n, s->rc / n, s->rr / n, s->tokens / n,
            s->lines / n, s->rung / n);
 }
@@ -194,7 +178,7 @@ static void gb_levels__summary(GbStr *o, const char *name, const char *file, con
 /* One level file: every task at the rung pick(r) chooses (within >= 0: size-matched). */
 static bool gb_levels__write(const GbBench *in, GbRecord *recs, const bool *has, const char *dir, const char *name,
                              GbLevelsBy by, size_t i, size_t k, double lo, double hi, double budget, double within,
-                             TSParser *parser, GbStr *summary, bool *first)
+                             TSParser *parser, GbLevelsDoc *summary)
 {
     GbBench out;
     gb_bench_init(&out);
@@ -245,7 +229,7 @@ static bool gb_levels__write(const GbBench *in, GbRecord *recs, const bool *has,
         fprintf(stderr, "genebench levels: %s: %s\n", path, err.msg);
         ok = false;
     }
-    gb_levels__summary(summary, name, file, &sums, first);
+    gb_levels__summary(summary, name, file, &sums);
     gb_bench_destroy(&out);
     return ok;
 }
@@ -291,43 +275,28 @@ int gb_cmd_levels(int argc, char **argv)
     size_t k = (size_t)o.k;
     double budget = o.size_budget > 0 ? o.size_budget : 2.0;
     TSParser *parser = gb_parser_new();
-    GbStr summary;
-    gb_str_init(&summary);
-    bool first = true;
-    gb_str_append(&summary, "{");
-    bool f = true;
-    gb_json_key(&summary, "input", &f);
-    gb_json_string(&summary, args.items[0]);
-    gb_json_key(&summary, "by", &f);
-    gb_json_string(&summary, gb_levels_by_name((GbLevelsBy)o.by));
-    gb_json_key(&summary, "k", &f);
-    gb_json_integer(&summary, o.k);
-    gb_json_key(&summary, "rc_targets", &f);
-    gb_str_append(&summary, "[");
-    for (size_t i = 0; i <= k; i++) {
-        if (i) gb_str_append(&summary, ", ");
-        gb_json_number(&summary, isfinite(lo) ? lo + (double)i * (hi - lo) / (double)k : NAN);
-    }
-    gb_str_append(&summary, "]");
-    gb_json_key(&summary, "size_budget", &f);
-    gb_json_number(&summary, budget);
-    gb_json_key(&summary, "levels", &f);
-    gb_str_append(&summary, "[");
+    GbLevelsDoc summary = {
+        gb_strdup(args.items[0]), gb_strdup(gb_levels_by_name((GbLevelsBy)o.by)), o.k, {0}, budget, {0}};
+    for (size_t i = 0; i <= k; i++)
+        gb_array_push(&summary.rc_targets, isfinite(lo) ? lo + (double)i * (hi - lo) / (double)k : NAN);
     printf("%-6s %-18s %5s  %8s %8s %9s %8s %6s\n", "level", "file", "tasks", "RC", "RR", "tokens", "lines", "rung");
     for (size_t i = 0; i <= k; i++) {
         char name[32];
         snprintf(name, sizeof name, "%zu", i);
         ok &= gb_levels__write(&in, recs, has, o.output, name, (GbLevelsBy)o.by, i, k, lo, hi, budget, 0, parser,
-                               &summary, &first);
+                               &summary);
     }
     if (o.size_budget > 0)
         ok &= gb_levels__write(&in, recs, has, o.output, "size", (GbLevelsBy)o.by, 0, k, lo, hi, budget, o.size_budget,
-                               parser, &summary, &first);
-    gb_str_append(&summary, "\n  ]}\n");
+                               parser, &summary);
+    GbStr text;
+    gb_str_init(&text);
+    gb_levels_doc_write(&text, &summary);
     char path[4096];
     snprintf(path, sizeof path, "%s/levels.json", o.output);
-    ok &= gb_cli_write_output("levels", path, &summary);
-    gb_str_destroy(&summary);
+    ok &= gb_cli_write_output("levels", path, &text);
+    gb_str_destroy(&text);
+    gb_levels_doc_destroy(&summary);
     ts_parser_delete(parser);
     for (size_t t = 0; t < in.tasks.len; t++) gb_record_destroy(&recs[t]);
     free(recs);
