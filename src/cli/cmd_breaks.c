@@ -118,7 +118,10 @@ static bool gb_breaks__write_all(const GbBreaksAnalysis *a, const char *dir)
     gb_str_init(&js);
     gb_str_init(&csv);
     gb_str_init(&html);
-    gb_breaks_json(a, &js);
+    GbBreaksDoc doc;
+    gb_breaks_doc_fill(a, &doc);
+    gb_breaks_doc_write(&js, &doc);
+    gb_breaks_doc_destroy(&doc);
     gb_breaks_csv(a, &csv);
     gb_str_append(&html, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Where it breaks</title></head>"
                          "<body><h1>Where the model breaks</h1>\n" GB_REPORT_BREAKS_BEGIN "\n");

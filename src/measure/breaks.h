@@ -9,6 +9,7 @@
 
 #include "src/base/util.h"
 #include "src/bench/task_io.h"
+#include "src/doc/breaks.h"
 #include "src/measure/drop_stats.h"
 
 /* One program of one version: what the level file says about a task. */
@@ -106,8 +107,9 @@ double gb_breaks_median(const double *x, size_t n);
 void gb_breaks_analyse(GbBreaksAnalysis *a, const GbBreaks *b, const GbBreaksParams *params);
 void gb_breaks_analysis_destroy(GbBreaksAnalysis *a);
 
-/* breaks.json and items.csv, appended to out. */
-void gb_breaks_json(const GbBreaksAnalysis *a, GbStr *out);
+/* breaks.json as its document (caller storage, initialised here; gb_breaks_doc_destroy), and
+ * items.csv appended to out. */
+void gb_breaks_doc_fill(const GbBreaksAnalysis *a, GbBreaksDoc *doc);
 void gb_breaks_csv(const GbBreaksAnalysis *a, GbStr *out);
 
 /* The chart file names of the page (curve_level.svg, curve_rc.svg, curve_tokens.svg). */
