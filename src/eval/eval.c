@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "src/base/sha256.h"
+#include "src/doc/eval_cache.h"
+#include "src/doc/eval_prompts.h"
 #include "src/doc/eval_results.h"
 #include "src/doc/eval_summary.h"
 #include "src/eval/offline.h"
@@ -70,38 +72,36 @@ static char *gb_eval__cache_get(const GbEvalRun *r, const char *key, GbLlmReply 
     if (!r->cfg->cache_dir) return NULL;
     char *path = gb_asprintf("%s/%s.json", r->cfg->cache_dir, key);
     GbError e = {0};
-    char *text = gb_read_file(path, NULL, &e);
-    free(path);
-    if (!text) return NULL;
-    json_t *doc = json_loads(text, 0, NULL);
+    size_t len = 0;
+    char *text = gb_read_file(path, &len, &e);
+    GbEvalCacheEntry entry;
+    /* an entry that does not parse is a miss: the request is made again and the entry rewritten */
+    bool ok = text && gb_eval_cache_entry_parse(text, len, path, &entry, &e);
     free(text);
+    free(path);
+    if (!ok) return NULL;
     char *reply = NULL;
-    json_t *v = json_object_get(doc, "reply");
-    if (json_is_string(v) && json_is_string(json_object_get(doc, "model")) &&
-        strcmp(json_string_value(json_object_get(doc, "model")), r->cfg->model) == 0) {
-        reply = gb_strdup(json_string_value(v));
-        json_t *fr = json_object_get(doc, "finish_reason"), *pt = json_object_get(doc, "prompt_tokens"),
-               *ct = json_object_get(doc, "completion_tokens");
-        if (json_is_string(fr)) info->finish_reason = gb_strdup(json_string_value(fr));
-        if (json_is_integer(pt)) info->prompt_tokens = (long)json_integer_value(pt);
-        if (json_is_integer(ct)) info->completion_tokens = (long)json_integer_value(ct);
+    if (strcmp(entry.model, r->cfg->model) == 0) {
+        reply = entry.reply;
+        entry.reply = NULL;
+        info->finish_reason = entry.finish_reason;
+        entry.finish_reason = NULL;
+        if (entry.prompt_tokens >= 0) info->prompt_tokens = entry.prompt_tokens;
+        if (entry.completion_tokens >= 0) info->completion_tokens = entry.completion_tokens;
     }
-    json_decref(doc);
+    gb_eval_cache_entry_destroy(&entry);
     return reply;
 }
 
 static void gb_eval__cache_put(const GbEvalRun *r, const char *key, const GbLlmReply *reply)
 {
     if (!r->cfg->cache_dir) return;
-    json_t *doc = json_object();
-    json_object_set_new(doc, "model", json_string(r->cfg->model));
-    json_object_set_new(doc, "reply", json_string(reply->text));
-    if (reply->finish_reason) json_object_set_new(doc, "finish_reason", json_string(reply->finish_reason));
-    if (reply->prompt_tokens >= 0) json_object_set_new(doc, "prompt_tokens", json_integer(reply->prompt_tokens));
-    if (reply->completion_tokens >= 0)
-        json_object_set_new(doc, "completion_tokens", json_integer(reply->completion_tokens));
-    char *text = json_dumps(doc, JSON_COMPACT);
-    json_decref(doc);
+    GbEvalCacheEntry entry = {.model = (char *)r->cfg->model,
+                              .reply = reply->text,
+                              .finish_reason = reply->finish_reason,
+                              .prompt_tokens = reply->prompt_tokens,
+                              .completion_tokens = reply->completion_tokens};
+    char *text = gb_eval_cache_entry_write(&entry);
     char *path = gb_asprintf("%s/%s.json", r->cfg->cache_dir, key);
     GbError e = {0};
     gb_write_file_atomic(path, text, strlen(text), &e); /* a failed cache write only costs a request later */
@@ -513,9 +513,17 @@ static bool gb_eval__write_prompts(GbEvalRun *r, TSParser *parser, GbError *err)
             const char *expected = NULL;
             if (smp.pair) expected = cfg->task == GB_EVAL_TASK_INPUT ? smp.pair->args : smp.pair->expected;
             for (long k = 0; k < cfg->samples; k++) {
-                char *line =
-                    gb_eval_prompt_line(r->items[i].id, (long)v, k, task, cfg->api == GB_LLM_CHAT, cfg->system, prompt,
-                                        gb_eval__stops(r), expected, r->hashes[gb_eval__slot(r, v, i, k)]);
+                GbEvalPromptLine p = {.item = r->items[i].id,
+                                      .version = (long)v,
+                                      .sample = k,
+                                      .task = task,
+                                      .chat = cfg->api == GB_LLM_CHAT,
+                                      .system = cfg->system,
+                                      .prompt = prompt,
+                                      .stop = gb_eval__stops(r),
+                                      .expected = expected,
+                                      .prompt_sha256 = r->hashes[gb_eval__slot(r, v, i, k)]};
+                char *line = gb_eval_prompt_line_write(&p);
                 bool ok = fputs(line, cfg->prompts_out) >= 0;
                 free(line);
                 if (!ok) {
