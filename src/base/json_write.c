@@ -13,7 +13,33 @@ static size_t gb_json__utf8_len(const unsigned char *p, const unsigned char *end
     return gb_utf8_valid((const char *)p, k, NULL) ? k : 0;
 }
 
+/* The code point of the well-formed UTF-8 sequence of k bytes at p. */
+static unsigned long gb_json__code_point(const unsigned char *p, size_t k)
+{
+    unsigned long c = k == 2 ? p[0] & 0x1fu : k == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
+    for (size_t i = 1; i < k; i++) c = c << 6 | (p[i] & 0x3fu);
+    return c;
+}
+
+/* Append c as \uXXXX (a surrogate pair above U+FFFF). */
+static void gb_json__escape(GbStr *out, unsigned long c, unsigned flags)
+{
+    const char *fmt = flags & GB_JSON_HEX_UPPER ? "\\u%04lX" : "\\u%04lx";
+    if (c < 0x10000) {
+        gb_str_appendf(out, fmt, c);
+        return;
+    }
+    c -= 0x10000;
+    gb_str_appendf(out, fmt, 0xd800 | (c >> 10));
+    gb_str_appendf(out, fmt, 0xdc00 | (c & 0x3ff));
+}
+
 void gb_json_string(GbStr *out, const char *s)
+{
+    gb_json_string_as(out, s, 0);
+}
+
+void gb_json_string_as(GbStr *out, const char *s, unsigned flags)
 {
     if (!s) {
         gb_str_append(out, "null");
@@ -46,14 +72,17 @@ void gb_json_string(GbStr *out, const char *s)
             break;
         default:
             if (*p < 0x20) {
-                gb_str_appendf(out, "\\u%04x", *p);
+                gb_json__escape(out, *p, flags);
             } else if (*p < 0x80) {
                 gb_str_append_n(out, (const char *)p, 1);
             } else {
                 /* A byte that starts no well-formed UTF-8 sequence becomes U+FFFD, as Python's
                  * errors="replace" does: the document stays valid UTF-8 whatever a program printed. */
                 size_t k = gb_json__utf8_len(p, end);
-                if (k == 0) {
+                if (flags & GB_JSON_ASCII) {
+                    gb_json__escape(out, k ? gb_json__code_point(p, k) : 0xfffd, flags);
+                    if (k) p += k - 1;
+                } else if (k == 0) {
                     gb_str_append(out, "\xef\xbf\xbd");
                 } else {
                     gb_str_append_n(out, (const char *)p, k);
@@ -123,6 +152,14 @@ void gb_json_real(GbStr *out, double v, int digits)
         memmove(to, from, strlen(from) + 1);
     }
     gb_str_append(out, buf);
+}
+
+void gb_json_number_real(GbStr *out, double v, int digits)
+{
+    if (isfinite(v) && v == floor(v) && fabs(v) < 1e15)
+        gb_json_integer(out, (long long)v);
+    else
+        gb_json_real(out, v, digits);
 }
 
 void gb_json_integer(GbStr *out, long long v)

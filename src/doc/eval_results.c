@@ -4,33 +4,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/json_write.h"
 #include "src/doc/doc_json.h"
+
+/* "key":"v" (NULL: null), escaped to ASCII as the lines always were. */
+static void gb_eval_result__put_string(GbStr *out, const char *key, const char *v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_json_string_as(out, v, GB_JSON_HEX_UPPER | GB_JSON_ASCII);
+}
+
+/* "key":v, or null when v < 0. */
+static void gb_eval_result__put_optional(GbStr *out, const char *key, long long v, bool *first)
+{
+    gb_json_key(out, key, first);
+    if (v >= 0)
+        gb_json_integer(out, v);
+    else
+        gb_str_append(out, "null");
+}
 
 char *gb_eval_result_write(const GbEvalResult *r)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "task", gb_doc_str(r->task));
-    json_object_set_new(o, "item", gb_doc_str(r->item));
-    json_object_set_new(o, "version", json_integer(r->version));
-    json_object_set_new(o, "file", gb_doc_str(r->file));
-    json_object_set_new(o, "sample", json_integer(r->sample));
-    json_object_set_new(o, "model", gb_doc_str(r->model));
-    json_object_set_new(o, "prompt_sha256", gb_doc_str(r->prompt_sha256));
-    json_object_set_new(o, "raw", gb_doc_str(r->raw));
-    json_object_set_new(o, "extracted", gb_doc_str(r->extracted));
-    json_object_set_new(o, "verdict", json_string(gb_verdict_name(r->verdict)));
-    json_object_set_new(o, "error", gb_doc_str(r->error));
-    json_object_set_new(o, "cached", json_boolean(r->cached));
-    json_object_set_new(o, "finish_reason", gb_doc_str(r->finish_reason));
-    json_object_set_new(o, "prompt_tokens", r->prompt_tokens >= 0 ? json_integer(r->prompt_tokens) : json_null());
-    json_object_set_new(o, "completion_tokens",
-                        r->completion_tokens >= 0 ? json_integer(r->completion_tokens) : json_null());
-    json_object_set_new(o, "latency_ms", r->latency_ms >= 0 ? json_integer((json_int_t)r->latency_ms) : json_null());
-    json_object_set_new(o, "truncated", json_boolean(r->truncated));
-    if (r->plus != GB_V_NONE) json_object_set_new(o, "plus", json_string(gb_verdict_name(r->plus)));
-    char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-    json_decref(o);
-    return line;
+    GbStr out;
+    gb_str_init(&out);
+    bool first = true;
+    gb_str_append(&out, "{");
+    gb_eval_result__put_string(&out, "task", r->task, &first);
+    gb_eval_result__put_string(&out, "item", r->item, &first);
+    gb_json_key(&out, "version", &first);
+    gb_json_integer(&out, r->version);
+    gb_eval_result__put_string(&out, "file", r->file, &first);
+    gb_json_key(&out, "sample", &first);
+    gb_json_integer(&out, r->sample);
+    gb_eval_result__put_string(&out, "model", r->model, &first);
+    gb_eval_result__put_string(&out, "prompt_sha256", r->prompt_sha256, &first);
+    gb_eval_result__put_string(&out, "raw", r->raw, &first);
+    gb_eval_result__put_string(&out, "extracted", r->extracted, &first);
+    gb_eval_result__put_string(&out, "verdict", gb_verdict_name(r->verdict), &first);
+    gb_eval_result__put_string(&out, "error", r->error, &first);
+    gb_doc_put_bool(&out, "cached", r->cached, &first);
+    gb_eval_result__put_string(&out, "finish_reason", r->finish_reason, &first);
+    gb_eval_result__put_optional(&out, "prompt_tokens", r->prompt_tokens, &first);
+    gb_eval_result__put_optional(&out, "completion_tokens", r->completion_tokens, &first);
+    gb_eval_result__put_optional(&out, "latency_ms", r->latency_ms >= 0 ? (long long)r->latency_ms : -1, &first);
+    gb_doc_put_bool(&out, "truncated", r->truncated, &first);
+    if (r->plus != GB_V_NONE) gb_eval_result__put_string(&out, "plus", gb_verdict_name(r->plus), &first);
+    gb_str_append(&out, "}");
+    return gb_str_take(&out);
 }
 
 bool gb_eval_result_parse(const char *line, size_t len, GbEvalResult *out, GbError *err)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/json_write.h"
 #include "src/doc/doc_json.h"
 
 void gb_eval_summary_destroy(GbEvalSummary *s)
@@ -84,196 +85,342 @@ void gb_eval_provenance_destroy(GbEvalProvenance *p)
 
 /* ---- writing -------------------------------------------------------------------------------- */
 
-/* {"<k>": x...} of per-k values */
-static json_t *gb_eval_summary__per_k(const GbEvalSummary *s, const double *x)
+/* The summary's strings and numbers, as it has always written them: \u escapes in upper-case hex,
+ * reals with 12 significant digits. */
+static void gb_eval_summary__string(GbStr *out, const char *v)
 {
-    json_t *o = json_object();
-    for (size_t i = 0; i < s->nk; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "%ld", s->k[i]);
-        json_object_set_new(o, key, gb_doc_number(x ? x[i] : NAN));
-    }
-    return o;
+    gb_json_string_as(out, v, GB_JSON_HEX_UPPER);
 }
 
-static json_t *gb_eval_summary__version(const GbEvalSummary *s, const GbEvalSummaryVersion *v)
+static void gb_eval_summary__number(GbStr *out, double v)
 {
-    json_t *pass_at = json_object(), *verdicts = json_object();
+    gb_json_number_real(out, v, 12);
+}
+
+static void gb_eval_summary__put_string(GbStr *out, const char *key, const char *v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_eval_summary__string(out, v);
+}
+
+static void gb_eval_summary__put_number(GbStr *out, const char *key, double v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_eval_summary__number(out, v);
+}
+
+static void gb_eval_summary__put_integer(GbStr *out, const char *key, long long v, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_json_integer(out, v);
+}
+
+/* "key":[lo,hi] */
+static void gb_eval_summary__put_pair(GbStr *out, const char *key, double lo, double hi, bool *first)
+{
+    gb_json_key(out, key, first);
+    gb_str_append(out, "[");
+    gb_eval_summary__number(out, lo);
+    gb_str_append(out, ",");
+    gb_eval_summary__number(out, hi);
+    gb_str_append(out, "]");
+}
+
+/* {"<k>": x...} of per-k values (x NULL: all null). */
+static void gb_eval_summary__per_k(GbStr *out, const GbEvalSummary *s, const double *x)
+{
+    bool first = true;
+    gb_str_append(out, "{");
     for (size_t i = 0; i < s->nk; i++) {
         char key[32];
         snprintf(key, sizeof key, "%ld", s->k[i]);
-        json_object_set_new(pass_at, key, gb_doc_number(v->pass_at[i]));
+        gb_eval_summary__put_number(out, key, x ? x[i] : NAN, &first);
     }
+    gb_str_append(out, "}");
+}
+
+static void gb_eval_summary__version(GbStr *out, const GbEvalSummary *s, const GbEvalSummaryVersion *v)
+{
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_integer(out, "version", v->version, &first);
+    gb_eval_summary__put_string(out, "file", v->file, &first);
+    gb_eval_summary__put_integer(out, "items_scored", (long long)v->items_scored, &first);
+    gb_json_key(out, "pass_at", &first);
+    gb_eval_summary__per_k(out, s, v->pass_at);
+    gb_json_key(out, "pass_at_ci95", &first);
+    {
+        bool first_k = true;
+        gb_str_append(out, "{");
+        for (size_t i = 0; i < s->nk; i++) {
+            char key[32];
+            snprintf(key, sizeof key, "%ld", s->k[i]);
+            gb_eval_summary__put_pair(out, key, v->pass_lo ? v->pass_lo[i] : NAN, v->pass_hi ? v->pass_hi[i] : NAN,
+                                      &first_k);
+        }
+        gb_str_append(out, "}");
+    }
+    if (s->has_plus) {
+        gb_json_key(out, "plus_pass_at", &first);
+        gb_eval_summary__per_k(out, s, v->plus_pass_at);
+    }
+    gb_json_key(out, "verdicts", &first);
+    bool first_v = true;
+    gb_str_append(out, "{");
     for (int x = GB_V_NONE + 1; x < GB_V_COUNT; x++)
-        json_object_set_new(verdicts, gb_verdict_name((GbVerdict)x), json_integer((json_int_t)v->verdicts[x]));
-    json_t *o = json_object();
-    json_object_set_new(o, "version", json_integer(v->version));
-    json_object_set_new(o, "file", gb_doc_str(v->file));
-    json_object_set_new(o, "items_scored", json_integer((json_int_t)v->items_scored));
-    json_object_set_new(o, "pass_at", pass_at);
-    json_t *ci = json_object();
-    for (size_t i = 0; i < s->nk; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "%ld", s->k[i]);
-        json_object_set_new(ci, key,
-                            json_pack("[oo]", gb_doc_number(v->pass_lo ? v->pass_lo[i] : NAN),
-                                      gb_doc_number(v->pass_hi ? v->pass_hi[i] : NAN)));
+        gb_eval_summary__put_integer(out, gb_verdict_name((GbVerdict)x), (long long)v->verdicts[x], &first_v);
+    gb_str_append(out, "}}");
+}
+
+static void gb_eval_summary__comparison(GbStr *out, const GbEvalSummary *s, const GbEvalComparison *c)
+{
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_integer(out, "version", c->version, &first);
+    gb_eval_summary__put_string(out, "file", c->file, &first);
+    gb_eval_summary__put_integer(out, "items", (long long)c->items, &first);
+    gb_eval_summary__put_integer(out, "both_pass", (long long)c->both_pass, &first);
+    gb_eval_summary__put_integer(out, "lost", (long long)c->lost, &first);
+    gb_eval_summary__put_integer(out, "gained", (long long)c->gained, &first);
+    gb_eval_summary__put_integer(out, "both_fail", (long long)c->both_fail, &first);
+    gb_eval_summary__put_number(out, "pass1_original", c->pass1_original, &first);
+    gb_eval_summary__put_number(out, "pass1_version", c->pass1_version, &first);
+    gb_eval_summary__put_number(out, "relative_drop", c->relative_drop, &first);
+    gb_eval_summary__put_pair(out, "drop_ci95", c->drop_lo, c->drop_hi, &first);
+    gb_eval_summary__put_number(out, "absolute_drop", c->abs_drop, &first);
+    gb_eval_summary__put_pair(out, "absolute_drop_ci95", c->abs_lo, c->abs_hi, &first);
+    gb_eval_summary__put_number(out, "mcnemar_p", c->mcnemar_p, &first);
+    if (s->has_plus) {
+        gb_json_key(out, "plus", &first);
+        bool first_p = true;
+        gb_str_append(out, "{");
+        gb_eval_summary__put_integer(out, "items", (long long)c->plus_items, &first_p);
+        gb_eval_summary__put_number(out, "relative_drop", c->plus_relative_drop, &first_p);
+        gb_eval_summary__put_pair(out, "drop_ci95", c->plus_drop_lo, c->plus_drop_hi, &first_p);
+        gb_eval_summary__put_number(out, "absolute_drop", c->plus_abs_drop, &first_p);
+        gb_eval_summary__put_pair(out, "absolute_drop_ci95", c->plus_abs_lo, c->plus_abs_hi, &first_p);
+        gb_str_append(out, "}");
     }
-    json_object_set_new(o, "pass_at_ci95", ci);
-    if (s->has_plus) json_object_set_new(o, "plus_pass_at", gb_eval_summary__per_k(s, v->plus_pass_at));
-    json_object_set_new(o, "verdicts", verdicts);
-    return o;
+    gb_json_key(out, "bootstrap", &first);
+    bool first_b = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_integer(out, "resamples", (long long)c->resamples, &first_b);
+    gb_eval_summary__put_integer(out, "seed", (long long)c->boot_seed, &first_b);
+    gb_eval_summary__put_integer(out, "undefined", (long long)c->undefined, &first_b);
+    gb_str_append(out, "}}");
 }
 
-static json_t *gb_eval_summary__comparison(const GbEvalSummary *s, const GbEvalComparison *c)
+/* {"mean":..,"min":..,"max":..} */
+static void gb_eval_summary__spread(GbStr *out, double mean, double min, double max)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "version", json_integer(c->version));
-    json_object_set_new(o, "file", gb_doc_str(c->file));
-    json_object_set_new(o, "items", json_integer((json_int_t)c->items));
-    json_object_set_new(o, "both_pass", json_integer((json_int_t)c->both_pass));
-    json_object_set_new(o, "lost", json_integer((json_int_t)c->lost));
-    json_object_set_new(o, "gained", json_integer((json_int_t)c->gained));
-    json_object_set_new(o, "both_fail", json_integer((json_int_t)c->both_fail));
-    json_object_set_new(o, "pass1_original", gb_doc_number(c->pass1_original));
-    json_object_set_new(o, "pass1_version", gb_doc_number(c->pass1_version));
-    json_object_set_new(o, "relative_drop", gb_doc_number(c->relative_drop));
-    json_object_set_new(o, "drop_ci95", json_pack("[oo]", gb_doc_number(c->drop_lo), gb_doc_number(c->drop_hi)));
-    json_object_set_new(o, "absolute_drop", gb_doc_number(c->abs_drop));
-    json_object_set_new(o, "absolute_drop_ci95", json_pack("[oo]", gb_doc_number(c->abs_lo), gb_doc_number(c->abs_hi)));
-    json_object_set_new(o, "mcnemar_p", gb_doc_number(c->mcnemar_p));
-    if (s->has_plus)
-        json_object_set_new(o, "plus",
-                            json_pack("{s:I,s:o,s:[oo],s:o,s:[oo]}", "items", (json_int_t)c->plus_items,
-                                      "relative_drop", gb_doc_number(c->plus_relative_drop), "drop_ci95",
-                                      gb_doc_number(c->plus_drop_lo), gb_doc_number(c->plus_drop_hi), "absolute_drop",
-                                      gb_doc_number(c->plus_abs_drop), "absolute_drop_ci95",
-                                      gb_doc_number(c->plus_abs_lo), gb_doc_number(c->plus_abs_hi)));
-    json_object_set_new(o, "bootstrap",
-                        json_pack("{s:I,s:I,s:I}", "resamples", (json_int_t)c->resamples, "seed",
-                                  (json_int_t)c->boot_seed, "undefined", (json_int_t)c->undefined));
-    return o;
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_number(out, "mean", mean, &first);
+    gb_eval_summary__put_number(out, "min", min, &first);
+    gb_eval_summary__put_number(out, "max", max, &first);
+    gb_str_append(out, "}");
 }
 
-static json_t *gb_eval_summary__across(const GbEvalSummary *s)
+static void gb_eval_summary__across(GbStr *out, const GbEvalSummary *s)
 {
-    if (!s->has_across) return json_null();
+    if (!s->has_across) {
+        gb_str_append(out, "null");
+        return;
+    }
     const GbEvalAcross *a = &s->across;
-    return json_pack("{s:I,s:{s:o,s:o,s:o},s:{s:o,s:o,s:o}}", "versions", (json_int_t)a->versions, "relative_drop",
-                     "mean", gb_doc_number(a->drop_mean), "min", gb_doc_number(a->drop_min), "max",
-                     gb_doc_number(a->drop_max), "pass1", "mean", gb_doc_number(a->pass1_mean), "min",
-                     gb_doc_number(a->pass1_min), "max", gb_doc_number(a->pass1_max));
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_integer(out, "versions", (long long)a->versions, &first);
+    gb_json_key(out, "relative_drop", &first);
+    gb_eval_summary__spread(out, a->drop_mean, a->drop_min, a->drop_max);
+    gb_json_key(out, "pass1", &first);
+    gb_eval_summary__spread(out, a->pass1_mean, a->pass1_min, a->pass1_max);
+    gb_str_append(out, "}");
 }
 
-static json_t *gb_eval_summary__robust(const GbEvalSummary *s)
+static void gb_eval_summary__robust(GbStr *out, const GbEvalSummary *s)
 {
-    if (!s->has_robust) return json_null();
+    if (!s->has_robust) {
+        gb_str_append(out, "null");
+        return;
+    }
     const GbEvalRobust *r = &s->robust;
-    json_t *o = json_object();
-    json_object_set_new(o, "versions", json_integer((json_int_t)r->versions));
-    json_object_set_new(o, "items", json_integer((json_int_t)r->items));
-    json_object_set_new(o, "pass_at", gb_eval_summary__per_k(s, r->pass_at));
-    json_object_set_new(o, "robust_pass_at", gb_eval_summary__per_k(s, r->robust_pass));
-    json_object_set_new(o, "robust_drop_at", gb_eval_summary__per_k(s, r->robust_drop));
-    json_object_set_new(o, "robust_relative_at", gb_eval_summary__per_k(s, r->robust_rel));
-    return o;
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_integer(out, "versions", (long long)r->versions, &first);
+    gb_eval_summary__put_integer(out, "items", (long long)r->items, &first);
+    gb_json_key(out, "pass_at", &first);
+    gb_eval_summary__per_k(out, s, r->pass_at);
+    gb_json_key(out, "robust_pass_at", &first);
+    gb_eval_summary__per_k(out, s, r->robust_pass);
+    gb_json_key(out, "robust_drop_at", &first);
+    gb_eval_summary__per_k(out, s, r->robust_drop);
+    gb_json_key(out, "robust_relative_at", &first);
+    gb_eval_summary__per_k(out, s, r->robust_rel);
+    gb_str_append(out, "}");
 }
 
-/* The run's facts: everything before "versions". */
-static json_t *gb_eval_summary__facts(const GbEvalSummary *s)
+/* The run's facts: every member before "versions" (the object is left open). */
+static void gb_eval_summary__facts(GbStr *out, const GbEvalSummary *s, bool *first)
 {
-    json_t *o = json_object(), *k = json_array();
-    for (size_t i = 0; i < s->nk; i++) json_array_append_new(k, json_integer(s->k[i]));
-    json_object_set_new(o, "model", gb_doc_str(s->model));
-    json_object_set_new(o, "task", gb_doc_str(s->task));
-    json_object_set_new(o, "samples", json_integer(s->samples));
-    json_object_set_new(o, "temperature", gb_doc_number(s->temperature));
-    json_object_set_new(o, "top_p", gb_doc_number(s->top_p));
-    json_object_set_new(o, "max_tokens", json_integer(s->max_tokens));
-    json_object_set_new(o, "seed", json_integer(s->seed));
-    json_object_set_new(o, "k", k);
-    json_object_set_new(o, "items", json_integer((json_int_t)s->items));
-    json_object_set_new(o, "items_before_dedup", json_integer((json_int_t)s->items_before_dedup));
-    json_object_set_new(o, "tasks_without_items", json_integer((json_int_t)s->tasks_without_items));
-    json_object_set_new(o, "samples_planned", json_integer((json_int_t)s->samples_planned));
-    json_object_set_new(o, "samples_scored", json_integer((json_int_t)s->samples_scored));
-    json_object_set_new(o, "samples_resumed", json_integer((json_int_t)s->samples_resumed));
-    json_object_set_new(o, "samples_cached", json_integer((json_int_t)s->samples_cached));
-    json_object_set_new(o, "requests", json_integer(s->requests));
-    json_object_set_new(o, "complete", json_boolean(s->complete));
-    json_object_set_new(o, "stopped_by", gb_doc_str(s->stopped_by));
-    json_t *w = json_array();
-    for (size_t i = 0; i < s->warnings.len; i++) json_array_append_new(w, gb_doc_str(s->warnings.items[i]));
-    json_object_set_new(o, "warnings", w);
-    return o;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_string(out, "model", s->model, first);
+    gb_eval_summary__put_string(out, "task", s->task, first);
+    gb_eval_summary__put_integer(out, "samples", s->samples, first);
+    gb_eval_summary__put_number(out, "temperature", s->temperature, first);
+    gb_eval_summary__put_number(out, "top_p", s->top_p, first);
+    gb_eval_summary__put_integer(out, "max_tokens", s->max_tokens, first);
+    gb_eval_summary__put_integer(out, "seed", s->seed, first);
+    gb_json_key(out, "k", first);
+    gb_str_append(out, "[");
+    for (size_t i = 0; i < s->nk; i++) {
+        if (i) gb_str_append(out, ",");
+        gb_json_integer(out, s->k[i]);
+    }
+    gb_str_append(out, "]");
+    gb_eval_summary__put_integer(out, "items", (long long)s->items, first);
+    gb_eval_summary__put_integer(out, "items_before_dedup", (long long)s->items_before_dedup, first);
+    gb_eval_summary__put_integer(out, "tasks_without_items", (long long)s->tasks_without_items, first);
+    gb_eval_summary__put_integer(out, "samples_planned", (long long)s->samples_planned, first);
+    gb_eval_summary__put_integer(out, "samples_scored", (long long)s->samples_scored, first);
+    gb_eval_summary__put_integer(out, "samples_resumed", (long long)s->samples_resumed, first);
+    gb_eval_summary__put_integer(out, "samples_cached", (long long)s->samples_cached, first);
+    gb_eval_summary__put_integer(out, "requests", s->requests, first);
+    gb_json_key(out, "complete", first);
+    gb_json_bool(out, s->complete);
+    gb_eval_summary__put_string(out, "stopped_by", s->stopped_by, first);
+    gb_json_key(out, "warnings", first);
+    gb_str_append(out, "[");
+    for (size_t i = 0; i < s->warnings.len; i++) {
+        if (i) gb_str_append(out, ",");
+        gb_eval_summary__string(out, s->warnings.items[i]);
+    }
+    gb_str_append(out, "]");
 }
 
-static json_t *gb_eval_summary__truncation(const GbEvalSummary *s)
+static void gb_eval_summary__truncation(GbStr *out, const GbEvalSummary *s)
 {
-    json_t *versions = json_array(), *without = json_array();
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_integer(out, "samples", (long long)s->truncated, &first);
+    gb_json_key(out, "versions", &first);
+    gb_str_append(out, "[");
     for (size_t i = 0; i < s->trunc_versions.len; i++) {
         const GbEvalTruncVersion *v = &s->trunc_versions.items[i];
-        json_array_append_new(
-            versions, json_pack("{s:I,s:I}", "version", (json_int_t)v->version, "truncated", (json_int_t)v->truncated));
+        bool first_v = true;
+        gb_str_append(out, i ? ",{" : "{");
+        gb_eval_summary__put_integer(out, "version", (long long)v->version, &first_v);
+        gb_eval_summary__put_integer(out, "truncated", (long long)v->truncated, &first_v);
+        gb_str_append(out, "}");
     }
+    gb_str_append(out, "]");
+    gb_json_key(out, "without", &first);
+    gb_str_append(out, "[");
     for (size_t i = 0; i < s->trunc_drops.len; i++) {
         const GbEvalTruncDrop *d = &s->trunc_drops.items[i];
-        json_array_append_new(without,
-                              json_pack("{s:I,s:I,s:o,s:o,s:o}", "version", (json_int_t)d->version, "items",
-                                        (json_int_t)d->items, "pass1_original", gb_doc_number(d->pass1_original),
-                                        "pass1_version", gb_doc_number(d->pass1_version), "relative_drop",
-                                        gb_doc_number(d->relative_drop)));
+        bool first_d = true;
+        gb_str_append(out, i ? ",{" : "{");
+        gb_eval_summary__put_integer(out, "version", (long long)d->version, &first_d);
+        gb_eval_summary__put_integer(out, "items", (long long)d->items, &first_d);
+        gb_eval_summary__put_number(out, "pass1_original", d->pass1_original, &first_d);
+        gb_eval_summary__put_number(out, "pass1_version", d->pass1_version, &first_d);
+        gb_eval_summary__put_number(out, "relative_drop", d->relative_drop, &first_d);
+        gb_str_append(out, "}");
     }
-    return json_pack("{s:I,s:o,s:o}", "samples", (json_int_t)s->truncated, "versions", versions, "without", without);
+    gb_str_append(out, "]}");
 }
 
-static json_t *gb_eval_summary__file(const GbEvalInputFile *f)
+static void gb_eval_summary__file(GbStr *out, const GbEvalInputFile *f)
 {
-    return json_pack("{s:o,s:o}", "path", gb_doc_str(f->path), "sha256", gb_doc_str(f->sha256[0] ? f->sha256 : NULL));
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_string(out, "path", f->path, &first);
+    gb_eval_summary__put_string(out, "sha256", f->sha256[0] ? f->sha256 : NULL, &first);
+    gb_str_append(out, "}");
 }
 
-static json_t *gb_eval_summary__provenance(const GbEvalProvenance *p)
+static void gb_eval_summary__provenance(GbStr *out, const GbEvalProvenance *p)
 {
-    json_t *o = json_object(), *inputs = json_array();
-    for (size_t i = 0; i < p->inputs.len; i++)
-        json_array_append_new(inputs, gb_eval_summary__file(&p->inputs.items[i]));
-    json_object_set_new(o, "command_line", gb_doc_str(p->command_line));
-    json_object_set_new(o, "tool_version", gb_doc_str(p->tool_version));
-    json_object_set_new(o, "git_commit", gb_doc_str(p->git_commit));
-    json_object_set_new(o, "date", gb_doc_str(p->date));
-    json_object_set_new(o, "inputs", inputs);
-    json_object_set_new(o, "source", gb_doc_str(p->source));
-    json_object_set_new(o, "server_url", gb_doc_str(p->server_url));
-    json_object_set_new(o, "server_model", gb_doc_str(p->server_model));
-    json_object_set_new(o, "server_context", p->server_context >= 0 ? json_integer(p->server_context) : json_null());
-    json_object_set_new(o, "api", gb_doc_str(p->api));
-    json_object_set_new(o, "system_sha256", gb_doc_str(p->system_sha256));
-    json_object_set_new(o, "answers", p->has_answers ? gb_eval_summary__file(&p->answers) : json_null());
-    json_object_set_new(o, "prompt_version", gb_doc_str(p->prompt_version));
-    json_object_set_new(o, "sandbox", gb_doc_str(p->sandbox));
-    if (p->has_template) json_object_set_new(o, "prompt_template", gb_eval_summary__file(&p->prompt_template));
-    return o;
+    bool first = true;
+    gb_str_append(out, "{");
+    gb_eval_summary__put_string(out, "command_line", p->command_line, &first);
+    gb_eval_summary__put_string(out, "tool_version", p->tool_version, &first);
+    gb_eval_summary__put_string(out, "git_commit", p->git_commit, &first);
+    gb_eval_summary__put_string(out, "date", p->date, &first);
+    gb_json_key(out, "inputs", &first);
+    gb_str_append(out, "[");
+    for (size_t i = 0; i < p->inputs.len; i++) {
+        if (i) gb_str_append(out, ",");
+        gb_eval_summary__file(out, &p->inputs.items[i]);
+    }
+    gb_str_append(out, "]");
+    gb_eval_summary__put_string(out, "source", p->source, &first);
+    gb_eval_summary__put_string(out, "server_url", p->server_url, &first);
+    gb_eval_summary__put_string(out, "server_model", p->server_model, &first);
+    gb_json_key(out, "server_context", &first);
+    if (p->server_context >= 0)
+        gb_json_integer(out, p->server_context);
+    else
+        gb_str_append(out, "null");
+    gb_eval_summary__put_string(out, "api", p->api, &first);
+    gb_eval_summary__put_string(out, "system_sha256", p->system_sha256, &first);
+    gb_json_key(out, "answers", &first);
+    if (p->has_answers)
+        gb_eval_summary__file(out, &p->answers);
+    else
+        gb_str_append(out, "null");
+    gb_eval_summary__put_string(out, "prompt_version", p->prompt_version, &first);
+    gb_eval_summary__put_string(out, "sandbox", p->sandbox, &first);
+    if (p->has_template) {
+        gb_json_key(out, "prompt_template", &first);
+        gb_eval_summary__file(out, &p->prompt_template);
+    }
+    gb_str_append(out, "}");
 }
 
 char *gb_eval_summary_write(const GbEvalSummary *s)
 {
-    json_t *o = gb_eval_summary__facts(s), *versions = json_array(), *comparisons = json_array();
-    for (size_t i = 0; i < s->versions.len; i++)
-        json_array_append_new(versions, gb_eval_summary__version(s, &s->versions.items[i]));
-    for (size_t i = 0; i < s->comparisons.len; i++)
-        json_array_append_new(comparisons, gb_eval_summary__comparison(s, &s->comparisons.items[i]));
-    json_object_set_new(o, "versions", versions);
-    json_object_set_new(o, "comparisons", comparisons);
-    json_object_set_new(o, "across_versions", gb_eval_summary__across(s));
-    json_object_set_new(o, "robust", gb_eval_summary__robust(s));
-    json_object_set_new(o, "plus", s->has_plus ? json_pack("{s:I}", "items", (json_int_t)s->plus_items) : json_null());
-    if (s->has_truncation) json_object_set_new(o, "truncation", gb_eval_summary__truncation(s));
-    if (s->has_provenance) json_object_set_new(o, "provenance", gb_eval_summary__provenance(&s->provenance));
-    char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12));
-    json_decref(o);
-    char *line = gb_asprintf("%s\n", text);
-    free(text);
-    return line;
+    GbStr out;
+    gb_str_init(&out);
+    bool first = true;
+    gb_eval_summary__facts(&out, s, &first);
+    gb_json_key(&out, "versions", &first);
+    gb_str_append(&out, "[");
+    for (size_t i = 0; i < s->versions.len; i++) {
+        if (i) gb_str_append(&out, ",");
+        gb_eval_summary__version(&out, s, &s->versions.items[i]);
+    }
+    gb_str_append(&out, "]");
+    gb_json_key(&out, "comparisons", &first);
+    gb_str_append(&out, "[");
+    for (size_t i = 0; i < s->comparisons.len; i++) {
+        if (i) gb_str_append(&out, ",");
+        gb_eval_summary__comparison(&out, s, &s->comparisons.items[i]);
+    }
+    gb_str_append(&out, "]");
+    gb_json_key(&out, "across_versions", &first);
+    gb_eval_summary__across(&out, s);
+    gb_json_key(&out, "robust", &first);
+    gb_eval_summary__robust(&out, s);
+    gb_json_key(&out, "plus", &first);
+    if (s->has_plus) {
+        bool first_p = true;
+        gb_str_append(&out, "{");
+        gb_eval_summary__put_integer(&out, "items", (long long)s->plus_items, &first_p);
+        gb_str_append(&out, "}");
+    } else {
+        gb_str_append(&out, "null");
+    }
+    if (s->has_truncation) {
+        gb_json_key(&out, "truncation", &first);
+        gb_eval_summary__truncation(&out, s);
+    }
+    if (s->has_provenance) {
+        gb_json_key(&out, "provenance", &first);
+        gb_eval_summary__provenance(&out, &s->provenance);
+    }
+    gb_str_append(&out, "}\n");
+    return gb_str_take(&out);
 }
 
 /* ---- parsing -------------------------------------------------------------------------------- */

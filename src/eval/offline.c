@@ -147,33 +147,3 @@ const GbEvalAnswer1 *gb_eval_answers_find(const GbEvalAnswers *a, const char *it
     free(probe.key);
     return hit;
 }
-
-char *gb_eval_prompt_line(const char *item, long version, long sample, const char *task, bool chat, const char *system,
-                          const char *prompt, const char *const *stop, const char *expected, const char *hash)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "task_id", json_sprintf("%s@v%ld", item, version));
-    json_object_set_new(o, "item", json_string(item));
-    json_object_set_new(o, "version", json_integer(version));
-    json_object_set_new(o, "sample", json_integer(sample));
-    json_object_set_new(o, "task", json_string(task));
-    json_object_set_new(o, "api", json_string(chat ? "chat" : "completions"));
-    if (chat) {
-        json_t *msgs = json_array();
-        if (system) json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "system", "content", system));
-        json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "user", "content", prompt));
-        json_object_set_new(o, "messages", msgs);
-    } else {
-        json_object_set_new(o, "prompt", json_string(prompt));
-    }
-    json_t *st = json_array();
-    for (size_t i = 0; stop && stop[i]; i++) json_array_append_new(st, json_string(stop[i]));
-    json_object_set_new(o, "stop", st);
-    json_object_set_new(o, "expected", expected ? json_string(expected) : json_null());
-    json_object_set_new(o, "prompt_sha256", json_string(hash));
-    char *text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-    json_decref(o);
-    char *line = gb_asprintf("%s\n", text);
-    free(text);
-    return line;
-}

@@ -1,7 +1,8 @@
 #pragma once
 /* Generation apart from scoring (genebench eval --write-prompts / --answers).
  *
- * Prompts file: one compact JSON line per sample, in the run's order (version, item, sample):
+ * Prompts file (written and parsed by src/doc/eval_prompts.h): one compact JSON line per sample,
+ * in the run's order (version, item, sample):
  *   {"task_id": "ITEM@vVERSION", "item", "version", "sample", "task", "api",
  *    "messages": [{"role","content"}...]  (api "chat")  |  "prompt": TEXT  (api "completions"),
  *    "stop": [...], "expected": TEXT | null, "prompt_sha256"}
@@ -37,8 +38,3 @@ GbEvalAnswers *gb_eval_answers_read(const char *path, GbError *err);
 void gb_eval_answers_delete(GbEvalAnswers *a);
 /* The answer of a sample (borrowed), NULL when the file has none. */
 const GbEvalAnswer1 *gb_eval_answers_find(const GbEvalAnswers *a, const char *item, long version, long sample);
-
-/* One sample's prompt line (owned, with its newline); messages when chat (system may be NULL),
- * else the plain prompt; stop NULL-terminated or NULL; expected may be NULL. */
-char *gb_eval_prompt_line(const char *item, long version, long sample, const char *task, bool chat, const char *system,
-                          const char *prompt, const char *const *stop, const char *expected, const char *hash);

@@ -378,6 +378,46 @@ static void test_json_string_replaces_ill_formed_utf8(void **state)
     gb_str_destroy(&s);
 }
 
+static void test_json_string_as_escapes_upper_and_to_ascii(void **state)
+{
+    (void)state;
+    struct {
+        const char *in;
+        unsigned flags;
+        const char *out;
+    } cases[] = {
+        {"\x01\x1b\n", GB_JSON_HEX_UPPER, "\"\\u0001\\u001B\\n\""},
+        {"\x1b", 0, "\"\\u001b\""},
+        {"caf\xc3\xa9", GB_JSON_HEX_UPPER, "\"caf\xc3\xa9\""},
+        {"caf\xc3\xa9 \xe2\x82\xac", GB_JSON_HEX_UPPER | GB_JSON_ASCII, "\"caf\\u00E9 \\u20AC\""},
+        {"\xf0\x9f\x98\x80", GB_JSON_HEX_UPPER | GB_JSON_ASCII, "\"\\uD83D\\uDE00\""}, /* a surrogate pair */
+        {"\xf0\x9f\x98\x80", GB_JSON_ASCII, "\"\\ud83d\\ude00\""},
+        {"a\xff\x7f/", GB_JSON_HEX_UPPER | GB_JSON_ASCII, "\"a\\uFFFD\x7f/\""},
+        {NULL, GB_JSON_ASCII, "null"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        GbStr s;
+        gb_str_init(&s);
+        gb_json_string_as(&s, cases[i].in, cases[i].flags);
+        if (strcmp(s.data, cases[i].out) != 0) fail_msg("case %zu: %s", i, s.data);
+        gb_str_destroy(&s);
+    }
+}
+
+static void test_json_number_real_writes_whole_values_as_integers(void **state)
+{
+    (void)state;
+    const double in[] = {3.0, -0.0, 0.1, 1.0 / 3.0, 1e15, 1e-7, -2.5e20, NAN, INFINITY};
+    GbStr s;
+    gb_str_init(&s);
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+        if (i) gb_str_append(&s, " ");
+        gb_json_number_real(&s, in[i], 12);
+    }
+    assert_string_equal(s.data, "3 0 0.1 0.333333333333 1e15 1e-7 -2.5e20 null null");
+    gb_str_destroy(&s);
+}
+
 /* ---- gzip ---- */
 
 static char *write_temp(const char *data, size_t len)
@@ -472,6 +512,8 @@ int main(void)
         cmocka_unit_test(test_vsim_doc_refuses_mistyped_input),
         cmocka_unit_test(test_compare_doc_round_trips),
         cmocka_unit_test(test_json_string_replaces_ill_formed_utf8),
+        cmocka_unit_test(test_json_string_as_escapes_upper_and_to_ascii),
+        cmocka_unit_test(test_json_number_real_writes_whole_values_as_integers),
         cmocka_unit_test(test_gzip_reads_back_and_refuses_a_bomb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
