@@ -59,7 +59,53 @@ static void test_s6_method_form(void **state)
                        "        return cost\n");
 }
 
-/* Under ClassEval's rules (only the class is kept) only the method form is offered. */
+/* The sibling-class form: the helper is a method of a new class just before the method's class,
+ * called through that class with the instance first (an inter-class call, C6). */
+static void test_s6_sibling_class_form(void **state)
+{
+    (void)state;
+    const char *prog = "import math\n"
+                       "\n"
+                       "\n"
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n"
+                       "\n"
+                       "    def empty(self):\n"
+                       "        return not self.rate\n";
+    expect_applied_tag(GB_OP_S6, prog, "cost = n", "1-sibling", 2,
+                       "import math\n"
+                       "\n"
+                       "\n"
+                       "class StepModel:\n"
+                       "    def tally_metric(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n"
+                       "\n"
+                       "\n"
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = StepModel.tally_metric(self, n)\n"
+                       "        return cost\n"
+                       "\n"
+                       "    def empty(self):\n"
+                       "        return not self.rate\n");
+    /* every method site has both forms; the behaviour is kept at each of them */
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 2);
+    op_env_harness = GB_HARNESS_NONE;
+    expect_same_behaviour(GB_OP_S6, prog,
+                          "s = Shop()\nprint(s.price(3), s.empty())\ns.rate = 0\nprint(s.price(4), s.empty())\n", 4);
+}
+
+/* Under ClassEval's rules (only the class is kept) only the method forms are offered. */
 static void test_s6_classeval_refusals(void **state)
 {
     (void)state;
@@ -78,7 +124,10 @@ static void test_s6_classeval_refusals(void **state)
     assert_int_equal(
         count_sites(GB_OP_S6, "class A(metaclass=type):\n    def f(self, o):\n        return o + 1\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 0);
-    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 1);
+    /* a method also called through its class may get any object as `self` */
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\nprint(A.f(None, 2))\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 2);
     op_env_harness = GB_HARNESS_NONE;
     /* without those rules the other forms stay */
     assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 1);
@@ -713,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_s6_behaviour_is_kept),
         cmocka_unit_test(test_s6_refusals),
         cmocka_unit_test(test_s6_method_form),
+        cmocka_unit_test(test_s6_sibling_class_form),
         cmocka_unit_test(test_s6_classeval_refusals),
         cmocka_unit_test(test_s7_moves_function_to_helper_module),
         cmocka_unit_test(test_s7_behaviour_and_refusals),
