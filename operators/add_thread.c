@@ -7,8 +7,8 @@
  * targets kept: `a = b = f()`, annotations kept), or `return f(...)`. Inside a top-level class
  * each site is also offered in two class forms (gb_s4_apply_class_form): the thread code lives
  * in a runner method of the class, `self.run(f, ...)`, or in a static method of a new class
- * defined just before the class, `Runner.run(f, ...)`; ClassEval keeps both (everything from
- * the first `class` line on).
+ * deriving from the class, defined right after it (gb_op_ctx_sibling_of), `Runner.run(f, ...)`;
+ * ClassEval keeps both (everything from the first `class` line on).
  *
  * Why it is exact: submit() receives the callee and the argument list verbatim, so the callee
  * and every argument are evaluated in the caller, in the original order, before anything runs
@@ -238,7 +238,7 @@ static bool gb_s4_form_ok(GbOpContext *ctx, size_t m, TSNode stmt, int f)
 {
     TSNode top = gb_flow_toplevel_of(stmt);
     if (ts_node_is_null(top) || !gb_node_is_kind(top, GB_NK_CLASS_DEFINITION)) return false;
-    if (f == GB_S4_SIBLING) return true;
+    if (f == GB_S4_SIBLING) return !ts_node_is_null(gb_op_ctx_sibling_of(ctx, m, stmt));
     TSNode fn = gb_op_ctx_self_method(ctx, m, stmt);
     if (ts_node_is_null(fn)) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
@@ -294,8 +294,8 @@ static char *gb_s4_import(GbOpContext *ctx, GbEditSet *set, size_t m, const char
 static const char *const gb_s4_executor_names[] = {"executor", "pool", "worker", "runner"};
 
 /* The class forms: the call becomes `self.run(f, args)` or `Runner.run(f, args)`, and the
- * runner, defined before the method (or as a static method of a new class before the top-level
- * class), makes the call in a worker thread:
+ * runner, defined before the method (or as a static method of a new class deriving from the
+ * top-level class, right after it), makes the call in a worker thread:
  *
  *     def run(self, func, /, *args, **kwargs):
  *         with ThreadPoolExecutor(max_workers=1) as executor:
@@ -348,18 +348,27 @@ static bool gb_s4_apply_class_form(GbOpContext *ctx, const GbSite *site, TSNode 
     char *ind = form == GB_S4_SIBLING ? gb_strdup(unit) : gb_line_indent(src, ts_node_start_byte(anchor));
     GbStr def;
     gb_str_init(&def);
-    if (form == GB_S4_SIBLING) gb_str_appendf(&def, "class %s:\n%s@staticmethod\n", owner, ind);
-    gb_str_appendf(&def, "%sdef %s(%s%s, /, *%s, **%s):\n", ind, runner, form == GB_S4_METHOD ? "self, " : "",
-                   names[0], names[1], names[2]);
+    if (form == GB_S4_SIBLING) {
+        char *cname = gb_node_text(gb_node_field(anchor, "name"), src);
+        gb_str_appendf(&def, "\n\n\nclass %s(%s):\n%s@staticmethod\n", owner, cname, ind);
+        free(cname);
+    }
+    gb_str_appendf(&def, "%sdef %s(%s%s, /, *%s, **%s):\n", ind, runner, form == GB_S4_METHOD ? "self, " : "", names[0],
+                   names[1], names[2]);
     gb_str_appendf(&def, "%s%swith %s(max_workers=1) as %s:\n", ind, unit, tpe, names[3]);
     gb_str_appendf(&def, "%s%s%sreturn %s.submit(%s, *%s, **%s).result()\n", ind, unit, unit, names[3], names[0],
                    names[1], names[2]);
-    gb_str_append(&def, form == GB_S4_SIBLING ? "\n\n" : "\n");
-    gb_edits_insert(&set, m, gb_line_start(src, ts_node_start_byte(anchor)), def.data);
+    if (form == GB_S4_SIBLING)
+        def.data[--def.len] = '\0'; /* after the class's last line, which has no newline of its own */
+    else
+        gb_str_append(&def, "\n");
+    gb_edits_insert(&set, m,
+                    form == GB_S4_SIBLING ? ts_node_end_byte(anchor) : gb_line_start(src, ts_node_start_byte(anchor)),
+                    def.data);
     char *callee = gb_node_text(gb_node_field(call, "function"), src);
     bool genexp = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION);
-    char *open = gb_asprintf("%s.%s(%s%s", form == GB_S4_SIBLING ? owner : "self", runner, callee,
-                             empty && !genexp ? "" : ", ");
+    char *open =
+        gb_asprintf("%s.%s(%s%s", form == GB_S4_SIBLING ? owner : "self", runner, callee, empty && !genexp ? "" : ", ");
     if (genexp) {
         gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
         gb_edits_insert(&set, m, ts_node_end_byte(call), ")");

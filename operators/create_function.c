@@ -1,6 +1,7 @@
 /* S6 CreateFunction: extract statements or an expression into a new module-level function
  * (or, inside a method of a top-level class, a new method of that class: gb_s6_method_of; or a
- * method of a new class defined just before that class, called as `Helper.fn(self, ...)`: the
+ * method of a new class deriving from that class, defined right after it, called as
+ * `Helper.fn(self, ...)`: the
  * sibling-class form, an inter-class dependency, offered as a second site beside each method
  * site).
  *
@@ -47,10 +48,12 @@
  *     RecursionError or setrecursionlimit, annotated assignments, more than 5 parameters;
  *   - names are fresh; the new function is defined before the top-level statement that
  *     contains the site (or, at module level, just before the site), so it exists whenever
- *     the site runs. The sibling class is defined just before the method's class, so it exists
- *     before any method of that class can run, and under ClassEval's rules (everything from the
- *     first `class` line on is kept) it is kept; `Helper.fn(self, ...)` calls the very
- *     function `self.fn(...)` would in the method form (it is a plain function of the class).
+ *     the site runs. The sibling class is defined right after the method's class, which must
+ *     be one whose methods cannot run before that (gb_op_ctx_sibling_of), and under ClassEval's
+ *     rules (everything from the first `class` line on is kept) it is kept;
+ *     `Helper.fn(self, ...)` calls the very function `self.fn(...)` would in the method form
+ *     (it is a plain function of the class). Deriving from the class keeps what a reader and
+ *     pylint know about `self` (its attributes) in the helper.
  *     Both class forms need `self` to be an instance of the class: methods that the program
  *     also reaches as `K.m` (any object may come as `self`) are refused. */
 #include "operators/operator.h"
@@ -467,7 +470,7 @@ static const char *const gb_s6_tags[] = {"expr", "1", "2", "3", "expr-sibling", 
 static void gb_s6_add(GbOpContext *ctx, GbSiteList *out, size_t m, TSNode n, int kind)
 {
     gb_site_add(ctx, out, m, n, gb_s6_tags[kind], kind, NULL);
-    if (!ts_node_is_null(gb_s6_method_of(ctx, m, n)))
+    if (!ts_node_is_null(gb_s6_method_of(ctx, m, n)) && !ts_node_is_null(gb_op_ctx_sibling_of(ctx, m, n)))
         gb_site_add(ctx, out, m, n, gb_s6_tags[kind + GB_S6_SIBLING], kind + GB_S6_SIBLING, NULL);
 }
 
@@ -577,7 +580,9 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     if (ok) {
         GbCallGraph graph;
         gb_callgraph_init(&graph, ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m));
-        ok = gb_s6_context_ok(ctx, m, &graph, first) && (!sibling || !ts_node_is_null(gb_s6_method_of(ctx, m, first))) &&
+        ok = gb_s6_context_ok(ctx, m, &graph, first) &&
+             (!sibling || (!ts_node_is_null(gb_s6_method_of(ctx, m, first)) &&
+                           !ts_node_is_null(gb_op_ctx_sibling_of(ctx, m, first)))) &&
              (is_expr ? gb_s6_plan_expr(ctx, m, first, &plan) : gb_s6_plan_stmts(ctx, m, first, last, &plan));
         gb_callgraph_destroy(&graph);
     }
@@ -603,8 +608,8 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
      * before the top-level statement, or at module level just before the site. */
     TSNode method = gb_s6_method_of(ctx, m, first);
     bool in_class = !ts_node_is_null(method);
-    /* The sibling-class form: the helper is a method of a new class defined just before the
-     * method's class, called through that class with the instance first. */
+    /* The sibling-class form: the helper is a method of a new class deriving from the method's
+     * class, defined right after it, called through that class with the instance first. */
     char *owner = NULL;
     if (sibling) {
         char *cword = gb_words_pick(rng, GB_WORDS_CLASS);
@@ -627,7 +632,11 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
 
     GbStr def;
     gb_str_init(&def);
-    if (sibling) gb_str_appendf(&def, "class %s:\n", owner);
+    if (sibling) {
+        char *cname = gb_node_text(gb_node_field(anchor, "name"), src);
+        gb_str_appendf(&def, "\n\n\nclass %s(%s):\n", owner, cname);
+        free(cname);
+    }
     gb_str_appendf(&def, "%sdef %s(%s", def_indent, name, in_class ? (args.len ? "self, " : "self") : "");
     gb_s6_join(&def, &args);
     gb_str_append(&def, "):\n");
@@ -658,11 +667,12 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
             gb_str_append(&def, "\n");
         }
     }
-    gb_str_append(&def, module_level ? "" : in_class && !sibling ? "\n" : "\n\n");
+    gb_str_append(&def, module_level || sibling ? "" : in_class ? "\n" : "\n\n");
+    if (sibling && def.data[def.len - 1] == '\n') def.data[--def.len] = '\0';
 
     GbEditSet set;
     gb_edits_init(&set);
-    uint32_t at = gb_line_start(src, ts_node_start_byte(anchor));
+    uint32_t at = sibling ? ts_node_end_byte(anchor) : gb_line_start(src, ts_node_start_byte(anchor));
     gb_edits_insert(&set, m, at, def.data);
     /* `if(a)and b:` -> `if calculate(a, b):` : keep the call apart from a preceding word. */
     uint32_t fs = ts_node_start_byte(first);

@@ -379,8 +379,47 @@ TSNode gb_op_ctx_self_method(GbOpContext *ctx, size_t m, TSNode node)
     char *cname = gb_node_text(gb_node_field(cls, "name"), src), *mname = gb_node_text(gb_node_field(fn, "name"), src);
     bool through = false;
     for (size_t k = 0; k < ctx->prog->modules.len && !through; k++)
-        through = gb_op__through_class(ts_tree_root_node(gb_op_ctx_tree(ctx, k)), gb_op_ctx_source(ctx, k), cname, mname);
+        through =
+            gb_op__through_class(ts_tree_root_node(gb_op_ctx_tree(ctx, k)), gb_op_ctx_source(ctx, k), cname, mname);
     free(cname);
     free(mname);
     return through ? none : fn;
+}
+
+static bool gb_op__has_call(TSNode n)
+{
+    if (gb_node_is_kind(n, GB_NK_CALL)) return true;
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_op__has_call(ts_node_named_child(n, i))) return true;
+    return false;
+}
+
+/* A class statement that runs no code of the program while the class is created. */
+static bool gb_op__inert_class_stmt(TSNode k)
+{
+    GbNodeKind t = gb_node_kind(k);
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_DECORATED_DEFINITION || t == GB_NK_PASS_STATEMENT ||
+        t == GB_NK_COMMENT)
+        return true;
+    if (t != GB_NK_EXPRESSION_STATEMENT) return false;
+    /* a docstring, or an assignment of a value without calls */
+    TSNode e = ts_node_named_child(k, 0);
+    if (gb_node_is_kind(e, GB_NK_STRING)) return true;
+    if (!gb_node_is_kind(e, GB_NK_ASSIGNMENT)) return false;
+    return !gb_op__has_call(e);
+}
+
+TSNode gb_op_ctx_sibling_of(GbOpContext *ctx, size_t m, TSNode node)
+{
+    (void)ctx;
+    (void)m;
+    TSNode none = {0};
+    TSNode cls = gb_flow_toplevel_of(node);
+    if (ts_node_is_null(cls) || !gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION)) return none;
+    TSNode sup = gb_node_field(cls, "superclasses"), body = gb_node_field(cls, "body");
+    if ((!ts_node_is_null(sup) && ts_node_named_child_count(sup) > 0) || ts_node_is_null(body)) return none;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++)
+        if (!gb_op__inert_class_stmt(ts_node_named_child(body, i))) return none;
+    return cls;
 }

@@ -103,22 +103,15 @@ static void test_s4_class_forms(void **state)
                        "        out = dict(self=1, func=2, args=3, kwargs=4, function=5, fn=6)\n"
                        "        return out\n"
                        "\n"
-                       "    def extract_metric(self, routine, /, *items_1, **keywords):\n"
+                       "    def extract_reading(self, action, /, *argv, **keywords):\n"
                        "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as runner:\n"
-                       "            return runner.submit(routine, *items_1, **keywords).result()\n"
+                       "            return runner.submit(action, *argv, **keywords).result()\n"
                        "\n"
                        "    def first(self):\n"
-                       "        value = self.extract_metric(self.items.pop, 0)\n"
+                       "        value = self.extract_reading(self.items.pop, 0)\n"
                        "        return value\n");
     expect_applied_tag(GB_OP_S4, s4_class_prog, "value = self", "sibling", 1,
                        "import concurrent.futures as concurrent_futures\n"
-                       "class BatchMethods:\n"
-                       "    @staticmethod\n"
-                       "    def extract_metric(handler, /, *argv, **named):\n"
-                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as worker:\n"
-                       "            return worker.submit(handler, *argv, **named).result()\n"
-                       "\n"
-                       "\n"
                        "class Cart:\n"
                        "    def __init__(self, items):\n"
                        "        self.items = list(items)\n"
@@ -131,8 +124,15 @@ static void test_s4_class_forms(void **state)
                        "        return out\n"
                        "\n"
                        "    def first(self):\n"
-                       "        value = BatchMethods.extract_metric(self.items.pop, 0)\n"
-                       "        return value\n");
+                       "        value = VectorMethods.extract_reading(self.items.pop, 0)\n"
+                       "        return value\n"
+                       "\n"
+                       "\n"
+                       "class VectorMethods(Cart):\n"
+                       "    @staticmethod\n"
+                       "    def extract_reading(command, /, *parts, **extra_options):\n"
+                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as worker:\n"
+                       "            return worker.submit(command, *parts, **extra_options).result()\n");
 }
 
 static void test_s4_class_forms_behave(void **state)
@@ -169,11 +169,15 @@ static void test_s4_class_form_refusals(void **state)
             if (strstr(e.sites.items[k].key, ":method")) fail_msg("runner method offered in:\n%s", progs[i]);
         op_env_close(&e);
     }
+    assert_int_equal(count_sites(GB_OP_S4,
+                                 "import functools\n@functools.total_ordering\nclass A:\n    def f(self, x):\n"
+                                 "        return abs(x)\n",
+                                 NULL),
+                     1);
+    /* no runner class deriving from a class with bases, or whose body runs calls while it is created */
+    assert_int_equal(count_sites(GB_OP_S4, "class A(dict):\n    def f(self, x):\n        return abs(x)\n", NULL), 2);
     assert_int_equal(
-        count_sites(GB_OP_S4, "import functools\n@functools.total_ordering\nclass A:\n    def f(self, x):\n"
-                              "        return abs(x)\n",
-                    NULL),
-        1);
+        count_sites(GB_OP_S4, "class A:\n    N = len('ab')\n    def f(self, x):\n        return abs(x)\n", NULL), 2);
 }
 
 static void test_s4_refusals(void **state)
