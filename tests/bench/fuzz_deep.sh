@@ -37,14 +37,16 @@ E=$here/tests/data/eval
 O=$E/orig.jsonl H=$E/hard.jsonl
 
 # ---- the payloads: name -> Python literal text (written by a generator, one file each)
-$py - "$tmp/payloads" <<'EOF'
+$py - "$tmp/payloads" "$tmp/small" <<'EOF'
 import os, sys
-out = sys.argv[1]
-os.makedirs(out)
+big, small = sys.argv[1], sys.argv[2]
+os.makedirs(big)
+os.makedirs(small)
 D, W = 100000, 1000000
+# as test literals (no size cap): 20,000-100,000 levels deep and 1,000,000 elements wide
 p = {
-    "unary_100k": "- " * D + "1",
-    "not_100k": "not " * D + "1",
+    "unary_100k": "-" * D + "1",
+    "not_50k": "not " * (D // 2) + "1",
     "parens_100k": "(" * D + "1" + ")" * D,
     "list_100k": "[" * D + "]" * D,
     "dict_50k": "{1: " * (D // 2) + "1" + "}" * (D // 2),
@@ -52,43 +54,78 @@ p = {
     "calls_50k": "f(" * (D // 2) + "1" + ")" * (D // 2),
     "subscript_50k": "x" + "[0]" * (D // 2),
     "attr_50k": "x" + ".a" * (D // 2),
-    "concat_100k": " + ".join(["'a'"] * D),
-    "binop_20k": "(" * 20000 + "1" + " + 1)" * 20000,
+    "concat_100k": "+".join(["'a'"] * D),
+    "binop_20k": "(" * 20000 + "1" + "+1)" * 20000,
     "lambda_20k": "lambda: " * 20000 + "1",
-    "list_1m": "[" + "1, " * W + "]",
-    "tuple_1m": "(" + "0, " * W + ")",
-    "dict_1m": "{" + ", ".join("%d: 0" % i for i in range(W)) + "}",
+    "list_1m": "[" + "1," * W + "]",
+    "tuple_1m": "(" + "0," * W + ")",
+    "dict_1m": "{" + ",".join("%d:0" % i for i in range(W)) + "}",
     "string_escapes_1m": "'" + "\\n\\x41\\u00e9\\\\\\'" * (W // 4) + "'",
     "bytes_escapes_1m": "b'" + "\\x00\\n\\\\" * (W // 3) + "'",
 }
-for name, text in p.items():
-    with open(os.path.join(out, name), "w") as f:
-        f.write(text)
+# as answers, which are refused past 64 KiB: as deep as fits (20,000-60,000 levels)
+q = {
+    "unary_60k": "-" * 60000 + "1",
+    "not_15k": "not " * 15000 + "1",
+    "parens_30k": "(" * 30000 + "1" + ")" * 30000,
+    "list_30k": "[" * 30000 + "]" * 30000,
+    "dict_15k": "{1:" * 15000 + "1" + "}" * 15000,
+    "set_tuple_15k": "{(" * 15000 + "1" + ",)}" * 15000,
+    "calls_20k": "f(" * 20000 + "1" + ")" * 20000,
+    "subscript_20k": "x" + "[0]" * 20000,
+    "attr_30k": "x" + ".a" * 30000,
+    "concat_20k": "+".join(["'a'"] * 20000),
+    "binop_15k": "(" * 15000 + "1" + "+1)" * 15000,
+    "lambda_8k": "lambda:" * 8000 + "1",
+    "list_30k_wide": "[" + "1," * 30000 + "]",
+    "dict_10k_wide": "{" + ",".join("%d:0" % i for i in range(10000)) + "}",
+    "string_escapes_10k": "'" + "\\n\\x41\\u00e9\\\\\\'" * 3000 + "'",
+}
+for where, table in ((big, p), (small, q)):
+    for name, text in table.items():
+        with open(os.path.join(where, name), "w") as f:
+            f.write(text)
 EOF
 payloads=$(ls "$tmp/payloads")
 np=$(wc -w <<<"$payloads")
+ns=$(ls "$tmp/small" | wc -l)
 
 # ---- eval: one sample per payload, output and input prediction
 for task in output input; do
-  "$gb" eval "$O" "$H" --task $task -n "$np" --write-prompts "$tmp/p-$task.jsonl" 2>"$tmp/wp.err"; rc=$?
+  "$gb" eval "$O" "$H" --task $task -n "$ns" --write-prompts "$tmp/p-$task.jsonl" 2>"$tmp/wp.err"; rc=$?
   check "eval --task $task --write-prompts" 'clean $rc "$tmp/wp.err" && [ $rc -eq 0 ]'
-  $py - "$tmp/p-$task.jsonl" "$tmp/payloads" "$task" >"$tmp/a-$task.jsonl" <<'EOF'
-import json, os, sys
+  # the simulated model's right answers, their value (output) or arguments (input) replaced by a
+  # payload: sample k of the first item gets payload k, every other sample keeps its right answer
+  $py "$here/tests/fakes/model_server.py" --answer "$tmp/p-$task.jsonl" --out "$tmp/right-$task.jsonl" \
+    --bench "$O" "$H" >/dev/null 2>&1
+  $py - "$tmp/right-$task.jsonl" "$tmp/small" "$task" >"$tmp/a-$task.jsonl" <<'EOF'
+import json, os, re, sys
 names = sorted(os.listdir(sys.argv[2]))
 text = {n: open(os.path.join(sys.argv[2], n)).read() for n in names}
+first = None
 for line in open(sys.argv[1]):
-    p = json.loads(line)
-    payload = text[names[p["sample"] % len(names)]]
-    body = ("assert f(%s) == 1" if sys.argv[3] == "input" else "assert f(1) == %s") % payload
-    print(json.dumps({"item": p["item"], "version": p["version"], "sample": p["sample"],
-                      "answer": "[ANSWER]\n" + body + "\n[/ANSWER]"}))
+    a = json.loads(line)
+    first = first or a["item"]
+    m = re.search(r"assert (\w+)\((.*)\) == (.*)", a["answer"])
+    if a["item"] == first and m:
+        payload = text[names[a["sample"] % len(names)]]
+        body = ("assert %s(%s) == %s" % (m.group(1), payload, m.group(3)) if sys.argv[3] == "input"
+                else "assert %s(%s) == %s" % (m.group(1), m.group(2), payload))
+        a["answer"] = a["answer"][:m.start()] + body + a["answer"][m.end():]
+    print(json.dumps(a))
 EOF
-  "$gb" eval "$O" "$H" --task $task -n "$np" --k 1 --answers "$tmp/a-$task.jsonl" --model fuzz -j 2 -q \
+  "$gb" eval "$O" "$H" --task $task -n "$ns" --k 1 --answers "$tmp/a-$task.jsonl" --model fuzz -j 2 -q \
     -o "$tmp/r-$task.jsonl" --summary "$tmp/s-$task.json" >/dev/null 2>"$tmp/e-$task.err"; rc=$?
-  passes=$($py -c "import json,sys; s=json.load(open(sys.argv[1])); print(sum(v['verdicts']['pass'] for v in s['versions']))" \
-    "$tmp/s-$task.json" 2>/dev/null)
-  check "eval $task: $np deep and wide answers per item, exit 0, no pass ($passes)" \
-    'clean $rc "$tmp/e-$task.err" && [ $rc -eq 0 ] && [ "$passes" = 0 ]'
+  # passes among the first item's samples, and among the others'
+  got=$($py -c "
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+first = rows[0]['item']
+print(sum(r['verdict'] == 'pass' for r in rows if r['item'] == first), sum(r['verdict'] == 'pass' for r in rows if r['item'] != first))" \
+    "$tmp/r-$task.jsonl" 2>/dev/null)
+  check "eval $task: $ns deep and wide answers to the first item, exit 0; none passes, the right ones do ($got)" \
+    'clean $rc "$tmp/e-$task.err" && [ $rc -eq 0 ] && [ "${got%% *}" = 0 ] && [ "${got##* }" -gt 0 ]'
+  check "eval $task: every payload was parsed (none refused for its length)" '! grep -q "longer than" "$tmp/r-$task.jsonl"'
 done
 
 # ---- the same literals in a benchmark's tests: check and compare
