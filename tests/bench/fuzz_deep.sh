@@ -63,22 +63,22 @@ p = {
     "string_escapes_1m": "'" + "\\n\\x41\\u00e9\\\\\\'" * (W // 4) + "'",
     "bytes_escapes_1m": "b'" + "\\x00\\n\\\\" * (W // 3) + "'",
 }
-# as answers, which are refused past 64 KiB: as deep as fits (20,000-60,000 levels)
+# as answers, which are refused past 64 KiB: as deep as fits (8,000-60,000 levels)
 q = {
     "unary_60k": "-" * 60000 + "1",
     "not_15k": "not " * 15000 + "1",
     "parens_30k": "(" * 30000 + "1" + ")" * 30000,
     "list_30k": "[" * 30000 + "]" * 30000,
     "dict_15k": "{1:" * 15000 + "1" + "}" * 15000,
-    "set_tuple_15k": "{(" * 15000 + "1" + ",)}" * 15000,
+    "set_tuple_12k": "{(" * 12000 + "1" + ",)}" * 12000,
     "calls_20k": "f(" * 20000 + "1" + ")" * 20000,
     "subscript_20k": "x" + "[0]" * 20000,
     "attr_30k": "x" + ".a" * 30000,
-    "concat_20k": "+".join(["'a'"] * 20000),
+    "concat_15k": "+".join(["'a'"] * 15000),
     "binop_15k": "(" * 15000 + "1" + "+1)" * 15000,
     "lambda_8k": "lambda:" * 8000 + "1",
     "list_30k_wide": "[" + "1," * 30000 + "]",
-    "dict_10k_wide": "{" + ",".join("%d:0" % i for i in range(10000)) + "}",
+    "dict_8k_wide": "{" + ",".join("%d:0" % i for i in range(8000)) + "}",
     "string_escapes_10k": "'" + "\\n\\x41\\u00e9\\\\\\'" * 3000 + "'",
 }
 for where, table in ((big, p), (small, q)):
