@@ -383,22 +383,23 @@ static int gb_eval__print(const GbEvalOptions *opt, const char *json, const char
 }
 
 /* Write every sample's prompt to --write-prompts (no server; a sandbox only for repair, whose
- * prompt says how the buggy program fails its tests). */
+ * prompt shows how the buggy program fails its tests). */
 static int gb_eval__write_prompts(const GbEvalOptions *opt, const GbEvalVersion *versions, size_t nv)
 {
     GbPool *pool = NULL;
-    if ((GbEvalTask)opt->task == GB_EVAL_TASK_REPAIR) {
+    if (opt->task == GB_EVAL_TASK_REPAIR) {
         GbPoolConfig pc;
         gb_pool_config_defaults(&pc);
         pc.python = opt->python;
         pc.workers = (int)opt->workers;
         pc.timeout_s = pc.cpu_s = gb_eval__run_timeout(opt);
-        if (!(pool = gb_cli_pool_new("eval", &pc))) return GB_EXIT_FAIL;
+        pool = gb_cli_pool_new("eval", &pc);
+        if (!pool) return GB_EXIT_FAIL;
     }
     FILE *f = fopen(opt->write_prompts, "w");
     if (!f) {
         fprintf(stderr, "genebench eval: %s: cannot write the prompts: %m\n", opt->write_prompts);
-        gb_pool_delete(pool);
+        if (pool) gb_pool_delete(pool);
         return GB_EXIT_FAIL;
     }
     GbEvalConfig cfg = gb_eval__config(opt, NULL, NULL, NULL, NULL);
@@ -409,14 +410,12 @@ static int gb_eval__write_prompts(const GbEvalOptions *opt, const GbEvalVersion 
     size_t errors = 0;
     GbError err = {0};
     bool ok = gb_eval_run(&cfg, NULL, pool, versions, nv, &json, &text, &errors, &err);
+    if (pool) gb_pool_delete(pool);
     if (fclose(f) != 0 && ok) {
         gb_error_set(&err, "%s: cannot write the prompts", opt->write_prompts);
         ok = false;
     }
     if (!ok) fprintf(stderr, "genebench eval: %s\n", err.msg);
-    free(json);
-    free(text);
-    gb_pool_delete(pool);
     return ok ? GB_EXIT_OK : GB_EXIT_FAIL;
 }
 
