@@ -99,16 +99,8 @@ static bool gb_pool__tests_split(const GbPool *pool, const GbRunSpec *rs)
 bool gb_pool_judges_apart(const GbPool *pool, const GbTask *task)
 {
     if (task->kind == GB_TESTS_STDIO) return false;
-    GbRunSpec rs = {task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert",
-                    NULL,
-                    task->test_code,
-                    task,
-                    NULL,
-                    0,
-                    NULL,
-                    NULL,
-                    NULL,
-                    NULL};
+    GbRunSpec rs = {
+        .kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert", .test_code = task->test_code, .task = task};
     return gb_pool__tests_split(pool, &rs);
 }
 
