@@ -381,23 +381,39 @@ void gb_cli_signals_stop(GbCliSignals *s)
 
 /* ---- Output lock ---- */
 
-/* The file output names, as one path however it is reached (a symlink to it, a directory
- * reached through a symlink): its lock must be the same for every name of it. Owned. */
+/* The file output names, as one path however it is reached (a symlink to it, also to an output
+ * not written yet; a directory reached through a symlink): its lock must be the same for every
+ * name of it. Owned. */
 static char *gb_cli__lock_target(const char *output)
 {
-    char *real = realpath(output, NULL); /* an existing output (or symlink to one) */
-    if (real) {
-        char *t = gb_strdup(real);
-        free(real);
-        return t;
+    char *path = gb_strdup(output);
+    for (int hop = 0; hop < 40; hop++) {
+        char *real = realpath(path, NULL); /* an existing output (or symlink to one) */
+        if (real) {
+            char *t = gb_strdup(real);
+            free(real);
+            free(path);
+            return t;
+        }
+        /* realpath needs the end of the chain to exist: follow a dangling symlink by hand */
+        char link[PATH_MAX];
+        ssize_t n = readlink(path, link, sizeof link - 1);
+        if (n <= 0) break;
+        link[n] = '\0';
+        const char *slash = strrchr(path, '/');
+        char *next =
+            link[0] == '/' || !slash ? gb_strdup(link) : gb_asprintf("%.*s/%s", (int)(slash - path), path, link);
+        free(path);
+        path = next;
     }
-    const char *slash = strrchr(output, '/');
-    char *dir = slash ? gb_strndup(output, (size_t)(slash - output) + (slash == output)) : gb_strdup(".");
-    const char *base = slash ? slash + 1 : output;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? gb_strndup(path, (size_t)(slash - path) + (slash == path)) : gb_strdup(".");
+    const char *base = slash ? slash + 1 : path;
     char *rdir = realpath(dir, NULL);
-    char *t = rdir ? gb_asprintf("%s%s%s", rdir, strcmp(rdir, "/") == 0 ? "" : "/", base) : gb_strdup(output);
+    char *t = rdir ? gb_asprintf("%s%s%s", rdir, strcmp(rdir, "/") == 0 ? "" : "/", base) : gb_strdup(path);
     free(rdir);
     free(dir);
+    free(path);
     return t;
 }
 

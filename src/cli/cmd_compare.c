@@ -269,6 +269,7 @@ int gb_cmd_compare(int argc, char **argv)
     pcfg.python = o.python;
     pcfg.timeout_s = o.timeout;
     pcfg.cpu_s = o.timeout;
+    pcfg.probes_apart = true; /* the second benchmark's programs are judged, not trusted */
     long jobs = o.jobs > 0 ? o.jobs : sysconf(_SC_NPROCESSORS_ONLN);
     if (jobs < 1) jobs = 1;
     pcfg.workers = (int)jobs;

@@ -103,7 +103,8 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
                      .cpu_s = cfg->compile_timeout_s,
                      .mem_mb = cfg->mem_mb,
                      .collect_suffix = ".class",
-                     .exec_nothing = true};
+                     .exec_nothing = true,
+                     .view = true};
     GbRunFiles classes = {0};
     bool ok = gb_pool_exec(pool, &cs, out, &classes, err);
     if (!ok) goto done;
@@ -143,7 +144,8 @@ bool gb_java_score(GbPool *pool, const GbJavaConfig *cfg, const GbTask *task, co
                          .cpu_s = cfg->run_timeout_s,
                          .mem_mb = cfg->mem_mb,
                          .out_cap = cap,
-                         .exec_nothing = true}; /* the Java runtime only: no interpreter, no shell */
+                         .exec_nothing = true,
+                         .view = true}; /* the Java runtime only: no interpreter, no shell */
         GbRunResult one;
         ok = gb_pool_exec(pool, &rs, &one, NULL, err);
         if (!ok) {

@@ -13,9 +13,11 @@ from harness_judge import run_judged
 from harness_lint import run_lint_session
 from harness_process import exec_only
 from harness_probe import run_probe
+from harness_probe_apart import run_probe_apart
 from harness_program import compile_tests, describe_exception, exec_program, new_main_module
 from harness_rules import apply_harness_rules
 from harness_seal import seal_before_tests, seal_check
+from harness_view import enter_view
 from harness_wire import clip, encode, text
 
 
@@ -217,6 +219,9 @@ def run_request(req, result, worker, private):
             rules = text(req, "rules")
             if rules != "guard":
                 apply_harness_rules(req, main_path)
+            if kind == "probe":
+                run_probe_apart(req, run_dir, main_path, result, private, worker.seal, worker.libc, numpy)
+                return
             run_tests = judged_assert(run_dir) if kind == "assert" else judged_unittest(req, run_dir)
             run_judged(req, run_dir, main_path, result, private, worker.seal, worker.libc, run_tests)
             return
@@ -279,8 +284,9 @@ def child(worker, req, fds, result_w, ctl, token_r):
         os.setsid()
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
-        # A split run (harness_judge.py) keeps the descriptor of its tests for the judge.
-        split = text(req, "split") == "1" and kind in ("assert", "unittest") and len(fds) == 4
+        # A split run (harness_judge.py) keeps the descriptor of its tests (a probe judged apart:
+        # its fields) for the judge.
+        split = text(req, "split") == "1" and kind in ("assert", "unittest", "probe") and len(fds) == 4
         keep = sorted({result_w, token_r} | ({fds[3]} if split else set()))
         low = 3
         for fd in keep:
@@ -309,6 +315,9 @@ def child(worker, req, fds, result_w, ctl, token_r):
             if old_hard != resource.RLIM_INFINITY and hard > old_hard:
                 hard = old_hard
             resource.setrlimit(which, (min(value, hard), hard))
+        if kind == "exec" and text(req, "view") == "1" and worker.shm is not None:
+            # a mount namespace of its own, made while the child still may (before the uid drop)
+            enter_view(libc, text(req, "argv").split("\0")[0], text(req, "dir"), worker.shm)
         uid = int(text(req, "uid", "-1"))
         if uid >= 0:
             os.setgroups([])

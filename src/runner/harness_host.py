@@ -1,13 +1,13 @@
 """The program's side of a split run (harness_judge.py): a process of its own, forked by the
 judge, that runs the program as __main__ and then answers the judge's requests on a pipe,
 one at a time: call a function or method, get or set an attribute, and a few operators of an
-object it holds. Arguments arrive as plain data (harness_codec.py); results, the output a
-call printed, the exception it raised and the new contents of the arguments it changed go
-back the same way. This process holds no token and no descriptor of the result record: what
+object it holds. Arguments arrive as plain data (harness_codec.py); results, the exception a
+call raised and the new contents of the arguments it changed go back the same way; what it
+prints goes to its stdout, a pipe the judge reads (nothing in this process swaps streams or
+sets timers per call, for tests and probes alike). This process holds no token and no descriptor of the result record: what
 it answers is what the program does, never the verdict.
 """
 
-import io
 import os
 import sys
 import types
@@ -97,21 +97,14 @@ def answer(objects, request, run_dir):
     op = request[0]
     if op == "call":
         _op, target, args, kwargs, changed = request
-        # a text stream with a binary buffer under it, as sys.stdout: a program may write bytes
-        raw = io.BytesIO()
-        out = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", write_through=True)
-        saved = sys.stdout
-        sys.stdout = out
+        # stdout is the process's own (a pipe the judge reads): what the call printed is in it
+        # before the answer, flushed here
         try:
             value = objects.by_id[target](*args, **kwargs)
         finally:
-            sys.stdout = saved
-            try:
-                out.flush()
-            except BaseException:  # noqa: BLE001 - the program may have closed it
-                pass
+            flush_output()
         back = [args[i] if type(i) is int else kwargs[i] for i in changed]
-        return ("ok", value, back, raw.getvalue())
+        return ("ok", value, back, "")
     if op == "getattr":
         return ("ok", getattr(objects.by_id[request[1]], request[2]), [], "")
     if op == "setattr":

@@ -18,6 +18,7 @@ import os
 import select
 import signal
 import sys
+import threading
 import time
 
 from harness_codec import Broken, Refused, recv, send
@@ -33,6 +34,10 @@ class ProgramError(Exception):
 
 class ProcessExit(Exception):
     """The program's process exited before the tests finished."""
+
+
+class CallTimeout(Exception):
+    """The program's process did not answer within the time given (probes: Link.deadline)."""
 
 
 class Handle:
@@ -118,9 +123,52 @@ class Handle:
 class Link:
     """The judge's end of the pipes to the program's process (pid), and what its handles decode to."""
 
-    def __init__(self, pid, calls_w, replies_r):
-        self.pid, self.calls_w, self.replies_r = pid, calls_w, replies_r
+    def __init__(self, pid, calls_w, replies_r, out_r):
+        self.pid, self.calls_w, self.replies_r, self.out_r = pid, calls_w, replies_r, out_r
         self.handles, self.exceptions = {}, {}
+        # out_r: the program's stdout, a pipe; what it holds goes to the judge's stdout (tests) or
+        # into self.taken (probes: take_output); deadline: a monotonic time the next reply must
+        # come by (None: none, the run's own limit holds)
+        self.taken, self.keep_output, self.deadline = [], False, None
+        os.set_blocking(out_r, False)
+
+    def drain(self):
+        """Read what the program's stdout pipe holds now."""
+        while True:
+            try:
+                chunk = os.read(self.out_r, 1 << 16)
+            except BlockingIOError:
+                return
+            except OSError:
+                return
+            if not chunk:
+                return
+            if self.keep_output:
+                self.taken.append(chunk)
+            else:
+                write_output(chunk)
+
+    def take_output(self):
+        """What the program printed since the last take (keep_output runs), as bytes."""
+        self.drain()
+        data = b"".join(self.taken)
+        self.taken = []
+        return data
+
+    def receive(self):
+        """The next message from the program's process, draining its stdout meanwhile (a call
+        that prints more than a pipe holds must not block on it)."""
+        while True:
+            timeout = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+            ready = select.select([self.replies_r, self.out_r], [], [], timeout)[0]
+            if not ready:
+                raise CallTimeout("no answer within the time given")
+            if self.out_r in ready:
+                self.drain()
+            if self.replies_r in ready:
+                reply = recv(self.replies_r, self.decode_handle)
+                self.drain()
+                return reply
 
     def gone(self, why):
         """The program's process stopped answering: a ProgramError to raise. When it ended by a
@@ -181,7 +229,7 @@ class Link:
     def exchange(self, request):
         try:
             send(self.calls_w, request, self.handle_of)
-            reply = recv(self.replies_r, self.decode_handle)
+            reply = self.receive()
         except (Broken, OSError) as exc:
             raise self.gone(exc) from None
         if type(reply) is not tuple or not reply:
@@ -249,31 +297,68 @@ def write_output(data):
     buffer.flush()
 
 
+def fork_clean(body):
+    """Fork from a thread of its own and run body() in the child (it never returns there):
+    the child's only thread starts at that thread's bootstrap, so none of the judge's frames
+    (what kind of run this is, its request, the judge's locals) is a frame of the child.
+    Returns the child's pid."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+    box = []
+
+    def forker():
+        pid = os.fork()
+        if pid == 0:
+            try:
+                body()
+            finally:
+                os._exit(1)
+        box.append(pid)
+
+    thread = threading.Thread(target=forker)
+    thread.start()
+    thread.join()
+    if not box:
+        raise OSError("cannot fork the program's process")
+    return box[0]
+
+
 def start_host(req, run_dir, main_path, private, seal, libc, unittest_too):
-    """Fork the program's process; returns (pid, Link). The child closes every descriptor the
-    judge keeps private (the result pipe, the token pipe) before the program runs."""
+    """Fork the program's process (fork_clean); returns (pid, Link). The child closes every
+    descriptor the judge keeps private (the result pipe, the token pipe, the tests) and empties
+    the request before the program runs; its stdout is a pipe the judge reads, as a run's
+    stdout is a pipe genebench reads. Test runs and probes start it alike."""
     calls_r, calls_w = os.pipe()
     replies_r, replies_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            for fd in list(private) + [calls_w, replies_r]:
-                os.close(fd)
-            if libc is not None:
-                libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: the program's own /proc/self as usual
-            undo = apply_guard() if text(req, "rules") == "guard" else (lambda: None)
-            serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo)
-        finally:
-            os._exit(1)
+    out_r, out_w = os.pipe()
+    rules = text(req, "rules")
+
+    def host():
+        for fd in list(private) + [calls_w, replies_r, out_r]:
+            os.close(fd)
+        os.dup2(out_w, 1)
+        os.close(out_w)
+        if libc is not None:
+            libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: the program's own /proc/self as usual
+        undo = apply_guard() if rules == "guard" else (lambda: None)
+        req.clear()
+        serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo)
+
+    pid = fork_clean(host)
     os.close(calls_r)
     os.close(replies_w)
-    return pid, Link(pid, calls_w, replies_r)
+    os.close(out_w)
+    return pid, Link(pid, calls_w, replies_r, out_r)
 
 
 def end_host(pid, link, grace=0.5):
     """Close the pipes to the program's process and reap it. It flushes what the program wrote
     and exits when its requests pipe closes; one that has not after grace seconds (a thread of
-    the program holding it) is killed, and so is anything it left."""
+    the program holding it) is killed, and so is anything it left. What it wrote last is
+    passed on (link.drain)."""
     for fd in (link.calls_w, link.replies_r):
         try:
             os.close(fd)
@@ -284,6 +369,11 @@ def end_host(pid, link, grace=0.5):
             os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     except OSError:  # already reaped (Link.gone)
+        pass
+    link.drain()
+    try:
+        os.close(link.out_r)
+    except OSError:
         pass
 
 
@@ -341,7 +431,7 @@ def run_judged(req, run_dir, main_path, result, private, seal, libc, run_tests):
     try:
         tests = compile_tests(read_tests(private[2]))
         try:
-            first = recv(link.replies_r, link.decode_handle)
+            first = link.receive()
         except (Broken, OSError) as exc:
             gone = link.gone(exc)
             result.update({"outcome": "fail", "exc_type": type(gone).__name__, "exc_message": clip(gone),

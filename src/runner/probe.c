@@ -1,5 +1,7 @@
 /* Probes for the equivalence check (runner.h: gb_pool_probe): one sandboxed run of kind
- * "probe" per program, its per-input results read from the sealed result record. */
+ * "probe" per program, its per-input results read from the sealed result record; with
+ * GbPoolConfig.probes_apart, a run judged apart (harness_probe_apart.py) or, for stdio, one
+ * ordinary stdio run per input. */
 #include "src/runner/runner.h"
 
 #include <stdio.h>
@@ -7,6 +9,9 @@
 #include <string.h>
 
 #include "src/runner/runner_private.h"
+
+/* A stdio probe run's wall-clock limit beyond the input's: the fork and the interpreter's start. */
+#define GB_PROBE_START_S 1.0
 
 void gb_probe_result_destroy(GbProbeResult *r)
 {
@@ -61,6 +66,73 @@ static bool gb_probe__items(const GbRec *c, size_t n, GbProbeResult *out)
     return true;
 }
 
+/* A stdio input's item from its ordinary stdio run (false: the run could not be made). */
+static bool gb_probe__stdio_item(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbProbeSpec *spec,
+                                 const char *input, GbProbeItem *it, GbError *err)
+{
+    GbRunSpec rs = {.kind = "stdio", .prog = prog, .task = task, .stdin_text = input, .out_cap = pool->cfg.output_cap};
+    rs.timeout_s = spec->limit_s + GB_PROBE_START_S;
+    GbRaw raw;
+    gb_raw_init(&raw);
+    GbRunResult res;
+    gb_run_result_init(&res);
+    bool ok = gb_pool_run_spec(pool, &rs, &raw, err);
+    if (ok) gb_runner_map(pool, &raw, &res);
+    if (ok && res.status == GB_RUN_ERROR) {
+        gb_error_set(err, "task %s: a stdio probe run failed: %s", task->id ? task->id : "?",
+                     res.exc_message ? res.exc_message : "runner error");
+        ok = false;
+    }
+    if (ok) {
+        it->status = res.status == GB_RUN_TIMEOUT ? GB_PROBE_TIMEOUT : GB_PROBE_OK;
+        const char *type = res.exc_type ? res.exc_type : "";
+        const char *msg = res.exc_message ? res.exc_message : "";
+        if (res.status == GB_RUN_PASS)
+            it->value = gb_strdup("exit=0");
+        else if (res.status == GB_RUN_CRASH)
+            it->value = gb_asprintf("crash=%d", res.signal);
+        else if (strcmp(type, "SystemExit") == 0 && strncmp(msg, "exit status ", 12) == 0)
+            it->value = gb_asprintf("exit=%s", msg + 12);
+        else
+            it->value = gb_asprintf("raise=%s", type);
+        it->out = gb_strndup(res.out, strnlen(res.out, (size_t)1 << 14));
+        it->cpu_s = raw.cpu;
+        it->wall_s = res.wall_s;
+    }
+    gb_run_result_destroy(&res);
+    gb_raw_destroy(&raw);
+    return ok;
+}
+
+/* A stdio probe judged apart: every input is an ordinary stdio run of the program, recorded
+ * here; the program cannot tell it from a test run (src/runner/README.md). */
+static bool gb_probe__stdio_runs(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbProbeSpec *spec,
+                                 GbProbeResult *out, GbError *err)
+{
+    double t0 = gb_now();
+    for (size_t i = 0; i < spec->n; i++) {
+        GbProbeItem it = {GB_PROBE_SKIPPED, NULL, NULL, 0, 0, NULL};
+        if (gb_now() - t0 <= spec->budget_s &&
+            !gb_probe__stdio_item(pool, task, prog, spec, spec->inputs[i], &it, err)) {
+            free(it.value);
+            free(it.out);
+            return false;
+        }
+        if (!it.value || it.status == GB_PROBE_TIMEOUT) {
+            free(it.value);
+            it.value = gb_strdup("");
+        }
+        if (!it.out || it.status == GB_PROBE_TIMEOUT) {
+            free(it.out);
+            it.out = gb_strdup("");
+        }
+        it.branches = gb_strdup("");
+        gb_array_push(&out->items, it);
+    }
+    out->run.status = GB_RUN_PASS;
+    return true;
+}
+
 bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbProbeSpec *spec, GbProbeResult *out,
                    GbError *err)
 {
@@ -72,6 +144,14 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
         gb_program_from_task(&own, task);
         prog = &own;
         own_used = true;
+    }
+    bool apart = pool->cfg.probes_apart && !spec->cover;
+    if (apart && spec->mode == GB_PROBE_STDIO) {
+        bool ok = gb_probe__stdio_runs(pool, task, prog, spec, out, err);
+        if (!ok) out->run.status = GB_RUN_ERROR;
+        out->branches = gb_strdup("");
+        if (own_used) gb_program_destroy(&own);
+        return ok;
     }
     GbStr extra, inputs;
     gb_str_init(&extra);
@@ -89,7 +169,8 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
     gb_rec_addf(&extra, "limit", "%.6f", spec->limit_s);
     gb_rec_addf(&extra, "budget", "%.6f", spec->budget_s);
     if (spec->cover) gb_rec_add(&extra, "cover", "1");
-    GbRunSpec rs = {"probe", prog, NULL, task, NULL, pool->cfg.output_cap, &extra, NULL, NULL, NULL};
+    GbRunSpec rs = {.kind = "probe", .prog = prog, .task = task, .out_cap = pool->cfg.output_cap, .extra = &extra};
+    rs.apart = apart;
     GbRaw raw;
     gb_raw_init(&raw);
     bool ok = gb_pool_run_spec(pool, &rs, &raw, err);

@@ -99,16 +99,8 @@ static bool gb_pool__tests_split(const GbPool *pool, const GbRunSpec *rs)
 bool gb_pool_judges_apart(const GbPool *pool, const GbTask *task)
 {
     if (task->kind == GB_TESTS_STDIO) return false;
-    GbRunSpec rs = {task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert",
-                    NULL,
-                    task->test_code,
-                    task,
-                    NULL,
-                    0,
-                    NULL,
-                    NULL,
-                    NULL,
-                    NULL};
+    GbRunSpec rs = {
+        .kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert", .test_code = task->test_code, .task = task};
     return gb_pool__tests_split(pool, &rs);
 }
 
@@ -163,7 +155,17 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
     gb_rec_add(&body, "op", "run");
     gb_rec_add(&body, "kind", rs->kind);
     gb_rec_add(&body, "dir", dir);
-    if (gb_pool__tests_split(pool, rs)) {
+    if (rs->apart) {
+        /* A probe judged apart: its fields (the inputs) reach only the judge, as the tests of a
+         * split run do. */
+        tests_fd = memfd_create("gb-tests", MFD_CLOEXEC);
+        if (tests_fd < 0 || (rs->extra && !gb_runner_write_all(tests_fd, rs->extra->data, rs->extra->len)) ||
+            lseek(tests_fd, 0, SEEK_SET) != 0) {
+            gb_error_set(err, "cannot prepare the probe: %s", strerror(errno));
+            goto done;
+        }
+        gb_rec_add(&body, "split", "1");
+    } else if (gb_pool__tests_split(pool, rs)) {
         /* The tests reach only the run's judge, as a descriptor that it reads after it forked
          * the program's process: their text is in no memory the program inherits. */
         tests_fd = memfd_create("gb-tests", MFD_CLOEXEC);
@@ -185,7 +187,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_str_destroy(&classes);
     }
     if (rs->task) gb_pool__add_harness_rules(&body, rs->task);
-    if (rs->extra) gb_str_append_n(&body, rs->extra->data, rs->extra->len);
+    if (rs->extra && !rs->apart) gb_str_append_n(&body, rs->extra->data, rs->extra->len);
     if (strcmp(rs->kind, "lint") == 0) {
         GbStr mods;
         gb_str_init(&mods);
@@ -210,6 +212,7 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
         gb_rec_add_n(&body, "env", v.data ? v.data : "", v.len);
         gb_str_destroy(&v);
         if (rs->exec->exec_nothing) gb_rec_add(&body, "exec_nothing", "1");
+        if (rs->exec->view) gb_rec_add(&body, "view", "1");
         double cpu = rs->exec->cpu_s > 0 ? rs->exec->cpu_s : cfg->cpu_s;
         gb_pool_add_limits_mem(pool, w, &body, (long)ceil(cpu), rs->exec->mem_mb);
     } else {
@@ -233,7 +236,9 @@ static bool gb_pool__run_once(GbPool *pool, GbWorker *w, const GbRunSpec *rs, Gb
     close(err_p[1]);
     err_p[1] = -1;
 
-    double deadline = t_sent + (rs->exec && rs->exec->timeout_s > 0 ? rs->exec->timeout_s : cfg->timeout_s);
+    double deadline = t_sent + (rs->exec && rs->exec->timeout_s > 0 ? rs->exec->timeout_s
+                                : rs->timeout_s > 0                 ? rs->timeout_s
+                                                                    : cfg->timeout_s);
     double hard = 0, drain_until = 0, t_done = 0;
     bool kill_sent = false;
     for (;;) {
@@ -414,7 +419,7 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
              * it exceeds twice the expected size plus slack for whitespace */
             size_t want = cs->stdout_text ? strlen(cs->stdout_text) : 0;
             size_t cap = pool->cfg.output_cap > 2 * want + 4096 ? pool->cfg.output_cap : 2 * want + 4096;
-            GbRunSpec rs = {"stdio", prog, NULL, task, cs->stdin_text, cap, NULL, NULL, NULL, NULL};
+            GbRunSpec rs = {.kind = "stdio", .prog = prog, .task = task, .stdin_text = cs->stdin_text, .out_cap = cap};
             if (!gb_pool_run_spec(pool, &rs, &raw, err)) {
                 ok = false;
                 out->status = GB_RUN_ERROR;
@@ -463,9 +468,11 @@ bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunR
         }
     } else {
         const char *kind = task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert";
-        GbRunSpec rs = {
-            kind, prog, task->test_code ? task->test_code : "", task, NULL, pool->cfg.output_cap, NULL, NULL,
-            NULL, NULL};
+        GbRunSpec rs = {.kind = kind,
+                        .prog = prog,
+                        .test_code = task->test_code ? task->test_code : "",
+                        .task = task,
+                        .out_cap = pool->cfg.output_cap};
         if (!gb_pool_run_spec(pool, &rs, &raw, err)) {
             ok = false;
         } else {
@@ -489,7 +496,12 @@ bool gb_pool_exec(GbPool *pool, const GbExecSpec *spec, GbRunResult *out, GbRunF
     if (collected) memset(collected, 0, sizeof *collected);
     GbError collect_err = {0};
     size_t cap = spec->out_cap ? spec->out_cap : pool->cfg.output_cap;
-    GbRunSpec rs = {"exec", NULL, NULL, NULL, spec->stdin_text, cap, NULL, spec, collected, &collect_err};
+    GbRunSpec rs = {.kind = "exec",
+                    .stdin_text = spec->stdin_text,
+                    .out_cap = cap,
+                    .exec = spec,
+                    .collected = collected,
+                    .collect_err = &collect_err};
     GbRaw raw;
     gb_raw_init(&raw);
     bool ok = gb_pool_run_spec(pool, &rs, &raw, err);

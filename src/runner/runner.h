@@ -46,6 +46,11 @@ typedef struct {
                               seal only (src/runner/README.md, "What a test run can trust"): evolve's
                               tests gate, whose programs are genebench's own offspring; eval, check
                               and inject-bugs judge apart */
+    bool probes_apart;     /* probes without branch tracing run the program the way a split test run does:
+                              call and class probes in a process of its own, called with plain data by
+                              a judge that records what comes back; stdio probes as ordinary stdio runs
+                              (src/runner/README.md): compare. The equivalence gate of evolve probes
+                              its offspring in their process */
     bool spawn_rest;       /* with start_sets: one worker of each other set starts with the pool too, and
                               is awaited at its first run (a long run: ready when an offspring needs
                               it); the set's others start when a run finds that one busy */
@@ -291,6 +296,12 @@ typedef struct {
                                    mode; a run whose filter cannot be installed does not start
                                    (exit status 127). A translated program gets only the Java
                                    runtime, no other interpreter and no shell */
+    bool view;                  /* where the worker has a mount namespace (namespaces, userns), the
+                                   command sees only its installation (argv[0] is INSTALL/bin/NAME),
+                                   the /etc directories it links to, the loader and the system's
+                                   shared libraries, /proc, a few devices and the run directory, all
+                                   read-only but the run directory (harness_view.py); plain mode:
+                                   the worker's file system */
 } GbExecSpec;
 
 /* Run a command in a sandboxed child of a test worker (see above). Fills out (initialised here)

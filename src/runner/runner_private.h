@@ -253,6 +253,9 @@ typedef struct {
     const GbExecSpec *exec; /* kind "exec": the command, its files, limits and what to collect */
     GbRunFiles *collected;  /* kind "exec" with exec->collect_suffix: the files collected */
     GbError *collect_err;   /* with collected: why collecting failed (the run's fault: too many files) */
+    bool apart;             /* kind "probe": extra goes to the run's judge as a descriptor, and the program
+                               runs in a process of its own (harness_probe_apart.py) */
+    double timeout_s;       /* > 0: this run's wall-clock limit instead of the pool's */
 } GbRunSpec;
 
 void gb_raw_init(GbRaw *r);

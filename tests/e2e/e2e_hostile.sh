@@ -3,7 +3,8 @@
 # nested deeper than any recursion may go (output and input prediction), repairs that skip their
 # tests or put a patched unittest back in sys.stdout.flush(), translations that print more than
 # is kept, a NUL byte, or run the Python program through python3 or a shell (the Java runtime is
-# all a translation may run). Each must score as wrong and none may take genebench down; the honest answers still pass. The same deep literals in
+# all a translation may run), or that print the right output only when they see more of the
+# system than the JDK (python3, /bin/sh, /etc/passwd, /home in the listing of /). Each must score as wrong and none may take genebench down; the honest answers still pass. The same deep literals in
 # a benchmark's tests go through `check` and `compare`. With the `sanitize` build option this is
 # the suite the sanitizers run over.
 set -u
@@ -76,10 +77,15 @@ ev "$B" --task repair --summary "$tmp/r-honest.json" >/dev/null 2>&1
 check "the honest repairs still pass (6)" '[ "$(passes "$tmp/r-honest.json")" = 6 ]'
 
 # ---- translate: more output than kept, a NUL byte, another interpreter, a shell
-for cheat in trailing nul exec_python exec_sh; do
+for cheat in trailing nul exec_python exec_sh peek; do
   control "{\"mode\": \"cheat\", \"cheat\": \"$cheat\"}"
   ev "$S" "$SH" --task translate --run-timeout 5 --summary "$tmp/t-$cheat.json" -o "$tmp/t-$cheat.jsonl" \
     >/dev/null 2>&1; rc=$?
+  mode=$(js "$tmp/t-$cheat.json" "s['provenance']['sandbox']" 2>/dev/null)
+  if [ "$cheat" = peek ] && [ "$mode" = plain ]; then
+    echo "skip: translate peek (sandbox plain: a translation sees the worker's file system)"
+    continue
+  fi
   check "translate $cheat: exit 0, 6 samples, none passes ($(verdicts "$tmp/t-$cheat.jsonl"))" \
     '[ $rc -eq 0 ] && [ "$(scored "$tmp/t-$cheat.json")" = 6 ] && [ "$(passes "$tmp/t-$cheat.json")" = 0 ]'
 done

@@ -72,7 +72,8 @@ for mode in namespaces userns plain; do
     check "$mode: all $nhostile hostile answers were scored" "grep -q '$nhostile tasks, 0 passed' <<<\"\$out\""
     passed=$(grep '^PASS' <<<"$out" || true)
     check "$mode: no hostile answer passes${passed:+ ($passed)}" '[ -z "$passed" ]'
-    for attack in forge_token clear_seal ctypes_frame_locals always_true_eq linecache_lookup shadowed_builtin \
+    for attack in forge_token clear_seal ctypes_frame_locals always_true_eq int_subclass_eq str_subclass_eq \
+        linecache_lookup shadowed_builtin sys_exit \
         patched_unittest skiptest early_exit kill_judge; do
         for fmt in humaneval cruxeval classeval; do
             check "$mode: $fmt/$attack is scored wrong" "grep -Eq '^(FAIL|ERROR|TIMEOUT|CRASH)[A-Z]* +hostile/$fmt/$attack( |\$)' <<<\"\$out\""

@@ -222,7 +222,22 @@ CHEATS_TRANSLATE = {
         right, "        System.out.print(\"\\0garbage\");\n        System.out.flush();\n"),
     "exec_python": lambda right, program: java_exec(["/usr/bin/python3", "-c"], program),
     "exec_sh": lambda right, program: java_exec(["/bin/sh", "-c", "exec /usr/bin/python3 -c \"$0\""], program),
+    # the right program only when it can see the rest of the system (another interpreter, a
+    # shell, /etc/passwd, /home or /root in the listing of /): a view of the JDK alone fails it
+    "peek": lambda right, program: java_peek(right),
 }
+
+
+def java_peek(right):
+    inner = right.replace("public class Main", "class Right")
+    return inner + ("\npublic class Main {\n    public static void main(String[] args) throws Exception {\n"
+                    "        boolean seen = new java.io.File(\"/usr/bin/python3\").exists()\n"
+                    "            || new java.io.File(\"/bin/sh\").exists() || new java.io.File(\"/etc/passwd\").canRead();\n"
+                    "        String[] top = new java.io.File(\"/\").list();\n"
+                    "        for (String t : top == null ? new String[0] : top)\n"
+                    "            seen |= t.equals(\"home\") || t.equals(\"root\") || t.equals(\"bin\");\n"
+                    "        if (seen) Right.main(args);\n"
+                    "        else System.out.println(\"nothing here\");\n    }\n}\n")
 
 
 def reset(**kw):

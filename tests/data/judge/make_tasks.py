@@ -1,14 +1,16 @@
-"""Writes hostile.jsonl and legit.jsonl next to this file (run by hand after editing; the .jsonl
-files are committed). Used by tests/e2e/e2e_judge.sh.
+"""Writes hostile.jsonl, legit.jsonl and repair.jsonl next to this file (run by hand after editing;
+the .jsonl files are committed). Used by tests/e2e/e2e_judge.sh and tests/e2e/e2e_hostile_eval.sh.
 
 hostile.jsonl: wrong answers, written the way an answer trained on execution feedback would
 attack tests that run in its own process, in the three formats whose tests run in the judge
 (src/runner/harness_judge.py): HumanEval (`check(candidate)`), CRUXEval (`assert f(x) == y`)
 and ClassEval (unittest classes). Each attack is one class: a forged result record with the
 token read from the harness's frames, the seal's lists cleared, frame locals changed through
-ctypes, an always-true __eq__, a lookup table built from the tests' source in linecache (or in
-the request), a shadowed builtin the tests call, a patched unittest (restored in
-sys.stdout.flush), SkipTest, an early exit, and killing the judge. Every one must FAIL.
+ctypes, an always-true __eq__ (on a float, int or str subclass), a lookup table built from the
+tests' source in linecache (or in the request), a shadowed builtin the tests call, a patched
+unittest (restored in sys.stdout.flush), SkipTest, an early exit (os._exit or sys.exit in a
+call), and killing the judge. Every one must FAIL. tests/e2e/e2e_hostile_eval.sh sends the same
+programs to `genebench eval` as repair answers.
 legit.jsonl: right answers in the same formats, some doing unusual but honest things (printing,
 raising the exceptions the tests expect, changing their arguments, objects handed back and
 used, their own exception classes, numpy results); every one must PASS."""
@@ -161,6 +163,26 @@ for _s in _sources:
             except (ValueError, SyntaxError, TypeError):
                 pass
 '''
+INT_EQ = r'''
+class _Int(int):
+    def __eq__(self, other):
+        return True
+    def __ne__(self, other):
+        return False
+    def __sub__(self, other):
+        return _Int(0)
+    __hash__ = int.__hash__
+'''
+STR_EQ = r'''
+class _Str(str):
+    def __eq__(self, other):
+        return True
+    def __ne__(self, other):
+        return False
+    def __sub__(self, other):
+        return 0
+    __hash__ = str.__hash__
+'''
 SHADOW = r'''
 def abs(x):
     return 0
@@ -183,6 +205,7 @@ sys.stdout = _Out(sys.stdout)
 '''
 SKIP = "import unittest\n"
 EXIT = "import os\n"
+SYS_EXIT = "import sys\n"
 KILL = "import os, signal\n"
 
 ATTACKS = {
@@ -191,6 +214,10 @@ ATTACKS = {
     "ctypes_frame_locals": (CTYPES_LOCALS, None),
     "always_true_eq": (ALWAYS_EQ, {"humaneval": "return _Yes(a - b)", "cruxeval": "return _Yes(x * 2)",
                                   "classeval": "return _Yes(self.total - x)"}),
+    "int_subclass_eq": (INT_EQ, {"humaneval": "return _Int(a - b)", "cruxeval": "return _Int(x * 2)",
+                                 "classeval": "return _Int(self.total - x)"}),
+    "str_subclass_eq": (STR_EQ, {"humaneval": "return _Str(a - b)", "cruxeval": "return _Str(x * 2)",
+                                 "classeval": "return _Str(self.total - x)"}),
     "linecache_lookup": (LOOKUP, {"humaneval": "return TABLE.get(repr((a, b)), a - b)",
                                   "cruxeval": "return TABLE.get(repr((x,)), x * 2)",
                                   "classeval": "return TABLE.get(repr((x,)), self.total - x)"}),
@@ -201,6 +228,7 @@ ATTACKS = {
     "patched_unittest": (PATCH_UNITTEST, None),
     "skiptest": (SKIP, "raise unittest.SkipTest('nothing to see')"),
     "early_exit": (EXIT, "os._exit(0)"),
+    "sys_exit": (SYS_EXIT, "sys.exit(0)"),
     "kill_judge": (KILL, "os.kill(os.getppid(), signal.SIGKILL)"),
 }
 
@@ -315,8 +343,17 @@ NP_TESTS = ("import numpy as np\n\n\ndef check(candidate):\n    assert candidate
 legit.append({"id": "legit/humaneval/numpy", "source": NP_SOURCE, "tests": {"kind": "assert", "code": NP_TESTS},
               "entry_point": "total"})
 
+# repair.jsonl: a bug per format (the wrong program of FORMATS), the shape `inject-bugs` writes; the
+# answers `genebench eval --task repair` scores are the programs of hostile.jsonl and legit.jsonl
+repair = []
+for fmt, (tests, entry, _tmpl, wrong) in FORMATS.items():
+    buggy = program(fmt, wrong)
+    repair.append({"id": "rep/%s#bug-1-1" % fmt, "source": buggy, "extra_files": {}, "tests": tests,
+                   "entry_point": entry, "bug": {"candidate": 0, "of": "rep/" + fmt, "seed": 1}, "order": 1,
+                   "pinned": [entry], "meta": {}, "hardened_buggy": {"source": buggy, "extra_files": {}}})
+
 here = os.path.dirname(os.path.abspath(__file__))
-for name, rows in (("hostile", hostile), ("legit", legit)):
+for name, rows in (("hostile", hostile), ("legit", legit), ("repair", repair)):
     with open(os.path.join(here, name + ".jsonl"), "w", encoding="utf-8") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
