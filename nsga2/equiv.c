@@ -7,6 +7,7 @@
 
 #include "src/base/rng.h"
 #include "src/base/util.h"
+#include "nsga2/equiv_steps.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
 #include "src/model/sequences.h"
@@ -841,12 +842,17 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         for (size_t i = 0; i < n; i++) {
             const GbProbeItem *a = &r[0].items.items[i], *b = &r[1].items.items[i];
             if (a->status != GB_PROBE_OK || b->status != GB_PROBE_OK) continue;
-            if (strcmp(a->value, b->value) != 0 || strcmp(a->out, b->out) != 0) continue; /* nondeterministic */
-            if (a->wall_s > cfg->limit_s / 2 || b->wall_s > cfg->limit_s / 2) continue;   /* slow */
+            if (a->wall_s > cfg->limit_s / 2 || b->wall_s > cfg->limit_s / 2) continue; /* slow */
+            /* nondeterministic: dropped; a call sequence keeps its stable steps (equiv_steps.h) */
+            char *value = strcmp(a->out, b->out) != 0       ? NULL
+                          : strcmp(a->value, b->value) == 0 ? gb_strdup(a->value)
+                          : e->in.mode == GB_PROBE_CLASS    ? gb_equiv_steps_mask(a->value, b->value)
+                                                            : NULL;
+            if (!value) continue;
             size_t at = probe_at.items[i];
             gb_array_push(&e->kept, e->in.inputs.items[at]);
             gb_array_push(&e->kept_large, e->in.large.items[at]);
-            gb_array_push(&e->value, gb_strdup(a->value));
+            gb_array_push(&e->value, value);
             gb_array_push(&e->out, gb_strdup(a->out));
             gb_array_push(&e->cpu, a->cpu_s < b->cpu_s ? a->cpu_s : b->cpu_s);
             gb_array_push(&e->wall, a->wall_s < b->wall_s ? a->wall_s : b->wall_s);
@@ -933,7 +939,7 @@ static void gb_equiv__first_step(const char *seq, const char *va, const char *vb
     const char *pa = va, *pb = vb;
     for (size_t k = 0;; k++) {
         const char *ea = gb_equiv__step_end(pa), *eb = gb_equiv__step_end(pb);
-        if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)) != 0) {
+        if (!gb_equiv_step_unstable(pa) && (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)) != 0)) {
             const GbSeqStep *st = k < steps.len ? &steps.items[k] : NULL;
             int hl = st ? (int)st->head_len : 0, al = st ? (int)st->args_len : 0;
             const char *close = st && st->head[st->head_len - 1] == '(' ? ")" : "";
@@ -1004,7 +1010,9 @@ static void gb_equiv__compare_item(const GbEquiv *e, size_t i, const GbProbeItem
                                    bool *slow)
 {
     v->checked++;
-    bool same = it->status == GB_PROBE_OK && strcmp(it->value, e->value.items[i]) == 0 &&
+    bool same = it->status == GB_PROBE_OK &&
+                (e->in.mode == GB_PROBE_CLASS ? gb_equiv_steps_match(e->value.items[i], it->value)
+                                              : strcmp(it->value, e->value.items[i]) == 0) &&
                 (e->in.mode == GB_PROBE_STDIO ? gb_stdio_output_matches(it->out, e->out.items[i])
                                               : strcmp(it->out, e->out.items[i]) == 0);
     if (same) {
