@@ -7,6 +7,7 @@
 
 #include "helpers.h"
 #include "nsga2/equiv.h"
+#include "nsga2/equiv_steps.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
 #include "src/model/sequences.h"
@@ -268,6 +269,54 @@ static void test_perturb_grow(void **state)
     ts_parser_delete(p);
 }
 
+/* Constructor arguments bound to attributes of the test in setUp, and methods called on the
+ * class itself (static ones). */
+static void test_sequences_attributes_and_static_calls(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    gb_task_init(&t);
+    t.id = gb_strdup("seq/2");
+    t.kind = GB_TESTS_UNITTEST;
+    t.entry_point = gb_strdup("Db");
+    t.test_code = gb_strdup("import unittest\n\nclass DbTest(unittest.TestCase):\n"
+                            "    def setUp(self):\n        self.name = 'a.db'\n        self.db = Db(self.name)\n\n"
+                            "    def test_put(self):\n        self.db.put('k', 1)\n\n"
+                            "    def test_quote(self):\n        self.assertEqual(Db.quote('x'), \"'x'\")\n"
+                            "        Db.quote('y')\n");
+    GbSeqList seqs = {0};
+    gb_sequences_extract(p, &t, &seqs);
+    assert_int_equal(seqs.len, 3);
+    char *a = gb_sequence_display(seqs.items[0]), *b = gb_sequence_display(seqs.items[1]);
+    char *c = gb_sequence_display(seqs.items[2]);
+    assert_string_equal(a, "Db(('a.db')); .put('k', 1)");
+    assert_string_equal(b, "Db(('a.db'))");
+    assert_string_equal(c, "Db(); .quote('x'); .quote('y')");
+    free(a);
+    free(b);
+    free(c);
+    for (size_t i = 0; i < seqs.len; i++) free(seqs.items[i]);
+    gb_array_free(&seqs);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
+/* Unstable steps: marked in the record, matching anything in the check. */
+static void test_equiv_unstable_steps(void **state)
+{
+    (void)state;
+    char *m = gb_equiv_steps_mask("new\x1eret=1\x1eret=7\x1eret=2", "new\x1eret=1\x1eret=9\x1eret=2");
+    assert_string_equal(m, "new\x1eret=1\x1e?\x1eret=2");
+    assert_true(gb_equiv_steps_match(m, "new\x1eret=1\x1eret=123\x1eret=2"));
+    assert_false(gb_equiv_steps_match(m, "new\x1eret=1\x1eret=123\x1eret=3"));
+    assert_false(gb_equiv_steps_match(m, "new\x1eret=1\x1eret=123"));
+    assert_true(gb_equiv_step_unstable(strchr(strchr(m, '\x1e') + 1, '\x1e') + 1));
+    free(m);
+    assert_null(gb_equiv_steps_mask("new\x1eret=1", "new\x1eret=1\x1eret=2")); /* other lengths */
+    assert_null(gb_equiv_steps_mask("new\x1eret=1", "new\x1eret=2"));          /* nothing stable */
+}
+
 static void test_perturb_stdin_keeps_lines(void **state)
 {
     (void)state;
@@ -463,6 +512,8 @@ int main(void)
         cmocka_unit_test(test_perturb_types_and_determinism),
         cmocka_unit_test(test_perturb_large_inputs),
         cmocka_unit_test(test_perturb_grow),
+        cmocka_unit_test(test_equiv_unstable_steps),
+        cmocka_unit_test(test_sequences_attributes_and_static_calls),
         cmocka_unit_test(test_perturb_stdin_keeps_lines),
         cmocka_unit_test(test_equiv_inputs_of_a_task),
         cmocka_unit_test(test_equiv_gate_in_the_sandbox),
