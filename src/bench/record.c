@@ -348,6 +348,243 @@ static bool gb_record__parse_lineage(json_t *o, GbRecord *r, GbError *err)
     return true;
 }
 
+/* The steps of the pick: bare codes or {op, name, site, rc_delta}. */
+static bool gb_record__parse_operators(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *ops = gb_record__get_typed(o, "operators", P, true, &ok, err);
+    if (!ok) return false;
+    r->has_operators = ops != NULL;
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        json_t *e = json_array_get(ops, i);
+        GbRecordStep st = {NULL, NULL, NULL, NAN};
+        char path[64];
+        snprintf(path, sizeof path, "genebench.operators[%zu]", i);
+        if (json_is_string(e)) {
+            /* A bare code (older outputs and the test stand-in). */
+            st.op = gb_strdup(json_string_value(e));
+            gb_array_push(&r->operators, st);
+            continue;
+        }
+        if (!json_is_object(e) || !json_is_string(json_object_get(e, "op"))) {
+            gb_error_set(err, "field \"%s\" must be an object with a string \"op\"", path);
+            return false;
+        }
+        st.op = gb_strdup(json_string_value(json_object_get(e, "op")));
+        gb_array_push(&r->operators, st);
+        GbRecordStep *p = &r->operators.items[r->operators.len - 1];
+        if (!gb_record__get_str(e, "name", path, &p->name, err) ||
+            !gb_record__get_str(e, "site", path, &p->site, err) ||
+            !gb_record__get_num(e, "rc_delta", path, &p->rc_delta, err))
+            return false;
+    }
+    return true;
+}
+
+/* The byte spans each step changed. */
+static bool gb_record__parse_edits(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *edits = gb_record__get_typed(o, "edits", P, true, &ok, err);
+    if (!ok) return false;
+    r->has_edits = edits != NULL;
+    for (size_t i = 0; i < json_array_size(edits); i++) {
+        json_t *e = json_array_get(edits, i);
+        char path[64];
+        snprintf(path, sizeof path, "genebench.edits[%zu]", i);
+        if (!json_is_object(e) || !json_is_string(json_object_get(e, "module"))) {
+            gb_error_set(err, "field \"%s\" must be an object with a string \"module\"", path);
+            return false;
+        }
+        json_t *op = json_object_get(e, "op");
+        GbApplied a = {gb_strdup(json_is_string(op) ? json_string_value(op) : ""),
+                       gb_strdup(""),
+                       gb_strdup(json_string_value(json_object_get(e, "module"))),
+                       0,
+                       0,
+                       0};
+        gb_array_push(&r->edits, a);
+        GbApplied *p = &r->edits.items[r->edits.len - 1];
+        const char *keys[3] = {"start", "old_end", "new_end"};
+        size_t *dst[3] = {&p->start, &p->old_end, &p->new_end};
+        for (int k = 0; k < 3; k++) {
+            long v = -1;
+            if (!gb_record__get_long(e, keys[k], path, &v, err)) return false;
+            if (v < 0) {
+                gb_error_set(err, "field \"%s.%s\" is missing", path, keys[k]);
+                return false;
+            }
+            *dst[k] = (size_t)v;
+        }
+        if (p->old_end < p->start || p->new_end < p->start) {
+            gb_error_set(err, "field \"%s\": old_end and new_end must not precede start", path);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The final front: rc, rr, source and operators of each member. */
+static bool gb_record__parse_front(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *front = gb_record__get_typed(o, "front", P, true, &ok, err);
+    if (!ok) return false;
+    r->has_front = front != NULL;
+    for (size_t i = 0; i < json_array_size(front); i++) {
+        json_t *e = json_array_get(front, i);
+        char path[64];
+        snprintf(path, sizeof path, "genebench.front[%zu]", i);
+        if (!json_is_object(e)) {
+            gb_error_set(err, "field \"%s\" must be an object", path);
+            return false;
+        }
+        GbRecordFrontMember m = {NAN, NAN, {0}, NULL};
+        gb_array_push(&r->front, m);
+        GbRecordFrontMember *p = &r->front.items[r->front.len - 1];
+        if (!gb_record__get_num(e, "rc", path, &p->rc, err) || !gb_record__get_num(e, "rr", path, &p->rr, err) ||
+            !gb_record__get_str(e, "source", path, &p->source, err))
+            return false;
+        json_t *fo = gb_record__get_typed(e, "operators", path, true, &ok, err);
+        if (!ok) return false;
+        for (size_t k = 0; k < json_array_size(fo); k++) {
+            json_t *c = json_array_get(fo, k);
+            if (!json_is_string(c)) {
+                gb_error_set(err, "field \"%s.operators[%zu]\" must be a string, got %s", path, k,
+                             gb_json_type_name(c));
+                return false;
+            }
+            gb_array_push(&p->operators, gb_strdup(json_string_value(c)));
+        }
+    }
+    return true;
+}
+
+/* The gates' rejection counts, in all and per operator. */
+static bool gb_record__parse_gate_counts(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *gates = gb_record__get_typed(o, "gates", P, false, &ok, err);
+    if (!ok || (gates && !gb_record__parse_gates(gates, "genebench.gates", &r->gates, err))) return false;
+    r->has_gates = gates != NULL;
+    json_t *per = gb_record__get_typed(o, "gates_by_operator", P, false, &ok, err);
+    if (!ok) return false;
+    r->has_gates_by_operator = per != NULL;
+    const char *code;
+    json_t *g;
+    json_object_foreach(per, code, g)
+    {
+        char path[64];
+        snprintf(path, sizeof path, "genebench.gates_by_operator.%s", code);
+        int op = -1;
+        for (int k = 0; k < GB_OP_COUNT && op < 0; k++)
+            if (strcmp(gb_operator((GbOperatorId)k)->code, code) == 0) op = k;
+        if (op < 0 || !json_is_object(g)) {
+            gb_error_set(err, "field \"%s\": not an operator code with an object of counts", path);
+            return false;
+        }
+        if (!gb_record__parse_gates(g, path, &r->gates_by_operator[op], err)) return false;
+    }
+    return true;
+}
+
+/* The naming step: its mode, the renames and whether they were kept. */
+static bool gb_record__parse_naming(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *naming = gb_record__get_typed(o, "naming", P, false, &ok, err);
+    if (!ok) return false;
+    if (naming) {
+        r->has_naming = true;
+        if (!gb_record__get_str(naming, "mode", "genebench.naming", &r->naming_mode, err)) return false;
+        json_t *ren = gb_record__get_typed(naming, "renamed", "genebench.naming", false, &ok, err);
+        if (!ok) return false;
+        const char *old_name;
+        json_t *new_name;
+        json_object_foreach(ren, old_name, new_name)
+        {
+            if (!json_is_string(new_name)) {
+                gb_error_set(err, "field \"genebench.naming.renamed.%s\" must be a string", old_name);
+                return false;
+            }
+            GbRename rn = {gb_strdup(old_name), gb_strdup(json_string_value(new_name))};
+            gb_array_push(&r->renamed, rn);
+        }
+        json_t *kept = json_object_get(naming, "kept");
+        if (kept && !json_is_boolean(kept)) {
+            gb_error_set(err, "field \"genebench.naming.kept\" must be true or false");
+            return false;
+        }
+        r->naming_kept = json_is_true(kept);
+    }
+    return true;
+}
+
+/* The lint scores before and after. */
+static bool gb_record__parse_lint(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *lint = gb_record__get_typed(o, "lint", P, false, &ok, err);
+    if (!ok) return false;
+    if (lint) {
+        r->has_lint = true;
+        if (!gb_record__get_num(lint, "before", "genebench.lint", &r->lint_before, err) ||
+            !gb_record__get_num(lint, "after", "genebench.lint", &r->lint_after, err))
+            return false;
+    }
+    return true;
+}
+
+/* The equivalence gate's inputs and the branch coverage they reached. */
+static bool gb_record__parse_equiv(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *equiv = gb_record__get_typed(o, "equiv", P, false, &ok, err);
+    if (!ok) return false;
+    if (equiv) {
+        r->has_equiv = true;
+        if (!gb_record__get_long(equiv, "inputs", "genebench.equiv", &r->equiv_inputs, err) ||
+            !gb_record__get_long(equiv, "derived", "genebench.equiv", &r->equiv_derived, err) ||
+            !gb_record__get_long(equiv, "large", "genebench.equiv", &r->equiv_large, err))
+            return false;
+        json_t *e = json_object_get(equiv, "error");
+        if (json_is_string(e)) r->equiv_error = gb_strdup(json_string_value(e));
+        json_t *b = json_object_get(equiv, "branches"), *c = json_object_get(equiv, "covered"),
+               *u = json_object_get(equiv, "uncovered");
+        if (json_is_integer(b) && json_is_integer(c)) {
+            r->equiv_branches = (long)json_integer_value(b);
+            r->equiv_covered = (long)json_integer_value(c);
+        }
+        if (json_is_string(u)) r->equiv_uncovered = gb_strdup(json_string_value(u));
+    }
+    return true;
+}
+
+/* How far the pick moved from the original in the model's space. */
+static bool gb_record__parse_away(json_t *o, GbRecord *r, GbError *err)
+{
+    const char *P = "genebench";
+    bool ok = true;
+    json_t *away = gb_record__get_typed(o, "away", P, false, &ok, err);
+    if (!ok) return false;
+    if (away) {
+        r->has_away = true;
+        if (!gb_record__get_long(away, "versions", "genebench.away", &r->away_versions, err) ||
+            !gb_record__get_num(away, "target", "genebench.away", &r->away_target, err) ||
+            !gb_record__get_num(away, "original", "genebench.away", &r->away_original, err) ||
+            !gb_record__get_num(away, "pick", "genebench.away", &r->away_pick, err))
+            return false;
+    }
+    return true;
+}
+
 static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
 {
     const char *P = "genebench";
@@ -388,184 +625,11 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
     if (before && !gb_record__parse_score(before, "genebench.before", &r->before, err)) return false;
     if (after && !gb_record__parse_score(after, "genebench.after", &r->after, err)) return false;
     r->has_scores = before != NULL;
-
-    json_t *ops = gb_record__get_typed(o, "operators", P, true, &ok, err);
-    if (!ok) return false;
-    r->has_operators = ops != NULL;
-    for (size_t i = 0; i < json_array_size(ops); i++) {
-        json_t *e = json_array_get(ops, i);
-        GbRecordStep st = {NULL, NULL, NULL, NAN};
-        char path[64];
-        snprintf(path, sizeof path, "genebench.operators[%zu]", i);
-        if (json_is_string(e)) {
-            /* A bare code (older outputs and the test stand-in). */
-            st.op = gb_strdup(json_string_value(e));
-            gb_array_push(&r->operators, st);
-            continue;
-        }
-        if (!json_is_object(e) || !json_is_string(json_object_get(e, "op"))) {
-            gb_error_set(err, "field \"%s\" must be an object with a string \"op\"", path);
-            return false;
-        }
-        st.op = gb_strdup(json_string_value(json_object_get(e, "op")));
-        gb_array_push(&r->operators, st);
-        GbRecordStep *p = &r->operators.items[r->operators.len - 1];
-        if (!gb_record__get_str(e, "name", path, &p->name, err) ||
-            !gb_record__get_str(e, "site", path, &p->site, err) ||
-            !gb_record__get_num(e, "rc_delta", path, &p->rc_delta, err))
-            return false;
-    }
-
-    json_t *edits = gb_record__get_typed(o, "edits", P, true, &ok, err);
-    if (!ok) return false;
-    r->has_edits = edits != NULL;
-    for (size_t i = 0; i < json_array_size(edits); i++) {
-        json_t *e = json_array_get(edits, i);
-        char path[64];
-        snprintf(path, sizeof path, "genebench.edits[%zu]", i);
-        if (!json_is_object(e) || !json_is_string(json_object_get(e, "module"))) {
-            gb_error_set(err, "field \"%s\" must be an object with a string \"module\"", path);
-            return false;
-        }
-        json_t *op = json_object_get(e, "op");
-        GbApplied a = {gb_strdup(json_is_string(op) ? json_string_value(op) : ""),
-                       gb_strdup(""),
-                       gb_strdup(json_string_value(json_object_get(e, "module"))),
-                       0,
-                       0,
-                       0};
-        gb_array_push(&r->edits, a);
-        GbApplied *p = &r->edits.items[r->edits.len - 1];
-        const char *keys[3] = {"start", "old_end", "new_end"};
-        size_t *dst[3] = {&p->start, &p->old_end, &p->new_end};
-        for (int k = 0; k < 3; k++) {
-            long v = -1;
-            if (!gb_record__get_long(e, keys[k], path, &v, err)) return false;
-            if (v < 0) {
-                gb_error_set(err, "field \"%s.%s\" is missing", path, keys[k]);
-                return false;
-            }
-            *dst[k] = (size_t)v;
-        }
-        if (p->old_end < p->start || p->new_end < p->start) {
-            gb_error_set(err, "field \"%s\": old_end and new_end must not precede start", path);
-            return false;
-        }
-    }
-
-    json_t *front = gb_record__get_typed(o, "front", P, true, &ok, err);
-    if (!ok) return false;
-    r->has_front = front != NULL;
-    for (size_t i = 0; i < json_array_size(front); i++) {
-        json_t *e = json_array_get(front, i);
-        char path[64];
-        snprintf(path, sizeof path, "genebench.front[%zu]", i);
-        if (!json_is_object(e)) {
-            gb_error_set(err, "field \"%s\" must be an object", path);
-            return false;
-        }
-        GbRecordFrontMember m = {NAN, NAN, {0}, NULL};
-        gb_array_push(&r->front, m);
-        GbRecordFrontMember *p = &r->front.items[r->front.len - 1];
-        if (!gb_record__get_num(e, "rc", path, &p->rc, err) || !gb_record__get_num(e, "rr", path, &p->rr, err) ||
-            !gb_record__get_str(e, "source", path, &p->source, err))
-            return false;
-        json_t *fo = gb_record__get_typed(e, "operators", path, true, &ok, err);
-        if (!ok) return false;
-        for (size_t k = 0; k < json_array_size(fo); k++) {
-            json_t *c = json_array_get(fo, k);
-            if (!json_is_string(c)) {
-                gb_error_set(err, "field \"%s.operators[%zu]\" must be a string, got %s", path, k,
-                             gb_json_type_name(c));
-                return false;
-            }
-            gb_array_push(&p->operators, gb_strdup(json_string_value(c)));
-        }
-    }
-
-    json_t *gates = gb_record__get_typed(o, "gates", P, false, &ok, err);
-    if (!ok || (gates && !gb_record__parse_gates(gates, "genebench.gates", &r->gates, err))) return false;
-    r->has_gates = gates != NULL;
-    json_t *per = gb_record__get_typed(o, "gates_by_operator", P, false, &ok, err);
-    if (!ok) return false;
-    r->has_gates_by_operator = per != NULL;
-    const char *code;
-    json_t *g;
-    json_object_foreach(per, code, g)
-    {
-        char path[64];
-        snprintf(path, sizeof path, "genebench.gates_by_operator.%s", code);
-        int op = -1;
-        for (int k = 0; k < GB_OP_COUNT && op < 0; k++)
-            if (strcmp(gb_operator((GbOperatorId)k)->code, code) == 0) op = k;
-        if (op < 0 || !json_is_object(g)) {
-            gb_error_set(err, "field \"%s\": not an operator code with an object of counts", path);
-            return false;
-        }
-        if (!gb_record__parse_gates(g, path, &r->gates_by_operator[op], err)) return false;
-    }
-
-    json_t *naming = gb_record__get_typed(o, "naming", P, false, &ok, err);
-    if (!ok) return false;
-    if (naming) {
-        r->has_naming = true;
-        if (!gb_record__get_str(naming, "mode", "genebench.naming", &r->naming_mode, err)) return false;
-        json_t *ren = gb_record__get_typed(naming, "renamed", "genebench.naming", false, &ok, err);
-        if (!ok) return false;
-        const char *old_name;
-        json_t *new_name;
-        json_object_foreach(ren, old_name, new_name)
-        {
-            if (!json_is_string(new_name)) {
-                gb_error_set(err, "field \"genebench.naming.renamed.%s\" must be a string", old_name);
-                return false;
-            }
-            GbRename rn = {gb_strdup(old_name), gb_strdup(json_string_value(new_name))};
-            gb_array_push(&r->renamed, rn);
-        }
-        json_t *kept = json_object_get(naming, "kept");
-        if (kept && !json_is_boolean(kept)) {
-            gb_error_set(err, "field \"genebench.naming.kept\" must be true or false");
-            return false;
-        }
-        r->naming_kept = json_is_true(kept);
-    }
-    json_t *lint = gb_record__get_typed(o, "lint", P, false, &ok, err);
-    if (!ok) return false;
-    if (lint) {
-        r->has_lint = true;
-        if (!gb_record__get_num(lint, "before", "genebench.lint", &r->lint_before, err) ||
-            !gb_record__get_num(lint, "after", "genebench.lint", &r->lint_after, err))
-            return false;
-    }
-    json_t *equiv = gb_record__get_typed(o, "equiv", P, false, &ok, err);
-    if (!ok) return false;
-    if (equiv) {
-        r->has_equiv = true;
-        if (!gb_record__get_long(equiv, "inputs", "genebench.equiv", &r->equiv_inputs, err) ||
-            !gb_record__get_long(equiv, "derived", "genebench.equiv", &r->equiv_derived, err) ||
-            !gb_record__get_long(equiv, "large", "genebench.equiv", &r->equiv_large, err))
-            return false;
-        json_t *e = json_object_get(equiv, "error");
-        if (json_is_string(e)) r->equiv_error = gb_strdup(json_string_value(e));
-        json_t *b = json_object_get(equiv, "branches"), *c = json_object_get(equiv, "covered"),
-               *u = json_object_get(equiv, "uncovered");
-        if (json_is_integer(b) && json_is_integer(c)) {
-            r->equiv_branches = (long)json_integer_value(b);
-            r->equiv_covered = (long)json_integer_value(c);
-        }
-        if (json_is_string(u)) r->equiv_uncovered = gb_strdup(json_string_value(u));
-    }
-    json_t *away = gb_record__get_typed(o, "away", P, false, &ok, err);
-    if (!ok) return false;
-    if (away) {
-        r->has_away = true;
-        if (!gb_record__get_long(away, "versions", "genebench.away", &r->away_versions, err) ||
-            !gb_record__get_num(away, "target", "genebench.away", &r->away_target, err) ||
-            !gb_record__get_num(away, "original", "genebench.away", &r->away_original, err) ||
-            !gb_record__get_num(away, "pick", "genebench.away", &r->away_pick, err))
-            return false;
-    }
+    if (!gb_record__parse_operators(o, r, err) || !gb_record__parse_edits(o, r, err) ||
+        !gb_record__parse_front(o, r, err) || !gb_record__parse_gate_counts(o, r, err) ||
+        !gb_record__parse_naming(o, r, err) || !gb_record__parse_lint(o, r, err) ||
+        !gb_record__parse_equiv(o, r, err) || !gb_record__parse_away(o, r, err))
+        return false;
     if (json_object_get(o, "time_s")) {
         if (!gb_record__get_num(o, "time_s", P, &r->time_s, err)) return false;
         r->has_time = true;
