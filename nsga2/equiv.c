@@ -1066,7 +1066,7 @@ static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, Gb
     /* the cost bound, on agreeing programs only (a disagreeing one is rejected anyway) */
     size_t ncost = 0;
     for (size_t k = 0; k < n; k++) ncost += gb_equiv__costs(e, at[k]);
-    for (int attempt = 0; v->agree && !slow && attempt < 2; attempt++) {
+    for (int attempt = 0; v->agree && attempt < 2; attempt++) {
         v->cost_orig = v->cost_child = v->wall_orig = v->wall_child = 0;
         for (size_t k = 0; k < n; k++) {
             if (!gb_equiv__costs(e, at[k])) continue;
@@ -1076,9 +1076,9 @@ static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, Gb
             v->wall_child += wall[k];
         }
         double slack = gb_equiv_large(e) > 0 ? cfg->large_slack_s : cfg->cost_slack_s;
-        v->cost_ok = v->cost_child <= cfg->cost_ratio * v->cost_orig + slack * (double)ncost &&
+        v->cost_ok = !slow && v->cost_child <= cfg->cost_ratio * v->cost_orig + slack * (double)ncost &&
                      v->wall_child <= cfg->cost_ratio * v->wall_orig + cfg->wall_slack_s * (double)ncost;
-        if (v->cost_ok || attempt == 1) break;
+        if (v->cost_ok || slow || attempt == 1) break;
         /* over the bound: measure once more and keep the smaller time per input */
         if (!gb_pool_probe(pool, task, prog, spec, &r, err)) {
             gb_probe_result_destroy(&r);
@@ -1094,7 +1094,6 @@ static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, Gb
         }
         gb_probe_result_destroy(&r);
     }
-    if (slow && v->agree) v->cost_ok = false;
     free(cpu);
     free(wall);
     return true;
