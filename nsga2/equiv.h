@@ -36,7 +36,8 @@
  * takes over large_s CPU seconds on (or times out, or runs out of stack or memory on) is made
  * again at half the size until it is fast enough, and dropped below 8 elements.
  *
- * Recording (gb_equiv_record): the original is probed twice (src/runner/runner.h:
+ * Recording (gb_equiv_record): the original is probed twice, starting 1.1 s apart at least (a clock
+ * read in whole seconds then differs) (src/runner/runner.h:
  * gb_pool_probe); an input is kept when both probes finished it within limit_s / 2 with the
  * same result (value or exception type, arguments after the call, stdout); inputs on which the
  * original raises are kept with their exception type. Its cost on an input is the smaller CPU

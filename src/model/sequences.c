@@ -165,14 +165,14 @@ static bool gb_seq__construct(GbSeqWalk *w, TSNode var, TSNode value)
 static void gb_seq__walk(GbSeqWalk *w, TSNode n, int depth);
 
 /* A method called on the class itself (`Builder.select('t')`, a static or class method): the
- * calls of one test method go to one object made without arguments (`Builder()`), on which such
- * methods behave as on the class. NULL when var is not the class's name. */
+ * calls of one test method go to one sequence on the class (first step `Builder=`). NULL when var
+ * is not the class's name. */
 static GbSeqObject *gb_seq__class_object(GbSeqWalk *w, TSNode var)
 {
     if (!gb_node_is_kind(var, GB_NK_IDENTIFIER) || !gb_node_text_eq(var, w->src, w->cls)) return NULL;
     GbSeqObject o = {gb_node_text(var, w->src), {0}, 1};
     gb_str_init(&o.text);
-    gb_str_appendf(&o.text, "%s()", w->cls);
+    gb_str_appendf(&o.text, "%s=", w->cls);
     gb_array_push(&w->objs, o);
     return &w->objs.items[w->objs.len - 1];
 }

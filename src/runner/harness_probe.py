@@ -145,13 +145,16 @@ STEP_OUT_SEP = "\x1e"  # between the descriptions of the steps (src/runner/runne
 
 def probe_sequence_builder(text_seq):
     """The steps of a call sequence as (kind, name, arguments builder): kind "new" (the
-    constructor), "call" (a method) or "set" (an attribute; its value is the one argument)."""
+    constructor), "class" (first step `Name=`: the steps run on the class itself), "call" (a
+    method) or "set" (an attribute; its value is the one argument)."""
     steps = []
     for k, step in enumerate(text_seq.split(STEP_SEP)):
         cut = min(i for i in (step.find("("), step.find("="), len(step)) if i >= 0)
         if cut == len(step):
             raise ValueError("malformed step")
-        if k == 0:
+        if k == 0 and step[cut] == "=":
+            steps.append(("class", "", None))
+        elif k == 0:
             steps.append(("new", "", probe_args_builder(step[cut + 1:-1])))
         elif step[cut] == "(":
             steps.append(("call", step[1:cut], probe_args_builder(step[cut + 1:-1])))
@@ -168,6 +171,10 @@ def probe_run_sequence(cls, steps, np, _getattr=getattr, _setattr=setattr, _type
     descs = []
     obj = None
     for kind, name, build in steps:
+        if kind == "class":  # the steps run on the class itself (static and class methods)
+            obj = cls
+            descs.append("class")
+            continue
         args, kwargs = build()
         try:
             if kind == "new":

@@ -292,7 +292,7 @@ static void test_sequences_attributes_and_static_calls(void **state)
     char *c = gb_sequence_display(seqs.items[2]);
     assert_string_equal(a, "Db(('a.db')); .put('k', 1)");
     assert_string_equal(b, "Db(('a.db'))");
-    assert_string_equal(c, "Db(); .quote('x'); .quote('y')");
+    assert_string_equal(c, "Db=; .quote('x'); .quote('y')");
     free(a);
     free(b);
     free(c);

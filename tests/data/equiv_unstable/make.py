@@ -1,4 +1,5 @@
-"""Writes orig.jsonl, shifted.jsonl and planted.jsonl: a class whose methods depend on the clock,
+"""Writes orig.jsonl, shifted.jsonl and planted.jsonl: a class whose methods depend on the clock (in
+milliseconds and in whole seconds),
 randomness and object ids beside stable ones. shifted.jsonl is the same program with the random
 state and the heap moved at import (an honest rewrite may do either); planted.jsonl also counts
 wrong in a stable method, after an unstable step. Run by hand after editing; the outputs are
@@ -29,6 +30,9 @@ class Ticket:
 
     def token(self):
         return hash(object()) % 100000
+
+    def clock(self):
+        return time.strftime('%H:%M:%S')
 '''
 TESTS = '''import unittest
 
@@ -46,7 +50,7 @@ class TicketTest(unittest.TestCase):
     def test_owner(self):
         t = Ticket('bob')
         self.assertEqual(t.owner, 'bob')
-        t.stamp()
+        t.clock()
         self.assertEqual(t.add('x'), 1)
 '''
 SHIFT = "import time\n\nrandom.random()\n_PAD = [object() for _ in range(1000)]\n"
