@@ -760,6 +760,27 @@ static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *p
     return ok;
 }
 
+/* e->uncovered: the outcomes of e->branches not in u (reached), in source order. */
+static void gb_equiv__set_uncovered(GbEquiv *e, GbEquivStrs *u)
+{
+    if (!e->branches) return;
+    GbStr miss;
+    gb_str_init(&miss);
+    for (const char *p = e->branches; *p;) {
+        while (*p == ' ') p++;
+        size_t k = strcspn(p, " ");
+        if (k == 0) break;
+        char *id = gb_strndup(p, k);
+        if (gb_equiv__adds(u, id, false)) {
+            if (miss.len) gb_str_append(&miss, " ");
+            gb_str_append(&miss, id);
+        }
+        free(id);
+        p += k;
+    }
+    e->uncovered = gb_str_take(&miss);
+}
+
 GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
                          TSParser *parser, GbError *err)
 {
@@ -866,24 +887,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         }
     }
     e->covered = u.len;
-    if (e->branches) {
-        /* the outcomes no kept input reaches, in source order */
-        GbStr miss;
-        gb_str_init(&miss);
-        for (const char *p = e->branches; *p;) {
-            while (*p == ' ') p++;
-            size_t k = strcspn(p, " ");
-            if (k == 0) break;
-            char *id = gb_strndup(p, k);
-            if (gb_equiv__adds(&u, id, false)) {
-                if (miss.len) gb_str_append(&miss, " ");
-                gb_str_append(&miss, id);
-            }
-            free(id);
-            p += k;
-        }
-        e->uncovered = gb_str_take(&miss);
-    }
+    gb_equiv__set_uncovered(e, &u);
     gb_equiv__strs_free(&u);
     gb_array_free(&probe_in);
     gb_array_free(&probe_at);
