@@ -10,10 +10,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # list, src/runner/library_list.h.
 libs=($(awk -F'"' '/^ *GB_LIBRARY\(/ {print $6}' "$here/src/runner/library_list.h"))
 # What the four upstream benchmarks' programs import besides those (ClassEval: PIL, pandas,
-# docx, openpyxl, gensim, nltk, PyPDF2; HumanEval, CRUXEval and Avatar import only the standard
+# docx, openpyxl, gensim, nltk, PyPDF2, bs4, reportlab; HumanEval, CRUXEval and Avatar import only the standard
 # library). Not rows of the list: no worker preloads them (a program that imports one imports it
 # in its own run), and the list's rows are what every FULL worker imports at start.
-bench_libs=(python3-pil python3-pandas python3-docx python3-openpyxl python3-gensim python3-nltk python3-pypdf2)
+bench_libs=(python3-pil python3-pandas python3-docx python3-openpyxl python3-gensim python3-nltk python3-pypdf2
+            python3-bs4 python3-reportlab)
 pkgs=(build-essential pkg-config meson ninja-build
       libtree-sitter-dev libjansson-dev libcurl4-openssl-dev zlib1g-dev libcmocka-dev
       python3 "${libs[@]}"

@@ -17,9 +17,21 @@
 #include "src/bench/task_io.h"
 #include "src/doc/check.h"
 
+/* The result of one task. */
+typedef struct {
+    GbRunResult r;
+    bool ok;        /* the run itself worked (a failing test is still ok) */
+    double score;   /* pylint, with --lint */
+    char *lint_err; /* owned, NULL: none */
+    char *apart;    /* owned, NULL: none; how the program failed judged apart, when it passed together */
+} GbCheckResult;
+
 /* One line of text for a result; the exception message is cut to keep lines readable. */
-static void gb_check__print_text(const GbTask *t, const GbRunResult *r, bool lint, double score, const char *lint_err)
+static void gb_check__print_text(const GbTask *t, const GbCheckResult *x, bool lint)
 {
+    const GbRunResult *r = &x->r;
+    double score = x->score;
+    const char *lint_err = x->lint_err;
     const char *tag = r->status == GB_RUN_PASS      ? "PASS"
                       : r->status == GB_RUN_FAIL    ? "FAIL"
                       : r->status == GB_RUN_TIMEOUT ? "TIMEOUT"
@@ -45,11 +57,13 @@ static void gb_check__print_text(const GbTask *t, const GbRunResult *r, bool lin
         }
         if (r->failed_tests.len > 1) printf(" [%zu failing]", r->failed_tests.len);
     }
+    if (x->apart) printf(" (tests run in the program's process; judged apart: %s)", x->apart);
     printf("\n");
 }
 
-static void gb_check__print_json(const GbTask *t, const GbRunResult *r, bool lint, double score, const char *lint_err)
+static void gb_check__print_json(const GbTask *t, const GbCheckResult *x, bool lint)
 {
+    const GbRunResult *r = &x->r;
     GbCheckDocTask d = {.id = t->id,
                         .kind = gb_test_kind_name(t->kind),
                         .status = gb_run_status_name(r->status),
@@ -63,8 +77,9 @@ static void gb_check__print_json(const GbTask *t, const GbRunResult *r, bool lin
                         .out = r->out,
                         .err = r->err,
                         .lint = lint,
-                        .pylint = score,
-                        .pylint_error = lint_err};
+                        .pylint = x->score,
+                        .pylint_error = x->lint_err,
+                        .apart_failure = x->apart};
     d.failed_tests.items = (const char **)r->failed_tests.items;
     d.failed_tests.len = r->failed_tests.len;
     GbStr line;
@@ -80,7 +95,12 @@ typedef struct {
     double timeout;
     bool stderr_fails, lint, json;
     int sandbox;
+    int judge; /* GbCheckJudge */
 } GbCheckOptions;
+
+/* Where a task's tests run (--judge), in gb_check__judges order. */
+typedef enum { GB_CHECK_JUDGE_AUTO, GB_CHECK_JUDGE_APART, GB_CHECK_JUDGE_TOGETHER } GbCheckJudge;
+static const char *const gb_check__judges[] = {"auto", "apart", "together", NULL};
 
 /* In GbSandboxMode order. */
 static const char *const gb_check__sandboxes[] = {"auto", "namespaces", "userns", "plain", NULL};
@@ -98,6 +118,10 @@ static const GbCliOption gb_check__options[] = {
     GB_CLI_FLAG("lint", 0, O, lint, "also print each program's pylint score (0-10)"),
     GB_CLI_ENUM("sandbox", 0, O, sandbox, "MODE", gb_check__sandboxes, "auto",
                 "auto, namespaces, userns or plain; see src/runner/README.md"),
+    GB_CLI_ENUM("judge", 0, O, judge, "MODE", gb_check__judges, "auto",
+                "where the tests run: apart from the program (a judge it cannot reach), together with it "
+                "(under the seal, as evolve), or auto: apart, and together for a task whose program passes "
+                "only so (its tests do not split); use apart for programs you do not trust"),
     GB_CLI_FLAG("json", 0, O, json, "one JSON object per task, then a summary object, instead of text"),
     GB_CLI_END,
 };
@@ -114,7 +138,7 @@ static const GbCliExit gb_check__exits[] = {
 static const GbCliCommand gb_check__cmd = {
     .name = "check",
     .synopsis = "BENCH.jsonl [--python PATH] [-j N] [--timeout S] [--stderr-fails] [--lint]\n"
-                "                       [--sandbox MODE] [--json]",
+                "                       [--sandbox MODE] [--judge MODE] [--json]",
     .about = "  Run every task's tests against its program (source + extra files) in the sandboxed pool of warm\n"
              "  Python workers and report pass/fail per task, with the failing test and exception, and a summary.\n",
     .options = gb_check__options,
@@ -124,24 +148,56 @@ static const GbCliCommand gb_check__cmd = {
     .exits = gb_check__exits,
 };
 
-/* The result of one task. */
-typedef struct {
-    GbRunResult r;
-    bool ok;        /* the run itself worked (a failing test is still ok) */
-    double score;   /* pylint, with --lint */
-    char *lint_err; /* owned, NULL: none */
-} GbCheckResult;
+
+/* "EXC: MESSAGE (in TEST)" of a failed run, on one line (owned). */
+static char *gb_check__failure_text(const GbRunResult *r)
+{
+    const char *msg = r->exc_message ? r->exc_message : "";
+    int n = (int)strcspn(msg, "\n");
+    if (n > 300) n = 300;
+    GbStr s;
+    gb_str_init(&s);
+    gb_str_appendf(&s, "%s%s%.*s", r->exc_type ? r->exc_type : gb_run_status_name(r->status),
+                   *msg ? ": " : "", n, msg);
+    if (r->failed_test) gb_str_appendf(&s, " (in %.200s)", r->failed_test);
+    return gb_str_take(&s);
+}
+
+/* A task whose program fails with its tests judged apart is run again with them in its own
+ * process, under the seal: when that passes, its tests do not split (they hand the program
+ * objects that do not cross, or change its objects' state through what it returned), and the
+ * task passes with the judged failure kept in x->apart. Answers to such a task are judged the
+ * second way (eval sets GbTask.tests_together the same way). */
+static void gb_check__together(GbPool *pool, const GbTask *task, GbCheckResult *x)
+{
+    if (!x->ok || x->r.status == GB_RUN_PASS || x->r.status == GB_RUN_ERROR || !gb_pool_judges_apart(pool, task))
+        return;
+    GbTask again;
+    gb_task_copy(&again, task);
+    again.tests_together = true;
+    GbRunResult r2;
+    GbError e = {{0}};
+    if (gb_pool_run(pool, &again, NULL, &r2, &e) && r2.status == GB_RUN_PASS) {
+        x->apart = gb_check__failure_text(&x->r);
+        gb_run_result_destroy(&x->r);
+        x->r = r2;
+    } else {
+        gb_run_result_destroy(&r2);
+    }
+    gb_task_destroy(&again);
+}
 
 /* Run every task's tests (and pylint) with `threads` tasks in parallel. */
-static void gb_check__run(GbPool *pool, const GbBench *b, int threads, bool lint, GbCheckResult *res)
+static void gb_check__run(GbPool *pool, const GbBench *b, int threads, bool lint, bool fallback, GbCheckResult *res)
 {
     size_t n = b->tasks.len;
-#pragma omp parallel for num_threads(threads) schedule(dynamic) default(none) shared(b, pool, res, lint, n)
+#pragma omp parallel for num_threads(threads) schedule(dynamic) default(none) shared(b, pool, res, lint, n, fallback)
     for (size_t i = 0; i < n; i++) {
         GbError e = {{0}};
         GbCheckResult *x = &res[i];
         x->ok = gb_pool_run(pool, &b->tasks.items[i], NULL, &x->r, &e);
         if (!x->ok && !x->r.exc_message) x->r.exc_message = gb_strdup(e.msg);
+        if (fallback) gb_check__together(pool, &b->tasks.items[i], x);
         if (lint && x->ok) {
             GbProgram prog;
             gb_program_from_task(&prog, &b->tasks.items[i]);
@@ -164,14 +220,15 @@ typedef struct {
 static void gb_check__report(const GbBench *b, const GbCheckResult *res, GbPool *pool, const GbCheckFacts *f, bool lint,
                              bool json, size_t *count)
 {
-    size_t n = b->tasks.len;
+    size_t n = b->tasks.len, together = 0;
     for (size_t i = 0; i < n; i++) {
         const GbCheckResult *x = &res[i];
         count[x->r.status]++;
+        together += x->apart != NULL;
         if (json)
-            gb_check__print_json(&b->tasks.items[i], &x->r, lint, x->score, x->lint_err);
+            gb_check__print_json(&b->tasks.items[i], x, lint);
         else
-            gb_check__print_text(&b->tasks.items[i], &x->r, lint, x->score, x->lint_err);
+            gb_check__print_text(&b->tasks.items[i], x, lint);
     }
     if (json) {
         GbCheckDocSummary sum = {.file = f->input,
@@ -188,7 +245,8 @@ static void gb_check__report(const GbBench *b, const GbCheckResult *res, GbPool 
                                  .workers = f->threads,
                                  .start_s = f->start_s,
                                  .run_s = f->run_s,
-                                 .remap = gb_pool_remap(pool)};
+                                 .remap = gb_pool_remap(pool),
+                                 .together = together};
         GbStr line;
         gb_str_init(&line);
         gb_check_doc_write_summary(&line, &sum);
@@ -200,6 +258,10 @@ static void gb_check__report(const GbBench *b, const GbCheckResult *res, GbPool 
             printf(" (fail %zu, timeout %zu, crash %zu, error %zu)", count[GB_RUN_FAIL], count[GB_RUN_TIMEOUT],
                    count[GB_RUN_CRASH], count[GB_RUN_ERROR]);
         if (f->bad) printf(", %zu bad lines", f->bad);
+        if (together)
+            printf("; %zu passed only with their tests in the program's process (they do not split: "
+                   "src/runner/README.md)",
+                   together);
         printf("\n  sandbox %s, python %s (%s), %d workers: started in %.2fs, ran in %.2fs\n", gb_pool_sandbox(pool),
                f->python, gb_pool_python_version(pool), f->threads, f->start_s, f->run_s);
         printf("  workers: %s\n", gb_pool_remap(pool));
@@ -260,7 +322,9 @@ int gb_cmd_check(int argc, char **argv)
     GbCheckResult *res = gb_calloc(n, sizeof *res);
     int threads = cfg.workers > 0 ? cfg.workers : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1) threads = 1;
-    gb_check__run(pool, &bench, threads, cfg.lint, res);
+    if (o.judge == GB_CHECK_JUDGE_TOGETHER)
+        for (size_t i = 0; i < n; i++) bench.tasks.items[i].tests_together = true;
+    gb_check__run(pool, &bench, threads, cfg.lint, o.judge == GB_CHECK_JUDGE_AUTO, res);
     GbCheckFacts facts = {input, cfg.python, bad, threads, t_started - t0, gb_now() - t_started};
 
     size_t count[5] = {0, 0, 0, 0, 0};
@@ -275,6 +339,7 @@ int gb_cmd_check(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         gb_run_result_destroy(&res[i].r);
         free(res[i].lint_err);
+        free(res[i].apart);
     }
     free(res);
     gb_bench_destroy(&bench);

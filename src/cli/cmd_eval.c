@@ -382,12 +382,24 @@ static int gb_eval__print(const GbEvalOptions *opt, const char *json, const char
     return rc;
 }
 
-/* Write every sample's prompt to --write-prompts (no server, no sandbox). */
+/* Write every sample's prompt to --write-prompts (no server; a sandbox only for repair, whose
+ * prompt shows how the buggy program fails its tests). */
 static int gb_eval__write_prompts(const GbEvalOptions *opt, const GbEvalVersion *versions, size_t nv)
 {
+    GbPool *pool = NULL;
+    if (opt->task == GB_EVAL_TASK_REPAIR) {
+        GbPoolConfig pc;
+        gb_pool_config_defaults(&pc);
+        pc.python = opt->python;
+        pc.workers = (int)opt->workers;
+        pc.timeout_s = pc.cpu_s = gb_eval__run_timeout(opt);
+        pool = gb_cli_pool_new("eval", &pc);
+        if (!pool) return GB_EXIT_FAIL;
+    }
     FILE *f = fopen(opt->write_prompts, "w");
     if (!f) {
         fprintf(stderr, "genebench eval: %s: cannot write the prompts: %m\n", opt->write_prompts);
+        if (pool) gb_pool_delete(pool);
         return GB_EXIT_FAIL;
     }
     GbEvalConfig cfg = gb_eval__config(opt, NULL, NULL, NULL, NULL);
@@ -397,7 +409,8 @@ static int gb_eval__write_prompts(const GbEvalOptions *opt, const GbEvalVersion 
     char *json = NULL, *text = NULL;
     size_t errors = 0;
     GbError err = {0};
-    bool ok = gb_eval_run(&cfg, NULL, NULL, versions, nv, &json, &text, &errors, &err);
+    bool ok = gb_eval_run(&cfg, NULL, pool, versions, nv, &json, &text, &errors, &err);
+    if (pool) gb_pool_delete(pool);
     if (fclose(f) != 0 && ok) {
         gb_error_set(&err, "%s: cannot write the prompts", opt->write_prompts);
         ok = false;

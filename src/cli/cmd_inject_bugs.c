@@ -177,6 +177,9 @@ static int gb_inject_bugs__run(GbInjectRun *R)
     GbCliSignals sig;
     gb_cli_signals_start(&sig, NULL, NULL);
     double t0 = gb_now();
+    /* the programs run are the benchmark's own and genebench's mutants of them, not answers:
+     * their tests stay in their process, under the seal, as evolve's (src/runner/README.md) */
+    R->pcfg.tests_in_program = true;
     R->cfg.pool = gb_cli_pool_new("inject-bugs", &R->pcfg);
     if (!R->cfg.pool) {
         gb_cli_signals_stop(&sig);

@@ -43,6 +43,10 @@ void gb_check_doc_write_task(GbStr *out, const GbCheckDocTask *t)
             gb_json_fixed(out, t->pylint, 4);
         }
     }
+    if (t->apart_failure) {
+        gb_str_append(out, ",\"apart_failure\":");
+        gb_json_string(out, t->apart_failure);
+    }
     gb_str_append(out, "}\n");
 }
 
@@ -65,7 +69,7 @@ void gb_check_doc_write_summary(GbStr *out, const GbCheckDocSummary *s)
     gb_json_fixed(out, s->run_s, 3);
     gb_str_append(out, ",\"remap\":");
     gb_json_string(out, s->remap);
-    gb_str_append(out, "}}\n");
+    gb_str_appendf(out, ",\"together\":%zu}}\n", s->together);
 }
 
 void gb_check_doc_write(GbStr *out, const GbCheckDoc *doc)
@@ -87,6 +91,7 @@ static void gb_check_doc__task_destroy(GbCheckDocTask *t)
     free((char *)t->out);
     free((char *)t->err);
     free((char *)t->pylint_error);
+    free((char *)t->apart_failure);
 }
 
 void gb_check_doc_destroy(GbCheckDoc *doc)
@@ -141,7 +146,7 @@ static void gb_check_doc__task(GbDocReader *c, const json_t *o, GbCheckDocTask *
 {
     static const char *const keys[] = {
         "id",        "kind",   "status",      "failed_test", "failed_tests", "exc_type", "exc_message",  "signal",
-        "tests_run", "wall_s", "peak_rss_kb", "stdout",      "stderr",       "pylint",   "pylint_error", NULL};
+        "tests_run", "wall_s", "peak_rss_kb", "stdout",      "stderr",       "pylint",   "pylint_error", "apart_failure", NULL};
     gb_doc_keys(c, o, "", keys);
     gb_check_doc__str(c, o, "id", false, &t->id);
     gb_check_doc__str(c, o, "kind", false, &t->kind);
@@ -176,6 +181,7 @@ static void gb_check_doc__task(GbDocReader *c, const json_t *o, GbCheckDocTask *
     } else {
         gb_doc_real(c, o, "", "pylint", &t->pylint);
     }
+    if (json_object_get(o, "apart_failure")) gb_check_doc__str(c, o, "apart_failure", false, &t->apart_failure);
 }
 
 static void gb_check_doc__summary(GbDocReader *c, const json_t *line, GbCheckDocSummary *s)
@@ -185,7 +191,7 @@ static void gb_check_doc__summary(GbDocReader *c, const json_t *line, GbCheckDoc
     const json_t *o = gb_doc_get(c, line, "", "summary", JSON_OBJECT, "an object");
     static const char *const keys[] = {"file",    "tasks",     "passed",  "failed", "timeout",        "crash",
                                        "error",   "bad_lines", "sandbox", "python", "python_version", "workers",
-                                       "start_s", "run_s",     "remap",   NULL};
+                                       "start_s", "run_s",     "remap",   "together",       NULL};
     gb_doc_keys(c, o, "summary.", keys);
     const char *const counts[] = {"tasks", "passed", "failed", "timeout", "crash", "error", "bad_lines"};
     size_t *dest[] = {&s->tasks, &s->passed, &s->failed, &s->timeout, &s->crash, &s->error, &s->bad_lines};
@@ -206,6 +212,7 @@ static void gb_check_doc__summary(GbDocReader *c, const json_t *line, GbCheckDoc
     str = NULL;
     gb_doc_string(c, o, "summary.", "remap", false, &str);
     s->remap = str;
+    if (json_object_get(o, "together")) gb_doc_size(c, o, "summary.", "together", &s->together);
 }
 
 bool gb_check_doc_parse(const char *text, GbCheckDoc *doc, GbError *err)

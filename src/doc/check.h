@@ -25,6 +25,10 @@ typedef struct {
     bool lint;             /* the "pylint" key is present (check --lint) */
     double pylint;         /* with 4 decimals; only when lint and !pylint_error */
     const char *pylint_error;
+    /* NULL, or how the task's program failed with its tests judged apart (harness_judge.py) when
+     * it then passed with them in its own process: its tests do not split, and the line's
+     * status is the second run's. The key "apart_failure" is written only when set. */
+    const char *apart_failure;
 } GbCheckDocTask;
 
 /* The last line's "summary" object. */
@@ -35,6 +39,7 @@ typedef struct {
     int workers;
     double start_s, run_s; /* with 3 decimals */
     const char *remap;
+    size_t together; /* tasks with apart_failure set ("together"; 0 when an older output lacks it) */
 } GbCheckDocSummary;
 
 /* A whole parsed output: every string owned. */

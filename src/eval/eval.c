@@ -667,7 +667,10 @@ bool gb_eval_run(const GbEvalConfig *cfg, GbHttpClient *http, GbPool *pool, cons
         gb_error_set(err, "%s: %s", versions[0].path, r.input->none);
         goto out;
     }
-    if (!gb_eval_views(&r, err) || !gb_eval__prompts(&r, parser, err)) goto out;
+    if (!gb_eval_views(&r, err)) goto out;
+    /* before the prompts: a repair prompt shows how the buggy program fails, judged as its answers will be */
+    if (type->input == GB_EVAL_IN_BUGS && r.pool) gb_eval_split_fit(&r);
+    if (!gb_eval__prompts(&r, parser, err)) goto out;
     gb_eval__context_warning(&r);
     if (cfg->prompts_out) {
         ok = gb_eval__write_prompts(&r, parser, err);

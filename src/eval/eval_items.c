@@ -200,3 +200,73 @@ GbEvalVersion *gb_eval_versions_new(GbEvalTask task, char *const *paths, const G
     }
     return versions;
 }
+
+/* Whether ref's tests must run in its process: it fails judged apart and passes together. */
+static bool gb_eval__needs_together(GbPool *pool, GbTask *ref)
+{
+    GbRunResult apart, together;
+    GbError e = {{0}};
+    bool ok = gb_pool_run(pool, ref, NULL, &apart, &e);
+    bool fails_apart = ok && apart.status != GB_RUN_PASS && apart.status != GB_RUN_ERROR;
+    gb_run_result_destroy(&apart);
+    if (!fails_apart) return false;
+    ref->tests_together = true;
+    ok = gb_pool_run(pool, ref, NULL, &together, &e) && together.status == GB_RUN_PASS;
+    gb_run_result_destroy(&together);
+    return ok;
+}
+
+/* The owned view at slot (v > 0), or a flagged owned copy of the original's task put there (v 0). */
+static void gb_eval__flag_view(GbEvalRun *r, const GbTask **slot)
+{
+    for (size_t k = 0; k < r->owned_views.len; k++)
+        if (r->owned_views.items[k] == *slot) {
+            r->owned_views.items[k]->tests_together = true;
+            return;
+        }
+    GbTask *copy = gb_malloc(sizeof *copy);
+    gb_task_copy(copy, *slot);
+    copy->tests_together = true;
+    gb_array_push(&r->owned_views, copy);
+    *slot = copy;
+}
+
+void gb_eval_split_fit(GbEvalRun *r)
+{
+    size_t n = r->nitems, together = 0;
+    GbPool *pool = r->pool;
+    const GbTask **first = r->views; /* version 0: the buggy originals, whose mutations give the reference */
+    unsigned char *need = gb_calloc(n ? n : 1, 1); /* 0 no reference, 1 splits, 2 needs together */
+    int threads = r->cfg->concurrency > 0 ? (int)r->cfg->concurrency : 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic) default(none) shared(n, pool, first, need)
+    for (size_t i = 0; i < n; i++) {
+        if (!first[i] || !gb_pool_judges_apart(pool, first[i])) continue;
+        char why[512];
+        GbTask *ref = gb_eval_plus_reference(first[i], why, sizeof why);
+        if (!ref) continue;
+        need[i] = gb_eval__needs_together(pool, ref) ? 2 : 1;
+        gb_task_destroy(ref);
+        free(ref);
+    }
+    /* an item without a reference (its mutations could not be reverted) goes with the items of
+     * the same tests: they are bugs of the same original */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; !need[i] && first[i] && first[i]->test_code && k < n; k++)
+            if (need[k] == 2 && first[k]->test_code && strcmp(first[k]->test_code, first[i]->test_code) == 0)
+                need[i] = 2;
+    /* the tests are the original's in every version: an item's tests split or not in all */
+    for (size_t i = 0; i < n; i++) {
+        if (need[i] != 2) continue;
+        together++;
+        for (size_t v = 0; v < r->nv; v++)
+            if (r->views[v * n + i]) gb_eval__flag_view(r, &r->views[v * n + i]);
+    }
+    free(need);
+    r->together = together;
+    if (together && r->cfg->warn)
+        fprintf(r->cfg->warn,
+                "genebench eval: %zu of %zu repair items have tests that do not split (their reference passes only "
+                "with the tests in its own process): their answers are judged that way, under the seal "
+                "(src/runner/README.md)\n",
+                together, n);
+}

@@ -54,6 +54,7 @@ typedef struct {
     unsigned char *plus;      /* [version][item][sample]: repair on the derived inputs too (GB_V_NONE: none) */
     GbEvalPlus **refs;        /* [item]: the bug's reference results (repair; NULL: none) */
     size_t nrefs;             /* items with a reference */
+    size_t together;          /* repair items whose tests do not split (gb_eval_split_fit) */
     char **hashes;            /* [version][item][sample]: the prompt's sha256 (NULL: the version has no such task) */
     char **prompts;           /* [version][item][sample]: the prompt, at sample 0 only */
     const GbTask **views;     /* [version][item]: the task a version shows and runs (NULL: none) */
@@ -88,5 +89,11 @@ void gb_eval_items(GbEvalRun *r, TSParser *parser);
 /* The task each version shows for each item (r->views). False with err when a version cannot
  * be matched. */
 bool gb_eval_views(GbEvalRun *r, GbError *err);
+/* Repair answers are judged apart from their program (harness_judge.py), except for a task whose
+ * tests do not split: the reference of its buggy original (the bug reverted, plus.h) fails apart
+ * and passes with the tests in its own process. Every version's view of such an item gets
+ * GbTask.tests_together, so that its answers are judged the second way (under the seal), and the
+ * item is counted in r->together. */
+void gb_eval_split_fit(GbEvalRun *r);
 /* The summary (through src/doc/eval_summary.h) and the text for the terminal, both owned. */
 void gb_eval_summarize(GbEvalRun *r, size_t ntasks_without, size_t kept, char **json_out, char **text_out);

@@ -74,6 +74,7 @@ void gb_task_copy(GbTask *dst, const GbTask *src)
     dst->line = src->line;
     dst->harness = src->harness;
     dst->harness_prelude = src->harness_prelude ? gb_strdup(src->harness_prelude) : NULL;
+    dst->tests_together = src->tests_together;
 }
 
 const char *gb_harness_rules_name(GbHarnessRules rules)

@@ -56,6 +56,9 @@ typedef struct {
     size_t line;                  /* 1-based line in the file it was read from (0 if built) */
     GbHarnessRules harness;       /* from meta.format when loaded; GB_HARNESS_NONE if built */
     char *harness_prelude;        /* owned, may be NULL: CLASSEVAL: meta.upstream.import_statement lines */
+    bool tests_together;          /* never read or written: the runner keeps this task's tests in its
+                                   * program's process, under the seal, instead of judging them apart
+                                   * (src/runner/README.md, "Tasks whose tests cannot be split") */
 } GbTask;
 
 typedef struct GbIdIndex GbIdIndex;

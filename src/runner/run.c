@@ -86,12 +86,30 @@ static void gb_pool__add_harness_rules(GbStr *body, const GbTask *task)
 
 /* Whether a run's tests run in the judge, apart from the program (harness_judge.py): assert and
  * unittest runs, unless their tests patch what the program uses (unittest.mock's patch replaces
- * a binding of the judge's process, not of the program's), or the pool keeps them together. */
+ * a binding of the judge's process, not of the program's), their task's tests were found not to
+ * split (GbTask.tests_together), or the pool keeps them together. */
 static bool gb_pool__tests_split(const GbPool *pool, const GbRunSpec *rs)
 {
     if (pool->cfg.tests_in_program || !rs->test_code) return false;
+    if (rs->task && rs->task->tests_together) return false;
     if (strcmp(rs->kind, "assert") != 0 && strcmp(rs->kind, "unittest") != 0) return false;
     return !strstr(rs->test_code, "mock") && !strstr(rs->test_code, "patch");
+}
+
+bool gb_pool_judges_apart(const GbPool *pool, const GbTask *task)
+{
+    if (task->kind == GB_TESTS_STDIO) return false;
+    GbRunSpec rs = {task->kind == GB_TESTS_UNITTEST ? "unittest" : "assert",
+                    NULL,
+                    task->test_code,
+                    task,
+                    NULL,
+                    0,
+                    NULL,
+                    NULL,
+                    NULL,
+                    NULL};
+    return gb_pool__tests_split(pool, &rs);
 }
 
 /* Run once on worker w. Returns false on an infrastructure error (err set). */

@@ -100,6 +100,14 @@ void gb_pool_delete(GbPool *pool);
  * failing, crashing or hanging program is a normal result. */
 bool gb_pool_run(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunResult *out, GbError *err);
 
+/* Whether gb_pool_run judges task's tests apart from its program (harness_judge.py): true for
+ * assert and unittest tasks unless their tests patch the program's names, task->tests_together
+ * is set, or the pool keeps every run's tests in the program's process. A task whose own
+ * program fails apart and passes together has tests that cannot be split (they hand the
+ * program objects that do not cross, or change its objects' state through what it returned);
+ * check and eval then set task->tests_together (src/runner/README.md). */
+bool gb_pool_judges_apart(const GbPool *pool, const GbTask *task);
+
 /* pylint score (0..10) of prog's modules as a whole, computed by a warm worker (a session
  * of its own: see below). The first call waits for pylint's warm-up. */
 bool gb_pool_lint(GbPool *pool, const GbProgram *prog, double *score, GbError *err);

@@ -58,7 +58,7 @@ nhostile=$(wc -l <"$data/hostile.jsonl")
 nlegit=$(wc -l <"$data/legit.jsonl")
 ran=0
 for mode in namespaces userns plain; do
-    out=$("$gb" check -j 2 --sandbox "$mode" "$data/legit.jsonl" 2>&1); rc=$?
+    out=$("$gb" check -j 2 --judge apart --sandbox "$mode" "$data/legit.jsonl" 2>&1); rc=$?
     if grep -q "cannot start a worker\|worker set-up failed\|cannot map ids" <<<"$out"; then
         echo "skip: sandbox $mode is not available here"
         continue
@@ -66,7 +66,7 @@ for mode in namespaces userns plain; do
     ran=$((ran + 1))
     echo "$out"
     check "$mode: every honest answer passes" "[ $rc -eq 0 ] && grep -q '$nlegit tasks, $nlegit passed, 0 failed' <<<\"\$out\""
-    out=$("$gb" check -j 2 --sandbox "$mode" "$data/hostile.jsonl" 2>&1); rc=$?
+    out=$("$gb" check -j 2 --judge apart --sandbox "$mode" "$data/hostile.jsonl" 2>&1); rc=$?
     echo "$out"
     check "$mode: hostile benchmark exits 1" '[ $rc -eq 1 ]'
     check "$mode: all $nhostile hostile answers were scored" "grep -q '$nhostile tasks, 0 passed' <<<\"\$out\""
@@ -82,5 +82,58 @@ for mode in namespaces userns plain; do
         'grep -q "hostile/classeval/skiptest .*SkipTest" <<<"$out"'
 done
 check "at least one sandbox mode ran" '[ $ran -gt 0 ]'
+
+# Tests that do not split (tests/data/judge/together.jsonl): a test that hands the program a type,
+# one that changes an object's state through an attribute it read. Judged apart their right
+# programs fail; check's default (auto) runs them again with the tests in the program's process
+# and says so; --judge apart keeps the judged failure; a program wrong both ways still fails.
+out=$("$gb" check -j 2 "$data/together.jsonl" 2>&1); rc=$?
+echo "$out"
+check "auto: the two honest tasks pass, the wrong one fails (exit $rc)" \
+    "[ $rc -eq 1 ] && grep -q '3 tasks, 2 passed, 1 failed' <<<\"\$out\""
+check "auto: says which passed only with their tests in the program's process" \
+    "grep -q '2 passed only with their tests in the program' <<<\"\$out\" &&
+     grep -q '^PASS *together/passes_a_type .*judged apart: Refused' <<<\"\$out\""
+check "auto: the wrong program still fails" "grep -q '^FAIL *together/still_wrong' <<<\"\$out\""
+out=$("$gb" check -j 2 --json "$data/together.jsonl" 2>&1)
+check "auto --json: apart_failure on the two, together 2 in the summary" \
+    "[ \$(grep -c '\"apart_failure\"' <<<\"\$out\") -eq 2 ] && grep -q '\"together\":2}}' <<<\"\$out\""
+out=$("$gb" check -j 2 --judge apart "$data/together.jsonl" 2>&1)
+check "--judge apart: no task passes" "grep -q '3 tasks, 0 passed' <<<\"\$out\""
+out=$("$gb" check -j 2 --judge together "$data/together.jsonl" 2>&1)
+check "--judge together: the two pass, no fallback noted" \
+    "grep -q '3 tasks, 2 passed, 1 failed' <<<\"\$out\" && ! grep -q 'judged apart' <<<\"\$out\""
+
+# eval's repair judges the answers of such tasks the same way: a right repair of a bug in
+# tests/data/judge/box.jsonl (whose tests read an attribute and change the object through it)
+# passes, in the original and the hardened version; the buggy program itself still fails.
+"$gb" evolve "$data/box.jsonl" --seed 1 --generations 1 -j 2 -o "$tmp/box-h.jsonl" >/dev/null 2>&1
+"$gb" inject-bugs "$data/box.jsonl" "$tmp/box-h.jsonl" -o "$tmp/box-b.jsonl" -j 2 >/dev/null 2>&1
+"$gb" eval "$tmp/box-b.jsonl" --task repair --write-prompts "$tmp/box-p.jsonl" 2>"$tmp/box-p.err"; rc=$?
+check "repair prompts of a task whose tests do not split: written, the items said (exit $rc)" \
+    "[ $rc -eq 0 ] && [ -s '$tmp/box-p.jsonl' ] && grep -q 'have tests that do not split' '$tmp/box-p.err'"
+/usr/bin/python3 - "$data/box.jsonl" "$tmp/box-p.jsonl" "$tmp/box-b.jsonl" "$tmp/box-a.jsonl" "$tmp/box-w.jsonl" <<'PY'
+import json, sys
+right = json.loads(open(sys.argv[1]).readline())["source"]
+buggy = {}
+for line in open(sys.argv[3]):
+    bug = json.loads(line)
+    buggy[(bug["id"], 0)] = bug["source"]
+    buggy[(bug["id"], 1)] = bug["hardened_buggy"]["source"]
+with open(sys.argv[4], "w") as good, open(sys.argv[5], "w") as bad:
+    for line in open(sys.argv[2]):
+        p = json.loads(line)
+        key = {"item": p["item"], "version": p["version"], "sample": p["sample"]}
+        good.write(json.dumps(dict(key, answer="```python\n" + right + "```\n")) + "\n")
+        bad.write(json.dumps(dict(key, answer="```python\n" + buggy[(p["item"], p["version"])] + "```\n")) + "\n")
+PY
+"$gb" eval "$tmp/box-b.jsonl" --task repair --answers "$tmp/box-a.jsonl" --model offline -j 2 \
+    -o "$tmp/box-r.jsonl" >/dev/null 2>&1; rc=$?
+n=$(wc -l <"$tmp/box-a.jsonl")
+check "right repairs pass, every version ($(grep -c '"verdict":"pass"' "$tmp/box-r.jsonl" 2>/dev/null) of $n)" \
+    "[ $rc -eq 0 ] && [ $n -gt 1 ] && [ \$(grep -c '\"verdict\":\"pass\"' '$tmp/box-r.jsonl') -eq $n ]"
+"$gb" eval "$tmp/box-b.jsonl" --task repair --answers "$tmp/box-w.jsonl" --model offline -j 2 \
+    -o "$tmp/box-rw.jsonl" >/dev/null 2>&1
+check "the buggy programs given back fail" "! grep -q '\"verdict\":\"pass\"' '$tmp/box-rw.jsonl'"
 rm -rf "$tmp"
 exit $fail

@@ -20,7 +20,7 @@
 static const char check_text[] =
     "{\"id\":\"t/1\",\"kind\":\"assert\",\"status\":\"pass\",\"failed_test\":null,\"failed_tests\":[],"
     "\"exc_type\":null,\"exc_message\":null,\"signal\":0,\"tests_run\":1,\"wall_s\":0.0123,\"peak_rss_kb\":9000,"
-    "\"stdout\":\"caf\xc3\xa9 \xef\xbf\xbd\\n\",\"stderr\":\"\"}\n"
+    "\"stdout\":\"caf\xc3\xa9 \xef\xbf\xbd\\n\",\"stderr\":\"\",\"apart_failure\":\"Refused: a type\"}\n"
     "{\"id\":\"t/2\",\"kind\":\"unittest\",\"status\":\"fail\",\"failed_test\":\"test_a\","
     "\"failed_tests\":[\"test_a\",\"test_b\"],\"exc_type\":\"AssertionError\",\"exc_message\":\"1 != 2\","
     "\"signal\":0,\"tests_run\":3,\"wall_s\":1.5000,\"peak_rss_kb\":-1,\"stdout\":\"\",\"stderr\":\"tab\\there\","
@@ -30,7 +30,7 @@ static const char check_text[] =
     "\"stdout\":\"\",\"stderr\":\"\",\"pylint\":7.2500}\n"
     "{\"summary\":{\"file\":\"b.jsonl\",\"tasks\":3,\"passed\":1,\"failed\":1,\"timeout\":1,\"crash\":0,\"error\":0,"
     "\"bad_lines\":0,\"sandbox\":\"bwrap\",\"python\":\"/usr/bin/python3\",\"python_version\":\"3.11.2\","
-    "\"workers\":2,\"start_s\":0.250,\"run_s\":11.125,\"remap\":\"none\"}}\n";
+    "\"workers\":2,\"start_s\":0.250,\"run_s\":11.125,\"remap\":\"none\",\"together\":1}}\n";
 
 static void test_check_doc_round_trips(void **state)
 {
@@ -44,6 +44,9 @@ static void test_check_doc_round_trips(void **state)
     assert_true(doc.tasks.items[2].lint);
     assert_near(doc.tasks.items[2].pylint, 7.25, 1e-12);
     assert_int_equal(doc.summary.timeout, 1);
+    assert_string_equal(doc.tasks.items[0].apart_failure, "Refused: a type");
+    assert_null(doc.tasks.items[1].apart_failure);
+    assert_int_equal(doc.summary.together, 1);
     GbStr out;
     gb_str_init(&out);
     gb_check_doc_write(&out, &doc);
