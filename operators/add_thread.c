@@ -4,7 +4,11 @@
  *                                         total = executor.submit(compute, xs, k=2).result()
  *
  * Sites: an expression statement that is a call, an assignment whose value is a call (all
- * targets kept: `a = b = f()`, annotations kept), or `return f(...)`.
+ * targets kept: `a = b = f()`, annotations kept), or `return f(...)`. Inside a top-level class
+ * each site is also offered in two class forms (gb_s4_apply_class_form): the thread code lives
+ * in a runner method of the class, `self.run(f, ...)`, or in a static method of a new class
+ * deriving from the class, defined right after it (gb_op_ctx_sibling_of), `Runner.run(f, ...)`;
+ * ClassEval keeps both (everything from the first `class` line on).
  *
  * Why it is exact: submit() receives the callee and the argument list verbatim, so the callee
  * and every argument are evaluated in the caller, in the original order, before anything runs
@@ -34,10 +38,15 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
 enum { GB_S4_EXPR = 0, GB_S4_ASSIGN = 1, GB_S4_RETURN = 2 };
+/* Site forms (added to the kind): the `with` in place, a runner method of the class, a runner
+ * static method of a new class just before the top-level class. */
+enum { GB_S4_INPLACE = 0, GB_S4_METHOD = 3, GB_S4_SIBLING = 6 };
+static const char *const gb_s4_form_tags[] = {NULL, "method", "sibling"};
 
 static const char *const gb_s4_refuse_names[] = {"threading",
                                                  "_thread",
@@ -220,6 +229,22 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
     return !gb_callgraph_reaches_recursion(&mi->graph, call, src);
 }
 
+/* Can the class form f hold the thread code of the site stmt? The method form needs stmt to
+ * run in a method of a top-level class whose `self` is an instance of it (gb_op_ctx_self_method),
+ * directly in the method's own scope; the sibling form needs stmt inside an undecorated
+ * top-level class (the new class goes just before it, so it exists whenever the class's code
+ * runs, and ClassEval keeps it: everything from the first `class` line on is kept). */
+static bool gb_s4_form_ok(GbOpContext *ctx, size_t m, TSNode stmt, int f)
+{
+    TSNode top = gb_flow_toplevel_of(stmt);
+    if (ts_node_is_null(top) || !gb_node_is_kind(top, GB_NK_CLASS_DEFINITION)) return false;
+    if (f == GB_S4_SIBLING) return !ts_node_is_null(gb_op_ctx_sibling_of(ctx, m, stmt));
+    TSNode fn = gb_op_ctx_self_method(ctx, m, stmt);
+    if (ts_node_is_null(fn)) return false;
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    return sc->scopes.items[gb_scopes_at(sc, ts_node_start_byte(stmt))].node_start == ts_node_start_byte(fn);
+}
+
 void gb_op_add_thread_find(GbOpContext *ctx, GbSiteList *out)
 {
     if (!gb_s4_program_ok(ctx)) return;
@@ -231,10 +256,12 @@ void gb_op_add_thread_find(GbOpContext *ctx, GbSiteList *out)
         gb_stmts_collect(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &stmts);
         for (size_t i = 0; i < stmts.len; i++) {
             int kind;
-            if (gb_s4_site_ok(ctx, m, &mi, stmts.items[i])) {
-                gb_s4_call(stmts.items[i], &kind);
-                gb_site_add(ctx, out, m, stmts.items[i], NULL, kind, NULL);
-            }
+            TSNode st = stmts.items[i];
+            if (!gb_s4_site_ok(ctx, m, &mi, st)) continue;
+            gb_s4_call(st, &kind);
+            gb_site_add(ctx, out, m, st, NULL, kind, NULL);
+            for (int f = GB_S4_METHOD; f <= GB_S4_SIBLING; f += 3)
+                if (gb_s4_form_ok(ctx, m, st, f)) gb_site_add(ctx, out, m, st, gb_s4_form_tags[f / 3], kind + f, NULL);
         }
         gb_array_free(&stmts);
         gb_s4_module_destroy(&mi);
@@ -266,21 +293,119 @@ static char *gb_s4_import(GbOpContext *ctx, GbEditSet *set, size_t m, const char
 
 static const char *const gb_s4_executor_names[] = {"executor", "pool", "worker", "runner"};
 
+/* The class forms: the call becomes `self.run(f, args)` or `Runner.run(f, args)`, and the
+ * runner, defined before the method (or as a static method of a new class deriving from the
+ * top-level class, right after it), makes the call in a worker thread:
+ *
+ *     def run(self, func, /, *args, **kwargs):
+ *         with ThreadPoolExecutor(max_workers=1) as executor:
+ *             return executor.submit(func, *args, **kwargs).result()
+ *
+ * Why it is exact: `self.run` / `Runner.run` is a lookup of a fresh name that runs no code of
+ * the program, so the callee and the arguments are still evaluated in the caller in their
+ * order before anything else runs; the runner's own parameters are positional-only, so any
+ * keyword argument of the call (even one named like them) reaches the callee unchanged, as
+ * submit() passes it; result() returns the call's value or raises its exception object, and
+ * leaving the `with` joins the thread. */
+static bool gb_s4_apply_class_form(GbOpContext *ctx, const GbSite *site, TSNode stmt, int form, GbRng *rng,
+                                   GbError *err)
+{
+    size_t m = site->module;
+    const char *src = gb_op_ctx_source(ctx, m);
+    int kind;
+    TSNode call = gb_s4_call(stmt, &kind);
+    TSNode args = gb_node_field(call, "arguments");
+    bool empty = true;
+    if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST))
+        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
+            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    char *unit = gb_indent_unit(src, root);
+    GbEditSet set;
+    gb_edits_init(&set);
+    const char *attr = gb_rng_bounded(rng, 2) == 0 ? NULL : "ThreadPoolExecutor";
+    char *imp = gb_s4_import(ctx, &set, m, attr, stmt);
+    char *tpe = attr ? gb_strdup(imp) : gb_asprintf("%s.ThreadPoolExecutor", imp);
+    free(imp);
+    char *word = gb_words_pick(rng, GB_WORDS_FUNCTION);
+    char *runner = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
+    char *owner = NULL;
+    if (form == GB_S4_SIBLING) {
+        word = gb_words_pick(rng, GB_WORDS_CLASS);
+        owner = gb_op_ctx_fresh_name(ctx, word);
+        free(word);
+    }
+    char *names[4];
+    static const GbWordsKind kinds[3] = {GB_WORDS_CALLABLE, GB_WORDS_ARGS, GB_WORDS_KWARGS};
+    for (int i = 0; i < 3; i++) {
+        word = gb_words_pick(rng, kinds[i]);
+        names[i] = gb_op_ctx_fresh_name(ctx, word);
+        free(word);
+    }
+    names[3] = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
+    TSNode anchor = form == GB_S4_SIBLING ? gb_flow_toplevel_of(stmt) : gb_op_ctx_self_method(ctx, m, stmt);
+    char *ind = form == GB_S4_SIBLING ? gb_strdup(unit) : gb_line_indent(src, ts_node_start_byte(anchor));
+    GbStr def;
+    gb_str_init(&def);
+    if (form == GB_S4_SIBLING) {
+        char *cname = gb_node_text(gb_node_field(anchor, "name"), src);
+        gb_str_appendf(&def, "\n\n\nclass %s(%s):\n%s@staticmethod\n", owner, cname, ind);
+        free(cname);
+    }
+    gb_str_appendf(&def, "%sdef %s(%s%s, /, *%s, **%s):\n", ind, runner, form == GB_S4_METHOD ? "self, " : "", names[0],
+                   names[1], names[2]);
+    gb_str_appendf(&def, "%s%swith %s(max_workers=1) as %s:\n", ind, unit, tpe, names[3]);
+    gb_str_appendf(&def, "%s%s%sreturn %s.submit(%s, *%s, **%s).result()\n", ind, unit, unit, names[3], names[0],
+                   names[1], names[2]);
+    if (form == GB_S4_SIBLING)
+        def.data[--def.len] = '\0'; /* after the class's last line, which has no newline of its own */
+    else
+        gb_str_append(&def, "\n");
+    gb_edits_insert(&set, m,
+                    form == GB_S4_SIBLING ? ts_node_end_byte(anchor) : gb_line_start(src, ts_node_start_byte(anchor)),
+                    def.data);
+    char *callee = gb_node_text(gb_node_field(call, "function"), src);
+    bool genexp = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION);
+    char *open =
+        gb_asprintf("%s.%s(%s%s", form == GB_S4_SIBLING ? owner : "self", runner, callee, empty && !genexp ? "" : ", ");
+    if (genexp) {
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
+        gb_edits_insert(&set, m, ts_node_end_byte(call), ")");
+    } else {
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
+    }
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    gb_str_destroy(&def);
+    for (int i = 0; i < 4; i++) free(names[i]);
+    free(open);
+    free(callee);
+    free(ind);
+    free(owner);
+    free(runner);
+    free(tpe);
+    free(unit);
+    return ok;
+}
+
 bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
     TSNode stmt = gb_stmt_at(ctx, m, site->start, site->end);
+    int form = site->kind >= GB_S4_SIBLING ? GB_S4_SIBLING : site->kind >= GB_S4_METHOD ? GB_S4_METHOD : GB_S4_INPLACE;
     bool ok = !ts_node_is_null(stmt) && gb_s4_program_ok(ctx);
     if (ok) {
         GbS4Module mi;
         gb_s4_module_init(&mi, ctx, m);
-        ok = gb_s4_site_ok(ctx, m, &mi, stmt);
+        ok = gb_s4_site_ok(ctx, m, &mi, stmt) && (form == GB_S4_INPLACE || gb_s4_form_ok(ctx, m, stmt, form));
         gb_s4_module_destroy(&mi);
     }
     if (!ok) {
         gb_error_set(err, "AddThread: site %s is not a call that can run in a thread", site->key);
         return false;
     }
+    if (form != GB_S4_INPLACE) return gb_s4_apply_class_form(ctx, site, stmt, form, rng, err);
     const char *src = gb_op_ctx_source(ctx, m);
     int kind;
     TSNode call = gb_s4_call(stmt, &kind);

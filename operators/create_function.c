@@ -1,5 +1,9 @@
 /* S6 CreateFunction: extract statements or an expression into a new module-level function
- * (or, inside a method of a top-level class, a new method of that class: gb_s6_method_of).
+ * (or, inside a method of a top-level class, a new method of that class: gb_s6_method_of; or a
+ * method of a new class deriving from that class, defined right after it, called as
+ * `Helper.fn(self, ...)`: the
+ * sibling-class form, an inter-class dependency, offered as a second site beside each method
+ * site).
  *
  *     def area(w, h, pad):                def compute_part(h, pad, w):
  *         inner = w - 2 * pad                 inner = w - 2 * pad
@@ -44,7 +48,14 @@
  *     RecursionError or setrecursionlimit, annotated assignments, more than 5 parameters;
  *   - names are fresh; the new function is defined before the top-level statement that
  *     contains the site (or, at module level, just before the site), so it exists whenever
- *     the site runs. */
+ *     the site runs. The sibling class is defined right after the method's class, which must
+ *     be one whose methods cannot run before that (gb_op_ctx_sibling_of), and under ClassEval's
+ *     rules (everything from the first `class` line on is kept) it is kept;
+ *     `Helper.fn(self, ...)` calls the very function `self.fn(...)` would in the method form
+ *     (it is a plain function of the class). Deriving from the class keeps what a reader and
+ *     pylint know about `self` (its attributes) in the helper.
+ *     Both class forms need `self` to be an instance of the class: methods that the program
+ *     also reaches as `K.m` (any object may come as `self`) are refused. */
 #include "operators/operator.h"
 
 #include <stdlib.h>
@@ -55,7 +66,8 @@
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
-enum { GB_S6_EXPR = 0 }; /* kinds 1..3: statement ranges of that length */
+/* kinds 1..3: statement ranges of that length; + GB_S6_SIBLING: the sibling-class form */
+enum { GB_S6_EXPR = 0, GB_S6_SIBLING = 4 };
 #define GB_S6_MAX_PARAMS 5
 
 static const char *const gb_s6_refuse_names[] = {"RecursionError", "setrecursionlimit", "_getframe", "currentframe"};
@@ -422,53 +434,10 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
     return ok;
 }
 
-/* The method form: when node runs in a method of a top-level class (directly, or in a
- * comprehension of it) whose first parameter is `self`, never rebound, the helper becomes a
- * method of that class, defined just before the method, taking `self` first and called as
- * `self.helper(...)`. Attribute lookup on `self` finds it in the class (its name is fresh, so
- * no instance attribute or base class attribute has it), and its body resolves names exactly
- * as a module-level function would (a method's body never sees the class namespace). Refused:
- * decorated classes and methods (the class name or `self` may be something else), classes
- * with keyword arguments (a metaclass), programs that mention __getattribute__ or
- * __init_subclass__. Returns the method's definition node, or a null node. */
-static const char *const gb_s6_method_refuse_names[] = {"__getattribute__", "__init_subclass__", "metaclass"};
-
+/* The method form: gb_op_ctx_self_method (operators/operator.h) finds the method. */
 static TSNode gb_s6_method_of(GbOpContext *ctx, size_t m, TSNode node)
 {
-    TSNode none = {0};
-    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
-    const char *src = gb_op_ctx_source(ctx, m);
-    int s = gb_scopes_at(sc, ts_node_start_byte(node));
-    while (s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION) s = sc->scopes.items[s].parent;
-    if (s <= 0 || sc->scopes.items[s].kind != GB_SCOPE_FUNCTION) return none;
-    int c = sc->scopes.items[s].parent;
-    if (c <= 0 || sc->scopes.items[c].kind != GB_SCOPE_CLASS || sc->scopes.items[c].parent != 0) return none;
-    TSNode cls = gb_flow_toplevel_of(node);
-    if (ts_node_is_null(cls) || !gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION)) return none;
-    TSNode sup = gb_node_field(cls, "superclasses");
-    if (!ts_node_is_null(sup))
-        for (uint32_t i = 0; i < ts_node_named_child_count(sup); i++)
-            if (gb_node_is_kind(ts_node_named_child(sup, i), GB_NK_KEYWORD_ARGUMENT)) return none;
-    TSNode body = gb_node_field(cls, "body");
-    TSNode fn = none;
-    for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
-        TSNode k = ts_node_named_child(body, i);
-        if (ts_node_start_byte(k) <= ts_node_start_byte(node) && ts_node_end_byte(node) <= ts_node_end_byte(k)) fn = k;
-    }
-    if (ts_node_is_null(fn) || !gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION) ||
-        ts_node_start_byte(fn) != sc->scopes.items[s].node_start || !gb_stmt_owns_lines(src, fn))
-        return none;
-    TSNode params = gb_node_field(fn, "parameters");
-    TSNode first =
-        ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ? none : ts_node_named_child(params, 0);
-    if (ts_node_is_null(first) || !gb_node_is_kind(first, GB_NK_IDENTIFIER) || !gb_node_text_eq(first, src, "self"))
-        return none;
-    const GbScopeName *self = gb_scope_name(&sc->scopes.items[s], "self");
-    if (!self || (self->flags & (GB_NAME_BINDS | GB_NAME_GLOBAL | GB_NAME_NONLOCAL)) != GB_NAME_PARAM) return none;
-    if (gb_op_ctx_mentions_any(ctx, gb_s6_method_refuse_names,
-                               sizeof gb_s6_method_refuse_names / sizeof *gb_s6_method_refuse_names))
-        return none;
-    return fn;
+    return gb_op_ctx_self_method(ctx, m, node);
 }
 
 /* Shared site conditions: not in a recursive function, not in a class body; under ClassEval's
@@ -495,13 +464,21 @@ static TSNode gb_s6_range_last(TSNode first, int count)
     return last;
 }
 
-static const char *const gb_s6_tags[] = {"expr", "1", "2", "3"};
+static const char *const gb_s6_tags[] = {"expr", "1", "2", "3", "expr-sibling", "1-sibling", "2-sibling", "3-sibling"};
+
+/* Add the site of kind `kind` on node n, and its sibling-class form when n is in a method. */
+static void gb_s6_add(GbOpContext *ctx, GbSiteList *out, size_t m, TSNode n, int kind)
+{
+    gb_site_add(ctx, out, m, n, gb_s6_tags[kind], kind, NULL);
+    if (!ts_node_is_null(gb_s6_method_of(ctx, m, n)) && !ts_node_is_null(gb_op_ctx_sibling_of(ctx, m, n)))
+        gb_site_add(ctx, out, m, n, gb_s6_tags[kind + GB_S6_SIBLING], kind + GB_S6_SIBLING, NULL);
+}
 
 static void gb_s6_walk_exprs(GbOpContext *ctx, size_t m, const GbCallGraph *graph, TSNode n, GbSiteList *out)
 {
     GbS6Plan plan;
     if (gb_s6_expr_type(n) && gb_s6_context_ok(ctx, m, graph, n) && gb_s6_plan_expr(ctx, m, n, &plan)) {
-        gb_site_add(ctx, out, m, n, gb_s6_tags[0], GB_S6_EXPR, NULL);
+        gb_s6_add(ctx, out, m, n, GB_S6_EXPR);
         gb_s6_plan_destroy(&plan);
     }
     uint32_t c = ts_node_named_child_count(n);
@@ -526,7 +503,7 @@ void gb_op_create_function_find(GbOpContext *ctx, GbSiteList *out)
                 if (ts_node_is_null(last)) break;
                 GbS6Plan plan;
                 if (gb_s6_plan_stmts(ctx, m, first, last, &plan)) {
-                    gb_site_add(ctx, out, m, first, gb_s6_tags[k], k, NULL);
+                    gb_s6_add(ctx, out, m, first, k);
                     gb_s6_plan_destroy(&plan);
                 }
             }
@@ -583,7 +560,9 @@ static void gb_s6_join(GbStr *out, const GbNames *names)
 bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
-    bool is_expr = site->kind == GB_S6_EXPR;
+    bool sibling = site->kind >= GB_S6_SIBLING;
+    int kind = sibling ? site->kind - GB_S6_SIBLING : site->kind;
+    bool is_expr = kind == GB_S6_EXPR;
     TSNode first = is_expr ? gb_op_ctx_node_at(ctx, m, site->start, site->end, GB_NK_OTHER)
                            : gb_stmt_at(ctx, m, site->start, site->end);
     if (is_expr && !ts_node_is_null(first) && !gb_s6_expr_type(first)) {
@@ -595,13 +574,15 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
              n = ts_node_parent(n))
             if (gb_s6_expr_type(n)) first = n;
     }
-    TSNode last = is_expr ? first : gb_s6_range_last(first, site->kind);
+    TSNode last = is_expr ? first : gb_s6_range_last(first, kind);
     GbS6Plan plan;
     bool ok = !ts_node_is_null(first) && !ts_node_is_null(last) && gb_s6_program_ok(ctx);
     if (ok) {
         GbCallGraph graph;
         gb_callgraph_init(&graph, ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m));
         ok = gb_s6_context_ok(ctx, m, &graph, first) &&
+             (!sibling || (!ts_node_is_null(gb_s6_method_of(ctx, m, first)) &&
+                           !ts_node_is_null(gb_op_ctx_sibling_of(ctx, m, first)))) &&
              (is_expr ? gb_s6_plan_expr(ctx, m, first, &plan) : gb_s6_plan_stmts(ctx, m, first, last, &plan));
         gb_callgraph_destroy(&graph);
     }
@@ -627,11 +608,22 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
      * before the top-level statement, or at module level just before the site. */
     TSNode method = gb_s6_method_of(ctx, m, first);
     bool in_class = !ts_node_is_null(method);
-    TSNode anchor = in_class        ? method
+    /* The sibling-class form: the helper is a method of a new class deriving from the method's
+     * class, defined right after it, called through that class with the instance first. */
+    char *owner = NULL;
+    if (sibling) {
+        char *cword = gb_words_pick(rng, GB_WORDS_CLASS);
+        owner = gb_op_ctx_fresh_name(ctx, cword);
+        free(cword);
+    }
+    TSNode anchor = sibling         ? gb_flow_toplevel_of(method)
+                    : in_class      ? method
                     : !module_level ? gb_flow_toplevel_of(first)
                     : is_expr       ? gb_stmt_enclosing(first)
                                     : first;
-    char *def_indent = module_level || in_class ? gb_line_indent(src, ts_node_start_byte(anchor)) : gb_strdup("");
+    char *def_indent = sibling                    ? gb_strdup(unit)
+                       : module_level || in_class ? gb_line_indent(src, ts_node_start_byte(anchor))
+                                                  : gb_strdup("");
     char *body_indent = gb_asprintf("%s%s", def_indent, unit);
     /* In the method form `self` is the helper's own first parameter, passed by the call. */
     GbNames args = {0};
@@ -640,6 +632,11 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
 
     GbStr def;
     gb_str_init(&def);
+    if (sibling) {
+        char *cname = gb_node_text(gb_node_field(anchor, "name"), src);
+        gb_str_appendf(&def, "\n\n\nclass %s(%s):\n", owner, cname);
+        free(cname);
+    }
     gb_str_appendf(&def, "%sdef %s(%s", def_indent, name, in_class ? (args.len ? "self, " : "self") : "");
     gb_s6_join(&def, &args);
     gb_str_append(&def, "):\n");
@@ -649,7 +646,10 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
         gb_s6_join(&call, &plan.results);
         gb_str_append(&call, " = ");
     }
-    gb_str_appendf(&call, "%s%s(", in_class ? "self." : "", name);
+    if (sibling)
+        gb_str_appendf(&call, "%s.%s(self%s", owner, name, args.len ? ", " : "");
+    else
+        gb_str_appendf(&call, "%s%s(", in_class ? "self." : "", name);
     gb_s6_join(&call, &args);
     gb_str_append(&call, ")");
     gb_names_destroy(&args);
@@ -667,11 +667,12 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
             gb_str_append(&def, "\n");
         }
     }
-    gb_str_append(&def, module_level ? "" : in_class ? "\n" : "\n\n");
+    gb_str_append(&def, module_level || sibling ? "" : in_class ? "\n" : "\n\n");
+    if (sibling && def.data[def.len - 1] == '\n') def.data[--def.len] = '\0';
 
     GbEditSet set;
     gb_edits_init(&set);
-    uint32_t at = gb_line_start(src, ts_node_start_byte(anchor));
+    uint32_t at = sibling ? ts_node_end_byte(anchor) : gb_line_start(src, ts_node_start_byte(anchor));
     gb_edits_insert(&set, m, at, def.data);
     /* `if(a)and b:` -> `if calculate(a, b):` : keep the call apart from a preceding word. */
     uint32_t fs = ts_node_start_byte(first);
@@ -693,6 +694,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     free(body_indent);
     free(unit);
     free(name);
+    free(owner);
     gb_s6_plan_destroy(&plan);
     return ok;
 }

@@ -72,12 +72,16 @@ char *gb_naming_pick(GbOpContext *ctx, const GbNameList *candidates, const GbNam
     return NULL;
 }
 
+/* How many of the best candidates N1/N2 choose among: enough that one common name (`values`,
+ * `high`) is not in most tasks of a benchmark, few enough that the name still fits. */
+#define GB_NAMING_CHOICES 4
+
 char *gb_naming_choose(GbOpContext *ctx, const GbRenamePlan *plan, GbRng *rng)
 {
     GbNameList cands = {0};
     gb_naming_candidates(ctx, plan, &cands);
     GbNameList avail = {0};
-    for (size_t i = 0; i < cands.len && avail.len < 2; i++)
+    for (size_t i = 0; i < cands.len && avail.len < GB_NAMING_CHOICES; i++)
         if (gb_naming_is_natural(cands.items[i]) && gb_rename_name_ok(ctx, cands.items[i])) {
             char *c = gb_strdup(cands.items[i]);
             gb_array_push(&avail, c);

@@ -6,6 +6,7 @@
 
 #include "src/python/pyparse.h"
 #include "src/python/flow.h"
+#include "operators/edit.h"
 
 /* ---- Sites ---- */
 
@@ -317,4 +318,108 @@ bool gb_op_ctx_mentions_any(GbOpContext *ctx, const char *const *names, size_t n
         if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m), names, n))
             return true;
     return false;
+}
+
+/* ---- methods whose `self` is an instance of their class ---- */
+
+static const char *const gb_op__method_refuse_names[] = {"__getattribute__", "__init_subclass__", "metaclass"};
+
+/* Does the tree under n hold an attribute `cls.method` (the method reached through its class,
+ * with any object as `self`)? */
+static bool gb_op__through_class(TSNode n, const char *src, const char *cls, const char *method)
+{
+    if (gb_node_is_kind(n, GB_NK_ATTRIBUTE)) {
+        TSNode o = gb_node_field(n, "object"), a = gb_node_field(n, "attribute");
+        if (gb_node_is_kind(o, GB_NK_IDENTIFIER) && gb_node_text_eq(o, src, cls) && gb_node_text_eq(a, src, method))
+            return true;
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_op__through_class(ts_node_named_child(n, i), src, cls, method)) return true;
+    return false;
+}
+
+TSNode gb_op_ctx_self_method(GbOpContext *ctx, size_t m, TSNode node)
+{
+    TSNode none = {0};
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    const char *src = gb_op_ctx_source(ctx, m);
+    int s = gb_scopes_at(sc, ts_node_start_byte(node));
+    while (s > 0 && sc->scopes.items[s].kind == GB_SCOPE_COMPREHENSION) s = sc->scopes.items[s].parent;
+    if (s <= 0 || sc->scopes.items[s].kind != GB_SCOPE_FUNCTION) return none;
+    int c = sc->scopes.items[s].parent;
+    if (c <= 0 || sc->scopes.items[c].kind != GB_SCOPE_CLASS || sc->scopes.items[c].parent != 0) return none;
+    TSNode cls = gb_flow_toplevel_of(node);
+    if (ts_node_is_null(cls) || !gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION)) return none;
+    TSNode sup = gb_node_field(cls, "superclasses");
+    if (!ts_node_is_null(sup))
+        for (uint32_t i = 0; i < ts_node_named_child_count(sup); i++)
+            if (gb_node_is_kind(ts_node_named_child(sup, i), GB_NK_KEYWORD_ARGUMENT)) return none;
+    TSNode body = gb_node_field(cls, "body");
+    TSNode fn = none;
+    for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
+        TSNode k = ts_node_named_child(body, i);
+        if (ts_node_start_byte(k) <= ts_node_start_byte(node) && ts_node_end_byte(node) <= ts_node_end_byte(k)) fn = k;
+    }
+    if (ts_node_is_null(fn) || !gb_node_is_kind(fn, GB_NK_FUNCTION_DEFINITION) ||
+        ts_node_start_byte(fn) != sc->scopes.items[s].node_start || !gb_stmt_owns_lines(src, fn))
+        return none;
+    TSNode params = gb_node_field(fn, "parameters");
+    TSNode first =
+        ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ? none : ts_node_named_child(params, 0);
+    if (ts_node_is_null(first) || !gb_node_is_kind(first, GB_NK_IDENTIFIER) || !gb_node_text_eq(first, src, "self"))
+        return none;
+    const GbScopeName *self = gb_scope_name(&sc->scopes.items[s], "self");
+    if (!self || (self->flags & (GB_NAME_BINDS | GB_NAME_GLOBAL | GB_NAME_NONLOCAL)) != GB_NAME_PARAM) return none;
+    if (gb_op_ctx_mentions_any(ctx, gb_op__method_refuse_names,
+                               sizeof gb_op__method_refuse_names / sizeof *gb_op__method_refuse_names))
+        return none;
+    /* `self` must be an instance of the class: a method also called as `K.m(obj, ...)` (as the
+     * sibling-class forms of S6 and S7 call theirs) may get any object, which lacks the helper. */
+    char *cname = gb_node_text(gb_node_field(cls, "name"), src), *mname = gb_node_text(gb_node_field(fn, "name"), src);
+    bool through = false;
+    for (size_t k = 0; k < ctx->prog->modules.len && !through; k++)
+        through =
+            gb_op__through_class(ts_tree_root_node(gb_op_ctx_tree(ctx, k)), gb_op_ctx_source(ctx, k), cname, mname);
+    free(cname);
+    free(mname);
+    return through ? none : fn;
+}
+
+static bool gb_op__has_call(TSNode n)
+{
+    if (gb_node_is_kind(n, GB_NK_CALL)) return true;
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_op__has_call(ts_node_named_child(n, i))) return true;
+    return false;
+}
+
+/* A class statement that runs no code of the program while the class is created. */
+static bool gb_op__inert_class_stmt(TSNode k)
+{
+    GbNodeKind t = gb_node_kind(k);
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_DECORATED_DEFINITION || t == GB_NK_PASS_STATEMENT ||
+        t == GB_NK_COMMENT)
+        return true;
+    if (t != GB_NK_EXPRESSION_STATEMENT) return false;
+    /* a docstring, or an assignment of a value without calls */
+    TSNode e = ts_node_named_child(k, 0);
+    if (gb_node_is_kind(e, GB_NK_STRING)) return true;
+    if (!gb_node_is_kind(e, GB_NK_ASSIGNMENT)) return false;
+    return !gb_op__has_call(e);
+}
+
+TSNode gb_op_ctx_sibling_of(GbOpContext *ctx, size_t m, TSNode node)
+{
+    (void)ctx;
+    (void)m;
+    TSNode none = {0};
+    TSNode cls = gb_flow_toplevel_of(node);
+    if (ts_node_is_null(cls) || !gb_node_is_kind(cls, GB_NK_CLASS_DEFINITION)) return none;
+    TSNode sup = gb_node_field(cls, "superclasses"), body = gb_node_field(cls, "body");
+    if ((!ts_node_is_null(sup) && ts_node_named_child_count(sup) > 0) || ts_node_is_null(body)) return none;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++)
+        if (!gb_op__inert_class_stmt(ts_node_named_child(body, i))) return none;
+    return cls;
 }

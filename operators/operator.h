@@ -95,6 +95,24 @@ bool gb_op_ctx_is_pinned(GbOpContext *ctx, const char *name);
  * refusal of an operator whose change such a name could observe (recursion limits, frames,
  * pickling). */
 bool gb_op_ctx_mentions_any(GbOpContext *ctx, const char *const *names, size_t n);
+/* The method definition of a top-level class that node runs in (directly, or in a
+ * comprehension of it) when a helper may become a method of that class called as
+ * `self.helper(...)`: the method's first parameter is `self`, never rebound, so attribute
+ * lookup on `self` finds a fresh name in the class (no instance or base class attribute has
+ * it), and the helper's body resolves names as a module-level function would (a method's body
+ * never sees the class namespace). Refused: decorated classes and methods (the class name or
+ * `self` may be something else), classes with keyword arguments (a metaclass), programs that
+ * mention __getattribute__, __init_subclass__ or metaclass, and methods the program also
+ * reaches as `K.m` (any object may come as `self`). A null node otherwise. The node is
+ * borrowed from the module's cached tree. */
+TSNode gb_op_ctx_self_method(GbOpContext *ctx, size_t module, TSNode node);
+/* The top-level class that node is in, when a sibling class deriving from it may be defined
+ * right after it, for the class's methods to call through: the class is undecorated and has
+ * no base classes (deriving from it then runs no code of the program), and its body is only
+ * definitions, docstrings, `pass` and assignments without calls, so none of its methods can
+ * run before the class statement (and the sibling after it) is complete. ClassEval keeps the
+ * sibling (everything from the first `class` line on). A null node otherwise; borrowed. */
+TSNode gb_op_ctx_sibling_of(GbOpContext *ctx, size_t module, TSNode node);
 /* True when name occurs as an identifier (or attribute/keyword name) in any module of the
  * program or in the tests, or is a keyword, builtin, pinned or already handed out. */
 bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name);

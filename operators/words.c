@@ -9,34 +9,61 @@
 #define N_OF(a) ((uint32_t)(sizeof(a) / sizeof *(a)))
 
 static const char *const gb_words__verbs[] = {
-    "compute", "derive", "resolve", "collect", "measure", "gather", "adjust", "combine", "reduce",
-    "scan",    "fold",   "select",  "count",   "build",   "shape",  "settle", "form",    "prepare",
-    "track",   "weigh",  "assess",  "tally",   "apply",   "refine", "obtain", "produce", "locate",
-    "extract", "update", "fill",    "map",     "merge",   "split",  "trim",   "align",   "rank"};
+    "compute", "derive",    "resolve",  "collect",  "measure",   "gather",  "adjust", "combine", "reduce", "scan",
+    "fold",    "select",    "count",    "build",    "shape",     "settle",  "form",   "prepare", "track",  "weigh",
+    "assess",  "tally",     "apply",    "refine",   "obtain",    "produce", "locate", "extract", "update", "fill",
+    "map",     "merge",     "split",    "trim",     "align",     "rank",    "sort",   "pick",    "check",  "convert",
+    "render",  "encode",    "parse",    "load",     "store",     "sample",  "group",  "filter",  "join",   "clip",
+    "scale",   "normalize", "estimate", "evaluate", "summarize", "balance", "bundle", "lookup",  "fetch",  "emit"};
 
 static const char *const gb_words__nouns[] = {
-    "total",  "span",  "value",  "share",  "limit", "offset", "margin", "step",   "score",  "count",
-    "level",  "ratio", "window", "bound",  "index", "delta",  "weight", "sum",    "pair",   "result",
-    "key",    "entry", "slot",   "ledger", "frame", "cell",   "batch",  "token",  "item",   "point",
-    "record", "range", "metric", "track",  "table", "layer",  "chunk",  "factor", "target", "state"};
+    "total",  "span",   "value",   "share",   "limit",   "offset", "margin",  "step",   "score",  "count",   "level",
+    "ratio",  "window", "bound",   "index",   "delta",   "weight", "sum",     "pair",   "result", "key",     "entry",
+    "slot",   "ledger", "frame",   "cell",    "batch",   "token",  "item",    "point",  "record", "range",   "metric",
+    "track",  "table",  "layer",   "chunk",   "factor",  "target", "state",   "price",  "rate",   "quota",   "budget",
+    "stock",  "order",  "invoice", "balance", "reading", "sample", "signal",  "pulse",  "grade",  "rank",    "mark",
+    "label",  "field",  "column",  "row",     "grid",    "node",   "edge",    "path",   "route",  "segment", "interval",
+    "period", "phase",  "cycle",   "round",   "turn",    "move",   "tile",    "block",  "page",   "line",    "word",
+    "phrase", "symbol", "digit",   "unit",    "amount",  "volume", "density", "length", "width",  "height",  "depth",
+    "area",   "angle",  "vector",  "matrix",  "buffer",  "queue",  "stack",   "heap"};
 
-static const char *const gb_words__kinds[] = {"utils",   "helpers", "ops",   "tools",   "support",
-                                              "logic",   "rules",   "kit",   "methods", "routines",
-                                              "service", "core",    "model", "engine",  "policy"};
+static const char *const gb_words__kinds[] = {
+    "utils",   "helpers",  "ops",        "tools",     "support", "logic",   "rules",  "kit",
+    "methods", "routines", "service",    "core",      "model",   "engine",  "policy", "toolkit",
+    "handler", "manager",  "registry",   "builder",   "planner", "catalog", "mixin",  "workbench",
+    "desk",    "pipeline", "calculator", "inspector", "agent",   "broker",  "keeper"};
 
-static const char *const gb_words__roles[] = {"adapter", "handler", "binding", "layer",  "stage",
-                                              "hook",    "policy",  "scope",   "aspect", "context"};
+static const char *const gb_words__roles[] = {
+    "adapter",  "handler", "binding",  "layer", "stage",  "hook",     "policy",    "scope",  "aspect",
+    "context",  "guard",   "shim",     "relay", "bridge", "filter",   "probe",     "tracer", "monitor",
+    "listener", "gate",    "envelope", "shell", "proxy",  "sentinel", "checkpoint"};
 
-static const char *const gb_words__callable[] = {"func",    "function", "fn",     "target", "callee",
-                                                 "handler", "routine",  "method", "action", "operation"};
-static const char *const gb_words__inner[] = {"wrapper",  "inner",   "call",    "invoke", "run",
-                                              "dispatch", "execute", "perform", "handle", "process"};
-static const char *const gb_words__args[] = {"args",   "params", "values", "items",      "operands",
-                                             "inputs", "parts",  "fields", "positional", "argv"};
-static const char *const gb_words__kwargs[] = {"kwargs",   "options", "named",  "settings",  "extras",
-                                               "keywords", "flags",   "config", "overrides", "keyword_args"};
-static const char *const gb_words__result[] = {"result", "value", "output", "outcome",  "answer",
-                                               "ret",    "res",   "out",    "produced", "returned"};
+static const char *const gb_words__callable[] = {
+    "func",      "function",  "fn",        "target",     "callee", "handler",     "routine",   "method",
+    "action",    "operation", "step",      "task",       "job",    "worker",      "procedure", "callback",
+    "op",        "hook",      "unit",      "body",       "fun",    "call_target", "delegate",  "command",
+    "behaviour", "job_fn",    "transform", "compute_fn", "proc"};
+static const char *const gb_words__inner[] = {
+    "wrapper",       "inner",      "call",    "invoke",       "run",       "dispatch", "execute",      "perform",
+    "handle",        "process",    "apply",   "proceed",      "forward",   "relay",    "delegate",     "trigger",
+    "launch",        "fire",       "go",      "enact",        "carry_out", "do_call",  "wrapped_call", "pass_through",
+    "invoke_target", "inner_call", "guarded", "call_through", "run_once",  "traced"};
+static const char *const gb_words__args[] = {
+    "args",         "params",   "values",    "items",        "operands",  "inputs",     "parts", "fields",
+    "positional",   "argv",     "arguments", "pos_args",     "data_args", "call_args",  "vals",  "elements",
+    "entries",      "given",    "supplied",  "payload",      "members",   "components", "terms", "bits",
+    "operand_list", "arg_list", "sequence",  "ordered_args", "extra_args"};
+static const char *const gb_words__kwargs[] = {
+    "kwargs",       "options",       "named",        "settings", "extras",     "keywords",    "flags",
+    "config",       "overrides",     "keyword_args", "kw",       "named_args", "kw_args",     "opts",
+    "parameters",   "props",         "attrs",        "tuning",   "choices",    "preferences", "knobs",
+    "labeled",      "extra_options", "named_values", "kwds",     "modifiers",  "switches",    "arguments_by_name",
+    "named_params", "configuration"};
+static const char *const gb_words__result[] = {
+    "result",   "value",     "output",   "outcome",  "answer",   "ret",          "res",           "out",
+    "produced", "returned",  "computed", "reply",    "response", "product",      "yielded",       "payload",
+    "final",    "obtained",  "got",      "answered", "resolved", "return_value", "outcome_value", "computed_value",
+    "fetched",  "collected", "gained",   "derived",  "observed"};
 
 static const char *gb_words__one(GbRng *rng, const char *const *list, uint32_t n)
 {

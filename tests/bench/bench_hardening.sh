@@ -12,6 +12,8 @@
 #   - the added text: the docstring/comment sentence and the identifier that the most tasks'
 #     picks added (not in the original), with the share of tasks containing it (builtins, names an
 #     import binds and attribute names are Python's and the libraries' words and do not count).
+#   - with ORIG_DIR=D in the environment (D/B.jsonl: the imported originals), the summaries of
+#     `genebench check` on the hardened tasks and of `genebench compare` of originals and hardened.
 # usage: tests/bench/bench_hardening.sh GENEBENCH DIR TAG PUBLISHED_DIR B:published-name ...
 #   e.g. tests/bench/bench_hardening.sh build/genebench /tmp/runs after \
 #          /work/shared/benchmarks/published he:humaneval cx:cruxeval ce:classeval av:avatar
@@ -129,4 +131,8 @@ for what, c in (("sentence", sent_count), ("name", name_count)):
     else:
         print("most frequent added %s: none" % what)
 PY
+  if [ -n "${ORIG_DIR:-}" ]; then
+    echo "check: $("$gb" check "$out" -j 1 2>&1 | tail -n 1)"
+    echo "compare: $("$gb" compare "$ORIG_DIR/$b.jsonl" "$out" -j 1 2>&1 | tail -n 1)"
+  fi
 done

@@ -14,22 +14,22 @@ static void test_s6_extracts_statements_and_expressions(void **state)
                        "        size += 1\n"
                        "    return size\n";
     expect_applied_tag(GB_OP_S6, prog, "inner = w", "2", 2,
-                       "def tally_metric(h, pad, w):\n"
+                       "def sample_segment(h, pad, w):\n"
                        "    inner = w - 2 * pad\n"
                        "    size = inner * (h - 2 * pad)\n"
                        "    return size\n"
                        "\n"
                        "\n"
                        "def area(w, h, pad):\n"
-                       "    size = tally_metric(h, pad, w)\n"
+                       "    size = sample_segment(h, pad, w)\n"
                        "    if size > 0 and w > h:\n"
                        "        size += 1\n"
                        "    return size\n");
     expect_applied(GB_OP_S6, "n = int('5')\nif(n > 2)and n < 9:\n    print(n)\n", "(n > 2)and", 0,
                    "n = int('5')\n"
-                   "def measure_result():\n"
+                   "def form_budget():\n"
                    "    return ((n > 2)and n < 9)\n"
-                   "if measure_result():\n"
+                   "if form_budget():\n"
                    "    print(n)\n");
 }
 
@@ -50,16 +50,66 @@ static void test_s6_method_form(void **state)
                        "    def __init__(self):\n"
                        "        self.rate = 2\n"
                        "\n"
-                       "    def tally_metric(self, n):\n"
+                       "    def sample_segment(self, n):\n"
                        "        cost = n * self.rate\n"
                        "        return cost\n"
                        "\n"
                        "    def price(self, n):\n"
-                       "        cost = self.tally_metric(n)\n"
+                       "        cost = self.sample_segment(n)\n"
                        "        return cost\n");
 }
 
-/* Under ClassEval's rules (only the class is kept) only the method form is offered. */
+/* The sibling-class form: the helper is a method of a new class just before the method's class,
+ * called through that class with the instance first (an inter-class call, C6). */
+static void test_s6_sibling_class_form(void **state)
+{
+    (void)state;
+    const char *prog = "import math\n"
+                       "\n"
+                       "\n"
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n"
+                       "\n"
+                       "    def empty(self):\n"
+                       "        return not self.rate\n";
+    expect_applied_tag(GB_OP_S6, prog, "cost = n", "1-sibling", 2,
+                       "import math\n"
+                       "\n"
+                       "\n"
+                       "class Shop:\n"
+                       "    def __init__(self):\n"
+                       "        self.rate = 2\n"
+                       "\n"
+                       "    def price(self, n):\n"
+                       "        cost = MoveHandler.sample_segment(self, n)\n"
+                       "        return cost\n"
+                       "\n"
+                       "    def empty(self):\n"
+                       "        return not self.rate\n"
+                       "\n"
+                       "\n"
+                       "class MoveHandler(Shop):\n"
+                       "    def sample_segment(self, n):\n"
+                       "        cost = n * self.rate\n"
+                       "        return cost\n");
+    /* every method site has both forms; the behaviour is kept at each of them */
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 2);
+    /* no sibling class for a class with bases, or whose body runs calls while it is created */
+    assert_int_equal(count_sites(GB_OP_S6, "class A(dict):\n    def f(self, o):\n        return o + 1\n", NULL), 1);
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A:\n    N = len('ab')\n    def f(self, o):\n        return o + 1\n", NULL), 1);
+    op_env_harness = GB_HARNESS_NONE;
+    expect_same_behaviour(GB_OP_S6, prog,
+                          "s = Shop()\nprint(s.price(3), s.empty())\ns.rate = 0\nprint(s.price(4), s.empty())\n", 4);
+}
+
+/* Under ClassEval's rules (only the class is kept) only the method forms are offered. */
 static void test_s6_classeval_refusals(void **state)
 {
     (void)state;
@@ -78,7 +128,10 @@ static void test_s6_classeval_refusals(void **state)
     assert_int_equal(
         count_sites(GB_OP_S6, "class A(metaclass=type):\n    def f(self, o):\n        return o + 1\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 0);
-    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 1);
+    /* a method also called through its class may get any object as `self` */
+    assert_int_equal(
+        count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\nprint(A.f(None, 2))\n", NULL), 0);
+    assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(self, o):\n        return o + 1\n", NULL), 2);
     op_env_harness = GB_HARNESS_NONE;
     /* without those rules the other forms stay */
     assert_int_equal(count_sites(GB_OP_S6, "class A:\n    def f(this, o):\n        return o + 1\n", NULL), 1);
@@ -215,7 +268,7 @@ static void test_s7_moves_function_to_helper_module(void **state)
     op_env_open(&e, s7_prog, NULL, NULL);
     op_env_apply(&e, GB_OP_S7, "def norm", 0);
     assert_int_equal(e.prog.modules.len, 2);
-    assert_string_equal(e.prog.modules.items[1].path, "chunk_support.py");
+    assert_string_equal(e.prog.modules.items[1].path, "grade_rules.py");
     assert_string_equal(e.prog.modules.items[1].source, "from __future__ import annotations\n"
                                                         "import math\n"
                                                         "from typing import List\n"
@@ -225,7 +278,7 @@ static void test_s7_moves_function_to_helper_module(void **state)
                                                         "def norm(v: List[float]) -> float:\n"
                                                         "    \"\"\"Norm.\"\"\"\n"
                                                         "    return math.hypot(*v) * SCALE\n");
-    assert_non_null(strstr(op_env_src(&e), "data = []\nfrom chunk_support import norm\ndef fact(n):\n"));
+    assert_non_null(strstr(op_env_src(&e), "data = []\nfrom grade_rules import norm\ndef fact(n):\n"));
     /* A function that calls the moved one can now move too (it reads an import). */
     op_env_find(&e, GB_OP_S7);
     assert_true(op_env_site(&e, "def calls_other") < 0); /* still reads fact, a function */
@@ -553,16 +606,16 @@ static void test_s8_decorator_inside_class(void **state)
                    "class Circle:\n"
                    "    \"\"\"A circle.\"\"\"\n"
                    "    @staticmethod\n"
-                   "    def result_hook(method):\n"
-                   "        @functools.wraps(method)\n"
-                   "        def execute(*parts, **keywords):\n"
-                   "            return method(*parts, **keywords)\n"
+                   "    def budget_hook(callee):\n"
+                   "        @functools.wraps(callee)\n"
+                   "        def execute(*entries, **props):\n"
+                   "            return callee(*entries, **props)\n"
                    "        return execute\n"
                    "\n"
                    "    def __init__(self, r):\n"
                    "        self.r = r\n"
                    "\n"
-                   "    @result_hook\n"
+                   "    @budget_hook\n"
                    "    def area(self):\n"
                    "        return math.pi * self.r ** 2\n");
     /* top-level functions, defs nested in methods, methods of nested or decorated classes */
@@ -595,14 +648,14 @@ static void test_s8_decorates_function(void **state)
                    "import math\n"
                    "import functools\n"
                    "\n"
-                   "def result_hook(method):\n"
-                   "    @functools.wraps(method)\n"
-                   "    def execute(*parts, **keywords):\n"
-                   "        return method(*parts, **keywords)\n"
+                   "def budget_hook(callee):\n"
+                   "    @functools.wraps(callee)\n"
+                   "    def execute(*entries, **props):\n"
+                   "        return callee(*entries, **props)\n"
                    "    return execute\n"
                    "\n"
                    "\n"
-                   "@result_hook\n"
+                   "@budget_hook\n"
                    "def area(r):\n"
                    "    return math.pi * r * r\n");
 }
@@ -713,6 +766,7 @@ int main(void)
         cmocka_unit_test(test_s6_behaviour_is_kept),
         cmocka_unit_test(test_s6_refusals),
         cmocka_unit_test(test_s6_method_form),
+        cmocka_unit_test(test_s6_sibling_class_form),
         cmocka_unit_test(test_s6_classeval_refusals),
         cmocka_unit_test(test_s7_moves_function_to_helper_module),
         cmocka_unit_test(test_s7_behaviour_and_refusals),

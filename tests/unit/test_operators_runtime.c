@@ -69,6 +69,117 @@ static void test_s4_values_exceptions_and_exit_are_unchanged(void **state)
                           2);
 }
 
+/* The class forms: the thread code lives in a runner method of the class (called through
+ * `self`, C7) or in a static method of a new class just before it (called through that class,
+ * C6). */
+static const char *const s4_class_prog = "class Cart:\n"
+                                         "    def __init__(self, items):\n"
+                                         "        self.items = list(items)\n"
+                                         "\n"
+                                         "    def total(self):\n"
+                                         "        return sum(x for x in self.items)\n"
+                                         "\n"
+                                         "    def tags(self):\n"
+                                         "        out = dict(self=1, func=2, args=3, kwargs=4, function=5, fn=6)\n"
+                                         "        return out\n"
+                                         "\n"
+                                         "    def first(self):\n"
+                                         "        value = self.items.pop(0)\n"
+                                         "        return value\n";
+
+static void test_s4_class_forms(void **state)
+{
+    (void)state;
+    expect_applied_tag(GB_OP_S4, s4_class_prog, "value = self", "method", 1,
+                       "import concurrent.futures as concurrent_futures\n"
+                       "class Cart:\n"
+                       "    def __init__(self, items):\n"
+                       "        self.items = list(items)\n"
+                       "\n"
+                       "    def total(self):\n"
+                       "        return sum(x for x in self.items)\n"
+                       "\n"
+                       "    def tags(self):\n"
+                       "        out = dict(self=1, func=2, args=3, kwargs=4, function=5, fn=6)\n"
+                       "        return out\n"
+                       "\n"
+                       "    def extract_reading(self, action, /, *argv, **keywords):\n"
+                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as runner:\n"
+                       "            return runner.submit(action, *argv, **keywords).result()\n"
+                       "\n"
+                       "    def first(self):\n"
+                       "        value = self.extract_reading(self.items.pop, 0)\n"
+                       "        return value\n");
+    expect_applied_tag(GB_OP_S4, s4_class_prog, "value = self", "sibling", 1,
+                       "import concurrent.futures as concurrent_futures\n"
+                       "class Cart:\n"
+                       "    def __init__(self, items):\n"
+                       "        self.items = list(items)\n"
+                       "\n"
+                       "    def total(self):\n"
+                       "        return sum(x for x in self.items)\n"
+                       "\n"
+                       "    def tags(self):\n"
+                       "        out = dict(self=1, func=2, args=3, kwargs=4, function=5, fn=6)\n"
+                       "        return out\n"
+                       "\n"
+                       "    def first(self):\n"
+                       "        value = VectorMethods.extract_reading(self.items.pop, 0)\n"
+                       "        return value\n"
+                       "\n"
+                       "\n"
+                       "class VectorMethods(Cart):\n"
+                       "    @staticmethod\n"
+                       "    def extract_reading(command, /, *parts, **extra_options):\n"
+                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as worker:\n"
+                       "            return worker.submit(command, *parts, **extra_options).result()\n");
+}
+
+static void test_s4_class_forms_behave(void **state)
+{
+    (void)state;
+    const char *check = "c = Cart([3, 4])\n"
+                        "print(c.total(), c.tags(), c.first(), c.items)\n"
+                        "try:\n"
+                        "    Cart([]).first()\n"
+                        "except IndexError as e:\n"
+                        "    print('IndexError', e)\n";
+    expect_same_behaviour(GB_OP_S4, s4_class_prog, check, 4);
+}
+
+static void test_s4_class_form_refusals(void **state)
+{
+    (void)state;
+    /* no class: only the in-place form */
+    assert_int_equal(count_sites(GB_OP_S4, "def f(x):\n    return abs(x)\n", NULL), 1);
+    /* a method of the class: all three forms */
+    assert_int_equal(count_sites(GB_OP_S4, "class A:\n    def f(self, x):\n        return abs(x)\n", NULL), 3);
+    /* a method also reached as A.f (self may be any object), a nested function, a method whose first
+     * parameter is not self, a decorated class: no runner method */
+    const char *const progs[] = {
+        "class A:\n    def f(self, x):\n        return abs(x)\nprint(A.f(None, -1))\n",
+        "class A:\n    def f(self, x):\n        def g():\n            return abs(x)\n        return g\n",
+        "class A:\n    def f(this, x):\n        return abs(x)\n",
+    };
+    for (size_t i = 0; i < N_OF(progs); i++) {
+        OpEnv e;
+        op_env_open(&e, progs[i], NULL, NULL);
+        op_env_find(&e, GB_OP_S4);
+        for (size_t k = 0; k < e.sites.len; k++)
+            if (strstr(e.sites.items[k].key, ":method")) fail_msg("runner method offered in:\n%s", progs[i]);
+        op_env_close(&e);
+    }
+    assert_int_equal(count_sites(GB_OP_S4,
+                                 "import functools\n@functools.total_ordering\nclass A:\n    def f(self, x):\n"
+                                 "        return abs(x)\n",
+                                 NULL),
+                     1);
+    /* no runner class deriving from a class with bases, or whose body runs calls while it is created */
+    assert_int_equal(count_sites(GB_OP_S4, "class A(dict):\n    def f(self, x):\n        return abs(x)\n", NULL), 2);
+    assert_int_equal(
+        count_sites(GB_OP_S4, "class A:\n    N = len('ab')\n    def f(self, x):\n        return abs(x)\n", NULL), 2);
+}
+
 static void test_s4_refusals(void **state)
 {
     (void)state;
@@ -460,6 +571,9 @@ int main(void)
         cmocka_unit_test(test_s4_runs_call_in_thread),
         cmocka_unit_test(test_s4_values_exceptions_and_exit_are_unchanged),
         cmocka_unit_test(test_s4_refusals),
+        cmocka_unit_test(test_s4_class_forms),
+        cmocka_unit_test(test_s4_class_forms_behave),
+        cmocka_unit_test(test_s4_class_form_refusals),
         cmocka_unit_test(test_s9_proven_sites_before_after),
         cmocka_unit_test(test_s9_guarded_helper_before_after),
         cmocka_unit_test(test_s9_guarded_helpers_are_exact),
