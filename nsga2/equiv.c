@@ -4,9 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "src/base/rng.h"
 #include "src/base/util.h"
+#include "nsga2/equiv_steps.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
 #include "src/model/sequences.h"
@@ -17,9 +19,11 @@ void gb_equiv_config_defaults(GbEquivConfig *cfg)
     cfg->seed = 1;
     cfg->inputs = 24;
     cfg->large = 4;
-    cfg->scale = 6;
+    cfg->size = 4096;
+    cfg->large_s = 0.1;
     cfg->cost_ratio = 4.0;
     cfg->cost_slack_s = 0.02;
+    cfg->large_slack_s = 0.005;
     cfg->wall_slack_s = 0.25;
     cfg->limit_s = 2.0;
     cfg->budget_s = 6.0;
@@ -33,6 +37,7 @@ void gb_equiv_inputs_destroy(GbEquivInputs *in)
     for (size_t i = 0; i < in->inputs.len; i++) free(in->inputs.items[i]);
     gb_array_free(&in->inputs);
     gb_array_free(&in->large);
+    gb_array_free(&in->grown);
     memset(in, 0, sizeof *in);
 }
 
@@ -49,9 +54,9 @@ static void gb_equiv__add(GbEquivInputs *in, char *text, bool large)
     gb_array_push(&in->large, large);
 }
 
-/* The sequence text with every step's arguments perturbed (gb_perturb_args with scale; owned),
- * or NULL when it is malformed. */
-static char *gb_equiv__perturb_sequence(TSParser *parser, const char *text, GbRng *rng, int scale)
+/* The sequence text with every step's arguments perturbed (grow 0: gb_perturb_args), or grown
+ * to about grow elements (gb_perturb_grow); owned, or NULL when it is malformed. */
+static char *gb_equiv__perturb_sequence(TSParser *parser, const char *text, GbRng *rng, size_t grow)
 {
     GbSeqSteps steps = {0};
     char *cur = NULL;
@@ -64,7 +69,9 @@ static char *gb_equiv__perturb_sequence(TSParser *parser, const char *text, GbRn
                 break;
             }
             char *args = gb_strndup(now.items[k].args, now.items[k].args_len);
-            char *p = *args ? gb_perturb_args(parser, args, rng, scale) : NULL;
+            char *p = !*args ? NULL
+                      : grow ? gb_perturb_grow(parser, args, rng, grow, 0)
+                             : gb_perturb_args(parser, args, rng, 1);
             if (p) {
                 char *next = gb_sequence_with(now.items, now.len, k, p);
                 free(cur);
@@ -77,6 +84,28 @@ static char *gb_equiv__perturb_sequence(TSParser *parser, const char *text, GbRn
     }
     gb_array_free(&steps);
     return cur;
+}
+
+/* Larger input j of in, made from input base at about size elements (owned; NULL: none). */
+static char *gb_equiv__grow(const GbEquivConfig *cfg, TSParser *parser, const GbEquivInputs *in, uint64_t key,
+                            size_t base, uint32_t j, size_t size)
+{
+    GbRng rng;
+    gb_rng_init_keyed(&rng, cfg->seed, key, in->mode == GB_PROBE_CLASS ? 6 : 2, j);
+    const char *b = in->inputs.items[base];
+    return in->mode == GB_PROBE_CLASS ? gb_equiv__perturb_sequence(parser, b, &rng, size)
+                                      : gb_perturb_grow(parser, b, &rng, size, in->counts);
+}
+
+/* Up to cfg->large larger inputs, each from one of the tests' own (round robin). */
+static void gb_equiv__add_large(const GbEquivConfig *cfg, TSParser *parser, uint64_t key, GbEquivInputs *in)
+{
+    size_t before = in->inputs.len;
+    for (int j = 0; in->from_tests > 0 && j < 3 * cfg->large && in->inputs.len < before + (size_t)cfg->large; j++) {
+        size_t base = (size_t)j % in->from_tests, at = in->inputs.len;
+        gb_equiv__add(in, gb_equiv__grow(cfg, parser, in, key, base, (uint32_t)j, (size_t)cfg->size), true);
+        if (in->inputs.len > at) gb_array_push(&in->grown, ((GbEquivGrown){at, base, (uint32_t)j, 0}));
+    }
 }
 
 /* Class-level tasks: the tests' call sequences (src/model/sequences.h), then derived and larger
@@ -95,15 +124,9 @@ static void gb_equiv__inputs_class(const GbEquivConfig *cfg, const GbTask *task,
             GbRng rng;
             gb_rng_init_keyed(&rng, cfg->seed, key, 5, (uint64_t)j);
             const char *base = out->inputs.items[(size_t)j % out->from_tests];
-            gb_equiv__add(out, gb_equiv__perturb_sequence(parser, base, &rng, 1), false);
+            gb_equiv__add(out, gb_equiv__perturb_sequence(parser, base, &rng, 0), false);
         }
-        size_t before_large = out->inputs.len;
-        for (int j = 0; j < 3 * cfg->large && out->inputs.len < before_large + (size_t)cfg->large; j++) {
-            GbRng rng;
-            gb_rng_init_keyed(&rng, cfg->seed, key, 6, (uint64_t)j);
-            const char *base = out->inputs.items[(size_t)j % out->from_tests];
-            gb_equiv__add(out, gb_equiv__perturb_sequence(parser, base, &rng, cfg->scale > 1 ? cfg->scale : 2), true);
-        }
+        gb_equiv__add_large(cfg, parser, key, out);
     }
     gb_array_free(&seqs);
 }
@@ -156,13 +179,8 @@ void gb_equiv_inputs(const GbEquivConfig *cfg, const GbTask *task, TSParser *par
             gb_rng_init_keyed(&rng, cfg->seed, key, 1, (uint64_t)j);
             gb_equiv__add(out, gb_perturb_args(parser, base.items[(size_t)j % base.len], &rng, 1), false);
         }
-        size_t before_large = out->inputs.len;
-        for (int j = 0; j < 3 * cfg->large && out->inputs.len < before_large + (size_t)cfg->large; j++) {
-            GbRng rng;
-            gb_rng_init_keyed(&rng, cfg->seed, key, 2, (uint64_t)j);
-            size_t pick = (size_t)j % base.len;
-            gb_equiv__add(out, gb_perturb_args(parser, base.items[pick], &rng, cfg->scale > 1 ? cfg->scale : 2), true);
-        }
+        out->counts = gb_perturb_counts(parser, task->source, out->entry);
+        gb_equiv__add_large(cfg, parser, key, out);
     }
     gb_array_free(&base);
     gb_call_list_destroy(&calls);
@@ -603,49 +621,57 @@ static bool gb_equiv__keepable(const GbProbeItem *it, double limit_s, GbProbeMod
     return true;
 }
 
-/* The coverage-guided search: probe the inputs from first on with branch tracing, mark those
+/* The coverage-guided search: probe the inputs from first on with branch tracing (the larger
+ * ones last, so that the probe's budget runs out on them rather than on the others), mark those
  * below first (always kept) and those that reach an outcome not reached yet. */
 static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
                                    GbEquiv *e, size_t first, GbEquivStrs *u, GbError *err)
 {
     size_t n = e->in.inputs.len - first;
     if (n == 0) return true;
-    GbProbeSpec spec = {e->in.mode, e->in.entry,  (const char *const *)e->in.inputs.items + first,
-                        n,          cfg->limit_s, 2 * cfg->budget_s + 4,
-                        true};
+    GbArray(size_t) at = {0};
+    GbArray(const char *) texts = {0};
+    for (int large = 0; large < 2; large++)
+        for (size_t i = first; i < e->in.inputs.len; i++)
+            if (e->in.large.items[i] == (large == 1)) {
+                gb_array_push(&at, i);
+                gb_array_push(&texts, e->in.inputs.items[i]);
+            }
+    GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, cfg->limit_s, 2 * cfg->budget_s + 4, true};
     GbProbeResult r;
-    if (!gb_pool_probe(pool, task, prog, &spec, &r, err)) {
-        gb_probe_result_destroy(&r);
-        return false;
-    }
-    if (r.run.status == GB_RUN_PASS) {
+    bool ok = gb_pool_probe(pool, task, prog, &spec, &r, err);
+    if (ok && r.run.status == GB_RUN_PASS) {
         if (!e->branches) {
             e->branches = gb_strdup(r.branches);
             e->total = gb_equiv__count(r.branches);
         }
         /* the old inputs first: what they reach alone is the coverage without the search */
-        for (size_t i = 0; i < n; i++) {
-            const GbProbeItem *it = &r.items.items[i];
-            free(e->reach.items[first + i]);
-            e->reach.items[first + i] = gb_strdup(it->status == GB_PROBE_OK ? it->branches : "");
-            if (first + i < e->old_n) gb_equiv__adds(u, e->reach.items[first + i], true);
+        for (size_t k = 0; k < n; k++) {
+            const GbProbeItem *it = &r.items.items[k];
+            size_t i = at.items[k];
+            free(e->reach.items[i]);
+            e->reach.items[i] = gb_strdup(it->status == GB_PROBE_OK ? it->branches : "");
+            if (i < e->old_n) gb_equiv__adds(u, e->reach.items[i], true);
         }
         if (first == 0) e->covered_before = u->len;
-        for (size_t i = 0; i < n; i++) {
-            const GbProbeItem *it = &r.items.items[i];
-            if (first + i < e->old_n) continue;
+        for (size_t k = 0; k < n; k++) {
+            const GbProbeItem *it = &r.items.items[k];
+            size_t i = at.items[k];
+            if (i < e->old_n) continue;
             /* a threshold input is kept when the original handles it: coverage cannot tell the two
              * sides of a comparison the tests already took both ways */
-            bool threshold = first + i < e->thr_end;
+            bool threshold = i < e->thr_end;
             if (gb_equiv__keepable(it, cfg->limit_s, e->in.mode) &&
                 (threshold || gb_equiv__adds(u, it->branches, false))) {
                 gb_equiv__adds(u, it->branches, true);
-                e->chosen.items[first + i] = true;
+                e->chosen.items[i] = true;
             }
         }
     }
     gb_probe_result_destroy(&r);
-    return true;
+    gb_array_free(&at);
+    gb_array_free(&texts);
+    return ok;
 }
 
 /* Append an input found by the search (taken), with its bookkeeping. */
@@ -659,15 +685,116 @@ static void gb_equiv__add_searched(GbEquiv *e, char *text)
     }
 }
 
+/* Whether the original ran a larger input fast enough for it to bound the cost: finished within
+ * cfg->large_s CPU seconds, without running out of time, stack or memory. */
+static bool gb_equiv__fast(const GbProbeItem *it, const GbEquivConfig *cfg)
+{
+    /* CPU time, not wall time: the sizes should not depend on how loaded the machine is */
+    if (it->status != GB_PROBE_OK || it->cpu_s > cfg->large_s) return false;
+    static const char *const refused[] = {"raise=RecursionError", "raise=MemoryError", "raise=ProbeTimeout"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        if (strstr(it->value, refused[i])) return false;
+    return true;
+}
+
+/* Drop the larger inputs marked with level UINT32_MAX from in. */
+static void gb_equiv__drop_grown(GbEquivInputs *in)
+{
+    size_t w = 0, g = 0, gw = 0;
+    for (size_t i = 0; i < in->inputs.len; i++) {
+        while (g < in->grown.len && in->grown.items[g].input < i) g++;
+        bool grown = g < in->grown.len && in->grown.items[g].input == i;
+        if (grown && in->grown.items[g].level == UINT32_MAX) {
+            free(in->inputs.items[i]);
+            continue;
+        }
+        if (grown) {
+            in->grown.items[g].input = w;
+            in->grown.items[gw++] = in->grown.items[g];
+        }
+        in->inputs.items[w] = in->inputs.items[i];
+        in->large.items[w++] = in->large.items[i];
+    }
+    in->inputs.len = in->large.len = w;
+    in->grown.len = gw;
+}
+
+/* The time guard of the larger inputs: the original is probed on them, and one it is not fast on
+ * (gb_equiv__fast) is made again at half the size, until it is; one still slow below 8 elements
+ * is dropped. An honest program is then never over the cost bound because its original is
+ * already quadratic or worse, and the gate's cost per offspring stays bounded. */
+static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
+                            TSParser *parser, uint64_t key, GbEquivInputs *in, GbError *err)
+{
+    GbArray(size_t) todo = {0};
+    for (size_t g = 0; g < in->grown.len; g++) gb_array_push(&todo, g);
+    double limit = cfg->limit_s;
+    bool ok = true;
+    while (ok && todo.len > 0) {
+        GbArray(const char *) texts = {0};
+        for (size_t i = 0; i < todo.len; i++)
+            gb_array_push(&texts, in->inputs.items[in->grown.items[todo.items[i]].input]);
+        GbProbeSpec spec = {in->mode, in->entry, texts.items, texts.len, limit, limit * (double)texts.len + 1, false};
+        GbProbeResult r;
+        ok = gb_pool_probe(pool, task, prog, &spec, &r, err);
+        size_t left = 0;
+        /* a failed probe of the original leaves the inputs as they are: the record reports it */
+        for (size_t i = 0; ok && r.run.status == GB_RUN_PASS && i < todo.len; i++) {
+            GbEquivGrown *g = &in->grown.items[todo.items[i]];
+            if (gb_equiv__fast(&r.items.items[i], cfg)) continue;
+            size_t size = (size_t)cfg->size >> ++g->level;
+            char *t = size >= 8 ? gb_equiv__grow(cfg, parser, in, key, g->base, g->j, size) : NULL;
+            if (!t) {
+                g->level = UINT32_MAX;
+                continue;
+            }
+            free(in->inputs.items[g->input]);
+            in->inputs.items[g->input] = t;
+            todo.items[left++] = todo.items[i];
+        }
+        todo.len = left;
+        gb_probe_result_destroy(&r);
+        gb_array_free(&texts);
+    }
+    gb_array_free(&todo);
+    gb_equiv__drop_grown(in);
+    return ok;
+}
+
+/* e->uncovered: the outcomes of e->branches not in u (reached), in source order. */
+static void gb_equiv__set_uncovered(GbEquiv *e, GbEquivStrs *u)
+{
+    if (!e->branches) return;
+    GbStr miss;
+    gb_str_init(&miss);
+    for (const char *p = e->branches; *p;) {
+        while (*p == ' ') p++;
+        size_t k = strcspn(p, " ");
+        if (k == 0) break;
+        char *id = gb_strndup(p, k);
+        if (gb_equiv__adds(u, id, false)) {
+            if (miss.len) gb_str_append(&miss, " ");
+            gb_str_append(&miss, id);
+        }
+        free(id);
+        p += k;
+    }
+    e->uncovered = gb_str_take(&miss);
+}
+
 GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
                          TSParser *parser, GbError *err)
 {
     GbEquiv *e = gb_calloc(1, sizeof *e);
     e->limit_s = cfg->limit_s;
     gb_equiv_inputs(cfg, task, parser, &e->in);
+    uint64_t key = gb_hash64(task->id ? task->id : "", task->id ? strlen(task->id) : 0, 0x5EED5EEDULL);
+    if (!gb_equiv__guard(pool, task, prog, cfg, parser, key, &e->in, err)) {
+        gb_equiv_delete(e);
+        return NULL;
+    }
     e->old_n = e->in.inputs.len;
     if (e->old_n == 0) return e;
-    uint64_t key = gb_hash64(task->id ? task->id : "", task->id ? strlen(task->id) : 0, 0x5EED5EEDULL);
     for (size_t i = 0; i < e->old_n; i++) {
         gb_array_push(&e->chosen, true);
         gb_array_push(&e->reach, gb_strdup(""));
@@ -698,7 +825,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
                 const char *base = e->in.inputs.items[seeds.items[(size_t)j % seeds.len]];
                 gb_equiv__add_searched(e, e->in.mode == GB_PROBE_STDIO ? gb_perturb_stdin(base, &rng)
                                           : e->in.mode == GB_PROBE_CLASS
-                                              ? gb_equiv__perturb_sequence(parser, base, &rng, 1)
+                                              ? gb_equiv__perturb_sequence(parser, base, &rng, 0)
                                               : gb_perturb_args(parser, base, &rng, 1));
             }
             gb_array_free(&seeds);
@@ -724,7 +851,12 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
     GbProbeResult r[2];
     bool ok = true;
     int ran = 0;
+    double t0 = gb_now();
     for (int k = 0; k < 2 && ok; k++, ran++) {
+        /* a result that reads a clock in whole seconds differs between the two probes only when a
+         * second boundary lies between them: they start 1.1 s apart at least */
+        double wait = k == 1 ? 1.1 - (gb_now() - t0) : 0;
+        if (wait > 0) nanosleep(&(struct timespec){(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)}, NULL);
         ok = gb_pool_probe(pool, task, prog, &spec, &r[k], err);
         if (ok && r[k].run.status != GB_RUN_PASS) {
             char *why = gb_equiv__probe_failure(&r[k]);
@@ -738,12 +870,17 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         for (size_t i = 0; i < n; i++) {
             const GbProbeItem *a = &r[0].items.items[i], *b = &r[1].items.items[i];
             if (a->status != GB_PROBE_OK || b->status != GB_PROBE_OK) continue;
-            if (strcmp(a->value, b->value) != 0 || strcmp(a->out, b->out) != 0) continue; /* nondeterministic */
-            if (a->wall_s > cfg->limit_s / 2 || b->wall_s > cfg->limit_s / 2) continue;   /* slow */
+            if (a->wall_s > cfg->limit_s / 2 || b->wall_s > cfg->limit_s / 2) continue; /* slow */
+            /* nondeterministic: dropped; a call sequence keeps its stable steps (equiv_steps.h) */
+            char *value = strcmp(a->out, b->out) != 0       ? NULL
+                          : strcmp(a->value, b->value) == 0 ? gb_strdup(a->value)
+                          : e->in.mode == GB_PROBE_CLASS    ? gb_equiv_steps_mask(a->value, b->value)
+                                                            : NULL;
+            if (!value) continue;
             size_t at = probe_at.items[i];
             gb_array_push(&e->kept, e->in.inputs.items[at]);
             gb_array_push(&e->kept_large, e->in.large.items[at]);
-            gb_array_push(&e->value, gb_strdup(a->value));
+            gb_array_push(&e->value, value);
             gb_array_push(&e->out, gb_strdup(a->out));
             gb_array_push(&e->cpu, a->cpu_s < b->cpu_s ? a->cpu_s : b->cpu_s);
             gb_array_push(&e->wall, a->wall_s < b->wall_s ? a->wall_s : b->wall_s);
@@ -751,24 +888,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         }
     }
     e->covered = u.len;
-    if (e->branches) {
-        /* the outcomes no kept input reaches, in source order */
-        GbStr miss;
-        gb_str_init(&miss);
-        for (const char *p = e->branches; *p;) {
-            while (*p == ' ') p++;
-            size_t k = strcspn(p, " ");
-            if (k == 0) break;
-            char *id = gb_strndup(p, k);
-            if (gb_equiv__adds(&u, id, false)) {
-                if (miss.len) gb_str_append(&miss, " ");
-                gb_str_append(&miss, id);
-            }
-            free(id);
-            p += k;
-        }
-        e->uncovered = gb_str_take(&miss);
-    }
+    gb_equiv__set_uncovered(e, &u);
     gb_equiv__strs_free(&u);
     gb_array_free(&probe_in);
     gb_array_free(&probe_at);
@@ -830,7 +950,7 @@ static void gb_equiv__first_step(const char *seq, const char *va, const char *vb
     const char *pa = va, *pb = vb;
     for (size_t k = 0;; k++) {
         const char *ea = gb_equiv__step_end(pa), *eb = gb_equiv__step_end(pb);
-        if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)) != 0) {
+        if (!gb_equiv_step_unstable(pa) && (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)) != 0)) {
             const GbSeqStep *st = k < steps.len ? &steps.items[k] : NULL;
             int hl = st ? (int)st->head_len : 0, al = st ? (int)st->args_len : 0;
             const char *close = st && st->head[st->head_len - 1] == '(' ? ")" : "";
@@ -857,6 +977,10 @@ static char *gb_equiv__describe(const char *value, const char *out, GbProbeMode 
     return gb_asprintf("%s;%s=%s", value, mode == GB_PROBE_STDIO ? "stdout" : "printed", out);
 }
 
+static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
+                                  const GbProgram *prog, const GbProbeSpec *spec, const size_t *at, GbEquivVerdict *v,
+                                  GbError *err);
+
 bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task, const GbProgram *prog,
                     GbEquivVerdict *v, GbError *err)
 {
@@ -874,9 +998,62 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
         if (l > limit) limit = l;
     }
     if (limit > 3600) limit = 3600; /* --no-cost sets a huge ratio; the pool's timeout ends the run anyway */
-    GbProbeSpec spec = {e->in.mode, e->in.entry, e->kept.items, n, limit, 1e9, false};
+    /* without a cost bound (--no-cost) the larger inputs, there for the bound, are left out */
+    bool cost_off = cfg->cost_ratio >= GB_EQUIV_NO_COST;
+    GbArray(const char *) texts = {0};
+    GbArray(size_t) at = {0};
+    for (size_t i = 0; i < n; i++)
+        if (!cost_off || gb_equiv_large(e) == 0 || !e->kept_large.items[i]) {
+            gb_array_push(&texts, e->kept.items[i]);
+            gb_array_push(&at, i);
+        }
+    n = at.len;
+    GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, limit, 1e9, false};
+    bool ok = gb_equiv__check_probe(e, cfg, pool, task, prog, &spec, at.items, v, err);
+    gb_array_free(&texts);
+    gb_array_free(&at);
+    return ok;
+}
+
+/* Compare probe item it with the record of kept input i into v (the first disagreement
+ * described); a timeout on a larger input is over the cost bound (*slow), not a disagreement. */
+static void gb_equiv__compare_item(const GbEquiv *e, size_t i, const GbProbeItem *it, double limit, GbEquivVerdict *v,
+                                   bool *slow)
+{
+    v->checked++;
+    bool same = it->status == GB_PROBE_OK &&
+                (e->in.mode == GB_PROBE_CLASS ? gb_equiv_steps_match(e->value.items[i], it->value)
+                                              : strcmp(it->value, e->value.items[i]) == 0) &&
+                (e->in.mode == GB_PROBE_STDIO ? gb_stdio_output_matches(it->out, e->out.items[i])
+                                              : strcmp(it->out, e->out.items[i]) == 0);
+    if (same) {
+        v->agreed++;
+        return;
+    }
+    if (it->status == GB_PROBE_TIMEOUT && e->kept_large.items[i]) {
+        *slow = true;
+        return;
+    }
+    v->agree = false;
+    if (v->first >= 0) return;
+    v->first = (long)i;
+    v->input = e->in.mode == GB_PROBE_CLASS ? gb_sequence_display(e->kept.items[i]) : gb_strdup(e->kept.items[i]);
+    v->expected = gb_equiv__describe(e->value.items[i], e->out.items[i], e->in.mode);
+    v->got = it->status == GB_PROBE_TIMEOUT   ? gb_asprintf("timeout (over %g s)", limit)
+             : it->status == GB_PROBE_SKIPPED ? gb_strdup("skipped")
+                                              : gb_equiv__describe(it->value, it->out, e->in.mode);
+    if (e->in.mode == GB_PROBE_CLASS && it->status == GB_PROBE_OK)
+        gb_equiv__first_step(e->kept.items[i], e->value.items[i], it->value, &v->expected, &v->got);
+}
+
+/* gb_equiv_check on the kept inputs at[0..spec->n - 1], probed as spec says. */
+static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
+                                  const GbProgram *prog, const GbProbeSpec *spec, const size_t *at, GbEquivVerdict *v,
+                                  GbError *err)
+{
+    size_t n = spec->n;
     GbProbeResult r;
-    if (!gb_pool_probe(pool, task, prog, &spec, &r, err)) {
+    if (!gb_pool_probe(pool, task, prog, spec, &r, err)) {
         gb_probe_result_destroy(&r);
         v->status = GB_RUN_ERROR;
         v->agree = false;
@@ -889,62 +1066,42 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
         gb_probe_result_destroy(&r);
         return true;
     }
-    double *cpu = gb_malloc(n * sizeof *cpu), *wall = gb_malloc(n * sizeof *wall);
-    for (size_t i = 0; i < n; i++) {
-        const GbProbeItem *it = &r.items.items[i];
-        cpu[i] = it->cpu_s;
-        wall[i] = it->wall_s;
-        v->checked++;
-        bool same = it->status == GB_PROBE_OK && strcmp(it->value, e->value.items[i]) == 0 &&
-                    (e->in.mode == GB_PROBE_STDIO ? gb_stdio_output_matches(it->out, e->out.items[i])
-                                                  : strcmp(it->out, e->out.items[i]) == 0);
-        if (same) {
-            v->agreed++;
-            continue;
-        }
-        v->agree = false;
-        if (v->first < 0) {
-            v->first = (long)i;
-            v->input =
-                e->in.mode == GB_PROBE_CLASS ? gb_sequence_display(e->kept.items[i]) : gb_strdup(e->kept.items[i]);
-            v->expected = gb_equiv__describe(e->value.items[i], e->out.items[i], e->in.mode);
-            v->got = it->status == GB_PROBE_TIMEOUT   ? gb_asprintf("timeout (over %g s)", limit)
-                     : it->status == GB_PROBE_SKIPPED ? gb_strdup("skipped")
-                                                      : gb_equiv__describe(it->value, it->out, e->in.mode);
-            if (e->in.mode == GB_PROBE_CLASS && it->status == GB_PROBE_OK)
-                gb_equiv__first_step(e->kept.items[i], e->value.items[i], it->value, &v->expected, &v->got);
-        }
+    double *cpu = gb_malloc((n + 1) * sizeof *cpu), *wall = gb_malloc((n + 1) * sizeof *wall);
+    bool slow = false;
+    for (size_t k = 0; k < n; k++) {
+        cpu[k] = r.items.items[k].cpu_s;
+        wall[k] = r.items.items[k].wall_s;
+        gb_equiv__compare_item(e, at[k], &r.items.items[k], spec->limit_s, v, &slow);
     }
     gb_probe_result_destroy(&r);
     /* the cost bound, on agreeing programs only (a disagreeing one is rejected anyway) */
     size_t ncost = 0;
-    for (size_t i = 0; i < n; i++) ncost += gb_equiv__costs(e, i);
+    for (size_t k = 0; k < n; k++) ncost += gb_equiv__costs(e, at[k]);
     for (int attempt = 0; v->agree && attempt < 2; attempt++) {
         v->cost_orig = v->cost_child = v->wall_orig = v->wall_child = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (!gb_equiv__costs(e, i)) continue;
-            v->cost_orig += e->cpu.items[i];
-            v->cost_child += cpu[i];
-            v->wall_orig += e->wall.items[i];
-            v->wall_child += wall[i];
+        for (size_t k = 0; k < n; k++) {
+            if (!gb_equiv__costs(e, at[k])) continue;
+            v->cost_orig += e->cpu.items[at[k]];
+            v->cost_child += cpu[k];
+            v->wall_orig += e->wall.items[at[k]];
+            v->wall_child += wall[k];
         }
-        v->cost_ok = v->cost_child <= cfg->cost_ratio * v->cost_orig + cfg->cost_slack_s * (double)ncost &&
+        double slack = gb_equiv_large(e) > 0 ? cfg->large_slack_s : cfg->cost_slack_s;
+        v->cost_ok = !slow && v->cost_child <= cfg->cost_ratio * v->cost_orig + slack * (double)ncost &&
                      v->wall_child <= cfg->cost_ratio * v->wall_orig + cfg->wall_slack_s * (double)ncost;
-        if (v->cost_ok || attempt == 1) break;
+        if (v->cost_ok || slow || attempt == 1) break;
         /* over the bound: measure once more and keep the smaller time per input */
-        if (!gb_pool_probe(pool, task, prog, &spec, &r, err)) {
+        if (!gb_pool_probe(pool, task, prog, spec, &r, err)) {
             gb_probe_result_destroy(&r);
             free(cpu);
             free(wall);
             return false;
         }
-        if (r.run.status == GB_RUN_PASS) {
-            for (size_t i = 0; i < n; i++) {
-                const GbProbeItem *it = &r.items.items[i];
-                if (it->status != GB_PROBE_OK) continue;
-                if (it->cpu_s < cpu[i]) cpu[i] = it->cpu_s;
-                if (it->wall_s < wall[i]) wall[i] = it->wall_s;
-            }
+        for (size_t k = 0; r.run.status == GB_RUN_PASS && k < n; k++) {
+            const GbProbeItem *it = &r.items.items[k];
+            if (it->status != GB_PROBE_OK) continue;
+            if (it->cpu_s < cpu[k]) cpu[k] = it->cpu_s;
+            if (it->wall_s < wall[k]) wall[k] = it->wall_s;
         }
         gb_probe_result_destroy(&r);
     }

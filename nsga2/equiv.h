@@ -5,8 +5,9 @@
  * Inputs: assert tests: every call of the entry point (or `candidate`, or `f` when the entry
  * point is f) with literal arguments anywhere in the tests (src/model/calls.h), as written,
  * then `inputs` derived ones (round robin over the calls, each perturbed type-preservingly:
- * src/model/perturb.h), then `large` larger ones (collections and strings `scale` times
- * longer) for the cost bound; stdio tests: every case's stdin as written, then `inputs`
+ * src/model/perturb.h), then `large` larger ones (collections and strings grown to about
+ * `size` elements, counts the entry point loops on raised to `size`: gb_perturb_grow) for the
+ * cost bound; stdio tests: every case's stdin as written, then `inputs`
  * perturbed ones (numbers and tokens nudged, lines kept); unittest tests: the tests' call
  * sequences (src/model/sequences.h), then `inputs` with every step's arguments perturbed and
  * `large` larger ones (mode GB_PROBE_CLASS). The rng of
@@ -31,7 +32,12 @@
  * are left, each further round perturbs the kept searched inputs and the tests' own. The
  * tests' own and derived inputs are always kept, so the search only adds inputs.
  *
- * Recording (gb_equiv_record): the original is probed twice (src/runner/runner.h:
+ * Time guard (gb_equiv_record, first): the original is probed on the larger inputs; one it
+ * takes over large_s CPU seconds on (or times out, or runs out of stack or memory on) is made
+ * again at half the size until it is fast enough, and dropped below 8 elements.
+ *
+ * Recording (gb_equiv_record): the original is probed twice, starting 1.1 s apart at least (a clock
+ * read in whole seconds then differs) (src/runner/runner.h:
  * gb_pool_probe); an input is kept when both probes finished it within limit_s / 2 with the
  * same result (value or exception type, arguments after the call, stdout); inputs on which the
  * original raises are kept with their exception type. Its cost on an input is the smaller CPU
@@ -42,9 +48,11 @@
  * input finished with the same value and arguments and the same stdout (stdio tasks: compared
  * as the tests compare, gb_stdio_output_matches). Cost bound: over the cost inputs (the larger
  * inputs kept, else every kept input) the program's summed CPU time must not exceed
- * cost_ratio x the original's + cost_slack_s per input, and its summed wall time not
+ * cost_ratio x the original's + cost_slack_s per input (large_slack_s per larger input), and its summed wall time not
  * cost_ratio x the original's + wall_slack_s per input (a sleep costs no CPU); when a bound is
- * exceeded the probe is repeated once and the smaller time per input counts.
+ * exceeded the probe is repeated once and the smaller time per input counts. A timeout on a
+ * larger input is over the cost bound, not a disagreement; with cost_ratio >= GB_EQUIV_NO_COST
+ * the larger inputs are not probed.
  *
  * Thread-safety: a recorded GbEquiv is read-only; gb_equiv_check may run concurrently on it. */
 #include <stdbool.h>
@@ -60,27 +68,41 @@
 
 typedef struct {
     uint64_t seed;
-    int inputs;          /* derived inputs per task (default 24) */
-    int large;           /* larger inputs per task (default 4) */
-    int scale;           /* how much longer the larger inputs are (default 6) */
-    double cost_ratio;   /* R (default 4) */
-    double cost_slack_s; /* CPU seconds per cost input allowed beyond R x the original's (0.02) */
-    double wall_slack_s; /* wall seconds per cost input allowed beyond R x the original's (0.25) */
-    double limit_s;      /* per-input time limit of a probe (default 2) */
-    double budget_s;     /* time budget of one probe of the original (default 6) */
-    int search;          /* rounds of the coverage-guided search (default 3; 0: the derived inputs only) */
-    int mined;           /* inputs tried per round of the search (default 160) */
+    int inputs;           /* derived inputs per task (default 24) */
+    int large;            /* larger inputs per task (default 4) */
+    int size;             /* elements (characters, counts) the larger inputs aim at (default 4096) */
+    double large_s;       /* CPU seconds the original may take on one larger input (default 0.1) */
+    double cost_ratio;    /* R (default 4) */
+    double cost_slack_s;  /* CPU seconds per cost input allowed beyond R x the original's (0.02) */
+    double large_slack_s; /* the same when the cost inputs are the larger ones (0.005) */
+    double wall_slack_s;  /* wall seconds per cost input allowed beyond R x the original's (0.25) */
+    double limit_s;       /* per-input time limit of a probe (default 2) */
+    double budget_s;      /* time budget of one probe of the original (default 6) */
+    int search;           /* rounds of the coverage-guided search (default 3; 0: the derived inputs only) */
+    int mined;            /* inputs tried per round of the search (default 160) */
 } GbEquivConfig;
 
 void gb_equiv_config_defaults(GbEquivConfig *cfg);
 
+/* A cost_ratio at or above this turns the cost bound off (compare --no-cost). */
+#define GB_EQUIV_NO_COST 1e9
+
+/* A larger input: input index `input`, made from input `base` with the rng of derived input j,
+ * at size cfg->size >> level. */
+typedef struct {
+    size_t input, base;
+    uint32_t j, level;
+} GbEquivGrown;
+
 /* A task's inputs, before any program ran (owned strings). */
 typedef struct {
     GbProbeMode mode;
-    char *entry;            /* CALL: the function called; CLASS: the class */
-    GbArray(char *) inputs; /* argument lists, call sequences or stdin texts */
-    GbArray(bool) large;    /* per input: one of the larger inputs */
-    size_t from_tests;      /* the first from_tests inputs are the tests' own */
+    char *entry;                 /* CALL: the function called; CLASS: the class */
+    GbArray(char *) inputs;      /* argument lists, call sequences or stdin texts */
+    GbArray(bool) large;         /* per input: one of the larger inputs */
+    GbArray(GbEquivGrown) grown; /* how each larger input was made (to make it again smaller) */
+    size_t from_tests;           /* the first from_tests inputs are the tests' own */
+    uint32_t counts;             /* CALL: the entry point's parameters it loops on (gb_perturb_counts) */
 } GbEquivInputs;
 
 /* Derive the inputs of task (none for tests without literal calls or constructor calls). */

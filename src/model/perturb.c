@@ -19,6 +19,7 @@ typedef struct {
     const char *src;
     GbRng *rng;
     GbStr *out;
+    bool spread; /* grown inputs: an integer element's copies are shifted by their position */
 } GbPerturb;
 
 static void gb_perturb__copy(GbPerturb *p, TSNode n)
@@ -270,6 +271,16 @@ static bool gb_perturb__string(GbPerturb *p, TSNode n, int scale)
 
 static void gb_perturb__value(GbPerturb *p, TSNode n, int scale, int depth);
 
+/* An integer literal n written perturbed and shifted by by; false when it does not fit. */
+static bool gb_perturb__shifted(GbPerturb *p, TSNode n, long long by)
+{
+    long long v;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (!gb_perturb__int_value(p->src + a, b - a, &v)) return false;
+    gb_perturb__emit_int(p, gb_perturb__int(p->rng, v) + by);
+    return true;
+}
+
 /* Elements of a list/set (scale 1: dropped, duplicated, perturbed or kept; scale k: each
  * element k times, the copies after the first perturbed). Returns how many were written. */
 static size_t gb_perturb__elements(GbPerturb *p, TSNode n, int scale, int depth, bool keep_len)
@@ -307,6 +318,9 @@ static size_t gb_perturb__elements(GbPerturb *p, TSNode n, int scale, int depth,
                         gb_perturb__value(p, val, scale > 1 ? 1 : 1, depth + 1);
                     else
                         gb_perturb__copy(p, val);
+                } else if (p->spread && r > 0 && !keep_len && gb_node_is_kind(e, GB_NK_INTEGER) &&
+                           gb_perturb__shifted(p, e, (long long)written)) {
+                    /* distinct values, so that a lookup in what was seen grows with the input */
                 } else if (perturb) {
                     gb_perturb__value(p, e, scale > 1 ? (keep_len ? scale : 1) : 1, depth + 1);
                 } else if (scale > 1 && keep_len) {
@@ -422,7 +436,7 @@ char *gb_perturb_args(TSParser *parser, const char *args, GbRng *rng, int scale)
     TSNode list = gb_node_field(e, "arguments");
     GbStr out;
     gb_str_init(&out);
-    GbPerturb p = {call, rng, &out};
+    GbPerturb p = {call, rng, &out, false};
     uint32_t nc = ts_node_named_child_count(list);
     for (uint32_t i = 0; i < nc; i++) {
         if (i) gb_str_append(&out, ", ");
@@ -510,4 +524,151 @@ char *gb_perturb_stdin(const char *text, GbRng *rng)
     }
     char *r = gb_str_take(&out);
     return r ? r : gb_strdup("");
+}
+
+/* How many elements or string units n holds (a tuple: the most of its elements', since its
+ * elements are grown and not its length); 0 for anything else. */
+static size_t gb_perturb__size(TSNode n, int depth)
+{
+    if (depth > 4) return 0;
+    switch (gb_node_kind(n)) {
+    case GB_NK_LIST:
+    case GB_NK_SET:
+    case GB_NK_DICTIONARY:
+        return ts_node_named_child_count(n);
+    case GB_NK_STRING: {
+        uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+        return b - a > 2 ? b - a - 2 : 0;
+    }
+    case GB_NK_TUPLE:
+    case GB_NK_PARENTHESIZED_EXPRESSION:
+    case GB_NK_KEYWORD_ARGUMENT: {
+        size_t most = 0;
+        uint32_t nc = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < nc; i++) {
+            size_t s = gb_perturb__size(ts_node_named_child(n, i), depth + 1);
+            if (s > most) most = s;
+        }
+        return most;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Whether n is a non-negative integer literal below target (a count to raise). */
+static bool gb_perturb__small_count(TSNode n, const char *src, size_t target)
+{
+    if (gb_node_is_kind(n, GB_NK_KEYWORD_ARGUMENT)) return false;
+    if (!gb_node_is_kind(n, GB_NK_INTEGER)) return false;
+    long long v;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return gb_perturb__int_value(src + a, b - a, &v) && v >= 0 && (unsigned long long)v < target;
+}
+
+char *gb_perturb_grow(TSParser *parser, const char *args, GbRng *rng, size_t target, uint32_t counts)
+{
+    char why[160];
+    if (target < 2 || !gb_literal_args_ok(parser, args, why, sizeof why)) return NULL;
+    char *call = gb_asprintf("_gb_call(%s)", args);
+    TSTree *tree = gb_parse(parser, call, strlen(call));
+    TSNode list = gb_node_field(ts_node_child(ts_node_child(ts_tree_root_node(tree), 0), 0), "arguments");
+    GbStr out;
+    gb_str_init(&out);
+    GbPerturb p = {call, rng, &out, true};
+    uint32_t nc = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < nc; i++) {
+        if (i) gb_str_append(&out, ", ");
+        TSNode a = ts_node_named_child(list, i);
+        if (i < 32 && (counts >> i & 1u) && gb_perturb__small_count(a, call, target)) {
+            gb_str_appendf(&out, "%zu", target);
+            continue;
+        }
+        size_t size = gb_perturb__size(a, 0), bytes = ts_node_end_byte(a) - ts_node_start_byte(a) + 1;
+        size_t scale = size ? (target + size - 1) / size : 1;
+        /* a collection of large elements grows less: the text stays within GB_PERTURB_GROW_BYTES */
+        if (scale > GB_PERTURB_GROW_BYTES / bytes) scale = GB_PERTURB_GROW_BYTES / bytes;
+        if (scale > 1)
+            gb_perturb__value(&p, a, (int)scale, 0);
+        else
+            gb_perturb__copy(&p, a);
+    }
+    ts_tree_delete(tree);
+    free(call);
+    char *r = gb_str_take(&out);
+    if (!r) r = gb_strdup("");
+    if (!gb_literal_args_ok(parser, r, why, sizeof why)) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Whether node's subtree names an identifier spelled as name (len bytes). */
+static bool gb_perturb__mentions(TSNode node, const char *src, const char *name, size_t len, int depth)
+{
+    if (depth > 60) return false;
+    if (gb_node_is_kind(node, GB_NK_IDENTIFIER)) {
+        uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+        return b - a == len && memcmp(src + a, name, len) == 0;
+    }
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; i++)
+        if (gb_perturb__mentions(ts_node_named_child(node, i), src, name, len, depth + 1)) return true;
+    return false;
+}
+
+/* Whether some range(...) call under node mentions name in its arguments. */
+static bool gb_perturb__ranged(TSNode node, const char *src, const char *name, size_t len, int depth)
+{
+    if (depth > 200) return false;
+    if (gb_node_is_kind(node, GB_NK_CALL) && gb_node_text_eq(gb_node_field(node, "function"), src, "range") &&
+        gb_perturb__mentions(gb_node_field(node, "arguments"), src, name, len, 0))
+        return true;
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; i++)
+        if (gb_perturb__ranged(ts_node_named_child(node, i), src, name, len, depth + 1)) return true;
+    return false;
+}
+
+/* The first function definition named entry under node (depth-first), or a null node. */
+static TSNode gb_perturb__find_def(TSNode node, const char *src, const char *entry, int depth)
+{
+    if (depth < 40 && gb_node_is_kind(node, GB_NK_FUNCTION_DEFINITION) &&
+        gb_node_text_eq(gb_node_field(node, "name"), src, entry))
+        return node;
+    uint32_t n = depth < 40 ? ts_node_named_child_count(node) : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = gb_perturb__find_def(ts_node_named_child(node, i), src, entry, depth + 1);
+        if (!ts_node_is_null(d)) return d;
+    }
+    return (TSNode){0};
+}
+
+uint32_t gb_perturb_counts(TSParser *parser, const char *source, const char *entry)
+{
+    if (!source || !entry) return 0;
+    TSTree *tree = gb_parse(parser, source, strlen(source));
+    TSNode def = gb_perturb__find_def(ts_tree_root_node(tree), source, entry, 0);
+    uint32_t mask = 0;
+    TSNode params = ts_node_is_null(def) ? def : gb_node_field(def, "parameters");
+    TSNode body = ts_node_is_null(def) ? def : gb_node_field(def, "body");
+    uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0, pos = 0; i < np && pos < 32; i++) {
+        TSNode prm = ts_node_named_child(params, i);
+        TSNode name = gb_node_is_kind(prm, GB_NK_IDENTIFIER) ? prm : gb_node_field(prm, "name");
+        if (gb_node_is_kind(prm, GB_NK_DEFAULT_PARAMETER) || gb_node_is_kind(prm, GB_NK_TYPED_PARAMETER) ||
+            gb_node_is_kind(prm, GB_NK_TYPED_DEFAULT_PARAMETER)) {
+            if (gb_node_is_kind(prm, GB_NK_TYPED_PARAMETER)) name = ts_node_named_child(prm, 0);
+        } else if (!gb_node_is_kind(prm, GB_NK_IDENTIFIER)) {
+            break; /* *args, **kwargs, / or *: the positions after it are not plain ones */
+        }
+        if (gb_node_is_kind(name, GB_NK_IDENTIFIER)) {
+            uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+            if (!ts_node_is_null(body) && gb_perturb__ranged(body, source, source + a, b - a, 0)) mask |= 1u << pos;
+        }
+        pos++;
+    }
+    ts_tree_delete(tree);
+    return mask;
 }

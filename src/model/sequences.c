@@ -53,7 +53,7 @@ static const char *gb_seq__bound(const GbSeqWalk *w, TSNode name)
 static void gb_seq__resolve(const GbSeqWalk *w, TSNode node, GbStr *o)
 {
     uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
-    if (gb_node_is_kind(node, GB_NK_IDENTIFIER)) {
+    if (gb_node_is_kind(node, GB_NK_IDENTIFIER) || gb_node_is_kind(node, GB_NK_ATTRIBUTE)) {
         const char *v = gb_seq__bound(w, node);
         if (v) {
             gb_str_appendf(o, "(%s)", v);
@@ -164,6 +164,19 @@ static bool gb_seq__construct(GbSeqWalk *w, TSNode var, TSNode value)
 
 static void gb_seq__walk(GbSeqWalk *w, TSNode n, int depth);
 
+/* A method called on the class itself (`Builder.select('t')`, a static or class method): the
+ * calls of one test method go to one sequence on the class (first step `Builder=`). NULL when var
+ * is not the class's name. */
+static GbSeqObject *gb_seq__class_object(GbSeqWalk *w, TSNode var)
+{
+    if (!gb_node_is_kind(var, GB_NK_IDENTIFIER) || !gb_node_text_eq(var, w->src, w->cls)) return NULL;
+    GbSeqObject o = {gb_node_text(var, w->src), {0}, 1};
+    gb_str_init(&o.text);
+    gb_str_appendf(&o.text, "%s=", w->cls);
+    gb_array_push(&w->objs, o);
+    return &w->objs.items[w->objs.len - 1];
+}
+
 /* `for NAME in [literal, ...]:` (a list, tuple or set written out, at most 16 elements, no else):
  * the body walked once per element with NAME bound to it. False when the loop is not of that form. */
 static bool gb_seq__unroll(GbSeqWalk *w, TSNode loop, int depth)
@@ -203,16 +216,18 @@ static void gb_seq__walk(GbSeqWalk *w, TSNode n, int depth)
         if (ts_node_is_null(right)) return;
         if (gb_seq__construct(w, left, right)) return;
         gb_seq__walk(w, right, depth + 1);
-        if (gb_node_is_kind(left, GB_NK_ATTRIBUTE)) {
-            GbSeqObject *o = gb_seq__object(w, gb_node_field(left, "object"));
-            char *v = o ? gb_seq__literal(w, right, false) : NULL;
+        GbSeqObject *o =
+            gb_node_is_kind(left, GB_NK_ATTRIBUTE) ? gb_seq__object(w, gb_node_field(left, "object")) : NULL;
+        if (o) {
+            char *v = gb_seq__literal(w, right, false);
             if (v) {
                 char *name = gb_node_text(gb_node_field(left, "attribute"), w->src);
                 gb_seq__step(o, ".", name, "=", v);
                 free(name);
                 free(v);
             }
-        } else if (gb_node_is_kind(left, GB_NK_IDENTIFIER)) {
+        } else if (gb_node_is_kind(left, GB_NK_IDENTIFIER) || gb_node_is_kind(left, GB_NK_ATTRIBUTE)) {
+            /* a name, or an attribute of another object (`self.path = 'a.db'` in setUp) */
             char *v = gb_seq__literal(w, right, false);
             gb_seq__unbind(w, left);
             if (v) {
@@ -229,6 +244,7 @@ static void gb_seq__walk(GbSeqWalk *w, TSNode n, int depth)
         TSNode fn = gb_node_field(n, "function");
         if (gb_node_is_kind(fn, GB_NK_ATTRIBUTE)) {
             GbSeqObject *o = gb_seq__object(w, gb_node_field(fn, "object"));
+            if (!o) o = gb_seq__class_object(w, gb_node_field(fn, "object"));
             char *a = o ? gb_seq__literal(w, n, true) : NULL;
             if (a) {
                 char *name = gb_node_text(gb_node_field(fn, "attribute"), w->src);

@@ -10,10 +10,14 @@
  * step whose arguments are not literal data even so is left out, and an object whose
  * constructor's are not has no sequence. A loop over a list written out (`for v in [5, 3]:`)
  * is unrolled, its name bound to each element in turn. The object may be a local name or an
- * attribute of the test (`self.stack = Stack()` in setUp).
+ * attribute of the test (`self.stack = Stack()` in setUp); an attribute of the test bound to
+ * literal data (`self.path = 'a.db'`) is replaced like a name. Methods called on the class itself
+ * (`Builder.select('t')`: static and class methods) make one sequence per test method on the
+ * class itself, whose first step is `Name=` (no object is made).
  *
  * Text form (one sequence, no NUL byte): steps separated by GB_SEQ_SEP; a step is
- *   `Name(ARGS)`   the constructor (always the first step, Name is the class)
+ *   `Name(ARGS)`   the constructor (always the first step, Name is the class), or
+ *   `Name=`        (first step only) the steps run on the class itself
  *   `.name(ARGS)`  a method call
  *   `.name=VALUE`  an attribute assignment
  * with ARGS an argument list and VALUE an expression of literal data.

@@ -145,13 +145,16 @@ STEP_OUT_SEP = "\x1e"  # between the descriptions of the steps (src/runner/runne
 
 def probe_sequence_builder(text_seq):
     """The steps of a call sequence as (kind, name, arguments builder): kind "new" (the
-    constructor), "call" (a method) or "set" (an attribute; its value is the one argument)."""
+    constructor), "class" (first step `Name=`: the steps run on the class itself), "call" (a
+    method) or "set" (an attribute; its value is the one argument)."""
     steps = []
     for k, step in enumerate(text_seq.split(STEP_SEP)):
         cut = min(i for i in (step.find("("), step.find("="), len(step)) if i >= 0)
         if cut == len(step):
             raise ValueError("malformed step")
-        if k == 0:
+        if k == 0 and step[cut] == "=":
+            steps.append(("class", "", None))
+        elif k == 0:
             steps.append(("new", "", probe_args_builder(step[cut + 1:-1])))
         elif step[cut] == "(":
             steps.append(("call", step[1:cut], probe_args_builder(step[cut + 1:-1])))
@@ -168,6 +171,10 @@ def probe_run_sequence(cls, steps, np, _getattr=getattr, _setattr=setattr, _type
     descs = []
     obj = None
     for kind, name, build in steps:
+        if kind == "class":  # the steps run on the class itself (static and class methods)
+            obj = cls
+            descs.append("class")
+            continue
         args, kwargs = build()
         try:
             if kind == "new":
@@ -239,17 +246,114 @@ def probe_branches(path):
     return two, reach, ids
 
 
-def probe_tracer(path, arcs, _settrace=sys.settrace):
+def probe_span(node):
+    return (node.lineno, node.end_lineno, node.col_offset, node.end_col_offset)
+
+
+def probe_expr_ids(path, spans):
+    """The outcome ids of the conditional expressions and short circuits of path's code whose
+    jumps are known (probe_jumps), by line and column: per `a if c else b` at line L, column C
+    "L:Ct" (a was taken) and "L:Cf" (b); per operand k (from 1) of an `and`/`or` but the last
+    "L:Cbks" (the operator stopped after it) and "L:Cbkn" (it went on to operand k + 1)."""
+    import types
+
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            stack = [compile(f.read(), path, "exec")]
+    except BaseException:  # noqa: BLE001
+        return []
+    ids = set()
+    while stack:
+        code = stack.pop()
+        for _, jumped, fell in probe_jumps(code, spans, {}).values():
+            ids.update((jumped, fell))
+        stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+
+    def key(i):
+        line, rest = i.split(":", 1)
+        col = rest.rstrip("tf").split("b")[0]
+        return int(line), int(col), rest[len(col):]
+
+    return sorted(ids, key=key)
+
+
+def probe_expr_spans(path):
+    """Where the compiler puts the jumps of path's conditional expressions and short circuits:
+    {position: [(kind, base id, operands)]}, kind "ifexp" (a conditional jump at the test's or
+    the whole expression's position) or "boolop" (the k-th jump-or-pop at the operator's
+    position belongs to operand k)."""
+    import ast
+
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            tree = ast.parse(f.read())
+    except BaseException:  # noqa: BLE001
+        return {}
+    spans = {}
+    for node in ast.walk(tree):
+        base = "%d:%d" % (node.lineno, node.col_offset) if isinstance(node, (ast.IfExp, ast.BoolOp)) else None
+        if isinstance(node, ast.IfExp):
+            for span in (probe_span(node.test), probe_span(node)):
+                spans.setdefault(span, []).append(("ifexp", base, 1))
+        elif isinstance(node, ast.BoolOp):
+            spans.setdefault(probe_span(node), []).append(("boolop", base, len(node.values)))
+    return spans
+
+
+def probe_jumps(code, spans, cache):
+    """{offset: (target, id if jumped, id if not)} of code's jumps that decide a conditional
+    expression or a short circuit (probe_expr_spans), computed once per code object."""
+    got = cache.get(code)
+    if got is not None:
+        return got
+    import dis
+
+    got = {}
+    claimed = {}
+    try:
+        for ins in dis.get_instructions(code):
+            if "JUMP" not in ins.opname or "IF" not in ins.opname or not isinstance(ins.argval, int):
+                continue
+            pos = ins.positions
+            if pos is None:
+                continue
+            for kind, base, n in spans.get((pos.lineno, pos.end_lineno, pos.col_offset, pos.end_col_offset), ()):
+                k = claimed.get((kind, base), 0)
+                if kind == "ifexp" and k == 0 and "OR_POP" not in ins.opname:
+                    got[ins.offset] = (ins.argval, base + "f", base + "t")
+                elif kind == "boolop" and k < n - 1 and "OR_POP" in ins.opname:
+                    got[ins.offset] = (ins.argval, base + "b%ds" % (k + 1), base + "b%dn" % (k + 1))
+                else:
+                    continue
+                claimed[(kind, base)] = k + 1
+                break
+    except BaseException:  # noqa: BLE001 - no jumps known: lines only
+        got = {}
+    cache[code] = got
+    return got
+
+
+def probe_tracer(path, arcs, spans=None, cache=None, taken=None):
     """A sys.settrace hook that adds to arcs every (line, next line) step of frames running
-    path's code (next line -1: the frame returned)."""
+    path's code (next line -1: the frame returned) and, with spans (probe_expr_spans), to taken
+    the outcome of every conditional expression and short circuit it decides: such frames are
+    traced by instruction (frame.f_trace_opcodes), the others by line only."""
 
     def start(frame, event, arg):
         if frame.f_code.co_filename != path:
             return None
-        prev = [frame.f_lineno]
+        prev = [frame.f_lineno, -1]
+        jumps = probe_jumps(frame.f_code, spans, cache) if spans else {}
+        if jumps:
+            frame.f_trace_opcodes = True
 
         def step(frame, event, arg):
-            if event == "line":
+            if event == "opcode":
+                j = jumps.get(prev[1])
+                if j is not None:
+                    taken.add(j[1] if frame.f_lasti == j[0] else j[2])
+                prev[1] = frame.f_lasti
+            elif event == "line":
                 arcs.add((prev[0], frame.f_lineno))
                 prev[0] = frame.f_lineno
             elif event == "return":
@@ -294,6 +398,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
     budget = float(text(req, "budget", "5"))
     cover = text(req, "cover") == "1"
     two, reach, branch_ids = probe_branches(main_path) if cover else ([], [], [])
+    spans, jump_cache = (probe_expr_spans(main_path) if cover else {}), {}
+    branch_ids = branch_ids + probe_expr_ids(main_path, spans) if cover else branch_ids
     builders = []
     if mode in ("call", "class"):
         for item in inputs:
@@ -327,7 +433,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
             result["s" + key] = "skip"
             continue
         out_buf = None
-        arcs = set()
+        arcs, taken = set(), set()
         status = "ok"
         value = ""
         c0 = w0 = 0.0
@@ -351,7 +457,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
                 sys.stdout = out_buf = text_wrapper(raw, encoding="utf-8", errors="replace", write_through=True)
                 out_buf.raw_bytes = raw
             if cover:
-                sys.settrace(probe_tracer(main_path, arcs))
+                sys.settrace(probe_tracer(main_path, arcs, spans, jump_cache, taken))
             c0, w0 = _process_time(), _monotonic()
             _setitimer(signal.ITIMER_REAL, limit)
             try:
@@ -400,7 +506,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
         result["c" + key] = repr(c1 - c0)
         result["w" + key] = repr(w1 - w0)
         if cover:
-            result["b" + key] = " ".join(probe_outcomes(two, reach, arcs))
+            result["b" + key] = " ".join(probe_outcomes(two, reach, arcs) + sorted(taken))
     if cover:
         result["branches"] = " ".join(branch_ids)
     _signal(signal.SIGALRM, old_handler)

@@ -7,6 +7,7 @@
 
 #include "helpers.h"
 #include "nsga2/equiv.h"
+#include "nsga2/equiv_steps.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
 #include "src/model/sequences.h"
@@ -67,7 +68,8 @@ static void test_sequences_extract(void **state)
         "    def setUp(self):\n        self.b = Box(3)\n\n"
         "    def test_put(self):\n        x = {'k': [1, 2]}\n        self.assertEqual(self.b.put(x), 1)\n"
         "        self.b.size = 4\n        self.b.put(len(x))\n        self.assertTrue(self.b.get(key='k'))\n\n"
-        "    def test_two(self):\n        a = Box()\n        for v in [1, 'x']:\n            a.put(v)\n        c = Box(y=2)\n        a.add(c)\n        c.add(-1)\n"
+        "    def test_two(self):\n        a = Box()\n        for v in [1, 'x']:\n            a.put(v)\n        c = "
+        "Box(y=2)\n        a.add(c)\n        c.add(-1)\n"
         "        other = Other(1)\n        other.add(2)\n\n"
         "    def helper(self):\n        Box(9).add(1)\n");
     GbSeqList seqs = {0};
@@ -75,7 +77,8 @@ static void test_sequences_extract(void **state)
     assert_int_equal(seqs.len, 0); /* an assert task has none */
     t.kind = GB_TESTS_UNITTEST;
     gb_sequences_extract(p, &t, &seqs);
-    const char *want[] = {"Box(3)|.put(({'k': [1, 2]}))|.size=4|.get(key='k')", "Box(3)", "Box()|.put((1))|.put(('x'))", "Box(y=2)|.add(-1)"};
+    const char *want[] = {"Box(3)|.put(({'k': [1, 2]}))|.size=4|.get(key='k')", "Box(3)", "Box()|.put((1))|.put(('x'))",
+                          "Box(y=2)|.add(-1)"};
     assert_int_equal(seqs.len, 4);
     for (size_t i = 0; i < 4; i++) {
         for (char *c = seqs.items[i]; *c; c++)
@@ -234,6 +237,86 @@ static void test_perturb_large_inputs(void **state)
     ts_parser_delete(p);
 }
 
+/* Grown inputs: every collection and string about target long, a count raised to target, the
+ * parameters a program loops on found. */
+static void test_perturb_grow(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbRng rng;
+    gb_rng_init_keyed(&rng, 1, 2, 3, 4);
+    char *a = gb_perturb_grow(p, "[1, 2, 3], 'ab', 7, 5, {'a': 1}", &rng, 1000, 1u << 3);
+    assert_non_null(a);
+    char *call = gb_asprintf("f(%s)", a);
+    TSTree *t;
+    TSNode l = arg_list(p, call, &t);
+    assert_int_equal(ts_node_named_child_count(ts_node_named_child(l, 0)), 1002); /* 3 x 334 */
+    TSNode s = ts_node_named_child(l, 1);
+    assert_int_equal(ts_node_end_byte(s) - ts_node_start_byte(s), 1002);
+    assert_true(gb_node_text_eq(ts_node_named_child(l, 2), call, "7"));    /* not a count: kept */
+    assert_true(gb_node_text_eq(ts_node_named_child(l, 3), call, "1000")); /* a count: raised */
+    assert_int_equal(ts_node_named_child_count(ts_node_named_child(l, 4)), 1000);
+    ts_tree_delete(t);
+    free(call);
+    free(a);
+    assert_null(gb_perturb_grow(p, "x, [1]", &rng, 1000, 0));
+    const char *src = "def g(n, xs, *rest):\n    return 0\n\n"
+                      "def f(xs, n, m=2, *rest):\n    for i in range(1, n + 1):\n        pass\n"
+                      "    return [x for x in range(m)]\n";
+    assert_int_equal(gb_perturb_counts(p, src, "f"), 6u);
+    assert_int_equal(gb_perturb_counts(p, src, "g"), 0u);
+    assert_int_equal(gb_perturb_counts(p, src, "h"), 0u);
+    ts_parser_delete(p);
+}
+
+/* Constructor arguments bound to attributes of the test in setUp, and methods called on the
+ * class itself (static ones). */
+static void test_sequences_attributes_and_static_calls(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    gb_task_init(&t);
+    t.id = gb_strdup("seq/2");
+    t.kind = GB_TESTS_UNITTEST;
+    t.entry_point = gb_strdup("Db");
+    t.test_code = gb_strdup("import unittest\n\nclass DbTest(unittest.TestCase):\n"
+                            "    def setUp(self):\n        self.name = 'a.db'\n        self.db = Db(self.name)\n\n"
+                            "    def test_put(self):\n        self.db.put('k', 1)\n\n"
+                            "    def test_quote(self):\n        self.assertEqual(Db.quote('x'), \"'x'\")\n"
+                            "        Db.quote('y')\n");
+    GbSeqList seqs = {0};
+    gb_sequences_extract(p, &t, &seqs);
+    assert_int_equal(seqs.len, 3);
+    char *a = gb_sequence_display(seqs.items[0]), *b = gb_sequence_display(seqs.items[1]);
+    char *c = gb_sequence_display(seqs.items[2]);
+    assert_string_equal(a, "Db(('a.db')); .put('k', 1)");
+    assert_string_equal(b, "Db(('a.db'))");
+    assert_string_equal(c, "Db=; .quote('x'); .quote('y')");
+    free(a);
+    free(b);
+    free(c);
+    for (size_t i = 0; i < seqs.len; i++) free(seqs.items[i]);
+    gb_array_free(&seqs);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+}
+
+/* Unstable steps: marked in the record, matching anything in the check. */
+static void test_equiv_unstable_steps(void **state)
+{
+    (void)state;
+    char *m = gb_equiv_steps_mask("new\x1eret=1\x1eret=7\x1eret=2", "new\x1eret=1\x1eret=9\x1eret=2");
+    assert_string_equal(m, "new\x1eret=1\x1e?\x1eret=2");
+    assert_true(gb_equiv_steps_match(m, "new\x1eret=1\x1eret=123\x1eret=2"));
+    assert_false(gb_equiv_steps_match(m, "new\x1eret=1\x1eret=123\x1eret=3"));
+    assert_false(gb_equiv_steps_match(m, "new\x1eret=1\x1eret=123"));
+    assert_true(gb_equiv_step_unstable(strchr(strchr(m, '\x1e') + 1, '\x1e') + 1));
+    free(m);
+    assert_null(gb_equiv_steps_mask("new\x1eret=1", "new\x1eret=1\x1eret=2")); /* other lengths */
+    assert_null(gb_equiv_steps_mask("new\x1eret=1", "new\x1eret=2"));          /* nothing stable */
+}
+
 static void test_perturb_stdin_keeps_lines(void **state)
 {
     (void)state;
@@ -385,6 +468,15 @@ static void test_equiv_gate_in_the_sandbox(void **state)
          "    return sorted(x for x in xs if x > k)\n",
          true, false},
         {"exits", "import sys\ndef f(xs, k):\n    sys.exit(0)\n", false, true},
+        /* a change of cost class: the larger inputs are thousands of elements long */
+        {"counts every element in the whole list (O(n^2))",
+         "def f(xs, k):\n    out = []\n    for x in xs:\n        if x > k and xs.count(x) > 0:\n"
+         "            out.append(x)\n    return sorted(out)\n",
+         true, false},
+        {"the same work twice (a constant factor)",
+         "def f(xs, k):\n    out = [x for x in xs if x > k]\n    again = [x for x in xs if x > k]\n"
+         "    return sorted(out) if out == again else []\n",
+         true, true},
     };
     for (size_t i = 0; i < sizeof children / sizeof *children; i++) {
         const Child *c = &children[i];
@@ -415,9 +507,15 @@ static void test_equiv_gate_in_the_sandbox(void **state)
 int main(void)
 {
     const struct CMUnitTest tests_[] = {
-        cmocka_unit_test(test_calls_extract_forms),           cmocka_unit_test(test_sequences_extract),
-        cmocka_unit_test(test_perturb_types_and_determinism), cmocka_unit_test(test_perturb_large_inputs),
-        cmocka_unit_test(test_perturb_stdin_keeps_lines),     cmocka_unit_test(test_equiv_inputs_of_a_task),
+        cmocka_unit_test(test_calls_extract_forms),
+        cmocka_unit_test(test_sequences_extract),
+        cmocka_unit_test(test_perturb_types_and_determinism),
+        cmocka_unit_test(test_perturb_large_inputs),
+        cmocka_unit_test(test_perturb_grow),
+        cmocka_unit_test(test_equiv_unstable_steps),
+        cmocka_unit_test(test_sequences_attributes_and_static_calls),
+        cmocka_unit_test(test_perturb_stdin_keeps_lines),
+        cmocka_unit_test(test_equiv_inputs_of_a_task),
         cmocka_unit_test(test_equiv_gate_in_the_sandbox),
     };
     return cmocka_run_group_tests(tests_, NULL, NULL);

@@ -1,4 +1,4 @@
-"""Writes orig.jsonl and planted.jsonl: twenty originals, each with a planted change in a
+"""Writes orig.jsonl and planted.jsonl: twenty-two originals, each with a planted change in a
 branch its tests never reach (run by hand after editing; both outputs are checked in)."""
 import json
 
@@ -45,6 +45,11 @@ T = [
      "def halve(n):\n    k = 0\n    while n > 1:\n        n //= 2\n        k += 2\n    return k\n", "assert halve(1) == 0\n"),
     ("index_error", "at", "def at(xs, i):\n    try:\n        return xs[i]\n    except IndexError:\n        return None\n",
      "def at(xs, i):\n    try:\n        return xs[i]\n    except IndexError:\n        return -1\n", "assert at([1, 2, 3], 1) == 2\n"),
+    # arms of a conditional expression and of a short circuit (one line: traced by instruction)
+    ("ifexp_arm", "tag", "def tag(s):\n    return 'tag:' + s[1:] if s.startswith('#') else s\n",
+     "def tag(s):\n    return 'tag=' + s[1:] if s.startswith('#') else s\n", "assert tag('ab') == 'ab'\n"),
+    ("or_fallback", "greet", "def greet(name, nick):\n    return nick or name.title()\n",
+     "def greet(name, nick):\n    return nick or name.upper()\n", "assert greet('bo', 'bobby') == 'bobby'\n"),
 ]
 
 
