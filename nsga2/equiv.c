@@ -1016,7 +1016,9 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
 }
 
 /* Compare probe item it with the record of kept input i into v (the first disagreement
- * described); a timeout on a larger input is over the cost bound (*slow), not a disagreement. */
+ * described); a timeout on a larger input is over the cost bound (*slow), not a disagreement,
+ * and so is a larger input skipped because the probe's time was spent (the probe that runs the
+ * program apart, src/runner/harness_probe_apart.py, skips what is left after its budget). */
 static void gb_equiv__compare_item(const GbEquiv *e, size_t i, const GbProbeItem *it, double limit, GbEquivVerdict *v,
                                    bool *slow)
 {
@@ -1030,7 +1032,7 @@ static void gb_equiv__compare_item(const GbEquiv *e, size_t i, const GbProbeItem
         v->agreed++;
         return;
     }
-    if (it->status == GB_PROBE_TIMEOUT && e->kept_large.items[i]) {
+    if ((it->status == GB_PROBE_TIMEOUT || it->status == GB_PROBE_SKIPPED) && e->kept_large.items[i]) {
         *slow = true;
         return;
     }
