@@ -10,6 +10,7 @@ it answers is what the program does, never the verdict.
 
 import os
 import sys
+import time
 import types
 
 from harness_codec import Broken, Refused, recv, send
@@ -37,6 +38,10 @@ class Objects:
 
     def __init__(self):
         self.by_id, self.ids = {}, {}
+        # CPU seconds spent inside the program's calls (not in decoding their arguments or
+        # encoding what they give back), for `compare`'s cost check ("calls_cpu"). The program
+        # can change it; the probe takes it only where it is below its own measure.
+        self.calls_cpu = 0.0
 
     def handle_of(self, obj):
         key = id(obj)
@@ -99,12 +104,16 @@ def answer(objects, request, run_dir):
         _op, target, args, kwargs, changed = request
         # stdout is the process's own (a pipe the judge reads): what the call printed is in it
         # before the answer, flushed here
+        started = time.process_time()
         try:
             value = objects.by_id[target](*args, **kwargs)
         finally:
+            objects.calls_cpu += time.process_time() - started
             flush_output()
         back = [args[i] if type(i) is int else kwargs[i] for i in changed]
         return ("ok", value, back, "")
+    if op == "calls_cpu":
+        return ("ok", objects.calls_cpu, [], "")
     if op == "getattr":
         return ("ok", getattr(objects.by_id[request[1]], request[2]), [], "")
     if op == "setattr":
