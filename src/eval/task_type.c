@@ -83,7 +83,7 @@ GbVerdict gb_eval_score_assert(const GbEvalSample *s, const char *check_code, ch
     run.kind = GB_TESTS_ASSERT;
     /* The answer is in check_code only as whitelisted literal data (answer.h), and the program is
      * the version's: no code of the answer runs, so nothing needs the judge apart, and the tests
-     * stay in the program's process (where a CRUXEval input's lambda or range can be passed). */
+     * stay in the program's process, as evolve's (src/runner/README.md: half the forks). */
     run.tests_together = true;
     GbRunResult res;
     GbError e = {0};
