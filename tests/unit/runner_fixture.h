@@ -62,6 +62,21 @@ static inline void task_stdio(GbTask *t, const char *id, const char *src, const 
     }
 }
 
+/* The state and parent of the process named by a /proc entry; false when it is not one or is gone. */
+static inline bool proc_state(const char *name, char *state, int *ppid)
+{
+    if (name[0] < '0' || name[0] > '9') return false;
+    char path[300], buf[4096];
+    snprintf(path, sizeof path, "/proc/%s/stat", name);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    char *rp = strrchr(buf, ')');
+    return rp && sscanf(rp + 2, "%c %d", state, ppid) == 2;
+}
+
 /* Processes descending from this test process (any depth). */
 static inline int descendants(pid_t *out, int max)
 {
@@ -70,18 +85,9 @@ static inline int descendants(pid_t *out, int max)
     DIR *d = opendir("/proc");
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL && n < 8192) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = '\0';
-        char *rp = strrchr(buf, ')');
         int ppid;
         char state;
-        if (!rp || sscanf(rp + 2, "%c %d", &state, &ppid) != 2) continue;
+        if (!proc_state(e->d_name, &state, &ppid)) continue;
         pids[n] = (pid_t)atoi(e->d_name);
         ppids[n] = (pid_t)ppid;
         n++;
@@ -281,22 +287,14 @@ static inline pid_t compile_server_pid(void)
     DIR *d = opendir("/proc");
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL && !found) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        int ppid;
+        char st;
+        if (!proc_state(e->d_name, &st, &ppid) || ppid != getpid()) continue;
         char path[300], buf[4096];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
         FILE *f = fopen(path, "r");
         if (!f) continue;
         size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = '\0';
-        char *rp = strrchr(buf, ')');
-        int ppid;
-        char st;
-        if (!rp || sscanf(rp + 2, "%c %d", &st, &ppid) != 2 || ppid != getpid()) continue;
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        f = fopen(path, "r");
-        if (!f) continue;
-        len = fread(buf, 1, sizeof buf - 1, f);
         fclose(f);
         for (size_t i = 0; i < len; i++)
             if (buf[i] == '\0') buf[i] = ' ';
