@@ -66,8 +66,9 @@
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
-/* kinds 1..3: statement ranges of that length; + GB_S6_SIBLING: the sibling-class form */
-enum { GB_S6_EXPR = 0, GB_S6_SIBLING = 4 };
+/* kinds 1..3: statement ranges of that length; + GB_S6_SIBLING: the sibling-class form; the
+ * script forms: the module's tail into a function, or into a static method of a new class */
+enum { GB_S6_EXPR = 0, GB_S6_SIBLING = 4, GB_S6_TAIL_FUNCTION = 8, GB_S6_TAIL_CLASS = 9 };
 #define GB_S6_MAX_PARAMS 5
 
 static const char *const gb_s6_refuse_names[] = {"RecursionError", "setrecursionlimit", "_getframe", "currentframe"};
@@ -112,6 +113,17 @@ static bool gb_s6_consumed_genexp(TSNode gen, const char *src, const GbScopes *s
            gb_node_text_eq(gb_node_field(f, "attribute"), src, "join");
 }
 
+/* __class__, and private names (`self.__x` is mangled with the class name only in code written
+ * inside the class). */
+static bool gb_s6_private_name(TSNode n, const char *src)
+{
+    if (!gb_node_is_kind(n, GB_NK_IDENTIFIER)) return false;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (b - a <= 2 || src[a] != '_' || src[a + 1] != '_') return false;
+    bool dunder = b - a > 4 && src[b - 1] == '_' && src[b - 2] == '_';
+    return !dunder || gb_node_text_eq(n, src, "__class__");
+}
+
 /* Syntax the extracted code must not contain (see the header comment). */
 static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
 {
@@ -123,15 +135,7 @@ static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
         return true;
     if (t == GB_NK_GENERATOR_EXPRESSION && !gb_s6_consumed_genexp(n, src, sc)) return true;
     if (t == GB_NK_ASSIGNMENT && !ts_node_is_null(gb_node_field(n, "type"))) return true;
-    if (t == GB_NK_IDENTIFIER) {
-        /* __class__, and private names (`self.__x` is mangled with the class name only in
-         * code written inside the class). */
-        uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-        if (b - a > 2 && src[a] == '_' && src[a + 1] == '_') {
-            bool dunder = b - a > 4 && src[b - 1] == '_' && src[b - 2] == '_';
-            if (!dunder || gb_node_text_eq(n, src, "__class__")) return true;
-        }
-    }
+    if (gb_s6_private_name(n, src)) return true;
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++)
         if (gb_s6_bad_syntax(ts_node_named_child(n, i), src, sc)) return true;
@@ -464,7 +468,8 @@ static TSNode gb_s6_range_last(TSNode first, int count)
     return last;
 }
 
-static const char *const gb_s6_tags[] = {"expr", "1", "2", "3", "expr-sibling", "1-sibling", "2-sibling", "3-sibling"};
+static const char *const gb_s6_tags[] = {
+    "expr", "1", "2", "3", "expr-sibling", "1-sibling", "2-sibling", "3-sibling", "tail-function", "tail-class"};
 
 /* Add the site of kind `kind` on node n, and its sibling-class form when n is in a method. */
 static void gb_s6_add(GbOpContext *ctx, GbSiteList *out, size_t m, TSNode n, int kind)
@@ -483,6 +488,218 @@ static void gb_s6_walk_exprs(GbOpContext *ctx, size_t m, const GbCallGraph *grap
     }
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++) gb_s6_walk_exprs(ctx, m, graph, ts_node_named_child(n, i), out);
+}
+
+/* ---- Script forms: the module's tail into a function or a static method ---- */
+
+/* Names whose builtin reads or changes the namespace it is called in. */
+static const char *const gb_s6_tail_namespace_builtins[] = {"locals", "globals", "vars",      "dir",
+                                                            "eval",   "exec",    "breakpoint"};
+
+/* Syntax the moved tail must not contain. Lambdas and generator expressions are allowed (see
+ * the header comment of the script forms, above gb_s6_tail_find). */
+static bool gb_s6_tail_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
+{
+    GbNodeKind t = gb_node_kind(n);
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION || t == GB_NK_DECORATED_DEFINITION ||
+        t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD || t == GB_NK_AWAIT || t == GB_NK_RETURN_STATEMENT ||
+        t == GB_NK_DELETE_STATEMENT || t == GB_NK_GLOBAL_STATEMENT || t == GB_NK_NONLOCAL_STATEMENT ||
+        t == GB_NK_FUTURE_IMPORT_STATEMENT)
+        return true;
+    if (t == GB_NK_ASSIGNMENT && !ts_node_is_null(gb_node_field(n, "type"))) return true;
+    if (gb_s6_private_name(n, src)) return true;
+    if (t == GB_NK_IDENTIFIER) {
+        size_t k = sizeof gb_s6_tail_namespace_builtins / sizeof *gb_s6_tail_namespace_builtins;
+        for (size_t i = 0; i < k; i++)
+            if (gb_node_text_eq(n, src, gb_s6_tail_namespace_builtins[i]) &&
+                gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(n)), gb_s6_tail_namespace_builtins[i],
+                                  NULL) == GB_RESOLVE_BUILTIN)
+                return true;
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (gb_s6_tail_bad_syntax(ts_node_named_child(n, i), src, sc)) return true;
+    return false;
+}
+
+/* Is the task one whose module-level code may move: a stdio task (its tests see only what the
+ * program prints, never its module's namespace), in the main module, and not under ClassEval's
+ * rules (they keep no module-level code)? */
+static bool gb_s6_tail_task_ok(const GbOpContext *ctx, size_t m)
+{
+    return m == 0 && ctx->task && ctx->task->kind == GB_TESTS_STDIO && ctx->task->harness != GB_HARNESS_CLASSEVAL;
+}
+
+/* The names bound by module-level code in [start, end) (the tail's own bindings). */
+static void gb_s6_tail_written(const GbOccurrences *occ, const char *src, uint32_t start, uint32_t end, GbNames *out)
+{
+    for (size_t i = 0; i < occ->len; i++) {
+        const GbOccurrence *o = &occ->items[i];
+        if (o->scope != 0 || !(o->flag & GB_NAME_BINDS) || o->start < start || o->end > end) continue;
+        char *name = gb_strndup(src + o->start, o->end - o->start);
+        gb_names_add(out, name);
+        free(name);
+    }
+}
+
+/* The names the tail writes, checked against every occurrence in the module: outside the tail
+ * only module-level code that ran before it (and its comprehensions) may refer to them; inside
+ * it every read of one must follow a certain binding in the tail, or become a parameter when
+ * the name is bound before the tail. */
+static bool gb_s6_tail_names(GbOpContext *ctx, size_t m, TSNode first, uint32_t end, const GbOccurrences *occ,
+                             GbS6Plan *plan)
+{
+    const char *src = gb_op_ctx_source(ctx, m);
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    uint32_t start = ts_node_start_byte(first);
+    GbNames written = {0};
+    gb_s6_tail_written(occ, src, start, end, &written);
+    bool ok = true;
+    for (size_t i = 0; ok && i < written.len; i++)
+        ok = strncmp(written.items[i], "__", 2) != 0 && !gb_op_ctx_is_pinned(ctx, written.items[i]);
+    for (size_t i = 0; ok && i < occ->len; i++) {
+        const GbOccurrence *o = &occ->items[i];
+        char *name = gb_strndup(src + o->start, o->end - o->start);
+        if (gb_names_has(&written, name) && gb_scopes_resolve(sc, o->scope, name, NULL) == GB_RESOLVE_GLOBAL) {
+            if (o->start < start || o->end > end) {
+                int base = o->scope;
+                while (base > 0 && sc->scopes.items[base].kind == GB_SCOPE_COMPREHENSION)
+                    base = sc->scopes.items[base].parent;
+                /* a function, lambda or class body that sees the global */
+                if (base != 0) ok = false;
+            } else if (o->flag == GB_NAME_READ) {
+                TSNode stmt = gb_stmt_enclosing(ts_node_descendant_for_byte_range(root, o->start, o->end));
+                if (ts_node_is_null(stmt) || !gb_flow_bound_before_range(src, stmt, name, root, start)) {
+                    if (gb_flow_bound_before(src, first, name))
+                        gb_names_add(&plan->params, name);
+                    else
+                        ok = false;
+                }
+            }
+        }
+        free(name);
+    }
+    gb_names_destroy(&written);
+    return ok && plan->params.len <= GB_S6_MAX_PARAMS;
+}
+
+/* The last statement of the module (first's block), or a null node. */
+static TSNode gb_s6_tail_last(TSNode first, size_t *count)
+{
+    TSNode last = first;
+    *count = 1;
+    for (TSNode n = gb_stmt_next(first); !ts_node_is_null(n); n = gb_stmt_next(n)) {
+        last = n;
+        (*count)++;
+    }
+    return last;
+}
+
+/* Plan moving the statements from first to the end of module m into a function; occ are the
+ * module's occurrences (gb_scopes_occurrences). */
+static bool gb_s6_plan_tail(GbOpContext *ctx, size_t m, TSNode first, const GbOccurrences *occ, GbS6Plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (!gb_s6_tail_task_ok(ctx, m) || !gb_node_is_kind(ts_node_parent(first), GB_NK_MODULE)) return false;
+    const char *src = gb_op_ctx_source(ctx, m);
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+    if (sc->scopes.items[0].star_import) return false;
+    size_t count;
+    TSNode last = gb_s6_tail_last(first, &count);
+    if (count < 2 || !gb_stmts_own_lines(src, first, last)) return false;
+    unsigned bad = GB_FX_RETURN | GB_FX_YIELD | GB_FX_AWAIT | GB_FX_BREAK | GB_FX_CONTINUE | GB_FX_GLOBAL |
+                   GB_FX_NONLOCAL | GB_FX_DEL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT | GB_FX_BARE_RAISE;
+    for (TSNode st = first; !ts_node_is_null(st); st = gb_stmt_next(st))
+        if (!gb_stmt_wrappable(ctx, m, st, bad) || gb_s6_tail_bad_syntax(st, src, sc)) return false;
+    if (!gb_s6_tail_names(ctx, m, first, ts_node_end_byte(last), occ, plan)) {
+        gb_s6_plan_destroy(plan);
+        return false;
+    }
+    return true;
+}
+
+/* Tries of a start statement per module: the longest tail is nearly always valid or invalid
+ * for a reason a later start does not remove, and each try walks the module's occurrences. */
+#define GB_S6_TAIL_TRIES 16
+
+/* The script forms, for a stdio task's module-level code (stdin/stdout scripts whose logic is
+ * not in functions, where the operators that work inside function bodies find little):
+ *
+ *     import sys                            import sys
+ *     n = int(input())                      def settle_entry():
+ *     total = sum(range(n))        ->           n = int(input())
+ *     print(total)                              total = sum(range(n))
+ *                                               print(total)
+ *
+ *
+ *                                           settle_entry()
+ *
+ * or `class K:` / `@staticmethod` / `def f():` with the same body, called as `K.f()` (an
+ * inter-class call, C6). The statements from a top-level statement S to the end of the module
+ * move; S is the first statement after the module's last definition that is not an import (the
+ * imports stay where a reader looks for them) and gives a valid tail, so each module has one
+ * site per form. Nothing runs after the call, which is what makes the move exact:
+ *   - the tail's module-level bindings become locals of the new function: refused when
+ *     anything else sees them as globals (a function, lambda or class body outside the tail, a
+ *     `global` declaration), when the tests name them (pinned), for `__` names, and with
+ *     `global`/`nonlocal`/`del`, walrus, annotated assignments, star imports, and
+ *     locals()/globals()/vars()/dir()/eval()/exec()/breakpoint(), which see the namespace;
+ *   - a read of such a name must follow a certain binding in the tail; otherwise, when the
+ *     name is bound before the tail, it becomes a parameter (the local starts with the
+ *     global's value), else the site is refused (the global read would reach a builtin or fail
+ *     with NameError where the local fails with UnboundLocalError);
+ *   - lambdas and generator expressions inside the tail are allowed: a closure over the new
+ *     function's locals sees each name's current value, as it would have seen the global's,
+ *     also when it runs after the call returned (a callback kept somewhere), since no
+ *     module-level code runs after the call to rebind the global and the tail's names are
+ *     certainly bound before any closure reads them (the rule above applies to closure reads
+ *     at the statement that creates the closure); comprehensions likewise;
+ *   - def, class, return, yield and await in the tail are refused (a definition would become a
+ *     local, the rest is a syntax error at module level);
+ *   - exceptions and sys.exit()/exit()/quit() (SystemExit) propagate out of the call exactly as
+ *     out of module-level code, and the process ends the same way; only a traceback gains a
+ *     frame. One more frame counts against the recursion limit: as for the other forms,
+ *     programs that mention RecursionError or setrecursionlimit are refused (the tail runs at
+ *     depth 2 instead of 1, which matters only to a program near the limit, and those are the
+ *     programs that mention it);
+ *   - in the class form the static method's body resolves names as a module-level function's
+ *     would (a method never sees the class namespace); only private names (mangled in a class)
+ *     and `__class__` differ, and both are refused;
+ *   - only stdio tasks: assert and unittest tests run in the program's namespace and may read
+ *     any global; ClassEval's rules keep no module-level code at all. */
+static void gb_s6_tail_find(GbOpContext *ctx, size_t m, GbSiteList *out)
+{
+    if (!gb_s6_tail_task_ok(ctx, m)) return;
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    TSNode from = {0};
+    for (uint32_t i = 0, c = ts_node_named_child_count(root); i < c; i++) {
+        TSNode n = ts_node_named_child(root, i);
+        GbNodeKind t = gb_node_kind(n);
+        if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION || t == GB_NK_DECORATED_DEFINITION)
+            from.id = NULL;
+        else if (gb_node_is_statement(n) && ts_node_is_null(from))
+            from = n;
+    }
+    if (ts_node_is_null(from)) return;
+    GbOccurrences occ = {0};
+    gb_scopes_occurrences(gb_op_ctx_scopes(ctx, m), gb_op_ctx_source(ctx, m), root, &occ);
+    int tries = 0;
+    for (TSNode st = from; !ts_node_is_null(st) && tries < GB_S6_TAIL_TRIES; st = gb_stmt_next(st)) {
+        GbNodeKind t = gb_node_kind(st);
+        if (t == GB_NK_IMPORT_STATEMENT || t == GB_NK_IMPORT_FROM_STATEMENT || t == GB_NK_FUTURE_IMPORT_STATEMENT ||
+            gb_stmt_is_docstring(st))
+            continue;
+        tries++;
+        GbS6Plan plan;
+        if (gb_s6_plan_tail(ctx, m, st, &occ, &plan)) {
+            gb_site_add(ctx, out, m, st, gb_s6_tags[GB_S6_TAIL_FUNCTION], GB_S6_TAIL_FUNCTION, NULL);
+            gb_site_add(ctx, out, m, st, gb_s6_tags[GB_S6_TAIL_CLASS], GB_S6_TAIL_CLASS, NULL);
+            gb_s6_plan_destroy(&plan);
+            break;
+        }
+    }
+    gb_array_free(&occ);
 }
 
 void gb_op_create_function_find(GbOpContext *ctx, GbSiteList *out)
@@ -511,6 +728,7 @@ void gb_op_create_function_find(GbOpContext *ctx, GbSiteList *out)
         gb_array_free(&stmts);
         gb_s6_walk_exprs(ctx, m, &graph, root, out);
         gb_callgraph_destroy(&graph);
+        gb_s6_tail_find(ctx, m, out);
     }
 }
 
@@ -520,7 +738,7 @@ void gb_op_create_function_find(GbOpContext *ctx, GbSiteList *out)
  * re-indented from `old` to `indent`; lines inside multi-line strings stay as they are.
  * Each line ends with a newline. */
 static void gb_s6_reindent(const char *src, TSNode root, uint32_t start, uint32_t end, const char *old,
-                           const char *indent, GbStr *out)
+                           const char *indent, bool bare_blank, GbStr *out)
 {
     GbByteRanges strings = {0};
     gb_multiline_strings(root, src, &strings);
@@ -536,7 +754,7 @@ static void gb_s6_reindent(const char *src, TSNode root, uint32_t start, uint32_
         if (first) {
             gb_str_append(out, indent);
             gb_str_append_n(out, src + pos, eol - pos);
-        } else if (in_string) {
+        } else if (in_string || (bare_blank && eol == pos)) {
             gb_str_append_n(out, src + pos, eol - pos);
         } else if ((size_t)(eol - pos) >= ol && strncmp(src + pos, old, ol) == 0) {
             gb_str_append(out, indent);
@@ -557,8 +775,77 @@ static void gb_s6_join(GbStr *out, const GbNames *names)
     for (size_t i = 0; i < names->len; i++) gb_str_appendf(out, "%s%s", i ? ", " : "", names->items[i]);
 }
 
+/* Apply a script form (GB_S6_TAIL_FUNCTION or GB_S6_TAIL_CLASS) at the tail's first statement. */
+static bool gb_s6_tail_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
+{
+    size_t m = site->module;
+    TSNode first = gb_stmt_at(ctx, m, site->start, site->end);
+    GbS6Plan plan;
+    bool ok = !ts_node_is_null(first) && gb_s6_program_ok(ctx);
+    if (ok) {
+        GbOccurrences occ = {0};
+        gb_scopes_occurrences(gb_op_ctx_scopes(ctx, m), gb_op_ctx_source(ctx, m),
+                              ts_tree_root_node(gb_op_ctx_tree(ctx, m)), &occ);
+        ok = gb_s6_plan_tail(ctx, m, first, &occ, &plan);
+        gb_array_free(&occ);
+    }
+    if (!ok) {
+        gb_error_set(err, "CreateFunction: site %s cannot be moved into a function", site->key);
+        return false;
+    }
+    const char *src = gb_op_ctx_source(ctx, m);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    size_t count;
+    TSNode last = gb_s6_tail_last(first, &count);
+    bool in_class = site->kind == GB_S6_TAIL_CLASS;
+    char *owner = NULL;
+    if (in_class) {
+        char *cword = gb_words_pick(rng, GB_WORDS_CLASS);
+        owner = gb_op_ctx_fresh_name(ctx, cword);
+        free(cword);
+    }
+    char *word = gb_words_pick(rng, GB_WORDS_FUNCTION);
+    char *name = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
+    char *unit = gb_indent_unit(src, root);
+    char *body_indent = in_class ? gb_asprintf("%s%s", unit, unit) : gb_strdup(unit);
+
+    GbStr text;
+    gb_str_init(&text);
+    /* two blank lines before the new top-level definition, counting those already there */
+    uint32_t at = ts_node_start_byte(first);
+    int blank = 0;
+    while (at > 0 && blank < 2 && at >= (uint32_t)blank + 2 && src[at - 1 - blank] == '\n' &&
+           src[at - 2 - blank] == '\n')
+        blank++;
+    if (at > 0)
+        for (int i = blank; i < 2; i++) gb_str_append(&text, "\n");
+    if (in_class) gb_str_appendf(&text, "class %s:\n%s@staticmethod\n%s", owner, unit, unit);
+    gb_str_appendf(&text, "def %s(", name);
+    gb_s6_join(&text, &plan.params);
+    gb_str_append(&text, "):\n");
+    gb_s6_reindent(src, root, ts_node_start_byte(first), ts_node_end_byte(last), "", body_indent, true, &text);
+    gb_str_appendf(&text, "\n\n%s%s%s(", in_class ? owner : "", in_class ? "." : "", name);
+    gb_s6_join(&text, &plan.params);
+    gb_str_append(&text, ")");
+
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_replace(&set, m, ts_node_start_byte(first), ts_node_end_byte(last), text.data);
+    ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    gb_str_destroy(&text);
+    free(body_indent);
+    free(unit);
+    free(name);
+    free(owner);
+    gb_s6_plan_destroy(&plan);
+    return ok;
+}
+
 bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
+    if (site->kind >= GB_S6_TAIL_FUNCTION) return gb_s6_tail_apply(ctx, site, rng, err);
     size_t m = site->module;
     bool sibling = site->kind >= GB_S6_SIBLING;
     int kind = sibling ? site->kind - GB_S6_SIBLING : site->kind;
@@ -659,7 +946,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
         free(e);
     } else {
         char *old = gb_line_indent(src, ts_node_start_byte(first));
-        gb_s6_reindent(src, root, ts_node_start_byte(first), ts_node_end_byte(last), old, body_indent, &def);
+        gb_s6_reindent(src, root, ts_node_start_byte(first), ts_node_end_byte(last), old, body_indent, false, &def);
         free(old);
         if (plan.results.len) {
             gb_str_appendf(&def, "%sreturn ", body_indent);
