@@ -563,7 +563,8 @@ static bool gb_s6_tail_names(GbOpContext *ctx, size_t m, TSNode first, uint32_t 
         char *name = gb_strndup(src + o->start, o->end - o->start);
         if (gb_names_has(&written, name) && gb_scopes_resolve(sc, o->scope, name, NULL) == GB_RESOLVE_GLOBAL) {
             if (o->start < start || o->end > end) {
-                int base = o->scope;
+                /* where the occurrence is written (a `global` binding belongs to scope 0) */
+                int base = gb_scopes_at(sc, o->start);
                 while (base > 0 && sc->scopes.items[base].kind == GB_SCOPE_COMPREHENSION)
                     base = sc->scopes.items[base].parent;
                 /* a function, lambda or class body that sees the global */

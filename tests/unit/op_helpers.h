@@ -22,11 +22,14 @@ typedef struct {
 
 /* The harness rules op_env_open gives its task (tests of harness-dependent operators set it). */
 static GbHarnessRules op_env_harness = GB_HARNESS_NONE;
+/* The kind of tests op_env_open gives its task (the script forms of S6 need stdio). */
+static GbTestKind op_env_kind = GB_TESTS_ASSERT;
 
 static inline void op_env_open(OpEnv *e, const char *src, const char *entry_point, const char *test_code)
 {
     gb_task_init(&e->task);
     e->task.harness = op_env_harness;
+    e->task.kind = op_env_kind;
     e->task.id = gb_strdup("test/0");
     e->task.source = gb_strdup(src);
     e->task.entry_point = entry_point ? gb_strdup(entry_point) : NULL;

@@ -235,6 +235,184 @@ static void test_s6_refusals(void **state)
     assert_int_equal(count_sites(GB_OP_S6, "import sys\nsys.setrecursionlimit(50)\nx = 1 + 2\n", NULL), 0);
 }
 
+/* ---- S6 script forms: a stdio task's module-level tail into a function or a class ---- */
+
+/* The number of script-form sites of S6 in a task with these tests and source. */
+static size_t tail_sites_of(GbTestKind kind, const char *src, const char *tests)
+{
+    op_env_kind = kind;
+    OpEnv e;
+    op_env_open(&e, src, NULL, tests);
+    op_env_find(&e, GB_OP_S6);
+    size_t n = 0;
+    for (size_t i = 0; i < e.sites.len; i++)
+        if (strstr(e.sites.items[i].key, ":tail-")) n++;
+    op_env_close(&e);
+    op_env_kind = GB_TESTS_ASSERT;
+    return n;
+}
+
+static size_t tail_sites(const char *src, const char *tests)
+{
+    return tail_sites_of(GB_TESTS_STDIO, src, tests);
+}
+
+static void test_s6_script_function_form(void **state)
+{
+    (void)state;
+    op_env_kind = GB_TESTS_STDIO;
+    expect_applied_tag(GB_OP_S6,
+                       "import sys\n"
+                       "n = int('4')\n"
+                       "\n"
+                       "total = sum(range(n))\n"
+                       "# the answer\n"
+                       "if __name__ == '__main__':\n"
+                       "    print(total)\n",
+                       "n = int", "tail-function", 2,
+                       "import sys\n"
+                       "\n"
+                       "\n"
+                       "def sample_segment():\n"
+                       "    n = int('4')\n"
+                       "\n"
+                       "    total = sum(range(n))\n"
+                       "    # the answer\n"
+                       "    if __name__ == '__main__':\n"
+                       "        print(total)\n"
+                       "\n"
+                       "\n"
+                       "sample_segment()\n");
+    /* a name bound before the tail and read before the tail binds it becomes a parameter */
+    expect_applied_tag(GB_OP_S6,
+                       "total = 0\n"
+                       "def show(v):\n"
+                       "    print(v)\n"
+                       "\n"
+                       "\n"
+                       "total = total + 5\n"
+                       "show(total)\n",
+                       "total = total", "tail-function", 2,
+                       "total = 0\n"
+                       "def show(v):\n"
+                       "    print(v)\n"
+                       "\n"
+                       "\n"
+                       "def sample_segment(total):\n"
+                       "    total = total + 5\n"
+                       "    show(total)\n"
+                       "\n"
+                       "\n"
+                       "sample_segment(total)\n");
+    op_env_kind = GB_TESTS_ASSERT;
+}
+
+/* The class form: a static method of a new class, called through the class (C6). */
+static void test_s6_script_class_form(void **state)
+{
+    (void)state;
+    const char *prog = "n = 3\n"
+                       "f = lambda v: v + n\n"
+                       "print(f(1), sorted(x * n for x in range(n)))\n";
+    const char *want = "class EntryUtils:\n"
+                       "    @staticmethod\n"
+                       "    def filter_count():\n"
+                       "        n = 3\n"
+                       "        f = lambda v: v + n\n"
+                       "        print(f(1), sorted(x * n for x in range(n)))\n"
+                       "\n"
+                       "\n"
+                       "EntryUtils.filter_count()\n";
+    op_env_kind = GB_TESTS_STDIO;
+    expect_applied_tag(GB_OP_S6, prog, "n = 3", "tail-class", 2, want);
+    /* the call through the class is an inter-class call (C6) */
+    TSParser *parser = gb_parser_new();
+    GbMetrics before, after;
+    GbError err;
+    assert_true(gb_metrics_compute_source("main.py", prog, strlen(prog), parser, NULL, &before, NULL, &err));
+    assert_true(gb_metrics_compute_source("main.py", want, strlen(want), parser, NULL, &after, NULL, &err));
+    assert_true(before.v[GB_METRIC_C6] == 0 && after.v[GB_METRIC_C6] == 1);
+    ts_parser_delete(parser);
+    op_env_kind = GB_TESTS_ASSERT;
+}
+
+static const char *const s6_script_prog = "import sys\n"
+                                          "from collections import Counter\n"
+                                          "def score(word):\n"
+                                          "    return sum(ord(c) for c in word) % 7\n"
+                                          "\n"
+                                          "\n"
+                                          "LIMIT = 4\n"
+                                          "words = 'b a c a b a'.split()\n"
+                                          "counts = Counter(words)\n"
+                                          "best = max(counts, key=lambda w: (counts[w], w))\n"
+                                          "later = [lambda k=k: k * LIMIT for k in range(3)]\n"
+                                          "for w in sorted(counts):\n"
+                                          "    if score(w) > LIMIT:\n"
+                                          "        continue\n"
+                                          "    print(w, counts[w], score(w))\n"
+                                          "try:\n"
+                                          "    print(best, [g() for g in later], 1 // (LIMIT - 4))\n"
+                                          "except ZeroDivisionError:\n"
+                                          "    print('error')\n"
+                                          "print(*sorted(counts.items()), sep=';')\n";
+
+static void test_s6_script_behaviour_is_kept(void **state)
+{
+    (void)state;
+    assert_int_equal(tail_sites(s6_script_prog, NULL), 2);
+    op_env_kind = GB_TESTS_STDIO;
+    expect_same_behaviour(GB_OP_S6, s6_script_prog, "", 3);
+    op_env_kind = GB_TESTS_ASSERT;
+}
+
+/* One program per refusal rule of the script forms. */
+static void test_s6_script_refusals(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {
+        /* a function reads a global the tail writes */
+        "def show():\n    print(n)\nn = 3\nshow()\n",
+        /* a function rebinds it with `global` */
+        "def reset():\n    global n\n    n = 0\nn = 3\nreset()\nprint(n)\n",
+        /* a lambda outside the tail reads it */
+        "get = lambda: n\ndef show(v):\n    print(v)\nn = 3\nshow(get())\n",
+        /* global, del, walrus, annotated assignment in the tail */
+        "global n\nn = 1\nprint(n)\n",
+        "n = 1\ndel n\nprint(2)\n",
+        "print(n := 3)\nprint(n)\n",
+        "n: int = 3\nprint(n)\n",
+        /* builtins that see the namespace */
+        "n = 1\nprint(sorted(dir()))\n",
+        "n = 1\nprint(eval('n'))\n",
+        "n = 1\nprint(vars()['n'])\n",
+        /* a star import */
+        "from math import *\nn = 1\nprint(n)\n",
+        /* read before the tail certainly binds it, not bound before the tail */
+        "print(sum([1]))\nsum = 3\nprint(sum)\n",
+        "import sys\nif len(sys.argv) > 5:\n    x = 1\nprint(x if len(sys.argv) > 5 else 0)\n",
+        /* a definition inside the tail; a private name; recursion limits */
+        "n = 1\nif n:\n    def f():\n        return 2\nprint(f())\n",
+        "__n = 1\nprint(__n)\n",
+        "import sys\nsys.setrecursionlimit(100)\nprint(1)\n",
+        /* fewer than two statements after the last definition; only imports */
+        "def main():\n    print(1)\nmain()\n",
+        "import sys\nimport os\n",
+    };
+    for (size_t i = 0; i < N_OF(refused); i++)
+        if (tail_sites(refused[i], NULL) != 0) fail_msg("script form offered in:\n%s", refused[i]);
+    const char *ok = "n = 1\nprint(n)\n";
+    assert_int_equal(tail_sites(ok, NULL), 2);
+    /* a name the tests mention */
+    assert_int_equal(tail_sites(ok, "n\n"), 0);
+    /* not for assert tests (they run in the program's namespace), nor under ClassEval's rules */
+    assert_int_equal(tail_sites_of(GB_TESTS_ASSERT, ok, NULL), 0);
+    assert_int_equal(tail_sites_of(GB_TESTS_UNITTEST, ok, NULL), 0);
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    assert_int_equal(tail_sites(ok, NULL), 0);
+    op_env_harness = GB_HARNESS_NONE;
+}
+
 /* ---- S7 CreateModuleDependencies ---- */
 
 static const char *const s7_prog = "\"\"\"Doc.\"\"\"\n"
@@ -768,6 +946,10 @@ int main(void)
         cmocka_unit_test(test_s6_method_form),
         cmocka_unit_test(test_s6_sibling_class_form),
         cmocka_unit_test(test_s6_classeval_refusals),
+        cmocka_unit_test(test_s6_script_function_form),
+        cmocka_unit_test(test_s6_script_class_form),
+        cmocka_unit_test(test_s6_script_behaviour_is_kept),
+        cmocka_unit_test(test_s6_script_refusals),
         cmocka_unit_test(test_s7_moves_function_to_helper_module),
         cmocka_unit_test(test_s7_behaviour_and_refusals),
         cmocka_unit_test(test_s7_helper_class_under_single_file_harness),
