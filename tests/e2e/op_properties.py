@@ -7,7 +7,8 @@ every operator transformed, every variant run and compared with its original.
 The programs pass keyword names as strings (thread and executor kwargs, dictionaries forwarded
 to a call, `**{...}`, functools.partial), look names up with getattr/setattr/globals()/
 locals()/vars(), run exec/eval text, read __dict__, decorate with decorators that inspect, and
-rebind names after their definition. Each one's module-level code calls its functions on inputs
+rebind names after their definition, and (a stdin/stdout script) call closures over names its
+module-level code rebinds. Each one's module-level code calls its functions on inputs
 derived from the tests' (more and other values than the tests use) and prints the results, so a
 behaviour change shows in the output even where the tests do not reach.
 
@@ -28,7 +29,9 @@ import subprocess
 import sys
 import tempfile
 
-# (id, source, assert tests). The tests are deliberately thin: the printed output carries the rest.
+# (id, source, tests): assert test code, or a stdio tests object (a script whose module-level code
+# S6 may move into a function or a class). The tests are deliberately thin: the printed output
+# carries the rest.
 PROGRAMS = [
     ("prop/thread_kwargs", """import threading
 
@@ -332,6 +335,39 @@ for n in range(1, 5):
     data = [k * k for k in range(n)]
     print(stats(data), stats(data, **{'ddof': 1}))
 """, "assert stats([1, 1]) == (1.0, 0.0)\n"),
+    ("prop/stdio_script", """import sys
+
+SCALE = 3
+
+
+def scaled(v):
+    return v * SCALE
+
+
+def report(label, values):
+    print(label, ' '.join(map(str, values)))
+
+
+data = sys.stdin.read().split()
+n = int(data[0])
+values = [int(x) for x in data[1:1 + n]]
+total = 0
+for v in values:
+    total += scaled(v)
+keyed = sorted(values, key=lambda v: (v % SCALE, -v))
+later = [lambda i=i: values[i] * 2 for i in range(n)]
+show = lambda: print('now', total, len(keyed))
+total += 100
+show()
+report('keyed', keyed)
+report('later', [f() for f in later])
+if __name__ == "__main__":
+    print('main', total)
+print('gen', sum(v * v for v in values if v > SCALE))
+""", {"kind": "stdio", "cases": [
+        {"stdin": "4\n5 1 9 3\n", "stdout": "now 154 4\nkeyed 9 3 1 5\nlater 10 2 18 6\nmain 154\ngen 106\n"},
+        {"stdin": "6\n2 7 7 0 12 4\n",
+         "stdout": "now 196 6\nkeyed 12 0 7 7 4 2\nlater 4 14 14 0 24 8\nmain 196\ngen 258\n"}]}),
 ]
 
 
@@ -358,7 +394,7 @@ def main():
         originals = os.path.join(work, "originals.jsonl")
         with open(originals, "w", encoding="utf-8") as f:
             for tid, src, tests in PROGRAMS:
-                task = {"id": tid, "source": src, "entry_point": None, "tests": {"kind": "assert", "code": tests},
+                task = {"id": tid, "source": src, "entry_point": None, "tests": tests if isinstance(tests, dict) else {"kind": "assert", "code": tests},
                         "extra_files": {}, "meta": {}}
                 f.write(json.dumps(task) + "\n")
                 if tid in SINGLE_FILE:
