@@ -116,7 +116,8 @@ static void gb_evolve__record_equiv(GbRun *run, TSParser *parser)
 }
 
 /* Whether the loop ends before the next generation: the original's lint failed, or (with
- * run->stop_reason) a stop was asked for, the time budget is spent or RC = 1 is reached. */
+ * run->stop_reason) a stop was asked for, the time budget is spent after at least one generation
+ * or RC = 1 is reached. */
 static bool gb_evolve__ends_before(GbRun *run, GbEvolveResult *res, double t0)
 {
     const GbEvolveConfig *cfg = run->cfg;
@@ -126,7 +127,10 @@ static bool gb_evolve__ends_before(GbRun *run, GbEvolveResult *res, double t0)
         res->interrupted = true;
         return true;
     }
-    if (cfg->time_budget > 0 && gb_now() - t0 >= cfg->time_budget) {
+    /* The budget counts from the task's start, set-up included, but a task whose set-up (the
+     * original's tests and the equivalence gate's recording) spent it all still gets one
+     * generation: slow tests must not leave a task unhardened. */
+    if (cfg->time_budget > 0 && run->generations > 0 && gb_now() - t0 >= cfg->time_budget) {
         run->stop_reason = "time_budget";
         return true;
     }

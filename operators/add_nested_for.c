@@ -15,10 +15,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 
-/* Leading underscore: the conventional name of a loop variable that is not used (linters
- * such as pylint do not report it). */
-static const char *const gb_s1_bases[] = {"_attempt", "_iteration", "_pass_index", "_repeat", "_cycle", "_round"};
 
 void gb_op_add_nested_for_find(GbOpContext *ctx, GbSiteList *out)
 {
@@ -32,7 +30,11 @@ bool gb_op_add_nested_for_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng
     const GbScopes *sc = gb_op_ctx_scopes(ctx, site->module);
     int scope = gb_scopes_at(sc, site->start);
     bool range_ok = gb_scopes_resolve(sc, scope, "range", NULL) == GB_RESOLVE_BUILTIN;
-    char *var = gb_op_ctx_fresh_name(ctx, gb_s1_bases[gb_rng_bounded(rng, 6)]);
+    /* Leading underscore: the conventional name of a loop variable that is not used (linters
+     * such as pylint do not report it). */
+    char *word = gb_words_pick(rng, GB_WORDS_LOOP_VAR);
+    char *var = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     unsigned k = gb_rng_bounded(rng, 10);
     unsigned shape = gb_rng_bounded(rng, range_ok ? 6 : 3);
     char *header;

@@ -18,9 +18,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 
-static const char *const gb_s2_first[] = {"limit", "threshold", "upper", "capacity", "level", "budget"};
-static const char *const gb_s2_second[] = {"floor", "minimum", "lower", "baseline", "offset", "margin"};
 static const char *const gb_s2_words[] = {"ready", "enabled", "valid", "checked", "active", "ok"};
 
 void gb_op_add_nested_if_find(GbOpContext *ctx, GbSiteList *out)
@@ -32,9 +31,16 @@ bool gb_op_add_nested_if_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
 {
     TSNode stmt = gb_wrappable_site_stmt(ctx, site, 0, "AddNestedIf", err);
     if (ts_node_is_null(stmt)) return false;
-    unsigned pick = gb_rng_bounded(rng, 6);
-    char *a = gb_op_ctx_fresh_name(ctx, gb_s2_first[pick]);
-    char *b = gb_op_ctx_fresh_name(ctx, gb_s2_second[pick]);
+    /* two different nouns of the shared vocabulary (operators/words.h) */
+    char *wa = gb_words_pick(rng, GB_WORDS_NOUN), *wb = gb_words_pick(rng, GB_WORDS_NOUN);
+    while (strcmp(wa, wb) == 0) {
+        free(wb);
+        wb = gb_words_pick(rng, GB_WORDS_NOUN);
+    }
+    char *a = gb_op_ctx_fresh_name(ctx, wa);
+    char *b = gb_op_ctx_fresh_name(ctx, wb);
+    free(wa);
+    free(wb);
     unsigned lo = gb_rng_bounded(rng, 500), hi = lo + 1 + gb_rng_bounded(rng, 500);
     char *header;
     switch (gb_rng_bounded(rng, 6)) {

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 
-static const char *const gb_s3_bases[] = {"pending", "first_pass", "remaining", "run_once", "todo", "active"};
 
 void gb_op_add_nested_while_find(GbOpContext *ctx, GbSiteList *out)
 {
@@ -30,7 +30,9 @@ bool gb_op_add_nested_while_apply(GbOpContext *ctx, const GbSite *site, GbRng *r
 {
     TSNode stmt = gb_wrappable_site_stmt(ctx, site, GB_FX_BREAK | GB_FX_CONTINUE, "AddNestedWhile", err);
     if (ts_node_is_null(stmt)) return false;
-    char *v = gb_op_ctx_fresh_name(ctx, gb_s3_bases[gb_rng_bounded(rng, 6)]);
+    char *word = gb_words_pick(rng, GB_WORDS_FLAG);
+    char *v = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     unsigned k = 1 + gb_rng_bounded(rng, 50);
     char *header;
     switch (gb_rng_bounded(rng, 5)) {

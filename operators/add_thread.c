@@ -291,7 +291,6 @@ static char *gb_s4_import(GbOpContext *ctx, GbEditSet *set, size_t m, const char
     return name;
 }
 
-static const char *const gb_s4_executor_names[] = {"executor", "pool", "worker", "runner"};
 
 /* The class forms: the call becomes `self.run(f, args)` or `Runner.run(f, args)`, and the
  * runner, defined before the method (or as a static method of a new class deriving from the
@@ -343,7 +342,9 @@ static bool gb_s4_apply_class_form(GbOpContext *ctx, const GbSite *site, TSNode 
         names[i] = gb_op_ctx_fresh_name(ctx, word);
         free(word);
     }
-    names[3] = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
+    word = gb_words_pick(rng, GB_WORDS_EXECUTOR);
+    names[3] = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     TSNode anchor = form == GB_S4_SIBLING ? gb_flow_toplevel_of(stmt) : gb_op_ctx_self_method(ctx, m, stmt);
     char *ind = form == GB_S4_SIBLING ? gb_strdup(unit) : gb_line_indent(src, ts_node_start_byte(anchor));
     GbStr def;
@@ -423,7 +424,9 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     char *name = gb_s4_import(ctx, &set, m, attr, stmt);
     char *tpe = attr ? gb_strdup(name) : gb_asprintf("%s.ThreadPoolExecutor", name);
     free(name);
-    char *executor = gb_op_ctx_fresh_name(ctx, gb_s4_executor_names[gb_rng_bounded(rng, 4)]);
+    char *word = gb_words_pick(rng, GB_WORDS_EXECUTOR);
+    char *executor = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
     char *open = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION) ? gb_asprintf("%s.submit(%s, ", executor, callee)
                  : empty                                           ? gb_asprintf("%s.submit(%s", executor, callee)

@@ -222,13 +222,37 @@ static void gb_api__heat(GbOpContext *ctx, size_t module, GbApiHeat *h)
 
 /* ---- Sites ---- */
 
+/* A module-level statement runs once per run of the program unless a loop encloses it. It must
+ * come after the leading block of imports (where gb_edits_add_import puts the call's import), so
+ * that the import runs first; ClassEval keeps no module-level code but the leading imports. */
+static bool gb_api__module_site_ok(GbOpContext *ctx, size_t m, TSNode s)
+{
+    if (ctx->task && ctx->task->harness == GB_HARNESS_CLASSEVAL) return false;
+    for (TSNode p = ts_node_parent(s); !ts_node_is_null(p); p = ts_node_parent(p))
+        if (gb_node_is_loop(p)) return false;
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    uint32_t n = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(root, i);
+        GbNodeKind k = gb_node_kind(c);
+        if (!gb_node_is_statement(c) || gb_stmt_is_docstring(c) || k == GB_NK_FUTURE_IMPORT_STATEMENT ||
+            k == GB_NK_IMPORT_STATEMENT || k == GB_NK_IMPORT_FROM_STATEMENT)
+            continue;
+        return ts_node_start_byte(s) >= ts_node_start_byte(c);
+    }
+    return false;
+}
+
 static bool gb_api__site_ok(GbOpContext *ctx, size_t m, TSNode s, const GbApiHeat *heat)
 {
-    if (!gb_node_is_statement(s) || !gb_node_is_kind(ts_node_parent(s), GB_NK_BLOCK)) return false;
+    if (!gb_node_is_statement(s)) return false;
+    bool top = gb_node_is_kind(ts_node_parent(s), GB_NK_MODULE);
+    if (!top && !gb_node_is_kind(ts_node_parent(s), GB_NK_BLOCK)) return false;
     const char *src = gb_op_ctx_source(ctx, m);
     if (gb_stmt_is_docstring(s) || !gb_stmt_owns_lines(src, s)) return false;
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
     const GbScope *scope = &sc->scopes.items[gb_scopes_at(sc, ts_node_start_byte(s))];
+    if (scope->kind == GB_SCOPE_MODULE) return !scope->dynamic && gb_api__module_site_ok(ctx, m, s);
     if (scope->kind != GB_SCOPE_FUNCTION) return false;
     for (TSNode p = ts_node_parent(s); !ts_node_is_null(p); p = ts_node_parent(p)) {
         if (ts_node_start_byte(p) == scope->node_start && ts_node_end_byte(p) == scope->node_end) break;
@@ -565,8 +589,15 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     char *imports[2] = {NULL, NULL}, *vars[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++)
         if (t->imports[i].module) imports[i] = gb_api__import(ctx, &set, site->module, &t->imports[i]);
-    for (int i = 0; i < 2; i++)
-        if (t->vars[i]) vars[i] = gb_op_ctx_fresh_name(ctx, t->vars[i]);
+    /* At module level a new name is a module constant: upper case, as pylint expects. */
+    bool module_level = scope->kind == GB_SCOPE_MODULE;
+    for (int i = 0; i < 2; i++) {
+        if (!t->vars[i]) continue;
+        char *base = gb_strdup(t->vars[i]);
+        for (char *c = base; module_level && *c; c++) *c = (char)toupper((unsigned char)*c);
+        vars[i] = gb_op_ctx_fresh_name(ctx, base);
+        free(base);
+    }
     const char *im[2] = {imports[0], imports[1]}, *va[2] = {vars[0], vars[1]};
     char *code = gb_api_fill(t->code, im, va, rng);
     gb_edits_insert_before(ctx, &set, site->module, s, code);

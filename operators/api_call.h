@@ -4,9 +4,13 @@
  * cannot change what the program does or prints.
  *
  * Sites: statements inside function bodies (any nesting of if/try/with blocks) before which
- * the call is inserted, at the statement's indentation. Refused: docstrings (the call never
+ * the call is inserted, at the statement's indentation, and module-level statements that no loop
+ * encloses (they run once: scripts keep most of their logic there), after the leading imports
+ * (the call's own import goes there, so it runs first), never under ClassEval's rules (only the
+ * class is kept); a new name at module level is a module constant, in upper case. Refused:
+ * docstrings (the call never
  * displaces one), statements sharing a line, class bodies (a new name would become a class
- * attribute), module level, statements inside a loop of their function, and functions that
+ * attribute), statements inside a loop of their function or module, and functions that
  * may run many times, so that the program's run time stays bounded whatever the call costs:
  * a function is "hot" when it is recursive, decorated, a special method called implicitly,
  * referred to other than by a call (passed as a callback, key=, target=), or called inside a

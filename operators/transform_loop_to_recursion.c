@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "operators/edit.h"
+#include "operators/words.h"
 #include "src/python/flow.h"
 #include "src/python/pyparse.h"
 
@@ -340,7 +341,6 @@ static void gb_s11_body_text(const char *src, TSNode loop, TSNode body, const ch
     free(old);
 }
 
-static const char *const gb_s11_names[] = {"visit", "step_through", "process_range", "walk", "iterate"};
 
 bool gb_op_transform_loop_to_recursion_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
@@ -363,7 +363,9 @@ bool gb_op_transform_loop_to_recursion_apply(GbOpContext *ctx, const GbSite *sit
            body = gb_node_field(loop, "body");
     char *var = gb_node_text(target, src);
     char *range = gb_node_text(right, src);
-    char *helper = gb_op_ctx_fresh_name(ctx, gb_s11_names[gb_rng_bounded(rng, 5)]);
+    char *word = gb_words_pick(rng, GB_WORDS_FUNCTION);
+    char *helper = gb_op_ctx_fresh_name(ctx, word);
+    free(word);
     char *values = gb_op_ctx_fresh_name(ctx, gb_rng_bounded(rng, 2) ? "values" : "numbers");
     char *indent = gb_line_indent(src, ts_node_start_byte(loop));
     char *unit = gb_indent_unit(src, ts_tree_root_node(gb_op_ctx_tree(ctx, m)));

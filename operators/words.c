@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/base/util.h"
+#include "src/python/scope.h"
 
 #define N_OF(a) ((uint32_t)(sizeof(a) / sizeof *(a)))
 
@@ -65,6 +66,20 @@ static const char *const gb_words__result[] = {
     "final",    "obtained",  "got",      "answered", "resolved", "return_value", "outcome_value", "computed_value",
     "fetched",  "collected", "gained",   "derived",  "observed"};
 
+static const char *const gb_words__executor[] = {
+    "executor",    "pool",        "worker_pool", "runner",      "lane",        "crew",        "dispatcher",
+    "scheduler",   "thread_pool", "background",  "offload",     "side_lane",   "job_pool",    "task_pool",
+    "helper_pool", "queue_pool",  "service",     "spare_pool",  "async_lane",  "work_queue",  "relay_pool",
+    "shift",       "team",        "batch_pool",  "station",     "bench",       "workshop",    "line_pool"};
+static const char *const gb_words__loop_var[] = {
+    "_attempt", "_iteration", "_pass_index", "_repeat", "_cycle",  "_round", "_trial", "_sweep",
+    "_turn",    "_lap",       "_stage",      "_tick",   "_epoch",  "_phase", "_rep",   "_visit",
+    "_shot",    "_go",        "_run_index",  "_wave",   "_step_no", "_beat", "_spin",  "_take"};
+static const char *const gb_words__flag[] = {
+    "pending",   "first_pass", "remaining", "run_once",   "todo",      "active",    "needs_run", "fresh",
+    "unvisited", "armed",      "go_ahead",  "awaiting",   "first_time", "not_done", "queued",    "due",
+    "primed",    "live",       "in_progress", "open_slot", "ready_once", "waiting", "untouched", "outstanding"};
+
 static const char *gb_words__one(GbRng *rng, const char *const *list, uint32_t n)
 {
     return list[gb_rng_bounded(rng, n)];
@@ -102,6 +117,18 @@ char *gb_words_pick(GbRng *rng, GbWordsKind kind)
         return gb_strdup(gb_words__one(rng, gb_words__kwargs, N_OF(gb_words__kwargs)));
     case GB_WORDS_RESULT:
         return gb_strdup(gb_words__one(rng, gb_words__result, N_OF(gb_words__result)));
+    case GB_WORDS_NOUN: {
+        /* a builtin would only come back as "sum_1": skip to the next noun that is none */
+        uint32_t i = gb_rng_bounded(rng, N_OF(gb_words__nouns));
+        while (gb_python_is_builtin(gb_words__nouns[i])) i = (i + 1) % N_OF(gb_words__nouns);
+        return gb_strdup(gb_words__nouns[i]);
+    }
+    case GB_WORDS_EXECUTOR:
+        return gb_strdup(gb_words__one(rng, gb_words__executor, N_OF(gb_words__executor)));
+    case GB_WORDS_LOOP_VAR:
+        return gb_strdup(gb_words__one(rng, gb_words__loop_var, N_OF(gb_words__loop_var)));
+    case GB_WORDS_FLAG:
+        return gb_strdup(gb_words__one(rng, gb_words__flag, N_OF(gb_words__flag)));
     }
     return gb_strdup("value");
 }

@@ -16,7 +16,11 @@ typedef enum {
     GB_WORDS_INNER,     /* the decorator's inner function: "wrapper", "invoke", ... */
     GB_WORDS_ARGS,      /* *args: "args", "params", ... */
     GB_WORDS_KWARGS,    /* **kwargs: "kwargs", "options", ... */
-    GB_WORDS_RESULT     /* a returned value: "result", "outcome", ... */
+    GB_WORDS_RESULT,    /* a returned value: "result", "outcome", ... */
+    GB_WORDS_NOUN,      /* a plain noun that no builtin spells: "margin", "ledger", ... */
+    GB_WORDS_EXECUTOR,  /* a thread pool: "executor", "pool", "lane", ... */
+    GB_WORDS_LOOP_VAR,  /* an unused loop variable, underscore first: "_attempt", "_sweep", ... */
+    GB_WORDS_FLAG       /* a loop's state flag or counter: "pending", "first_pass", ... */
 } GbWordsKind;
 
 /* A name of that kind (owned), chosen with rng. */

@@ -54,7 +54,8 @@ const GbCliOption gb_evolve_options[] = {
     GB_CLI_LONG("generations", 0, O, generations, "N", 0, 1000000, "5",
                 "generations per task (0 = until RC = 1 or the time budget)"),
     GB_CLI_DOUBLE("time-budget", 0, O, time_budget, "SECONDS", 0, 1e9, NULL,
-                  "wall-clock budget per task (default none; makes output timing-dependent)"),
+                  "wall-clock budget per task, set-up included; at least one generation runs\n"
+                  "(default none; makes output timing-dependent)"),
     GB_CLI_DOUBLE("breed", 0, O, breed, "F", 1e-9, 1, "0.2",
                   "fraction of the ranked population that breeds (at least one)"),
     GB_CLI_LONG("max-parents", 0, O, max_parents, "K", 0, 1000000, "4",

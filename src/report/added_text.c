@@ -73,13 +73,19 @@ static void gb_added__imports(TSNode n, const char *src, bool in_import, GbNames
 static void gb_added__walk(TSNode n, const char *src, const GbNames *imported, GbNames *out)
 {
     /* Names of libraries and their members (`import functools`, `functools.wraps`, any `x.attr`,
-     * any name an import binds) and builtins are Python's and the libraries' words, not ones an
-     * operator chose. */
+     * any name an import binds, keyword names at calls) and builtins are Python's and the
+     * libraries' words, not ones an operator chose. */
     if (gb_node_is_kind(n, GB_NK_IMPORT_STATEMENT) || gb_node_is_kind(n, GB_NK_IMPORT_FROM_STATEMENT) ||
         gb_node_is_kind(n, GB_NK_FUTURE_IMPORT_STATEMENT))
         return;
     if (gb_node_is_kind(n, GB_NK_ATTRIBUTE)) {
         gb_added__walk(gb_node_field(n, "object"), src, imported, out);
+        return;
+    }
+    /* `max_workers=1`: the keyword is the callee's parameter, a library's word or a name the
+     * program defines (and counted there) */
+    if (gb_node_is_kind(n, GB_NK_KEYWORD_ARGUMENT)) {
+        gb_added__walk(gb_node_field(n, "value"), src, imported, out);
         return;
     }
     if (gb_node_is_kind(n, GB_NK_IDENTIFIER)) {

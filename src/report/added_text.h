@@ -2,8 +2,8 @@
 /* How recognisable the text that hardening adds is: over a benchmark's tasks, the sentence
  * (of a docstring or comment) and the identifier that the most tasks' hardened programs
  * contain and their original programs do not, with the number of such tasks (builtins, names an
- * import binds and attribute names, `x.attr`, are Python's and the libraries' words and do not
- * count).
+ * import binds, attribute names, `x.attr`, and keyword names at calls, `f(max_workers=1)`, are
+ * Python's and the libraries' words and do not count; a parameter counts at its definition).
  * A fixed phrase
  * or name that recurs across a benchmark is what a reader or a model learns to skip. Not
  * thread-safe: a GbAddedText belongs to one thread (it owns a parser). */

@@ -11,7 +11,8 @@
 #   - the share of tasks in which each C_i rose (pick against original);
 #   - the added text: the docstring/comment sentence and the identifier that the most tasks'
 #     picks added (not in the original), with the share of tasks containing it (builtins, names an
-#     import binds and attribute names are Python's and the libraries' words and do not count).
+#     import binds, attribute names and keyword names at calls are Python's and the libraries'
+#     words and do not count).
 #   - with ORIG_DIR=D in the environment (D/B.jsonl: the imported originals), the summaries of
 #     `genebench check` on the hardened tasks and of `genebench compare` of originals and hardened.
 # usage: tests/bench/bench_hardening.sh GENEBENCH DIR TAG PUBLISHED_DIR B:published-name ...
@@ -41,7 +42,7 @@ with open(dest, "w", encoding="utf-8") as f:
 PY
   "$gb" metrics "$dir/$tag.$b.pub.jsonl" > "$dir/$tag.$b.pub.metrics" 2>/dev/null || true
   /usr/bin/python3 - "$name" "$out" "$dir/$tag.$b.pub.metrics" <<'PY'
-import builtins, collections, io, json, keyword, re, sys, tokenize
+import ast, builtins, collections, io, json, keyword, re, sys, tokenize
 name, out, pubm = sys.argv[1:4]
 pub = {}
 for line in open(pubm, encoding="utf-8"):
@@ -51,33 +52,39 @@ for line in open(pubm, encoding="utf-8"):
 
 
 def texts(src):
-    """Sentences of docstrings and comments, and identifiers, of a program."""
+    """Sentences of docstrings and comments, and identifiers, of a program: names the program
+    binds or reads; import names, attribute names and keyword names at calls are the libraries'
+    words, and a parameter counts where it is defined."""
     sentences, names = set(), set()
     try:
         toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
+        tree = ast.parse(src)
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return sentences, names
     prev = None
-    in_import = after_dot = False
-    imported = set()
     for t in toks:
-        # names of import statements and attributes (x.attr) are the libraries' words
-        if t.type in (tokenize.NEWLINE, tokenize.NL):
-            in_import = False
-        elif t.type == tokenize.NAME and t.string in ("import", "from") and prev in (
-                None, tokenize.INDENT, tokenize.DEDENT, tokenize.NEWLINE, tokenize.NL):
-            in_import = True
-        if t.type == tokenize.NAME and not keyword.iskeyword(t.string) and not after_dot:
-            (imported if in_import else names).add(t.string)
         if t.type == tokenize.COMMENT:
             sentences.update(s.strip() for s in re.split(r"(?<=[.!?])\s+", t.string.lstrip("#")) if s.strip())
         elif t.type == tokenize.STRING and prev in (None, tokenize.INDENT, tokenize.NEWLINE, tokenize.NL,
                                                     tokenize.DEDENT) and t.string.lstrip("rRbBuU").startswith(('"""', "'''")):
             body = t.string.lstrip("rRbBuU")[3:-3]
             sentences.update(s.strip() for s in re.split(r"(?<=[.!?])\s+", body) if s.strip())
-        after_dot = t.type == tokenize.OP and t.string == "."
         if t.type not in (tokenize.COMMENT,):
             prev = t.type
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                imported.update((a.asname or a.name).split("."))
+                imported.update(a.name.split("."))
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
     return sentences, names - imported - set(dir(builtins))
 
 

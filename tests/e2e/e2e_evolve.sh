@@ -2,7 +2,7 @@
 # evolve end to end on the bundled examples: outputs pass their tests, byte-identical output
 # (each task's wall time "time_s" aside) for -j 1 and -j 2 and across runs, different seeds differ, interrupt + --resume gives the
 # same bytes as an uninterrupted run with no processes left behind, shards + merge equal a
-# whole run, bad arguments exit 2.
+# whole run, a spent time budget still runs one generation, bad arguments exit 2.
 set -u
 gb=${GENEBENCH:?}
 root=${GB_SOURCE_ROOT:?}
@@ -111,6 +111,12 @@ check "shards split the tasks" '[ $(wc -l < "$tmp/s1.jsonl") -eq 3 ] && [ $(wc -
 check "merged shards equal the whole run" 'same "$tmp/a.jsonl" "$tmp/m.jsonl"'
 check "merged shards give the same summary \"metrics\" as the whole run" \
   '/usr/bin/python3 -c "import json,sys; a,b=(json.load(open(f))[\"metrics\"] for f in sys.argv[1:]); sys.exit(a!=b)" "$tmp/a.summary.json" "$tmp/m.summary.json"'
+
+# A budget spent before the first generation (here by the set-up) still gives every task one.
+head -n 2 "$tmp/bench.jsonl" > "$tmp/two.jsonl"
+"$gb" evolve "$tmp/two.jsonl" -o "$tmp/tb.jsonl" --seed 7 -j 1 --generations 0 --time-budget 0.001 --no-lint --quiet
+check "a spent time budget still runs one generation per task" \
+  '[ "$(grep -c "\"stop_reason\":\"time_budget\",\"generations\":1," "$tmp/tb.jsonl")" -eq 2 ]'
 
 "$gb" evolve "$tmp/bench.jsonl" >/dev/null 2>&1; rc=$?
 check "missing -o exits 2" '[ $rc -eq 2 ]'

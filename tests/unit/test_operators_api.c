@@ -1,7 +1,8 @@
 /* The library-call operators A1 AddBase64 .. A8 AddTime (operators/api_call.h): before/after cases,
  * import placement (after the docstring and __future__ imports, reused, aliased when the name
- * is taken), refused sites (docstrings, class bodies, module level, loops, functions that run
- * many times, shared lines), and the behaviour of every operator over many seeds under
+ * is taken), module-level sites (once-run code after the leading imports; none under ClassEval's
+ * rules; new names in upper case), refused sites (docstrings, class bodies, the leading imports,
+ * loops, functions that run many times, shared lines), and the behaviour of every operator over many seeds under
  * /usr/bin/python3: same output, no warning (warnings are errors), no sleep and no network
  * (an audit hook fails on either), no change to the random generators' states. */
 #include "operators/api_call.h"
@@ -241,13 +242,13 @@ static void test_sites_refused(void **state)
 {
     (void)state;
     const char *listed[] = {"out = []",      "for item in items",  "ranked = sorted", "return out, ranked",
-                            "side = self.n", "return side * side", "self.n = n"};
+                            "side = self.n", "return side * side", "self.n = n",      "LIMIT = 3",
+                            "print(run"};
     const char *refused[] = {
-        "\"\"\"Module doc", "import functools", "LIMIT = 3",       "sides = 4",
-        "\"\"\"Area",                                                                 /* module, class, docstrings */
+        "\"\"\"Module doc", "import functools", "sides = 4",       "\"\"\"Area", /* imports, class, docstrings */
         "out.append",       "out.pop",          "out.sort",                           /* loops, shared line */
         "doubled = x * 2",  "negated = -x",     "smaller = n - 1", "squared = n * n", /* hot functions */
-        "tripled = x * 3",  "same = self.n",    "print(run",                          /* comprehension, dunder */
+        "tripled = x * 3",  "same = self.n",                                          /* comprehension, dunder */
     };
     for (size_t k = 0; k < N_OF(api_ops); k++) {
         OpEnv e;
@@ -261,6 +262,58 @@ static void test_sites_refused(void **state)
                 fail_msg("%s: '%s' must not be a site", gb_operator(api_ops[k])->name, refused[i]);
         op_env_close(&e);
     }
+}
+
+/* Module-level code runs once unless a loop encloses it; the call goes after the leading imports,
+ * which is where its own import is put; ClassEval keeps no module-level code. */
+static void test_module_level_sites(void **state)
+{
+    (void)state;
+    const char *src = "\"\"\"Script.\"\"\"\nimport os\nimport sys\nCOUNT = int(sys.argv[0] != '')\nimport math\n"
+                      "for i in range(COUNT):\n    print(i)\nwhile COUNT < 0:\n    COUNT += 1\n"
+                      "if COUNT:\n    print(math.floor(COUNT), os.sep)\n";
+    const char *listed[] = {"COUNT = int", "import math", "for i in", "while COUNT", "if COUNT", "print(math"};
+    const char *refused[] = {"\"\"\"Script", "import os", "import sys", "print(i)", "COUNT += 1"};
+    OpEnv e;
+    for (size_t k = 0; k < N_OF(api_ops); k++) {
+        op_env_open(&e, src, NULL, NULL);
+        op_env_find(&e, api_ops[k]);
+        for (size_t i = 0; i < N_OF(listed); i++)
+            if (op_env_site(&e, listed[i]) < 0)
+                fail_msg("%s: '%s' should be a site", gb_operator(api_ops[k])->name, listed[i]);
+        for (size_t i = 0; i < N_OF(refused); i++)
+            if (op_env_site(&e, refused[i]) >= 0)
+                fail_msg("%s: '%s' must not be a site", gb_operator(api_ops[k])->name, refused[i]);
+        op_env_close(&e);
+    }
+    /* a new name at module level is a constant (upper case); the import comes before the call */
+    int named = 0;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        op_env_open(&e, "import sys\nCOUNT = len(sys.argv)\nprint(COUNT)\n", NULL, NULL);
+        op_env_apply(&e, GB_OP_A1, "print(COUNT)", seed);
+        const char *out = op_env_src(&e);
+        const char *imp = strstr(out, "import base64");
+        assert_true(imp && imp < strstr(out, "COUNT = len"));
+        for (const char *line = out; *line; line = strchr(line, '\n') + 1) {
+            size_t id = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789");
+            if (id && strncmp(line + id, " = ", 3) == 0 && strncmp(line, "COUNT", id) != 0) {
+                named++;
+                for (size_t c = 0; c < id; c++)
+                    if (line[c] >= 'a' && line[c] <= 'z') fail_msg("module-level name in lower case:\n%s", out);
+            }
+            if (!strchr(line, '\n')) break;
+        }
+        op_env_close(&e);
+    }
+    assert_true(named > 0);
+    op_env_harness = GB_HARNESS_CLASSEVAL;
+    op_env_open(&e, "import sys\nCOUNT = len(sys.argv)\n\n\nclass K:\n    def m(self):\n        x = 1\n        return x\n",
+                NULL, NULL);
+    op_env_find(&e, GB_OP_A1);
+    assert_true(op_env_site(&e, "COUNT = len") < 0);
+    assert_true(op_env_site(&e, "x = 1") >= 0);
+    op_env_close(&e);
+    op_env_harness = GB_HARNESS_NONE;
 }
 
 static void test_tests_calling_in_loops_make_the_entry_point_hot(void **state)
@@ -521,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_a1_to_a8_before_after),
         cmocka_unit_test(test_imports_are_placed_reused_and_aliased),
         cmocka_unit_test(test_sites_refused),
+        cmocka_unit_test(test_module_level_sites),
         cmocka_unit_test(test_tests_calling_in_loops_make_the_entry_point_hot),
         cmocka_unit_test(test_libraries_the_tests_mock_are_left_alone),
         cmocka_unit_test(test_shapes_vary),

@@ -13,8 +13,8 @@ static void test_s4_runs_call_in_thread(void **state)
                    "total = sum", 1,
                    "import concurrent.futures as concurrent_futures\n"
                    "def f(xs):\n"
-                   "    with concurrent_futures.ThreadPoolExecutor(max_workers=1) as runner:\n"
-                   "        total = runner.submit(sum, xs, start=1).result()\n"
+                   "    with concurrent_futures.ThreadPoolExecutor(max_workers=1) as queue_pool:\n"
+                   "        total = queue_pool.submit(sum, xs, start=1).result()\n"
                    "    return total\n");
 }
 
@@ -104,8 +104,8 @@ static void test_s4_class_forms(void **state)
                        "        return out\n"
                        "\n"
                        "    def extract_reading(self, action, /, *argv, **keywords):\n"
-                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as runner:\n"
-                       "            return runner.submit(action, *argv, **keywords).result()\n"
+                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as side_lane:\n"
+                       "            return side_lane.submit(action, *argv, **keywords).result()\n"
                        "\n"
                        "    def first(self):\n"
                        "        value = self.extract_reading(self.items.pop, 0)\n"
@@ -131,8 +131,8 @@ static void test_s4_class_forms(void **state)
                        "class VectorMethods(Cart):\n"
                        "    @staticmethod\n"
                        "    def extract_reading(command, /, *parts, **extra_options):\n"
-                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as worker:\n"
-                       "            return worker.submit(command, *parts, **extra_options).result()\n");
+                       "        with concurrent_futures.ThreadPoolExecutor(max_workers=1) as helper_pool:\n"
+                       "            return helper_pool.submit(command, *parts, **extra_options).result()\n");
 }
 
 static void test_s4_class_forms_behave(void **state)
@@ -391,17 +391,17 @@ static void test_s11_halving_recursion_before_after(void **state)
                    "def f(n):\n"
                    "    total = 0\n"
                    "    i: int\n"
-                   "    def step_through(values, low, high):\n"
+                   "    def form_budget(values, low, stop):\n"
                    "        nonlocal i, total\n"
-                   "        if high - low == 1:\n"
+                   "        if stop - low == 1:\n"
                    "            i = values[low]\n"
                    "            total += i * i\n"
-                   "        elif high - low > 1:\n"
-                   "            half = (low + high) // 2\n"
-                   "            step_through(values, low, half)\n"
-                   "            step_through(values, half, high)\n"
-                   "    bounds = range(n)\n"
-                   "    step_through(bounds, 0, len(bounds))\n"
+                   "        elif stop - low > 1:\n"
+                   "            half = (low + stop) // 2\n"
+                   "            form_budget(values, low, half)\n"
+                   "            form_budget(values, half, stop)\n"
+                   "    span = range(n)\n"
+                   "    form_budget(span, 0, len(span))\n"
                    "    return total\n");
 }
 
@@ -412,13 +412,13 @@ static void test_s11_linear_recursion_for_small_literal_ranges(void **state)
                    "for k in range(10, 0, -3):\n"
                    "    print(k)\n",
                    "for k", 0,
-                   "def step_through(values, position):\n"
+                   "def form_budget(values, position):\n"
                    "    global k\n"
                    "    if position < len(values):\n"
                    "        k = values[position]\n"
                    "        print(k)\n"
-                   "        step_through(values, position + 1)\n"
-                   "step_through(range(10, 0, -3), 0)\n");
+                   "        form_budget(values, position + 1)\n"
+                   "form_budget(range(10, 0, -3), 0)\n");
 }
 
 static const char *const s11_prog = "import sys\n"

@@ -127,7 +127,7 @@ static void test_s1_wraps_statement_in_one_iteration_loop(void **state)
     expect_applied(GB_OP_S1, loop_prog, "for x in xs", 3,
                    "def f(xs):\n"
                    "    total = 0\n"
-                   "    for _repeat in range(1):\n"
+                   "    for _visit in range(1):\n"
                    "        for x in xs:\n"
                    "            total += x\n"
                    "    return total\n");
@@ -191,9 +191,9 @@ static void test_s2_wraps_statement_in_true_if(void **state)
     (void)state;
     expect_applied(GB_OP_S2, loop_prog, "total = 0", 1,
                    "def f(xs):\n"
-                   "    limit = 720\n"
-                   "    floor = 427\n"
-                   "    if limit > floor:\n"
+                   "    share = 292\n"
+                   "    window = 759\n"
+                   "    if share <= window:\n"
                    "        total = 0\n"
                    "    for x in xs:\n"
                    "        total += x\n"
@@ -244,9 +244,9 @@ static void test_s3_wraps_statement_in_one_iteration_while(void **state)
                    "def f(xs):\n"
                    "    total = 0\n"
                    "    for x in xs:\n"
-                   "        run_once = 23\n"
-                   "        while run_once > 22:\n"
-                   "            run_once -= 1\n"
+                   "        waiting = 23\n"
+                   "        while waiting > 22:\n"
+                   "            waiting -= 1\n"
                    "            total += x\n"
                    "    return total\n");
 }

@@ -381,8 +381,12 @@ static void test_added_text_counts_tasks_with_new_text(void **state)
     gb_added_text_init(&at);
     assert_int_equal(gb_added_text_top(&at, 's', &text), 0);
     assert_null(text);
-    /* library words (imports, attribute names) do not count */
-    gb_added_text_add(&at, "", NULL, 0, "import functools\nfrom os import path as p_\nz = functools.wraps\n", NULL, 0);
+    /* library words (imports, attribute names, keyword names at calls) do not count; a parameter
+     * counts where it is defined */
+    gb_added_text_add(&at, "", NULL, 0,
+                      "import functools\nfrom os import path as p_\nz = functools.wraps(len, updated=())\n"
+                      "print(p_.join('a', 'b'), end='')\n",
+                      NULL, 0);
     assert_int_equal(gb_added_text_top(&at, 'n', &text), 1);
     assert_string_equal(text, "z");
     free(text);
