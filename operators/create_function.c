@@ -522,12 +522,19 @@ static bool gb_s6_tail_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
     return false;
 }
 
+/* Ways to reach the module's namespace (or a frame's) other than by name, and finalizers,
+ * which would run when the new function returns instead of at interpreter exit. */
+static const char *const gb_s6_tail_refuse_names[] = {"modules",       "__main__",  "__dict__", "__import__",
+                                                      "import_module", "f_globals", "f_locals", "__del__"};
+
 /* Is the task one whose module-level code may move: a stdio task (its tests see only what the
  * program prints, never its module's namespace), in the main module, and not under ClassEval's
  * rules (they keep no module-level code)? */
-static bool gb_s6_tail_task_ok(const GbOpContext *ctx, size_t m)
+static bool gb_s6_tail_task_ok(GbOpContext *ctx, size_t m)
 {
-    return m == 0 && ctx->task && ctx->task->kind == GB_TESTS_STDIO && ctx->task->harness != GB_HARNESS_CLASSEVAL;
+    return m == 0 && ctx->task && ctx->task->kind == GB_TESTS_STDIO && ctx->task->harness != GB_HARNESS_CLASSEVAL &&
+           !gb_op_ctx_mentions_any(ctx, gb_s6_tail_refuse_names,
+                                   sizeof gb_s6_tail_refuse_names / sizeof *gb_s6_tail_refuse_names);
 }
 
 /* The names bound by module-level code in [start, end) (the tail's own bindings). */
@@ -644,8 +651,12 @@ static bool gb_s6_plan_tail(GbOpContext *ctx, size_t m, TSNode first, const GbOc
  *   - the tail's module-level bindings become locals of the new function: refused when
  *     anything else sees them as globals (a function, lambda or class body outside the tail, a
  *     `global` declaration), when the tests name them (pinned), for `__` names, and with
- *     `global`/`nonlocal`/`del`, walrus, annotated assignments, star imports, and
- *     locals()/globals()/vars()/dir()/eval()/exec()/breakpoint(), which see the namespace;
+ *     `global`/`nonlocal`/`del`, walrus, annotated assignments, star imports,
+ *     locals()/globals()/vars()/dir()/eval()/exec()/breakpoint(), which see the namespace, and
+ *     in programs that may reach the module's namespace otherwise (sys.modules, `__main__`,
+ *     `__dict__`, `__import__`, import_module, a frame's f_globals/f_locals);
+ *   - the tail's objects are released when the call returns instead of at interpreter exit:
+ *     refused in programs that define `__del__` (a finalizer would run at another moment);
  *   - a read of such a name must follow a certain binding in the tail; otherwise, when the
  *     name is bound before the tail, it becomes a parameter (the local starts with the
  *     global's value), else the site is refused (the global read would reach a builtin or fail
