@@ -15,8 +15,10 @@
  *                                             return size
  *
  * Statement ranges (1 to 3 consecutive statements of one block) and expressions (binary,
- * boolean, comparison, `not` and conditional expressions) are extracted. The code moves
- * verbatim; only its indentation changes (never inside multi-line strings).
+ * boolean, comparison, `not` and conditional expressions) are extracted; in a stdio task, the
+ * script forms also move the last top-level statements of the module into a new function or a
+ * static method of a new class (their own rules: the comment above gb_s6_tail_find). The code
+ * moves verbatim; only its indentation changes (never inside multi-line strings).
  *
  * Parameters are the function locals (and closure variables) the code reads; module globals
  * and builtins are read directly, at the same moment as before, because the new function
