@@ -60,7 +60,7 @@ const GbCliOption gb_evolve_options[] = {
                   "fraction of the ranked population that breeds (at least one)"),
     GB_CLI_LONG("max-parents", 0, O, max_parents, "K", 0, 1000000, "4",
                 "at most K parents per generation (0 = no cap)"),
-    GB_CLI_LONG("accept", 0, O, accept, "N", 0, 1000000, "4",
+    GB_CLI_LONG("accept", 0, O, accept, "N", 0, 1000000, "2",
                 "children that join the population per generation: the children are measured, ranked\n"
                 "with the population (NSGA-II) and validated best first, 4 at a time, until N passed\n"
                 "(0 = validate every child, the published tool's way)"),

@@ -15,7 +15,7 @@ from harness_process import exec_only
 from harness_probe import run_probe
 from harness_probe_apart import run_probe_apart
 from harness_program import compile_tests, describe_exception, exec_program, new_main_module
-from harness_rules import apply_harness_rules
+from harness_rules import apply_harness_rules, main_name
 from harness_seal import seal_before_tests, seal_check
 from harness_view import enter_view
 from harness_wire import clip, encode, text
@@ -35,7 +35,7 @@ class Worker:
 def run_assert(req, run_dir, main_path, result):
     run_exec = exec  # taken before the program runs: a replaced builtins.exec is not used
     tests = compile_tests(text(req, "test"))
-    mod = new_main_module(run_dir, main_path)
+    mod = new_main_module(run_dir, main_path, main_name(req))
     try:
         exec_program(mod, main_path)
         seal_before_tests()
@@ -48,7 +48,7 @@ def run_assert(req, run_dir, main_path, result):
 
 
 def run_stdio(req, run_dir, main_path, result):
-    mod = new_main_module(run_dir, main_path)
+    mod = new_main_module(run_dir, main_path, main_name(req))
     try:
         exec_program(mod, main_path)
     except SystemExit as exc:
@@ -71,7 +71,7 @@ def run_unittest(req, run_dir, main_path, result):
 
     run_exec = exec  # as in run_assert
     tests = compile_tests(text(req, "test"))
-    mod = new_main_module(run_dir, main_path)
+    mod = new_main_module(run_dir, main_path, main_name(req))
     try:
         exec_program(mod, main_path)
         seal_before_tests()
@@ -145,9 +145,11 @@ def unittest_verdict(req, run_dir, namespace, result):
             if err is not None:
                 self.bad.append((subtest, err))
 
+    prefix = main_name(req) + "."
+
     def test_name(test):
         name = test.id()
-        return name[len("__main__."):] if name.startswith("__main__.") else name
+        return name[len(prefix):] if name.startswith(prefix) else name
 
     failed = []
     first = None

@@ -127,11 +127,12 @@ def namespace_of(mod):
     return {k: v for k, v in mod.__dict__.items() if not (k.startswith("__") and k.endswith("__"))}
 
 
-def serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo):
+def serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo, name="__main__"):
     """Run the program, then answer requests until the judge closes the pipe. Never returns.
-    undo: undoes the upstream rules (harness_rules) before the seal check, as an unsplit run does."""
+    undo: undoes the upstream rules (harness_rules) before the seal check, as an unsplit run does;
+    name: the program module's name (harness_rules.main_name)."""
     objects = Objects()
-    mod = new_main_module(run_dir, main_path)
+    mod = new_main_module(run_dir, main_path, name)
     try:
         exec_program(mod, main_path)
         first = ("ready", namespace_of(mod))

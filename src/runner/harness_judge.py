@@ -24,7 +24,7 @@ import time
 from harness_codec import Broken, Refused, recv, send
 from harness_host import serve_host
 from harness_program import compile_tests, describe_exception
-from harness_rules import apply_guard
+from harness_rules import apply_guard, main_name
 from harness_wire import clip, text
 
 
@@ -335,6 +335,7 @@ def start_host(req, run_dir, main_path, private, seal, libc, unittest_too):
     replies_r, replies_w = os.pipe()
     out_r, out_w = os.pipe()
     rules = text(req, "rules")
+    name = main_name(req)
 
     def host():
         for fd in list(private) + [calls_w, replies_r, out_r]:
@@ -345,7 +346,7 @@ def start_host(req, run_dir, main_path, private, seal, libc, unittest_too):
             libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: the program's own /proc/self as usual
         undo = apply_guard() if rules == "guard" else (lambda: None)
         req.clear()
-        serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo)
+        serve_host(calls_r, replies_w, run_dir, main_path, seal, unittest_too, undo, name)
 
     pid = fork_clean(host)
     os.close(calls_r)
@@ -396,7 +397,7 @@ def exited_within(pid, seconds):
     return False
 
 
-def judge_namespace(link, first):
+def judge_namespace(link, first, name="__main__"):
     """The tests' globals: the program's top-level names (plain data, modules the judge has
     itself, or handles), under the judge's own builtins. A program name that shadows a builtin
     is left out: the tests' abs() or len() is Python's, not one the program defines."""
@@ -404,7 +405,7 @@ def judge_namespace(link, first):
         raise ProgramError("the program's process sent a malformed first message")
     own = vars(builtins)
     ns = {k: v for k, v in first[1].items() if type(k) is str and k not in own}
-    ns.update({"__name__": "__main__", "__builtins__": builtins, "__doc__": None})
+    ns.update({"__name__": name, "__builtins__": builtins, "__doc__": None})
     return ns
 
 
@@ -444,7 +445,7 @@ def run_judged(req, run_dir, main_path, result, private, seal, libc, run_tests):
             result["outcome"] = "fail"
             return
         try:
-            namespace = judge_namespace(link, first)
+            namespace = judge_namespace(link, first, main_name(req))
         except ProgramError as exc:
             result.update(describe_exception(exc, run_dir))
             result["outcome"] = "fail"

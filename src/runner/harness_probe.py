@@ -23,6 +23,7 @@ import sys
 import time
 
 from harness_program import describe_exception, exec_program, new_main_module
+from harness_rules import main_name
 from harness_seal import seal_before_tests
 from harness_wire import text
 
@@ -392,6 +393,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
     import io
 
     mode = text(req, "mode", "call")
+    name = main_name(req)
     entry = text(req, "entry")
     inputs = text(req, "inputs").split("\0") if text(req, "inputs") else []
     limit = float(text(req, "limit", "1"))
@@ -412,7 +414,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
     fn = None
     mod = None
     if mode in ("call", "class"):
-        mod = new_main_module(run_dir, main_path)
+        mod = new_main_module(run_dir, main_path, name)
         try:
             exec_program(mod, main_path)
             seal_before_tests()
@@ -467,7 +469,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
                 elif mode == "class":
                     value = probe_run_sequence(fn, builders[i], np)
                 else:
-                    smod = new_main_module(run_dir, main_path)
+                    smod = new_main_module(run_dir, main_path, name)
                     try:
                         exec_program(smod, main_path)
                         value = "exit=0"

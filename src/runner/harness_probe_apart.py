@@ -20,6 +20,7 @@ import time
 
 from harness_judge import CallTimeout, Handle, ProcessExit, ProgramError, end_host, judge_namespace, start_host
 from harness_probe import STEP_OUT_SEP, probe_args_builder, probe_canon, probe_clip, probe_sequence_builder
+from harness_rules import main_name
 from harness_wire import decode, text
 
 DESCRIBE_DEPTH = 8  # handles inside handles are described this deep, then by their type's name
@@ -51,7 +52,7 @@ class Program:
                 self.failure = {k: v for k, v in first[1].items()
                                 if k in ("exc_type", "exc_message", "failed_test") and type(v) is str}
                 return None
-            self.namespace = judge_namespace(self.link, first)
+            self.namespace = judge_namespace(self.link, first, main_name(req))
         except BaseException as exc:  # noqa: BLE001 - the program did not come up
             self.failure = {"exc_type": type(exc).__name__, "exc_message": str(exc)[:400]}
             return None

@@ -83,11 +83,13 @@ def describe_exception(exc, run_dir):
     }
 
 
-def new_main_module(run_dir, main_path):
+def new_main_module(run_dir, main_path, name="__main__"):
+    """The program's module: named "__main__" (`python main.py`), or name, the module name an
+    upstream harness imports the program under (harness_rules.main_name)."""
     import builtins
     import types
 
-    mod = types.ModuleType("__main__")
+    mod = types.ModuleType(name)
     mod.__file__ = main_path
     mod.__builtins__ = builtins
     mod.__dict__["__cached__"] = None
@@ -95,6 +97,8 @@ def new_main_module(run_dir, main_path):
     # `from main import x` get this same module instead of a second copy.
     sys.modules["__main__"] = mod
     sys.modules["main"] = mod
+    if name != "__main__":
+        sys.modules[name] = mod
     return mod
 
 

@@ -114,6 +114,16 @@ def classeval_add_static(code):
     return "\n".join(out)
 
 
+def main_name(req):
+    """The name of the program's module: ClassEval imports the program and its tests as one
+    module (test_pipeline's importlib.import_module), so under its rules neither sees
+    "__main__" and `if __name__ == "__main__": unittest.main()` does not run; "__main__"
+    otherwise."""
+    if harness_wire.text(req, "rules") == "classeval":
+        return harness_wire.text(req, "module") or "classeval_task_0"
+    return "__main__"
+
+
 def apply_harness_rules(req, main_path):
     """Apply the request's upstream rules before the program runs; returns an undo function."""
     rules = harness_wire.text(req, "rules")

@@ -82,6 +82,12 @@ static void gb_pool__add_harness_rules(GbStr *body, const GbTask *task)
     if (task->harness == GB_HARNESS_NONE) return;
     gb_rec_add(body, "rules", gb_harness_rules_name(task->harness));
     if (task->harness_prelude) gb_rec_add(body, "prelude", task->harness_prelude);
+    /* ClassEval imports program and tests as the module "<task id>_<k>" (k: the k-th answer) */
+    if (task->harness == GB_HARNESS_CLASSEVAL && task->id) {
+        char *module = gb_asprintf("%s_0", task->id);
+        gb_rec_add(body, "module", module);
+        free(module);
+    }
 }
 
 /* Whether a run's tests run in the judge, apart from the program (harness_judge.py): assert and

@@ -105,6 +105,28 @@ out=$("$gb" check -j 2 --judge together "$data/together.jsonl" 2>&1)
 check "--judge together: the two pass, no fallback noted" \
     "grep -q '3 tasks, 2 passed, 1 failed' <<<\"\$out\" && ! grep -q 'judged apart' <<<\"\$out\""
 
+# ClassEval imports program and tests as one module: neither sees __name__ == "__main__", so the
+# `unittest.main()` at the end of its tests and a demo after the class do not run (either would
+# end the run), in every judge mode; a wrong program still fails.
+/usr/bin/python3 - "$tmp/main.jsonl" <<'PY'
+import json, sys
+tests = ("import unittest\n\n\nclass GreeterTest(unittest.TestCase):\n    def test_hi(self):\n"
+         "        self.assertEqual(Greeter().hi(), 'hi')\n        self.assertNotEqual(__name__, '__main__')\n\n\n"
+         "if __name__ == '__main__':\n    unittest.main()\n")
+meta = {"format": "classeval", "upstream": {"import_statement": ["import sys"]}}
+with open(sys.argv[1], "w") as f:
+    for name, ret in (("right", "'hi'"), ("wrong", "'ho'")):
+        src = ("import sys\n\n\nclass Greeter:\n    def hi(self):\n        return %s\n\n\n"
+               "if __name__ == '__main__':\n    sys.exit(3)\n" % ret)
+        f.write(json.dumps({"id": "main_guard/" + name, "source": src, "entry_point": "Greeter", "meta": meta,
+                            "tests": {"kind": "unittest", "code": tests, "classes": ["GreeterTest"]}}) + "\n")
+PY
+for judge in apart together; do
+    out=$("$gb" check -j 2 --judge $judge "$tmp/main.jsonl" 2>&1)
+    check "ClassEval's rules, --judge $judge: no __main__ for program or tests" \
+        "grep -q '2 tasks, 1 passed, 1 failed' <<<\"\$out\" && grep -q '^PASS *main_guard/right' <<<\"\$out\""
+done
+
 # eval's repair judges the answers of such tasks the same way: a right repair of a bug in
 # tests/data/judge/box.jsonl (whose tests read an attribute and change the object through it)
 # passes, in the original and the hardened version; the buggy program itself still fails.
