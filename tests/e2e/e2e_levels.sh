@@ -4,9 +4,9 @@
 #     (tests/e2e/levels_check.py, independently of genebench);
 #   - the level files (by rungs, by RC, by size, and a size-matched one) are ordinary benchmarks:
 #     validate and check pass on each, and the last level is the evolve output's programs;
-#   - a simulated model that fails whenever a program uses concurrent.futures (which only S4
-#     AddThread adds) gets every figure of `breaks` as recomputed from the level files, and S4 is
-#     the first breaking operator with rate 1;
+#   - a simulated model that fails whenever a program uses functools (which only S8
+#     IntroduceDecorator adds: its wrappers use functools.wraps) gets every figure of `breaks` as
+#     recomputed from the level files, and S8 is the first breaking operator with rate 1;
 #   - `report --breaks` shows the breaks page as a panel;
 #   - one that fails on programs longer than N lines gets its curve, verdicts, operator table and
 #     size-matched comparisons as recomputed; its curve breaks where sizes cross N, and the
@@ -55,12 +55,12 @@ for _ in $(seq 1 500); do [ -s "$tmp/port" ] && break; sleep 0.02; done
 url="http://127.0.0.1:$(cat "$tmp/port")"
 control() { $py -c "import sys, urllib.request; urllib.request.urlopen(urllib.request.Request('$url/control', data=sys.argv[1].encode(), headers={'Content-Type': 'application/json'}))" "$1"; }
 
-control '{"mode": "oracle", "breaks_on": "concurrent.futures"}'
+control '{"mode": "oracle", "breaks_on": "functools"}'
 check "eval over the levels (construct model)" \
   'GENEBENCH_RETRY_BASE_MS=1 "$gb" eval "${files[@]}" --url "$url" --model sim -j 2 -q -o "$tmp/r1.jsonl" >/dev/null 2>&1'
 check "breaks (construct model)" '"$gb" breaks "$tmp/r1.jsonl" -o "$tmp/B1" >"$tmp/b1.out"'
 cat "$tmp/b1.out"
-check "every figure as the construct model implies; S4 first" '$py "$src/tests/e2e/levels_check.py" breaks "$tmp/L" "$tmp/B1" $K construct concurrent.futures'
+check "every figure as the construct model implies; S8 first" '$py "$src/tests/e2e/levels_check.py" breaks "$tmp/L" "$tmp/B1" $K construct functools S8'
 check "breaks wrote the table, the page and the charts" \
   '[ -s "$tmp/B1/items.csv" ] && [ -s "$tmp/B1/breaks.html" ] && grep -q "<svg" "$tmp/B1/curve_level.svg"'
 check "report --breaks: the panel, its three charts with SVG and PNG export, the ladders" \

@@ -3,10 +3,11 @@
 
     levels_check.py lineage EV.jsonl
         every hardened task's lineage rebuilds, rung by rung from "original", to its program
-    levels_check.py breaks LEVELDIR RESULTS_DIR K RULE ARG
+    levels_check.py breaks LEVELDIR RESULTS_DIR K RULE ARG [OP]
         breaks.json against what a simulated model with RULE ("construct" ARG: wrong when the program
         contains ARG; "lines" ARG: wrong when it has more than ARG lines) implies, recomputed here from
-        the level files and the model server's own rule
+        the level files and the model server's own rule; with "construct", OP (the operator that alone
+        adds ARG) must be the first breaking operator, with rate 1
 """
 import json
 import math
@@ -201,7 +202,7 @@ def main():
     got = check_breaks(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6])
     if sys.argv[5] == "construct":
         first = got["operators"][0]
-        assert first["op"] == "S4" and first["rate"] == 1.0, first
+        assert first["op"] == sys.argv[7] and first["rate"] == 1.0, first
     else:
         # The curve breaks where sizes cross N: an item passes a level exactly when its program there
         # has at most N lines; and the analysis points at size, not RC.
