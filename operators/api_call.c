@@ -222,12 +222,18 @@ static void gb_api__heat(GbOpContext *ctx, size_t module, GbApiHeat *h)
 
 /* ---- Sites ---- */
 
-/* A module-level statement runs once per run of the program unless a loop encloses it. It must
- * come after the leading block of imports (where gb_edits_add_import puts the call's import), so
- * that the import runs first; ClassEval keeps no module-level code but the leading imports. */
+/* A module-level statement of a stdio script (where the program's logic is module-level code;
+ * in a task whose tests call functions or classes, a call between definitions would be noise
+ * beside the code under test) runs once unless a loop encloses it. It is an executable
+ * statement, not a definition (a call squeezed between definitions reads as no real program
+ * does), and comes after the leading block of imports (where gb_edits_add_import puts the
+ * call's import), so that the import runs first. */
 static bool gb_api__module_site_ok(GbOpContext *ctx, size_t m, TSNode s)
 {
-    if (ctx->task && ctx->task->harness == GB_HARNESS_CLASSEVAL) return false;
+    if (!ctx->task || ctx->task->kind != GB_TESTS_STDIO || ctx->task->harness == GB_HARNESS_CLASSEVAL) return false;
+    GbNodeKind sk = gb_node_kind(s);
+    if (sk == GB_NK_FUNCTION_DEFINITION || sk == GB_NK_CLASS_DEFINITION || sk == GB_NK_DECORATED_DEFINITION)
+        return false;
     for (TSNode p = ts_node_parent(s); !ts_node_is_null(p); p = ts_node_parent(p))
         if (gb_node_is_loop(p)) return false;
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));

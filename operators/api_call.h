@@ -4,10 +4,10 @@
  * cannot change what the program does or prints.
  *
  * Sites: statements inside function bodies (any nesting of if/try/with blocks) before which
- * the call is inserted, at the statement's indentation, and module-level statements that no loop
- * encloses (they run once: scripts keep most of their logic there), after the leading imports
- * (the call's own import goes there, so it runs first), never under ClassEval's rules (only the
- * class is kept); a new name at module level is a module constant, in upper case. Refused:
+ * the call is inserted, at the statement's indentation, and, in stdio scripts (which keep most of
+ * their logic at module level), module-level statements that no loop encloses (they run once),
+ * other than definitions and the leading imports (the call's own import goes there, so it runs
+ * first); a new name at module level is a module constant, in upper case. Refused:
  * docstrings (the call never
  * displaces one), statements sharing a line, class bodies (a new name would become a class
  * attribute), statements inside a loop of their function or module, and functions that

@@ -1,8 +1,8 @@
 /* The library-call operators A1 AddBase64 .. A8 AddTime (operators/api_call.h): before/after cases,
  * import placement (after the docstring and __future__ imports, reused, aliased when the name
- * is taken), module-level sites (once-run code after the leading imports; none under ClassEval's
- * rules; new names in upper case), refused sites (docstrings, class bodies, the leading imports,
- * loops, functions that run many times, shared lines), and the behaviour of every operator over many seeds under
+ * is taken), module-level sites of stdio scripts (once-run statements after the leading imports,
+ * not definitions; none in other tasks; new names in upper case), refused sites (docstrings,
+ * class bodies, module level elsewhere, loops, functions that run many times, shared lines), and the behaviour of every operator over many seeds under
  * /usr/bin/python3: same output, no warning (warnings are errors), no sleep and no network
  * (an audit hook fails on either), no change to the random generators' states. */
 #include "operators/api_call.h"
@@ -242,10 +242,10 @@ static void test_sites_refused(void **state)
 {
     (void)state;
     const char *listed[] = {"out = []",      "for item in items",  "ranked = sorted", "return out, ranked",
-                            "side = self.n", "return side * side", "self.n = n",      "LIMIT = 3",
-                            "print(run"};
+                            "side = self.n", "return side * side", "self.n = n"};
     const char *refused[] = {
         "\"\"\"Module doc", "import functools", "sides = 4",       "\"\"\"Area", /* imports, class, docstrings */
+        "LIMIT = 3",        "print(run",                                          /* module level, not a script */
         "out.append",       "out.pop",          "out.sort",                           /* loops, shared line */
         "doubled = x * 2",  "negated = -x",     "smaller = n - 1", "squared = n * n", /* hot functions */
         "tripled = x * 3",  "same = self.n",                                          /* comprehension, dunder */
@@ -264,17 +264,20 @@ static void test_sites_refused(void **state)
     }
 }
 
-/* Module-level code runs once unless a loop encloses it; the call goes after the leading imports,
- * which is where its own import is put; ClassEval keeps no module-level code. */
+/* A stdio script's module-level code runs once unless a loop encloses it; the call goes after the
+ * leading imports, which is where its own import is put, and never before a definition; other
+ * tasks and ClassEval's rules get no module-level site. */
 static void test_module_level_sites(void **state)
 {
     (void)state;
     const char *src = "\"\"\"Script.\"\"\"\nimport os\nimport sys\nCOUNT = int(sys.argv[0] != '')\nimport math\n"
-                      "for i in range(COUNT):\n    print(i)\nwhile COUNT < 0:\n    COUNT += 1\n"
-                      "if COUNT:\n    print(math.floor(COUNT), os.sep)\n";
-    const char *listed[] = {"COUNT = int", "import math", "for i in", "while COUNT", "if COUNT", "print(math"};
-    const char *refused[] = {"\"\"\"Script", "import os", "import sys", "print(i)", "COUNT += 1"};
+                      "for i in range(COUNT):\n    print(i)\nwhile COUNT < 0:\n    COUNT += 1\n\n\ndef half(x):\n"
+                      "    return x // 2\n\n\nif COUNT:\n    print(math.floor(half(COUNT)), os.sep)\n";
+    const char *listed[] = {"COUNT = int", "import math", "for i in", "while COUNT", "if COUNT", "print(math",
+                            "return x"};
+    const char *refused[] = {"\"\"\"Script", "import os", "import sys", "print(i)", "COUNT += 1", "def half"};
     OpEnv e;
+    op_env_kind = GB_TESTS_STDIO;
     for (size_t k = 0; k < N_OF(api_ops); k++) {
         op_env_open(&e, src, NULL, NULL);
         op_env_find(&e, api_ops[k]);
@@ -306,6 +309,14 @@ static void test_module_level_sites(void **state)
         op_env_close(&e);
     }
     assert_true(named > 0);
+    /* the same script with tests that call its functions: no module-level site */
+    op_env_kind = GB_TESTS_ASSERT;
+    op_env_open(&e, src, NULL, NULL);
+    op_env_find(&e, GB_OP_A1);
+    assert_true(op_env_site(&e, "COUNT = int") < 0 && op_env_site(&e, "if COUNT") < 0);
+    assert_true(op_env_site(&e, "return x") >= 0);
+    op_env_close(&e);
+    op_env_kind = GB_TESTS_STDIO;
     op_env_harness = GB_HARNESS_CLASSEVAL;
     op_env_open(&e, "import sys\nCOUNT = len(sys.argv)\n\n\nclass K:\n    def m(self):\n        x = 1\n        return x\n",
                 NULL, NULL);
@@ -314,6 +325,7 @@ static void test_module_level_sites(void **state)
     assert_true(op_env_site(&e, "x = 1") >= 0);
     op_env_close(&e);
     op_env_harness = GB_HARNESS_NONE;
+    op_env_kind = GB_TESTS_ASSERT;
 }
 
 static void test_tests_calling_in_loops_make_the_entry_point_hot(void **state)
