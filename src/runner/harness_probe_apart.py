@@ -168,6 +168,10 @@ def call_once(prog, mode, entry, build, np):
     descs = []
     obj = None
     for kind, name, step_build in build:
+        if kind == "class":  # the steps run on the class itself (static and class methods)
+            obj = fn
+            descs.append("class")
+            continue
         args, kwargs = step_build()
         try:
             if kind == "new":

@@ -47,6 +47,22 @@ done
 check "coverage is reported per task" "[ \$(grep -c '^    branches: ' <<<\"\$out\") -eq $n ]"
 check "the originals' branches are all reached" "! grep -q 'uncovered:' <<<\"\$out\""
 
+# methods the tests call on the class itself (static methods): compare runs their sequences on
+# the class, in the program's own process as well (it probes both benchmarks apart)
+$py - "$tmp/static.jsonl" <<'PY'
+import json, sys
+src = ("class Fmt:\n    @staticmethod\n    def join(parts, sep):\n        if not parts:\n            return ''\n"
+       "        return sep.join(str(p) for p in parts)\n")
+tests = ("import unittest\n\n\nclass FmtTest(unittest.TestCase):\n    def test_join(self):\n"
+         "        self.assertEqual(Fmt.join(['a', 'b'], '-'), 'a-b')\n        self.assertEqual(Fmt.join([], '+'), '')\n")
+with open(sys.argv[1], "w") as f:
+    f.write(json.dumps({"id": "class/static", "source": src, "entry_point": "Fmt",
+                        "tests": {"kind": "unittest", "code": tests, "classes": ["FmtTest"]}}) + "\n")
+PY
+out=$("$gb" compare "$tmp/static.jsonl" "$tmp/static.jsonl" -j 2 2>&1); rc=$?
+check "static methods called on the class: compared, and the original agrees with itself" \
+    "[ $rc -eq 0 ] && grep -q '^AGREE    class/static' <<<\"\$out\""
+
 # same seed, same sequences: the same first disagreements at any -j
 "$gb" compare "$data/orig.jsonl" "$data/planted.jsonl" -j 1 -o "$tmp/b.json" >/dev/null 2>&1
 firsts() { $py -c 'import json,sys; print([t.get("first", {}).get("input") for t in json.load(open(sys.argv[1]))["tasks"]])' "$1"; }
