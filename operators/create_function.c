@@ -126,21 +126,36 @@ static bool gb_s6_private_name(TSNode n, const char *src)
     return !dunder || gb_node_text_eq(n, src, "__class__");
 }
 
-/* Syntax the extracted code must not contain (see the header comment). */
-static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
+/* Names whose builtin reads or changes the namespace it is called in. */
+static const char *const gb_s6_tail_namespace_builtins[] = {"locals", "globals", "vars",      "dir",
+                                                            "eval",   "exec",    "breakpoint"};
+
+/* Syntax the extracted code must not contain (see the header comment). The script forms (tail)
+ * allow lambdas and generator expressions (see the comment above gb_s6_tail_find) and refuse
+ * `return` and the builtins that read the namespace they are called in. */
+static bool gb_s6_bad_syntax(TSNode n, const char *src, const GbScopes *sc, bool tail)
 {
     GbNodeKind t = gb_node_kind(n);
-    if (t == GB_NK_LAMBDA || t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION ||
-        t == GB_NK_DECORATED_DEFINITION || t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD || t == GB_NK_AWAIT ||
-        t == GB_NK_DELETE_STATEMENT || t == GB_NK_GLOBAL_STATEMENT || t == GB_NK_NONLOCAL_STATEMENT ||
-        t == GB_NK_FUTURE_IMPORT_STATEMENT)
+    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION || t == GB_NK_DECORATED_DEFINITION ||
+        t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD || t == GB_NK_AWAIT || t == GB_NK_DELETE_STATEMENT ||
+        t == GB_NK_GLOBAL_STATEMENT || t == GB_NK_NONLOCAL_STATEMENT || t == GB_NK_FUTURE_IMPORT_STATEMENT)
         return true;
-    if (t == GB_NK_GENERATOR_EXPRESSION && !gb_s6_consumed_genexp(n, src, sc)) return true;
+    if (!tail && (t == GB_NK_LAMBDA || (t == GB_NK_GENERATOR_EXPRESSION && !gb_s6_consumed_genexp(n, src, sc))))
+        return true;
+    if (tail && t == GB_NK_RETURN_STATEMENT) return true;
     if (t == GB_NK_ASSIGNMENT && !ts_node_is_null(gb_node_field(n, "type"))) return true;
     if (gb_s6_private_name(n, src)) return true;
+    if (tail && t == GB_NK_IDENTIFIER) {
+        size_t k = sizeof gb_s6_tail_namespace_builtins / sizeof *gb_s6_tail_namespace_builtins;
+        for (size_t i = 0; i < k; i++)
+            if (gb_node_text_eq(n, src, gb_s6_tail_namespace_builtins[i]) &&
+                gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(n)), gb_s6_tail_namespace_builtins[i],
+                                  NULL) == GB_RESOLVE_BUILTIN)
+                return true;
+    }
     uint32_t c = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < c; i++)
-        if (gb_s6_bad_syntax(ts_node_named_child(n, i), src, sc)) return true;
+        if (gb_s6_bad_syntax(ts_node_named_child(n, i), src, sc, tail)) return true;
     return false;
 }
 
@@ -244,7 +259,7 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
             gb_effects_destroy(&fx);
             return false;
         }
-        if (!gb_stmt_wrappable(ctx, m, st, 0) || gb_s6_bad_syntax(st, src, sc)) {
+        if (!gb_stmt_wrappable(ctx, m, st, 0) || gb_s6_bad_syntax(st, src, sc, false)) {
             gb_effects_destroy(&fx);
             return false;
         }
@@ -397,7 +412,7 @@ static bool gb_s6_plan_expr(GbOpContext *ctx, size_t m, TSNode e, GbS6Plan *plan
             return false;
     const char *src = gb_op_ctx_source(ctx, m);
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
-    if (gb_s6_bad_syntax(e, src, sc) || sc->scopes.items[0].star_import) return false;
+    if (gb_s6_bad_syntax(e, src, sc, false) || sc->scopes.items[0].star_import) return false;
     int scope = gb_scopes_at(sc, ts_node_start_byte(e));
     /* The expression runs in a function, the module, or comprehensions inside those. */
     int base = scope;
@@ -493,36 +508,6 @@ static void gb_s6_walk_exprs(GbOpContext *ctx, size_t m, const GbCallGraph *grap
 }
 
 /* ---- Script forms: the module's tail into a function or a static method ---- */
-
-/* Names whose builtin reads or changes the namespace it is called in. */
-static const char *const gb_s6_tail_namespace_builtins[] = {"locals", "globals", "vars",      "dir",
-                                                            "eval",   "exec",    "breakpoint"};
-
-/* Syntax the moved tail must not contain. Lambdas and generator expressions are allowed (see
- * the header comment of the script forms, above gb_s6_tail_find). */
-static bool gb_s6_tail_bad_syntax(TSNode n, const char *src, const GbScopes *sc)
-{
-    GbNodeKind t = gb_node_kind(n);
-    if (t == GB_NK_FUNCTION_DEFINITION || t == GB_NK_CLASS_DEFINITION || t == GB_NK_DECORATED_DEFINITION ||
-        t == GB_NK_NAMED_EXPRESSION || t == GB_NK_YIELD || t == GB_NK_AWAIT || t == GB_NK_RETURN_STATEMENT ||
-        t == GB_NK_DELETE_STATEMENT || t == GB_NK_GLOBAL_STATEMENT || t == GB_NK_NONLOCAL_STATEMENT ||
-        t == GB_NK_FUTURE_IMPORT_STATEMENT)
-        return true;
-    if (t == GB_NK_ASSIGNMENT && !ts_node_is_null(gb_node_field(n, "type"))) return true;
-    if (gb_s6_private_name(n, src)) return true;
-    if (t == GB_NK_IDENTIFIER) {
-        size_t k = sizeof gb_s6_tail_namespace_builtins / sizeof *gb_s6_tail_namespace_builtins;
-        for (size_t i = 0; i < k; i++)
-            if (gb_node_text_eq(n, src, gb_s6_tail_namespace_builtins[i]) &&
-                gb_scopes_resolve(sc, gb_scopes_at(sc, ts_node_start_byte(n)), gb_s6_tail_namespace_builtins[i],
-                                  NULL) == GB_RESOLVE_BUILTIN)
-                return true;
-    }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++)
-        if (gb_s6_tail_bad_syntax(ts_node_named_child(n, i), src, sc)) return true;
-    return false;
-}
 
 /* Ways to reach the module's namespace (or a frame's) other than by name, and finalizers,
  * which would run when the new function returns instead of at interpreter exit. */
@@ -621,7 +606,7 @@ static bool gb_s6_plan_tail(GbOpContext *ctx, size_t m, TSNode first, const GbOc
     unsigned bad = GB_FX_RETURN | GB_FX_YIELD | GB_FX_AWAIT | GB_FX_BREAK | GB_FX_CONTINUE | GB_FX_GLOBAL |
                    GB_FX_NONLOCAL | GB_FX_DEL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT | GB_FX_BARE_RAISE;
     for (TSNode st = first; !ts_node_is_null(st); st = gb_stmt_next(st))
-        if (!gb_stmt_wrappable(ctx, m, st, bad) || gb_s6_tail_bad_syntax(st, src, sc)) return false;
+        if (!gb_stmt_wrappable(ctx, m, st, bad) || gb_s6_bad_syntax(st, src, sc, true)) return false;
     if (!gb_s6_tail_names(ctx, m, first, ts_node_end_byte(last), occ, plan)) {
         gb_s6_plan_destroy(plan);
         return false;

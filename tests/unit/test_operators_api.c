@@ -238,6 +238,24 @@ static const char *const refusal_prog =
     "\n"
     "print(run([3, 1, 2, 5, 4]), Shape(2).area(), Shape(1) == Shape(1))\n";
 
+/* For every library-call operator: each text of listed starts a site of src, none of refused does. */
+static void expect_api_sites(const char *src, const char *const *listed, size_t n_listed, const char *const *refused,
+                             size_t n_refused)
+{
+    for (size_t k = 0; k < N_OF(api_ops); k++) {
+        OpEnv e;
+        op_env_open(&e, src, NULL, NULL);
+        op_env_find(&e, api_ops[k]);
+        for (size_t i = 0; i < n_listed; i++)
+            if (op_env_site(&e, listed[i]) < 0)
+                fail_msg("%s: '%s' should be a site", gb_operator(api_ops[k])->name, listed[i]);
+        for (size_t i = 0; i < n_refused; i++)
+            if (op_env_site(&e, refused[i]) >= 0)
+                fail_msg("%s: '%s' must not be a site", gb_operator(api_ops[k])->name, refused[i]);
+        op_env_close(&e);
+    }
+}
+
 static void test_sites_refused(void **state)
 {
     (void)state;
@@ -250,18 +268,7 @@ static void test_sites_refused(void **state)
         "doubled = x * 2",  "negated = -x",     "smaller = n - 1", "squared = n * n", /* hot functions */
         "tripled = x * 3",  "same = self.n",                                          /* comprehension, dunder */
     };
-    for (size_t k = 0; k < N_OF(api_ops); k++) {
-        OpEnv e;
-        op_env_open(&e, refusal_prog, NULL, NULL);
-        op_env_find(&e, api_ops[k]);
-        for (size_t i = 0; i < N_OF(listed); i++)
-            if (op_env_site(&e, listed[i]) < 0)
-                fail_msg("%s: '%s' should be a site", gb_operator(api_ops[k])->name, listed[i]);
-        for (size_t i = 0; i < N_OF(refused); i++)
-            if (op_env_site(&e, refused[i]) >= 0)
-                fail_msg("%s: '%s' must not be a site", gb_operator(api_ops[k])->name, refused[i]);
-        op_env_close(&e);
-    }
+    expect_api_sites(refusal_prog, listed, N_OF(listed), refused, N_OF(refused));
 }
 
 /* A stdio script's module-level code runs once unless a loop encloses it; the call goes after the
@@ -278,17 +285,7 @@ static void test_module_level_sites(void **state)
     const char *refused[] = {"\"\"\"Script", "import os", "import sys", "print(i)", "COUNT += 1", "def half"};
     OpEnv e;
     op_env_kind = GB_TESTS_STDIO;
-    for (size_t k = 0; k < N_OF(api_ops); k++) {
-        op_env_open(&e, src, NULL, NULL);
-        op_env_find(&e, api_ops[k]);
-        for (size_t i = 0; i < N_OF(listed); i++)
-            if (op_env_site(&e, listed[i]) < 0)
-                fail_msg("%s: '%s' should be a site", gb_operator(api_ops[k])->name, listed[i]);
-        for (size_t i = 0; i < N_OF(refused); i++)
-            if (op_env_site(&e, refused[i]) >= 0)
-                fail_msg("%s: '%s' must not be a site", gb_operator(api_ops[k])->name, refused[i]);
-        op_env_close(&e);
-    }
+    expect_api_sites(src, listed, N_OF(listed), refused, N_OF(refused));
     /* a new name at module level is a constant (upper case); the import comes before the call */
     int named = 0;
     for (uint64_t seed = 1; seed <= 24; seed++) {
