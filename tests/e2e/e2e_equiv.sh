@@ -5,17 +5,7 @@
 # rewrites (honest.jsonl) agree, and `evolve` records the inputs its equiv gate compared.
 # (nsga2/equiv.c's gate path itself is checked with planted children in tests/unit/test_equiv.c.)
 set -u
-gb=${GENEBENCH:?}
-data=${GB_SOURCE_ROOT:?}/tests/data/equiv
-tmp=$(mktemp -d)
-chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
-export TMPDIR=$tmp/tmp
-mkdir -p "$TMPDIR"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-py=/usr/bin/python3
-cd /
+. "${GB_SOURCE_ROOT:?}/tests/e2e/equiv_env.sh" equiv
 
 for f in honest planted; do
     out=$("$gb" check -j 2 "$data/$f.jsonl" 2>&1); rc=$?

@@ -7,17 +7,7 @@
 # arms of a conditional expression and of an `or`);
 # `compare` finds every one and names the input, and every original agrees with itself.
 set -u
-gb=${GENEBENCH:?}
-data=${GB_SOURCE_ROOT:?}/tests/data/equiv_branches
-tmp=$(mktemp -d)
-chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
-export TMPDIR=$tmp/tmp
-mkdir -p "$TMPDIR"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-py=/usr/bin/python3
-cd /
+. "${GB_SOURCE_ROOT:?}/tests/e2e/equiv_env.sh" equiv_branches
 
 out=$("$gb" check -j 2 "$data/planted.jsonl" 2>&1); rc=$?
 check "every planted program passes the original tests" "[ $rc -eq 0 ] && grep -q '22 tasks, 22 passed' <<<\"\$out\""

@@ -7,17 +7,7 @@
 # runs call sequences taken from the test methods, finds every one, names the sequence, the step
 # and both results, and every original agrees with itself.
 set -u
-gb=${GENEBENCH:?}
-data=${GB_SOURCE_ROOT:?}/tests/data/equiv_classes
-tmp=$(mktemp -d)
-chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
-export TMPDIR=$tmp/tmp
-mkdir -p "$TMPDIR"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-py=/usr/bin/python3
-cd /
+. "${GB_SOURCE_ROOT:?}/tests/e2e/equiv_env.sh" equiv_classes
 n=$($py -c 'import sys; print(sum(1 for _ in open(sys.argv[1])))' "$data/orig.jsonl")
 
 out=$("$gb" check -j 2 "$data/planted.jsonl" 2>&1); rc=$?

@@ -7,17 +7,7 @@
 # quadratic already agrees with itself every time (its larger inputs are shrunk until it is fast
 # on them), and the work done twice (a constant factor) stays within the bound.
 set -u
-gb=${GENEBENCH:?}
-data=${GB_SOURCE_ROOT:?}/tests/data/equiv_cost
-tmp=$(mktemp -d)
-chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
-export TMPDIR=$tmp/tmp
-mkdir -p "$TMPDIR"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-py=/usr/bin/python3
-cd /
+. "${GB_SOURCE_ROOT:?}/tests/e2e/equiv_env.sh" equiv_cost
 
 out=$("$gb" check -j 2 "$data/planted.jsonl" 2>&1); rc=$?
 check "every planted program passes the original tests" "[ $rc -eq 0 ] && grep -q '6 tasks, 6 passed' <<<\"\$out\""

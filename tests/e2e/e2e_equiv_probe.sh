@@ -6,16 +6,7 @@
 # locals of the frames that call it, the stdin file of a stdio probe). Each must disagree, and the
 # originals must agree with themselves.
 set -u
-gb=${GENEBENCH:?}
-data=${GB_SOURCE_ROOT:?}/tests/data/equiv_probe
-tmp=$(mktemp -d)
-chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
-export TMPDIR=$tmp/tmp
-mkdir -p "$TMPDIR"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-cd /
+. "${GB_SOURCE_ROOT:?}/tests/e2e/equiv_env.sh" equiv_probe
 n=$(wc -l <"$data/orig.jsonl")
 
 out=$("$gb" check -j 2 "$data/recognise.jsonl" 2>&1); rc=$?

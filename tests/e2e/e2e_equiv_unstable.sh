@@ -6,16 +6,7 @@
 # original agrees with itself every time and with a copy whose random state and heap are moved,
 # and a wrong count in a stable step after an unstable one is found.
 set -u
-gb=${GENEBENCH:?}
-data=${GB_SOURCE_ROOT:?}/tests/data/equiv_unstable
-tmp=$(mktemp -d)
-chmod 755 "$tmp" # as root, the runs' dedicated uid must reach the pool directory
-export TMPDIR=$tmp/tmp
-mkdir -p "$TMPDIR"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-cd /
+. "${GB_SOURCE_ROOT:?}/tests/e2e/equiv_env.sh" equiv_unstable
 
 for f in orig shifted planted; do
     out=$("$gb" check -j 2 "$data/$f.jsonl" 2>&1); rc=$?
