@@ -118,6 +118,12 @@ void gb_evolve_breed_generation(const GbEvolveConfig *cfg, GbRun *run, uint64_t 
     }
     size_t total = 0;
     for (size_t j = 0; j < bp.njobs; j++) total += bp.jobs[j].kids.len;
+    /* a parent none of whose jobs tried a site has none left (every job of it ran: no stop) */
+    for (size_t s = 0; s < nsel && !gb_evolve_stopped(cfg); s++) {
+        bool tried = false;
+        for (size_t p = 0; p < parts; p++) tried |= bp.jobs[s * parts + p].tried.len > 0;
+        if (!tried) run->pop.items[sel[s]].spent = true;
+    }
     GbIndividual *out = gb_malloc((total ? total : 1) * sizeof *out);
     size_t m = 0;
     for (size_t j = 0; j < bp.njobs; j++) {

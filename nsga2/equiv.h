@@ -127,11 +127,17 @@ size_t gb_equiv_covered(const GbEquiv *e);        /* of them, reached by the kep
 size_t gb_equiv_covered_before(const GbEquiv *e); /* of them, reached by the derived inputs alone */
 /* The outcomes no kept input reaches, space-separated ("12f 20x"; borrowed, "" when none). */
 const char *gb_equiv_uncovered(const GbEquiv *e);
+/* True when no module of prog (NULL: the task's own program) can read the clock: it imports only
+ * modules that cannot, and names no builtin or attribute that leads to one (`__import__`, `eval`,
+ * `open`, `sys`, `typing.sys`, `random._time`, `__subclasses__`, ...). The two recording probes of
+ * such a program need not straddle a second boundary. */
+bool gb_equiv_clockless(TSParser *parser, const GbTask *task, const GbProgram *prog);
 
 typedef struct {
     bool agree;   /* every kept input agreed */
     bool cost_ok; /* within the cost bound */
     size_t checked, agreed;
+    size_t cut;                   /* cost inputs skipped once the child's CPU time passed twice its bound */
     long first;                   /* index (among kept inputs) of the first disagreement, -1 */
     char *input, *expected, *got; /* owned, of the first disagreement (NULL when none) */
     double cost_orig, cost_child; /* CPU seconds on the cost inputs */

@@ -141,15 +141,23 @@ static bool gb_evolve__ends_before(GbRun *run, GbEvolveResult *res, double t0)
 }
 
 /* One generation: select the parents, breed, validate (the gates in cost order; survivors join
- * the population in validation order). Returns how many children were bred. */
+ * the population in validation order). Parents that turn out to have no site left are spent,
+ * and the next best ones breed instead, until some child is bred or every individual is spent.
+ * Returns how many children were bred. */
 static size_t gb_evolve__generation(GbRun *run, uint64_t task_key, int g, TSParser *parser, GbHashList *hashes,
                                     GbEvolveStats *stats)
 {
     size_t *sel = gb_malloc(run->pop.len * sizeof *sel);
-    size_t nsel = gb_evolve_select_parents(run, sel);
     GbIndividual *children = NULL;
     size_t nchildren = 0;
-    gb_evolve_breed_generation(run->cfg, run, task_key, g, sel, nsel, parser, &children, &nchildren, stats);
+    for (;;) {
+        size_t nsel = gb_evolve_select_parents(run, sel);
+        if (nsel == 0) break;
+        gb_evolve_breed_generation(run->cfg, run, task_key, g, sel, nsel, parser, &children, &nchildren, stats);
+        if (nchildren > 0 || gb_evolve_stopped(run->cfg)) break;
+        free(children);
+        children = NULL;
+    }
     free(sel);
     gb_evolve_validate_generation(run->cfg, run, children, nchildren, parser, hashes, stats);
     free(children);

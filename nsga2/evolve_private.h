@@ -42,6 +42,7 @@ typedef struct {
     long parent;           /* index in the population, -1 for the original */
     int op;                /* operator that made it from its parent, -1 for the original */
     GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
+    bool spent;            /* a breeding found no site left untried: it never breeds again */
 } GbIndividual;
 
 typedef GbArray(GbIndividual) GbPopulation;

@@ -10,13 +10,18 @@
 
 size_t gb_evolve_select_parents(const GbRun *run, size_t *sel)
 {
-    size_t n = run->pop.len;
+    size_t n = run->pop.len, live = 0;
+    for (size_t i = 0; i < n; i++) live += !run->pop.items[i].spent;
     double *obj = gb_malloc((n ? 3 * n : 1) * sizeof *obj);
     size_t k = gb_evolve_pop_objectives(run, obj);
-    size_t nsel = gb_nsga2_select(obj, n, k, run->cfg->breed, sel);
+    /* the whole population is ranked; the best of those with sites left breed */
+    gb_nsga2_rank(obj, n, k, sel, NULL, NULL);
+    size_t nsel = gb_nsga2_select_count(live, run->cfg->breed), m = 0;
     if (run->cfg->max_parents > 0 && nsel > (size_t)run->cfg->max_parents) nsel = (size_t)run->cfg->max_parents;
+    for (size_t r = 0; r < n && m < nsel; r++)
+        if (!run->pop.items[sel[r]].spent) sel[m++] = sel[r];
     free(obj);
-    return nsel;
+    return m;
 }
 
 size_t gb_evolve_pick(const GbRun *run, const double *obj, size_t k)

@@ -275,15 +275,7 @@ static bool gb_api__site_ok(GbOpContext *ctx, size_t m, TSNode s, const GbApiHea
  * mock.patch('datetime.datetime')). */
 static bool gb_api__tests_mention(GbOpContext *ctx, const char *word)
 {
-    const char *code = ctx->task ? ctx->task->test_code : NULL;
-    if (!code) return false;
-    size_t n = strlen(word);
-    for (const char *p = strstr(code, word); p; p = strstr(p + 1, word)) {
-        bool before = p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after) return true;
-    }
-    return false;
+    return ctx->task && gb_text_has_word(ctx->task->test_code, word);
 }
 
 /* True when the tests mock and mention one of the template's modules or names. */

@@ -206,6 +206,20 @@ bool gb_write_file_atomic(const char *path, const char *data, size_t len, GbErro
     return true;
 }
 
+static bool gb_ident_byte(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool gb_text_has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    if (!text || n == 0) return false;
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        if ((p == text || !gb_ident_byte(p[-1])) && !gb_ident_byte(p[n])) return true;
+    return false;
+}
+
 bool gb_utf8_valid(const char *s, size_t len, size_t *bad_offset)
 {
     const unsigned char *p = (const unsigned char *)s;

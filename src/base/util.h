@@ -74,6 +74,9 @@ void gb_error_set(GbError *err, const char *fmt, ...) __attribute__((format(prin
 char *gb_read_file(const char *path, size_t *len_out, GbError *err);
 /* Write data to path atomically (temporary file in the same directory + rename). */
 bool gb_write_file_atomic(const char *path, const char *data, size_t len, GbError *err);
+/* True when word occurs in text as a whole word (not inside a longer identifier), in code,
+ * strings or comments alike. */
+bool gb_text_has_word(const char *text, const char *word);
 /* True when the bytes are valid UTF-8; *bad_offset gets the first invalid byte. */
 bool gb_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 /* Monotonic time in seconds. */

@@ -398,6 +398,7 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
     inputs = text(req, "inputs").split("\0") if text(req, "inputs") else []
     limit = float(text(req, "limit", "1"))
     budget = float(text(req, "budget", "5"))
+    cost, cost_cpu, cost_spent = text(req, "cost"), float(text(req, "costcpu", "0")), 0.0
     cover = text(req, "cover") == "1"
     two, reach, branch_ids = probe_branches(main_path) if cover else ([], [], [])
     spans, jump_cache = (probe_expr_spans(main_path) if cover else {}), {}
@@ -431,7 +432,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
     real_stdout, real_stdin = sys.stdout, sys.stdin
     for i, item in enumerate(inputs):
         key = str(i)
-        if _monotonic() - t_all > budget:
+        costs = cost[i:i + 1] == "1"
+        if _monotonic() - t_all > budget or (costs and cost_spent > cost_cpu):
             result["s" + key] = "skip"
             continue
         out_buf = None
@@ -507,6 +509,8 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
         result["o" + key] = out[:1 << 14] if mode == "stdio" else probe_clip(out)
         result["c" + key] = repr(c1 - c0)
         result["w" + key] = repr(w1 - w0)
+        if costs:
+            cost_spent += c1 - c0
         if cover:
             result["b" + key] = " ".join(probe_outcomes(two, reach, arcs) + sorted(taken))
     if cover:

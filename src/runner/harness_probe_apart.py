@@ -229,6 +229,7 @@ def probe_inputs(spec, prog, result, np):
     inputs = text(spec, "inputs").split("\0") if text(spec, "inputs") else []
     limit = float(text(spec, "limit", "1"))
     budget = float(text(spec, "budget", "5"))
+    cost_mask, cost_cpu, cost_spent = text(spec, "cost"), float(text(spec, "costcpu", "0")), 0.0
     if prog.namespace is None:
         result.update(prog.failure or {"exc_type": "ProgramError", "exc_message": "the program did not start"})
         result["outcome"] = "fail"
@@ -245,7 +246,9 @@ def probe_inputs(spec, prog, result, np):
             build = probe_args_builder(item) if mode == "call" else probe_sequence_builder(item)
         except BaseException:  # noqa: BLE001 - a bad input is genebench's bug: no result
             build = None
-        if build is None or time.monotonic() - t_all > budget or prog.start() is None:
+        costs = cost_mask[i:i + 1] == "1"
+        if build is None or time.monotonic() - t_all > budget or (costs and cost_spent > cost_cpu) or \
+                prog.start() is None:
             result["s" + key] = "skip"
             continue
         status, value = "ok", ""
@@ -282,5 +285,7 @@ def probe_inputs(spec, prog, result, np):
             cost = k1 - k0
         result["c" + key] = repr(cost)
         result["w" + key] = repr(w1 - w0)
+        if costs:
+            cost_spent += cost
     result["n"] = len(inputs)
     result["outcome"] = "pass"

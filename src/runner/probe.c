@@ -109,15 +109,17 @@ static bool gb_probe__stdio_item(GbPool *pool, const GbTask *task, const GbProgr
 static bool gb_probe__stdio_runs(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbProbeSpec *spec,
                                  GbProbeResult *out, GbError *err)
 {
-    double t0 = gb_now();
+    double t0 = gb_now(), cost_cpu = 0;
     for (size_t i = 0; i < spec->n; i++) {
         GbProbeItem it = {GB_PROBE_SKIPPED, NULL, NULL, 0, 0, NULL};
-        if (gb_now() - t0 <= spec->budget_s &&
+        bool cost = spec->cost && spec->cost[i];
+        if (gb_now() - t0 <= spec->budget_s && !(cost && cost_cpu > spec->cost_cpu_s) &&
             !gb_probe__stdio_item(pool, task, prog, spec, spec->inputs[i], &it, err)) {
             free(it.value);
             free(it.out);
             return false;
         }
+        if (cost) cost_cpu += it.cpu_s;
         if (!it.value || it.status == GB_PROBE_TIMEOUT) {
             free(it.value);
             it.value = gb_strdup("");
@@ -168,6 +170,14 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
     gb_rec_add_n(&extra, "inputs", inputs.data ? inputs.data : "", inputs.len);
     gb_rec_addf(&extra, "limit", "%.6f", spec->limit_s);
     gb_rec_addf(&extra, "budget", "%.6f", spec->budget_s);
+    if (spec->cost) {
+        char *mask = gb_malloc(spec->n + 1);
+        for (size_t i = 0; i < spec->n; i++) mask[i] = spec->cost[i] ? '1' : '0';
+        mask[spec->n] = '\0';
+        gb_rec_add(&extra, "cost", mask);
+        free(mask);
+        gb_rec_addf(&extra, "costcpu", "%.6f", spec->cost_cpu_s);
+    }
     if (spec->cover) gb_rec_add(&extra, "cover", "1");
     GbRunSpec rs = {.kind = "probe", .prog = prog, .task = task, .out_cap = pool->cfg.output_cap, .extra = &extra};
     rs.apart = apart;

@@ -346,6 +346,11 @@ typedef struct {
     double limit_s;  /* per input (wall) */
     double budget_s; /* whole probe; inputs after it are skipped */
     bool cover;      /* also trace the branches the program's own code takes on each input */
+    /* NULL, or n flags: the cost inputs. Once the CPU time the probe spent on cost inputs
+     * exceeds cost_cpu_s, the cost inputs left are skipped (a program that far over its cost
+     * bound is rejected whatever they would cost). */
+    const bool *cost;
+    double cost_cpu_s;
 } GbProbeSpec;
 
 typedef enum { GB_PROBE_OK, GB_PROBE_TIMEOUT, GB_PROBE_SKIPPED } GbProbeStatus;

@@ -415,6 +415,43 @@ static const char *const orig_src = "def f(xs, k):\n"
 static const char *const tests = "assert f([1, 5, 3], 2) == [3, 5]\nassert f([], 0) == []\n"
                                  "assert f([9, 8], 8) == [9]\n";
 
+/* Programs that cannot read the clock record without the 1.1 s between the two probes; any
+ * import outside the list, or a way around imports, counts as a clock. */
+static void test_equiv_clockless(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        bool clockless;
+    } cases[] = {
+        {"def f(x):\n    \"\"\"Each open brace.\"\"\"\n    return x + 1\n", true},
+        {"from typing import List\nimport math, collections.abc as cabc\ndef f(xs: List[int]):\n"
+         "    return math.fsum(xs)\n",
+         true},
+        {"import random\ndef f(n):\n    return random.randint(0, n)\n", true},
+        {"import time\ndef f(x):\n    return x\n", false},
+        {"def f(x):\n    from datetime import datetime\n    return datetime.now().second\n", false},
+        {"import random\ndef f(x):\n    return random._time()\n", false},
+        {"import typing\ndef f(x):\n    return typing.sys.modules\n", false},
+        {"def f(x):\n    return __import__('time').time()\n", false},
+        {"def f(x):\n    return ().__class__.__base__.__subclasses__()\n", false},
+        {"def f(x):\n    return eval(x)\n", false},
+        {"import numpy as np\ndef f(x):\n    return np.array(x)\n", false},
+        {"from .helper import g\ndef f(x):\n    return g(x)\n", true},
+    };
+    TSParser *p = gb_parser_new();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        GbTask t;
+        make_assert_task(&t, "clock/1", "f", cases[i].src, "assert True\n");
+        if (gb_equiv_clockless(p, &t, NULL) != cases[i].clockless) {
+            print_error("case %zu: expected clockless %d\n", i, cases[i].clockless);
+            fail();
+        }
+        gb_task_destroy(&t);
+    }
+    ts_parser_delete(p);
+}
+
 static void test_equiv_gate_in_the_sandbox(void **state)
 {
     (void)state;
@@ -494,6 +531,10 @@ static void test_equiv_gate_in_the_sandbox(void **state)
             print_error("%s: expected agree %d cost_ok %d\n", c->name, c->agree, c->cost_ok);
             fail();
         }
+        /* the cost cut: the quadratic child's CPU time passes twice its bound on the first larger
+         * input, and the larger inputs after it are skipped; a child within its bound loses none */
+        if (strstr(c->name, "O(n^2)")) assert_true(v.cut > 0);
+        if (c->cost_ok) assert_int_equal(v.cut, 0);
         gb_equiv_verdict_destroy(&v);
         gb_program_destroy(&prog);
         gb_task_destroy(&ct);
@@ -516,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_sequences_attributes_and_static_calls),
         cmocka_unit_test(test_perturb_stdin_keeps_lines),
         cmocka_unit_test(test_equiv_inputs_of_a_task),
+        cmocka_unit_test(test_equiv_clockless),
         cmocka_unit_test(test_equiv_gate_in_the_sandbox),
     };
     return cmocka_run_group_tests(tests_, NULL, NULL);

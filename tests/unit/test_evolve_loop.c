@@ -112,6 +112,60 @@ static void test_select_parents_takes_the_ranked_prefix(void **state)
     }
 }
 
+/* Spent individuals (a breeding found no site left on them) are ranked with the others but never
+ * selected: the next ones in the order breed instead, and the breeding fraction counts the
+ * others only. */
+static void test_select_parents_skips_spent_individuals(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_init(&f, five, 5);
+    f.cfg.breed = 0.2;
+    f.cfg.max_parents = 0;
+    f.run.pop.items[1].spent = true;
+    size_t sel[5];
+    assert_int_equal(gb_evolve_select_parents(&f.run, sel), 1);
+    assert_int_equal(sel[0], 2);
+    f.cfg.breed = 1.0;
+    f.run.pop.items[3].spent = true;
+    assert_int_equal(gb_evolve_select_parents(&f.run, sel), 3);
+    assert_int_equal(sel[0], 2);
+    assert_int_equal(sel[1], 4);
+    assert_int_equal(sel[2], 0);
+    for (size_t i = 0; i < 5; i++) f.run.pop.items[i].spent = true;
+    assert_int_equal(gb_evolve_select_parents(&f.run, sel), 0);
+    fixture_destroy(&f);
+}
+
+/* A parent whose every operator site was tried is marked spent by the breeding that finds
+ * nothing left on it; one with sites left is not. */
+static void test_breeding_marks_a_parent_without_sites_spent(void **state)
+{
+    (void)state;
+    static const double two[] = {0.10, 0.10, 0.20, 0.20};
+    Fixture f;
+    fixture_init(&f, two, 2);
+    TSParser *parser = gb_parser_new();
+    size_t sel[1] = {1};
+    GbEvolveStats stats;
+    memset(&stats, 0, sizeof stats);
+    size_t bred = 0;
+    for (int g = 1; g < 200 && !f.run.pop.items[1].spent; g++) {
+        GbIndividual *kids = NULL;
+        size_t n = 0;
+        gb_evolve_breed_generation(&f.cfg, &f.run, 7, g, sel, 1, parser, &kids, &n, &stats);
+        assert_true(n > 0 || f.run.pop.items[1].spent);
+        bred += n;
+        for (size_t i = 0; i < n; i++) gb_individual_destroy(&kids[i]);
+        free(kids);
+    }
+    assert_true(f.run.pop.items[1].spent);
+    assert_true(bred > 0);
+    assert_false(f.run.pop.items[0].spent);
+    ts_parser_delete(parser);
+    fixture_destroy(&f);
+}
+
 /* ---- validation order ---- */
 
 /* Children ranked with the population: the original (0.1, 0.1) and (0.5, 0.4) against children
@@ -325,6 +379,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_select_parents_takes_the_ranked_prefix),
+        cmocka_unit_test(test_select_parents_skips_spent_individuals),
+        cmocka_unit_test(test_breeding_marks_a_parent_without_sites_spent),
         cmocka_unit_test(test_rank_children_orders_by_crowded_comparison),
         cmocka_unit_test(test_gates_run_cheapest_first_in_today_order),
         cmocka_unit_test(test_waves_stop_after_the_wave_that_reaches_accept),
