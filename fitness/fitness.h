@@ -54,7 +54,7 @@ void gb_thresholds_destroy(GbThresholds *t);
 /* RC = mean_i min(1, C_i/CT_i); RR = mean_j max(0, 1 - R_j/RT_j) (paper Eq. 1–2). */
 double gb_fitness_rc(const GbMetrics *m, const GbThresholds *t);
 
-/* The balanced complexity score that `evolve` selects by: the mean over the C_i with
+/* The balanced complexity score that `evolve --objective balanced` selects by: the mean over the C_i with
  * CT_i > 0 of sqrt(min(1, C_i / CT_i)). Like RC it is 0 for no complexity and 1 when every C_i
  * reaches its threshold, but a dimension's first steps count most (raising a C_i from 0 to 1
  * of CT_i = 16 adds as much as raising another from 4 to 9.5), so no single dimension carries

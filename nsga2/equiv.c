@@ -629,7 +629,7 @@ static bool gb_equiv__keepable(const GbProbeItem *it, double limit_s, GbProbeMod
  * ones last, so that the probe's budget runs out on them rather than on the others), mark those
  * below first (always kept) and those that reach an outcome not reached yet. */
 static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
-                                   GbEquiv *e, size_t first, GbEquivStrs *u, GbError *err)
+                                   double budget, GbEquiv *e, size_t first, GbEquivStrs *u, GbError *err)
 {
     size_t n = e->in.inputs.len - first;
     if (n == 0) return true;
@@ -641,7 +641,7 @@ static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbPro
                 gb_array_push(&at, i);
                 gb_array_push(&texts, e->in.inputs.items[i]);
             }
-    GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, cfg->limit_s, 2 * cfg->budget_s + 4, true, NULL, 0};
+    GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, cfg->limit_s, budget, true, NULL, 0};
     GbProbeResult r;
     bool ok = gb_pool_probe(pool, task, prog, &spec, &r, err);
     if (ok && r.run.status == GB_RUN_PASS) {
@@ -864,6 +864,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
 {
     GbEquiv *e = gb_calloc(1, sizeof *e);
     e->limit_s = cfg->limit_s;
+    double share = cfg->task_budget_s > 0 ? cfg->task_budget_s / GB_EQUIV_BUDGET_SHARE : 0;
     gb_equiv_inputs(cfg, task, parser, &e->in);
     uint64_t key = gb_hash64(task->id ? task->id : "", task->id ? strlen(task->id) : 0, 0x5EED5EEDULL);
     if (!gb_equiv__guard(pool, task, prog, cfg, parser, key, &e->in, err)) {
@@ -888,9 +889,14 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
             gb_array_push(&e->reach, gb_strdup(""));
         }
         GbEquivStrs u = {0};
-        bool ok = gb_equiv__search_round(pool, task, prog, cfg, e, 0, &u, err);
+        /* a round's probe budget; under a task budget, all rounds together stop at its share */
+        double t_search = gb_now(), round_budget = 2 * cfg->budget_s + 4;
+        if (share > 0 && round_budget > share) round_budget = share;
+        bool ok = gb_equiv__search_round(pool, task, prog, cfg, round_budget, e, 0, &u, err);
         /* later rounds perturb the inputs that reached something new, while outcomes are left */
         for (int round = 1; ok && round < cfg->search && u.len < e->total; round++) {
+            double left = share > 0 ? share - (gb_now() - t_search) : round_budget;
+            if (left <= 0) break;
             size_t first = e->in.inputs.len;
             GbArray(size_t) seeds = {0};
             for (size_t i = e->old_n; i < first; i++)
@@ -906,7 +912,8 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
                                               : gb_perturb_args(parser, base, &rng, 1));
             }
             gb_array_free(&seeds);
-            ok = gb_equiv__search_round(pool, task, prog, cfg, e, first, &u, err);
+            ok = gb_equiv__search_round(pool, task, prog, cfg, left < round_budget ? left : round_budget, e, first, &u,
+                                        err);
         }
         gb_equiv__strs_free(&u);
         if (!ok) {
@@ -924,6 +931,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
     size_t n = probe_in.len;
     /* the searched inputs come on top of the budget of the tests' own and derived ones */
     double budget = cfg->budget_s + (n > e->old_n ? cfg->budget_s : 0);
+    if (share > 0 && budget > share) budget = share;
     GbProbeSpec spec = {e->in.mode, e->in.entry, probe_in.items, n, cfg->limit_s, budget, false, NULL, 0};
     GbProbeResult r[2];
     bool ok = true;

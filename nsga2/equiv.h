@@ -80,7 +80,13 @@ typedef struct {
     double budget_s;      /* time budget of one probe of the original (default 6) */
     int search;           /* rounds of the coverage-guided search (default 3; 0: the derived inputs only) */
     int mined;            /* inputs tried per round of the search (default 160) */
+    double task_budget_s; /* evolve's time budget per task (0: none, the default): the search, and each
+                           * recording probe, take at most a tenth of it (GB_EQUIV_BUDGET_SHARE) */
 } GbEquivConfig;
+
+/* Under a task time budget B, the search and each of the original's recording probes stop
+ * after B / GB_EQUIV_BUDGET_SHARE seconds (the inputs after that are not kept). */
+#define GB_EQUIV_BUDGET_SHARE 10.0
 
 void gb_equiv_config_defaults(GbEquivConfig *cfg);
 

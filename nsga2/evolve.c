@@ -20,7 +20,7 @@ void gb_evolve_config_defaults(GbEvolveConfig *cfg)
     cfg->breed = 0.2;
     cfg->max_parents = 4;
     cfg->accept = 4;
-    cfg->balanced = true;
+    cfg->balanced = false;
     cfg->lint = true;
     cfg->equiv = true;
     cfg->away_target = 0.40;
@@ -110,6 +110,7 @@ static void gb_evolve__record_equiv(GbRun *run, TSParser *parser)
     GbError err;
     GbEquivConfig ecfg = run->cfg->equiv_cfg;
     ecfg.seed = run->cfg->seed;
+    ecfg.task_budget_s = run->cfg->time_budget;
     run->equiv = gb_equiv_record(run->cfg->pool, run->task, NULL, &ecfg, parser, &err);
     /* the tests still gate; the record says why nothing else does */
     if (!run->equiv) run->equiv_error = gb_strdup(err.msg);

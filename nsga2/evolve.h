@@ -57,13 +57,13 @@ typedef struct {
     /* Validations per generation (the budget goes where it pays). The children of a
      * generation are measured first (cheap: their objectives are static), ranked with the
      * population by NSGA-II's crowded comparison, and validated in that order in waves of
-     * GB_EVOLVE_WAVE until `accept` of them have joined the population; the rest are dropped
+     * min(accept, GB_EVOLVE_WAVE) until `accept` of them have joined the population; the rest are dropped
      * unvalidated (and not counted as offered). 0: every child is validated (breeding order). */
     int accept;
     /* What selection and the pick maximise besides RR (and the distance from earlier
-     * versions): false = RC, the published tool's way; true (default) =
-     * gb_fitness_rc_balanced, which spreads complexity over the dimensions. RC is what the
-     * record reports either way. */
+     * versions): false (default) = RC; true = gb_fitness_rc_balanced, which spreads complexity
+     * over the dimensions at a cost in readability (nsga2/README.md). RC is what the record
+     * reports either way. */
     bool balanced;
     bool lint;       /* pylint gate */
     bool keep_front; /* write the sources of the whole final front */

@@ -1,4 +1,4 @@
-/* The validation of one generation's children, wave by wave (GB_EVOLVE_WAVE children in rank
+/* The validation of one generation's children, wave by wave (min(accept, GB_EVOLVE_WAVE) children in rank
  * order with cfg->accept, else one wave of all of them in breeding order), so that the
  * population and every count are those of validating the children one at a time, wave after
  * wave, until cfg->accept of them have joined:
@@ -289,7 +289,7 @@ void gb_evolve_validate_generation(const GbEvolveConfig *cfg, GbRun *run, GbIndi
     size_t wave = n ? n : 1;
     if (cfg->accept > 0) {
         gb_evolve_rank_children(run, children, n, parser);
-        wave = GB_EVOLVE_WAVE;
+        wave = (size_t)cfg->accept < GB_EVOLVE_WAVE ? (size_t)cfg->accept : GB_EVOLVE_WAVE;
     }
     size_t first = n < wave ? n : wave;
     if (first > 1) gb_evolve_crew_ready(cfg, run, (int)first - 1);

@@ -62,12 +62,12 @@ const GbCliOption gb_evolve_options[] = {
                 "at most K parents per generation (0 = no cap)"),
     GB_CLI_LONG("accept", 0, O, accept, "N", 0, 1000000, "2",
                 "children that join the population per generation: the children are measured, ranked\n"
-                "with the population (NSGA-II) and validated best first, 4 at a time, until N passed\n"
+                "with the population (NSGA-II) and validated best first, min(N, 4) at a time, until N passed\n"
                 "(0 = validate every child, the published tool's way)"),
-    GB_CLI_STRING("objective", 0, O, objective, "balanced|rc", "balanced",
-                  "what selection and the final pick maximise besides RR: balanced = mean over C1..C7 of\n"
-                  "sqrt(min(1, C_i/CT_i)), so the first steps in a dimension count most and no single\n"
-                  "dimension carries the score; rc = RC itself (the published tool). RC is reported either way"),
+    GB_CLI_STRING("objective", 0, O, objective, "rc|balanced", "rc",
+                  "what selection and the final pick maximise besides RR: rc = RC itself; balanced = mean\n"
+                  "over C1..C7 of sqrt(min(1, C_i/CT_i)), so the first steps in a dimension count most and\n"
+                  "complexity spreads over more dimensions, at a cost in readability. RC is reported either way"),
     GB_CLI_LONG("jobs", 'j', O, jobs, "N", 1, 1024, NULL, "tasks evolved in parallel (default: number of CPUs)"),
     GB_CLI_LONG("workers", 0, O, workers, "N", 1, 1024, NULL,
                 "warm Python workers running tests (default: same as -j)"),

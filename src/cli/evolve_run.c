@@ -332,7 +332,7 @@ static bool gb_evolve__configure(const GbEvolveRun *run, GbEvolveState *S)
         fprintf(stderr, "genebench %s: --objective expects balanced or rc, not '%s'\n", run->cmd, o->objective);
         return false;
     }
-    cfg->balanced = !o->objective || strcmp(o->objective, "balanced") == 0;
+    cfg->balanced = o->objective && strcmp(o->objective, "balanced") == 0;
     cfg->lint = !o->no_lint;
     cfg->keep_front = o->keep_front;
     cfg->equiv = !o->no_equiv;

@@ -23,7 +23,7 @@ fail=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
 K=8
 
-check "evolve" '"$gb" evolve "$src/examples/benchmark.jsonl" -o "$tmp/ev.jsonl" --seed 1 --generations 4 --no-lint -q -j 2 >/dev/null 2>&1'
+check "evolve" '"$gb" evolve "$src/examples/benchmark.jsonl" -o "$tmp/ev.jsonl" --seed 1 --generations 8 --no-lint -q -j 2 >/dev/null 2>&1'
 check "every lineage rebuilds exactly" '$py "$src/tests/e2e/levels_check.py" lineage "$tmp/ev.jsonl"'
 check "levels by rungs" '"$gb" levels "$tmp/ev.jsonl" -o "$tmp/L" --by rungs -k $K --size-budget 1.5 >"$tmp/lv.out"'
 cat "$tmp/lv.out"
