@@ -558,6 +558,37 @@ static bool gb_api__introspective(GbOpContext *ctx, size_t m, const GbScope *sco
     return false;
 }
 
+/* A template's variable is named by one of its role's words (the first is the template's own), so
+ * that the same few names do not recur across a benchmark. */
+static const char *const gb_api_var_words[][6] = {
+    {"payload", "blob", "packed", "wire_data", "chunk", "body"},
+    {"encoded", "token_bytes", "armored", "b64_text", "serialized", "text_form"},
+    {"raw", "source_bytes", "plain", "octets", "data_bytes", "content"},
+    {"hasher", "digest", "checksum_state", "hash_state", "fingerprint", "summary_hash"},
+    {"digest_builder", "hash_ctx", "mac_builder", "signer", "hash_job", "checksum"},
+    {"cipher", "box", "sealer", "crypter", "vault", "lockbox"},
+    {"secret_key", "key_material", "session_key", "sym_key", "shared_key", "master_key"},
+    {"moment", "instant", "timestamp", "when", "point_in_time", "tick"},
+    {"now", "current", "present", "at_start", "right_now", "clock_value"},
+    {"stamp", "time_mark", "mark", "checkpoint", "epoch_value", "recorded_at"},
+    {"started", "began", "t_begin", "start_mark", "opened_at", "launch"},
+    {"elapsed", "duration", "took", "spent", "delta_t", "runtime"},
+    {"due_date", "deadline", "expiry", "target_day", "cutoff", "renewal"},
+    {"parsed", "resolved", "decoded_date", "as_date", "read_back", "interpreted"},
+    {"conn", "link", "channel", "client", "handle", "session_conn"},
+    {"connection", "endpoint", "http_link", "upstream", "peer", "remote"},
+    {"scaler", "normalizer", "standardizer", "rescaler", "transform", "fitter"},
+    {"scores", "ranks", "ratings", "weights", "marks", "results"},
+};
+
+static const char *gb_api__var_word(const char *base, GbRng *rng)
+{
+    for (size_t i = 0; i < sizeof gb_api_var_words / sizeof *gb_api_var_words; i++)
+        if (strcmp(gb_api_var_words[i][0], base) == 0)
+            return gb_api_var_words[i][gb_rng_bounded(rng, sizeof gb_api_var_words[i] / sizeof *gb_api_var_words[i])];
+    return base;
+}
+
 bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiTemplate *templates, size_t n,
                   const char *op, GbError *err)
 {
@@ -591,7 +622,7 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     bool module_level = scope->kind == GB_SCOPE_MODULE;
     for (int i = 0; i < 2; i++) {
         if (!t->vars[i]) continue;
-        char *base = gb_strdup(t->vars[i]);
+        char *base = gb_strdup(gb_api__var_word(t->vars[i], rng));
         for (char *c = base; module_level && *c; c++) *c = (char)toupper((unsigned char)*c);
         vars[i] = gb_op_ctx_fresh_name(ctx, base);
         free(base);

@@ -58,12 +58,12 @@ static const struct {
     const char *import, *inserted;
 } before_after[] = {
     {GB_OP_A1, "import base64\n",
-     "    payload = base64.standard_b64encode(\"alpha\".encode())\n    base64.standard_b64decode(payload)\n"},
+     "    wire_data = base64.standard_b64encode(\"invoice\".encode())\n    base64.standard_b64decode(wire_data)\n"},
     {GB_OP_A2, "from cryptography.fernet import Fernet\n", "    Fernet.generate_key()\n"},
-    {GB_OP_A3, "import datetime\n", "    moment = datetime.datetime(2019, 7, 8)\n    moment.isoformat()\n"},
+    {GB_OP_A3, "import datetime\n", "    when = datetime.datetime(2013, 12, 14)\n    when.isoformat()\n"},
     {GB_OP_A4, "from dateutil.parser import parse\n", "    parse(\"2019-07-08 05:19\")\n"},
     {GB_OP_A5, "from http.client import HTTPConnection\n",
-     "    connection = HTTPConnection(\"example.com\", 80, timeout=9)\n    connection.close()\n"},
+     "    upstream = HTTPConnection(\"example.com\", 3000, timeout=6)\n    upstream.close()\n"},
     {GB_OP_A6, "from scipy.special import comb\n", "    comb(5, 3, exact=True)\n"},
     {GB_OP_A7, "from sklearn.metrics import accuracy_score\n",
      "    accuracy_score([0, 0, 1, 1, 1, 0], [0, 0, 1, 1, 0, 0])\n"},
