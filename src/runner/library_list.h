@@ -14,6 +14,7 @@
 #define GB_LIBRARY_LIST                                                                                                \
     GB_LIBRARY("numpy", "numpy", "python3-numpy", GB_WORKER_NUMPY)                                                     \
     GB_LIBRARY("scipy", "scipy,scipy.stats", "python3-scipy", GB_WORKER_FULL)                                          \
-    GB_LIBRARY("sklearn", "sklearn,sklearn.utils", "python3-sklearn", GB_WORKER_FULL)                                  \
+    GB_LIBRARY("sklearn", "sklearn,sklearn.utils,sklearn.preprocessing,sklearn.metrics", "python3-sklearn",            \
+               GB_WORKER_FULL)                                                                                         \
     GB_LIBRARY("cryptography", "cryptography,cryptography.fernet", "python3-cryptography", GB_WORKER_FULL)             \
     GB_LIBRARY("dateutil", "dateutil,dateutil.parser", "python3-dateutil", GB_WORKER_FULL)
