@@ -994,6 +994,13 @@ static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, Gb
                                   const GbProgram *prog, const GbProbeSpec *spec, const size_t *at, GbEquivVerdict *v,
                                   GbError *err);
 
+/* The CPU bound of a child on ncost cost inputs on which the original took orig seconds. */
+static double gb_equiv__cpu_bound(const GbEquiv *e, const GbEquivConfig *cfg, double orig, size_t ncost)
+{
+    double slack = gb_equiv_large(e) > 0 ? cfg->large_slack_s : cfg->cost_slack_s;
+    return cfg->cost_ratio * orig + slack * (double)ncost;
+}
+
 bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task, const GbProgram *prog,
                     GbEquivVerdict *v, GbError *err)
 {
@@ -1037,9 +1044,8 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
             ncost++;
             orig += e->cpu.items[at.items[k]];
         }
-        double slack = gb_equiv_large(e) > 0 ? cfg->large_slack_s : cfg->cost_slack_s;
         spec.cost = cost;
-        spec.cost_cpu_s = GB_EQUIV_COST_CUT * (cfg->cost_ratio * orig + slack * (double)ncost);
+        spec.cost_cpu_s = GB_EQUIV_COST_CUT * gb_equiv__cpu_bound(e, cfg, orig, ncost);
     }
     bool ok = gb_equiv__check_probe(e, cfg, pool, task, prog, &spec, at.items, v, err);
     free(cost);
@@ -1124,8 +1130,7 @@ static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, Gb
             v->wall_orig += e->wall.items[at[k]];
             v->wall_child += wall[k];
         }
-        double slack = gb_equiv_large(e) > 0 ? cfg->large_slack_s : cfg->cost_slack_s;
-        v->cost_ok = !slow && v->cost_child <= cfg->cost_ratio * v->cost_orig + slack * (double)ncost &&
+        v->cost_ok = !slow && v->cost_child <= gb_equiv__cpu_bound(e, cfg, v->cost_orig, ncost) &&
                      v->wall_child <= cfg->cost_ratio * v->wall_orig + cfg->wall_slack_s * (double)ncost;
         if (v->cost_ok || slow || attempt == 1) break;
         /* over the bound: measure once more and keep the smaller time per input */
