@@ -8,6 +8,7 @@
 
 #include "src/base/rng.h"
 #include "src/base/util.h"
+#include "nsga2/equiv_private.h"
 #include "nsga2/equiv_steps.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
@@ -497,23 +498,6 @@ static void gb_equiv__mined_stdin(const GbEquivConfig *cfg, const GbTask *task, 
 
 /* ---- the original's record ---- */
 
-struct GbEquiv {
-    GbEquivInputs in;           /* every derived input */
-    GbArray(const char *) kept; /* borrowed from in: the inputs compared */
-    GbArray(bool) kept_large;
-    GbArray(char *) value; /* owned, per kept input */
-    GbArray(char *) out;   /* owned, per kept input */
-    GbArray(double) cpu;   /* per kept input: the smaller CPU time of the two probes */
-    GbArray(double) wall;  /* per kept input: the smaller wall time */
-    double limit_s;
-    size_t old_n;          /* the first old_n inputs are the tests' own and the derived ones */
-    size_t thr_end;        /* inputs old_n..thr_end-1 cross the mined thresholds */
-    GbArray(bool) chosen;  /* per input: probed in the record (old ones, and those the search kept) */
-    GbArray(char *) reach; /* owned, per input: the outcomes the search saw it reach */
-    char *branches;        /* owned: every outcome id of the original's source, or NULL (no search) */
-    size_t total, covered, covered_before;
-    char *uncovered; /* owned: the outcomes no kept input reaches, or NULL */
-};
 
 void gb_equiv_delete(GbEquiv *e)
 {
@@ -527,6 +511,8 @@ void gb_equiv_delete(GbEquiv *e)
     gb_array_free(&e->out);
     gb_array_free(&e->cpu);
     gb_array_free(&e->wall);
+    gb_array_free(&e->kept_at);
+    gb_array_free(&e->screen);
     gb_array_free(&e->chosen);
     for (size_t i = 0; i < e->reach.len; i++) free(e->reach.items[i]);
     gb_array_free(&e->reach);
@@ -640,7 +626,9 @@ static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbPro
                 gb_array_push(&at, i);
                 gb_array_push(&texts, e->in.inputs.items[i]);
             }
-    GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, cfg->limit_s, budget, true, NULL, 0};
+    /* within a task budget's share an input may not take longer than the share itself */
+    double limit = budget < cfg->limit_s ? budget : cfg->limit_s;
+    GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, limit, budget, true, NULL, 0};
     GbProbeResult r;
     bool ok = gb_pool_probe(pool, task, prog, &spec, &r, err);
     if (ok && r.run.status == GB_RUN_PASS) {
@@ -723,17 +711,24 @@ static void gb_equiv__drop_grown(GbEquivInputs *in)
 }
 
 /* The time guard of the larger inputs: the original is probed on them, and one it is not fast on
- * (gb_equiv__fast) is made again at half the size, until it is; one still slow below 8 elements
- * is dropped. An honest program is then never over the cost bound because its original is
- * already quadratic or worse, and the gate's cost per offspring stays bounded. */
+ * (gb_equiv__fast) is made again at half the size (a quarter when it did not even finish within
+ * 5 x large_s, at least 0.5 s), until it is; one still slow below 8 elements, or when the guard
+ * has spent share seconds (0: no limit), is dropped. An honest program is then never over the cost
+ * bound because its original is already quadratic or worse, and the gate's cost per offspring
+ * stays bounded. */
 static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
-                            TSParser *parser, uint64_t key, GbEquivInputs *in, GbError *err)
+                            TSParser *parser, uint64_t key, double share, GbEquivInputs *in, GbError *err)
 {
     GbArray(size_t) todo = {0};
     for (size_t g = 0; g < in->grown.len; g++) gb_array_push(&todo, g);
-    double limit = cfg->limit_s;
+    double limit = 5 * cfg->large_s < 0.5 ? 0.5 : 5 * cfg->large_s, t0 = gb_now();
+    if (limit > cfg->limit_s) limit = cfg->limit_s;
     bool ok = true;
     while (ok && todo.len > 0) {
+        if (share > 0 && gb_now() - t0 > share) {
+            for (size_t i = 0; i < todo.len; i++) in->grown.items[todo.items[i]].level = UINT32_MAX;
+            break;
+        }
         GbArray(const char *) texts = {0};
         for (size_t i = 0; i < todo.len; i++)
             gb_array_push(&texts, in->inputs.items[in->grown.items[todo.items[i]].input]);
@@ -745,7 +740,8 @@ static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *p
         for (size_t i = 0; ok && r.run.status == GB_RUN_PASS && i < todo.len; i++) {
             GbEquivGrown *g = &in->grown.items[todo.items[i]];
             if (gb_equiv__fast(&r.items.items[i], cfg)) continue;
-            size_t size = (size_t)cfg->size >> ++g->level;
+            g->level += r.items.items[i].status == GB_PROBE_OK ? 1 : 2;
+            size_t size = g->level < 32 ? (size_t)cfg->size >> g->level : 0;
             char *t = size >= 8 ? gb_equiv__grow(cfg, parser, in, key, g->base, g->j, size) : NULL;
             if (!t) {
                 g->level = UINT32_MAX;
@@ -793,7 +789,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
     double share = cfg->task_budget_s > 0 ? cfg->task_budget_s / GB_EQUIV_BUDGET_SHARE : 0;
     gb_equiv_inputs(cfg, task, parser, &e->in);
     uint64_t key = gb_hash64(task->id ? task->id : "", task->id ? strlen(task->id) : 0, 0x5EED5EEDULL);
-    if (!gb_equiv__guard(pool, task, prog, cfg, parser, key, &e->in, err)) {
+    if (!gb_equiv__guard(pool, task, prog, cfg, parser, key, share, &e->in, err)) {
         gb_equiv_delete(e);
         return NULL;
     }
@@ -897,6 +893,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
             gb_array_push(&e->out, gb_strdup(a->out));
             gb_array_push(&e->cpu, a->cpu_s < b->cpu_s ? a->cpu_s : b->cpu_s);
             gb_array_push(&e->wall, a->wall_s < b->wall_s ? a->wall_s : b->wall_s);
+            gb_array_push(&e->kept_at, at);
             gb_equiv__adds(&u, e->reach.items[at], true);
         }
     }
@@ -910,6 +907,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         gb_equiv_delete(e);
         return NULL;
     }
+    if (cfg->task_budget_s > 0) gb_equiv_screen_choose(e, cfg->task_budget_s / GB_EQUIV_SCREEN_SHARE);
     return e;
 }
 
@@ -1001,8 +999,10 @@ static double gb_equiv__cpu_bound(const GbEquiv *e, const GbEquivConfig *cfg, do
     return cfg->cost_ratio * orig + slack * (double)ncost;
 }
 
-bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task, const GbProgram *prog,
-                    GbEquivVerdict *v, GbError *err)
+/* gb_equiv_check (rest false: the screen's inputs, or every kept one without a screen) and
+ * gb_equiv_check_rest (rest true: the kept inputs outside the screen). */
+static bool gb_equiv__check_part(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
+                                 const GbProgram *prog, bool rest, GbEquivVerdict *v, GbError *err)
 {
     memset(v, 0, sizeof *v);
     v->first = -1;
@@ -1023,11 +1023,17 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
     GbArray(const char *) texts = {0};
     GbArray(size_t) at = {0};
     for (size_t i = 0; i < n; i++)
-        if (!cost_off || gb_equiv_large(e) == 0 || !e->kept_large.items[i]) {
+        if ((!cost_off || gb_equiv_large(e) == 0 || !e->kept_large.items[i]) &&
+            (e->screen.len == 0 ? !rest : e->screen.items[i] != rest)) {
             gb_array_push(&texts, e->kept.items[i]);
             gb_array_push(&at, i);
         }
     n = at.len;
+    if (n == 0) { /* nothing outside the screen */
+        gb_array_free(&texts);
+        gb_array_free(&at);
+        return true;
+    }
     GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, limit, 1e9, false, NULL, 0};
     /* The cost cut: a child whose CPU time on the cost inputs passes GB_EQUIV_COST_CUT x its
      * bound is over it however the rest would go (the bound's second measurement, for noise,
@@ -1052,6 +1058,24 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
     gb_array_free(&texts);
     gb_array_free(&at);
     return ok;
+}
+
+bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task, const GbProgram *prog,
+                    GbEquivVerdict *v, GbError *err)
+{
+    return gb_equiv__check_part(e, cfg, pool, task, prog, false, v, err);
+}
+
+bool gb_equiv_check_rest(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
+                         const GbProgram *prog, GbEquivVerdict *v, GbError *err)
+{
+    return gb_equiv__check_part(e, cfg, pool, task, prog, true, v, err);
+}
+
+bool gb_equiv_screened(const GbEquiv *e, size_t *n)
+{
+    *n = e ? e->nscreen : 0;
+    return e && e->screen.len > 0;
 }
 
 /* Compare probe item it with the record of kept input i into v (the first disagreement

@@ -32,9 +32,12 @@
  * are left, each further round perturbs the kept searched inputs and the tests' own. The
  * tests' own and derived inputs are always kept, so the search only adds inputs.
  *
- * Time guard (gb_equiv_record, first): the original is probed on the larger inputs; one it
- * takes over large_s CPU seconds on (or times out, or runs out of stack or memory on) is made
- * again at half the size until it is fast enough, and dropped below 8 elements.
+ * Time guard (gb_equiv_record, first): the original is probed on the larger inputs (each stopped
+ * after 5 x large_s wall seconds, at least 0.5 s); one it takes over large_s CPU seconds on (or
+ * runs out of stack or memory on) is made again at half the size, one it did not finish at a
+ * quarter, until it is fast enough; it is dropped below 8 elements, and under a task budget when
+ * the guard has spent its share (GB_EQUIV_BUDGET_SHARE). A cubic original whose larger input took
+ * the whole 2 s per-input limit at each of five sizes spent 10 s of a 15 s budget here.
  *
  * Recording (gb_equiv_record): the original is probed twice, starting 1.1 s apart at least (a clock
  * read in whole seconds then differs) (src/runner/runner.h:
@@ -53,6 +56,19 @@
  * exceeded the probe is repeated once and the smaller time per input counts. A timeout on a
  * larger input is over the cost bound, not a disagreement; with cost_ratio >= GB_EQUIV_NO_COST
  * the larger inputs are not probed.
+ *
+ * Screen (under a task time budget B, cfg->task_budget_s): when the original's wall time summed
+ * over the kept inputs exceeds B / GB_EQUIV_SCREEN_SHARE, gb_equiv_check probes a screen of them:
+ * every larger input; for every branch outcome the kept inputs reach, one input that reaches it
+ * (greedy, most new outcomes per second of the original first); then the cheapest of the rest
+ * while the original's wall time on the screen stays within B / GB_EQUIV_SCREEN_SHARE (and until
+ * it holds GB_EQUIV_SCREEN_MIN inputs). The tests' own inputs are not left out of it: the tests
+ * gate runs the child on them too, but compares with the expected output only as the harness
+ * does, and does not bound the child's time.
+ * A slow script's child then costs a fraction of a full check (a stdio script that takes 0.1 s per
+ * input spent 3 s on 30 inputs) and the screen still reaches every outcome the kept inputs reach.
+ * The kept inputs outside it are checked by gb_equiv_check_rest, which evolve runs on its final
+ * pick (and front) before writing it: a program refuted there is never output.
  *
  * Thread-safety: a recorded GbEquiv is read-only; gb_equiv_check may run concurrently on it. */
 #include <stdbool.h>
@@ -84,9 +100,14 @@ typedef struct {
                            * recording probe, take at most a tenth of it (GB_EQUIV_BUDGET_SHARE) */
 } GbEquivConfig;
 
-/* Under a task time budget B, the search and each of the original's recording probes stop
- * after B / GB_EQUIV_BUDGET_SHARE seconds (the inputs after that are not kept). */
+/* Under a task time budget B, the time guard, the search and each of the original's recording
+ * probes stop after B / GB_EQUIV_BUDGET_SHARE seconds (the inputs after that are not kept; an
+ * input of the search may take no longer than that either). */
 #define GB_EQUIV_BUDGET_SHARE 10.0
+/* ... and a child's check (the screen, below) aims at B / GB_EQUIV_SCREEN_SHARE seconds of the
+ * original's time; at least GB_EQUIV_SCREEN_MIN inputs are screened. */
+#define GB_EQUIV_SCREEN_SHARE 30.0
+#define GB_EQUIV_SCREEN_MIN 6
 
 void gb_equiv_config_defaults(GbEquivConfig *cfg);
 
@@ -156,4 +177,10 @@ typedef struct {
  * set); a disagreeing, failing or slow program is a normal verdict. */
 bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task, const GbProgram *prog,
                     GbEquivVerdict *v, GbError *err);
+/* The same on the kept inputs outside the screen (true with nothing checked when there is no
+ * screen): with gb_equiv_check, every kept input. */
+bool gb_equiv_check_rest(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
+                         const GbProgram *prog, GbEquivVerdict *v, GbError *err);
+/* Whether a check takes a screen of the kept inputs (else every one), and how many (*n). */
+bool gb_equiv_screened(const GbEquiv *e, size_t *n);
 void gb_equiv_verdict_destroy(GbEquivVerdict *v);

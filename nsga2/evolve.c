@@ -219,11 +219,40 @@ static void gb_evolve__name_pick(GbRun *run, size_t pick, TSParser *parser)
     }
 }
 
+void gb_evolve_verify(GbRun *run)
+{
+    const GbEvolveConfig *cfg = run->cfg;
+    size_t screened;
+    if (!gb_equiv_screened(run->equiv, &screened)) return;
+    size_t n = run->pop.len;
+    double *obj = gb_malloc(3 * n * sizeof *obj);
+    size_t *cand = gb_malloc((n + 1) * sizeof *cand);
+    for (;;) {
+        size_t k = gb_evolve_pop_objectives(run, obj);
+        size_t m = cfg->keep_front ? gb_nsga2_first_front(obj, n, k, cand) : 0;
+        cand[m++] = gb_evolve_pick(run, obj, k);
+        GbIndividual *ind = NULL;
+        for (size_t j = m; j-- > 0 && !ind;)
+            if (cand[j] != 0 && !run->pop.items[cand[j]].verified) ind = &run->pop.items[cand[j]];
+        if (!ind) break;
+        GbError err;
+        GbEquivVerdict v;
+        bool ran = gb_equiv_check_rest(run->equiv, &cfg->equiv_cfg, cfg->pool, run->task, &ind->prog, &v, &err);
+        ind->verified = ran && v.status == GB_RUN_PASS && v.agree && v.cost_ok;
+        ind->refuted = !ind->verified;
+        run->refuted += ind->refuted;
+        gb_equiv_verdict_destroy(&v);
+    }
+    free(obj);
+    free(cand);
+}
+
 /* The final pick (gb_evolve_pick), named and linted, and the record of the run. */
 static void gb_evolve__conclude(GbRun *run, GbEvolveResult *res, TSParser *parser)
 {
     const GbEvolveConfig *cfg = run->cfg;
     size_t n = run->pop.len;
+    gb_evolve_verify(run);
     double *obj = gb_malloc(3 * n * sizeof *obj);
     size_t k = gb_evolve_pop_objectives(run, obj);
     size_t *front = gb_malloc(n * sizeof *front);

@@ -43,6 +43,8 @@ typedef struct {
     int op;                /* operator that made it from its parent, -1 for the original */
     GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
     bool spent;            /* a breeding found no site left untried: it never breeds again */
+    bool verified;         /* agreed with the original on the kept inputs outside the screen too */
+    bool refuted;          /* disagreed there: dominated by every other, never picked or written */
 } GbIndividual;
 
 typedef GbArray(GbIndividual) GbPopulation;
@@ -67,6 +69,7 @@ typedef struct {
                                     lint, so they never read pop) */
     struct GbEvolveCrew *crew;   /* the task's helper threads (gb_evolve_validate_generation), NULL: none */
     GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
+    size_t refuted;              /* programs that passed the screen and were refuted (gb_evolve_verify) */
     char *equiv_error;           /* why recording them failed, or NULL */
     char *error;
     GbRenameList renamed;
@@ -78,6 +81,11 @@ typedef struct {
                            step avoids them */
 } GbRun;
 
+/* With a screen (nsga2/equiv.h), the pick -- with --keep-front every program of the final front
+ * -- is checked on the kept inputs the screen left out before it is written; one that disagrees
+ * there (or cannot be checked) is refuted (run->refuted counts them), and the pick or front is
+ * taken again without it. Nothing without a screen. */
+void gb_evolve_verify(GbRun *run);
 void gb_individual_destroy(GbIndividual *ind);
 /* Whether ind was already bred from with operator op at the site key. */
 bool gb_individual_was_tried(const GbIndividual *ind, int op, const char *key);

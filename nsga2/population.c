@@ -69,8 +69,9 @@ size_t gb_evolve_objectives(const GbRun *run, const GbIndividual *const *ind, si
 {
     size_t k = run->n_away ? 3 : 2;
     for (size_t i = 0; i < n; i++) {
-        obj[k * i] = ind[i]->score;
-        obj[k * i + 1] = ind[i]->rr;
+        /* a refuted program (gb_evolve_verify) is dominated by every other */
+        obj[k * i] = ind[i]->refuted ? -1 : ind[i]->score;
+        obj[k * i + 1] = ind[i]->refuted ? -1 : ind[i]->rr;
         if (k == 3) obj[k * i + 2] = -(ind[i]->sim > run->cfg->away_target ? ind[i]->sim : run->cfg->away_target);
     }
     return k;

@@ -35,7 +35,7 @@ size_t gb_evolve_pick(const GbRun *run, const double *obj, size_t k)
         if (ind->sim < run->pop.items[least].sim - 1e-12 ||
             (fabs(ind->sim - run->pop.items[least].sim) <= 1e-12 && ind->score > run->pop.items[least].score + 1e-12))
             least = i;
-        if (ind->sim > run->cfg->away_target + 1e-12) continue;
+        if (ind->refuted || ind->sim > run->cfg->away_target + 1e-12) continue;
         rcrr[2 * m] = ind->score;
         rcrr[2 * m + 1] = ind->rr;
         ix[m++] = i;

@@ -37,6 +37,10 @@
  *              "error": "..." when the original could not be probed (then only the tests gate),
  *              and with the search for inputs "branches": b, "covered": c, "uncovered": "12f 20x":
  *              the original's branch outcomes, those the kept inputs reach, those they do not,
+ *              and under a time budget, when checking every kept input would cost a child too
+ *              much (nsga2/equiv.h, the screen), "screen": s, "refuted": r: the kept inputs
+ *              each child was checked on, and how many programs that passed them disagreed on
+ *              the others when the pick (and with --keep-front the front) was checked on all,
  *     "away": {"versions": n, "target": t, "original": j0, "pick": j} (only with earlier
  *             versions: versions, `evolve --away-from`): how many earlier versions of the task
  *             there were, the similarity target, and the token Jaccard to the nearest of them of
@@ -160,6 +164,8 @@ typedef struct {
     long equiv_branches, equiv_covered; /* the original's branch outcomes, reached by the inputs (0, 0: no search) */
     char *equiv_uncovered;              /* owned: the outcomes not reached ("12f 20x"), or NULL */
     char *equiv_error;                  /* owned: why the original's results could not be recorded, or NULL */
+    bool has_equiv_screen;
+    long equiv_screen, equiv_refuted;   /* inputs in the screen, programs it let through and the rest refuted */
     bool has_away;
     long away_versions;
     double away_target, away_original, away_pick;

@@ -165,6 +165,10 @@ static void gb_evolve__fill_extras(GbRun *run, GbEvolveResult *res, long pick)
         rec->equiv_covered = (long)gb_equiv_covered(run->equiv);
         if (rec->equiv_branches > 0) rec->equiv_uncovered = gb_strdup(gb_equiv_uncovered(run->equiv));
         if (run->equiv_error) rec->equiv_error = gb_strdup(run->equiv_error);
+        size_t screened;
+        rec->has_equiv_screen = gb_equiv_screened(run->equiv, &screened);
+        rec->equiv_screen = (long)screened;
+        rec->equiv_refuted = (long)run->refuted;
     }
     if (run->n_away && run->pop.len > 0) {
         rec->has_away = true;

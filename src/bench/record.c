@@ -174,6 +174,10 @@ char *gb_record_genebench_json(const GbRecord *r)
             json_object_set_new(e, "covered", json_integer(r->equiv_covered));
             json_object_set_new(e, "uncovered", json_string(r->equiv_uncovered ? r->equiv_uncovered : ""));
         }
+        if (r->has_equiv_screen) {
+            json_object_set_new(e, "screen", json_integer(r->equiv_screen));
+            json_object_set_new(e, "refuted", json_integer(r->equiv_refuted));
+        }
         json_object_set_new(o, "equiv", e);
     }
     if (r->has_away) {
@@ -563,6 +567,10 @@ static bool gb_record__parse_equiv(json_t *o, GbRecord *r, GbError *err)
             r->equiv_covered = (long)json_integer_value(c);
         }
         if (json_is_string(u)) r->equiv_uncovered = gb_strdup(json_string_value(u));
+        json_t *sc = json_object_get(equiv, "screen"), *rf = json_object_get(equiv, "refuted");
+        r->has_equiv_screen = json_is_integer(sc);
+        if (json_is_integer(sc)) r->equiv_screen = (long)json_integer_value(sc);
+        if (json_is_integer(rf)) r->equiv_refuted = (long)json_integer_value(rf);
     }
     return true;
 }

@@ -7,6 +7,7 @@
 
 #include "helpers.h"
 #include "nsga2/equiv.h"
+#include "nsga2/equiv_private.h"
 #include "nsga2/equiv_steps.h"
 #include "src/model/calls.h"
 #include "src/model/perturb.h"
@@ -545,6 +546,103 @@ static void test_equiv_gate_in_the_sandbox(void **state)
     gb_pool_delete(pool);
 }
 
+/* Whether the space-separated ids of reach hold id. */
+static bool reach_has(const char *reach, const char *id, size_t n)
+{
+    for (const char *q = reach; q && *q;) {
+        while (*q == ' ') q++;
+        size_t k = strcspn(q, " ");
+        if (k == n && memcmp(q, id, n) == 0) return true;
+        q += k;
+    }
+    return false;
+}
+
+/* Under a time budget a child is checked on a screen of the kept inputs, and the inputs outside
+ * it once at the end (gb_equiv_check_rest): the two together are every kept input; the screen
+ * holds every larger input and reaches every outcome the kept inputs reach; a change the screen
+ * does not see is found by the rest. Without a budget, or within its share, there is no screen. */
+static void test_equiv_screen(void **state)
+{
+    (void)state;
+    GbPool *pool = pool_or_skip();
+    assert_non_null(pool);
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    make_assert_task(&t, "equiv/1", "f", orig_src, tests);
+    GbEquivConfig cfg;
+    gb_equiv_config_defaults(&cfg);
+    GbError err = {{0}};
+    size_t n = 0;
+    GbEquiv *whole = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
+    assert_non_null(whole);
+    assert_false(gb_equiv_screened(whole, &n));
+    gb_equiv_delete(whole);
+    cfg.task_budget_s = 15;
+    GbEquiv *e = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
+    assert_non_null(e);
+    /* the original's time on every kept input is within its share of the budget: no screen */
+    assert_false(gb_equiv_screened(e, &n));
+    /* the smallest screen */
+    gb_equiv_screen_choose(e, 1e-9);
+    assert_true(gb_equiv_screened(e, &n));
+    size_t kept = gb_equiv_kept(e), outside = kept;
+    for (size_t i = 0; i < kept; i++) {
+        if (e->kept_large.items[i]) assert_true(e->screen.items[i]);
+        if (!e->screen.items[i] && outside == kept) outside = i;
+    }
+    printf("    kept %zu, screen %zu\n", kept, n);
+    assert_true(n >= GB_EQUIV_SCREEN_MIN && outside < kept);
+    for (size_t i = 0; i < kept; i++) {
+        const char *reach = e->reach.items[e->kept_at.items[i]];
+        for (const char *q = reach; *q;) {
+            while (*q == ' ') q++;
+            size_t k = strcspn(q, " ");
+            if (k == 0) break;
+            bool seen = false;
+            for (size_t j = 0; j < kept && !seen; j++)
+                seen = e->screen.items[j] && reach_has(e->reach.items[e->kept_at.items[j]], q, k);
+            if (!seen) print_error("outcome %.*s reached by no screened input\n", (int)k, q);
+            assert_true(seen);
+            q += k;
+        }
+    }
+    /* a child that differs on one input outside the screen only */
+    char *planted = gb_asprintf("def f(xs, k):\n    if (xs, k) == (%s):\n        return None\n"
+                                "    return sorted(x for x in xs if x > k)\n",
+                                e->kept.items[outside]);
+    const struct {
+        const char *source;
+        bool screen_agrees, rest_agrees;
+    } children[] = {
+        {"def f(xs, k):\n    return sorted(x for x in xs if x > k)\n", true, true},
+        {planted, true, false},
+    };
+    for (size_t i = 0; i < sizeof children / sizeof *children; i++) {
+        GbTask ct;
+        GbProgram prog;
+        make_assert_task(&ct, "equiv/1", "f", children[i].source, tests);
+        gb_program_from_task(&prog, &ct);
+        GbEquivVerdict vs, vr;
+        assert_true(gb_equiv_check(e, &cfg, pool, &ct, &prog, &vs, &err));
+        assert_true(gb_equiv_check_rest(e, &cfg, pool, &ct, &prog, &vr, &err));
+        printf("    child %zu: screen %zu/%zu, rest %zu/%zu\n", i, vs.agreed, vs.checked, vr.agreed, vr.checked);
+        assert_int_equal(vs.agree && vs.status == GB_RUN_PASS, children[i].screen_agrees);
+        assert_int_equal(vr.agree && vr.status == GB_RUN_PASS, children[i].rest_agrees);
+        assert_int_equal(vs.checked, n);
+        if (vr.agree) assert_int_equal(vs.checked + vr.checked, kept);
+        gb_equiv_verdict_destroy(&vs);
+        gb_equiv_verdict_destroy(&vr);
+        gb_program_destroy(&prog);
+        gb_task_destroy(&ct);
+    }
+    free(planted);
+    gb_equiv_delete(e);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+    gb_pool_delete(pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests_[] = {
@@ -559,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_equiv_inputs_of_a_task),
         cmocka_unit_test(test_equiv_clockless),
         cmocka_unit_test(test_equiv_gate_in_the_sandbox),
+        cmocka_unit_test(test_equiv_screen),
     };
     return cmocka_run_group_tests(tests_, NULL, NULL);
 }

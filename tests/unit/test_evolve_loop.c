@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nsga2/equiv_private.h"
 #include "nsga2/evolve_private.h"
 #include "src/python/pyparse.h"
 #include "tests/unit/helpers.h"
@@ -382,6 +383,47 @@ static void test_pick_best_score_within_the_away_target(void **state)
     }
 }
 
+/* Under a time budget the children of a slow task are checked on the equivalence gate's screen;
+ * the pick is then checked on the other kept inputs. Child 1 (the best) differs from the original
+ * on one input outside the screen only: it is refuted and child 2 is picked; with --keep-front
+ * the front is checked too, and the original never is. */
+static void test_pick_refutes_what_the_screen_let_through(void **state)
+{
+    GbPool *pool = *state;
+    for (int keep_front = 0; keep_front < 2; keep_front++) {
+        static const double pop[] = {0.10, 0.10, 0.90, 0.90, 0.50, 0.50};
+        Fixture f;
+        fixture_init(&f, pop, 3);
+        f.cfg.pool = pool;
+        f.cfg.equiv = true;
+        f.cfg.keep_front = keep_front;
+        TSParser *parser = gb_parser_new();
+        GbEquivConfig ecfg = f.cfg.equiv_cfg;
+        ecfg.task_budget_s = 15;
+        GbError err = {{0}};
+        f.run.equiv = gb_equiv_record(pool, &f.task, NULL, &ecfg, parser, &err);
+        assert_non_null(f.run.equiv);
+        gb_equiv_screen_choose(f.run.equiv, 1e-9); /* the smallest screen (this one is fast) */
+        size_t n, outside = 0;
+        assert_true(gb_equiv_screened(f.run.equiv, &n));
+        while (f.run.equiv->screen.items[outside]) outside++;
+        gb_program_set_source_take(
+            &f.run.pop.items[1].prog, 0,
+            gb_asprintf("def f(x):\n    return None if x == (%s) else x + 1\n", f.run.equiv->kept.items[outside]));
+        gb_evolve_verify(&f.run);
+        assert_true(f.run.pop.items[1].refuted);
+        assert_true(f.run.pop.items[2].verified);
+        assert_false(f.run.pop.items[0].verified || f.run.pop.items[0].refuted);
+        assert_int_equal(f.run.refuted, 1);
+        double obj[9];
+        size_t k = gb_evolve_pop_objectives(&f.run, obj);
+        assert_int_equal(gb_evolve_pick(&f.run, obj, k), 2);
+        gb_equiv_delete(f.run.equiv);
+        ts_parser_delete(parser);
+        fixture_destroy(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_waves_stop_after_the_wave_that_reaches_accept),
         cmocka_unit_test(test_accept_zero_validates_all_in_breeding_order),
         cmocka_unit_test(test_pick_best_score_within_the_away_target),
+        cmocka_unit_test(test_pick_refutes_what_the_screen_let_through),
     };
     return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
 }
