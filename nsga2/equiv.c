@@ -676,12 +676,20 @@ static void gb_equiv__add_searched(GbEquiv *e, char *text)
     }
 }
 
+/* The CPU seconds the original may take on one larger input: large_s, and under a task budget B
+ * at most B / GB_EQUIV_LARGE_SHARE (every child is probed on the larger inputs). */
+static double gb_equiv__large_s(const GbEquivConfig *cfg)
+{
+    double s = cfg->task_budget_s > 0 ? cfg->task_budget_s / GB_EQUIV_LARGE_SHARE : cfg->large_s;
+    return s < cfg->large_s ? s : cfg->large_s;
+}
+
 /* Whether the original ran a larger input fast enough for it to bound the cost: finished within
- * cfg->large_s CPU seconds, without running out of time, stack or memory. */
+ * gb_equiv__large_s CPU seconds, without running out of time, stack or memory. */
 static bool gb_equiv__fast(const GbProbeItem *it, const GbEquivConfig *cfg)
 {
     /* CPU time, not wall time: the sizes should not depend on how loaded the machine is */
-    if (it->status != GB_PROBE_OK || it->cpu_s > cfg->large_s) return false;
+    if (it->status != GB_PROBE_OK || it->cpu_s > gb_equiv__large_s(cfg)) return false;
     static const char *const refused[] = {"raise=RecursionError", "raise=MemoryError", "raise=ProbeTimeout"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
         if (strstr(it->value, refused[i])) return false;
@@ -721,7 +729,7 @@ static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *p
 {
     GbArray(size_t) todo = {0};
     for (size_t g = 0; g < in->grown.len; g++) gb_array_push(&todo, g);
-    double limit = 5 * cfg->large_s < 0.5 ? 0.5 : 5 * cfg->large_s, t0 = gb_now();
+    double limit = 5 * gb_equiv__large_s(cfg) < 0.5 ? 0.5 : 5 * gb_equiv__large_s(cfg), t0 = gb_now();
     if (limit > cfg->limit_s) limit = cfg->limit_s;
     bool ok = true;
     while (ok && todo.len > 0) {

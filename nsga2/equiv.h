@@ -87,7 +87,8 @@ typedef struct {
     int inputs;           /* derived inputs per task (default 24) */
     int large;            /* larger inputs per task (default 4) */
     int size;             /* elements (characters, counts) the larger inputs aim at (default 4096) */
-    double large_s;       /* CPU seconds the original may take on one larger input (default 0.1) */
+    double large_s;       /* CPU seconds the original may take on one larger input (default 0.1; under a
+                           * task budget B at most B / GB_EQUIV_LARGE_SHARE) */
     double cost_ratio;    /* R (default 4) */
     double cost_slack_s;  /* CPU seconds per cost input allowed beyond R x the original's (0.02) */
     double large_slack_s; /* the same when the cost inputs are the larger ones (0.005) */
@@ -106,7 +107,10 @@ typedef struct {
 #define GB_EQUIV_BUDGET_SHARE 10.0
 /* ... and a child's check (the screen, below) aims at B / GB_EQUIV_SCREEN_SHARE seconds of the
  * original's time; at least GB_EQUIV_SCREEN_MIN inputs are screened. */
-#define GB_EQUIV_SCREEN_SHARE 30.0
+#define GB_EQUIV_SCREEN_SHARE 60.0
+/* ... and the original may take at most B / GB_EQUIV_LARGE_SHARE CPU seconds on one larger input
+ * (when that is below large_s): each child is probed on all of them. */
+#define GB_EQUIV_LARGE_SHARE 600.0
 #define GB_EQUIV_SCREEN_MIN 6
 
 void gb_equiv_config_defaults(GbEquivConfig *cfg);
