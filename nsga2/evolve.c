@@ -72,7 +72,7 @@ static bool gb_evolve__seed_population(GbRun *run, TSParser *parser, GbHashList 
         gb_individual_destroy(&orig);
         return false;
     }
-    gb_evolve_set_scores(cfg, &orig);
+    gb_evolve_set_scores(cfg, &orig, NULL);
     orig.rr = gb_fitness_rr(&orig.metrics, cfg->thresholds);
     orig.hash = gb_program_token_hash(&orig.prog, parser);
     if (cfg->away) gb_evolve_away_load(run, &orig.prog, parser);

@@ -91,7 +91,13 @@ void gb_individual_destroy(GbIndividual *ind);
 bool gb_individual_was_tried(const GbIndividual *ind, int op, const char *key);
 bool gb_evolve_hash_seen(const uint64_t *hashes, size_t n, uint64_t h);
 /* ind's rc and score from its metrics. */
-void gb_evolve_set_scores(const GbEvolveConfig *cfg, GbIndividual *ind);
+/* ind->rc, and ind->score: under --objective rc, RC plus GB_EVOLVE_SPREAD for each C_i above
+ * the original's (orig; NULL for the original itself). Seven dimensions add 0.007 at most: enough
+ * to prefer, of two forms of one operator, the one that raises a dimension the program has not
+ * raised yet (a helper method, C7 +1: RC +0.0107, over a helper class, C6 and C1 +1: +0.0113, once
+ * C6 has risen), never a program of visibly less RC. */
+#define GB_EVOLVE_SPREAD 0.001
+void gb_evolve_set_scores(const GbEvolveConfig *cfg, GbIndividual *ind, const GbMetrics *orig);
 /* The objectives of selection, per individual: RC (or the balanced score), RR, and with earlier
  * versions the distance from the nearest one, saturated at the target. Returns k; obj gets
  * n x k values (3n storage). */

@@ -59,10 +59,13 @@ bool gb_evolve_hash_seen(const uint64_t *hashes, size_t n, uint64_t h)
     return false;
 }
 
-void gb_evolve_set_scores(const GbEvolveConfig *cfg, GbIndividual *ind)
+void gb_evolve_set_scores(const GbEvolveConfig *cfg, GbIndividual *ind, const GbMetrics *orig)
 {
     ind->rc = gb_fitness_rc(&ind->metrics, cfg->thresholds);
     ind->score = cfg->balanced ? gb_fitness_rc_balanced(&ind->metrics, cfg->thresholds) : ind->rc;
+    if (cfg->balanced || !orig) return;
+    for (int i = 0; i < GB_N_COMPLEXITY; i++)
+        if (ind->metrics.v[i] > orig->v[i]) ind->score += GB_EVOLVE_SPREAD;
 }
 
 size_t gb_evolve_objectives(const GbRun *run, const GbIndividual *const *ind, size_t n, double *obj)
@@ -118,7 +121,7 @@ bool gb_evolve_measure(const GbRun *run, GbIndividual *ch, TSParser *parser)
     if (ch->measured) return true;
     GbError err;
     if (!gb_metrics_compute(&ch->prog, parser, &ch->metrics, &err)) return false;
-    gb_evolve_set_scores(run->cfg, ch);
+    gb_evolve_set_scores(run->cfg, ch, run->pop.len ? &run->pop.items[0].metrics : NULL);
     ch->rr = gb_fitness_rr(&ch->metrics, run->cfg->thresholds);
     ch->sim = gb_evolve_similarity(run, &ch->prog, parser);
     ch->measured = true;
