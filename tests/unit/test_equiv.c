@@ -453,6 +453,19 @@ static void test_equiv_clockless(void **state)
     ts_parser_delete(p);
 }
 
+/* The task of orig_src and tests into t, the default config (with task budget B) into cfg, and the
+ * original's record. */
+static GbEquiv *record_orig(GbPool *pool, TSParser *p, GbTask *t, GbEquivConfig *cfg, double budget)
+{
+    make_assert_task(t, "equiv/1", "f", orig_src, tests);
+    gb_equiv_config_defaults(cfg);
+    cfg->task_budget_s = budget;
+    GbError err = {{0}};
+    GbEquiv *e = gb_equiv_record(pool, t, NULL, cfg, p, &err);
+    if (!e) print_error("%s\n", err.msg);
+    return e;
+}
+
 static void test_equiv_gate_in_the_sandbox(void **state)
 {
     (void)state;
@@ -460,12 +473,9 @@ static void test_equiv_gate_in_the_sandbox(void **state)
     assert_non_null(pool);
     TSParser *p = gb_parser_new();
     GbTask t;
-    make_assert_task(&t, "equiv/1", "f", orig_src, tests);
     GbEquivConfig cfg;
-    gb_equiv_config_defaults(&cfg);
     GbError err = {{0}};
-    GbEquiv *e = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
-    if (!e) print_error("%s\n", err.msg);
+    GbEquiv *e = record_orig(pool, p, &t, &cfg, 0);
     assert_non_null(e);
     assert_true(gb_equiv_kept(e) >= 10);
     assert_true(gb_equiv_large(e) >= 1);
@@ -569,17 +579,15 @@ static void test_equiv_screen(void **state)
     assert_non_null(pool);
     TSParser *p = gb_parser_new();
     GbTask t;
-    make_assert_task(&t, "equiv/1", "f", orig_src, tests);
     GbEquivConfig cfg;
-    gb_equiv_config_defaults(&cfg);
     GbError err = {{0}};
     size_t n = 0;
-    GbEquiv *whole = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
+    GbEquiv *whole = record_orig(pool, p, &t, &cfg, 0);
     assert_non_null(whole);
     assert_false(gb_equiv_screened(whole, &n));
     gb_equiv_delete(whole);
-    cfg.task_budget_s = 15;
-    GbEquiv *e = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
+    gb_task_destroy(&t);
+    GbEquiv *e = record_orig(pool, p, &t, &cfg, 15);
     assert_non_null(e);
     /* the original's time on every kept input is within its share of the budget: no screen */
     assert_false(gb_equiv_screened(e, &n));
