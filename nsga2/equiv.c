@@ -719,9 +719,9 @@ static void gb_equiv__drop_grown(GbEquivInputs *in)
 }
 
 /* The time guard of the larger inputs: the original is probed on them, and one it is not fast on
- * (gb_equiv__fast) is made again at half the size (a quarter when it did not even finish within
- * 5 x large_s, at least 0.5 s), until it is; one still slow below 8 elements, or when the guard
- * has spent share seconds (0: no limit), is dropped. An honest program is then never over the cost
+ * (gb_equiv__fast) is made again at half the size (a quarter when it took over 4 x the CPU it may,
+ * an eighth when it did not even finish within 5 x, at least 0.5 s), until it is; one still slow
+ * below 8 elements, or when the guard has spent share seconds (0: no limit), is dropped. An honest program is then never over the cost
  * bound because its original is already quadratic or worse, and the gate's cost per offspring
  * stays bounded. */
 static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
@@ -748,7 +748,9 @@ static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *p
         for (size_t i = 0; ok && r.run.status == GB_RUN_PASS && i < todo.len; i++) {
             GbEquivGrown *g = &in->grown.items[todo.items[i]];
             if (gb_equiv__fast(&r.items.items[i], cfg)) continue;
-            g->level += r.items.items[i].status == GB_PROBE_OK ? 1 : 2;
+            /* a cubic original needs an eighth of the size to take a twentieth of the time */
+            const GbProbeItem *it = &r.items.items[i];
+            g->level += it->status != GB_PROBE_OK ? 3 : it->cpu_s > 4 * gb_equiv__large_s(cfg) ? 2 : 1;
             size_t size = g->level < 32 ? (size_t)cfg->size >> g->level : 0;
             char *t = size >= 8 ? gb_equiv__grow(cfg, parser, in, key, g->base, g->j, size) : NULL;
             if (!t) {

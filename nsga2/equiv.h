@@ -34,8 +34,8 @@
  *
  * Time guard (gb_equiv_record, first): the original is probed on the larger inputs (each stopped
  * after 5 x large_s wall seconds, at least 0.5 s); one it takes over large_s CPU seconds on (or
- * runs out of stack or memory on) is made again at half the size, one it did not finish at a
- * quarter, until it is fast enough; it is dropped below 8 elements, and under a task budget when
+ * runs out of stack or memory on) is made again at half the size (a quarter when it took over 4
+ * times that, an eighth when it did not finish), until it is fast enough; it is dropped below 8 elements, and under a task budget when
  * the guard has spent its share (GB_EQUIV_BUDGET_SHARE). A cubic original whose larger input took
  * the whole 2 s per-input limit at each of five sizes spent 10 s of a 15 s budget here.
  *
