@@ -90,9 +90,8 @@ static char *gb_equiv__perturb_sequence(TSParser *parser, const char *text, GbRn
     return cur;
 }
 
-/* Larger input j of in, made from input base at about size elements (owned; NULL: none). */
-static char *gb_equiv__grow(const GbEquivConfig *cfg, TSParser *parser, const GbEquivInputs *in, uint64_t key,
-                            size_t base, uint32_t j, size_t size)
+char *gb_equiv_grow(const GbEquivConfig *cfg, TSParser *parser, const GbEquivInputs *in, uint64_t key, size_t base,
+                    uint32_t j, size_t size)
 {
     GbRng rng;
     gb_rng_init_keyed(&rng, cfg->seed, key, in->mode == GB_PROBE_CLASS ? 6 : 2, j);
@@ -107,7 +106,7 @@ static void gb_equiv__add_large(const GbEquivConfig *cfg, TSParser *parser, uint
     size_t before = in->inputs.len;
     for (int j = 0; in->from_tests > 0 && j < 3 * cfg->large && in->inputs.len < before + (size_t)cfg->large; j++) {
         size_t base = (size_t)j % in->from_tests, at = in->inputs.len;
-        gb_equiv__add(in, gb_equiv__grow(cfg, parser, in, key, base, (uint32_t)j, (size_t)cfg->size), true);
+        gb_equiv__add(in, gb_equiv_grow(cfg, parser, in, key, base, (uint32_t)j, (size_t)cfg->size), true);
         if (in->inputs.len > at) gb_array_push(&in->grown, ((GbEquivGrown){at, base, (uint32_t)j, 0}));
     }
 }
@@ -676,100 +675,6 @@ static void gb_equiv__add_searched(GbEquiv *e, char *text)
     }
 }
 
-/* The CPU seconds the original may take on one larger input: large_s, and under a task budget B
- * at most B / GB_EQUIV_LARGE_SHARE (every child is probed on the larger inputs). */
-static double gb_equiv__large_s(const GbEquivConfig *cfg)
-{
-    double s = cfg->task_budget_s > 0 ? cfg->task_budget_s / GB_EQUIV_LARGE_SHARE : cfg->large_s;
-    return s < cfg->large_s ? s : cfg->large_s;
-}
-
-/* Whether the original ran a larger input fast enough for it to bound the cost: finished within
- * gb_equiv__large_s CPU seconds, without running out of time, stack or memory. */
-static bool gb_equiv__fast(const GbProbeItem *it, const GbEquivConfig *cfg)
-{
-    /* CPU time, not wall time: the sizes should not depend on how loaded the machine is */
-    if (it->status != GB_PROBE_OK || it->cpu_s > gb_equiv__large_s(cfg)) return false;
-    static const char *const refused[] = {"raise=RecursionError", "raise=MemoryError", "raise=ProbeTimeout"};
-    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
-        if (strstr(it->value, refused[i])) return false;
-    return true;
-}
-
-/* Drop the larger inputs marked with level UINT32_MAX from in. */
-static void gb_equiv__drop_grown(GbEquivInputs *in)
-{
-    size_t w = 0, g = 0, gw = 0;
-    for (size_t i = 0; i < in->inputs.len; i++) {
-        while (g < in->grown.len && in->grown.items[g].input < i) g++;
-        bool grown = g < in->grown.len && in->grown.items[g].input == i;
-        if (grown && in->grown.items[g].level == UINT32_MAX) {
-            free(in->inputs.items[i]);
-            continue;
-        }
-        if (grown) {
-            in->grown.items[g].input = w;
-            in->grown.items[gw++] = in->grown.items[g];
-        }
-        in->inputs.items[w] = in->inputs.items[i];
-        in->large.items[w++] = in->large.items[i];
-    }
-    in->inputs.len = in->large.len = w;
-    in->grown.len = gw;
-}
-
-/* The time guard of the larger inputs: the original is probed on them, and one it is not fast on
- * (gb_equiv__fast) is made again at half the size (a quarter when it took over 4 x the CPU it may,
- * an eighth when it did not even finish within 5 x, at least 0.5 s), until it is; one still slow
- * below 8 elements, or when the guard has spent share seconds (0: no limit), is dropped. An honest program is then never over the cost
- * bound because its original is already quadratic or worse, and the gate's cost per offspring
- * stays bounded. */
-static bool gb_equiv__guard(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg,
-                            TSParser *parser, uint64_t key, double share, GbEquivInputs *in, GbError *err)
-{
-    GbArray(size_t) todo = {0};
-    for (size_t g = 0; g < in->grown.len; g++) gb_array_push(&todo, g);
-    double limit = 5 * gb_equiv__large_s(cfg) < 0.5 ? 0.5 : 5 * gb_equiv__large_s(cfg), t0 = gb_now();
-    if (limit > cfg->limit_s) limit = cfg->limit_s;
-    bool ok = true;
-    while (ok && todo.len > 0) {
-        if (share > 0 && gb_now() - t0 > share) {
-            for (size_t i = 0; i < todo.len; i++) in->grown.items[todo.items[i]].level = UINT32_MAX;
-            break;
-        }
-        GbArray(const char *) texts = {0};
-        for (size_t i = 0; i < todo.len; i++)
-            gb_array_push(&texts, in->inputs.items[in->grown.items[todo.items[i]].input]);
-        GbProbeSpec spec = {in->mode, in->entry, texts.items, texts.len, limit, limit * (double)texts.len + 1, false, NULL, 0};
-        GbProbeResult r;
-        ok = gb_pool_probe(pool, task, prog, &spec, &r, err);
-        size_t left = 0;
-        /* a failed probe of the original leaves the inputs as they are: the record reports it */
-        for (size_t i = 0; ok && r.run.status == GB_RUN_PASS && i < todo.len; i++) {
-            GbEquivGrown *g = &in->grown.items[todo.items[i]];
-            if (gb_equiv__fast(&r.items.items[i], cfg)) continue;
-            /* a cubic original needs an eighth of the size to take a twentieth of the time */
-            const GbProbeItem *it = &r.items.items[i];
-            g->level += it->status != GB_PROBE_OK ? 3 : it->cpu_s > 4 * gb_equiv__large_s(cfg) ? 2 : 1;
-            size_t size = g->level < 32 ? (size_t)cfg->size >> g->level : 0;
-            char *t = size >= 8 ? gb_equiv__grow(cfg, parser, in, key, g->base, g->j, size) : NULL;
-            if (!t) {
-                g->level = UINT32_MAX;
-                continue;
-            }
-            free(in->inputs.items[g->input]);
-            in->inputs.items[g->input] = t;
-            todo.items[left++] = todo.items[i];
-        }
-        todo.len = left;
-        gb_probe_result_destroy(&r);
-        gb_array_free(&texts);
-    }
-    gb_array_free(&todo);
-    gb_equiv__drop_grown(in);
-    return ok;
-}
-
 /* e->uncovered: the outcomes of e->branches not in u (reached), in source order. */
 static void gb_equiv__set_uncovered(GbEquiv *e, GbEquivStrs *u)
 {
@@ -799,7 +704,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
     double share = cfg->task_budget_s > 0 ? cfg->task_budget_s / GB_EQUIV_BUDGET_SHARE : 0;
     gb_equiv_inputs(cfg, task, parser, &e->in);
     uint64_t key = gb_hash64(task->id ? task->id : "", task->id ? strlen(task->id) : 0, 0x5EED5EEDULL);
-    if (!gb_equiv__guard(pool, task, prog, cfg, parser, key, share, &e->in, err)) {
+    if (!gb_equiv_guard(pool, task, prog, cfg, parser, key, share, &e->in, err)) {
         gb_equiv_delete(e);
         return NULL;
     }

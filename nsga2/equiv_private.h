@@ -30,3 +30,18 @@ struct GbEquiv {
 /* The screen (nsga2/equiv_screen.c): under a time budget, when a check of every kept input would
  * take the original more than budget_s wall seconds, the kept inputs a child is checked on. */
 void gb_equiv_screen_choose(GbEquiv *e, double budget_s);
+
+/* Larger input j of in, made from input base at about size elements (owned; NULL: none). */
+char *gb_equiv_grow(const GbEquivConfig *cfg, TSParser *parser, const GbEquivInputs *in, uint64_t key, size_t base,
+                    uint32_t j, size_t size);
+
+/* The time guard of the larger inputs (nsga2/equiv_guard.c): the original is probed on them, and one it is not fast on
+ * (gb_equiv__fast) is made again at half the size (a quarter when it took over 4 x the CPU it may,
+ * an eighth when it did not even finish within 5 x, at least 0.5 s), until it is; after a jump of
+ * more than half, twice the size that was fast is tried once more and kept when fast too (so that
+ * the larger input stays large beside a child's constant costs). One still slow below 8 elements,
+ * or when the guard has spent share seconds (0: no limit), is dropped. An honest program is then
+ * never over the cost bound because its original is already quadratic or worse, and the gate's
+ * cost per offspring stays bounded. */
+bool gb_equiv_guard(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbEquivConfig *cfg, TSParser *parser,
+                    uint64_t key, double share, GbEquivInputs *in, GbError *err);
