@@ -15,27 +15,57 @@ static const char *const gb_equiv__clockless[] = {
     "hashlib", "textwrap", "unicodedata", "struct", "json", "random", "__future__", "keyword", "pprint", "reprlib",
     "binascii", "base64", "zlib", "difflib", "graphlib", "typing_extensions"};
 
-static bool gb_equiv__clockless_import(TSNode node, const char *src)
+/* What a program may take from sys: the standard streams, limits and constants; none of them
+ * leads to a clock (sys.modules, sys._getframe and the like do). */
+static const char *const gb_equiv__sys_safe[] = {"stdin",     "stdout",       "stderr",  "setrecursionlimit",
+                                                 "getrecursionlimit", "maxsize", "maxunicode", "version_info",
+                                                 "hexversion", "float_info", "byteorder", "exit", "intern"};
+
+static bool gb_equiv__in(const char *name, const char *const *list, size_t n)
 {
-    GbNodeKind k = gb_node_kind(node);
-    if (k == GB_NK_FUTURE_IMPORT_STATEMENT) return true;
-    if (k != GB_NK_IMPORT_STATEMENT && k != GB_NK_IMPORT_FROM_STATEMENT) return true;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, list[i]) == 0) return true;
+    return false;
+}
+
+#define GB_EQUIV__IN(name, list) gb_equiv__in(name, list, sizeof list / sizeof *list)
+
+static bool gb_equiv__is_clock_way(const char *name);
+
+/* An import statement: every module it names is clockless (or the program's own), or sys
+ * imported under its own name (its uses are checked where they are: gb_equiv__clockless_tree)
+ * or only for names of gb_equiv__sys_safe; no name it imports leads to a clock. */
+static bool gb_equiv__clockless_import(TSNode node, const char *src, GbNodeKind k)
+{
     uint32_t c = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < c; i++) {
+    char *from = NULL;
+    bool ok = true;
+    for (uint32_t i = 0; i < c && ok; i++) {
         TSNode it = ts_node_named_child(node, i);
-        if (k == GB_NK_IMPORT_FROM_STATEMENT && i > 0) break; /* the names imported from the module */
-        if (gb_node_is_kind(it, GB_NK_ALIASED_IMPORT)) it = gb_node_field(it, "name");
+        bool aliased = gb_node_is_kind(it, GB_NK_ALIASED_IMPORT);
+        if (aliased) it = gb_node_field(it, "name");
         if (gb_node_is_kind(it, GB_NK_RELATIVE_IMPORT)) continue; /* the program's own modules */
-        if (!gb_node_is_kind(it, GB_NK_DOTTED_NAME)) return false;
+        if (!gb_node_is_kind(it, GB_NK_DOTTED_NAME)) {
+            ok = gb_node_is_kind(it, GB_NK_WILDCARD_IMPORT) && from && strcmp(from, "sys") != 0;
+            continue;
+        }
         char *name = gb_node_text(it, src);
-        name[strcspn(name, ".")] = '\0';
-        bool ok = false;
-        for (size_t w = 0; w < sizeof gb_equiv__clockless / sizeof *gb_equiv__clockless && !ok; w++)
-            ok = strcmp(name, gb_equiv__clockless[w]) == 0;
+        if (k == GB_NK_IMPORT_FROM_STATEMENT && i > 0) {
+            /* a name imported from the module */
+            ok = from ? (strcmp(from, "sys") == 0 ? GB_EQUIV__IN(name, gb_equiv__sys_safe) : !gb_equiv__is_clock_way(name))
+                      : !gb_equiv__is_clock_way(name);
+        } else {
+            char *top = gb_strdup(name);
+            top[strcspn(top, ".")] = '\0';
+            ok = GB_EQUIV__IN(top, gb_equiv__clockless) ||
+                 (strcmp(name, "sys") == 0 && (k == GB_NK_IMPORT_FROM_STATEMENT || !aliased));
+            if (k == GB_NK_IMPORT_FROM_STATEMENT) from = gb_strdup(name);
+            free(top);
+        }
         free(name);
-        if (!ok) return false;
     }
-    return true;
+    free(from);
+    return ok;
 }
 
 /* Names that reach a clock without importing one: the builtins that import, run code or open
@@ -46,13 +76,31 @@ static const char *const gb_equiv__clock_ways[] = {
     "vars",       "builtins",  "__builtins__", "breakpoint", "getattr", "__getattribute__", "__dict__",
     "__globals__", "__subclasses__", "sys", "_sys", "os", "_os", "time", "_time", "modules"};
 
+static bool gb_equiv__is_clock_way(const char *name)
+{
+    return GB_EQUIV__IN(name, gb_equiv__clock_ways);
+}
+
 static bool gb_equiv__clockless_tree(TSNode node, const char *src)
 {
-    if (!gb_equiv__clockless_import(node, src)) return false;
-    if (gb_node_is_kind(node, GB_NK_IDENTIFIER)) {
-        for (size_t w = 0; w < sizeof gb_equiv__clock_ways / sizeof *gb_equiv__clock_ways; w++)
-            if (gb_node_text_eq(node, src, gb_equiv__clock_ways[w])) return false;
-        return true;
+    GbNodeKind k = gb_node_kind(node);
+    if (k == GB_NK_FUTURE_IMPORT_STATEMENT) return true;
+    if (k == GB_NK_IMPORT_STATEMENT || k == GB_NK_IMPORT_FROM_STATEMENT) return gb_equiv__clockless_import(node, src, k);
+    if (k == GB_NK_IDENTIFIER) {
+        char *name = gb_node_text(node, src);
+        bool ok = !gb_equiv__is_clock_way(name);
+        free(name);
+        return ok;
+    }
+    /* sys.NAME for a NAME of gb_equiv__sys_safe (sys itself is a way to the clock) */
+    if (k == GB_NK_ATTRIBUTE) {
+        TSNode obj = gb_node_field(node, "object"), attr = gb_node_field(node, "attribute");
+        if (gb_node_is_kind(obj, GB_NK_IDENTIFIER) && gb_node_text_eq(obj, src, "sys")) {
+            char *name = gb_node_text(attr, src);
+            bool ok = GB_EQUIV__IN(name, gb_equiv__sys_safe);
+            free(name);
+            return ok;
+        }
     }
     uint32_t c = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < c; i++)

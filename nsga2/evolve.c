@@ -93,6 +93,7 @@ static bool gb_evolve__original_passes(GbRun *run, bool *ran)
     GbRunResult rr;
     *ran = gb_pool_run(run->cfg->pool, run->task, NULL, &rr, &err);
     bool pass = *ran && rr.status == GB_RUN_PASS;
+    if (pass) run->stack = gb_evolve_stack_depth(run->cfg->time_budget, rr.wall_s);
     if (!pass && *ran)
         run->error =
             gb_asprintf("task %s: the original program fails its own tests (%s%s%s%s%s)", run->task->id,
@@ -155,6 +156,7 @@ static size_t gb_evolve__generation(GbRun *run, uint64_t task_key, int g, TSPars
         size_t nsel = gb_evolve_select_parents(run, sel);
         if (nsel == 0) break;
         gb_evolve_breed_generation(run->cfg, run, task_key, g, sel, nsel, parser, &children, &nchildren, stats);
+        gb_evolve_stack_children(run, task_key, g, parser, &children, &nchildren, stats);
         if (nchildren > 0 || gb_evolve_stopped(run->cfg)) break;
         free(children);
         children = NULL;

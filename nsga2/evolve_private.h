@@ -28,6 +28,9 @@
 
 typedef GbArray(uint64_t) GbHashList;
 
+/* The most operators one stacked child carries (stack.c). */
+#define GB_EVOLVE_STACK_MAX 5
+
 /* One member of a task's population. */
 typedef struct {
     GbProgram prog;
@@ -41,6 +44,8 @@ typedef struct {
     double lint;
     long parent;           /* index in the population, -1 for the original */
     int op;                /* operator that made it from its parent, -1 for the original */
+    int ops[GB_EVOLVE_STACK_MAX]; /* a stacked child's operators, in order (ops[0] == op) ... */
+    int nops;                     /* ... and how many; 0 for any other individual (see gb_individual_ops) */
     GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
     bool spent;            /* a breeding found no site left untried: it never breeds again */
     bool verified;         /* agreed with the original on the kept inputs outside the screen too */
@@ -70,6 +75,11 @@ typedef struct {
     struct GbEvolveCrew *crew;   /* the task's helper threads (gb_evolve_validate_generation), NULL: none */
     GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
     size_t refuted;              /* programs that passed the screen and were refuted (gb_evolve_verify) */
+    int stack;                   /* operators a stacked child may carry (stack.c); 1: no stacking */
+    /* per operator, children of this task that passed every gate (a stacked child counts for each
+     * of its operators), and one-operator children a gate that runs the program rejected */
+    size_t op_passed[GB_OP_COUNT], op_failed[GB_OP_COUNT];
+    size_t stacked;              /* stacked children that joined the population */
     char *equiv_error;           /* why recording them failed, or NULL */
     char *error;
     GbRenameList renamed;
@@ -87,6 +97,9 @@ typedef struct {
  * taken again without it. Nothing without a screen. */
 void gb_evolve_verify(GbRun *run);
 void gb_individual_destroy(GbIndividual *ind);
+/* The operators that made ind from its parent, in order, into ops (GB_EVOLVE_STACK_MAX
+ * entries); returns how many (0 for the original). */
+int gb_individual_ops(const GbIndividual *ind, int *ops);
 /* Whether ind was already bred from with operator op at the site key. */
 bool gb_individual_was_tried(const GbIndividual *ind, int op, const char *key);
 bool gb_evolve_hash_seen(const uint64_t *hashes, size_t n, uint64_t h);
@@ -120,6 +133,14 @@ void gb_evolve_away_load(GbRun *run, const GbProgram *orig, TSParser *parser);
 bool gb_evolve_stopped(const GbEvolveConfig *cfg);
 
 /* ---- rank.c ---- */
+
+/* Whether operator op has failed this task's run gates (tests, equivalence, lint) at least
+ * GB_EVOLVE_DEMOTE_FAILS times and never passed them: its children are validated after the
+ * others, and stacked children leave it out (a slow task cannot spend its few validations on an
+ * operator the linter or the tests keep rejecting there). Demoting an operator that passed a
+ * third of the time as well did worse on Avatar (nsga2/README.md). */
+#define GB_EVOLVE_DEMOTE_FAILS 2
+bool gb_evolve_op_demoted(const GbRun *run, int op);
 
 /* The parents of the next generation: the best cfg->breed of the population in NSGA-II's
  * crowded-comparison order, at most cfg->max_parents. sel gets run->pop.len entries at most;
@@ -157,6 +178,28 @@ GbGate gb_evolve_gates(GbGateCtx *c, GbGateCost from, GbGateCost to);
 /* The original's lint score into run->lint_before (once; thread-safe). False when it cannot be
  * linted (run->lint_failed, run->lint_err). */
 bool gb_evolve_lint_original(GbRun *run);
+
+/* Whether ind reads within the readability gate: no R_j above RT_j, or above the original's
+ * value where the original is already above RT_j. */
+bool gb_evolve_readable(const GbRun *run, const GbIndividual *ind);
+
+/* ---- stack.c ---- */
+
+/* Under a time budget B, a task whose original takes t wall seconds on its tests breeds stacked
+ * children of up to 1 + floor(t / (B / GB_EVOLVE_STACK_SHARE)) operators (at most
+ * GB_EVOLVE_STACK_MAX): at B = 15, 2 from 0.1 s, 5 from 0.4 s. */
+#define GB_EVOLVE_STACK_SHARE 150
+/* The stack depth for a budget of budget_s seconds (0: none) and the original's tests taking
+ * tests_wall_s: 1 (no stacking) to GB_EVOLVE_STACK_MAX. */
+int gb_evolve_stack_depth(double budget_s, double tests_wall_s);
+/* With run->stack > 1, one more child per parent of the generation's children (appended;
+ * *children is reallocated): the parent's child of the highest score gain, then the operators
+ * of its next best children applied on top of it one at a time (each at a site chosen by a
+ * keyed rng), each kept only when it reads within the readability gate and raises the score,
+ * up to run->stack distinct operators. Added only when it carries two or more; counted as offered
+ * to each of its operators (so are its rejection or acceptance, in nsga2/wave.c). */
+void gb_evolve_stack_children(GbRun *run, uint64_t task_key, int g, TSParser *parser, GbIndividual **children,
+                              size_t *n, GbEvolveStats *stats);
 
 /* ---- wave.c ---- */
 

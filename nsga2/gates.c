@@ -27,15 +27,20 @@ static bool gb_evolve__pass_PARSE(GbGateCtx *c)
 /* Some R_j above RT_j rejects, except where the original itself is already above RT_j: there
  * the child may not read worse than the original (otherwise a program that starts above a
  * threshold, e.g. a dense one-liner, could never change). */
-static bool gb_evolve__pass_READABILITY(GbGateCtx *c)
+bool gb_evolve_readable(const GbRun *run, const GbIndividual *ind)
 {
-    const GbMetrics *orig = &c->run->pop.items[0].metrics;
+    const GbMetrics *orig = &run->pop.items[0].metrics;
     for (int j = 0; j < GB_N_READABILITY; j++) {
-        double r = c->child->metrics.v[GB_N_COMPLEXITY + j], rt = c->cfg->thresholds->rt[j];
+        double r = ind->metrics.v[GB_N_COMPLEXITY + j], rt = run->cfg->thresholds->rt[j];
         double limit = orig->v[GB_N_COMPLEXITY + j] > rt ? orig->v[GB_N_COMPLEXITY + j] : rt;
         if (r > limit) return false;
     }
     return true;
+}
+
+static bool gb_evolve__pass_READABILITY(GbGateCtx *c)
+{
+    return gb_evolve_readable(c->run, c->child);
 }
 
 static bool gb_evolve__pass_DUPLICATE(GbGateCtx *c)

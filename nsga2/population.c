@@ -40,6 +40,17 @@ void gb_individual_destroy(GbIndividual *ind)
     gb_array_free(&ind->tried);
 }
 
+int gb_individual_ops(const GbIndividual *ind, int *ops)
+{
+    if (ind->nops > 0) {
+        memcpy(ops, ind->ops, (size_t)ind->nops * sizeof *ops);
+        return ind->nops;
+    }
+    if (ind->op < 0) return 0;
+    ops[0] = ind->op;
+    return 1;
+}
+
 /* Tried pairs are stored as one byte op+1 (never NUL) followed by the site key. */
 bool gb_individual_was_tried(const GbIndividual *ind, int op, const char *key)
 {

@@ -8,6 +8,11 @@
 
 #include "nsga2/select.h"
 
+bool gb_evolve_op_demoted(const GbRun *run, int op)
+{
+    return op >= 0 && run->op_failed[op] >= GB_EVOLVE_DEMOTE_FAILS && run->op_passed[op] == 0;
+}
+
 size_t gb_evolve_select_parents(const GbRun *run, size_t *sel)
 {
     size_t n = run->pop.len, live = 0;
@@ -67,9 +72,22 @@ void gb_evolve_rank_children(GbRun *run, GbIndividual *children, size_t n, TSPar
     gb_nsga2_rank(obj, m, k, order, NULL, NULL);
     size_t *pos = gb_malloc((m ? m : 1) * sizeof *pos);
     for (size_t r = 0; r < m; r++) pos[order[r]] = r;
-    /* sort key: rank position, unmeasurable children after every measured one */
+    /* sort key: rank position; a child equal to its parent in every objective (a renaming) after
+     * every child that changes one, since it cannot move the front, and so is a child of a demoted
+     * operator (gb_evolve_op_demoted); unmeasurable children last */
     size_t *key = gb_malloc((n ? n : 1) * sizeof *key);
-    for (size_t c = 0; c < n; c++) key[c] = ok[c] ? pos[slot[c]] : m + c;
+    for (size_t c = 0; c < n; c++) {
+        bool same = false;
+        if (ok[c]) {
+            const GbIndividual *pair[2] = {&run->pop.items[children[c].parent], &children[c]};
+            double o2[6];
+            size_t k2 = gb_evolve_objectives(run, pair, 2, o2);
+            same = true;
+            for (size_t i = 0; i < k2; i++) same &= fabs(o2[i] - o2[k2 + i]) <= 1e-12;
+            same |= children[c].nops < 2 && gb_evolve_op_demoted(run, children[c].op);
+        }
+        key[c] = !ok[c] ? 2 * m + c : same ? m + pos[slot[c]] : pos[slot[c]];
+    }
     GbIndividual *sorted = gb_malloc((n ? n : 1) * sizeof *sorted);
     bool *used = gb_calloc(n ? n : 1, sizeof *used);
     for (size_t r = 0; r < n; r++) {

@@ -16,7 +16,8 @@
  *     "before": {"rc": x, "rr": y, "metrics": {"C1": v, ..., "entropy": v}},
  *     "after":  {"rc": x, "rr": y, "metrics": {...}},
  *     "operators": [{"op": "S1", "name": "AddNestedFor", "site": "<key>", "rc_delta": d}, ...]
- *                  (the pick's applied operators in order; rc_delta = RC gain of that step),
+ *                  (the pick's applied operators in order; rc_delta = RC gain of that step; the
+ *                  operators of a stacked child share its gain equally),
  *     "edits": [{"op": "AddNestedFor", "module": "main.py", "start": s, "old_end": e, "new_end": n}, ...]
  *                  (the pick's edit history in application order: each edit replaced bytes
  *                  [start, old_end) of the module's text at that moment with new text ending at
@@ -45,11 +46,15 @@
  *             versions: versions, `evolve --away-from`): how many earlier versions of the task
  *             there were, the similarity target, and the token Jaccard to the nearest of them of
  *             the original and of the final pick (after its renaming),
+ *     "stack": {"depth": d, "stacked": s} (only when the task bred stacked children, a slow task
+ *              under a time budget: nsga2/README.md): the most operators one child could carry,
+ *              and how many such children joined the population,
  *     "time_s": t (wall time of the task's evolution), "offspring_validated": n,
  *     "lineage" (written last, after "offspring_validated"): [{"op": "S1", "site": "<key>", "rc": x,
  *                  "rr": y, "tokens": t, "lines": l,
  *                  "edits": e, "patch": [{"module": "main.py", "start": s, "end": e, "text": "..."}]}, ...]
- *                  (the pick's ancestors, one rung per operator application, oldest first, the last
+ *                  (the pick's ancestors, one rung per generation step, oldest first (a stacked
+ *                  child's rung names its operators joined by '+': "A2+S6"), the last
  *                  rung being the pick as output, after its renaming; rung 0 is "original", scored in
  *                  "before". A rung's program is the previous rung's with each patch applied: bytes
  *                  [start, end) of the module replaced by text (a module the rung added appears with
@@ -169,6 +174,8 @@ typedef struct {
     bool has_away;
     long away_versions;
     double away_target, away_original, away_pick;
+    bool has_stack;
+    long stack_depth, stack_stacked; /* the most operators a stacked child could carry; those that joined */
     bool has_time;
     double time_s;
     long offspring_validated; /* -1 when absent */

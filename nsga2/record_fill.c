@@ -12,7 +12,35 @@ static void gb_evolve__score(GbRecordScore *out, const GbIndividual *ind)
     for (int i = 0; i < GB_METRIC_COUNT; i++) out->metrics[i] = ind->metrics.v[i];
 }
 
-/* The pick's lineage, oldest step first; each step's operator is credited in stats. */
+/* The site of the k-th operator of ind's step from par: the history entries after the parent's
+ * come in runs of one operator name, one run per operator (a stacked child's are distinct); the
+ * last entry of run k names its site. */
+static const char *gb_evolve__step_site(const GbIndividual *ind, const GbIndividual *par, int k)
+{
+    const GbApplied *h = ind->prog.history.items;
+    size_t n = ind->prog.history.len, i = par->prog.history.len;
+    const char *site = n ? h[n - 1].site_key : "";
+    for (int run = 0; i < n; run++) {
+        size_t j = i;
+        while (j + 1 < n && strcmp(h[j + 1].op, h[i].op) == 0) j++;
+        if (run == k) return h[j].site_key;
+        i = j + 1;
+    }
+    return site;
+}
+
+/* The operator codes of ind's step from its parent, joined by '+' (owned). */
+static char *gb_evolve__step_codes(const GbIndividual *ind)
+{
+    int ops[GB_EVOLVE_STACK_MAX];
+    int n = gb_individual_ops(ind, ops);
+    GbStr s = {0};
+    for (int k = 0; k < n; k++) gb_str_appendf(&s, "%s%s", k ? "+" : "", gb_operator((GbOperatorId)ops[k])->code);
+    return gb_str_take(&s);
+}
+
+/* The pick's lineage, oldest step first, one per operator (a stacked child's share its RC
+ * gain equally); each step's operator is credited in stats. */
 static void gb_evolve__fill_lineage(const GbRun *run, GbRecord *rec, long pick, GbEvolveStats *stats)
 {
     GbArray(long) chain = {0};
@@ -20,12 +48,17 @@ static void gb_evolve__fill_lineage(const GbRun *run, GbRecord *rec, long pick, 
     for (size_t c = chain.len; c-- > 0;) {
         const GbIndividual *ind = &run->pop.items[chain.items[c]];
         const GbIndividual *par = &run->pop.items[ind->parent];
-        const GbOperator *op = gb_operator((GbOperatorId)ind->op);
-        const GbApplied *last = &ind->prog.history.items[ind->prog.history.len - 1];
-        GbRecordStep step = {gb_strdup(op->code), gb_strdup(op->name), gb_strdup(last->site_key), ind->rc - par->rc};
-        gb_array_push(&rec->operators, step);
-        stats->in_pick[ind->op]++;
-        stats->rc_delta[ind->op] += ind->rc - par->rc;
+        int ops[GB_EVOLVE_STACK_MAX];
+        int nops = gb_individual_ops(ind, ops);
+        double delta = (ind->rc - par->rc) / nops;
+        for (int k = 0; k < nops; k++) {
+            const GbOperator *op = gb_operator((GbOperatorId)ops[k]);
+            GbRecordStep step = {gb_strdup(op->code), gb_strdup(op->name), gb_strdup(gb_evolve__step_site(ind, par, k)),
+                                 delta};
+            gb_array_push(&rec->operators, step);
+            stats->in_pick[ops[k]]++;
+            stats->rc_delta[ops[k]] += delta;
+        }
     }
     gb_array_free(&chain);
 }
@@ -65,7 +98,7 @@ static void gb_evolve__fill_rungs(const GbRun *run, GbRecord *rec, long pick)
         const GbIndividual *ind = &run->pop.items[chain.items[c]];
         const GbProgram *par = &run->pop.items[ind->parent].prog;
         const GbApplied *last = ind->prog.history.len ? &ind->prog.history.items[ind->prog.history.len - 1] : NULL;
-        GbRecordRung g = {gb_strdup(gb_operator((GbOperatorId)ind->op)->code),
+        GbRecordRung g = {gb_evolve__step_codes(ind),
                           last ? gb_strdup(last->site_key) : NULL,
                           ind->rc,
                           ind->rr,
@@ -94,8 +127,11 @@ static void gb_evolve__fill_front(const GbRun *run, GbRecord *rec, const size_t 
         GbRecordFrontMember m = {ind->rc, ind->rr, {0}, NULL};
         GbArray(long) ch = {0};
         for (long i = (long)front[k]; i > 0; i = run->pop.items[i].parent) gb_array_push(&ch, i);
-        for (size_t c = ch.len; c-- > 0;)
-            gb_array_push(&m.operators, gb_strdup(gb_operator((GbOperatorId)run->pop.items[ch.items[c]].op)->code));
+        for (size_t c = ch.len; c-- > 0;) {
+            int ops[GB_EVOLVE_STACK_MAX];
+            for (int j = 0, n = gb_individual_ops(&run->pop.items[ch.items[c]], ops); j < n; j++)
+                gb_array_push(&m.operators, gb_strdup(gb_operator((GbOperatorId)ops[j])->code));
+        }
         gb_array_free(&ch);
         if (run->cfg->keep_front) m.source = gb_program_concat(&ind->prog);
         gb_array_push(&rec->front, m);
@@ -169,6 +205,11 @@ static void gb_evolve__fill_extras(GbRun *run, GbEvolveResult *res, long pick)
         rec->has_equiv_screen = gb_equiv_screened(run->equiv, &screened);
         rec->equiv_screen = (long)screened;
         rec->equiv_refuted = (long)run->refuted;
+    }
+    if (run->stack > 1) {
+        rec->has_stack = true;
+        rec->stack_depth = run->stack;
+        rec->stack_stacked = (long)run->stacked;
     }
     if (run->n_away && run->pop.len > 0) {
         rec->has_away = true;

@@ -76,10 +76,23 @@ bool gb_evolve_eval_next(GbEvolveCrew *crew, GbValidatePhase *ph, TSParser *pars
     return true;
 }
 
+/* A rejection of child at gate g, counted for each of its operators (a stacked child has
+ * several). */
+static void gb_evolve__reject(GbEvolveStats *stats, const GbIndividual *child, GbGate g)
+{
+    int ops[GB_EVOLVE_STACK_MAX];
+    for (int k = gb_individual_ops(child, ops); k-- > 0;) stats->rejected[ops[k]][g]++;
+}
+
 static void gb_evolve__accept(GbRun *run, GbIndividual *child, GbHashList *hashes, GbEvolveStats *stats)
 {
     /* rc, rr and sim were set when it was measured */
-    stats->accepted[child->op]++;
+    int ops[GB_EVOLVE_STACK_MAX];
+    for (int k = gb_individual_ops(child, ops); k-- > 0;) {
+        stats->accepted[ops[k]]++;
+        run->op_passed[ops[k]]++;
+    }
+    run->stacked += child->nops > 1;
     gb_array_push(hashes, child->hash);
     gb_array_push(&run->pop, *child);
 }
@@ -254,12 +267,12 @@ static void gb_evolve__commit_wave(GbValidatePhase *ph, size_t from, size_t to, 
             if (gb_gate_runs_before(GB_GATE_DUPLICATE, g) &&
                 gb_evolve_hash_seen(hashes->items + nprev, wave - nprev, child->hash))
                 g = GB_GATE_DUPLICATE;
-            stats->rejected[child->op][g]++;
+            gb_evolve__reject(stats, child, g);
             gb_individual_destroy(child);
             continue;
         }
         if (gb_evolve_hash_seen(hashes->items + nprev, hashes->len - nprev, child->hash)) {
-            stats->rejected[child->op][GB_GATE_DUPLICATE]++;
+            gb_evolve__reject(stats, child, GB_GATE_DUPLICATE);
             gb_individual_destroy(child);
             continue;
         }
@@ -275,7 +288,8 @@ static void gb_evolve__commit_wave(GbValidatePhase *ph, size_t from, size_t to, 
         }
         gb_evolve_stats_add(stats, &e->stats);
         if (e->gate != GB_GATE_COUNT) {
-            stats->rejected[child->op][e->gate]++;
+            if (child->nops < 2 && gb_gate_cost(e->gate) != GB_GATE_COST_TREE) run->op_failed[child->op]++;
+            gb_evolve__reject(stats, child, e->gate);
             gb_individual_destroy(child);
             continue;
         }
@@ -340,7 +354,9 @@ void gb_evolve_validate_generation(const GbEvolveConfig *cfg, GbRun *run, GbIndi
         pthread_mutex_unlock(&crew->mu);
     }
     for (size_t c = w * wave < n ? w * wave : n; c < n; c++) {
-        if (cfg->accept > 0) stats->offered[children[c].op]--; /* never offered to the gates */
+        int ops[GB_EVOLVE_STACK_MAX];
+        if (cfg->accept > 0) /* never offered to the gates */
+            for (int k = gb_individual_ops(&children[c], ops); k-- > 0;) stats->offered[ops[k]]--;
         gb_individual_destroy(&children[c]);
     }
     free(wv.tstart);

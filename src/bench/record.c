@@ -188,6 +188,12 @@ char *gb_record_genebench_json(const GbRecord *r)
         json_object_set_new(a, "pick", gb_record__num(r->away_pick));
         json_object_set_new(o, "away", a);
     }
+    if (r->has_stack) {
+        json_t *a = json_object();
+        json_object_set_new(a, "depth", json_integer(r->stack_depth));
+        json_object_set_new(a, "stacked", json_integer(r->stack_stacked));
+        json_object_set_new(o, "stack", a);
+    }
     if (r->has_time) json_object_set_new(o, "time_s", gb_record__num(r->time_s));
     if (r->offspring_validated >= 0)
         json_object_set_new(o, "offspring_validated", json_integer(r->offspring_validated));
@@ -593,6 +599,21 @@ static bool gb_record__parse_away(json_t *o, GbRecord *r, GbError *err)
     return true;
 }
 
+/* Stacked children: the most operators one could carry, and how many joined. */
+static bool gb_record__parse_stack(json_t *o, GbRecord *r, GbError *err)
+{
+    bool ok = true;
+    json_t *st = gb_record__get_typed(o, "stack", "genebench", false, &ok, err);
+    if (!ok) return false;
+    if (st) {
+        r->has_stack = true;
+        if (!gb_record__get_long(st, "depth", "genebench.stack", &r->stack_depth, err) ||
+            !gb_record__get_long(st, "stacked", "genebench.stack", &r->stack_stacked, err))
+            return false;
+    }
+    return true;
+}
+
 static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
 {
     const char *P = "genebench";
@@ -636,7 +657,7 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
     if (!gb_record__parse_operators(o, r, err) || !gb_record__parse_edits(o, r, err) ||
         !gb_record__parse_front(o, r, err) || !gb_record__parse_gate_counts(o, r, err) ||
         !gb_record__parse_naming(o, r, err) || !gb_record__parse_lint(o, r, err) ||
-        !gb_record__parse_equiv(o, r, err) || !gb_record__parse_away(o, r, err))
+        !gb_record__parse_equiv(o, r, err) || !gb_record__parse_away(o, r, err) || !gb_record__parse_stack(o, r, err))
         return false;
     if (json_object_get(o, "time_s")) {
         if (!gb_record__get_num(o, "time_s", P, &r->time_s, err)) return false;

@@ -247,11 +247,11 @@ double gb_breaks_median(const double *x, size_t n)
 
 /* ---- Operators on breaking steps ---- */
 
-static GbBreaksOp *gb_breaks__op(GbBreaksAnalysis *a, char *code)
+static GbBreaksOp *gb_breaks__op(GbBreaksAnalysis *a, const char *code, size_t len)
 {
     for (size_t i = 0; i < a->ops.len; i++)
-        if (strcmp(a->ops.items[i].op, code) == 0) return &a->ops.items[i];
-    GbBreaksOp n = {code, 0, 0};
+        if (strlen(a->ops.items[i].op) == len && strncmp(a->ops.items[i].op, code, len) == 0) return &a->ops.items[i];
+    GbBreaksOp n = {gb_strndup(code, len), 0, 0};
     gb_array_push(&a->ops, n);
     return &a->ops.items[a->ops.len - 1];
 }
@@ -280,9 +280,14 @@ static void gb_breaks__count_ops(GbBreaksAnalysis *a)
                 bool dup = false;
                 for (long j = pp->rung; j < k && !dup; j++) dup = strcmp(pr->ops.items[j], pr->ops.items[k]) == 0;
                 if (dup) continue;
-                GbBreaksOp *op = gb_breaks__op(a, pr->ops.items[k]);
-                op->applied++;
-                op->broke += p == 0;
+                /* a stacked step ("A2+A7") counts for each of its operators */
+                for (const char *c = pr->ops.items[k]; *c;) {
+                    size_t len = strcspn(c, "+");
+                    GbBreaksOp *op = gb_breaks__op(a, c, len);
+                    op->applied++;
+                    op->broke += p == 0;
+                    c += len + (c[len] == '+');
+                }
             }
         }
     }
@@ -404,6 +409,7 @@ void gb_breaks_analysis_destroy(GbBreaksAnalysis *a)
     gb_array_free(&fl->rc_pass);
     gb_array_free(&fl->y);
     gb_array_free(&a->formats);
+    for (size_t i = 0; i < a->ops.len; i++) free(a->ops.items[i].op);
     gb_array_free(&a->ops);
     free(a->levels);
 }

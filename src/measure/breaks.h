@@ -45,7 +45,7 @@ typedef struct {
 
 /* Per operator: applied on steps from a passed version, and on breaking steps. */
 typedef struct {
-    char *op; /* borrowed from a GbBreaksProg */
+    char *op; /* owned: one operator code (a stacked rung's "A2+A7" counts for each) */
     long applied, broke;
 } GbBreaksOp;
 

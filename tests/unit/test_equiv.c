@@ -417,7 +417,8 @@ static const char *const tests = "assert f([1, 5, 3], 2) == [3, 5]\nassert f([],
                                  "assert f([9, 8], 8) == [9]\n";
 
 /* Programs that cannot read the clock record without the 1.1 s between the two probes; any
- * import outside the list, or a way around imports, counts as a clock. */
+ * import outside the list, or a way around imports, counts as a clock; sys counts only when
+ * used for more than its streams and limits. */
 static void test_equiv_clockless(void **state)
 {
     (void)state;
@@ -439,6 +440,16 @@ static void test_equiv_clockless(void **state)
         {"def f(x):\n    return eval(x)\n", false},
         {"import numpy as np\ndef f(x):\n    return np.array(x)\n", false},
         {"from .helper import g\ndef f(x):\n    return g(x)\n", true},
+        /* sys only for its streams and limits (a stdin script) */
+        {"import sys, re\nsys.setrecursionlimit(10 ** 6)\ndef f(x):\n    return sys.stdin.readline() + str(sys.maxsize)\n",
+         true},
+        {"from sys import stdin as data, setrecursionlimit\ndef f(x):\n    return data.read()\n", true},
+        {"import sys\ndef f(x):\n    return sys.modules['time'].time()\n", false},
+        {"import sys\ndef f(x):\n    s = sys\n    return s.modules\n", false},
+        {"import sys as s\ndef f(x):\n    return s.stdin.read()\n", false},
+        {"from sys import modules\ndef f(x):\n    return modules\n", false},
+        {"from sys import *\ndef f(x):\n    return x\n", false},
+        {"from random import _time\ndef f(x):\n    return _time\n", false},
     };
     TSParser *p = gb_parser_new();
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

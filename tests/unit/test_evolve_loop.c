@@ -190,6 +190,131 @@ static void test_rank_children_orders_by_crowded_comparison(void **state)
     fixture_destroy(&f);
 }
 
+/* A child that changes no objective of its parent (a renaming) cannot move the front: it is
+ * validated after every child that does, in rank order among its kind; so is a child of an
+ * operator that the run gates rejected twice in this task and never passed. */
+static void test_rank_children_puts_renamings_and_demoted_operators_last(void **state)
+{
+    (void)state;
+    static const double pop[] = {0.10, 0.50};
+    /* child 0 renames (the original's objectives), 1 and 2 raise the score, 3 lowers RR only */
+    static const double kids[][2] = {{0.10, 0.50}, {0.30, 0.45}, {0.20, 0.48}, {0.10, 0.40}};
+    for (int demote = 0; demote < 2; demote++) {
+        Fixture f;
+        fixture_init(&f, pop, 1);
+        TSParser *parser = gb_parser_new();
+        GbIndividual children[4];
+        for (int c = 0; c < 4; c++) children[c] = individual(&f.task, NULL, kids[c][0], kids[c][1], 0, c);
+        if (demote) {
+            f.run.op_failed[1] = GB_EVOLVE_DEMOTE_FAILS;
+            assert_true(gb_evolve_op_demoted(&f.run, 1));
+            f.run.op_failed[2] = GB_EVOLVE_DEMOTE_FAILS;
+            f.run.op_passed[2] = 1; /* it passed once: not demoted */
+            assert_false(gb_evolve_op_demoted(&f.run, 2));
+            f.run.op_failed[3] = GB_EVOLVE_DEMOTE_FAILS - 1; /* failed once only: not demoted */
+            assert_false(gb_evolve_op_demoted(&f.run, 3));
+        }
+        gb_evolve_rank_children(&f.run, children, 4, parser);
+        /* with op 1 demoted: 2 and 3, then 1 and 0 in rank order (both on the first front's
+         * boundary, so either may come first) */
+        static const int want[2][4] = {{1, 2, 3, 0}, {2, 3, -1, -1}};
+        for (int r = 0; r < 4; r++)
+            if (want[demote][r] >= 0) assert_int_equal(children[r].op, want[demote][r]);
+        if (demote) assert_int_equal(children[2].op + children[3].op, 1);
+        for (int c = 0; c < 4; c++) gb_individual_destroy(&children[c]);
+        ts_parser_delete(parser);
+        fixture_destroy(&f);
+    }
+}
+
+/* ---- stacked children ---- */
+
+/* The stack depth follows the original's test time against the budget; none without one. */
+static void test_stack_depth_follows_the_test_time(void **state)
+{
+    (void)state;
+    assert_int_equal(gb_evolve_stack_depth(0, 5.0), 1);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.05), 1);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.1001), 2);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.25), 3);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.4001), 5);
+    assert_int_equal(gb_evolve_stack_depth(15, 4.0), GB_EVOLVE_STACK_MAX);
+    assert_int_equal(gb_evolve_stack_depth(60, 0.25), 1);
+}
+
+/* A generation bred from the (really measured) original of a program with many sites: with
+ * run->stack = 3, each parent gets stacked children of two or three distinct operators, each
+ * step applied on the one before (the history holds one run of entries per operator, in
+ * order), each raising the score and reading within the gate; each is counted as offered to
+ * each of its operators. With run->stack = 1 none is added. */
+static void test_stacked_children_carry_distinct_gaining_operators(void **state)
+{
+    (void)state;
+    static const char *const src = "def f(xs, n):\n    total = 0\n    for i in range(n):\n"
+                                   "        total = total + xs[i] * 2\n    if total > 10:\n"
+                                   "        total = total - 1\n    return total\n";
+    for (int depth = 1; depth <= GB_EVOLVE_STACK_MAX; depth += GB_EVOLVE_STACK_MAX - 1) {
+        Fixture f;
+        fixture_init(&f, NULL, 0);
+        GbError err;
+        assert_true(gb_thresholds_load("builtin:calibrated", &f.thr, &err));
+        TSParser *parser = gb_parser_new();
+        GbIndividual orig = individual(&f.task, src, 0, 0, -1, -1);
+        orig.measured = false;
+        assert_true(gb_evolve_measure(&f.run, &orig, parser));
+        gb_array_push(&f.run.pop, orig);
+        f.run.stack = depth;
+        size_t sel[1] = {0};
+        GbEvolveStats stats;
+        memset(&stats, 0, sizeof stats);
+        GbIndividual *kids = NULL;
+        size_t n = 0;
+        gb_evolve_breed_generation(&f.cfg, &f.run, 7, 1, sel, 1, parser, &kids, &n, &stats);
+        assert_true(n >= 4);
+        GbEvolveStats before = stats;
+        size_t bred = n;
+        gb_evolve_stack_children(&f.run, 7, 1, parser, &kids, &n, &stats);
+        if (depth == 1) assert_int_equal(n, bred);
+        else assert_true(n > bred && n <= bred + 2);
+        for (size_t c = 0; c < bred; c++) assert_true(kids[c].nops <= 1);
+        for (size_t c = bred; c < n; c++) {
+            const GbIndividual *st = &kids[c];
+            assert_int_equal(st->parent, 0);
+            assert_true(st->nops >= 2 && st->nops <= depth);
+            assert_int_equal(st->op, st->ops[0]);
+            int ops[GB_EVOLVE_STACK_MAX];
+            assert_int_equal(gb_individual_ops(st, ops), st->nops);
+            assert_true(st->score > f.run.pop.items[0].score);
+            assert_true(gb_evolve_readable(&f.run, st));
+            /* one run of history entries per operator, in order */
+            int run = -1;
+            const char *prev = NULL;
+            for (size_t h = 0; h < st->prog.history.len; h++) {
+                const char *name = st->prog.history.items[h].op;
+                if (!prev || strcmp(prev, name) != 0) {
+                    run++;
+                    assert_true(run < st->nops);
+                    assert_string_equal(name, gb_operator((GbOperatorId)st->ops[run])->name);
+                }
+                prev = name;
+            }
+            assert_int_equal(run + 1, st->nops);
+            for (int a = 0; a < st->nops; a++)
+                for (int b = a + 1; b < st->nops; b++) assert_int_not_equal(st->ops[a], st->ops[b]);
+        }
+        long extra = 0;
+        for (int o = 0; o < GB_OP_COUNT; o++) extra += (long)(stats.offered[o] - before.offered[o]);
+        long want = 0;
+        for (size_t c = bred; c < n; c++) want += kids[c].nops;
+        assert_int_equal(extra, want);
+        for (size_t c = 0; c < n; c++) gb_individual_destroy(&kids[c]);
+        free(kids);
+        ts_parser_delete(parser);
+        fixture_destroy(&f);
+        gb_thresholds_destroy(&f.thr);
+    }
+}
+
 /* ---- the gates' cost order ---- */
 
 static void test_gates_run_cheapest_first_in_today_order(void **state)
@@ -431,6 +556,9 @@ int main(void)
         cmocka_unit_test(test_select_parents_skips_spent_individuals),
         cmocka_unit_test(test_breeding_marks_a_parent_without_sites_spent),
         cmocka_unit_test(test_rank_children_orders_by_crowded_comparison),
+        cmocka_unit_test(test_rank_children_puts_renamings_and_demoted_operators_last),
+        cmocka_unit_test(test_stack_depth_follows_the_test_time),
+        cmocka_unit_test(test_stacked_children_carry_distinct_gaining_operators),
         cmocka_unit_test(test_gates_run_cheapest_first_in_today_order),
         cmocka_unit_test(test_waves_stop_after_the_wave_that_reaches_accept),
         cmocka_unit_test(test_accept_zero_validates_all_in_breeding_order),

@@ -106,6 +106,9 @@ static void assert_record_equal(const GbRecord *a, const GbRecord *b)
     assert_num_equal(a->away_target, b->away_target);
     assert_num_equal(a->away_original, b->away_original);
     assert_num_equal(a->away_pick, b->away_pick);
+    assert_int_equal(a->has_stack, b->has_stack);
+    assert_int_equal(a->stack_depth, b->stack_depth);
+    assert_int_equal(a->stack_stacked, b->stack_stacked);
     assert_int_equal(a->has_time, b->has_time);
     assert_num_equal(a->time_s, b->time_s);
     assert_int_equal(a->offspring_validated, b->offspring_validated);
@@ -187,6 +190,9 @@ static void fill_full(GbRecord *r)
     r->away_target = 0.4;
     r->away_original = 0.3125;
     r->away_pick = 0.25;
+    r->has_stack = true;
+    r->stack_depth = 5;
+    r->stack_stacked = 3;
     r->has_time = true;
     r->time_s = 12.345678;
     r->offspring_validated = 143;
@@ -255,6 +261,7 @@ static void test_record_round_trip_empty_parts(void **state)
     assert_null(strstr(gb, "naming"));
     assert_null(strstr(gb, "\"lint\":{"));
     assert_null(strstr(gb, "time_s"));
+    assert_null(strstr(gb, "\"stack\""));
     assert_string_equal(orig, "{\"source\":\"\",\"extra_files\":{}}");
     free(gb);
     free(orig);
