@@ -276,19 +276,23 @@ static void gb_breaks__count_ops(GbBreaksAnalysis *a)
             int p = gb_breaks_pass(it, v);
             const GbBreaksProg *pr = gb_breaks_prog(b, v, it->task), *pp = gb_breaks_prog(b, v - 1, it->task);
             if (!pr || gb_breaks_pass(it, v - 1) != 1 || p < 0 || !pp) continue;
-            for (long k = pp->rung; k < (long)pr->ops.len; k++) {
-                bool dup = false;
-                for (long j = pp->rung; j < k && !dup; j++) dup = strcmp(pr->ops.items[j], pr->ops.items[k]) == 0;
-                if (dup) continue;
-                /* a stacked step ("A2+A7") counts for each of its operators */
+            /* each operator of the step once; a stacked rung ("A2+A7") names several */
+            GbStr seen = {0};
+            gb_str_append(&seen, "+");
+            for (long k = pp->rung; k < (long)pr->ops.len; k++)
                 for (const char *c = pr->ops.items[k]; *c;) {
                     size_t len = strcspn(c, "+");
-                    GbBreaksOp *op = gb_breaks__op(a, c, len);
-                    op->applied++;
-                    op->broke += p == 0;
+                    char *key = gb_asprintf("+%.*s+", (int)len, c);
+                    if (!strstr(seen.data, key)) {
+                        gb_str_appendf(&seen, "%.*s+", (int)len, c);
+                        GbBreaksOp *op = gb_breaks__op(a, c, len);
+                        op->applied++;
+                        op->broke += p == 0;
+                    }
+                    free(key);
                     c += len + (c[len] == '+');
                 }
-            }
+            free(gb_str_take(&seen));
         }
     }
     qsort(a->ops.items, a->ops.len, sizeof *a->ops.items, gb_breaks__op_cmp);

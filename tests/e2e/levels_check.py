@@ -40,12 +40,13 @@ def check_lineage(path):
             continue
         assert "lineage" in gb, t["id"]
         rungs = rebuild(t)
-        assert len(rungs) == len(gb["operators"]), t["id"]
+        # a rung per step; a stacked step names its operators joined by "+"
+        assert len(rungs) == len(gb["lineage"]), t["id"]
         last = rungs[-1]
         assert last["main.py"] == t["source"], t["id"]
         for k, v in t.get("extra_files", {}).items():
             assert last[k] == v, (t["id"], k)
-        assert [g["op"] for g in gb["lineage"]] == [o["op"] for o in gb["operators"]], t["id"]
+        assert [op for g in gb["lineage"] for op in g["op"].split("+")] == [o["op"] for o in gb["operators"]], t["id"]
         assert abs(gb["lineage"][-1]["rc"] - gb["after"]["rc"]) < 1e-6, t["id"]
         n += 1
     assert n > 0, "no hardened task"
@@ -181,7 +182,7 @@ def check_breaks(ldir, rdir, k, rule, arg):
             if verdicts[v - 1] != "P":
                 continue
             step = ops(t, v)[len(ops(t, v - 1)):]
-            for op in dict.fromkeys(step):
+            for op in dict.fromkeys(o for rung in step for o in rung.split("+")):
                 applied[op] = applied.get(op, 0) + 1
                 broke[op] = broke.get(op, 0) + (verdicts[v] == "F")
         if bv is not None:
