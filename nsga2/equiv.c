@@ -191,8 +191,6 @@ void gb_equiv_inputs(const GbEquivConfig *cfg, const GbTask *task, TSParser *par
 
 /* ---- mined literals and boundary values (CALL mode) ---- */
 
-typedef GbArray(char *) GbEquivStrs;
-
 /* Append t (taken) unless it is there or s holds cap already. */
 static void gb_equiv__strs_add(GbEquivStrs *s, char *t, size_t cap)
 {
@@ -559,26 +557,6 @@ static char *gb_equiv__probe_failure(const GbProbeResult *r)
                        x->exc_message ? ": " : "", x->exc_message ? x->exc_message : "");
 }
 
-/* Whether reach (space-separated outcome ids) holds one not in u; commit: add them to u. */
-static bool gb_equiv__adds(GbEquivStrs *u, const char *reach, bool commit)
-{
-    bool adds = false;
-    for (const char *p = reach; p && *p;) {
-        while (*p == ' ') p++;
-        size_t n = strcspn(p, " ");
-        if (n == 0) break;
-        bool have = false;
-        for (size_t i = 0; i < u->len && !have; i++) have = strlen(u->items[i]) == n && memcmp(u->items[i], p, n) == 0;
-        if (!have) {
-            adds = true;
-            if (!commit) return true;
-            gb_array_push(u, gb_strndup(p, n));
-        }
-        p += n;
-    }
-    return adds;
-}
-
 /* How many space-separated ids s holds. */
 static size_t gb_equiv__count(const char *s)
 {
@@ -641,7 +619,7 @@ static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbPro
             size_t i = at.items[k];
             free(e->reach.items[i]);
             e->reach.items[i] = gb_strdup(it->status == GB_PROBE_OK ? it->branches : "");
-            if (i < e->old_n) gb_equiv__adds(u, e->reach.items[i], true);
+            if (i < e->old_n) gb_equiv_new_ids(u, e->reach.items[i], true);
         }
         if (first == 0) e->covered_before = u->len;
         for (size_t k = 0; k < n; k++) {
@@ -652,8 +630,8 @@ static bool gb_equiv__search_round(GbPool *pool, const GbTask *task, const GbPro
              * sides of a comparison the tests already took both ways */
             bool threshold = i < e->thr_end;
             if (gb_equiv__keepable(it, cfg->limit_s, e->in.mode) &&
-                (threshold || gb_equiv__adds(u, it->branches, false))) {
-                gb_equiv__adds(u, it->branches, true);
+                (threshold || gb_equiv_new_ids(u, it->branches, false) > 0)) {
+                gb_equiv_new_ids(u, it->branches, true);
                 e->chosen.items[i] = true;
             }
         }
@@ -686,7 +664,7 @@ static void gb_equiv__set_uncovered(GbEquiv *e, GbEquivStrs *u)
         size_t k = strcspn(p, " ");
         if (k == 0) break;
         char *id = gb_strndup(p, k);
-        if (gb_equiv__adds(u, id, false)) {
+        if (gb_equiv_new_ids(u, id, false) > 0) {
             if (miss.len) gb_str_append(&miss, " ");
             gb_str_append(&miss, id);
         }
@@ -773,14 +751,13 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
     GbProbeResult r[2];
     bool ok = true;
     int ran = 0;
-    double t0 = gb_now();
     bool clockless = gb_equiv_clockless(parser, task, prog);
     for (int k = 0; k < 2 && ok; k++, ran++) {
         /* a result that reads a clock in whole seconds differs between the two probes only when a
-         * second boundary lies between them: they start 1.1 s apart at least, unless the
-         * program cannot read a clock */
-        double wait = k == 1 && !clockless ? 1.1 - (gb_now() - t0) : 0;
-        if (wait > 0) nanosleep(&(struct timespec){(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)}, NULL);
+         * second boundary lies between its two reads: unless the program cannot read a clock, the
+         * second probe starts 1.1 s after the first ended (not after it started: a first probe
+         * slow to reach an input and a second fast to reach it could read the same second) */
+        if (k == 1 && !clockless) nanosleep(&(struct timespec){1, 100000000L}, NULL);
         ok = gb_pool_probe(pool, task, prog, &spec, &r[k], err);
         if (ok && r[k].run.status != GB_RUN_PASS) {
             char *why = gb_equiv__probe_failure(&r[k]);
@@ -809,7 +786,7 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
             gb_array_push(&e->cpu, a->cpu_s < b->cpu_s ? a->cpu_s : b->cpu_s);
             gb_array_push(&e->wall, a->wall_s < b->wall_s ? a->wall_s : b->wall_s);
             gb_array_push(&e->kept_at, at);
-            gb_equiv__adds(&u, e->reach.items[at], true);
+            gb_equiv_new_ids(&u, e->reach.items[at], true);
         }
     }
     e->covered = u.len;

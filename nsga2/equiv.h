@@ -39,8 +39,9 @@
  * the guard has spent its share (GB_EQUIV_BUDGET_SHARE). A cubic original whose larger input took
  * the whole 2 s per-input limit at each of five sizes spent 10 s of a 15 s budget here.
  *
- * Recording (gb_equiv_record): the original is probed twice, starting 1.1 s apart at least (a clock
- * read in whole seconds then differs) (src/runner/runner.h:
+ * Recording (gb_equiv_record): the original is probed twice, the second starting 1.1 s after the
+ * first ended unless the program cannot read a clock (a clock read in whole seconds then differs
+ * on every input) (src/runner/runner.h:
  * gb_pool_probe); an input is kept when both probes finished it within limit_s / 2 with the
  * same result (value or exception type, arguments after the call, stdout); inputs on which the
  * original raises are kept with their exception type. Its cost on an input is the smaller CPU

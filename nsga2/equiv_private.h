@@ -27,6 +27,12 @@ struct GbEquiv {
     char *uncovered; /* owned: the outcomes no kept input reaches, or NULL */
 };
 
+/* A set of branch-outcome ids ("12f", "20x"), owned strings. */
+typedef GbArray(char *) GbEquivStrs;
+
+/* How many of the outcome ids of reach (space-separated) u lacks; commit: add them to u. */
+size_t gb_equiv_new_ids(GbEquivStrs *u, const char *reach, bool commit);
+
 /* The screen (nsga2/equiv_screen.c): under a time budget, when a check of every kept input would
  * take the original more than budget_s wall seconds, the kept inputs a child is checked on. */
 void gb_equiv_screen_choose(GbEquiv *e, double budget_s);

@@ -4,17 +4,14 @@
 
 #include "nsga2/equiv_private.h"
 
-typedef GbArray(char *) GbScreenIds;
-
-static bool gb_screen__has(const GbScreenIds *u, const char *p, size_t n)
+static bool gb_screen__has(const GbEquivStrs *u, const char *p, size_t n)
 {
     for (size_t i = 0; i < u->len; i++)
         if (strlen(u->items[i]) == n && memcmp(u->items[i], p, n) == 0) return true;
     return false;
 }
 
-/* How many outcome ids of reach (space-separated) u lacks; commit: add them to u. */
-static size_t gb_screen__new(GbScreenIds *u, const char *reach, bool commit)
+size_t gb_equiv_new_ids(GbEquivStrs *u, const char *reach, bool commit)
 {
     size_t fresh = 0;
     for (const char *p = reach; p && *p;) {
@@ -30,12 +27,12 @@ static size_t gb_screen__new(GbScreenIds *u, const char *reach, bool commit)
     return fresh;
 }
 
-static void gb_screen__take(GbEquiv *e, size_t i, GbScreenIds *u, double *spent)
+static void gb_screen__take(GbEquiv *e, size_t i, GbEquivStrs *u, double *spent)
 {
     e->screen.items[i] = true;
     e->nscreen++;
     *spent += e->wall.items[i];
-    gb_screen__new(u, e->reach.items[e->kept_at.items[i]], true);
+    gb_equiv_new_ids(u, e->reach.items[e->kept_at.items[i]], true);
 }
 
 static int gb_screen__by_wall(const void *a, const void *b, void *arg)
@@ -56,7 +53,7 @@ void gb_equiv_screen_choose(GbEquiv *e, double budget_s)
     for (size_t i = 0; i < n; i++) total += e->wall.items[i];
     if (budget_s <= 0 || total <= budget_s || n <= GB_EQUIV_SCREEN_MIN) return;
     for (size_t i = 0; i < n; i++) gb_array_push(&e->screen, false);
-    GbScreenIds u = {0};
+    GbEquivStrs u = {0};
     double spent = 0;
     /* the larger inputs: the cost bound is taken on them */
     for (size_t i = 0; i < n; i++)
@@ -67,7 +64,7 @@ void gb_equiv_screen_choose(GbEquiv *e, double budget_s)
         double best_rate = 0;
         for (size_t i = 0; i < n; i++) {
             if (e->screen.items[i]) continue;
-            size_t fresh = gb_screen__new(&u, e->reach.items[e->kept_at.items[i]], false);
+            size_t fresh = gb_equiv_new_ids(&u, e->reach.items[e->kept_at.items[i]], false);
             double rate = (double)fresh / (e->wall.items[i] + 1e-3);
             if (fresh > 0 && rate > best_rate) {
                 best = i;
