@@ -8,6 +8,7 @@
  *   population.c   individuals: measuring, objectives, token hashes, similarity to earlier versions
  *   rank.c         parent selection, the children's validation order, the final pick
  *   breed.c        breeding a generation (jobs per parent and operator range)
+ *   stack.c        stacked children of a slow task (several operators per child)
  *   gates.c        the gates of nsga2/gate_list.h, one function per row, run in cost order
  *   wave.c         validating a generation's children in waves (cheap gates, then the expensive
  *                  ones in parallel, then the commit in order)
@@ -192,12 +193,15 @@ bool gb_evolve_readable(const GbRun *run, const GbIndividual *ind);
 /* The stack depth for a budget of budget_s seconds (0: none) and the original's tests taking
  * tests_wall_s: 1 (no stacking) to GB_EVOLVE_STACK_MAX. */
 int gb_evolve_stack_depth(double budget_s, double tests_wall_s);
-/* With run->stack > 1, one more child per parent of the generation's children (appended;
- * *children is reallocated): the parent's child of the highest score gain, then the operators
- * of its next best children applied on top of it one at a time (each at a site chosen by a
- * keyed rng), each kept only when it reads within the readability gate and raises the score,
- * up to run->stack distinct operators. Added only when it carries two or more; counted as offered
- * to each of its operators (so are its rejection or acceptance, in nsga2/wave.c). */
+/* With run->stack > 1, up to two more children per parent of the generation's children
+ * (appended; *children is reallocated), each built from the parent's children that raise the
+ * score and read within the gate, best first -- by score gain per RR lost for one, by score gain
+ * for the other: the first such child, then the operators of the next ones applied on top of it
+ * one at a time (each at a site chosen by a keyed rng), each kept only when it reads within the
+ * readability gate and raises the score, up to run->stack distinct operators; operators
+ * gb_evolve_op_demoted leaves out. Added only when it carries two or more operators and differs
+ * in them from the other; counted as offered to each of its operators (so are its rejection or
+ * acceptance, in nsga2/wave.c). */
 void gb_evolve_stack_children(GbRun *run, uint64_t task_key, int g, TSParser *parser, GbIndividual **children,
                               size_t *n, GbEvolveStats *stats);
 
