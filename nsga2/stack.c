@@ -35,17 +35,20 @@ static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, con
                             const GbStackCand *cands, size_t nc, TSParser *parser, GbIndividual *out)
 {
     const GbTask *task = run->task;
+    const GbIndividual *base = &children[cands[0].child]; /* measured by the caller */
     GbIndividual cur;
     memset(&cur, 0, sizeof cur);
-    gb_program_copy(&cur.prog, &children[cands[0].child].prog);
+    gb_program_copy(&cur.prog, &base->prog);
+    cur.metrics = base->metrics;
+    cur.rc = base->rc;
+    cur.rr = base->rr;
+    cur.score = base->score;
+    cur.sim = base->sim;
+    cur.measured = true;
     cur.parent = (long)pi;
-    cur.op = children[cands[0].child].op;
+    cur.op = base->op;
     cur.ops[0] = cur.op;
     cur.nops = 1;
-    if (!gb_evolve_measure(run, &cur, parser)) {
-        gb_individual_destroy(&cur);
-        return false;
-    }
     for (size_t c = 1; c < nc && cur.nops < run->stack; c++) {
         int o = children[cands[c].child].op;
         bool used = false;
