@@ -238,6 +238,7 @@ static void test_stack_depth_follows_the_test_time(void **state)
     assert_int_equal(gb_evolve_stack_depth(15, 0.1001), 2);
     assert_int_equal(gb_evolve_stack_depth(15, 0.25), 3);
     assert_int_equal(gb_evolve_stack_depth(15, 0.4001), 5);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.7001), 8);
     assert_int_equal(gb_evolve_stack_depth(15, 4.0), GB_EVOLVE_STACK_MAX);
     assert_int_equal(gb_evolve_stack_depth(60, 0.25), 1);
 }
