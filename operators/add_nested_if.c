@@ -8,7 +8,8 @@
  * The condition only reads fresh variables assigned literal values on the lines just before
  * it, so it is true by construction every time it runs (no random constant can make it
  * false: `a > b` uses a > b, `a & b` shares a set bit, `a % m == r` uses r = a % m, ...).
- * An `if` does not change what break/continue target, so those are allowed. Refused:
+ * At module level the two variables are module constants, named in upper case as pylint
+ * expects (`LIMIT = 417`). An `if` does not change what break/continue target, so those are allowed. Refused:
  * statements in class bodies (the guard variables would become class attributes),
  * docstrings, __future__ imports, global/nonlocal declarations, definitions and statements
  * sharing a line. */
@@ -37,8 +38,9 @@ bool gb_op_add_nested_if_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng,
         free(wb);
         wb = gb_words_pick(rng, GB_WORDS_NOUN);
     }
-    char *a = gb_op_ctx_fresh_name(ctx, wa);
-    char *b = gb_op_ctx_fresh_name(ctx, wb);
+    uint32_t at = ts_node_start_byte(stmt);
+    char *a = gb_op_ctx_fresh_name_at(ctx, site->module, at, wa);
+    char *b = gb_op_ctx_fresh_name_at(ctx, site->module, at, wb);
     free(wa);
     free(wb);
     unsigned lo = gb_rng_bounded(rng, 500), hi = lo + 1 + gb_rng_bounded(rng, 500);

@@ -7,7 +7,8 @@
  *
  * The loop's guard variable is a fresh name, set just before the loop and changed as the
  * first statement of its body, so the condition is true once and false at the next test
- * whatever the body does (it cannot see the fresh name). Shapes: a flag, an up-counter, a
+ * whatever the body does (it cannot see the fresh name); at module level it is named in upper
+ * case, as pylint expects of a module-level name (`PENDING = True`). Shapes: a flag, an up-counter, a
  * down-counter, an equality test and a one-element list that is popped. Refused: statements
  * with a break/continue that would now target the new loop, statements in class bodies (the
  * guard would become a class attribute), docstrings, __future__ imports, global/nonlocal
@@ -31,7 +32,7 @@ bool gb_op_add_nested_while_apply(GbOpContext *ctx, const GbSite *site, GbRng *r
     TSNode stmt = gb_wrappable_site_stmt(ctx, site, GB_FX_BREAK | GB_FX_CONTINUE, "AddNestedWhile", err);
     if (ts_node_is_null(stmt)) return false;
     char *word = gb_words_pick(rng, GB_WORDS_FLAG);
-    char *v = gb_op_ctx_fresh_name(ctx, word);
+    char *v = gb_op_ctx_fresh_name_at(ctx, site->module, ts_node_start_byte(stmt), word);
     free(word);
     unsigned k = 1 + gb_rng_bounded(rng, 50);
     char *header;

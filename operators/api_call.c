@@ -1,6 +1,5 @@
 #include "operators/api_call.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -618,15 +617,9 @@ bool gb_api_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, const GbApiT
     char *imports[2] = {NULL, NULL}, *vars[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++)
         if (t->imports[i].module) imports[i] = gb_api__import(ctx, &set, site->module, &t->imports[i]);
-    /* At module level a new name is a module constant: upper case, as pylint expects. */
-    bool module_level = scope->kind == GB_SCOPE_MODULE;
-    for (int i = 0; i < 2; i++) {
-        if (!t->vars[i]) continue;
-        char *base = gb_strdup(gb_api__var_word(t->vars[i], rng));
-        for (char *c = base; module_level && *c; c++) *c = (char)toupper((unsigned char)*c);
-        vars[i] = gb_op_ctx_fresh_name(ctx, base);
-        free(base);
-    }
+    /* at module level a new name is a module constant, in upper case */
+    for (int i = 0; i < 2; i++)
+        if (t->vars[i]) vars[i] = gb_op_ctx_fresh_name_at(ctx, site->module, site->start, gb_api__var_word(t->vars[i], rng));
     const char *im[2] = {imports[0], imports[1]}, *va[2] = {vars[0], vars[1]};
     char *code = gb_api_fill(t->code, im, va, rng);
     gb_edits_insert_before(ctx, &set, site->module, s, code);

@@ -1,6 +1,7 @@
 #include "operators/operator.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +172,17 @@ char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base)
     }
     gb_names_add(&ctx->reserved_, name);
     gb_program_add_synthetic(ctx->prog, name);
+    return name;
+}
+
+char *gb_op_ctx_fresh_name_at(GbOpContext *ctx, size_t module, uint32_t at, const char *base)
+{
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
+    if (sc->scopes.items[gb_scopes_at(sc, at)].kind != GB_SCOPE_MODULE) return gb_op_ctx_fresh_name(ctx, base);
+    char *up = gb_strdup(base);
+    for (char *c = up; *c; c++) *c = (char)toupper((unsigned char)*c);
+    char *name = gb_op_ctx_fresh_name(ctx, up);
+    free(up);
     return name;
 }
 

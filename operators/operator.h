@@ -120,6 +120,10 @@ bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name);
  * name is reserved in this context and recorded as synthetic in the program
  * (gb_program_add_synthetic), so that it gets a natural name before output. Owned. */
 char *gb_op_ctx_fresh_name(GbOpContext *ctx, const char *base);
+/* gb_op_ctx_fresh_name for a name bound at byte offset at of the module: where that is module
+ * level, the name is a module constant and base is upper-cased first, as pylint's naming
+ * convention expects (a lower-case module-level name bound to a literal is invalid-name). */
+char *gb_op_ctx_fresh_name_at(GbOpContext *ctx, size_t module, uint32_t at, const char *base);
 /* The named node of the module with exactly this byte range and kind (GB_NK_OTHER: any
  * kind); the outermost such node. Returns a null node (ts_node_is_null) when there is none. */
 TSNode gb_op_ctx_node_at(GbOpContext *ctx, size_t module, uint32_t start, uint32_t end, GbNodeKind kind);

@@ -2,6 +2,8 @@
  * S10 TransformAugAssignment, S12 TransformPrimToCompound: before/after cases, refusal cases
  * (sites that must not be listed), behaviour checks under /usr/bin/python3 over many seeds, and
  * the stability of site keys. */
+#include <ctype.h>
+
 #include "tests/unit/op_helpers.h"
 
 /* ---- helpers ---- */
@@ -249,6 +251,47 @@ static void test_s3_wraps_statement_in_one_iteration_while(void **state)
                    "            waiting -= 1\n"
                    "            total += x\n"
                    "    return total\n");
+}
+
+/* At module level the guard variables of S2 and S3 are module constants, named in upper case
+ * (pylint's invalid-name otherwise marks each); inside a function they stay lower case. */
+static void test_s2_s3_module_level_guards_are_upper_case(void **state)
+{
+    (void)state;
+    const char *prog = "n = int('3')\n"
+                       "total = n * 2\n"
+                       "def f(x):\n"
+                       "    y = x + 1\n"
+                       "    return y\n"
+                       "print(total, f(n))\n";
+    const GbOperatorId ops[] = {GB_OP_S2, GB_OP_S3};
+    for (size_t o = 0; o < N_OF(ops); o++)
+        for (uint64_t seed = 1; seed <= 12; seed++)
+            for (int in_function = 0; in_function < 2; in_function++) {
+                OpEnv e;
+                op_env_open(&e, prog, NULL, NULL);
+                const char *at = in_function ? "y = x + 1" : "total = n * 2";
+                op_env_apply(&e, ops[o], at, seed);
+                const char *src = op_env_src(&e);
+                /* the lines added before the wrapped statement bind the new names */
+                const char *stmt = strstr(src, at);
+                assert_non_null(stmt);
+                const char *from = in_function ? strstr(src, "def f(x):\n") + 10 : strstr(src, "\n") + 1;
+                int names = 0;
+                for (const char *line = from; line < stmt; line = strchr(line, '\n') + 1) {
+                    while (*line == ' ') line++;
+                    if (line >= stmt) break;
+                    if (strncmp(line, "if ", 3) == 0 || strncmp(line, "while ", 6) == 0) continue;
+                    const char *eq = strstr(line, " = ");
+                    if (!eq || eq > strchr(line, '\n')) continue;
+                    for (const char *c = line; c < eq; c++)
+                        if (in_function) assert_false(isupper((unsigned char)*c));
+                        else if (islower((unsigned char)*c)) fail_msg("lower at module level:\n%s", src);
+                    names++;
+                }
+                assert_true(names >= 1);
+                op_env_close(&e);
+            }
 }
 
 /* ---- S5 AddTryExcept ---- */
@@ -532,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_s2_sites_allow_break_refuse_class_bodies),
         cmocka_unit_test(test_s2_guard_is_always_true),
         cmocka_unit_test(test_s3_wraps_statement_in_one_iteration_while),
+        cmocka_unit_test(test_s2_s3_module_level_guards_are_upper_case),
         cmocka_unit_test(test_s5_wraps_body_after_docstring),
         cmocka_unit_test(test_s5_never_swallows_exceptions),
         cmocka_unit_test(test_s5_refuses_class_bodies_and_docstrings),
