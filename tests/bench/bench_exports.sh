@@ -54,7 +54,7 @@ def same(a, b):
     return True
 
 # the export's layout: a JSONL beside Code/ and TestCases/, or only the folders
-progs = sorted(glob.glob(os.path.join(root, "**", "Code", "*.py"), recursive=True))
+progs = sorted(os.path.abspath(p) for p in glob.glob(os.path.join(root, "**", "Code", "*.py"), recursive=True))
 ok = 0
 for p in progs:
     pid = os.path.basename(p)[:-3]
