@@ -843,10 +843,9 @@ static bool gb_s6_tail_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, G
     return ok;
 }
 
-/* A top-level helper function fname whose parameters and locals keep the names they had where
- * the code came from shadows the module's variables of those names (pylint:
- * redefined-outer-name) or builtins (`sum`, `list`: redefined-builtin), which the lint gate
- * counts: each such name is renamed inside the helper (scope-aware, gb_rename_variable) to a
+/* A module-level helper function fname whose parameters and locals keep the names of the module
+ * variables they came from shadows them (pylint: redefined-outer-name, which the lint gate
+ * counts): each such name is renamed inside the helper (scope-aware, gb_rename_variable) to a
  * free name, marked synthetic so that it gets a natural name before output. A name the
  * renamer refuses keeps its name. */
 static void gb_s6_unshadow(GbOpContext *ctx, size_t m, const char *fname)
@@ -865,9 +864,8 @@ static void gb_s6_unshadow(GbOpContext *ctx, size_t m, const char *fname)
         for (size_t i = 0; i < fs->names.len && !shadow; i++) {
             const GbScopeName *n = &fs->names.items[i];
             const GbScopeName *g = gb_scope_name(mod, n->name);
-            if ((n->flags & GB_NAME_BINDS) && !(n->flags & (GB_NAME_GLOBAL | GB_NAME_NONLOCAL)) &&
-                ((g && (g->flags & GB_NAME_BINDS)) || gb_python_is_builtin(n->name)) &&
-                !gb_names_has(&refused, n->name))
+            if ((n->flags & GB_NAME_BINDS) && !(n->flags & (GB_NAME_GLOBAL | GB_NAME_NONLOCAL)) && g &&
+                (g->flags & GB_NAME_BINDS) && !gb_names_has(&refused, n->name))
                 shadow = n->name;
         }
         if (!shadow) break;
@@ -935,10 +933,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     char *name = gb_op_ctx_fresh_name(ctx, word);
     free(word);
     /* Where the definition goes, and at which indentation: before the method (method form),
-     * or before the top-level statement that holds the site, unindented. At module level too:
-     * the helper reads the module's variables when it is called, so defining it before the
-     * loop or `if` around the site changes nothing, and a definition inside a loop that reads
-     * the loop's variable is what pylint marks (cell-var-from-loop). */
+     * before the top-level statement, or at module level just before the site. */
     TSNode method = gb_s6_method_of(ctx, m, first);
     bool in_class = !ts_node_is_null(method);
     /* The sibling-class form: the helper is a method of a new class deriving from the method's
@@ -949,10 +944,14 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
         owner = gb_op_ctx_fresh_name(ctx, cword);
         free(cword);
     }
-    TSNode anchor = sibling ? gb_flow_toplevel_of(method) : in_class ? method : gb_flow_toplevel_of(first);
-    char *def_indent = sibling    ? gb_strdup(unit)
-                       : in_class ? gb_line_indent(src, ts_node_start_byte(anchor))
-                                  : gb_strdup("");
+    TSNode anchor = sibling         ? gb_flow_toplevel_of(method)
+                    : in_class      ? method
+                    : !module_level ? gb_flow_toplevel_of(first)
+                    : is_expr       ? gb_stmt_enclosing(first)
+                                    : first;
+    char *def_indent = sibling                    ? gb_strdup(unit)
+                       : module_level || in_class ? gb_line_indent(src, ts_node_start_byte(anchor))
+                                                  : gb_strdup("");
     char *body_indent = gb_asprintf("%s%s", def_indent, unit);
     /* In the method form `self` is the helper's own first parameter, passed by the call. */
     GbNames args = {0};
@@ -984,9 +983,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     gb_names_destroy(&args);
     if (is_expr) {
         char *e = gb_node_text(first, src);
-        /* parentheses only where the expression spans lines (pylint marks superfluous ones) */
-        bool one_line = !strchr(e, '\n');
-        gb_str_appendf(&def, one_line ? "%sreturn %s\n" : "%sreturn (%s)\n", body_indent, e);
+        gb_str_appendf(&def, "%sreturn (%s)\n", body_indent, e);
         free(e);
     } else {
         char *old = gb_line_indent(src, ts_node_start_byte(first));
@@ -1019,7 +1016,7 @@ bool gb_op_create_function_apply(GbOpContext *ctx, const GbSite *site, GbRng *rn
     gb_edits_replace(&set, m, fs, ts_node_end_byte(last), call.data);
     ok = gb_edits_commit(ctx, &set, err);
     gb_edits_destroy(&set);
-    if (ok && !in_class && !sibling) gb_s6_unshadow(ctx, m, name);
+    if (ok && module_level && !in_class && !sibling) gb_s6_unshadow(ctx, m, name);
     gb_str_destroy(&def);
     gb_str_destroy(&call);
     free(def_indent);
