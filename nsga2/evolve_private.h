@@ -30,7 +30,7 @@
 typedef GbArray(uint64_t) GbHashList;
 
 /* The most operators one stacked child carries (stack.c). */
-#define GB_EVOLVE_STACK_MAX 8
+#define GB_EVOLVE_STACK_MAX 16
 
 /* One member of a task's population. */
 typedef struct {
@@ -188,8 +188,8 @@ bool gb_evolve_readable(const GbRun *run, const GbIndividual *ind);
 
 /* Under a time budget B, a task whose original takes t wall seconds on its tests breeds stacked
  * children of up to 1 + floor(t / (B / GB_EVOLVE_STACK_SHARE)) operators (at most
- * GB_EVOLVE_STACK_MAX): at B = 15, 2 from 0.1 s, 5 from 0.4 s, 8 from 0.7 s. */
-#define GB_EVOLVE_STACK_SHARE 150
+ * GB_EVOLVE_STACK_MAX): at B = 15, 2 from 0.05 s, 5 from 0.2 s, 8 from 0.35 s, 16 from 0.75 s. */
+#define GB_EVOLVE_STACK_SHARE 300
 /* The stack depth for a budget of budget_s seconds (0: none) and the original's tests taking
  * tests_wall_s: 1 (no stacking) to GB_EVOLVE_STACK_MAX. */
 int gb_evolve_stack_depth(double budget_s, double tests_wall_s);

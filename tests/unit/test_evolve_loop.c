@@ -234,13 +234,14 @@ static void test_stack_depth_follows_the_test_time(void **state)
 {
     (void)state;
     assert_int_equal(gb_evolve_stack_depth(0, 5.0), 1);
-    assert_int_equal(gb_evolve_stack_depth(15, 0.05), 1);
-    assert_int_equal(gb_evolve_stack_depth(15, 0.1001), 2);
-    assert_int_equal(gb_evolve_stack_depth(15, 0.25), 3);
-    assert_int_equal(gb_evolve_stack_depth(15, 0.4001), 5);
-    assert_int_equal(gb_evolve_stack_depth(15, 0.7001), 8);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.04), 1);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.0501), 2);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.125), 3);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.2001), 5);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.3501), 8);
+    assert_int_equal(gb_evolve_stack_depth(15, 0.7501), 16);
     assert_int_equal(gb_evolve_stack_depth(15, 4.0), GB_EVOLVE_STACK_MAX);
-    assert_int_equal(gb_evolve_stack_depth(60, 0.25), 1);
+    assert_int_equal(gb_evolve_stack_depth(60, 0.125), 1);
 }
 
 /* A generation bred from the (really measured) original of a program with many sites: with
