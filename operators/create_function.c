@@ -47,7 +47,10 @@
  *     argument of a consuming builtin such as sum() or a literal string's join): they would
  *     capture the new function's variables instead of the caller's;
  *   - class bodies, recursive functions (one more frame per level), programs that mention
- *     RecursionError or setrecursionlimit, annotated assignments, more than 5 parameters;
+ *     RecursionError, annotated assignments, more than 5 parameters; in programs that call
+ *     setrecursionlimit (they recurse deeply and the C stack may run out before their limit),
+ *     code whose top-level statement may run while a recursion is on the stack or may start
+ *     one (gb_callgraph_near_recursion): elsewhere the new frame never meets a deep stack;
  *   - names are fresh; the new function is defined before the top-level statement that
  *     contains the site (or, at module level, just before the site), so it exists whenever
  *     the site runs. The sibling class is defined right after the method's class, which must
@@ -73,7 +76,16 @@
 enum { GB_S6_EXPR = 0, GB_S6_SIBLING = 4, GB_S6_TAIL_FUNCTION = 8, GB_S6_TAIL_CLASS = 9 };
 #define GB_S6_MAX_PARAMS 5
 
-static const char *const gb_s6_refuse_names[] = {"RecursionError", "setrecursionlimit", "_getframe", "currentframe"};
+static const char *const gb_s6_refuse_names[] = {"RecursionError", "_getframe", "currentframe"};
+static const char *const gb_s6_limit_names[] = {"setrecursionlimit"};
+
+/* In a program that sets its recursion limit, may the code of top-level statement `top` share
+ * the stack with a recursion (see the header comment)? */
+static bool gb_s6_near_deep_stack(GbOpContext *ctx, size_t m, const GbCallGraph *graph, TSNode top)
+{
+    return gb_op_ctx_mentions_any(ctx, gb_s6_limit_names, 1) &&
+           gb_callgraph_near_recursion(graph, top, gb_op_ctx_source(ctx, m));
+}
 
 static bool gb_s6_program_ok(GbOpContext *ctx)
 {
@@ -468,7 +480,8 @@ static bool gb_s6_context_ok(GbOpContext *ctx, size_t m, const GbCallGraph *grap
     const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
     int scope = gb_scopes_at(sc, ts_node_start_byte(node));
     if (sc->scopes.items[scope].kind == GB_SCOPE_CLASS) return false;
-    if (ts_node_is_null(gb_flow_toplevel_of(node))) return false;
+    TSNode top = gb_flow_toplevel_of(node);
+    if (ts_node_is_null(top) || gb_s6_near_deep_stack(ctx, m, graph, top)) return false;
     for (TSNode p = node; !ts_node_is_null(p); p = ts_node_parent(p))
         if (gb_node_is_kind(p, GB_NK_FUNCTION_DEFINITION) && gb_callgraph_is_recursive_at(graph, ts_node_start_byte(p)))
             return false;
@@ -607,6 +620,15 @@ static bool gb_s6_plan_tail(GbOpContext *ctx, size_t m, TSNode first, const GbOc
                    GB_FX_NONLOCAL | GB_FX_DEL | GB_FX_DYNAMIC | GB_FX_STAR_IMPORT | GB_FX_BARE_RAISE;
     for (TSNode st = first; !ts_node_is_null(st); st = gb_stmt_next(st))
         if (!gb_stmt_wrappable(ctx, m, st, bad) || gb_s6_bad_syntax(st, src, sc, true)) return false;
+    if (gb_op_ctx_mentions_any(ctx, gb_s6_limit_names, 1)) {
+        GbCallGraph graph;
+        gb_callgraph_init(&graph, ts_tree_root_node(gb_op_ctx_tree(ctx, m)), src);
+        bool near = false;
+        for (TSNode st = first; !ts_node_is_null(st) && !near; st = gb_stmt_next(st))
+            near = gb_s6_near_deep_stack(ctx, m, &graph, st);
+        gb_callgraph_destroy(&graph);
+        if (near) return false;
+    }
     if (!gb_s6_tail_names(ctx, m, first, ts_node_end_byte(last), occ, plan)) {
         gb_s6_plan_destroy(plan);
         return false;
@@ -659,9 +681,9 @@ static bool gb_s6_plan_tail(GbOpContext *ctx, size_t m, TSNode first, const GbOc
  *   - exceptions and sys.exit()/exit()/quit() (SystemExit) propagate out of the call exactly as
  *     out of module-level code, and the process ends the same way; only a traceback gains a
  *     frame. One more frame counts against the recursion limit: as for the other forms,
- *     programs that mention RecursionError or setrecursionlimit are refused (the tail runs at
- *     depth 2 instead of 1, which matters only to a program near the limit, and those are the
- *     programs that mention it);
+ *     programs that mention RecursionError are refused (the tail runs at depth 2 instead of 1,
+ *     which matters only to a program near the limit), and in programs that call
+ *     setrecursionlimit a tail that may start a recursion;
  *   - in the class form the static method's body resolves names as a module-level function's
  *     would (a method never sees the class namespace); only private names (mangled in a class)
  *     and `__class__` differ, and both are refused;

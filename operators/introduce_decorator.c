@@ -25,9 +25,15 @@
  *   - programs or tests that mention __code__, __defaults__, __kwdefaults__, __closure__,
  *     __globals__, __wrapped__, inspect, getsource, getfullargspec, isgeneratorfunction,
  *     _getframe, currentframe (introspection that sees the wrapper), RecursionError or
- *     setrecursionlimit (the extra frame changes the depth at which recursion fails);
+ *     getrecursionlimit (the extra frame changes the depth at which recursion fails);
  *   - recursive functions (name-based call graph, methods included): each level would take two
  *     frames, halving the reachable depth;
+ *   - in programs that call setrecursionlimit (they recurse deeply, up to a limit of their own,
+ *     and the C stack may run out before it), functions that may run while a recursion is on
+ *     the stack or may start one (gb_callgraph_near_recursion): a function that does neither
+ *     runs at the depth of the non-recursive calls above it, so its one extra frame never
+ *     meets a deep stack. AtCoder solutions set the limit in their template whether they
+ *     recurse or not;
  *   - async functions (the wrapper would have to be a coroutine function);
  *   - defs that do not start their line (`class A: def f(self): ...`).
  *
@@ -67,7 +73,6 @@ static const char *const gb_s8_refuse_names[] = {"__code__",
                                                  "_getframe",
                                                  "currentframe",
                                                  "RecursionError",
-                                                 "setrecursionlimit",
                                                  "getrecursionlimit"};
 #define GB_S8_N_REFUSE (sizeof gb_s8_refuse_names / sizeof *gb_s8_refuse_names)
 
@@ -121,6 +126,8 @@ static bool gb_s8_site_ok(GbOpContext *ctx, size_t module, TSNode fn, const GbCa
     for (uint32_t i = gb_line_start(src, s); i < s; i++)
         if (src[i] != ' ' && src[i] != '\t') return false;
     if (gb_callgraph_is_recursive_at(graph, s)) return false;
+    static const char *const limit[] = {"setrecursionlimit"};
+    if (gb_op_ctx_mentions_any(ctx, limit, 1) && gb_callgraph_near_recursion(graph, fn, src)) return false;
     TSNode top = gb_flow_toplevel_of(fn);
     if (ts_node_is_null(top)) return false;
     if (gb_s8_in_class(ctx) && ts_node_is_null(gb_s8_class_body_start(ctx, module, fn))) return false;

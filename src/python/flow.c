@@ -387,6 +387,13 @@ void gb_callgraph_init(GbCallGraph *g, TSNode root, const char *src)
         gb_cg__reach(g, &g->nodes.items[i].refs, seen);
         g->nodes.items[i].recursive = seen[i];
     }
+    for (size_t i = 0; i < n; i++) {
+        if (!g->nodes.items[i].recursive) continue;
+        memset(seen, 0, n * sizeof *seen);
+        gb_cg__reach(g, &g->nodes.items[i].refs, seen);
+        for (size_t k = 0; k < n; k++)
+            if (seen[k]) g->nodes.items[k].reached = true;
+    }
     free(seen);
 }
 
@@ -439,6 +446,16 @@ bool gb_callgraph_name_reaches_recursion(const GbCallGraph *g, const char *name)
     bool hit = gb_cg__reaches_from(g, &refs);
     gb_names_destroy(&refs);
     return hit;
+}
+
+bool gb_callgraph_near_recursion(const GbCallGraph *g, TSNode code, const char *src)
+{
+    uint32_t s = ts_node_start_byte(code), e = ts_node_end_byte(code);
+    for (size_t i = 0; i < g->nodes.len; i++) {
+        const GbCallNode *c = &g->nodes.items[i];
+        if ((c->recursive || c->reached) && c->start <= s && e <= c->end) return true;
+    }
+    return gb_callgraph_reaches_recursion(g, code, src);
 }
 
 /* ---- Module-level bindings ---- */

@@ -53,6 +53,7 @@ typedef struct {
     GbNames refs;        /* names mentioned by the body */
     uint32_t start, end; /* byte range of the node (def / class / assignment) */
     bool recursive;      /* can reach itself */
+    bool reached;        /* a recursive node reaches it */
 } GbCallNode;
 
 typedef struct {
@@ -68,6 +69,11 @@ bool gb_callgraph_is_recursive_at(const GbCallGraph *g, uint32_t start);
 bool gb_callgraph_reaches_recursion(const GbCallGraph *g, TSNode code, const char *src);
 /* True when some node named `name` is recursive, or reaches a recursive node. */
 bool gb_callgraph_name_reaches_recursion(const GbCallGraph *g, const char *name);
+/* True when code may run while a recursive function is on the stack, or may start one: it
+ * lies inside a node that is recursive or that a recursive node reaches, or it mentions a
+ * name that reaches a recursive node. Code for which this is false never shares the stack
+ * with a frame of a recursion. */
+bool gb_callgraph_near_recursion(const GbCallGraph *g, TSNode code, const char *src);
 
 /* The number of places in the module that bind the global variable `name` (module-level
  * bindings, and bindings in functions that declare it global; `del` counts). When there is

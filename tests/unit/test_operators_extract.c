@@ -232,7 +232,25 @@ static void test_s6_refusals(void **state)
     const char *refused2[] = {"G = 5\nprint"};
     expect_sites(GB_OP_S6, prog2, NULL, 0, refused2, 1);
     assert_true(count_sites(GB_OP_S6, "x = 1 + 2\n", NULL) > 0);
-    assert_int_equal(count_sites(GB_OP_S6, "import sys\nsys.setrecursionlimit(50)\nx = 1 + 2\n", NULL), 0);
+    /* A program that sets its recursion limit: only code that never shares the stack with a
+     * recursion (not inside a function a recursive one reaches, not reaching one itself). */
+    const char *deep = "import sys\n"
+                       "sys.setrecursionlimit(50)\n"
+                       "def step(n):\n"
+                       "    k = n - 1\n"
+                       "    return k * 1\n"
+                       "def down(n):\n"
+                       "    return 0 if n == 0 else 1 + down(step(n))\n"
+                       "def plain(a):\n"
+                       "    b = a * 2\n"
+                       "    return b + 1\n"
+                       "x = down(3) + 2\n"
+                       "y = 1 + 2\n";
+    const char *deep_listed[] = {"1 + 2", "a * 2", "b + 1"};
+    const char *deep_refused[] = {"n - 1", "k * 1", "down(3) + 2", "n == 0"};
+    expect_sites(GB_OP_S6, deep, deep_listed, N_OF(deep_listed), deep_refused, N_OF(deep_refused));
+    assert_true(count_sites(GB_OP_S6, "import sys\nsys.setrecursionlimit(50)\nx = 1 + 2\n", NULL) > 0);
+    assert_int_equal(count_sites(GB_OP_S6, "x = 1 + 2\nprint(RecursionError)\n", NULL), 0);
 }
 
 /* ---- S6 script forms: a stdio task's module-level tail into a function or a class ---- */
@@ -415,7 +433,8 @@ static void test_s6_script_refusals(void **state)
         /* a definition inside the tail; a private name; recursion limits */
         "n = 1\nif n:\n    def f():\n        return 2\nprint(f())\n",
         "__n = 1\nprint(__n)\n",
-        "import sys\nsys.setrecursionlimit(100)\nprint(1)\n",
+        "import sys\nsys.setrecursionlimit(100)\ndef f(n):\n    return f(n - 1) if n else 0\nprint(f(3))\nprint(1)\n",
+        "n = 1\nprint(n, RecursionError)\n",
         /* the namespace reached otherwise; a finalizer */
         "import sys\nn = 1\nprint(getattr(sys.modules[__name__], 'n'))\n",
         "class R:\n    def __del__(self):\n        print('bye')\nr = R()\nprint(1)\n",
@@ -428,6 +447,7 @@ static void test_s6_script_refusals(void **state)
         if (tail_sites(refused[i], NULL) != 0) fail_msg("script form offered in:\n%s", refused[i]);
     const char *ok = "n = 1\nprint(n)\n";
     assert_int_equal(tail_sites(ok, NULL), 2);
+    assert_int_equal(tail_sites("import sys\nsys.setrecursionlimit(100)\nn = 1\nprint(n)\n", NULL), 2);
     /* a name the tests mention */
     assert_int_equal(tail_sites(ok, "n\n"), 0);
     /* not for assert tests (they run in the program's namespace), nor under ClassEval's rules */
@@ -958,7 +978,23 @@ static void test_s8_refusals(void **state)
     /* Introspection that a wrapper cannot preserve, in the program or in the tests. */
     assert_int_equal(count_sites(GB_OP_S8, "def f(a=1):\n    return a\nprint(f.__defaults__)\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S8, "def f(a=1):\n    return a\n", "assert f.__code__.co_argcount == 1\n"), 0);
-    assert_int_equal(count_sites(GB_OP_S8, "import sys\nsys.setrecursionlimit(5000)\ndef f():\n    return 1\n", NULL),
+    /* A program that sets its recursion limit: only functions that never share the stack with
+     * a recursion. */
+    const char *deep = "import sys\n"
+                       "sys.setrecursionlimit(5000)\n"
+                       "def step(n):\n"
+                       "    return n - 1\n"
+                       "def down(n):\n"
+                       "    return 0 if n == 0 else 1 + down(step(n))\n"
+                       "def walk(n):\n"
+                       "    return down(n)\n"
+                       "def plain(a):\n"
+                       "    return a + 1\n"
+                       "print(walk(3), plain(2))\n";
+    const char *deep_listed[] = {"def plain"};
+    const char *deep_refused[] = {"def step", "def down", "def walk"};
+    expect_sites(GB_OP_S8, deep, deep_listed, N_OF(deep_listed), deep_refused, N_OF(deep_refused));
+    assert_int_equal(count_sites(GB_OP_S8, "import sys\nprint(sys.getrecursionlimit())\ndef f():\n    return 1\n", NULL),
                      0);
     assert_int_equal(count_sites(GB_OP_S8, "def f(a=1):\n    return a\n", "assert f(2) == 2\n"), 1);
 }
