@@ -45,8 +45,8 @@
 enum { GB_S4_EXPR = 0, GB_S4_ASSIGN = 1, GB_S4_RETURN = 2 };
 /* Site forms (added to the kind): the `with` in place, a runner method of the class, a runner
  * static method of a new class just before the top-level class. */
-enum { GB_S4_INPLACE = 0, GB_S4_METHOD = 3, GB_S4_SIBLING = 6 };
-static const char *const gb_s4_form_tags[] = {NULL, "method", "sibling"};
+enum { GB_S4_INPLACE = 0, GB_S4_METHOD = 3, GB_S4_SIBLING = 6, GB_S4_RUNNER = 9 };
+static const char *const gb_s4_form_tags[] = {NULL, "method", "sibling", "runner"};
 
 static const char *const gb_s4_refuse_names[] = {"threading",
                                                  "_thread",
@@ -229,6 +229,19 @@ static bool gb_s4_site_ok(GbOpContext *ctx, size_t module, const GbS4Module *mi,
     return !gb_callgraph_reaches_recursion(&mi->graph, call, src);
 }
 
+/* Can the module runner form hold the thread code of the site stmt? Outside classes, under every
+ * harness but ClassEval's (which keeps no module-level function), for a statement that comes
+ * after the module's leading imports (the runner is defined there). */
+static bool gb_s4_runner_form_ok(GbOpContext *ctx, size_t m, TSNode stmt)
+{
+    if (ctx->task && ctx->task->harness == GB_HARNESS_CLASSEVAL) return false;
+    TSNode top = gb_flow_toplevel_of(stmt);
+    if (ts_node_is_null(top)) return false;
+    TSNode def = gb_node_is_kind(top, GB_NK_DECORATED_DEFINITION) ? gb_node_field(top, "definition") : top;
+    if (gb_node_is_kind(def, GB_NK_CLASS_DEFINITION)) return false;
+    return ts_node_start_byte(top) >= gb_module_code_start(ctx, m);
+}
+
 /* Can the class form f hold the thread code of the site stmt? The method form needs stmt to
  * run in a method of a top-level class whose `self` is an instance of it (gb_op_ctx_self_method),
  * directly in the method's own scope; the sibling form needs stmt inside an undecorated
@@ -262,6 +275,8 @@ void gb_op_add_thread_find(GbOpContext *ctx, GbSiteList *out)
             gb_site_add(ctx, out, m, st, NULL, kind, NULL);
             for (int f = GB_S4_METHOD; f <= GB_S4_SIBLING; f += 3)
                 if (gb_s4_form_ok(ctx, m, st, f)) gb_site_add(ctx, out, m, st, gb_s4_form_tags[f / 3], kind + f, NULL);
+            if (gb_s4_runner_form_ok(ctx, m, st))
+                gb_site_add(ctx, out, m, st, gb_s4_form_tags[GB_S4_RUNNER / 3], kind + GB_S4_RUNNER, NULL);
         }
         gb_array_free(&stmts);
         gb_s4_module_destroy(&mi);
@@ -390,22 +405,225 @@ static bool gb_s4_apply_class_form(GbOpContext *ctx, const GbSite *site, TSNode 
     return ok;
 }
 
+/* ---- The module runner form ----
+ *
+ *     total = compute(xs, k=2)   ->   def run_task(func, /, *args, **kwargs):
+ *                                         with ThreadPoolExecutor(max_workers=1) as executor:
+ *                                             return executor.submit(func, *args, **kwargs).result()
+ *                                     ...
+ *                                     total = run_task(compute, xs, k=2)
+ *
+ * One runner per module, a function defined after the leading imports (where S8 defines its
+ * decorators) and reused by every later application; exact for the reasons the class forms
+ * are (the comment above gb_s4_apply_class_form): the runner is a global of a fresh name, bound
+ * before any statement after the imports runs, so looking it up runs no code of the program. */
+
+typedef struct {
+    const char *runner, *func, *args, *kwargs, *tpe, *executor;
+} GbS4Runner;
+
+/* The runner's definition as a snippet (4 spaces per level, from column 0). Owned. */
+static char *gb_s4_runner_text(const GbS4Runner *r)
+{
+    return gb_asprintf("def %s(%s, /, *%s, **%s):\n"
+                       "    with %s(max_workers=1) as %s:\n"
+                       "        return %s.submit(%s, *%s, **%s).result()\n",
+                       r->runner, r->func, r->args, r->kwargs, r->tpe, r->executor, r->executor, r->func, r->args,
+                       r->kwargs);
+}
+
+/* The first node of kind k below n (depth first), or a null node. */
+static TSNode gb_s4_find_kind(TSNode n, GbNodeKind k)
+{
+    if (gb_node_is_kind(n, k)) return n;
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+        TSNode f = gb_s4_find_kind(ts_node_named_child(n, i), k);
+        if (!ts_node_is_null(f)) return f;
+    }
+    return (TSNode){0};
+}
+
+/* The text of the first identifier below n (n itself included). Owned, or NULL. */
+static char *gb_s4_ident_below(TSNode n, const char *src)
+{
+    TSNode id = gb_s4_find_kind(n, GB_NK_IDENTIFIER);
+    return ts_node_is_null(id) ? NULL : gb_node_text(id, src);
+}
+
+/* If the top-level def d is a runner this operator wrote (exactly its text, in the module's
+ * indentation), usable by a statement whose top-level statement starts at `limit`: defined
+ * before it, its name bound once and not named by the tests, its thread pool class reached
+ * through a name bound once, by an import of concurrent.futures before the runner. Then its
+ * name (owned), else NULL. */
+static char *gb_s4_runner_match(GbOpContext *ctx, size_t m, TSNode d, uint32_t limit)
+{
+    const char *src = gb_op_ctx_source(ctx, m);
+    if (!gb_node_is_kind(d, GB_NK_FUNCTION_DEFINITION) || !gb_flow_is_toplevel(d)) return NULL;
+    if (ts_node_end_byte(d) > limit) return NULL;
+    TSNode params = gb_node_field(d, "parameters"), body = gb_node_field(d, "body");
+    if (ts_node_is_null(params) || ts_node_is_null(body) || ts_node_named_child_count(params) != 4) return NULL;
+    TSNode with = ts_node_named_child(body, 0);
+    if (!gb_node_is_kind(with, GB_NK_WITH_STATEMENT)) return NULL;
+    TSNode call = gb_s4_find_kind(with, GB_NK_CALL), target = gb_s4_find_kind(with, GB_NK_AS_PATTERN_TARGET);
+    if (ts_node_is_null(call) || ts_node_is_null(target)) return NULL;
+    char *name = gb_node_text(gb_node_field(d, "name"), src);
+    char *func = gb_node_text(ts_node_named_child(params, 0), src);
+    char *args = gb_s4_ident_below(ts_node_named_child(params, 2), src);
+    char *kwargs = gb_s4_ident_below(ts_node_named_child(params, 3), src);
+    TSNode tfn = gb_node_field(call, "function");
+    char *tpe = gb_node_text(tfn, src);
+    char *executor = gb_s4_ident_below(target, src);
+    bool same = false;
+    if (name && func && args && kwargs && tpe && executor) {
+        GbS4Runner r = {name, func, args, kwargs, tpe, executor};
+        char *snippet = gb_s4_runner_text(&r);
+        char *unit = gb_indent_unit(src, ts_tree_root_node(gb_op_ctx_tree(ctx, m)));
+        char *text = gb_edit_format(snippet, "", unit, true);
+        size_t tl = strlen(text);
+        if (tl && text[tl - 1] == '\n') text[--tl] = '\0';
+        uint32_t ds = ts_node_start_byte(d), de = ts_node_end_byte(d);
+        same = tl == (size_t)(de - ds) && memcmp(src + ds, text, tl) == 0;
+        free(text);
+        free(unit);
+        free(snippet);
+    }
+    if (same) {
+        /* the pool class: `X.ThreadPoolExecutor` or `X`, X bound once by an earlier import of
+         * concurrent.futures */
+        TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+        const GbScopes *sc = gb_op_ctx_scopes(ctx, m);
+        TSNode base = gb_node_is_kind(tfn, GB_NK_ATTRIBUTE) ? gb_node_field(tfn, "object") : tfn;
+        char *alias = gb_node_is_kind(base, GB_NK_IDENTIFIER) ? gb_node_text(base, src) : NULL;
+        TSNode bind = {0};
+        same = alias && gb_flow_global_bindings(sc, src, root, alias, &bind) == 1 && !ts_node_is_null(bind) &&
+               gb_flow_is_toplevel(bind) && ts_node_end_byte(bind) <= ts_node_start_byte(d) &&
+               (gb_node_is_kind(bind, GB_NK_IMPORT_STATEMENT) || gb_node_is_kind(bind, GB_NK_IMPORT_FROM_STATEMENT));
+        if (same) {
+            char *itext = gb_node_text(bind, src);
+            same = strstr(itext, "concurrent.futures") != NULL;
+            free(itext);
+        }
+        free(alias);
+        same = same && gb_flow_global_bindings(sc, src, root, name, NULL) == 1 && !gb_op_ctx_is_pinned(ctx, name);
+    }
+    free(func);
+    free(args);
+    free(kwargs);
+    free(tpe);
+    free(executor);
+    if (!same) {
+        free(name);
+        return NULL;
+    }
+    return name;
+}
+
+/* The first top-level statement after the leading imports (where new top-level code goes). */
+static TSNode gb_s4_code_start_stmt(GbOpContext *ctx, size_t m)
+{
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    uint32_t at = gb_module_code_start(ctx, m);
+    for (uint32_t i = 0, c = ts_node_named_child_count(root); i < c; i++) {
+        TSNode n = ts_node_named_child(root, i);
+        if (gb_node_is_statement(n) && ts_node_start_byte(n) >= at) return n;
+    }
+    return (TSNode){0};
+}
+
+static bool gb_s4_apply_runner_form(GbOpContext *ctx, const GbSite *site, TSNode stmt, GbRng *rng, GbError *err)
+{
+    size_t m = site->module;
+    const char *src = gb_op_ctx_source(ctx, m);
+    TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
+    uint32_t limit = ts_node_start_byte(gb_flow_toplevel_of(stmt));
+    char *runner = NULL;
+    for (uint32_t i = 0, c = ts_node_named_child_count(root); i < c && !runner; i++) {
+        TSNode d = ts_node_named_child(root, i);
+        if (ts_node_start_byte(d) >= limit) break;
+        runner = gb_s4_runner_match(ctx, m, d, limit);
+    }
+    GbEditSet set;
+    gb_edits_init(&set);
+    if (!runner) {
+        TSNode first = gb_s4_code_start_stmt(ctx, m);
+        if (ts_node_is_null(first)) {
+            gb_edits_destroy(&set);
+            gb_error_set(err, "AddThread: site %s has no module code to define a runner before", site->key);
+            return false;
+        }
+        const char *attr = gb_rng_bounded(rng, 2) == 0 ? NULL : "ThreadPoolExecutor";
+        char *imp = gb_s4_import(ctx, &set, m, attr, first);
+        char *tpe = attr ? gb_strdup(imp) : gb_asprintf("%s.ThreadPoolExecutor", imp);
+        free(imp);
+        static const GbWordsKind kinds[5] = {GB_WORDS_FUNCTION, GB_WORDS_CALLABLE, GB_WORDS_ARGS, GB_WORDS_KWARGS,
+                                             GB_WORDS_EXECUTOR};
+        char *names[5];
+        for (int i = 0; i < 5; i++) {
+            char *word = gb_words_pick(rng, kinds[i]);
+            names[i] = gb_op_ctx_fresh_name(ctx, word);
+            free(word);
+        }
+        GbS4Runner r = {names[0], names[1], names[2], names[3], tpe, names[4]};
+        char *snippet = gb_s4_runner_text(&r);
+        char *unit = gb_indent_unit(src, root);
+        char *text = gb_edit_format(snippet, "", unit, true);
+        char *block = gb_asprintf("%s\n\n", text);
+        gb_edits_insert_ordered(&set, m, gb_module_code_start(ctx, m), block, 0);
+        free(block);
+        free(text);
+        free(unit);
+        free(snippet);
+        free(tpe);
+        runner = names[0];
+        for (int i = 1; i < 5; i++) free(names[i]);
+    }
+    int kind;
+    TSNode call = gb_s4_call(stmt, &kind);
+    TSNode args = gb_node_field(call, "arguments");
+    bool empty = true;
+    if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST))
+        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
+            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
+    char *callee = gb_node_text(gb_node_field(call, "function"), src);
+    bool genexp = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION);
+    char *open = gb_asprintf("%s(%s%s", runner, callee, empty && !genexp ? "" : ", ");
+    if (genexp) {
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
+        gb_edits_insert(&set, m, ts_node_end_byte(call), ")");
+    } else {
+        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
+    }
+    bool ok = gb_edits_commit(ctx, &set, err);
+    gb_edits_destroy(&set);
+    free(open);
+    free(callee);
+    free(runner);
+    return ok;
+}
+
 bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, GbError *err)
 {
     size_t m = site->module;
     TSNode stmt = gb_stmt_at(ctx, m, site->start, site->end);
-    int form = site->kind >= GB_S4_SIBLING ? GB_S4_SIBLING : site->kind >= GB_S4_METHOD ? GB_S4_METHOD : GB_S4_INPLACE;
+    int form = site->kind >= GB_S4_RUNNER    ? GB_S4_RUNNER
+               : site->kind >= GB_S4_SIBLING ? GB_S4_SIBLING
+               : site->kind >= GB_S4_METHOD  ? GB_S4_METHOD
+                                             : GB_S4_INPLACE;
     bool ok = !ts_node_is_null(stmt) && gb_s4_program_ok(ctx);
     if (ok) {
         GbS4Module mi;
         gb_s4_module_init(&mi, ctx, m);
-        ok = gb_s4_site_ok(ctx, m, &mi, stmt) && (form == GB_S4_INPLACE || gb_s4_form_ok(ctx, m, stmt, form));
+        ok = gb_s4_site_ok(ctx, m, &mi, stmt) &&
+             (form == GB_S4_INPLACE || (form == GB_S4_RUNNER ? gb_s4_runner_form_ok(ctx, m, stmt)
+                                                              : gb_s4_form_ok(ctx, m, stmt, form)));
         gb_s4_module_destroy(&mi);
     }
     if (!ok) {
         gb_error_set(err, "AddThread: site %s is not a call that can run in a thread", site->key);
         return false;
     }
+    if (form == GB_S4_RUNNER) return gb_s4_apply_runner_form(ctx, site, stmt, rng, err);
     if (form != GB_S4_INPLACE) return gb_s4_apply_class_form(ctx, site, stmt, form, rng, err);
     const char *src = gb_op_ctx_source(ctx, m);
     int kind;

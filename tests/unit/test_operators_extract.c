@@ -169,6 +169,49 @@ static const char *const s6_prog = "import math\n"
                                    "top = max(counts, key=counts.get)\n"
                                    "total = sum(counts.values())\n";
 
+/* In a stdio script, at module level the helper's parameters and locals that keep the names of
+ * module variables would shadow them (pylint's redefined-outer-name): they are renamed inside
+ * the helper, and nothing else changes; a module variable the helper only reads keeps its
+ * name. */
+static void test_s6_module_helper_does_not_shadow_module_names(void **state)
+{
+    (void)state;
+    const char *prog = "n = int('5')\n"
+                       "total = n * 2\n"
+                       "step = total + 1\n"
+                       "print(total, step)\n";
+    OpEnv e;
+    op_env_kind = GB_TESTS_STDIO;
+    op_env_open(&e, prog, NULL, NULL);
+    op_env_kind = GB_TESTS_ASSERT;
+    op_env_find(&e, GB_OP_S6);
+    long at = -1;
+    for (size_t i = 0; i < e.sites.len && at < 0; i++)
+        if (strncmp(e.sites.items[i].key + strlen(e.sites.items[i].key) - 2, ":2", 2) == 0 &&
+            strncmp(op_env_src(&e) + e.sites.items[i].start, "total = n * 2", 13) == 0)
+            at = (long)i;
+    assert_true(at >= 0);
+    GbRng rng;
+    gb_rng_seed(&rng, 1, 7);
+    GbError err;
+    assert_int_equal(gb_op_apply(&e.ctx, gb_operator(GB_OP_S6), &e.sites.items[at], &rng, &err), GB_APPLY_OK);
+    const char *src = op_env_src(&e);
+    /* the helper reads n from the module (kept) and binds total and step (renamed) */
+    if (!strstr(src, "    total_1 = n * 2\n")) fail_msg("%s", src);
+    assert_non_null(strstr(src, "    step_1 = total_1 + 1\n"));
+    assert_non_null(strstr(src, "    return step_1, total_1\n"));
+    assert_non_null(strstr(src, "\nstep, total = "));
+    assert_non_null(strstr(src, "()\nprint(total, step)\n"));
+    char *script = gb_asprintf("%s", src);
+    int status;
+    char *out = op_run_python(script, &status);
+    assert_int_equal(status, 0);
+    assert_string_equal(out, "10 11\n");
+    free(out);
+    free(script);
+    op_env_close(&e);
+}
+
 static void test_s6_behaviour_is_kept(void **state)
 {
     (void)state;
@@ -1003,6 +1046,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_s6_extracts_statements_and_expressions),
+        cmocka_unit_test(test_s6_module_helper_does_not_shadow_module_names),
         cmocka_unit_test(test_s6_behaviour_is_kept),
         cmocka_unit_test(test_s6_refusals),
         cmocka_unit_test(test_s6_method_form),

@@ -135,6 +135,74 @@ static void test_s4_class_forms(void **state)
                        "            return helper_pool.submit(command, *parts, **extra_options).result()\n");
 }
 
+/* The module runner form: one runner function after the leading imports, reused by every later
+ * application (C7 at each call site). */
+static const char *const s4_runner_prog = "import math\n"
+                                          "def area(r):\n"
+                                          "    value = math.pi * r\n"
+                                          "    return round(value, 3)\n"
+                                          "x = area(2)\n"
+                                          "print(x, area(r=1))\n";
+
+static void test_s4_runner_form(void **state)
+{
+    (void)state;
+    expect_applied_tag(GB_OP_S4, s4_runner_prog, "x = area", "runner", 1,
+                       "import math\n"
+                       "import concurrent.futures as concurrent_futures\n"
+                       "def extract_reading(action, /, *argv, **keywords):\n"
+                       "    with concurrent_futures.ThreadPoolExecutor(max_workers=1) as side_lane:\n"
+                       "        return side_lane.submit(action, *argv, **keywords).result()\n"
+                       "\n"
+                       "\n"
+                       "def area(r):\n"
+                       "    value = math.pi * r\n"
+                       "    return round(value, 3)\n"
+                       "x = extract_reading(area, 2)\n"
+                       "print(x, area(r=1))\n");
+    /* A second application reuses the runner. */
+    OpEnv e;
+    op_env_open(&e, s4_runner_prog, NULL, NULL);
+    for (int round = 0; round < 2; round++) {
+        op_env_find(&e, GB_OP_S4);
+        long at = -1;
+        for (size_t i = 0; i < e.sites.len && at < 0; i++)
+            if (strstr(e.sites.items[i].key, ":runner") &&
+                strncmp(op_env_src(&e) + e.sites.items[i].start, round ? "print(" : "x = area", round ? 6 : 8) == 0)
+                at = (long)i;
+        assert_true(at >= 0);
+        GbRng rng;
+        gb_rng_seed(&rng, 3 + (uint64_t)round, 7);
+        GbError err = {{0}};
+        assert_int_equal(gb_op_apply(&e.ctx, gb_operator(GB_OP_S4), &e.sites.items[at], &rng, &err), GB_APPLY_OK);
+    }
+    const char *src = op_env_src(&e);
+    const char *def = strstr(src, "\ndef ");
+    assert_non_null(def);
+    char runner[64];
+    assert_int_equal(sscanf(def + 5, "%63[a-z_](", runner), 1);
+    int pools = 0;
+    for (const char *p = strstr(src, "(max_workers=1)"); p; p = strstr(p + 1, "(max_workers=1)")) pools++;
+    assert_int_equal(pools, 1);
+    char *first = gb_asprintf("x = %s(area, 2)\n", runner), *second = gb_asprintf("%s(print, x, area(r=1))\n", runner);
+    if (!strstr(src, first) || !strstr(src, second)) fail_msg("%s", src);
+    free(first);
+    free(second);
+    int status;
+    char *out = op_run_python(src, &status);
+    assert_int_equal(status, 0);
+    assert_string_equal(out, "6.283 3.142\n");
+    free(out);
+    op_env_close(&e);
+}
+
+static void test_s4_runner_form_behaves(void **state)
+{
+    (void)state;
+    const char *check = "print(x, area(3))\n";
+    expect_same_behaviour(GB_OP_S4, s4_runner_prog, check, 4);
+}
+
 static void test_s4_class_forms_behave(void **state)
 {
     (void)state;
@@ -150,8 +218,8 @@ static void test_s4_class_forms_behave(void **state)
 static void test_s4_class_form_refusals(void **state)
 {
     (void)state;
-    /* no class: only the in-place form */
-    assert_int_equal(count_sites(GB_OP_S4, "def f(x):\n    return abs(x)\n", NULL), 1);
+    /* no class: the in-place form and the module runner */
+    assert_int_equal(count_sites(GB_OP_S4, "def f(x):\n    return abs(x)\n", NULL), 2);
     /* a method of the class: all three forms */
     assert_int_equal(count_sites(GB_OP_S4, "class A:\n    def f(self, x):\n        return abs(x)\n", NULL), 3);
     /* a method also reached as A.f (self may be any object), a nested function, a method whose first
@@ -230,7 +298,7 @@ static void test_s4_refusals(void **state)
     assert_int_equal(
         count_sites(GB_OP_S4, "x = abs(-1)\n", "import numpy as np\nwith np.errstate(all='raise'):\n    pass\n"), 0);
     assert_int_equal(count_sites(GB_OP_S4, "import sqlite3\nx = abs(-1)\n", NULL), 0);
-    assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "assert x == 1\n"), 1);
+    assert_int_equal(count_sites(GB_OP_S4, "x = abs(-1)\n", "assert x == 1\n"), 2);
 }
 
 /* ---- S9 ReplaceNumpy ---- */
@@ -572,6 +640,8 @@ int main(void)
         cmocka_unit_test(test_s4_values_exceptions_and_exit_are_unchanged),
         cmocka_unit_test(test_s4_refusals),
         cmocka_unit_test(test_s4_class_forms),
+        cmocka_unit_test(test_s4_runner_form),
+        cmocka_unit_test(test_s4_runner_form_behaves),
         cmocka_unit_test(test_s4_class_forms_behave),
         cmocka_unit_test(test_s4_class_form_refusals),
         cmocka_unit_test(test_s9_proven_sites_before_after),
