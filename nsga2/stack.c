@@ -14,6 +14,14 @@ typedef struct {
 } GbStackCand;
 
 #define GB_STACK_RR_EPS 0.005
+/* The stack of most gain per readability lost takes only steps that raise the score by at least
+ * this many times the RR they lose (nsga2/README.md, "Stacked children"). */
+#define GB_STACK_MIN_RATIO 3.0
+/* Under a time budget every task breeds that stack, at least this deep, its operators applied up
+ * to this many times each (a decorator or a thread runner, once defined, is reused at little
+ * readability cost). */
+#define GB_STACK_EFF_DEPTH 6
+#define GB_STACK_PASSES 3
 
 static int gb_stack__by_gain(const void *a, const void *b)
 {
@@ -30,9 +38,12 @@ int gb_evolve_stack_depth(double budget_s, double tests_wall_s)
 }
 
 /* The stacked child of parent pi from its children cands (best gain first), or false when
- * fewer than two of their operators apply one after the other with a gain each. */
+ * fewer than two of their operators apply one after the other with a gain each. With
+ * min_ratio > 0 a step that costs readability must raise the score by at least min_ratio
+ * times the RR it loses. */
 static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, const GbIndividual *children,
-                            const GbStackCand *cands, size_t nc, TSParser *parser, GbIndividual *out)
+                            const GbStackCand *cands, size_t nc, double min_ratio, int depth, int passes,
+                            TSParser *parser, GbIndividual *out)
 {
     const GbTask *task = run->task;
     const GbIndividual *base = &children[cands[0].child]; /* measured by the caller */
@@ -49,11 +60,14 @@ static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, con
     cur.op = base->op;
     cur.ops[0] = cur.op;
     cur.nops = 1;
-    for (size_t c = 1; c < nc && cur.nops < run->stack; c++) {
+    /* the first pass takes each operator once; later passes apply the operators already in the
+     * stack again, at other sites */
+    for (int pass = 0; pass < passes; pass++)
+    for (size_t c = pass ? 0 : 1; c < nc && cur.nops < depth; c++) {
         int o = children[cands[c].child].op;
         bool used = false;
         for (int k = 0; k < cur.nops; k++) used |= cur.ops[k] == o;
-        if (used) continue;
+        if (pass ? !used : used) continue;
         GbIndividual next;
         memset(&next, 0, sizeof next);
         gb_program_copy(&next.prog, &cur.prog);
@@ -67,7 +81,8 @@ static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, con
         GbApplyStatus st = gb_op_apply_random(&ctx, gb_operator((GbOperatorId)o), &rng, NULL, &err);
         gb_op_ctx_destroy(&ctx);
         if (st != GB_APPLY_OK || !gb_evolve_measure(run, &next, parser) || !gb_evolve_readable(run, &next) ||
-            next.score <= cur.score + 1e-12) {
+            next.score <= cur.score + 1e-12 ||
+            (min_ratio > 0 && cur.rr - next.rr > 1e-12 && next.score - cur.score < min_ratio * (cur.rr - next.rr))) {
             gb_individual_destroy(&next);
             continue;
         }
@@ -89,7 +104,8 @@ static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, con
 void gb_evolve_stack_children(GbRun *run, uint64_t task_key, int g, TSParser *parser, GbIndividual **children,
                               size_t *n, GbEvolveStats *stats)
 {
-    if (run->stack < 2 || *n < 2) return;
+    bool budget = run->cfg->time_budget > 0;
+    if ((run->stack < 2 && !budget) || *n < 2) return;
     GbIndividual *kids = *children;
     size_t nk = *n;
     GbArray(GbIndividual) extra = {0};
@@ -102,7 +118,7 @@ void gb_evolve_stack_children(GbRun *run, uint64_t task_key, int g, TSParser *pa
         const GbIndividual *par = &run->pop.items[pi];
         size_t from = extra.len;
         /* two stacks: the steps of most gain per readability lost first, and of most gain first */
-        for (int by_gain = 0; by_gain < 2; by_gain++) {
+        for (int by_gain = 0; by_gain < 2 && (by_gain == 0 || run->stack >= 2); by_gain++) {
             size_t nc = 0;
             for (size_t c = first; c < nk; c++) {
                 GbIndividual *ch = &kids[c];
@@ -116,7 +132,10 @@ void gb_evolve_stack_children(GbRun *run, uint64_t task_key, int g, TSParser *pa
             if (nc < 2) break;
             qsort(cands, nc, sizeof *cands, gb_stack__by_gain);
             GbIndividual st;
-            if (!gb_stack__build(run, task_key, g, pi, kids, cands, nc, parser, &st)) continue;
+            int depth = by_gain || run->stack >= GB_STACK_EFF_DEPTH ? run->stack : GB_STACK_EFF_DEPTH;
+            if (!gb_stack__build(run, task_key, g, pi, kids, cands, nc, by_gain ? 0 : GB_STACK_MIN_RATIO, depth,
+                                 by_gain ? 1 : GB_STACK_PASSES, parser, &st))
+                continue;
             bool same = false;
             for (size_t j = from; j < extra.len && !same; j++)
                 same = extra.items[j].nops == st.nops && memcmp(extra.items[j].ops, st.ops, sizeof st.ops) == 0;
