@@ -29,8 +29,10 @@
 
 typedef GbArray(uint64_t) GbHashList;
 
-/* The most operators one stacked child carries (stack.c). */
+/* The deepest stack a slow task's time gives (stack.c), and the most operators one stacked
+ * child carries (a stack that goes on from another carries both). */
 #define GB_EVOLVE_STACK_MAX 16
+#define GB_EVOLVE_STACK_OPS 32
 
 /* One member of a task's population. */
 typedef struct {
@@ -45,7 +47,7 @@ typedef struct {
     double lint;
     long parent;           /* index in the population, -1 for the original */
     int op;                /* operator that made it from its parent, -1 for the original */
-    int ops[GB_EVOLVE_STACK_MAX]; /* a stacked child's operators, in order (ops[0] == op) ... */
+    int ops[GB_EVOLVE_STACK_OPS]; /* a stacked child's operators, in order (ops[0] == op) ... */
     int nops;                     /* ... and how many; 0 for any other individual (see gb_individual_ops) */
     GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
     bool spent;            /* a breeding found no site left untried: it never breeds again */
@@ -98,7 +100,7 @@ typedef struct {
  * taken again without it. Nothing without a screen. */
 void gb_evolve_verify(GbRun *run);
 void gb_individual_destroy(GbIndividual *ind);
-/* The operators that made ind from its parent, in order, into ops (GB_EVOLVE_STACK_MAX
+/* The operators that made ind from its parent, in order, into ops (GB_EVOLVE_STACK_OPS
  * entries); returns how many (0 for the original). */
 int gb_individual_ops(const GbIndividual *ind, int *ops);
 /* Whether ind was already bred from with operator op at the site key. */

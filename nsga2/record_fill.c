@@ -32,7 +32,7 @@ static const char *gb_evolve__step_site(const GbIndividual *ind, const GbIndivid
 /* The operator codes of ind's step from its parent, joined by '+' (owned). */
 static char *gb_evolve__step_codes(const GbIndividual *ind)
 {
-    int ops[GB_EVOLVE_STACK_MAX];
+    int ops[GB_EVOLVE_STACK_OPS];
     int n = gb_individual_ops(ind, ops);
     GbStr s = {0};
     for (int k = 0; k < n; k++) gb_str_appendf(&s, "%s%s", k ? "+" : "", gb_operator((GbOperatorId)ops[k])->code);
@@ -48,7 +48,7 @@ static void gb_evolve__fill_lineage(const GbRun *run, GbRecord *rec, long pick, 
     for (size_t c = chain.len; c-- > 0;) {
         const GbIndividual *ind = &run->pop.items[chain.items[c]];
         const GbIndividual *par = &run->pop.items[ind->parent];
-        int ops[GB_EVOLVE_STACK_MAX];
+        int ops[GB_EVOLVE_STACK_OPS];
         int nops = gb_individual_ops(ind, ops);
         double delta = (ind->rc - par->rc) / nops;
         for (int k = 0; k < nops; k++) {
@@ -128,7 +128,7 @@ static void gb_evolve__fill_front(const GbRun *run, GbRecord *rec, const size_t 
         GbArray(long) ch = {0};
         for (long i = (long)front[k]; i > 0; i = run->pop.items[i].parent) gb_array_push(&ch, i);
         for (size_t c = ch.len; c-- > 0;) {
-            int ops[GB_EVOLVE_STACK_MAX];
+            int ops[GB_EVOLVE_STACK_OPS];
             for (int j = 0, n = gb_individual_ops(&run->pop.items[ch.items[c]], ops); j < n; j++)
                 gb_array_push(&m.operators, gb_strdup(gb_operator((GbOperatorId)ops[j])->code));
         }

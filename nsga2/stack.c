@@ -42,11 +42,11 @@ int gb_evolve_stack_depth(double budget_s, double tests_wall_s)
  * min_ratio > 0 a step that costs readability must raise the score by at least min_ratio
  * times the RR it loses. */
 static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, const GbIndividual *children,
-                            const GbStackCand *cands, size_t nc, double min_ratio, int depth, int passes,
-                            TSParser *parser, GbIndividual *out)
+                            const GbStackCand *cands, size_t nc, const GbIndividual *from, double min_ratio,
+                            int depth, int passes, TSParser *parser, GbIndividual *out)
 {
     const GbTask *task = run->task;
-    const GbIndividual *base = &children[cands[0].child]; /* measured by the caller */
+    const GbIndividual *base = from ? from : &children[cands[0].child]; /* measured by the caller */
     GbIndividual cur;
     memset(&cur, 0, sizeof cur);
     gb_program_copy(&cur.prog, &base->prog);
@@ -60,10 +60,14 @@ static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, con
     cur.op = base->op;
     cur.ops[0] = cur.op;
     cur.nops = 1;
+    if (from) {
+        memcpy(cur.ops, from->ops, sizeof cur.ops);
+        cur.nops = from->nops;
+    }
     /* the first pass takes each operator once; later passes apply the operators already in the
      * stack again, at other sites */
     for (int pass = 0; pass < passes; pass++)
-    for (size_t c = pass ? 0 : 1; c < nc && cur.nops < depth; c++) {
+    for (size_t c = pass || from ? 0 : 1; c < nc && cur.nops < depth; c++) {
         int o = children[cands[c].child].op;
         bool used = false;
         for (int k = 0; k < cur.nops; k++) used |= cur.ops[k] == o;
@@ -132,9 +136,15 @@ void gb_evolve_stack_children(GbRun *run, uint64_t task_key, int g, TSParser *pa
             if (nc < 2) break;
             qsort(cands, nc, sizeof *cands, gb_stack__by_gain);
             GbIndividual st;
-            int depth = by_gain || run->stack >= GB_STACK_EFF_DEPTH ? run->stack : GB_STACK_EFF_DEPTH;
-            if (!gb_stack__build(run, task_key, g, pi, kids, cands, nc, by_gain ? 0 : GB_STACK_MIN_RATIO, depth,
-                                 by_gain ? 1 : GB_STACK_PASSES, parser, &st))
+            int depth = run->stack >= GB_STACK_EFF_DEPTH ? run->stack : GB_STACK_EFF_DEPTH;
+            /* for a slow task (a deeper stack than the careful one's least), the stack of most gain
+             * goes on from the careful one when there is one */
+            const GbIndividual *careful =
+                by_gain && run->stack > GB_STACK_EFF_DEPTH && extra.len > from ? &extra.items[extra.len - 1] : NULL;
+            if (by_gain) depth = careful ? careful->nops + run->stack : run->stack;
+            if (depth > GB_EVOLVE_STACK_OPS) depth = GB_EVOLVE_STACK_OPS;
+            if (!gb_stack__build(run, task_key, g, pi, kids, cands, nc, careful, by_gain ? 0 : GB_STACK_MIN_RATIO,
+                                 depth, by_gain ? 1 : GB_STACK_PASSES, parser, &st))
                 continue;
             bool same = false;
             for (size_t j = from; j < extra.len && !same; j++)

@@ -80,14 +80,14 @@ bool gb_evolve_eval_next(GbEvolveCrew *crew, GbValidatePhase *ph, TSParser *pars
  * several). */
 static void gb_evolve__reject(GbEvolveStats *stats, const GbIndividual *child, GbGate g)
 {
-    int ops[GB_EVOLVE_STACK_MAX];
+    int ops[GB_EVOLVE_STACK_OPS];
     for (int k = gb_individual_ops(child, ops); k-- > 0;) stats->rejected[ops[k]][g]++;
 }
 
 static void gb_evolve__accept(GbRun *run, GbIndividual *child, GbHashList *hashes, GbEvolveStats *stats)
 {
     /* rc, rr and sim were set when it was measured */
-    int ops[GB_EVOLVE_STACK_MAX];
+    int ops[GB_EVOLVE_STACK_OPS];
     for (int k = gb_individual_ops(child, ops); k-- > 0;) {
         stats->accepted[ops[k]]++;
         run->op_passed[ops[k]]++;
@@ -354,7 +354,7 @@ void gb_evolve_validate_generation(const GbEvolveConfig *cfg, GbRun *run, GbIndi
         pthread_mutex_unlock(&crew->mu);
     }
     for (size_t c = w * wave < n ? w * wave : n; c < n; c++) {
-        int ops[GB_EVOLVE_STACK_MAX];
+        int ops[GB_EVOLVE_STACK_OPS];
         if (cfg->accept > 0) /* never offered to the gates */
             for (int k = gb_individual_ops(&children[c], ops); k-- > 0;) stats->offered[ops[k]]--;
         gb_individual_destroy(&children[c]);
