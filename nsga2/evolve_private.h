@@ -195,15 +195,18 @@ bool gb_evolve_readable(const GbRun *run, const GbIndividual *ind);
 /* The stack depth for a budget of budget_s seconds (0: none) and the original's tests taking
  * tests_wall_s: 1 (no stacking) to GB_EVOLVE_STACK_MAX. */
 int gb_evolve_stack_depth(double budget_s, double tests_wall_s);
-/* With run->stack > 1, up to two more children per parent of the generation's children
+/* Under a time budget, up to two more children per parent of the generation's children
  * (appended; *children is reallocated), each built from the parent's children that raise the
- * score and read within the gate, best first -- by score gain per RR lost for one, by score gain
- * for the other: the first such child, then the operators of the next ones applied on top of it
- * one at a time (each at a site chosen by a keyed rng), each kept only when it reads within the
- * readability gate and raises the score, up to run->stack distinct operators; operators
- * gb_evolve_op_demoted leaves out. Added only when it carries two or more operators and differs
- * in them from the other; counted as offered to each of its operators (so are its rejection or
- * acceptance, in nsga2/wave.c). */
+ * score and read within the gate, best first: the first such child, then the operators of the
+ * next ones applied on top of it one at a time (each at a site chosen by a keyed rng), each kept
+ * only when it reads within the readability gate and raises the score. The careful stack takes
+ * them by score gain per RR lost, keeps only steps that raise the score by GB_STACK_MIN_RATIO
+ * times the RR they lose, and applies its operators again in later passes (up to max(run->stack,
+ * GB_STACK_EFF_DEPTH) steps); with run->stack > 1 the bold stack takes them by score gain, each
+ * operator once, up to run->stack of them, and for a slow task (run->stack above
+ * GB_STACK_EFF_DEPTH) goes on from the careful stack. Operators gb_evolve_op_demoted leaves out.
+ * Added only when it carries two or more operators and differs in them from the other; counted as
+ * offered to each of its operators (so are its rejection or acceptance, in nsga2/wave.c). */
 void gb_evolve_stack_children(GbRun *run, uint64_t task_key, int g, TSParser *parser, GbIndividual **children,
                               size_t *n, GbEvolveStats *stats);
 

@@ -16,7 +16,7 @@ typedef struct {
 #define GB_STACK_RR_EPS 0.005
 /* The stack of most gain per readability lost takes only steps that raise the score by at least
  * this many times the RR they lose (nsga2/README.md, "Stacked children"). */
-#define GB_STACK_MIN_RATIO 3.0
+#define GB_STACK_MIN_RATIO 2.0
 /* Under a time budget every task breeds that stack, at least this deep, its operators applied up
  * to this many times each (a decorator or a thread runner, once defined, is reused at little
  * readability cost). */
