@@ -249,15 +249,24 @@ static void test_stack_depth_follows_the_test_time(void **state)
  * step applied on the one before (the history holds one run of entries per operator, in
  * order), each raising the score and reading within the gate; each is counted as offered to
  * each of its operators. With run->stack = 1 none is added. */
-static void test_stacked_children_carry_distinct_gaining_operators(void **state)
+/* Stacked children: the careful stack (first) and the bold one (second, when it differs). Cases:
+ * no time budget at depth 1 (nothing stacked), a time budget at depth 1 (the careful stack only,
+ * up to GB_STACK_EFF_DEPTH steps), depth 16 (both; the bold one goes on from the careful one). */
+static void test_stacked_children_carry_gaining_operators(void **state)
 {
     (void)state;
     static const char *const src = "def f(xs, n):\n    total = 0\n    for i in range(n):\n"
                                    "        total = total + xs[i] * 2\n    if total > 10:\n"
                                    "        total = total - 1\n    return total\n";
-    for (int depth = 1; depth <= GB_EVOLVE_STACK_MAX; depth += GB_EVOLVE_STACK_MAX - 1) {
+    static const struct {
+        int depth;
+        double budget;
+    } cases[] = {{1, 0}, {1, 15}, {GB_EVOLVE_STACK_MAX, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int depth = cases[k].depth;
         Fixture f;
         fixture_init(&f, NULL, 0);
+        f.cfg.time_budget = cases[k].budget;
         GbError err;
         assert_true(gb_thresholds_load("builtin:calibrated", &f.thr, &err));
         TSParser *parser = gb_parser_new();
@@ -276,33 +285,61 @@ static void test_stacked_children_carry_distinct_gaining_operators(void **state)
         GbEvolveStats before = stats;
         size_t bred = n;
         gb_evolve_stack_children(&f.run, 7, 1, parser, &kids, &n, &stats);
-        if (depth == 1) assert_int_equal(n, bred);
+        if (depth == 1 && cases[k].budget == 0) assert_int_equal(n, bred);
+        else if (depth == 1) assert_int_equal(n, bred + 1);
         else assert_true(n > bred && n <= bred + 2);
         for (size_t c = 0; c < bred; c++) assert_true(kids[c].nops <= 1);
         for (size_t c = bred; c < n; c++) {
             const GbIndividual *st = &kids[c];
+            bool careful = c == bred;
             assert_int_equal(st->parent, 0);
-            assert_true(st->nops >= 2 && st->nops <= depth);
+            int cap = careful ? (depth > 6 ? depth : 6) : kids[bred].nops + depth;
+            assert_true(st->nops >= 2 && st->nops <= cap && st->nops <= GB_EVOLVE_STACK_OPS);
             assert_int_equal(st->op, st->ops[0]);
-            int ops[GB_EVOLVE_STACK_MAX];
+            int ops[GB_EVOLVE_STACK_OPS];
             assert_int_equal(gb_individual_ops(st, ops), st->nops);
             assert_true(st->score > f.run.pop.items[0].score);
             assert_true(gb_evolve_readable(&f.run, st));
-            /* one run of history entries per operator, in order */
+            /* the history's runs of one operator name are the steps with repeats next to each
+             * other merged, in order */
+            int steps[GB_EVOLVE_STACK_OPS], ns = 0;
+            for (int a = 0; a < st->nops; a++)
+                if (ns == 0 || steps[ns - 1] != st->ops[a]) steps[ns++] = st->ops[a];
             int run = -1;
             const char *prev = NULL;
             for (size_t h = 0; h < st->prog.history.len; h++) {
                 const char *name = st->prog.history.items[h].op;
                 if (!prev || strcmp(prev, name) != 0) {
                     run++;
-                    assert_true(run < st->nops);
-                    assert_string_equal(name, gb_operator((GbOperatorId)st->ops[run])->name);
+                    assert_true(run < ns);
+                    assert_string_equal(name, gb_operator((GbOperatorId)steps[run])->name);
                 }
                 prev = name;
             }
-            assert_int_equal(run + 1, st->nops);
-            for (int a = 0; a < st->nops; a++)
-                for (int b = a + 1; b < st->nops; b++) assert_int_not_equal(st->ops[a], st->ops[b]);
+            assert_int_equal(run + 1, ns);
+            if (careful) {
+                /* the first pass takes each operator once; a repeated one comes after every
+                 * operator of the first pass */
+                int first = 1;
+                while (first < st->nops) {
+                    bool seen = false;
+                    for (int a = 0; a < first; a++) seen |= st->ops[a] == st->ops[first];
+                    if (seen) break;
+                    first++;
+                }
+                for (int a = first; a < st->nops; a++) {
+                    bool seen = false;
+                    for (int b = 0; b < first; b++) seen |= st->ops[b] == st->ops[a];
+                    assert_true(seen);
+                }
+            } else {
+                /* the bold stack goes on from the careful one, with operators it does not hold */
+                const GbIndividual *cs = &kids[bred];
+                assert_true(st->nops > cs->nops);
+                for (int a = 0; a < cs->nops; a++) assert_int_equal(st->ops[a], cs->ops[a]);
+                for (int a = cs->nops; a < st->nops; a++)
+                    for (int b = 0; b < a; b++) assert_int_not_equal(st->ops[a], st->ops[b]);
+            }
         }
         long extra = 0;
         for (int o = 0; o < GB_OP_COUNT; o++) extra += (long)(stats.offered[o] - before.offered[o]);
@@ -560,7 +597,7 @@ int main(void)
         cmocka_unit_test(test_rank_children_orders_by_crowded_comparison),
         cmocka_unit_test(test_rank_children_puts_renamings_and_demoted_operators_last),
         cmocka_unit_test(test_stack_depth_follows_the_test_time),
-        cmocka_unit_test(test_stacked_children_carry_distinct_gaining_operators),
+        cmocka_unit_test(test_stacked_children_carry_gaining_operators),
         cmocka_unit_test(test_gates_run_cheapest_first_in_today_order),
         cmocka_unit_test(test_waves_stop_after_the_wave_that_reaches_accept),
         cmocka_unit_test(test_accept_zero_validates_all_in_breeding_order),
