@@ -84,8 +84,9 @@ const GbCliOption gb_evolve_options[] = {
                 "rounds of the equivalence gate's search for inputs that reach the original's branches\n"
                 "(0: the derived inputs only)"),
     GB_CLI_DOUBLE("cost-ratio", 0, O, cost_ratio, "R", 1, 1e6, "4",
-                  "the equivalence gate rejects a child whose CPU or wall time on the larger inputs\n"
-                  "exceeds R x the original's (+ 0.02 s CPU / 0.25 s wall per input)"),
+                  "the bound of `compare`: the equivalence gate rejects a child whose CPU or wall\n"
+                  "time on the larger inputs exceeds 3/4 of R x the original's (+ 0.015 s CPU /\n"
+                  "0.19 s wall per input), a margin under compare's R x (+ 0.02 s / 0.25 s)"),
     GB_CLI_FLAG("keep-front", 0, O, keep_front, "also write the source of every program on the final Pareto front"),
     GB_CLI_FLAG("no-harness-rules", 0, O, no_harness_rules,
                 "ignore the execution rules of the harness a task was imported from (by\n"

@@ -338,7 +338,10 @@ static bool gb_evolve__configure(const GbEvolveRun *run, GbEvolveState *S)
     cfg->equiv = !o->no_equiv;
     cfg->equiv_cfg.inputs = (int)o->equiv_inputs;
     cfg->equiv_cfg.search = (int)o->equiv_search;
-    cfg->equiv_cfg.cost_ratio = o->cost_ratio;
+    cfg->equiv_cfg.cost_ratio = o->cost_ratio * GB_EQUIV_GATE_MARGIN;
+    cfg->equiv_cfg.cost_slack_s *= GB_EQUIV_GATE_MARGIN;
+    cfg->equiv_cfg.large_slack_s *= GB_EQUIV_GATE_MARGIN;
+    cfg->equiv_cfg.wall_slack_s *= GB_EQUIV_GATE_MARGIN;
     if (o->ops.given) memcpy(cfg->ops, o->ops.on, sizeof cfg->ops);
     gb_naming_config_default(&S->naming);
     if (o->llm_url) S->naming.url = o->llm_url;
