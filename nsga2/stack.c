@@ -42,8 +42,8 @@ int gb_evolve_stack_depth(double budget_s, double tests_wall_s)
  * min_ratio > 0 a step that costs readability must raise the score by at least min_ratio
  * times the RR it loses. */
 static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, const GbIndividual *children,
-                            const GbStackCand *cands, size_t nc, const GbIndividual *from, double min_ratio,
-                            int depth, int passes, TSParser *parser, GbIndividual *out)
+                            const GbStackCand *cands, size_t nc, const GbIndividual *from, double min_ratio, int depth,
+                            int passes, TSParser *parser, GbIndividual *out)
 {
     const GbTask *task = run->task;
     const GbIndividual *base = from ? from : &children[cands[0].child]; /* measured by the caller */
@@ -66,36 +66,38 @@ static bool gb_stack__build(GbRun *run, uint64_t task_key, int g, size_t pi, con
     }
     /* the first pass takes each operator once; later passes apply the operators already in the
      * stack again, at other sites */
-    for (int pass = 0; pass < passes; pass++)
-    for (size_t c = pass || from ? 0 : 1; c < nc && cur.nops < depth; c++) {
-        int o = children[cands[c].child].op;
-        bool used = false;
-        for (int k = 0; k < cur.nops; k++) used |= cur.ops[k] == o;
-        if (pass ? !used : used) continue;
-        GbIndividual next;
-        memset(&next, 0, sizeof next);
-        gb_program_copy(&next.prog, &cur.prog);
-        next.parent = (long)pi;
-        GbRng rng;
-        gb_rng_init_keyed(&rng, run->cfg->seed, task_key ^ 0x5354414BULL, (uint64_t)g,
-                          ((uint64_t)pi << 16) | ((uint64_t)cur.nops << 8) | (uint64_t)o);
-        GbOpContext ctx;
-        gb_op_ctx_init(&ctx, &next.prog, task, parser);
-        GbError err;
-        GbApplyStatus st = gb_op_apply_random(&ctx, gb_operator((GbOperatorId)o), &rng, NULL, &err);
-        gb_op_ctx_destroy(&ctx);
-        if (st != GB_APPLY_OK || !gb_evolve_measure(run, &next, parser) || !gb_evolve_readable(run, &next) ||
-            next.score <= cur.score + 1e-12 ||
-            (min_ratio > 0 && cur.rr - next.rr > 1e-12 && next.score - cur.score < min_ratio * (cur.rr - next.rr))) {
-            gb_individual_destroy(&next);
-            continue;
+    for (int pass = 0; pass < passes; pass++) {
+        for (size_t c = pass || from ? 0 : 1; c < nc && cur.nops < depth; c++) {
+            int o = children[cands[c].child].op;
+            bool used = false;
+            for (int k = 0; k < cur.nops; k++) used |= cur.ops[k] == o;
+            if (pass ? !used : used) continue;
+            GbIndividual next;
+            memset(&next, 0, sizeof next);
+            gb_program_copy(&next.prog, &cur.prog);
+            next.parent = (long)pi;
+            GbRng rng;
+            gb_rng_init_keyed(&rng, run->cfg->seed, task_key ^ 0x5354414BULL, (uint64_t)g,
+                              ((uint64_t)pi << 16) | ((uint64_t)cur.nops << 8) | (uint64_t)o);
+            GbOpContext ctx;
+            gb_op_ctx_init(&ctx, &next.prog, task, parser);
+            GbError err;
+            GbApplyStatus st = gb_op_apply_random(&ctx, gb_operator((GbOperatorId)o), &rng, NULL, &err);
+            gb_op_ctx_destroy(&ctx);
+            if (st != GB_APPLY_OK || !gb_evolve_measure(run, &next, parser) || !gb_evolve_readable(run, &next) ||
+                next.score <= cur.score + 1e-12 ||
+                (min_ratio > 0 && cur.rr - next.rr > 1e-12 &&
+                 next.score - cur.score < min_ratio * (cur.rr - next.rr))) {
+                gb_individual_destroy(&next);
+                continue;
+            }
+            memcpy(next.ops, cur.ops, sizeof next.ops);
+            next.nops = cur.nops;
+            next.ops[next.nops++] = o;
+            next.op = cur.ops[0];
+            gb_individual_destroy(&cur);
+            cur = next;
         }
-        memcpy(next.ops, cur.ops, sizeof next.ops);
-        next.nops = cur.nops;
-        next.ops[next.nops++] = o;
-        next.op = cur.ops[0];
-        gb_individual_destroy(&cur);
-        cur = next;
     }
     if (cur.nops < 2) {
         gb_individual_destroy(&cur);

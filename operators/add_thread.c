@@ -306,6 +306,31 @@ static char *gb_s4_import(GbOpContext *ctx, GbEditSet *set, size_t m, const char
     return name;
 }
 
+/* Route the site's call `f(args)` through `via`: it becomes `via(f, args)` followed by `tail`
+ * (e.g. ".result()"); a generator argument keeps its parentheses as via's argument. */
+static void gb_s4_route_call(GbEditSet *set, size_t m, const char *src, TSNode call, const char *via, const char *tail)
+{
+    TSNode args = gb_node_field(call, "arguments");
+    bool genexp = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION);
+    /* Is there anything between the parentheses? */
+    bool empty = true;
+    if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST))
+        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
+            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
+    char *callee = gb_node_text(gb_node_field(call, "function"), src);
+    char *open = gb_asprintf("%s(%s%s", via, callee, empty && !genexp ? "" : ", ");
+    if (genexp) {
+        gb_edits_replace(set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
+        char *close = gb_asprintf(")%s", tail);
+        gb_edits_insert(set, m, ts_node_end_byte(call), close);
+        free(close);
+    } else {
+        gb_edits_replace(set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
+        if (*tail) gb_edits_insert(set, m, ts_node_end_byte(call), tail);
+    }
+    free(open);
+    free(callee);
+}
 
 /* The class forms: the call becomes `self.run(f, args)` or `Runner.run(f, args)`, and the
  * runner, defined before the method (or as a static method of a new class deriving from the
@@ -328,11 +353,6 @@ static bool gb_s4_apply_class_form(GbOpContext *ctx, const GbSite *site, TSNode 
     const char *src = gb_op_ctx_source(ctx, m);
     int kind;
     TSNode call = gb_s4_call(stmt, &kind);
-    TSNode args = gb_node_field(call, "arguments");
-    bool empty = true;
-    if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST))
-        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
-            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
     TSNode root = ts_tree_root_node(gb_op_ctx_tree(ctx, m));
     char *unit = gb_indent_unit(src, root);
     GbEditSet set;
@@ -381,22 +401,13 @@ static bool gb_s4_apply_class_form(GbOpContext *ctx, const GbSite *site, TSNode 
     gb_edits_insert(&set, m,
                     form == GB_S4_SIBLING ? ts_node_end_byte(anchor) : gb_line_start(src, ts_node_start_byte(anchor)),
                     def.data);
-    char *callee = gb_node_text(gb_node_field(call, "function"), src);
-    bool genexp = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION);
-    char *open =
-        gb_asprintf("%s.%s(%s%s", form == GB_S4_SIBLING ? owner : "self", runner, callee, empty && !genexp ? "" : ", ");
-    if (genexp) {
-        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
-        gb_edits_insert(&set, m, ts_node_end_byte(call), ")");
-    } else {
-        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
-    }
+    char *via = gb_asprintf("%s.%s", form == GB_S4_SIBLING ? owner : "self", runner);
+    gb_s4_route_call(&set, m, src, call, via, "");
     bool ok = gb_edits_commit(ctx, &set, err);
     gb_edits_destroy(&set);
     gb_str_destroy(&def);
     for (int i = 0; i < 4; i++) free(names[i]);
-    free(open);
-    free(callee);
+    free(via);
     free(ind);
     free(owner);
     free(runner);
@@ -478,14 +489,7 @@ static char *gb_s4_runner_match(GbOpContext *ctx, size_t m, TSNode d, uint32_t l
     if (name && func && args && kwargs && tpe && executor) {
         GbS4Runner r = {name, func, args, kwargs, tpe, executor};
         char *snippet = gb_s4_runner_text(&r);
-        char *unit = gb_indent_unit(src, ts_tree_root_node(gb_op_ctx_tree(ctx, m)));
-        char *text = gb_edit_format(snippet, "", unit, true);
-        size_t tl = strlen(text);
-        if (tl && text[tl - 1] == '\n') text[--tl] = '\0';
-        uint32_t ds = ts_node_start_byte(d), de = ts_node_end_byte(d);
-        same = tl == (size_t)(de - ds) && memcmp(src + ds, text, tl) == 0;
-        free(text);
-        free(unit);
+        same = gb_edit_node_is_snippet(ctx, m, d, snippet);
         free(snippet);
     }
     if (same) {
@@ -580,24 +584,9 @@ static bool gb_s4_apply_runner_form(GbOpContext *ctx, const GbSite *site, TSNode
     }
     int kind;
     TSNode call = gb_s4_call(stmt, &kind);
-    TSNode args = gb_node_field(call, "arguments");
-    bool empty = true;
-    if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST))
-        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
-            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
-    char *callee = gb_node_text(gb_node_field(call, "function"), src);
-    bool genexp = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION);
-    char *open = gb_asprintf("%s(%s%s", runner, callee, empty && !genexp ? "" : ", ");
-    if (genexp) {
-        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
-        gb_edits_insert(&set, m, ts_node_end_byte(call), ")");
-    } else {
-        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
-    }
+    gb_s4_route_call(&set, m, src, call, runner, "");
     bool ok = gb_edits_commit(ctx, &set, err);
     gb_edits_destroy(&set);
-    free(open);
-    free(callee);
     free(runner);
     return ok;
 }
@@ -615,8 +604,8 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
         GbS4Module mi;
         gb_s4_module_init(&mi, ctx, m);
         ok = gb_s4_site_ok(ctx, m, &mi, stmt) &&
-             (form == GB_S4_INPLACE || (form == GB_S4_RUNNER ? gb_s4_runner_form_ok(ctx, m, stmt)
-                                                              : gb_s4_form_ok(ctx, m, stmt, form)));
+             (form == GB_S4_INPLACE ||
+              (form == GB_S4_RUNNER ? gb_s4_runner_form_ok(ctx, m, stmt) : gb_s4_form_ok(ctx, m, stmt, form)));
         gb_s4_module_destroy(&mi);
     }
     if (!ok) {
@@ -628,14 +617,6 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     const char *src = gb_op_ctx_source(ctx, m);
     int kind;
     TSNode call = gb_s4_call(stmt, &kind);
-    TSNode args = gb_node_field(call, "arguments");
-    char *callee = gb_node_text(gb_node_field(call, "function"), src);
-    /* Is there anything between the parentheses? */
-    bool empty = true;
-    if (gb_node_is_kind(args, GB_NK_ARGUMENT_LIST))
-        for (uint32_t i = ts_node_start_byte(args) + 1; i + 1 < ts_node_end_byte(args) && empty; i++)
-            empty = src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r';
-
     GbEditSet set;
     gb_edits_init(&set);
     const char *attr = gb_rng_bounded(rng, 2) == 0 ? NULL : "ThreadPoolExecutor";
@@ -646,24 +627,14 @@ bool gb_op_add_thread_apply(GbOpContext *ctx, const GbSite *site, GbRng *rng, Gb
     char *executor = gb_op_ctx_fresh_name(ctx, word);
     free(word);
     char *head = gb_asprintf("with %s(max_workers=1) as %s:", tpe, executor);
-    char *open = gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION) ? gb_asprintf("%s.submit(%s, ", executor, callee)
-                 : empty                                           ? gb_asprintf("%s.submit(%s", executor, callee)
-                                                                   : gb_asprintf("%s.submit(%s, ", executor, callee);
-    if (gb_node_is_kind(args, GB_NK_GENERATOR_EXPRESSION)) {
-        /* f(x for x in y): the generator keeps its parentheses as submit's argument. */
-        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args), open);
-        gb_edits_insert(&set, m, ts_node_end_byte(call), ").result()");
-    } else {
-        gb_edits_replace(&set, m, ts_node_start_byte(call), ts_node_start_byte(args) + 1, open);
-        gb_edits_insert(&set, m, ts_node_end_byte(call), ".result()");
-    }
+    char *via = gb_asprintf("%s.submit", executor);
+    gb_s4_route_call(&set, m, src, call, via, ".result()");
     gb_edits_wrap(ctx, &set, m, stmt, stmt, head, NULL);
     ok = gb_edits_commit(ctx, &set, err);
     gb_edits_destroy(&set);
-    free(open);
+    free(via);
     free(head);
     free(executor);
     free(tpe);
-    free(callee);
     return ok;
 }

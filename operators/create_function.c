@@ -900,8 +900,10 @@ static void gb_s6_unshadow(GbOpContext *ctx, size_t m, const char *fname)
             fresh = gb_asprintf("%s_%u", old, k);
         }
         GbError why;
-        if (gb_rename_variable(ctx, m, s, old, fresh, &why)) gb_program_add_synthetic(ctx->prog, fresh);
-        else gb_names_add(&refused, old);
+        if (gb_rename_variable(ctx, m, s, old, fresh, &why))
+            gb_program_add_synthetic(ctx->prog, fresh);
+        else
+            gb_names_add(&refused, old);
         free(fresh);
         free(old);
     }

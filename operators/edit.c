@@ -460,6 +460,20 @@ uint32_t gb_module_code_start(GbOpContext *ctx, size_t module)
     return (uint32_t)strlen(src);
 }
 
+bool gb_edit_node_is_snippet(GbOpContext *ctx, size_t module, TSNode node, const char *snippet)
+{
+    const char *src = gb_op_ctx_source(ctx, module);
+    char *unit = gb_indent_unit(src, ts_tree_root_node(gb_op_ctx_tree(ctx, module)));
+    char *text = gb_edit_format(snippet, "", unit, true);
+    size_t tl = strlen(text);
+    if (tl && text[tl - 1] == '\n') text[--tl] = '\0';
+    uint32_t ds = ts_node_start_byte(node), de = ts_node_end_byte(node);
+    bool same = tl == (size_t)(de - ds) && memcmp(src + ds, text, tl) == 0;
+    free(text);
+    free(unit);
+    return same;
+}
+
 uint32_t gb_line_start(const char *src, uint32_t pos)
 {
     while (pos > 0 && src[pos - 1] != '\n') pos--;

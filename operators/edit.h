@@ -125,6 +125,10 @@ char *gb_indent_unit(const char *src, TSNode root);
  * group of 4 spaces becomes `unit`. With first_too, the first line gets `indent` as well.
  * Empty lines stay empty. A trailing newline is kept. Owned. */
 char *gb_edit_format(const char *snippet, const char *indent, const char *unit, bool first_too);
+/* True when the top-level node's text is exactly the snippet (4 spaces per level, from column
+ * 0, a trailing newline ignored) written in the module's indentation: how an operator knows a
+ * definition it wrote earlier (a decorator, a thread runner) is still untouched. */
+bool gb_edit_node_is_snippet(GbOpContext *ctx, size_t module, TSNode node, const char *snippet);
 
 /* ---- Statement-level edits (add to a set) ---- */
 

@@ -268,14 +268,7 @@ static char *gb_s8_match(GbOpContext *ctx, size_t module, TSNode d, TSNode *wrap
     if (args && kwargs) {
         GbS8Shape s = {name, func, wrapper, args, kwargs, result, wraps};
         char *snippet = gb_s8_text(&s);
-        char *unit = gb_indent_unit(src, ts_tree_root_node(gb_op_ctx_tree(ctx, module)));
-        char *text = gb_edit_format(snippet, "", unit, true);
-        size_t tl = strlen(text);
-        if (tl && text[tl - 1] == '\n') text[--tl] = '\0';
-        uint32_t ds = ts_node_start_byte(d), de = ts_node_end_byte(d);
-        same = tl == (size_t)(de - ds) && memcmp(src + ds, text, tl) == 0;
-        free(text);
-        free(unit);
+        same = gb_edit_node_is_snippet(ctx, module, d, snippet);
         free(snippet);
     }
     free(func);

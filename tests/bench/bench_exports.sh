@@ -53,12 +53,20 @@ def same(a, b):
                 return False
     return True
 
-# the export's layout: a JSONL beside Code/ and TestCases/, or only the folders
-progs = sorted(os.path.abspath(p) for p in glob.glob(os.path.join(root, "**", "Code", "*.py"), recursive=True))
+def cases_of(p):
+    pid = os.path.basename(p)[:-3]
+    return sorted(glob.glob(os.path.join(os.path.dirname(os.path.dirname(p)), "TestCases", pid + "_*.in")))
+
+# the export's layout: a JSONL beside Code/ and TestCases/, or only the folders; a file of Code/
+# without test cases is a helper module that a program imports from beside it
+files = sorted(os.path.abspath(p) for p in glob.glob(os.path.join(root, "**", "Code", "*.py"), recursive=True))
+progs = [p for p in files if cases_of(p)]
+if len(progs) < len(files):
+    print("avatar: %d helper modules beside the programs" % (len(files) - len(progs)))
 ok = 0
 for p in progs:
     pid = os.path.basename(p)[:-3]
-    cases = sorted(glob.glob(os.path.join(os.path.dirname(os.path.dirname(p)), "TestCases", pid + "_*.in")))
+    cases = cases_of(p)
     good = bool(cases)
     for c in cases:
         r = subprocess.run(["/usr/bin/python3", p], stdin=open(c), capture_output=True, text=True, timeout=60,

@@ -285,9 +285,12 @@ static void test_stacked_children_carry_gaining_operators(void **state)
         GbEvolveStats before = stats;
         size_t bred = n;
         gb_evolve_stack_children(&f.run, 7, 1, parser, &kids, &n, &stats);
-        if (depth == 1 && cases[k].budget == 0) assert_int_equal(n, bred);
-        else if (depth == 1) assert_int_equal(n, bred + 1);
-        else assert_true(n > bred && n <= bred + 2);
+        if (depth == 1 && cases[k].budget == 0)
+            assert_int_equal(n, bred);
+        else if (depth == 1)
+            assert_int_equal(n, bred + 1);
+        else
+            assert_true(n > bred && n <= bred + 2);
         for (size_t c = 0; c < bred; c++) assert_true(kids[c].nops <= 1);
         for (size_t c = bred; c < n; c++) {
             const GbIndividual *st = &kids[c];

@@ -1037,8 +1037,8 @@ static void test_s8_refusals(void **state)
     const char *deep_listed[] = {"def plain"};
     const char *deep_refused[] = {"def step", "def down", "def walk"};
     expect_sites(GB_OP_S8, deep, deep_listed, N_OF(deep_listed), deep_refused, N_OF(deep_refused));
-    assert_int_equal(count_sites(GB_OP_S8, "import sys\nprint(sys.getrecursionlimit())\ndef f():\n    return 1\n", NULL),
-                     0);
+    assert_int_equal(
+        count_sites(GB_OP_S8, "import sys\nprint(sys.getrecursionlimit())\ndef f():\n    return 1\n", NULL), 0);
     assert_int_equal(count_sites(GB_OP_S8, "def f(a=1):\n    return a\n", "assert f(2) == 2\n"), 1);
 }
 
