@@ -94,6 +94,13 @@ static bool gb_evolve__original_passes(GbRun *run, bool *ran)
     *ran = gb_pool_run(run->cfg->pool, run->task, NULL, &rr, &err);
     bool pass = *ran && rr.status == GB_RUN_PASS;
     if (pass) run->stack = gb_evolve_stack_depth(run->cfg->time_budget, rr.wall_s);
+    if (pass && gb_pool_cases_together_ok(run->cfg->pool, run->task)) {
+        /* the cases in one probe, kept only when the original passes them there too */
+        GbRunResult together;
+        run->tests_together = gb_pool_run_cases_together(run->cfg->pool, run->task, NULL, &together, &err) &&
+                              together.status == GB_RUN_PASS;
+        gb_run_result_destroy(&together);
+    }
     if (!pass && *ran)
         run->error =
             gb_asprintf("task %s: the original program fails its own tests (%s%s%s%s%s)", run->task->id,
@@ -221,11 +228,30 @@ static void gb_evolve__name_pick(GbRun *run, size_t pick, TSParser *parser)
     }
 }
 
+/* Whether ind and its ancestors pass the tests run apart, one process per case (the cases ran in
+ * one probe in the tests gate: run->tests_together); each program is run once. */
+static bool gb_evolve__passes_apart(GbRun *run, size_t i)
+{
+    for (long j = (long)i; j > 0; j = run->pop.items[j].parent) {
+        GbIndividual *ind = &run->pop.items[j];
+        if (ind->apart == 0) {
+            GbError err;
+            GbRunResult rr;
+            bool ran = gb_pool_run(run->cfg->pool, run->task, &ind->prog, &rr, &err);
+            ind->apart = ran && rr.status == GB_RUN_PASS ? 1 : -1;
+            gb_run_result_destroy(&rr);
+        }
+        if (ind->apart < 0) return false;
+    }
+    return true;
+}
+
 void gb_evolve_verify(GbRun *run)
 {
     const GbEvolveConfig *cfg = run->cfg;
     size_t screened;
-    if (!gb_equiv_screened(run->equiv, &screened)) return;
+    bool screen = gb_equiv_screened(run->equiv, &screened);
+    if (!screen && !run->tests_together) return;
     size_t n = run->pop.len;
     double *obj = gb_malloc(3 * n * sizeof *obj);
     size_t *cand = gb_malloc((n + 1) * sizeof *cand);
@@ -234,16 +260,26 @@ void gb_evolve_verify(GbRun *run)
         size_t m = cfg->keep_front ? gb_nsga2_first_front(obj, n, k, cand) : 0;
         cand[m++] = gb_evolve_pick(run, obj, k);
         GbIndividual *ind = NULL;
+        size_t at = 0;
         for (size_t j = m; j-- > 0 && !ind;)
-            if (cand[j] != 0 && !run->pop.items[cand[j]].verified) ind = &run->pop.items[cand[j]];
+            if (cand[j] != 0 && !run->pop.items[cand[j]].verified) ind = &run->pop.items[at = cand[j]];
         if (!ind) break;
-        GbError err;
-        GbEquivVerdict v;
-        bool ran = gb_equiv_check_rest(run->equiv, &cfg->equiv_cfg, cfg->pool, run->task, &ind->prog, &v, &err);
-        ind->verified = ran && v.status == GB_RUN_PASS && v.agree && v.cost_ok;
-        ind->refuted = !ind->verified;
-        run->refuted += ind->refuted;
-        gb_equiv_verdict_destroy(&v);
+        bool ok = true;
+        if (screen) {
+            GbError err;
+            GbEquivVerdict v;
+            bool ran = gb_equiv_check_rest(run->equiv, &cfg->equiv_cfg, cfg->pool, run->task, &ind->prog, &v, &err);
+            ok = ran && v.status == GB_RUN_PASS && v.agree && v.cost_ok;
+            gb_equiv_verdict_destroy(&v);
+            run->refuted += !ok;
+        }
+        if (ok && run->tests_together) {
+            ok = gb_evolve__passes_apart(run, at);
+            run->apart_refuted += !ok;
+        }
+        ind = &run->pop.items[at];
+        ind->verified = ok;
+        ind->refuted = !ok;
     }
     free(obj);
     free(cand);

@@ -45,14 +45,16 @@ typedef struct {
     bool measured; /* metrics hold the program's (set when ranked with the others) */
     bool linted;   /* lint holds the program's pylint score (from its lint gate) */
     double lint;
-    long parent;           /* index in the population, -1 for the original */
-    int op;                /* operator that made it from its parent, -1 for the original */
+    long parent;                  /* index in the population, -1 for the original */
+    int op;                       /* operator that made it from its parent, -1 for the original */
     int ops[GB_EVOLVE_STACK_OPS]; /* a stacked child's operators, in order (ops[0] == op) ... */
     int nops;                     /* ... and how many; 0 for any other individual (see gb_individual_ops) */
-    GbArray(char *) tried; /* "op\x1fsite" pairs already used to breed from this individual */
-    bool spent;            /* a breeding found no site left untried: it never breeds again */
-    bool verified;         /* agreed with the original on the kept inputs outside the screen too */
-    bool refuted;          /* disagreed there: dominated by every other, never picked or written */
+    GbArray(char *) tried;        /* "op\x1fsite" pairs already used to breed from this individual */
+    bool spent;                   /* a breeding found no site left untried: it never breeds again */
+    bool verified;                /* agreed with the original on the kept inputs outside the screen too, and
+                                   * with the cases run in one probe, passed them run apart (it and its ancestors) */
+    bool refuted;                 /* failed either: dominated by every other, never picked or written */
+    signed char apart;            /* with the cases run in one probe, run apart too: 1 passed, -1 failed, 0 not run */
 } GbIndividual;
 
 typedef GbArray(GbIndividual) GbPopulation;
@@ -79,11 +81,14 @@ typedef struct {
     GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
     size_t refuted;              /* programs that passed the screen and were refuted (gb_evolve_verify) */
     int stack;                   /* operators a stacked child may carry (stack.c); 1: no stacking */
+    bool tests_together;         /* the tests gate runs a stdio task's cases in one probe (gb_evolve_verify
+                                  * runs them apart on what is written) ... */
+    size_t apart_refuted;        /* ... and how many programs failed them there */
     /* per operator, children of this task that passed every gate (a stacked child counts for each
      * of its operators), and one-operator children a gate that runs the program rejected */
     size_t op_passed[GB_OP_COUNT], op_failed[GB_OP_COUNT];
-    size_t stacked;              /* stacked children that joined the population */
-    char *equiv_error;           /* why recording them failed, or NULL */
+    size_t stacked;    /* stacked children that joined the population */
+    char *equiv_error; /* why recording them failed, or NULL */
     char *error;
     GbRenameList renamed;
     const char *naming_mode;

@@ -69,7 +69,9 @@ static bool gb_evolve__pass_TESTS(GbGateCtx *c)
     GbError err;
     GbRunResult rr;
     c->stats->validated++;
-    bool ran = gb_pool_run(c->cfg->pool, c->run->task, &c->child->prog, &rr, &err);
+    bool ran = c->run->tests_together
+                   ? gb_pool_run_cases_together(c->cfg->pool, c->run->task, &c->child->prog, &rr, &err)
+                   : gb_pool_run(c->cfg->pool, c->run->task, &c->child->prog, &rr, &err);
     bool pass = ran && rr.status == GB_RUN_PASS;
     gb_run_result_destroy(&rr);
     return pass;

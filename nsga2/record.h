@@ -49,6 +49,10 @@
  *     "stack": {"depth": d, "stacked": s} (only when the task bred stacked children, a slow task
  *              under a time budget: nsga2/README.md): the most operators one child could carry,
  *              and how many such children joined the population,
+ *     "together": {"refuted": r} (only when the tests gate ran a stdio task's cases in one probe,
+ *              nsga2/README.md): how many programs that passed them there failed them when run
+ *              apart, one process per case, as the pick, its lineage and with --keep-front the
+ *              front were before being written,
  *     "time_s": t (wall time of the task's evolution), "offspring_validated": n,
  *     "lineage" (written last, after "offspring_validated"): [{"op": "S1", "site": "<key>", "rc": x,
  *                  "rr": y, "tokens": t, "lines": l,
@@ -170,12 +174,14 @@ typedef struct {
     char *equiv_uncovered;              /* owned: the outcomes not reached ("12f 20x"), or NULL */
     char *equiv_error;                  /* owned: why the original's results could not be recorded, or NULL */
     bool has_equiv_screen;
-    long equiv_screen, equiv_refuted;   /* inputs in the screen, programs it let through and the rest refuted */
+    long equiv_screen, equiv_refuted; /* inputs in the screen, programs it let through and the rest refuted */
     bool has_away;
     long away_versions;
     double away_target, away_original, away_pick;
     bool has_stack;
     long stack_depth, stack_stacked; /* the most operators a stacked child could carry; those that joined */
+    bool has_together;
+    long together_refuted; /* programs that passed the cases in one probe and failed them run apart */
     bool has_time;
     double time_s;
     long offspring_validated; /* -1 when absent */

@@ -206,6 +206,10 @@ static void gb_evolve__fill_extras(GbRun *run, GbEvolveResult *res, long pick)
         rec->equiv_screen = (long)screened;
         rec->equiv_refuted = (long)run->refuted;
     }
+    if (run->tests_together) {
+        rec->has_together = true;
+        rec->together_refuted = (long)run->apart_refuted;
+    }
     if (run->stack > 1) {
         rec->has_stack = true;
         rec->stack_depth = run->stack;

@@ -194,6 +194,11 @@ char *gb_record_genebench_json(const GbRecord *r)
         json_object_set_new(a, "stacked", json_integer(r->stack_stacked));
         json_object_set_new(o, "stack", a);
     }
+    if (r->has_together) {
+        json_t *a = json_object();
+        json_object_set_new(a, "refuted", json_integer(r->together_refuted));
+        json_object_set_new(o, "together", a);
+    }
     if (r->has_time) json_object_set_new(o, "time_s", gb_record__num(r->time_s));
     if (r->offspring_validated >= 0)
         json_object_set_new(o, "offspring_validated", json_integer(r->offspring_validated));
@@ -614,6 +619,19 @@ static bool gb_record__parse_stack(json_t *o, GbRecord *r, GbError *err)
     return true;
 }
 
+/* A stdio task's cases run in one probe: the programs refuted when run apart. */
+static bool gb_record__parse_together(json_t *o, GbRecord *r, GbError *err)
+{
+    bool ok = true;
+    json_t *t = gb_record__get_typed(o, "together", "genebench", false, &ok, err);
+    if (!ok) return false;
+    if (t) {
+        r->has_together = true;
+        if (!gb_record__get_long(t, "refuted", "genebench.together", &r->together_refuted, err)) return false;
+    }
+    return true;
+}
+
 static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
 {
     const char *P = "genebench";
@@ -657,7 +675,8 @@ static bool gb_record__parse_genebench(json_t *o, GbRecord *r, GbError *err)
     if (!gb_record__parse_operators(o, r, err) || !gb_record__parse_edits(o, r, err) ||
         !gb_record__parse_front(o, r, err) || !gb_record__parse_gate_counts(o, r, err) ||
         !gb_record__parse_naming(o, r, err) || !gb_record__parse_lint(o, r, err) ||
-        !gb_record__parse_equiv(o, r, err) || !gb_record__parse_away(o, r, err) || !gb_record__parse_stack(o, r, err))
+        !gb_record__parse_equiv(o, r, err) || !gb_record__parse_away(o, r, err) || !gb_record__parse_stack(o, r, err) ||
+        !gb_record__parse_together(o, r, err))
         return false;
     if (json_object_get(o, "time_s")) {
         if (!gb_record__get_num(o, "time_s", P, &r->time_s, err)) return false;

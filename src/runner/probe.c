@@ -205,3 +205,73 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
     if (own_used) gb_program_destroy(&own);
     return ok;
 }
+
+bool gb_pool_cases_together_ok(const GbPool *pool, const GbTask *task)
+{
+    if (task->kind != GB_TESTS_STDIO || task->cases.len == 0 || pool->cfg.stderr_fails) return false;
+    for (size_t k = 0; k < task->cases.len; k++) {
+        const GbStdioCase *cs = &task->cases.items[k];
+        if (cs->stdout_text && strlen(cs->stdout_text) > GB_PROBE_OUT_MAX / 2) return false;
+    }
+    return true;
+}
+
+bool gb_pool_run_cases_together(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunResult *out, GbError *err)
+{
+    gb_run_result_init(out);
+    if (!gb_pool_cases_together_ok(pool, task)) {
+        gb_error_set(err, "task %s: its cases cannot run in one probe", task->id ? task->id : "?");
+        return false;
+    }
+    size_t n = task->cases.len;
+    const char **inputs = gb_malloc(n * sizeof *inputs);
+    for (size_t k = 0; k < n; k++) inputs[k] = task->cases.items[k].stdin_text ? task->cases.items[k].stdin_text : "";
+    GbProbeSpec spec = {GB_PROBE_STDIO, NULL, inputs, n, pool->cfg.timeout_s, pool->cfg.timeout_s * (double)n,
+                        false,          NULL, 0};
+    GbProbeResult r;
+    bool ok = gb_pool_probe(pool, task, prog, &spec, &r, err);
+    free(inputs);
+    if (!ok) {
+        gb_probe_result_destroy(&r);
+        return false;
+    }
+    out->status = r.run.status;
+    if (r.run.status != GB_RUN_PASS) {
+        /* the program failed before its first case (or the probe itself failed): its reason */
+        out->exc_type = r.run.exc_type;
+        out->exc_message = r.run.exc_message;
+        r.run.exc_type = r.run.exc_message = NULL;
+        out->failed_test = gb_strdup("case 0");
+        gb_array_push(&out->failed_tests, gb_strdup("0"));
+        out->wall_s = r.run.wall_s;
+        gb_probe_result_destroy(&r);
+        return true;
+    }
+    for (size_t k = 0; k < n && k < r.items.len; k++) {
+        const GbProbeItem *it = &r.items.items[k];
+        const char *want = task->cases.items[k].stdout_text ? task->cases.items[k].stdout_text : "";
+        GbRunStatus st =
+            it->status == GB_PROBE_TIMEOUT ? GB_RUN_TIMEOUT
+            : it->status == GB_PROBE_OK && strcmp(it->value, "exit=0") == 0 && gb_stdio_output_matches(it->out, want)
+                ? GB_RUN_PASS
+                : GB_RUN_FAIL;
+        out->tests_run++;
+        out->wall_s += it->wall_s;
+        if (st == GB_RUN_PASS) continue;
+        gb_array_push(&out->failed_tests, gb_asprintf("%zu", k));
+        if (out->status == GB_RUN_PASS) {
+            out->status = st;
+            out->failed_test = gb_asprintf("case %zu", k);
+            /* named as a run of its own would name it */
+            if (st == GB_RUN_FAIL)
+                out->exc_type = gb_strdup(it->status != GB_PROBE_OK              ? "Skipped"
+                                          : strncmp(it->value, "raise=", 6) == 0 ? it->value + 6
+                                          : strncmp(it->value, "exit=", 5) == 0 && strcmp(it->value, "exit=0") != 0
+                                              ? "SystemExit"
+                                              : "WrongOutput");
+        }
+        if (st == GB_RUN_TIMEOUT) break;
+    }
+    gb_probe_result_destroy(&r);
+    return true;
+}

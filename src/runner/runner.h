@@ -376,3 +376,15 @@ typedef struct {
 bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, const GbProbeSpec *spec, GbProbeResult *out,
                    GbError *err);
 void gb_probe_result_destroy(GbProbeResult *r);
+
+/* A stdio task's cases in one probe run (gb_pool_probe, mode STDIO: each case's stdin, the program
+ * run as a fresh __main__ per case in one sandboxed process) instead of one process per case, judged
+ * as gb_pool_run judges them: a clean exit and stdout matching under gb_stdio_output_matches; out
+ * is filled as gb_pool_run fills it (status, tests_run, failed_tests, failed_test "case K", wall_s).
+ * Saves a fork and an interpreter's set-up per case. Not for every task (false, err set, nothing
+ * run; gb_pool_cases_together_ok says which): only stdio tasks whose expected outputs fit a probe's
+ * output (GB_PROBE_OUT_MAX / 2), under a pool without stderr_fails. */
+#define GB_PROBE_OUT_MAX ((size_t)1 << 14)
+bool gb_pool_cases_together_ok(const GbPool *pool, const GbTask *task);
+bool gb_pool_run_cases_together(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunResult *out,
+                                GbError *err);

@@ -118,6 +118,25 @@ head -n 2 "$tmp/bench.jsonl" > "$tmp/two.jsonl"
 check "a spent time budget still runs one generation per task" \
   '[ "$(grep -c "\"stop_reason\":\"time_budget\",\"generations\":1," "$tmp/tb.jsonl")" -eq 2 ]'
 
+# Stdio tasks run their cases in one probe in the tests gate, and apart (one process per case) on
+# what is written: both stdio tasks say so, and every written program passes its cases apart. A
+# script that writes to file descriptor 1 itself passes apart but not in a probe: it keeps its
+# cases apart (no "together").
+check "stdio tasks ran their cases together, nothing refuted" \
+  '[ "$(grep -c "\"together\":{\"refuted\":0}" "$tmp/a.jsonl")" -eq 2 ]'
+/usr/bin/python3 - "$tmp/raw.jsonl" <<'EOF2'
+import json, sys
+src = "import os\nn = int(input())\ntotal = 0\nfor i in range(n):\n    total += i * i\nos.write(1, (str(total) + '\\n').encode())\n"
+cases = [{"stdin": "3\n", "stdout": "5\n"}, {"stdin": "10\n", "stdout": "285\n"}]
+open(sys.argv[1], "w").write(json.dumps({"id": "raw/1", "source": src, "entry_point": None,
+                                          "tests": {"kind": "stdio", "cases": cases}}) + "\n")
+EOF2
+"$gb" evolve "$tmp/raw.jsonl" -o "$tmp/raw.out.jsonl" --seed 7 -j 1 "${common[@]}"
+check "a script writing to fd 1 keeps its cases apart" \
+  '[ $? -eq 0 ] && grep -q "\"status\":\"hardened\"" "$tmp/raw.out.jsonl" && ! grep -q "\"together\"" "$tmp/raw.out.jsonl"'
+"$gb" check "$tmp/raw.out.jsonl" >/dev/null 2>&1
+check "its pick passes its cases" '[ $? -eq 0 ]'
+
 "$gb" evolve "$tmp/bench.jsonl" >/dev/null 2>&1; rc=$?
 check "missing -o exits 2" '[ $rc -eq 2 ]'
 "$gb" evolve "$tmp/bench.jsonl" -o "$tmp/bench.jsonl" >/dev/null 2>&1; rc=$?

@@ -591,6 +591,58 @@ static void test_pick_refutes_what_the_screen_let_through(void **state)
     }
 }
 
+/* With the cases run in one probe (run->tests_together), what is written passes them run apart, one
+ * process per case, and so do its ancestors: a program that passes in the probe but not apart is
+ * refuted, and so is its descendant, whose lineage would hold it. */
+static void test_pick_refutes_what_fails_its_cases_apart(void **state)
+{
+    GbPool *pool = *state;
+    /* prints 5 when its stdout is the probe's (a wrapper over BytesIO), 6 when run on its own */
+    static const char *const probe_only =
+        "import io, sys\nn = int(input())\nprint(n + (0 if isinstance(getattr(sys.stdout, 'buffer', None), "
+        "io.BytesIO) else 1))\n";
+    static const char *const right = "n = int(input())\nprint(n + 0)\n";
+    for (int keep_front = 0; keep_front < 2; keep_front++) {
+        static const double pop[] = {0.10, 0.90, 0.60, 0.50, 0.90, 0.40, 0.30, 0.45};
+        Fixture f;
+        fixture_init(&f, pop, 4);
+        gb_task_destroy(&f.task);
+        gb_task_init(&f.task);
+        f.task.id = gb_strdup("loop/stdio");
+        f.task.kind = GB_TESTS_STDIO;
+        f.task.source = gb_strdup("n = int(input())\nprint(n)\n");
+        GbStdioCase c = {gb_strdup("5\n"), gb_strdup("5\n")};
+        gb_array_push(&f.task.cases, c);
+        f.cfg.pool = pool;
+        f.cfg.keep_front = keep_front;
+        f.run.tests_together = true;
+        /* 1 (from 0) passes only in the probe; 2 descends from it; 3 (from 0) passes everywhere */
+        const char *srcs[] = {NULL, probe_only, right, right};
+        for (size_t i = 0; i < 4; i++) {
+            gb_program_destroy(&f.run.pop.items[i].prog);
+            gb_program_from_task(&f.run.pop.items[i].prog, &f.task);
+            if (srcs[i]) gb_program_set_source_take(&f.run.pop.items[i].prog, 0, gb_strdup(srcs[i]));
+        }
+        f.run.pop.items[2].parent = 1;
+        GbError err;
+        GbRunResult rr;
+        assert_true(gb_pool_run_cases_together(pool, &f.task, &f.run.pop.items[1].prog, &rr, &err));
+        assert_int_equal(rr.status, GB_RUN_PASS);
+        gb_run_result_destroy(&rr);
+        gb_evolve_verify(&f.run);
+        assert_true(f.run.pop.items[2].refuted);
+        assert_true(f.run.pop.items[3].verified);
+        assert_int_equal(f.run.pop.items[1].apart, -1);
+        assert_int_equal(f.run.pop.items[2].apart, 1);
+        assert_int_equal(f.run.apart_refuted, keep_front ? 2 : 1 + f.run.pop.items[1].refuted);
+        assert_int_equal(f.run.refuted, 0);
+        double obj[12];
+        size_t k = gb_evolve_pop_objectives(&f.run, obj);
+        assert_int_equal(gb_evolve_pick(&f.run, obj, k), 3);
+        fixture_destroy(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_accept_zero_validates_all_in_breeding_order),
         cmocka_unit_test(test_pick_best_score_within_the_away_target),
         cmocka_unit_test(test_pick_refutes_what_the_screen_let_through),
+        cmocka_unit_test(test_pick_refutes_what_fails_its_cases_apart),
     };
     return cmocka_run_group_tests(tests, pool_setup, pool_teardown);
 }

@@ -335,6 +335,75 @@ static void test_runner_stdio_cases(void **state)
     assert_clean(fx);
 }
 
+/* The same cases in one probe: judged as runs of their own would be, each case a fresh __main__. */
+static void test_runner_stdio_cases_together(void **state)
+{
+    Fixture *fx = *state;
+    const char *src =
+        "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
+    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",        /* exact */
+                                     "3\n1 1 1\n", "3  \n1.0000001",  /* tolerant */
+                                     "1\n5 0 0\n", "6\n1.6666666667", /* wrong first line */
+                                     NULL};
+    GbTask t;
+    GbError err;
+    task_stdio(&t, "stdio", src, io);
+    assert_true(gb_pool_cases_together_ok(fx->pool, &t));
+    GbRunResult r;
+    assert_true(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
+    assert_int_equal(r.status, GB_RUN_FAIL);
+    assert_int_equal(r.tests_run, 3);
+    assert_int_equal(r.failed_tests.len, 1);
+    assert_string_equal(r.failed_tests.items[0], "2");
+    assert_string_equal(r.failed_test, "case 2");
+    assert_string_equal(r.exc_type, "WrongOutput");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    /* module state does not carry from one case to the next */
+    static const char *const fresh_io[] = {"a\n", "1\n", "b\n", "1\n", NULL};
+    task_stdio(&t, "stdio-fresh", "try:\n    SEEN += 1\nexcept NameError:\n    SEEN = 1\ninput()\nprint(SEEN)\n",
+               fresh_io);
+    assert_true(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
+    assert_int_equal(r.status, GB_RUN_PASS);
+    assert_int_equal(r.tests_run, 2);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    static const char *const exit_io[] = {"1\n", "1\n", "2\n", "2\n", NULL};
+    task_stdio(&t, "stdio-exit", "import sys\nv = int(input())\nprint(v)\nsys.exit(v - 1)\n", exit_io);
+    assert_true(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
+    assert_int_equal(r.status, GB_RUN_FAIL);
+    assert_string_equal(r.failed_test, "case 1");
+    assert_string_equal(r.exc_type, "SystemExit");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    static const char *const raise_io[] = {"0\n", "0\n", NULL};
+    task_stdio(&t, "stdio-raise", "v = int(input())\nprint(v)\nprint(1 // v)\n", raise_io);
+    assert_true(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
+    assert_int_equal(r.status, GB_RUN_FAIL);
+    assert_string_equal(r.exc_type, "ZeroDivisionError");
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
+    /* refused: an expected output a probe would clip, and tests that are not stdio cases */
+    GbStr big;
+    gb_str_init(&big);
+    for (int i = 0; i < 4000; i++) gb_str_appendf(&big, "%d\n", i);
+    const char *long_io[] = {"4000\n", big.data, NULL};
+    task_stdio(&t, "stdio-long", "n = int(input())\nprint('\\n'.join(str(i) for i in range(n)))\n", long_io);
+    assert_false(gb_pool_cases_together_ok(fx->pool, &t));
+    assert_false(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+    gb_str_destroy(&big);
+    task_assert(&t, "assert", "def f(x):\n    return x\n", "assert f(1) == 1\n");
+    assert_false(gb_pool_cases_together_ok(fx->pool, &t));
+    gb_task_destroy(&t);
+    assert_clean(fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_runner_helper_modules_share_main),
         cmocka_unit_test(test_runner_unittest_results_structured),
         cmocka_unit_test(test_runner_stdio_cases),
+        cmocka_unit_test(test_runner_stdio_cases_together),
     };
     return runner_main("test_runner", tests, sizeof tests / sizeof *tests);
 }
