@@ -495,7 +495,6 @@ static void gb_equiv__mined_stdin(const GbEquivConfig *cfg, const GbTask *task, 
 
 /* ---- the original's record ---- */
 
-
 void gb_equiv_delete(GbEquiv *e)
 {
     if (!e) return;
@@ -880,9 +879,16 @@ static char *gb_equiv__describe(const char *value, const char *out, GbProbeMode 
     return gb_asprintf("%s;%s=%s", value, mode == GB_PROBE_STDIO ? "stdout" : "printed", out);
 }
 
+/* The stdio cases judged from the same probe (gb_equiv_check_cases): where each case's stdin is among
+ * the probed inputs (at[k]), and the result they go to. */
+typedef struct {
+    size_t *at;
+    GbRunResult *tests;
+} GbEquivCases;
+
 static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
-                                  const GbProgram *prog, const GbProbeSpec *spec, const size_t *at, GbEquivVerdict *v,
-                                  GbError *err);
+                                  const GbProgram *prog, const GbProbeSpec *spec, const size_t *at,
+                                  const GbEquivCases *cases, GbEquivVerdict *v, GbError *err);
 
 /* The CPU bound of a child on ncost cost inputs on which the original took orig seconds. */
 static double gb_equiv__cpu_bound(const GbEquiv *e, const GbEquivConfig *cfg, double orig, size_t ncost)
@@ -894,8 +900,10 @@ static double gb_equiv__cpu_bound(const GbEquiv *e, const GbEquivConfig *cfg, do
 /* gb_equiv_check (rest false: the screen's inputs, or every kept one without a screen) and
  * gb_equiv_check_rest (rest true: the kept inputs outside the screen). */
 static bool gb_equiv__check_part(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
-                                 const GbProgram *prog, bool rest, GbEquivVerdict *v, GbError *err)
+                                 const GbProgram *prog, bool rest, GbRunResult *tests, bool *merged, GbEquivVerdict *v,
+                                 GbError *err)
 {
+    if (merged) *merged = false;
     memset(v, 0, sizeof *v);
     v->first = -1;
     v->agree = v->cost_ok = true;
@@ -921,11 +929,28 @@ static bool gb_equiv__check_part(const GbEquiv *e, const GbEquivConfig *cfg, GbP
             gb_array_push(&at, i);
         }
     n = at.len;
-    if (n == 0) { /* nothing outside the screen */
+    GbEquivCases cases = {NULL, tests};
+    if (tests && n > 0) {
+        /* every case's stdin among the probed inputs, or the cases run on their own */
+        cases.at = gb_malloc((task->cases.len + 1) * sizeof *cases.at);
+        for (size_t k = 0; k < task->cases.len && cases.at; k++) {
+            const char *in = task->cases.items[k].stdin_text ? task->cases.items[k].stdin_text : "";
+            size_t j = 0;
+            while (j < n && strcmp(texts.items[j], in) != 0) j++;
+            if (j == n) {
+                free(cases.at);
+                cases.at = NULL;
+            } else {
+                cases.at[k] = j;
+            }
+        }
+    }
+    if (n == 0 || (tests && !cases.at)) { /* nothing outside the screen, or a case not probed */
         gb_array_free(&texts);
         gb_array_free(&at);
         return true;
     }
+    if (merged) *merged = tests != NULL;
     GbProbeSpec spec = {e->in.mode, e->in.entry, texts.items, n, limit, 1e9, false, NULL, 0};
     /* The cost cut: a child whose CPU time on the cost inputs passes GB_EQUIV_COST_CUT x its
      * bound is over it however the rest would go (the bound's second measurement, for noise,
@@ -945,7 +970,8 @@ static bool gb_equiv__check_part(const GbEquiv *e, const GbEquivConfig *cfg, GbP
         spec.cost = cost;
         spec.cost_cpu_s = GB_EQUIV_COST_CUT * gb_equiv__cpu_bound(e, cfg, orig, ncost);
     }
-    bool ok = gb_equiv__check_probe(e, cfg, pool, task, prog, &spec, at.items, v, err);
+    bool ok = gb_equiv__check_probe(e, cfg, pool, task, prog, &spec, at.items, tests ? &cases : NULL, v, err);
+    free(cases.at);
     free(cost);
     gb_array_free(&texts);
     gb_array_free(&at);
@@ -955,13 +981,23 @@ static bool gb_equiv__check_part(const GbEquiv *e, const GbEquivConfig *cfg, GbP
 bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task, const GbProgram *prog,
                     GbEquivVerdict *v, GbError *err)
 {
-    return gb_equiv__check_part(e, cfg, pool, task, prog, false, v, err);
+    return gb_equiv__check_part(e, cfg, pool, task, prog, false, NULL, NULL, v, err);
+}
+
+bool gb_equiv_check_cases(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
+                          const GbProgram *prog, GbEquivVerdict *v, GbRunResult *tests, bool *merged, GbError *err)
+{
+    gb_run_result_init(tests);
+    tests->status = GB_RUN_PASS;
+    bool ok = gb_equiv__check_part(e, cfg, pool, task, prog, false, tests, merged, v, err);
+    if (!*merged) gb_equiv_verdict_destroy(v);
+    return ok;
 }
 
 bool gb_equiv_check_rest(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
                          const GbProgram *prog, GbEquivVerdict *v, GbError *err)
 {
-    return gb_equiv__check_part(e, cfg, pool, task, prog, true, v, err);
+    return gb_equiv__check_part(e, cfg, pool, task, prog, true, NULL, NULL, v, err);
 }
 
 bool gb_equiv_screened(const GbEquiv *e, size_t *n)
@@ -1006,10 +1042,11 @@ static void gb_equiv__compare_item(const GbEquiv *e, size_t i, const GbProbeItem
         gb_equiv__first_step(e->kept.items[i], e->value.items[i], it->value, &v->expected, &v->got);
 }
 
-/* gb_equiv_check on the kept inputs at[0..spec->n - 1], probed as spec says. */
+/* gb_equiv_check on the kept inputs at[0..spec->n - 1], probed as spec says (and with cases, the
+ * stdio cases judged from the same items). */
 static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
-                                  const GbProgram *prog, const GbProbeSpec *spec, const size_t *at, GbEquivVerdict *v,
-                                  GbError *err)
+                                  const GbProgram *prog, const GbProbeSpec *spec, const size_t *at,
+                                  const GbEquivCases *cases, GbEquivVerdict *v, GbError *err)
 {
     size_t n = spec->n;
     GbProbeResult r;
@@ -1023,8 +1060,19 @@ static bool gb_equiv__check_probe(const GbEquiv *e, const GbEquivConfig *cfg, Gb
     if (r.run.status != GB_RUN_PASS) {
         v->agree = false;
         v->why = gb_equiv__probe_failure(&r);
+        if (cases) { /* as a run of the cases together reports it */
+            cases->tests->status = r.run.status;
+            cases->tests->failed_test = gb_strdup("case 0");
+            gb_array_push(&cases->tests->failed_tests, gb_strdup("0"));
+        }
         gb_probe_result_destroy(&r);
         return true;
+    }
+    /* a case the probe did not complete (a timeout, a cost cut) is left to the verdict, which
+     * rejects the program for it: slow or disagreeing, never passed */
+    for (size_t k = 0; cases && k < task->cases.len; k++) {
+        const GbProbeItem *it = &r.items.items[cases->at[k]];
+        if (it->status == GB_PROBE_OK) gb_cases_judge(task, k, it, cases->tests);
     }
     double *cpu = gb_malloc((n + 1) * sizeof *cpu), *wall = gb_malloc((n + 1) * sizeof *wall);
     bool slow = false;

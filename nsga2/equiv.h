@@ -191,6 +191,15 @@ bool gb_equiv_check(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, co
  * screen): with gb_equiv_check, every kept input. */
 bool gb_equiv_check_rest(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
                          const GbProgram *prog, GbEquivVerdict *v, GbError *err);
+
+/* gb_equiv_check for a stdio task whose cases are all among the inputs it probes (the tests' own
+ * inputs are kept; under a screen, those in it): the cases are then judged from the same probe into
+ * *tests, as gb_pool_run_cases_together judges them, and *merged is set. A case the probe did not
+ * complete is not judged: the verdict rejects the program for it. When some case is not probed,
+ * nothing runs and *merged is false (then run the cases and check apart). */
+bool gb_equiv_check_cases(const GbEquiv *e, const GbEquivConfig *cfg, GbPool *pool, const GbTask *task,
+                          const GbProgram *prog, GbEquivVerdict *v, GbRunResult *tests, bool *merged, GbError *err);
+
 /* Whether a check takes a screen of the kept inputs (else every one), and how many (*n). */
 bool gb_equiv_screened(const GbEquiv *e, size_t *n);
 void gb_equiv_verdict_destroy(GbEquivVerdict *v);

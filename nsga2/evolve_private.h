@@ -178,6 +178,10 @@ typedef struct {
     size_t nhashes;
     GbEvolveStats *stats;
     GbLintSession *lint; /* this thread's lint session */
+    /* the equivalence verdict the tests gate took from the probe that judged a stdio task's cases
+     * (gb_equiv_check_cases), for the equiv gate; gb_evolve_gates frees it */
+    GbEquivVerdict verdict;
+    bool have_verdict, verdict_ran;
 } GbGateCtx;
 
 /* The gates of cost from..to-1 (GbGateCost), cheapest first and in list order within a cost.

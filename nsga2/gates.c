@@ -69,6 +69,19 @@ static bool gb_evolve__pass_TESTS(GbGateCtx *c)
     GbError err;
     GbRunResult rr;
     c->stats->validated++;
+    if (c->run->tests_together && c->run->equiv && gb_equiv_kept(c->run->equiv) > 0) {
+        /* the cases judged from the equivalence probe when it runs them all */
+        bool merged = false;
+        bool ran = gb_equiv_check_cases(c->run->equiv, &c->cfg->equiv_cfg, c->cfg->pool, c->run->task, &c->child->prog,
+                                        &c->verdict, &rr, &merged, &err);
+        bool pass = ran && rr.status == GB_RUN_PASS;
+        gb_run_result_destroy(&rr);
+        if (merged) {
+            c->have_verdict = true;
+            c->verdict_ran = ran;
+            return pass;
+        }
+    }
     bool ran = c->run->tests_together
                    ? gb_pool_run_cases_together(c->cfg->pool, c->run->task, &c->child->prog, &rr, &err)
                    : gb_pool_run(c->cfg->pool, c->run->task, &c->child->prog, &rr, &err);
@@ -81,6 +94,8 @@ static bool gb_evolve__pass_TESTS(GbGateCtx *c)
 static bool gb_evolve__pass_EQUIV(GbGateCtx *c)
 {
     if (!c->run->equiv || gb_equiv_kept(c->run->equiv) == 0) return true;
+    if (c->have_verdict)
+        return c->verdict_ran && c->verdict.status == GB_RUN_PASS && c->verdict.agree && c->verdict.cost_ok;
     GbError err;
     GbEquivVerdict v;
     bool ran = gb_equiv_check(c->run->equiv, &c->cfg->equiv_cfg, c->cfg->pool, c->run->task, &c->child->prog, &v, &err);
@@ -130,8 +145,11 @@ static bool (*const gb_evolve__pass[GB_GATE_COUNT])(GbGateCtx *) = {
 
 GbGate gb_evolve_gates(GbGateCtx *c, GbGateCost from, GbGateCost to)
 {
-    for (int cost = (int)from; cost < (int)to; cost++)
-        for (int g = 0; g < GB_GATE_COUNT; g++)
-            if (gb_gate_cost((GbGate)g) == (GbGateCost)cost && !gb_evolve__pass[g](c)) return (GbGate)g;
-    return GB_GATE_COUNT;
+    GbGate rejected = GB_GATE_COUNT;
+    for (int cost = (int)from; cost < (int)to && rejected == GB_GATE_COUNT; cost++)
+        for (int g = 0; g < GB_GATE_COUNT && rejected == GB_GATE_COUNT; g++)
+            if (gb_gate_cost((GbGate)g) == (GbGateCost)cost && !gb_evolve__pass[g](c)) rejected = (GbGate)g;
+    if (c->have_verdict) gb_equiv_verdict_destroy(&c->verdict);
+    c->have_verdict = false;
+    return rejected;
 }

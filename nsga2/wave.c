@@ -28,7 +28,8 @@ static GbGate gb_evolve__eval(GbValidatePhase *ph, size_t item, TSParser *parser
     GbEvolveStats none;
     GbEvolveStats *stats = kind == GB_ITEM_LINT ? &none : &e->stats; /* the lint gate counts nothing */
     memset(stats, 0, sizeof *stats);
-    GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, NULL, 0, stats, lint};
+    GbGateCtx ctx = {
+        .cfg = ph->cfg, .run = ph->run, .child = &ph->children[c], .parser = parser, .stats = stats, .lint = lint};
     return gb_evolve_gates(&ctx, kind == GB_ITEM_LINT ? GB_GATE_COST_LINT : GB_GATE_COST_RUN,
                            kind == GB_ITEM_RUN ? GB_GATE_COST_LINT : GB_GATE_COST_COUNT);
 }
@@ -119,7 +120,14 @@ static size_t gb_evolve__cheap_wave(GbValidatePhase *ph, size_t from, size_t to,
             e->state = GB_CHILD_SKIPPED;
             continue;
         }
-        GbGateCtx ctx = {ph->cfg, ph->run, &ph->children[c], parser, hashes->items, nprev, stats, ph->run->lint};
+        GbGateCtx ctx = {.cfg = ph->cfg,
+                         .run = ph->run,
+                         .child = &ph->children[c],
+                         .parser = parser,
+                         .hashes = hashes->items,
+                         .nhashes = nprev,
+                         .stats = stats,
+                         .lint = ph->run->lint};
         e->gate = gb_evolve_gates(&ctx, GB_GATE_COST_TREE, GB_GATE_COST_RUN);
         if (e->gate != GB_GATE_COUNT) {
             e->state = GB_CHILD_REJECTED;

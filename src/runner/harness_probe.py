@@ -454,8 +454,9 @@ def run_probe(req, run_dir, main_path, result, np, _process_time=time.process_ti
                 with _open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                     f.write(item)
                 fd = os.open(path, os.O_RDONLY)
-                os.dup2(fd, 0)
-                os.close(fd)
+                if fd != 0:  # a program's open(0) closed fd 0 with its file: os.open took it again
+                    os.dup2(fd, 0)
+                    os.close(fd)
                 sys.stdin = _open(0, "r", closefd=False)
                 raw = bytes_io()
                 sys.stdout = out_buf = text_wrapper(raw, encoding="utf-8", errors="replace", write_through=True)

@@ -206,6 +206,32 @@ bool gb_pool_probe(GbPool *pool, const GbTask *task, const GbProgram *prog, cons
     return ok;
 }
 
+bool gb_cases_judge(const GbTask *task, size_t k, const GbProbeItem *it, GbRunResult *out)
+{
+    const char *want = task->cases.items[k].stdout_text ? task->cases.items[k].stdout_text : "";
+    GbRunStatus st =
+        it->status == GB_PROBE_TIMEOUT ? GB_RUN_TIMEOUT
+        : it->status == GB_PROBE_OK && strcmp(it->value, "exit=0") == 0 && gb_stdio_output_matches(it->out, want)
+            ? GB_RUN_PASS
+            : GB_RUN_FAIL;
+    out->tests_run++;
+    out->wall_s += it->wall_s;
+    if (st == GB_RUN_PASS) return true;
+    gb_array_push(&out->failed_tests, gb_asprintf("%zu", k));
+    if (out->status == GB_RUN_PASS) {
+        out->status = st;
+        out->failed_test = gb_asprintf("case %zu", k);
+        /* named as a run of its own would name it */
+        if (st == GB_RUN_FAIL)
+            out->exc_type =
+                gb_strdup(it->status != GB_PROBE_OK                                                 ? "Skipped"
+                          : strncmp(it->value, "raise=", 6) == 0                                    ? it->value + 6
+                          : strncmp(it->value, "exit=", 5) == 0 && strcmp(it->value, "exit=0") != 0 ? "SystemExit"
+                                                                                                    : "WrongOutput");
+    }
+    return st != GB_RUN_TIMEOUT;
+}
+
 bool gb_pool_cases_together_ok(const GbPool *pool, const GbTask *task)
 {
     if (task->kind != GB_TESTS_STDIO || task->cases.len == 0 || pool->cfg.stderr_fails) return false;
@@ -247,31 +273,8 @@ bool gb_pool_run_cases_together(GbPool *pool, const GbTask *task, const GbProgra
         gb_probe_result_destroy(&r);
         return true;
     }
-    for (size_t k = 0; k < n && k < r.items.len; k++) {
-        const GbProbeItem *it = &r.items.items[k];
-        const char *want = task->cases.items[k].stdout_text ? task->cases.items[k].stdout_text : "";
-        GbRunStatus st =
-            it->status == GB_PROBE_TIMEOUT ? GB_RUN_TIMEOUT
-            : it->status == GB_PROBE_OK && strcmp(it->value, "exit=0") == 0 && gb_stdio_output_matches(it->out, want)
-                ? GB_RUN_PASS
-                : GB_RUN_FAIL;
-        out->tests_run++;
-        out->wall_s += it->wall_s;
-        if (st == GB_RUN_PASS) continue;
-        gb_array_push(&out->failed_tests, gb_asprintf("%zu", k));
-        if (out->status == GB_RUN_PASS) {
-            out->status = st;
-            out->failed_test = gb_asprintf("case %zu", k);
-            /* named as a run of its own would name it */
-            if (st == GB_RUN_FAIL)
-                out->exc_type = gb_strdup(it->status != GB_PROBE_OK              ? "Skipped"
-                                          : strncmp(it->value, "raise=", 6) == 0 ? it->value + 6
-                                          : strncmp(it->value, "exit=", 5) == 0 && strcmp(it->value, "exit=0") != 0
-                                              ? "SystemExit"
-                                              : "WrongOutput");
-        }
-        if (st == GB_RUN_TIMEOUT) break;
-    }
+    for (size_t k = 0; k < n && k < r.items.len; k++)
+        if (!gb_cases_judge(task, k, &r.items.items[k], out)) break;
     gb_probe_result_destroy(&r);
     return true;
 }

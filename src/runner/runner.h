@@ -386,5 +386,9 @@ void gb_probe_result_destroy(GbProbeResult *r);
  * output (GB_PROBE_OUT_MAX / 2), under a pool without stderr_fails. */
 #define GB_PROBE_OUT_MAX ((size_t)1 << 14)
 bool gb_pool_cases_together_ok(const GbPool *pool, const GbTask *task);
+/* Judge stdio case k of task from its probe item into out (status GB_RUN_PASS until a case fails:
+ * the first failing case names it, every failing case is listed); false after a timeout, after
+ * which a run apart would not go on either. */
+bool gb_cases_judge(const GbTask *task, size_t k, const GbProbeItem *it, GbRunResult *out);
 bool gb_pool_run_cases_together(GbPool *pool, const GbTask *task, const GbProgram *prog, GbRunResult *out,
                                 GbError *err);

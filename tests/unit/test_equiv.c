@@ -441,7 +441,8 @@ static void test_equiv_clockless(void **state)
         {"import numpy as np\ndef f(x):\n    return np.array(x)\n", false},
         {"from .helper import g\ndef f(x):\n    return g(x)\n", true},
         /* sys only for its streams and limits (a stdin script) */
-        {"import sys, re\nsys.setrecursionlimit(10 ** 6)\ndef f(x):\n    return sys.stdin.readline() + str(sys.maxsize)\n",
+        {"import sys, re\nsys.setrecursionlimit(10 ** 6)\ndef f(x):\n    return sys.stdin.readline() + "
+         "str(sys.maxsize)\n",
          true},
         {"from sys import stdin as data, setrecursionlimit\ndef f(x):\n    return data.read()\n", true},
         {"import sys\ndef f(x):\n    return sys.modules['time'].time()\n", false},
@@ -583,6 +584,70 @@ static bool reach_has(const char *reach, const char *id, size_t n)
  * it once at the end (gb_equiv_check_rest): the two together are every kept input; the screen
  * holds every larger input and reaches every outcome the kept inputs reach; a change the screen
  * does not see is found by the rest. Without a budget, or within its share, there is no screen. */
+/* A stdio task's cases judged from the equivalence probe (gb_equiv_check_cases): the tests' own
+ * inputs are kept, so the probe holds every case; the cases and the verdict come from the same run. */
+static void test_equiv_check_cases(void **state)
+{
+    (void)state;
+    GbPool *pool = pool_or_skip();
+    assert_non_null(pool);
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    gb_task_init(&t);
+    t.id = gb_strdup("cases/1");
+    t.kind = GB_TESTS_STDIO;
+    t.source = gb_strdup("xs = list(map(int, input().split()))\nprint(sum(x for x in xs if x > 2))\n");
+    const char *io[][2] = {{"1 2 3 4\n", "7\n"}, {"5 0 5\n", "10\n"}};
+    for (size_t k = 0; k < 2; k++) {
+        GbStdioCase c = {gb_strdup(io[k][0]), gb_strdup(io[k][1])};
+        gb_array_push(&t.cases, c);
+    }
+    GbEquivConfig cfg;
+    gb_equiv_config_defaults(&cfg);
+    GbError err = {{0}};
+    GbEquiv *e = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
+    assert_non_null(e);
+    assert_true(gb_equiv_kept(e) > 2);
+    const struct {
+        const char *source;
+        GbRunStatus tests;
+        const char *failed;
+        bool agree;
+    } children[] = {
+        {"xs = list(map(int, input().split()))\ntotal = 0\nfor x in xs:\n    if x > 2:\n        total += x\n"
+         "print(total)\n",
+         GB_RUN_PASS, NULL, true},
+        /* right on the cases only */
+        {"xs = list(map(int, input().split()))\nprint(sum(x for x in xs if x > 2) if xs in ([1, 2, 3, 4], [5, 0, 5]) "
+         "else -1)\n",
+         GB_RUN_PASS, NULL, false},
+        /* wrong on the second case */
+        {"xs = list(map(int, input().split()))\nprint(sum(x for x in xs if x > 2) + (xs[0] == 5))\n", GB_RUN_FAIL,
+         "case 1", false},
+    };
+    for (size_t i = 0; i < sizeof children / sizeof *children; i++) {
+        GbProgram prog;
+        gb_program_from_task(&prog, &t);
+        gb_program_set_source_take(&prog, 0, gb_strdup(children[i].source));
+        GbEquivVerdict v;
+        GbRunResult tests;
+        bool merged = false;
+        assert_true(gb_equiv_check_cases(e, &cfg, pool, &t, &prog, &v, &tests, &merged, &err));
+        assert_true(merged);
+        assert_int_equal(tests.status, children[i].tests);
+        assert_int_equal(tests.tests_run, 2);
+        if (children[i].failed) assert_string_equal(tests.failed_test, children[i].failed);
+        assert_int_equal(v.agree, children[i].agree);
+        gb_run_result_destroy(&tests);
+        gb_equiv_verdict_destroy(&v);
+        gb_program_destroy(&prog);
+    }
+    gb_equiv_delete(e);
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+    gb_pool_delete(pool);
+}
+
 static void test_equiv_screen(void **state)
 {
     (void)state;
@@ -677,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_equiv_clockless),
         cmocka_unit_test(test_equiv_gate_in_the_sandbox),
         cmocka_unit_test(test_equiv_screen),
+        cmocka_unit_test(test_equiv_check_cases),
     };
     return cmocka_run_group_tests(tests_, NULL, NULL);
 }

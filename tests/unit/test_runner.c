@@ -370,6 +370,15 @@ static void test_runner_stdio_cases_together(void **state)
     gb_run_result_destroy(&r);
     gb_task_destroy(&t);
 
+    /* a program whose open(0) closes fd 0 when its file goes: the next case still reads its own stdin */
+    static const char *const fd0_io[] = {"1 2\n", "3\n", "4 5 6\n", "15\n", "7\n", "7\n", NULL};
+    task_stdio(&t, "stdio-fd0", "print(sum(map(int, open(0).read().split())))\n", fd0_io);
+    assert_true(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
+    assert_int_equal(r.status, GB_RUN_PASS);
+    assert_int_equal(r.tests_run, 3);
+    gb_run_result_destroy(&r);
+    gb_task_destroy(&t);
+
     static const char *const exit_io[] = {"1\n", "1\n", "2\n", "2\n", NULL};
     task_stdio(&t, "stdio-exit", "import sys\nv = int(input())\nprint(v)\nsys.exit(v - 1)\n", exit_io);
     assert_true(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
