@@ -60,7 +60,8 @@
  *
  * Screen (under a task time budget B, cfg->task_budget_s): when the original's wall time summed
  * over the kept inputs exceeds B / GB_EQUIV_SCREEN_SHARE, gb_equiv_check probes a screen of them:
- * every larger input; for every branch outcome the kept inputs reach, one input that reaches it
+ * every larger input; a stdio task's own cases (gb_equiv_check_cases judges them from it); for every
+ * branch outcome the kept inputs reach, one input that reaches it
  * (greedy, most new outcomes per second of the original first); then the cheapest of the rest
  * while the original's wall time on the screen stays within B / GB_EQUIV_SCREEN_SHARE (and until
  * it holds GB_EQUIV_SCREEN_MIN inputs). The tests' own inputs are not left out of it: the tests

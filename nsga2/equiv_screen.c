@@ -55,9 +55,11 @@ void gb_equiv_screen_choose(GbEquiv *e, double budget_s)
     for (size_t i = 0; i < n; i++) gb_array_push(&e->screen, false);
     GbEquivStrs u = {0};
     double spent = 0;
-    /* the larger inputs: the cost bound is taken on them */
+    /* the larger inputs: the cost bound is taken on them; a stdio task's own cases: its tests gate
+     * runs them anyway, and judges them from this probe when it holds them all (gb_equiv_check_cases) */
     for (size_t i = 0; i < n; i++)
-        if (e->kept_large.items[i]) gb_screen__take(e, i, &u, &spent);
+        if (e->kept_large.items[i] || (e->in.mode == GB_PROBE_STDIO && e->kept_at.items[i] < e->in.from_tests))
+            gb_screen__take(e, i, &u, &spent);
     /* every outcome the kept inputs reach, most new outcomes per second first */
     for (;;) {
         size_t best = n;

@@ -642,6 +642,21 @@ static void test_equiv_check_cases(void **state)
         gb_equiv_verdict_destroy(&v);
         gb_program_destroy(&prog);
     }
+    /* the smallest screen still holds the cases */
+    gb_equiv_screen_choose(e, 1e-9);
+    size_t n = 0;
+    assert_true(gb_equiv_screened(e, &n));
+    assert_true(n < gb_equiv_kept(e));
+    GbProgram prog;
+    gb_program_from_task(&prog, &t);
+    GbEquivVerdict v;
+    GbRunResult tests;
+    bool merged = false;
+    assert_true(gb_equiv_check_cases(e, &cfg, pool, &t, &prog, &v, &tests, &merged, &err));
+    assert_true(merged && tests.status == GB_RUN_PASS && v.agree);
+    gb_run_result_destroy(&tests);
+    gb_equiv_verdict_destroy(&v);
+    gb_program_destroy(&prog);
     gb_equiv_delete(e);
     gb_task_destroy(&t);
     ts_parser_delete(p);
