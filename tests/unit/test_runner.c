@@ -290,17 +290,19 @@ static void test_runner_stdio_output_matches_table(void **state)
     }
 }
 
+/* Three cases, run apart and together: exact, within the tolerance, a wrong first line. */
+static const char *const stdio_src =
+    "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
+static const char *const stdio_io[] = {"2\n1 2 3\n", "3\n2.0\n",        /* exact */
+                                       "3\n1 1 1\n", "3  \n1.0000001",  /* tolerant */
+                                       "1\n5 0 0\n", "6\n1.6666666667", /* wrong first line */
+                                       NULL};
+
 static void test_runner_stdio_cases(void **state)
 {
     Fixture *fx = *state;
-    const char *src =
-        "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
-    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",        /* exact */
-                                     "3\n1 1 1\n", "3  \n1.0000001",  /* tolerant */
-                                     "1\n5 0 0\n", "6\n1.6666666667", /* wrong first line */
-                                     NULL};
     GbTask t;
-    task_stdio(&t, "stdio", src, io);
+    task_stdio(&t, "stdio", stdio_src, stdio_io);
     GbRunResult r;
     assert_int_equal(run(fx->pool, &t, &r), GB_RUN_FAIL);
     assert_int_equal(r.tests_run, 3);
@@ -339,15 +341,9 @@ static void test_runner_stdio_cases(void **state)
 static void test_runner_stdio_cases_together(void **state)
 {
     Fixture *fx = *state;
-    const char *src =
-        "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:n]))\nprint(sum(xs) / 3)\nexit()\n";
-    static const char *const io[] = {"2\n1 2 3\n", "3\n2.0\n",        /* exact */
-                                     "3\n1 1 1\n", "3  \n1.0000001",  /* tolerant */
-                                     "1\n5 0 0\n", "6\n1.6666666667", /* wrong first line */
-                                     NULL};
     GbTask t;
     GbError err;
-    task_stdio(&t, "stdio", src, io);
+    task_stdio(&t, "stdio", stdio_src, stdio_io);
     assert_true(gb_pool_cases_together_ok(fx->pool, &t));
     GbRunResult r;
     assert_true(gb_pool_run_cases_together(fx->pool, &t, NULL, &r, &err));
