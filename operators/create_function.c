@@ -225,15 +225,13 @@ static bool gb_s6_no_handlers(TSNode node, const GbScope *s)
 
 /* Every read (or del) of the variable `name` of scope fscope in [start, end), from fscope
  * itself or comprehensions inside it, happens after a binding in the range. */
-static bool gb_s6_reads_bound_in_range(const GbScopes *sc, const char *src, TSNode root, TSNode block, uint32_t start,
-                                       uint32_t end, int fscope, const char *name)
+static bool gb_s6_reads_bound_in_range(const GbScopes *sc, const GbOccurrences *occ, const char *src, TSNode root,
+                                       TSNode block, uint32_t start, uint32_t end, int fscope, const char *name)
 {
-    GbOccurrences occ = {0};
-    gb_scopes_occurrences(sc, src, root, &occ);
     size_t len = strlen(name);
     bool ok = true;
-    for (size_t i = 0; ok && i < occ.len; i++) {
-        const GbOccurrence *o = &occ.items[i];
+    for (size_t i = 0; ok && i < occ->len; i++) {
+        const GbOccurrence *o = &occ->items[i];
         if (o->start < start || o->end > end || (o->flag != GB_NAME_READ && o->flag != GB_NAME_DEL)) continue;
         if (o->end - o->start != len || memcmp(src + o->start, name, len) != 0) continue;
         int base = o->scope;
@@ -248,7 +246,6 @@ static bool gb_s6_reads_bound_in_range(const GbScopes *sc, const char *src, TSNo
         TSNode stmt = gb_stmt_enclosing(id);
         ok = !ts_node_is_null(stmt) && gb_flow_bound_before_range(src, stmt, name, block, start);
     }
-    gb_array_free(&occ);
     return ok;
 }
 
@@ -359,7 +356,8 @@ static bool gb_s6_plan_stmts(GbOpContext *ctx, size_t m, TSNode first, TSNode la
                 if (ts_node_eq(st, last)) break;
             }
         bool param = false;
-        if (reads && !gb_s6_reads_bound_in_range(sc, src, root, block, start, end, scope, name)) {
+        if (reads &&
+            !gb_s6_reads_bound_in_range(sc, gb_op_ctx_occurrences(ctx, m), src, root, block, start, end, scope, name)) {
             if (!before) ok = false;
             param = true;
         }

@@ -47,6 +47,7 @@ static void gb_op_ctx__clear_entry(GbOpModuleCache *c)
     if (c->tree) ts_tree_delete(c->tree);
     gb_scopes_delete(c->scopes);
     gb_names_destroy(&c->idents);
+    gb_array_free(&c->occ);
     memset(c, 0, sizeof *c);
 }
 
@@ -108,6 +109,17 @@ const GbScopes *gb_op_ctx_scopes(GbOpContext *ctx, size_t module)
     return c->scopes;
 }
 
+const GbOccurrences *gb_op_ctx_occurrences(GbOpContext *ctx, size_t module)
+{
+    const GbScopes *sc = gb_op_ctx_scopes(ctx, module);
+    GbOpModuleCache *c = gb_op_ctx__entry(ctx, module);
+    if (!c->occ_done) {
+        gb_scopes_occurrences(sc, gb_op_ctx_source(ctx, module), ts_tree_root_node(c->tree), &c->occ);
+        c->occ_done = true;
+    }
+    return &c->occ;
+}
+
 void gb_op_ctx_invalidate(GbOpContext *ctx, size_t module)
 {
     if (module < ctx->cache_.len) gb_op_ctx__clear_entry(&ctx->cache_.items[module]);
@@ -141,20 +153,26 @@ bool gb_op_ctx_is_pinned(GbOpContext *ctx, const char *name)
     return gb_names_has(&ctx->test_names_, name);
 }
 
+/* Every identifier text of a module, taken once per version of its source. */
+static const GbNames *gb_op_ctx__idents(GbOpContext *ctx, size_t module)
+{
+    GbOpModuleCache *c = gb_op_ctx__entry(ctx, module);
+    if (!c->idents_done) {
+        TSTree *t = gb_op_ctx_tree(ctx, module);
+        c = gb_op_ctx__entry(ctx, module);
+        gb_flow_identifiers(ts_tree_root_node(t), gb_op_ctx_source(ctx, module), &c->idents);
+        c->idents_done = true;
+    }
+    return &c->idents;
+}
+
 bool gb_op_ctx_name_taken(GbOpContext *ctx, const char *name)
 {
     if (gb_python_is_keyword(name) || gb_python_is_builtin(name)) return true;
     if (gb_names_has(&ctx->reserved_, name)) return true;
     if (gb_op_ctx_is_pinned(ctx, name)) return true;
     for (size_t m = 0; m < ctx->prog->modules.len; m++) {
-        GbOpModuleCache *c = gb_op_ctx__entry(ctx, m);
-        if (!c->idents_done) {
-            TSTree *t = gb_op_ctx_tree(ctx, m);
-            c = gb_op_ctx__entry(ctx, m);
-            gb_flow_identifiers(ts_tree_root_node(t), gb_op_ctx_source(ctx, m), &c->idents);
-            c->idents_done = true;
-        }
-        if (gb_names_has(&c->idents, name)) return true;
+        if (gb_names_has(gb_op_ctx__idents(ctx, m), name)) return true;
         /* A module name is taken too: `import helper` must keep meaning the helper module. */
         const char *path = ctx->prog->modules.items[m].path;
         size_t n = strlen(name);
@@ -326,9 +344,11 @@ bool gb_op_ctx_mentions_any(GbOpContext *ctx, const char *const *names, size_t n
 {
     for (size_t i = 0; i < n; i++)
         if (gb_op_ctx_is_pinned(ctx, names[i])) return true;
-    for (size_t m = 0; m < ctx->prog->modules.len; m++)
-        if (gb_flow_mentions_any(ts_tree_root_node(gb_op_ctx_tree(ctx, m)), gb_op_ctx_source(ctx, m), names, n))
-            return true;
+    for (size_t m = 0; m < ctx->prog->modules.len; m++) {
+        const GbNames *ids = gb_op_ctx__idents(ctx, m);
+        for (size_t i = 0; i < n; i++)
+            if (gb_names_has(ids, names[i])) return true;
+    }
     return false;
 }
 

@@ -55,6 +55,8 @@ typedef struct {
     bool has_error;
     bool idents_done;
     GbNames idents; /* every identifier text of the module */
+    bool occ_done;
+    GbOccurrences occ; /* every name occurrence of the module (gb_scopes_occurrences) */
 } GbOpModuleCache;
 
 typedef struct {
@@ -83,6 +85,9 @@ TSTree *gb_op_ctx_tree(GbOpContext *ctx, size_t module);
 bool gb_op_ctx_module_ok(GbOpContext *ctx, size_t module);
 /* The module's scope analysis (borrowed, cached until the module is edited). */
 const GbScopes *gb_op_ctx_scopes(GbOpContext *ctx, size_t module);
+/* Every name occurrence of a module (gb_scopes_occurrences over its whole tree), cached like its
+ * scopes. */
+const GbOccurrences *gb_op_ctx_occurrences(GbOpContext *ctx, size_t module);
 /* Drop the caches of one module / of all modules (the edit layer calls these). */
 void gb_op_ctx_invalidate(GbOpContext *ctx, size_t module);
 void gb_op_ctx_invalidate_all(GbOpContext *ctx);

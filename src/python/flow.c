@@ -183,23 +183,37 @@ static bool gb_flow__is_param(const char *src, TSNode params, const char *name)
 }
 
 /* True when code below node (nested scopes included) may unbind name: `del name` or an
- * `except ... as name` clause. */
+ * `except ... as name` clause. Each such statement or clause starts with its keyword, so only
+ * the nodes that start where the keyword's text occurs are looked at (a walk of every node ran
+ * once per name asked about, and a module's walk is long). */
+static bool gb_flow__keyword_unbinds(const char *src, TSNode node, const char *keyword, const char *name)
+{
+    uint32_t lo = ts_node_start_byte(node), hi = ts_node_end_byte(node);
+    size_t k = strlen(keyword);
+    for (const char *p = src + lo; p < src + hi; p++) {
+        p = memmem(p, (size_t)(src + hi - p), keyword, k);
+        if (!p) break;
+        uint32_t at = (uint32_t)(p - src);
+        for (TSNode n = ts_node_descendant_for_byte_range(node, at, at + (uint32_t)k);
+             !ts_node_is_null(n) && ts_node_start_byte(n) == at; n = ts_node_parent(n)) {
+            if (gb_node_is_kind(n, GB_NK_DELETE_STATEMENT)) {
+                GbNames ids = {0};
+                gb_flow_identifiers(n, src, &ids);
+                bool hit = gb_names_has(&ids, name);
+                gb_names_destroy(&ids);
+                if (hit) return true;
+            } else if (gb_flow__except_binds(src, n, name)) {
+                return true;
+            }
+            if (ts_node_eq(n, node)) break;
+        }
+    }
+    return false;
+}
+
 static bool gb_flow__may_unbind(const char *src, TSNode node, const char *name)
 {
-    GbNodeKind t = gb_node_kind(node);
-    if (t == GB_NK_DELETE_STATEMENT) {
-        GbNames ids = {0};
-        gb_flow_identifiers(node, src, &ids);
-        bool hit = gb_names_has(&ids, name);
-        gb_names_destroy(&ids);
-        if (hit) return true;
-    } else if (gb_flow__except_binds(src, node, name)) {
-        return true;
-    }
-    uint32_t c = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < c; i++)
-        if (gb_flow__may_unbind(src, ts_node_named_child(node, i), name)) return true;
-    return false;
+    return gb_flow__keyword_unbinds(src, node, "del", name) || gb_flow__keyword_unbinds(src, node, "except", name);
 }
 
 /* The statement that owns a block-like node: for a block, its compound statement (through
@@ -221,12 +235,23 @@ static TSNode gb_flow__owner_statement(TSNode n)
     return null;
 }
 
-static TSNode gb_flow__prev_stmt(TSNode n)
+/* Whether a statement before cur in its block, starting at floor or later, binds name. The
+ * block's statements are walked forward from its first (ts_node_prev_named_sibling walks from
+ * the first too, which made a walk backward quadratic in the block's length). */
+static bool gb_flow__earlier_binds(const char *src, TSNode cur, const char *name, uint32_t floor)
 {
-    for (TSNode p = ts_node_prev_named_sibling(n); !ts_node_is_null(p); p = ts_node_prev_named_sibling(p))
-        if (!gb_node_is_kind(p, GB_NK_COMMENT)) return p;
-    TSNode null = {0};
-    return null;
+    TSNode parent = ts_node_parent(cur);
+    if (ts_node_is_null(parent)) return false;
+    TSTreeCursor c = ts_tree_cursor_new(parent);
+    bool hit = false;
+    if (ts_tree_cursor_goto_first_child(&c)) do {
+            TSNode p = ts_tree_cursor_current_node(&c);
+            if (ts_node_eq(p, cur)) break;
+            if (!ts_node_is_named(p) || gb_node_is_kind(p, GB_NK_COMMENT) || ts_node_start_byte(p) < floor) continue;
+            hit = gb_flow_stmt_binds(src, p, name);
+        } while (!hit && ts_tree_cursor_goto_next_sibling(&c));
+    ts_tree_cursor_delete(&c);
+    return hit;
 }
 
 bool gb_flow_bound_before(const char *src, TSNode stmt, const char *name)
@@ -257,10 +282,7 @@ bool gb_flow_bound_before_range(const char *src, TSNode stmt, const char *name, 
     TSNode cur = stmt;
     for (;;) {
         bool in_limit = !ts_node_is_null(limit) && ts_node_eq(ts_node_parent(cur), limit);
-        for (TSNode p = gb_flow__prev_stmt(cur); !ts_node_is_null(p); p = gb_flow__prev_stmt(p)) {
-            if (in_limit && ts_node_start_byte(p) < floor) break;
-            if (gb_flow_stmt_binds(src, p, name)) return true;
-        }
+        if (gb_flow__earlier_binds(src, cur, name, in_limit ? floor : 0)) return true;
         TSNode parent = ts_node_parent(cur);
         if (ts_node_is_null(parent) || gb_node_is_kind(parent, GB_NK_MODULE)) return false;
         if (!ts_node_is_null(limit) && ts_node_eq(parent, limit)) return false;

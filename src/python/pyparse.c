@@ -1,5 +1,7 @@
 #include "src/python/pyparse.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/base/util.h"
@@ -22,9 +24,67 @@ TSParser *gb_parser_new(void)
     return p;
 }
 
+/* The trees of the last sources a thread parsed. Breeding parses the same text many times: a
+ * parent once per operator tried on it, a child when its edits are committed and again when it
+ * is measured or edited further. A tree is immutable once parsed (an edit copies what it
+ * changes), so a copy of a cached tree (ts_tree_copy: a reference, not a parse) serves. */
+#define GB_PARSE_CACHE 8
+typedef struct {
+    uint64_t hash;
+    size_t len;
+    char *src;
+    TSTree *tree;
+} GbParseCached;
+typedef struct {
+    GbParseCached e[GB_PARSE_CACHE];
+    unsigned next;
+} GbParseCache;
+
+static pthread_key_t gb_parse__key;
+static pthread_once_t gb_parse__once = PTHREAD_ONCE_INIT;
+
+static void gb_parse__cache_free(void *p)
+{
+    GbParseCache *c = p;
+    for (unsigned i = 0; i < GB_PARSE_CACHE; i++) {
+        if (c->e[i].tree) ts_tree_delete(c->e[i].tree);
+        free(c->e[i].src);
+    }
+    free(c);
+}
+
+static void gb_parse__key_make(void)
+{
+    (void)pthread_key_create(&gb_parse__key, gb_parse__cache_free);
+}
+
 TSTree *gb_parse(TSParser *parser, const char *source, size_t len)
 {
-    return ts_parser_parse_string(parser, NULL, source, (uint32_t)len);
+    (void)pthread_once(&gb_parse__once, gb_parse__key_make);
+    GbParseCache *c = pthread_getspecific(gb_parse__key);
+    if (!c) {
+        c = gb_calloc(1, sizeof *c);
+        (void)pthread_setspecific(gb_parse__key, c);
+    }
+    uint64_t h = gb_hash64(source, len, 0x7A3E5EEDULL);
+    for (unsigned i = 0; i < GB_PARSE_CACHE; i++) {
+        GbParseCached *x = &c->e[i];
+        if (x->tree && x->hash == h && x->len == len && memcmp(x->src, source, len) == 0 &&
+            ts_tree_language(x->tree) == ts_parser_language(parser))
+            return ts_tree_copy(x->tree);
+    }
+    TSTree *t = ts_parser_parse_string(parser, NULL, source, (uint32_t)len);
+    if (!t) return NULL;
+    GbParseCached *x = &c->e[c->next];
+    c->next = (c->next + 1) % GB_PARSE_CACHE;
+    if (x->tree) ts_tree_delete(x->tree);
+    free(x->src);
+    x->hash = h;
+    x->len = len;
+    x->src = gb_malloc(len ? len : 1);
+    memcpy(x->src, source, len);
+    x->tree = ts_tree_copy(t);
+    return t;
 }
 
 /* The first error below node, in document order, by descent rather than recursion: a tree

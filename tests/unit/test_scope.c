@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/python/flow.h"
 #include "src/python/pyparse.h"
 #include "tests/unit/helpers.h"
 
@@ -348,6 +349,93 @@ static void test_scope_keywords_and_builtins(void **state)
     assert_false(gb_python_is_builtin("numpy"));
 }
 
+/* gb_flow_bound_before: a binding before the statement, in its block or an enclosing one, and
+ * none when code of the scope may unbind the name (`del`, an `except ... as` target), however
+ * the `as` is written; the text tests that skip the walk must never skip one of these. */
+static void test_flow_bound_before_and_unbinding(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        bool bound;
+    } cases[] = {
+        {"x = 1\nif c:\n    y = x\n", true},
+        {"if c:\n    y = x\nx = 1\n", false},
+        {"x = 1\ndel x\ny = x\n", false},
+        {"x = 1\ndel w, (x)\ny = x\n", false},
+        {"x = 1\ndelta = 2\ny = x\n", true},
+        {"x = 1\ntry:\n    pass\nexcept E as x:\n    pass\ny = x\n", false},
+        {"x = 1\ntry:\n    pass\nexcept E as \\\n        x:\n    pass\ny = x\n", false},
+        {"x = 1\ntry:\n    pass\nexcept* (E, F) as x:\n    pass\ny = x\n", false},
+        {"x = 1\ntry:\n    pass\nexcept E as xs:\n    pass\ny = x\n", true},
+        {"x = 1\nwith f() as x:\n    pass\ny = x\n", true},
+        {"x = 1\nclass_ = 2\ny = x\n", true},
+        {"def f(x):\n    if x:\n        y = x\n", true},
+        {"def f():\n    for x in r:\n        y = x\n", true},
+        {"def f():\n    y = x\n", false},
+        {"def f():\n    x = 1\n    def g():\n        del x\n    y = x\n", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Fixture f;
+        fx_open(&f, cases[i].src);
+        bool got = gb_flow_bound_before(f.src, stmt_at(&f, "y = x"), "x");
+        if (got != cases[i].bound) fail_msg("case %zu: bound_before %d, want %d:\n%s", i, got, cases[i].bound, f.src);
+        fx_close(&f);
+    }
+
+    /* A wide module: the binding 300 statements up is found, and the floor of a range hides it. */
+    GbStr src;
+    gb_str_init(&src);
+    gb_str_append(&src, "x = 0\n");
+    for (int i = 0; i < 300; i++) gb_str_appendf(&src, "v%d = %d\n", i, i);
+    gb_str_append(&src, "y = x\n");
+    Fixture f;
+    fx_open(&f, src.data);
+    TSNode use = stmt_at(&f, "y = x"), root = ts_tree_root_node(f.tree);
+    assert_true(gb_flow_bound_before(f.src, use, "x"));
+    assert_true(gb_flow_bound_before(f.src, use, "v299"));
+    assert_false(gb_flow_bound_before(f.src, use, "v300"));
+    uint32_t floor = (uint32_t)(strstr(f.src, "v0 =") - f.src);
+    assert_false(gb_flow_bound_before_range(f.src, use, "x", root, floor));
+    assert_true(gb_flow_bound_before_range(f.src, use, "v0", root, floor));
+    fx_close(&f);
+    gb_str_destroy(&src);
+}
+
+/* gb_parse hands out copies of the trees of recent sources: equal to a fresh parse, each owned
+ * by its caller, and an edit of one leaves the others as they were. */
+static void test_parse_cache_copies(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    const char *a = "def f(x):\n    return x + 1\n", *b = "y = [i for i in range(3)]\n";
+    TSTree *t1 = gb_parse(p, a, strlen(a));
+    TSTree *t2 = gb_parse(p, b, strlen(b));
+    TSTree *t3 = gb_parse(p, a, strlen(a));
+    char *s1 = ts_node_string(ts_tree_root_node(t1)), *s3 = ts_node_string(ts_tree_root_node(t3));
+    assert_string_equal(s1, s3);
+    ts_tree_delete(t1);
+    /* the copy lives on after the first is gone, and an edit of it is its own */
+    TSInputEdit ed = {4, 5, 9, {0, 4}, {0, 5}, {0, 9}};
+    ts_tree_edit(t3, &ed);
+    TSTree *t4 = gb_parse(p, a, strlen(a));
+    char *s4 = ts_node_string(ts_tree_root_node(t4));
+    assert_string_equal(s1, s4);
+    assert_int_equal(ts_node_end_byte(ts_tree_root_node(t4)), strlen(a));
+    /* a source that differs in one byte is parsed anew */
+    const char *c = "def f(x):\n    return x + 2\n";
+    TSTree *t5 = gb_parse(p, c, strlen(c));
+    assert_false(gb_tree_has_error(t5, NULL, NULL));
+    free(s1);
+    free(s3);
+    free(s4);
+    ts_tree_delete(t2);
+    ts_tree_delete(t3);
+    ts_tree_delete(t4);
+    ts_tree_delete(t5);
+    ts_parser_delete(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +448,8 @@ int main(void)
         cmocka_unit_test(test_scope_live_after),
         cmocka_unit_test(test_scope_imports_with_except_match),
         cmocka_unit_test(test_scope_keywords_and_builtins),
+        cmocka_unit_test(test_flow_bound_before_and_unbinding),
+        cmocka_unit_test(test_parse_cache_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
