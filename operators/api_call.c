@@ -174,16 +174,14 @@ static void gb_api__heat(GbOpContext *ctx, size_t module, GbApiHeat *h)
         /* no qsort(NULL, 0, ...): undefined behaviour (an empty array has no storage) */
         if (w.callees.len > 1) qsort(w.callees.items, w.callees.len, sizeof *w.callees.items, gb_api__u32_cmp);
         /* Names read as values (not called): callbacks, key=, target=, decorators. */
-        GbOccurrences occ = {0};
-        gb_scopes_occurrences(gb_op_ctx_scopes(ctx, m), w.src, root, &occ);
-        for (size_t i = 0; i < occ.len; i++) {
-            const GbOccurrence *o = &occ.items[i];
+        const GbOccurrences *occ = gb_op_ctx_occurrences(ctx, m);
+        for (size_t i = 0; i < occ->len; i++) {
+            const GbOccurrence *o = &occ->items[i];
             if (o->flag != GB_NAME_READ || gb_api__has_u32(w.callees.items, w.callees.len, o->start)) continue;
             char *name = gb_strndup(w.src + o->start, o->end - o->start);
             gb_names_add(&target->refs, name);
             free(name);
         }
-        gb_array_free(&occ);
         gb_array_free(&w.callees);
         if (m != module) {
             /* other modules' functions share the name space conservatively */

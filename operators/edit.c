@@ -114,6 +114,40 @@ char *gb_text_apply_edits(const char *src, const GbEdit *edits, size_t n)
     return gb_str_take(&out);
 }
 
+/* Whether module m's source after edits v (n, sorted; the result is src) parses, by a parse
+ * of the module's tree with the edits (tree-sitter reparses what they touched only); the tree is
+ * kept by gb_parse's cache for the child's later parses. */
+static bool gb_edits__parses(GbOpContext *ctx, size_t m, const GbEdit *v, size_t n, const char *src, unsigned *row,
+                             unsigned *col)
+{
+    const char *old = gb_op_ctx_source(ctx, m);
+    TSTree *base = gb_op_ctx_tree(ctx, m);
+    TSInputEdit *ed = gb_calloc(n ? n : 1, sizeof *ed);
+    for (size_t i = 0; i < n; i++) {
+        const char *text = v[i].text;
+        size_t len = strlen(text);
+        ed[i].start_byte = v[i].start;
+        ed[i].old_end_byte = v[i].end;
+        ed[i].new_end_byte = v[i].start + (uint32_t)len;
+        ed[i].start_point = gb_point_at(old, v[i].start);
+        ed[i].old_end_point = gb_point_at(old, v[i].end);
+        TSPoint np = ed[i].start_point;
+        const char *nl = memrchr(text, '\n', len);
+        if (nl) {
+            for (const char *q = text; q <= nl; q++) np.row += *q == '\n';
+            np.column = (uint32_t)(text + len - (nl + 1));
+        } else {
+            np.column += (uint32_t)len;
+        }
+        ed[i].new_end_point = np;
+    }
+    TSTree *t = gb_parse_edited(ctx->parser, base, ed, n, src, strlen(src));
+    free(ed);
+    bool bad = gb_tree_has_error(t, row, col);
+    ts_tree_delete(t);
+    return !bad;
+}
+
 bool gb_edits_commit(GbOpContext *ctx, GbEditSet *set, GbError *err)
 {
     GbProgram *p = ctx->prog;
@@ -132,7 +166,7 @@ bool gb_edits_commit(GbOpContext *ctx, GbEditSet *set, GbError *err)
         } else if (n) {
             new_src[m] = gb_text_apply_edits(p->modules.items[m].source, v, n);
             unsigned row, col;
-            if (!gb_source_parses(ctx->parser, new_src[m], strlen(new_src[m]), &row, &col)) {
+            if (!gb_edits__parses(ctx, m, v, n, new_src[m], &row, &col)) {
                 gb_error_set(err, "%s at %s: result does not parse (%s line %u column %u)", op, key,
                              p->modules.items[m].path, row + 1, col + 1);
                 ok = false;

@@ -58,7 +58,7 @@ static void gb_parse__key_make(void)
     (void)pthread_key_create(&gb_parse__key, gb_parse__cache_free);
 }
 
-TSTree *gb_parse(TSParser *parser, const char *source, size_t len)
+static GbParseCache *gb_parse__cache(void)
 {
     (void)pthread_once(&gb_parse__once, gb_parse__key_make);
     GbParseCache *c = pthread_getspecific(gb_parse__key);
@@ -66,15 +66,23 @@ TSTree *gb_parse(TSParser *parser, const char *source, size_t len)
         c = gb_calloc(1, sizeof *c);
         (void)pthread_setspecific(gb_parse__key, c);
     }
-    uint64_t h = gb_hash64(source, len, 0x7A3E5EEDULL);
+    return c;
+}
+
+/* A copy of the cached tree of source, or NULL. */
+static TSTree *gb_parse__lookup(GbParseCache *c, TSParser *parser, const char *source, size_t len, uint64_t h)
+{
     for (unsigned i = 0; i < GB_PARSE_CACHE; i++) {
         GbParseCached *x = &c->e[i];
         if (x->tree && x->hash == h && x->len == len && memcmp(x->src, source, len) == 0 &&
             ts_tree_language(x->tree) == ts_parser_language(parser))
             return ts_tree_copy(x->tree);
     }
-    TSTree *t = ts_parser_parse_string(parser, NULL, source, (uint32_t)len);
-    if (!t) return NULL;
+    return NULL;
+}
+
+static void gb_parse__store(GbParseCache *c, const char *source, size_t len, uint64_t h, TSTree *t)
+{
     GbParseCached *x = &c->e[c->next];
     c->next = (c->next + 1) % GB_PARSE_CACHE;
     if (x->tree) ts_tree_delete(x->tree);
@@ -84,6 +92,44 @@ TSTree *gb_parse(TSParser *parser, const char *source, size_t len)
     x->src = gb_malloc(len ? len : 1);
     memcpy(x->src, source, len);
     x->tree = ts_tree_copy(t);
+}
+
+TSPoint gb_point_at(const char *src, uint32_t byte)
+{
+    TSPoint p = {0, 0};
+    uint32_t line = 0;
+    for (uint32_t i = 0; i < byte; i++)
+        if (src[i] == '\n') {
+            p.row++;
+            line = i + 1;
+        }
+    p.column = byte - line;
+    return p;
+}
+
+TSTree *gb_parse_edited(TSParser *parser, const TSTree *old, const TSInputEdit *edits, size_t n, const char *source,
+                        size_t len)
+{
+    GbParseCache *c = gb_parse__cache();
+    uint64_t h = gb_hash64(source, len, 0x7A3E5EEDULL);
+    TSTree *t = gb_parse__lookup(c, parser, source, len, h);
+    if (t) return t;
+    TSTree *e = ts_tree_copy(old);
+    for (size_t i = n; i-- > 0;) ts_tree_edit(e, &edits[i]);
+    t = ts_parser_parse_string(parser, e, source, (uint32_t)len);
+    ts_tree_delete(e);
+    if (t) gb_parse__store(c, source, len, h, t);
+    return t;
+}
+
+TSTree *gb_parse(TSParser *parser, const char *source, size_t len)
+{
+    GbParseCache *c = gb_parse__cache();
+    uint64_t h = gb_hash64(source, len, 0x7A3E5EEDULL);
+    TSTree *t = gb_parse__lookup(c, parser, source, len, h);
+    if (t) return t;
+    t = ts_parser_parse_string(parser, NULL, source, (uint32_t)len);
+    if (t) gb_parse__store(c, source, len, h, t);
     return t;
 }
 

@@ -14,6 +14,13 @@ const TSLanguage *gb_python_language(void);
 TSParser *gb_parser_new(void);
 /* Parse source (len bytes, UTF-8). Returns an owned tree (ts_tree_delete). */
 TSTree *gb_parse(TSParser *parser, const char *source, size_t len);
+/* Parse source (len bytes), the text of old's source after edits (n, sorted by position, not
+ * overlapping, each in old's coordinates): tree-sitter reuses what the edits left alone. Returns
+ * an owned tree; old is not changed. */
+TSTree *gb_parse_edited(TSParser *parser, const TSTree *old, const TSInputEdit *edits, size_t n, const char *source,
+                        size_t len);
+/* The row and byte column of byte offset `byte` of src. */
+TSPoint gb_point_at(const char *src, uint32_t byte);
 /* True when the tree has an ERROR or MISSING node; row and col (0-based) get the first. */
 bool gb_tree_has_error(TSTree *tree, unsigned *row, unsigned *col);
 /* Convenience: parse and check; on error fills row/col and returns false. */

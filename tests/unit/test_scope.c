@@ -436,6 +436,81 @@ static void test_parse_cache_copies(void **state)
     ts_parser_delete(p);
 }
 
+/* gb_parse_edited gives the tree a fresh parse of the edited text gives: replacements, deletions,
+ * insertions with new lines and indentation, several at one position. */
+static void test_parse_edited_equals_fresh(void **state)
+{
+    (void)state;
+    TSParser *p = gb_parser_new();
+    const char *old = "def f(x):\n    y = x + 1\n    return y\n\nprint(f(2))\n";
+    static const struct {
+        uint32_t start, end;
+        const char *text;
+    } edits[][3] = {
+        {{22, 23, "2"}, {0, 0, NULL}, {0, 0, NULL}},
+        {{14, 14, "if x:\n        pass\n    "}, {0, 0, NULL}, {0, 0, NULL}},
+        {{0, 0, "import os\n"}, {0, 0, "import re\n"}, {50, 50, "print(os.sep, re.I)\n"}},
+        {{10, 24, ""}, {24, 37, "    return x\n"}, {0, 0, NULL}},
+        {{0, 0, "@dec\n"}, {38, 50, "g = f\n"}, {0, 0, NULL}},
+    };
+    TSTree *base = gb_parse(p, old, strlen(old));
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+        TSInputEdit ed[3];
+        size_t n = 0;
+        GbStr out;
+        gb_str_init(&out);
+        uint32_t at = 0;
+        for (size_t i = 0; i < 3 && edits[k][i].text; i++, n++) {
+            uint32_t a = edits[k][i].start, b = edits[k][i].end;
+            const char *t = edits[k][i].text;
+            gb_str_append_n(&out, old + at, a - at);
+            gb_str_append(&out, t);
+            at = b;
+            ed[n].start_byte = a;
+            ed[n].old_end_byte = b;
+            ed[n].new_end_byte = a + (uint32_t)strlen(t);
+            ed[n].start_point = gb_point_at(old, a);
+            ed[n].old_end_point = gb_point_at(old, b);
+            TSPoint np = ed[n].start_point;
+            for (const char *q = t; *q; q++) {
+                if (*q == '\n') {
+                    np.row++;
+                    np.column = 0;
+                } else {
+                    np.column++;
+                }
+            }
+            ed[n].new_end_point = np;
+        }
+        gb_str_append(&out, old + at);
+        TSTree *edited = gb_parse_edited(p, base, ed, n, out.data, out.len);
+        /* a parser of its own: gb_parse would hand back the cached tree of this text */
+        TSParser *q = gb_parser_new();
+        TSTree *fresh = ts_parser_parse_string(q, NULL, out.data, (uint32_t)out.len);
+        char *a = ts_node_string(ts_tree_root_node(edited)), *b = ts_node_string(ts_tree_root_node(fresh));
+        if (strcmp(a, b) != 0) fail_msg("edit set %zu:\n%s\nedited: %s\nfresh:  %s", k, out.data, a, b);
+        assert_int_equal(ts_node_end_byte(ts_tree_root_node(edited)), ts_node_end_byte(ts_tree_root_node(fresh)));
+        free(a);
+        free(b);
+        ts_tree_delete(edited);
+        ts_tree_delete(fresh);
+        ts_parser_delete(q);
+        gb_str_destroy(&out);
+    }
+    /* the base tree is as it was */
+    char *s0 = ts_node_string(ts_tree_root_node(base));
+    TSParser *q = gb_parser_new();
+    TSTree *again = ts_parser_parse_string(q, NULL, old, (uint32_t)strlen(old));
+    char *s1 = ts_node_string(ts_tree_root_node(again));
+    assert_string_equal(s0, s1);
+    free(s0);
+    free(s1);
+    ts_tree_delete(again);
+    ts_parser_delete(q);
+    ts_tree_delete(base);
+    ts_parser_delete(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_scope_keywords_and_builtins),
         cmocka_unit_test(test_flow_bound_before_and_unbinding),
         cmocka_unit_test(test_parse_cache_copies),
+        cmocka_unit_test(test_parse_edited_equals_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
