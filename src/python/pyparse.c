@@ -94,19 +94,6 @@ static void gb_parse__store(GbParseCache *c, const char *source, size_t len, uin
     x->tree = ts_tree_copy(t);
 }
 
-TSPoint gb_point_at(const char *src, uint32_t byte)
-{
-    TSPoint p = {0, 0};
-    uint32_t line = 0;
-    for (uint32_t i = 0; i < byte; i++)
-        if (src[i] == '\n') {
-            p.row++;
-            line = i + 1;
-        }
-    p.column = byte - line;
-    return p;
-}
-
 TSTree *gb_parse_edited(TSParser *parser, const TSTree *old, const TSInputEdit *edits, size_t n, const char *source,
                         size_t len)
 {

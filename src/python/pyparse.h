@@ -19,8 +19,6 @@ TSTree *gb_parse(TSParser *parser, const char *source, size_t len);
  * an owned tree; old is not changed. */
 TSTree *gb_parse_edited(TSParser *parser, const TSTree *old, const TSInputEdit *edits, size_t n, const char *source,
                         size_t len);
-/* The row and byte column of byte offset `byte` of src. */
-TSPoint gb_point_at(const char *src, uint32_t byte);
 /* True when the tree has an ERROR or MISSING node; row and col (0-based) get the first. */
 bool gb_tree_has_error(TSTree *tree, unsigned *row, unsigned *col);
 /* Convenience: parse and check; on error fills row/col and returns false. */

@@ -96,6 +96,55 @@ static void test_edit_insert_before_after_and_history(void **state)
     op_env_close(&e);
 }
 
+/* Node by node, a and b have the same kinds, bytes and points (rows, columns). */
+static void same_tree(TSNode a, TSNode b)
+{
+    assert_string_equal(ts_node_type(a), ts_node_type(b));
+    assert_int_equal(ts_node_start_byte(a), ts_node_start_byte(b));
+    assert_int_equal(ts_node_end_byte(a), ts_node_end_byte(b));
+    TSPoint pa = ts_node_start_point(a), pb = ts_node_start_point(b), qa = ts_node_end_point(a),
+            qb = ts_node_end_point(b);
+    if (pa.row != pb.row || pa.column != pb.column || qa.row != qb.row || qa.column != qb.column)
+        fail_msg("%s at byte %u: %u:%u-%u:%u, fresh %u:%u-%u:%u", ts_node_type(a), ts_node_start_byte(a), pa.row,
+                 pa.column, qa.row, qa.column, pb.row, pb.column, qb.row, qb.column);
+    assert_int_equal(ts_node_child_count(a), ts_node_child_count(b));
+    for (uint32_t i = 0; i < ts_node_child_count(a); i++) same_tree(ts_node_child(a, i), ts_node_child(b, i));
+}
+
+/* A commit parses its result from the module's tree and the edits: the tree the context then
+ * holds is a fresh parse's, points included (edits that add and remove lines, several at one
+ * position, on several lines). */
+static void test_edit_commit_tree_is_a_fresh_parse(void **state)
+{
+    (void)state;
+    OpEnv e;
+    op_env_open(&e, "def f(a):\n    b = a + 1\n    if b:\n        return b\n    return 0\n\nprint(f(2))\n", NULL, NULL);
+    GbEditSet set;
+    gb_edits_init(&set);
+    gb_edits_insert_before(&e.ctx, &set, 0, stmt_starting(&e, "b = a"), "c = 2\nd = [c,\n     c]");
+    gb_edits_insert_after(&e.ctx, &set, 0, stmt_starting(&e, "b = a"), "e = 3");
+    gb_edits_insert_before(&e.ctx, &set, 0, stmt_starting(&e, "b = a"), "g = 0");
+    gb_edits_replace(&set, 0, 73, 74, "3) + f(4");
+    GbError err;
+    assert_true(gb_edits_commit(&e.ctx, &set, &err));
+    const char *src = op_env_src(&e);
+    TSParser *p = gb_parser_new();
+    TSTree *fresh = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
+    same_tree(ts_tree_root_node(gb_op_ctx_tree(&e.ctx, 0)), ts_tree_root_node(fresh));
+    /* and again on the result: a second commit starts from the first one's tree */
+    gb_edits_replace(&set, 0, 0, 3, "async def");
+    gb_edits_insert_after(&e.ctx, &set, 0, stmt_starting(&e, "return 0"), "x = 1\ny = 2");
+    assert_true(gb_edits_commit(&e.ctx, &set, &err));
+    src = op_env_src(&e);
+    TSTree *fresh2 = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
+    same_tree(ts_tree_root_node(gb_op_ctx_tree(&e.ctx, 0)), ts_tree_root_node(fresh2));
+    ts_tree_delete(fresh);
+    ts_tree_delete(fresh2);
+    ts_parser_delete(p);
+    gb_edits_destroy(&set);
+    op_env_close(&e);
+}
+
 static void test_edit_commit_rejects_broken_code_and_keeps_program(void **state)
 {
     (void)state;
@@ -243,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_edit_indent_unit_follows_the_file),
         cmocka_unit_test(test_edit_wrap_keeps_strings_comments_and_tabs),
         cmocka_unit_test(test_edit_insert_before_after_and_history),
+        cmocka_unit_test(test_edit_commit_tree_is_a_fresh_parse),
         cmocka_unit_test(test_edit_commit_rejects_broken_code_and_keeps_program),
         cmocka_unit_test(test_edit_import_after_docstring_and_future),
         cmocka_unit_test(test_edit_import_gets_alias_when_name_is_used),
