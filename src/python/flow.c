@@ -246,7 +246,7 @@ static bool gb_flow__earlier_binds(const char *src, TSNode cur, const char *name
     bool hit = false;
     if (ts_tree_cursor_goto_first_child(&c)) do {
             TSNode p = ts_tree_cursor_current_node(&c);
-            if (ts_node_eq(p, cur)) break;
+            if (ts_node_eq(p, cur) || ts_node_start_byte(p) >= ts_node_start_byte(cur)) break;
             if (!ts_node_is_named(p) || gb_node_is_kind(p, GB_NK_COMMENT) || ts_node_start_byte(p) < floor) continue;
             hit = gb_flow_stmt_binds(src, p, name);
         } while (!hit && ts_tree_cursor_goto_next_sibling(&c));
