@@ -64,7 +64,11 @@
  * branch outcome the kept inputs reach, one input that reaches it
  * (greedy, most new outcomes per second of the original first); then the cheapest of the rest
  * while the original's wall time on the screen stays within B / GB_EQUIV_SCREEN_SHARE (and until
- * it holds GB_EQUIV_SCREEN_MIN inputs). The tests' own inputs are not left out of it: the tests
+ * it holds GB_EQUIV_SCREEN_MIN inputs, of those the original takes less than that share on: a
+ * script whose every derived input takes it 0.7 s, as `atcoder_ABC162_D`'s, would otherwise check
+ * each child on three of them beside its three cases, twice the time of its tests). A
+ * screen is taken whenever the summed time exceeds the share, however few the kept inputs. The
+ * tests' own inputs are not left out of it: the tests
  * gate runs the child on them too, but compares with the expected output only as the harness
  * does, and does not bound the child's time.
  * A slow script's child then costs a fraction of a full check (a stdio script that takes 0.1 s per

@@ -51,7 +51,7 @@ void gb_equiv_screen_choose(GbEquiv *e, double budget_s)
     e->nscreen = 0;
     double total = 0;
     for (size_t i = 0; i < n; i++) total += e->wall.items[i];
-    if (budget_s <= 0 || total <= budget_s || n <= GB_EQUIV_SCREEN_MIN) return;
+    if (budget_s <= 0 || total <= budget_s) return;
     for (size_t i = 0; i < n; i++) gb_array_push(&e->screen, false);
     GbEquivStrs u = {0};
     double spent = 0;
@@ -76,14 +76,17 @@ void gb_equiv_screen_choose(GbEquiv *e, double budget_s)
         if (best == n) break;
         gb_screen__take(e, best, &u, &spent);
     }
-    /* then the cheapest of the rest */
+    /* then the cheapest of the rest, within the budget, and up to GB_EQUIV_SCREEN_MIN inputs
+     * beyond it those that alone fit in it (an input the original takes longer on than the
+     * whole budget would only double a slow script's check: the final check has it) */
     size_t *order = gb_malloc(n * sizeof *order), m = 0;
     for (size_t i = 0; i < n; i++)
         if (!e->screen.items[i]) order[m++] = i;
     qsort_r(order, m, sizeof *order, gb_screen__by_wall, e);
     for (size_t k = 0; k < m; k++) {
         size_t i = order[k];
-        if (spent + e->wall.items[i] > budget_s && e->nscreen >= GB_EQUIV_SCREEN_MIN) break;
+        if (spent + e->wall.items[i] > budget_s && (e->nscreen >= GB_EQUIV_SCREEN_MIN || e->wall.items[i] > budget_s))
+            break;
         gb_screen__take(e, i, &u, &spent);
     }
     free(order);

@@ -580,6 +580,35 @@ static bool reach_has(const char *reach, const char *id, size_t n)
     return false;
 }
 
+/* Every branch outcome a kept input reaches is reached by a screened one. */
+static void assert_screen_reaches_all(const GbEquiv *e)
+{
+    size_t kept = gb_equiv_kept(e);
+    for (size_t i = 0; i < kept; i++) {
+        const char *reach = e->reach.items[e->kept_at.items[i]];
+        for (const char *q = reach; *q;) {
+            while (*q == ' ') q++;
+            size_t k = strcspn(q, " ");
+            if (k == 0) break;
+            bool seen = false;
+            for (size_t j = 0; j < kept && !seen; j++)
+                seen = e->screen.items[j] && reach_has(e->reach.items[e->kept_at.items[j]], q, k);
+            if (!seen) print_error("outcome %.*s reached by no screened input\n", (int)k, q);
+            assert_true(seen);
+            q += k;
+        }
+    }
+}
+
+/* The original's wall time on its slowest (or fastest) kept input. */
+static double kept_wall(const GbEquiv *e, bool slowest)
+{
+    double w = e->wall.items[0];
+    for (size_t i = 1; i < gb_equiv_kept(e); i++)
+        if (slowest ? e->wall.items[i] > w : e->wall.items[i] < w) w = e->wall.items[i];
+    return w;
+}
+
 /* Under a time budget a child is checked on a screen of the kept inputs, and the inputs outside
  * it once at the end (gb_equiv_check_rest): the two together are every kept input; the screen
  * holds every larger input and reaches every outcome the kept inputs reach; a change the screen
@@ -643,7 +672,7 @@ static void test_equiv_check_cases(void **state)
         gb_program_destroy(&prog);
     }
     /* the smallest screen still holds the cases */
-    gb_equiv_screen_choose(e, 1e-9);
+    gb_equiv_screen_choose(e, kept_wall(e, true));
     size_t n = 0;
     assert_true(gb_equiv_screened(e, &n));
     assert_true(n < gb_equiv_kept(e));
@@ -682,8 +711,8 @@ static void test_equiv_screen(void **state)
     assert_non_null(e);
     /* the original's time on every kept input is within its share of the budget: no screen */
     assert_false(gb_equiv_screened(e, &n));
-    /* the smallest screen */
-    gb_equiv_screen_choose(e, 1e-9);
+    /* the smallest screen whose minimum every input fits in alone */
+    gb_equiv_screen_choose(e, kept_wall(e, true));
     assert_true(gb_equiv_screened(e, &n));
     size_t kept = gb_equiv_kept(e), outside = kept;
     for (size_t i = 0; i < kept; i++) {
@@ -692,20 +721,7 @@ static void test_equiv_screen(void **state)
     }
     printf("    kept %zu, screen %zu\n", kept, n);
     assert_true(n >= GB_EQUIV_SCREEN_MIN && outside < kept);
-    for (size_t i = 0; i < kept; i++) {
-        const char *reach = e->reach.items[e->kept_at.items[i]];
-        for (const char *q = reach; *q;) {
-            while (*q == ' ') q++;
-            size_t k = strcspn(q, " ");
-            if (k == 0) break;
-            bool seen = false;
-            for (size_t j = 0; j < kept && !seen; j++)
-                seen = e->screen.items[j] && reach_has(e->reach.items[e->kept_at.items[j]], q, k);
-            if (!seen) print_error("outcome %.*s reached by no screened input\n", (int)k, q);
-            assert_true(seen);
-            q += k;
-        }
-    }
+    assert_screen_reaches_all(e);
     /* a child that differs on one input outside the screen only */
     char *planted = gb_asprintf("def f(xs, k):\n    if (xs, k) == (%s):\n        return None\n"
                                 "    return sorted(x for x in xs if x > k)\n",
@@ -736,6 +752,22 @@ static void test_equiv_screen(void **state)
         gb_task_destroy(&ct);
     }
     free(planted);
+    /* a budget that no input fits in alone: the larger inputs and one input per outcome, and
+     * none only to make up the minimum (each would cost more than the budget) */
+    size_t larges = 0, m = 0;
+    for (size_t i = 0; i < kept; i++) larges += e->kept_large.items[i];
+    gb_equiv_screen_choose(e, kept_wall(e, false) / 2);
+    assert_true(gb_equiv_screened(e, &m));
+    printf("    a budget below every input: screen %zu (larger inputs %zu, minimum %d)\n", m, larges,
+           GB_EQUIV_SCREEN_MIN);
+    assert_true(m < n);
+    assert_screen_reaches_all(e);
+    for (size_t i = 0, taken = 0; i < kept; i++) {
+        if (!e->screen.items[i] || e->kept_large.items[i]) continue;
+        assert_true(e->reach.items[e->kept_at.items[i]][0] != '\0'); /* taken for an outcome */
+        taken++;
+        assert_true(taken + larges <= m);
+    }
     gb_equiv_delete(e);
     gb_task_destroy(&t);
     ts_parser_delete(p);
