@@ -332,6 +332,7 @@ static void gb_evolve__run_destroy(GbRun *run)
     gb_equiv_delete(run->equiv);
     free(run->equiv_error);
     pthread_mutex_destroy(&run->lint_mu);
+    pthread_mutex_destroy(&run->cost_mu);
     for (size_t i = 0; i < run->pop.len; i++) gb_individual_destroy(&run->pop.items[i]);
     gb_array_free(&run->pop);
     free(run->error);
@@ -384,6 +385,7 @@ void gb_evolve_task(const GbEvolveConfig *cfg, const GbTask *task, size_t index,
     run.index = index;
     run.stop_reason = "generations";
     pthread_mutex_init(&run.lint_mu, NULL);
+    pthread_mutex_init(&run.cost_mu, NULL);
     /* the task thread's session (no process until its first lint); gate contexts carry it */
     if (cfg->lint) run.lint = gb_lint_session_new(cfg->pool);
     GbHashList hashes = {0};

@@ -87,7 +87,12 @@ typedef struct {
     /* per operator, children of this task that passed every gate (a stacked child counts for each
      * of its operators), and one-operator children a gate that runs the program rejected */
     size_t op_passed[GB_OP_COUNT], op_failed[GB_OP_COUNT];
-    size_t stacked;    /* stacked children that joined the population */
+    size_t stacked; /* stacked children that joined the population */
+    /* what the expensive gates cost this task so far, per GbGateClass (GB_GATE_CLASS_RUN: tests and
+     * equivalence, GB_GATE_CLASS_LINT): evaluations, rejections and wall seconds (under cost_mu) */
+    pthread_mutex_t cost_mu;
+    long cost_n[2], cost_rej[2];
+    double cost_s[2];
     char *equiv_error; /* why recording them failed, or NULL */
     char *error;
     GbRenameList renamed;
@@ -190,6 +195,17 @@ GbGate gb_evolve_gates(GbGateCtx *c, GbGateCost from, GbGateCost to);
 /* The original's lint score into run->lint_before (once; thread-safe). False when it cannot be
  * linted (run->lint_failed, run->lint_err). */
 bool gb_evolve_lint_original(GbRun *run);
+
+/* The two classes of expensive gates, as wave.c times them. */
+enum { GB_GATE_CLASS_RUN, GB_GATE_CLASS_LINT };
+/* Whether a child validated on one thread should go through its lint gate before the gates
+ * that run it (tests, equivalence): only under a time budget (with --generations the order of
+ * nsga2/gate_list.h holds, so which gate rejects a child stays reproducible), once each class
+ * was evaluated GB_EVOLVE_COST_SEEN times in this task, and when the lint's wall time per
+ * rejection is the smaller: c_L / p_L < c_R / p_R, c the mean wall seconds and p the
+ * rejection rate (r + 1) / (n + 2). A child that fails both is then counted at the lint gate. */
+#define GB_EVOLVE_COST_SEEN 3
+bool gb_evolve_lint_first(GbRun *run);
 
 /* Whether ind reads within the readability gate: no R_j above RT_j, or above the original's
  * value where the original is already above RT_j. */

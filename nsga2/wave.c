@@ -21,6 +21,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The gates of one class (GB_GATE_CLASS_*) on the child, timed into the run's costs. */
+static GbGate gb_evolve__class(GbGateCtx *ctx, int cls)
+{
+    double t0 = gb_now();
+    GbGate g = cls == GB_GATE_CLASS_LINT ? gb_evolve_gates(ctx, GB_GATE_COST_LINT, GB_GATE_COST_COUNT)
+                                         : gb_evolve_gates(ctx, GB_GATE_COST_RUN, GB_GATE_COST_LINT);
+    GbRun *run = ctx->run;
+    pthread_mutex_lock(&run->cost_mu);
+    run->cost_n[cls]++;
+    run->cost_rej[cls] += g != GB_GATE_COUNT;
+    run->cost_s[cls] += gb_now() - t0;
+    pthread_mutex_unlock(&run->cost_mu);
+    return g;
+}
+
+bool gb_evolve_lint_first(GbRun *run)
+{
+    if (!(run->cfg->time_budget > 0) || !run->cfg->lint) return false;
+    pthread_mutex_lock(&run->cost_mu);
+    bool first = false;
+    long nr = run->cost_n[GB_GATE_CLASS_RUN], nl = run->cost_n[GB_GATE_CLASS_LINT];
+    if (nr >= GB_EVOLVE_COST_SEEN && nl >= GB_EVOLVE_COST_SEEN) {
+        /* mean cost over rejection rate: the wall seconds each class spends per child it rejects */
+        double per_r = run->cost_s[GB_GATE_CLASS_RUN] / (double)nr * (double)(nr + 2) /
+                       (double)(run->cost_rej[GB_GATE_CLASS_RUN] + 1);
+        double per_l = run->cost_s[GB_GATE_CLASS_LINT] / (double)nl * (double)(nl + 2) /
+                       (double)(run->cost_rej[GB_GATE_CLASS_LINT] + 1);
+        first = per_l < per_r;
+    }
+    pthread_mutex_unlock(&run->cost_mu);
+    return first;
+}
+
 static GbGate gb_evolve__eval(GbValidatePhase *ph, size_t item, TSParser *parser, GbLintSession *lint)
 {
     size_t c = item / GB_ITEM_KINDS, kind = item % GB_ITEM_KINDS;
@@ -30,8 +63,12 @@ static GbGate gb_evolve__eval(GbValidatePhase *ph, size_t item, TSParser *parser
     memset(stats, 0, sizeof *stats);
     GbGateCtx ctx = {
         .cfg = ph->cfg, .run = ph->run, .child = &ph->children[c], .parser = parser, .stats = stats, .lint = lint};
-    return gb_evolve_gates(&ctx, kind == GB_ITEM_LINT ? GB_GATE_COST_LINT : GB_GATE_COST_RUN,
-                           kind == GB_ITEM_RUN ? GB_GATE_COST_LINT : GB_GATE_COST_COUNT);
+    if (kind != GB_ITEM_ALL)
+        return gb_evolve__class(&ctx, kind == GB_ITEM_LINT ? GB_GATE_CLASS_LINT : GB_GATE_CLASS_RUN);
+    /* one thread runs both classes: the one that costs less per rejection first */
+    int first = gb_evolve_lint_first(ph->run) ? GB_GATE_CLASS_LINT : GB_GATE_CLASS_RUN;
+    GbGate g = gb_evolve__class(&ctx, first);
+    return g != GB_GATE_COUNT ? g : gb_evolve__class(&ctx, GB_GATE_CLASS_LINT + GB_GATE_CLASS_RUN - first);
 }
 
 /* Record an item's result (under the crew's mutex when there is a crew). */

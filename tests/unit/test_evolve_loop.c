@@ -64,6 +64,7 @@ static void fixture_init(Fixture *f, const double *obj, size_t n)
     f->run.task = &f->task;
     f->run.stop_reason = "generations";
     pthread_mutex_init(&f->run.lint_mu, NULL);
+    pthread_mutex_init(&f->run.cost_mu, NULL);
     for (size_t i = 0; i < n; i++) {
         char *src = i ? gb_asprintf("def f(x):\n    y%zu = x + 1\n    return y%zu\n", i, i) : NULL;
         GbIndividual ind = individual(&f->task, src, obj[2 * i], obj[2 * i + 1], i ? 0 : -1, i ? 0 : -1);
@@ -78,6 +79,7 @@ static void fixture_destroy(Fixture *f)
     for (size_t i = 0; i < f->run.pop.len; i++) gb_individual_destroy(&f->run.pop.items[i]);
     gb_array_free(&f->run.pop);
     pthread_mutex_destroy(&f->run.lint_mu);
+    pthread_mutex_destroy(&f->run.cost_mu);
     gb_task_destroy(&f->task);
 }
 
@@ -379,6 +381,47 @@ static void test_gates_run_cheapest_first_in_today_order(void **state)
     assert_false(gb_gate_runs_before(GB_GATE_LINT, GB_GATE_LINT));
 }
 
+/* A child whose expensive gates run on one thread goes to its lint first when, in this task so
+ * far, the lint spent less wall time per child it rejected than the runs (tests, equivalence)
+ * did; only under a time budget, with the lint gate on, once each was seen a few times. */
+static void test_lint_goes_first_where_it_rejects_for_less(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_init(&f, five, 1);
+    f.cfg.lint = true;
+    f.cfg.time_budget = 15;
+    /* runs of 0.2 s that reject nothing, lints of 0.06 s that reject 4 of 10 */
+    f.run.cost_n[GB_GATE_CLASS_RUN] = f.run.cost_n[GB_GATE_CLASS_LINT] = 10;
+    f.run.cost_s[GB_GATE_CLASS_RUN] = 2.0;
+    f.run.cost_s[GB_GATE_CLASS_LINT] = 0.6;
+    f.run.cost_rej[GB_GATE_CLASS_LINT] = 4;
+    assert_true(gb_evolve_lint_first(&f.run));
+    /* with --generations the order of the gate list holds */
+    f.cfg.time_budget = 0;
+    assert_false(gb_evolve_lint_first(&f.run));
+    f.cfg.time_budget = 15;
+    f.cfg.lint = false;
+    assert_false(gb_evolve_lint_first(&f.run));
+    f.cfg.lint = true;
+    /* too few lints seen to tell */
+    f.run.cost_n[GB_GATE_CLASS_LINT] = GB_EVOLVE_COST_SEEN - 1;
+    assert_false(gb_evolve_lint_first(&f.run));
+    f.run.cost_n[GB_GATE_CLASS_LINT] = 10;
+    /* the runs reject half, the lints nothing: 0.2 x 12 / 6 = 0.4 s per rejection against
+     * 0.06 x 12 / 1 = 0.72 s */
+    f.run.cost_rej[GB_GATE_CLASS_RUN] = 5;
+    f.run.cost_rej[GB_GATE_CLASS_LINT] = 0;
+    assert_false(gb_evolve_lint_first(&f.run));
+    /* cheap runs that never reject, a dear lint that often does: 0.02 x 12 against 0.3 x 12 / 6 */
+    f.run.cost_rej[GB_GATE_CLASS_RUN] = 0;
+    f.run.cost_s[GB_GATE_CLASS_RUN] = 0.2;
+    f.run.cost_s[GB_GATE_CLASS_LINT] = 3.0;
+    f.run.cost_rej[GB_GATE_CLASS_LINT] = 5;
+    assert_false(gb_evolve_lint_first(&f.run));
+    fixture_destroy(&f);
+}
+
 /* ---- waves, in the sandbox ---- */
 
 /* One pool for the group (the tests' state), with workers for the fixture task only. */
@@ -570,7 +613,11 @@ static void test_pick_refutes_what_the_screen_let_through(void **state)
         GbError err = {{0}};
         f.run.equiv = gb_equiv_record(pool, &f.task, NULL, &ecfg, parser, &err);
         assert_non_null(f.run.equiv);
-        gb_equiv_screen_choose(f.run.equiv, 1e-9); /* the smallest screen (this one is fast) */
+        /* the smallest screen (this one is fast): a budget each input fits in alone */
+        double slowest = 0;
+        for (size_t i = 0; i < gb_equiv_kept(f.run.equiv); i++)
+            if (f.run.equiv->wall.items[i] > slowest) slowest = f.run.equiv->wall.items[i];
+        gb_equiv_screen_choose(f.run.equiv, slowest);
         size_t n, outside = 0;
         assert_true(gb_equiv_screened(f.run.equiv, &n));
         while (f.run.equiv->screen.items[outside]) outside++;
@@ -654,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_stack_depth_follows_the_test_time),
         cmocka_unit_test(test_stacked_children_carry_gaining_operators),
         cmocka_unit_test(test_gates_run_cheapest_first_in_today_order),
+        cmocka_unit_test(test_lint_goes_first_where_it_rejects_for_less),
         cmocka_unit_test(test_waves_stop_after_the_wave_that_reaches_accept),
         cmocka_unit_test(test_accept_zero_validates_all_in_breeding_order),
         cmocka_unit_test(test_pick_best_score_within_the_away_target),
