@@ -88,7 +88,7 @@ typedef struct {
      * of its operators), and one-operator children a gate that runs the program rejected */
     size_t op_passed[GB_OP_COUNT], op_failed[GB_OP_COUNT];
     size_t stacked; /* stacked children that joined the population */
-    /* what the expensive gates cost this task so far, per GbGateClass (GB_GATE_CLASS_RUN: tests and
+    /* what the expensive gates cost this task so far, per gate class (GB_GATE_CLASS_RUN: tests and
      * equivalence, GB_GATE_CLASS_LINT): evaluations, rejections and wall seconds (under cost_mu) */
     pthread_mutex_t cost_mu;
     long cost_n[2], cost_rej[2];
