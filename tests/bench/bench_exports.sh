@@ -4,7 +4,8 @@
 # `evolve` output) and DIR/B.jsonl (the imported original), exports the hardened set, runs it
 # through the real harness code (tests/e2e/run_upstream.py; Avatar has none there, so its
 # export's programs run on the exported cases with AVATAR's comparison: same lines, tokens equal
-# or numbers within 1e-6), and runs `genebench compare` original vs hardened.
+# or numbers within 1e-6), and runs `genebench compare` original vs hardened (its summary, and what
+# it says of every task that did not agree).
 # usage: tests/bench/bench_exports.sh GENEBENCH DIR TAG HARNESSES B:FORMAT ...
 #   e.g. tests/bench/bench_exports.sh build/genebench /tmp/runs after ../shared/harnesses \
 #          he:humaneval cx:cruxeval ce:classeval av:avatar
@@ -78,5 +79,8 @@ for p in progs:
 print("avatar: %d/%d pass" % (ok, len(progs)))
 PY
   fi
-  "$gb" compare "$dir/$b.jsonl" "$hard" -j 2 2>&1 | tail -1
+  # the summary line, and every task that did not agree with what compare says of it (the first
+  # disagreeing input and both results: a verdict under load is worth reading, not only counting)
+  "$gb" compare "$dir/$b.jsonl" "$hard" -j 2 2>&1 |
+    awk '/^[A-Z]+ / { keep = ($1 != "AGREE") } /^    branches:/ { next } keep && !/ inputs agreeing / { print } END { print }'
 done
