@@ -691,7 +691,9 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
         gb_array_push(&e->chosen, true);
         gb_array_push(&e->reach, gb_strdup(""));
     }
-    if (cfg->search > 0) {
+    /* a traced run of one test case would outlast the search's share: it could find nothing */
+    e->untraced = cfg->search > 0 && share > 0 && cfg->case_wall_s * GB_EQUIV_TRACE_SLOWDOWN > share;
+    if (cfg->search > 0 && !e->untraced) {
         if (e->in.mode != GB_PROBE_STDIO) {
             size_t before = e->in.inputs.len;
             e->thr_end = before + gb_equiv__mined(cfg, task, parser, key, &e->in);
@@ -805,6 +807,11 @@ GbEquiv *gb_equiv_record(GbPool *pool, const GbTask *task, const GbProgram *prog
 size_t gb_equiv_branches(const GbEquiv *e)
 {
     return e ? e->total : 0;
+}
+
+bool gb_equiv_untraced(const GbEquiv *e)
+{
+    return e->untraced;
 }
 
 size_t gb_equiv_covered(const GbEquiv *e)

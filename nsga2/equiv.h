@@ -105,7 +105,18 @@ typedef struct {
     int mined;            /* inputs tried per round of the search (default 160) */
     double task_budget_s; /* evolve's time budget per task (0: none, the default): the search, and each
                            * recording probe, take at most a tenth of it (GB_EQUIV_BUDGET_SHARE) */
+    double case_wall_s;   /* a stdio task's original: wall seconds per test case, when known (0: unknown);
+                           * under a task budget the search is not run when GB_EQUIV_TRACE_SLOWDOWN
+                           * times it exceeds the search's share (gb_equiv_untraced) */
 } GbEquivConfig;
+
+/* The coverage search runs the original traced by instruction where a frame holds a branch; on
+ * Avatar's slow scripts that took 7.3-12x the untraced time of a test case (ABC145_C 0.09 s ->
+ * 0.66 s, AGC004_B 0.46 s -> 4.4 s, ABC162_D 0.72 s -> 8.7 s), so a script whose case takes
+ * 0.3 s cannot finish one traced input in a 15 s budget's share (1.5 s): the search then found
+ * nothing and spent its whole share. Below the lowest factor seen, to keep every search that can
+ * finish. */
+#define GB_EQUIV_TRACE_SLOWDOWN 5.0
 
 /* Under a task time budget B, the time guard, the search and each of the original's recording
  * probes stop after B / GB_EQUIV_BUDGET_SHARE seconds (the inputs after that are not kept; an
@@ -165,6 +176,7 @@ size_t gb_equiv_derived(const GbEquiv *e);        /* inputs derived before recor
 size_t gb_equiv_large(const GbEquiv *e);          /* larger inputs kept */
 double gb_equiv_cost(const GbEquiv *e);           /* the original's CPU seconds on the cost inputs */
 size_t gb_equiv_branches(const GbEquiv *e);       /* branch outcomes of the original (0: no search) */
+bool gb_equiv_untraced(const GbEquiv *e);         /* no search: a traced case would outlast its share */
 size_t gb_equiv_covered(const GbEquiv *e);        /* of them, reached by the kept inputs */
 size_t gb_equiv_covered_before(const GbEquiv *e); /* of them, reached by the derived inputs alone */
 /* The outcomes no kept input reaches, space-separated ("12f 20x"; borrowed, "" when none). */

@@ -92,6 +92,17 @@ static bool gb_equiv__clockless_tree(TSNode node, const char *src)
         free(name);
         return ok;
     }
+    /* open(0, ...): standard input (AtCoder's `open(0).read()`), a file that holds no clock; any
+     * other mention of open, a rebinding included, still counts */
+    if (k == GB_NK_CALL) {
+        TSNode fn = gb_node_field(node, "function"), args = gb_node_field(node, "arguments");
+        if (gb_node_is_kind(fn, GB_NK_IDENTIFIER) && gb_node_text_eq(fn, src, "open") &&
+            gb_node_is_kind(args, GB_NK_ARGUMENT_LIST) && ts_node_named_child_count(args) > 0) {
+            TSNode first = ts_node_named_child(args, 0);
+            if (gb_node_is_kind(first, GB_NK_INTEGER) && gb_node_text_eq(first, src, "0"))
+                return gb_equiv__clockless_tree(args, src);
+        }
+    }
     /* sys.NAME for a NAME of gb_equiv__sys_safe (sys itself is a way to the clock) */
     if (k == GB_NK_ATTRIBUTE) {
         TSNode obj = gb_node_field(node, "object"), attr = gb_node_field(node, "attribute");

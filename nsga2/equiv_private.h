@@ -24,6 +24,7 @@ struct GbEquiv {
     GbArray(char *) reach; /* owned, per input: the outcomes the search saw it reach */
     char *branches;        /* owned: every outcome id of the original's source, or NULL (no search) */
     size_t total, covered, covered_before;
+    bool untraced;   /* the search was not run (GB_EQUIV_TRACE_SLOWDOWN) */
     char *uncovered; /* owned: the outcomes no kept input reaches, or NULL */
 };
 

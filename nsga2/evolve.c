@@ -94,6 +94,8 @@ static bool gb_evolve__original_passes(GbRun *run, bool *ran)
     *ran = gb_pool_run(run->cfg->pool, run->task, NULL, &rr, &err);
     bool pass = *ran && rr.status == GB_RUN_PASS;
     if (pass) run->stack = gb_evolve_stack_depth(run->cfg->time_budget, rr.wall_s);
+    if (pass && run->task->kind == GB_TESTS_STDIO && run->task->cases.len > 0)
+        run->case_wall_s = rr.wall_s / (double)run->task->cases.len;
     if (pass && gb_pool_cases_together_ok(run->cfg->pool, run->task)) {
         /* the cases in one probe, kept only when the original passes them there too */
         GbRunResult together;
@@ -119,6 +121,7 @@ static void gb_evolve__record_equiv(GbRun *run, TSParser *parser)
     GbEquivConfig ecfg = run->cfg->equiv_cfg;
     ecfg.seed = run->cfg->seed;
     ecfg.task_budget_s = run->cfg->time_budget;
+    ecfg.case_wall_s = run->case_wall_s;
     run->equiv = gb_equiv_record(run->cfg->pool, run->task, NULL, &ecfg, parser, &err);
     /* the tests still gate; the record says why nothing else does */
     if (!run->equiv) run->equiv_error = gb_strdup(err.msg);

@@ -81,6 +81,7 @@ typedef struct {
     GbEquiv *equiv;              /* the original's results on the derived inputs (NULL: no equivalence gate) */
     size_t refuted;              /* programs that passed the screen and were refuted (gb_evolve_verify) */
     int stack;                   /* operators a stacked child may carry (stack.c); 1: no stacking */
+    double case_wall_s;          /* a stdio task's original: wall seconds of its tests per case (0: other) */
     bool tests_together;         /* the tests gate runs a stdio task's cases in one probe (gb_evolve_verify
                                   * runs them apart on what is written) ... */
     size_t apart_refuted;        /* ... and how many programs failed them there */

@@ -171,6 +171,7 @@ typedef struct {
     bool has_equiv;
     long equiv_inputs, equiv_derived, equiv_large;
     long equiv_branches, equiv_covered; /* the original's branch outcomes, reached by the inputs (0, 0: no search) */
+    bool equiv_untraced;                /* "traced": false, no search: a traced case would outlast its share */
     char *equiv_uncovered;              /* owned: the outcomes not reached ("12f 20x"), or NULL */
     char *equiv_error;                  /* owned: why the original's results could not be recorded, or NULL */
     bool has_equiv_screen;

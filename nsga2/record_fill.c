@@ -199,6 +199,7 @@ static void gb_evolve__fill_extras(GbRun *run, GbEvolveResult *res, long pick)
         rec->equiv_large = (long)gb_equiv_large(run->equiv);
         rec->equiv_branches = (long)gb_equiv_branches(run->equiv);
         rec->equiv_covered = (long)gb_equiv_covered(run->equiv);
+        rec->equiv_untraced = gb_equiv_untraced(run->equiv);
         if (rec->equiv_branches > 0) rec->equiv_uncovered = gb_strdup(gb_equiv_uncovered(run->equiv));
         if (run->equiv_error) rec->equiv_error = gb_strdup(run->equiv_error);
         size_t screened;

@@ -174,6 +174,7 @@ char *gb_record_genebench_json(const GbRecord *r)
             json_object_set_new(e, "covered", json_integer(r->equiv_covered));
             json_object_set_new(e, "uncovered", json_string(r->equiv_uncovered ? r->equiv_uncovered : ""));
         }
+        if (r->equiv_untraced) json_object_set_new(e, "traced", json_false());
         if (r->has_equiv_screen) {
             json_object_set_new(e, "screen", json_integer(r->equiv_screen));
             json_object_set_new(e, "refuted", json_integer(r->equiv_refuted));
@@ -578,6 +579,7 @@ static bool gb_record__parse_equiv(json_t *o, GbRecord *r, GbError *err)
             r->equiv_covered = (long)json_integer_value(c);
         }
         if (json_is_string(u)) r->equiv_uncovered = gb_strdup(json_string_value(u));
+        r->equiv_untraced = json_is_false(json_object_get(equiv, "traced"));
         json_t *sc = json_object_get(equiv, "screen"), *rf = json_object_get(equiv, "refuted");
         r->has_equiv_screen = json_is_integer(sc);
         if (json_is_integer(sc)) r->equiv_screen = (long)json_integer_value(sc);

@@ -451,6 +451,13 @@ static void test_equiv_clockless(void **state)
         {"from sys import modules\ndef f(x):\n    return modules\n", false},
         {"from sys import *\ndef f(x):\n    return x\n", false},
         {"from random import _time\ndef f(x):\n    return _time\n", false},
+        /* standard input through open(0), but no other file */
+        {"n, *a = map(int, open(0).read().split())\nprint(sum(a[:n]))\n", true},
+        {"data = open(0, 'rb').read()\nprint(len(data))\n", true},
+        {"print(open('/proc/uptime').read())\n", false},
+        {"print(open(1 - 1, 'r').read())\n", false},
+        {"reader = open\nprint(reader(0).read())\n", false},
+        {"def open(x):\n    return x\nprint(open(0))\n", false},
     };
     TSParser *p = gb_parser_new();
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -692,6 +699,56 @@ static void test_equiv_check_cases(void **state)
     gb_pool_delete(pool);
 }
 
+/* Under a task budget B, a stdio task whose test case takes the original more than the search's
+ * share (B / GB_EQUIV_BUDGET_SHARE) over GB_EQUIV_TRACE_SLOWDOWN is recorded without the search: a
+ * traced run could not finish there. Its cases and derived inputs are still kept and checked. */
+static void test_equiv_untraced_when_a_case_outlasts_the_search(void **state)
+{
+    (void)state;
+    GbPool *pool = pool_or_skip();
+    assert_non_null(pool);
+    TSParser *p = gb_parser_new();
+    GbTask t;
+    gb_task_init(&t);
+    t.id = gb_strdup("untraced/1");
+    t.kind = GB_TESTS_STDIO;
+    t.source = gb_strdup("n = int(input())\nif n > 3:\n    print(n * 2)\nelse:\n    print(n)\n");
+    GbStdioCase c = {gb_strdup("5\n"), gb_strdup("10\n")};
+    gb_array_push(&t.cases, c);
+    const double share = 15.0 / GB_EQUIV_BUDGET_SHARE;
+    const struct {
+        double case_wall_s;
+        bool untraced;
+    } runs[] = {{0, false}, {share / GB_EQUIV_TRACE_SLOWDOWN * 0.9, false}, {share / GB_EQUIV_TRACE_SLOWDOWN * 1.1, true}};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        GbEquivConfig cfg;
+        gb_equiv_config_defaults(&cfg);
+        cfg.task_budget_s = 15.0;
+        cfg.case_wall_s = runs[i].case_wall_s;
+        GbError err = {{0}};
+        GbEquiv *e = gb_equiv_record(pool, &t, NULL, &cfg, p, &err);
+        assert_non_null(e);
+        assert_int_equal(gb_equiv_untraced(e), runs[i].untraced);
+        if (runs[i].untraced)
+            assert_int_equal(gb_equiv_branches(e), 0);
+        else
+            assert_int_equal(gb_equiv_covered(e), gb_equiv_branches(e)); /* both sides of n > 3 */
+        assert_true(gb_equiv_kept(e) > 1);
+        GbProgram prog;
+        gb_program_from_task(&prog, &t);
+        gb_program_set_source_take(&prog, 0, gb_strdup("n = int(input())\nprint(n * 2 if n > 4 else n)\n"));
+        GbEquivVerdict v;
+        assert_true(gb_equiv_check(e, &cfg, pool, &t, &prog, &v, &err));
+        assert_false(v.agree); /* n = 4 is derived from the case's 5 */
+        gb_equiv_verdict_destroy(&v);
+        gb_program_destroy(&prog);
+        gb_equiv_delete(e);
+    }
+    gb_task_destroy(&t);
+    ts_parser_delete(p);
+    gb_pool_delete(pool);
+}
+
 static void test_equiv_screen(void **state)
 {
     (void)state;
@@ -788,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_equiv_inputs_of_a_task),
         cmocka_unit_test(test_equiv_clockless),
         cmocka_unit_test(test_equiv_gate_in_the_sandbox),
+        cmocka_unit_test(test_equiv_untraced_when_a_case_outlasts_the_search),
         cmocka_unit_test(test_equiv_screen),
         cmocka_unit_test(test_equiv_check_cases),
     };

@@ -101,6 +101,10 @@ static void assert_record_equal(const GbRecord *a, const GbRecord *b)
     assert_int_equal(a->has_lint, b->has_lint);
     assert_num_equal(a->lint_before, b->lint_before);
     assert_num_equal(a->lint_after, b->lint_after);
+    assert_int_equal(a->has_equiv, b->has_equiv);
+    assert_int_equal(a->equiv_inputs, b->equiv_inputs);
+    assert_int_equal(a->equiv_derived, b->equiv_derived);
+    assert_int_equal(a->equiv_untraced, b->equiv_untraced);
     assert_int_equal(a->has_away, b->has_away);
     assert_int_equal(a->away_versions, b->away_versions);
     assert_num_equal(a->away_target, b->away_target);
@@ -185,6 +189,10 @@ static void fill_full(GbRecord *r)
     r->has_lint = true;
     r->lint_before = 9.5;
     r->lint_after = 8.75;
+    r->has_equiv = true;
+    r->equiv_inputs = 4;
+    r->equiv_derived = 25;
+    r->equiv_untraced = true; /* "traced": false, and no branches */
     r->has_away = true;
     r->away_versions = 2;
     r->away_target = 0.4;
