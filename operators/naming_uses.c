@@ -81,68 +81,84 @@ unsigned gb_nm__use(const char *src, TSNode id)
 void gb_nm__use_words(unsigned uses, bool boolean, GbNameList *out, GbNameList *weak)
 {
     if (uses & GB_NM_USE_LOOP_GUARD) {
-        static const char *const w[] = {"ready", "running", "keep_going", "pending", "active", NULL};
-        static const char *const w2[] = {"remaining", "budget", "steps_left", NULL};
+        static const char *const w[] = {"ready",   "running", "keep_going", "pending", "active", "in_progress",
+                                        "looping", "proceed", "go_on",      "live",    NULL};
+        static const char *const w2[] = {"remaining", "budget", "steps_left", "left_over", "rounds_left",
+                                         "allowance", "quota",  "headroom",   NULL};
         gb_nm__add_words(out, boolean ? w : w2);
     }
     if ((uses & GB_NM_USE_LOOP_CHECK) && (uses & GB_NM_USE_COUNTER)) {
-        static const char *const w[] = {"passes", "rounds", "loop_count", "steps", NULL};
+        static const char *const w[] = {"passes", "rounds", "loop_count", "steps", "iterations",
+                                        "cycles", "sweeps", "turns",      NULL};
         gb_nm__add_words(out, w);
     } else if (uses & GB_NM_USE_LOOP_CHECK) {
-        static const char *const w[] = {"stage", "phase", "state_marker", NULL};
+        static const char *const w[] = {"stage",      "phase",    "state_marker", "mode", "status",
+                                        "step_state", "progress", "cursor_state", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_GUARD_VALUE) {
-        static const char *const w[] = {"threshold", "cutoff", "bound", "level", NULL};
+        static const char *const w[] = {"threshold", "cutoff",     "bound",    "level",       "margin", "floor_value",
+                                        "pivot",     "gate_value", "boundary", "limit_value", NULL};
         gb_nm__add_words(weak, w);
     }
     if (uses & GB_NM_USE_FLAG) {
-        static const char *const w[] = {"enabled", "allowed", "should_run", "is_ready", NULL};
-        static const char *const w2[] = {"value", "present", NULL};
+        static const char *const w[] = {"enabled",   "allowed",     "should_run", "is_ready", "permitted",
+                                        "is_active", "switched_on", "armed",      "eligible", NULL};
+        static const char *const w2[] = {"value", "present", "marker", "indicator", "setting", NULL};
         gb_nm__add_words(boolean ? out : weak, boolean ? w : w2);
     }
     if (uses & GB_NM_USE_QUEUE) {
-        static const char *const w[] = {"results", "outbox", "pending_results", "channel", NULL};
+        static const char *const w[] = {"results", "outbox",       "pending_results",   "channel", "inbox",
+                                        "mailbox", "result_queue", "collected_results", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_THREAD) {
-        static const char *const w[] = {"worker", "background_worker", "helper_thread", NULL};
+        static const char *const w[] = {"worker",   "background_worker", "helper_thread", "runner",
+                                        "executor", "job_runner",        "side_thread",   NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_LIST) {
-        static const char *const w[] = {"collected", "results", "items", NULL};
+        static const char *const w[] = {"collected", "results", "items",  "gathered", "entries",
+                                        "bucket",    "records", "picked", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_SET) {
-        static const char *const w[] = {"seen", "visited", "members", NULL};
+        static const char *const w[] = {"seen",        "visited",      "members",  "known", "recorded",
+                                        "encountered", "unique_items", "observed", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_DICT) {
-        static const char *const w[] = {"mapping", "lookup", "table", NULL};
+        static const char *const w[] = {"mapping", "lookup",  "table",     "index_map", "registry",
+                                        "by_key",  "catalog", "directory", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_TEXT) {
-        static const char *const w[] = {"text", "line", "word", NULL};
+        static const char *const w[] = {"text",     "line",    "word",       "phrase", "snippet",
+                                        "fragment", "message", "label_text", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_CONNECTION) {
-        static const char *const w[] = {"connection", "conn", "client", NULL};
+        static const char *const w[] = {"connection", "conn", "client", "session", "link", "remote_end", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_SEQUENCE) {
-        static const char *const w[] = {"values", "items", "sequence", NULL};
+        static const char *const w[] = {"values",     "items",   "sequence", "elements", "entries", "series",
+                                        "collection", "members", "contents", "data",     NULL};
         gb_nm__add_words(weak, w);
     }
     if (uses & GB_NM_USE_LIMIT) {
-        static const char *const w[] = {"limit", "threshold", "bound", NULL};
+        static const char *const w[] = {"limit", "threshold", "bound",   "cap",  "ceiling",
+                                        "upper", "max_count", "stop_at", "span", NULL};
         gb_nm__add_words(weak, w);
     }
     if (uses & GB_NM_USE_COUNTER) {
-        static const char *const w[] = {"count", "counter", "steps", "tally", NULL};
+        static const char *const w[] = {"count",       "counter",  "steps",   "tally", "hits",
+                                        "occurrences", "num_seen", "counted", NULL};
         gb_nm__add_words(out, w);
     }
     if (uses & GB_NM_USE_ACCUMULATE) {
-        static const char *const w[] = {"total", "running_total", "accumulated", NULL};
+        static const char *const w[] = {"total",    "running_total", "accumulated", "aggregate", "sum_so_far",
+                                        "subtotal", "grand_total",   "acc",         NULL};
         gb_nm__add_words(out, w);
     }
 }
