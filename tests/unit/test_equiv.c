@@ -616,10 +616,19 @@ static double kept_wall(const GbEquiv *e, bool slowest)
     return w;
 }
 
-/* Under a time budget a child is checked on a screen of the kept inputs, and the inputs outside
- * it once at the end (gb_equiv_check_rest): the two together are every kept input; the screen
- * holds every larger input and reaches every outcome the kept inputs reach; a change the screen
- * does not see is found by the rest. Without a budget, or within its share, there is no screen. */
+/* A stdio task into t: program src, cases io[0..n) as {stdin, stdout}. */
+static void make_stdio_task(GbTask *t, const char *id, const char *src, const char *const (*io)[2], size_t n)
+{
+    gb_task_init(t);
+    t->id = gb_strdup(id);
+    t->kind = GB_TESTS_STDIO;
+    t->source = gb_strdup(src);
+    for (size_t k = 0; k < n; k++) {
+        GbStdioCase c = {gb_strdup(io[k][0]), gb_strdup(io[k][1])};
+        gb_array_push(&t->cases, c);
+    }
+}
+
 /* A stdio task's cases judged from the equivalence probe (gb_equiv_check_cases): the tests' own
  * inputs are kept, so the probe holds every case; the cases and the verdict come from the same run. */
 static void test_equiv_check_cases(void **state)
@@ -629,15 +638,8 @@ static void test_equiv_check_cases(void **state)
     assert_non_null(pool);
     TSParser *p = gb_parser_new();
     GbTask t;
-    gb_task_init(&t);
-    t.id = gb_strdup("cases/1");
-    t.kind = GB_TESTS_STDIO;
-    t.source = gb_strdup("xs = list(map(int, input().split()))\nprint(sum(x for x in xs if x > 2))\n");
-    const char *io[][2] = {{"1 2 3 4\n", "7\n"}, {"5 0 5\n", "10\n"}};
-    for (size_t k = 0; k < 2; k++) {
-        GbStdioCase c = {gb_strdup(io[k][0]), gb_strdup(io[k][1])};
-        gb_array_push(&t.cases, c);
-    }
+    static const char *const io[][2] = {{"1 2 3 4\n", "7\n"}, {"5 0 5\n", "10\n"}};
+    make_stdio_task(&t, "cases/1", "xs = list(map(int, input().split()))\nprint(sum(x for x in xs if x > 2))\n", io, 2);
     GbEquivConfig cfg;
     gb_equiv_config_defaults(&cfg);
     GbError err = {{0}};
@@ -709,17 +711,14 @@ static void test_equiv_untraced_when_a_case_outlasts_the_search(void **state)
     assert_non_null(pool);
     TSParser *p = gb_parser_new();
     GbTask t;
-    gb_task_init(&t);
-    t.id = gb_strdup("untraced/1");
-    t.kind = GB_TESTS_STDIO;
-    t.source = gb_strdup("n = int(input())\nif n > 3:\n    print(n * 2)\nelse:\n    print(n)\n");
-    GbStdioCase c = {gb_strdup("5\n"), gb_strdup("10\n")};
-    gb_array_push(&t.cases, c);
+    static const char *const io[][2] = {{"5\n", "10\n"}};
+    make_stdio_task(&t, "untraced/1", "n = int(input())\nif n > 3:\n    print(n * 2)\nelse:\n    print(n)\n", io, 1);
     const double share = 15.0 / GB_EQUIV_BUDGET_SHARE;
     const struct {
         double case_wall_s;
         bool untraced;
-    } runs[] = {{0, false}, {share / GB_EQUIV_TRACE_SLOWDOWN * 0.9, false}, {share / GB_EQUIV_TRACE_SLOWDOWN * 1.1, true}};
+    } runs[] = {
+        {0, false}, {share / GB_EQUIV_TRACE_SLOWDOWN * 0.9, false}, {share / GB_EQUIV_TRACE_SLOWDOWN * 1.1, true}};
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
         GbEquivConfig cfg;
         gb_equiv_config_defaults(&cfg);
@@ -749,6 +748,10 @@ static void test_equiv_untraced_when_a_case_outlasts_the_search(void **state)
     gb_pool_delete(pool);
 }
 
+/* Under a time budget a child is checked on a screen of the kept inputs, and the inputs outside
+ * it once at the end (gb_equiv_check_rest): the two together are every kept input; the screen
+ * holds every larger input and reaches every outcome the kept inputs reach; a change the screen
+ * does not see is found by the rest. Without a budget, or within its share, there is no screen. */
 static void test_equiv_screen(void **state)
 {
     (void)state;
