@@ -811,7 +811,7 @@ size_t gb_equiv_branches(const GbEquiv *e)
 
 bool gb_equiv_untraced(const GbEquiv *e)
 {
-    return e->untraced;
+    return e && e->untraced;
 }
 
 size_t gb_equiv_covered(const GbEquiv *e)
